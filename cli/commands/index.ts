@@ -1,0 +1,6 @@
+import type { Command } from "commander";
+import { registerUser } from "./user";
+import { registerPending } from "./pending";
+
+/** Every command group registers itself here; one line per group. */
+export const commands: Array<(program: Command) => void> = [registerUser, registerPending];

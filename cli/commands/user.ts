@@ -1,0 +1,41 @@
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { ROLES, type Role } from "@/db/schema";
+import { createUser, listUsers, UserError } from "@/lib/users/users";
+import { generatePassword } from "@/lib/auth/password";
+import { CliError } from "../errors";
+
+export function registerUser(program: Command): void {
+  const user = program.command("user").description("manage PAL Studio accounts");
+
+  user
+    .command("add")
+    .description("create an account; prints a generated password when --password is not given")
+    .requiredOption("--email <email>", "login email")
+    .requiredOption("--role <role>", `one of ${ROLES.join(", ")}`)
+    .option("--password <password>", "password (at least 8 characters)")
+    .option("--name <name>", "display name")
+    .option("--json", "machine-readable output")
+    .action(async (opts: { email: string; role: string; password?: string; name?: string; json?: boolean }) => {
+      const password = opts.password ?? generatePassword();
+      try {
+        const u = await createUser(getDb(), { email: opts.email, role: opts.role as Role, password, name: opts.name });
+        const generated = opts.password ? undefined : password;
+        if (opts.json) console.log(JSON.stringify({ ...u, ...(generated ? { password: generated } : {}) }));
+        else console.log(`created ${u.role} ${u.email} (id ${u.id})${generated ? `\npassword: ${generated}` : ""}`);
+      } catch (e) {
+        if (e instanceof UserError) throw new CliError(`user add: ${e.message}`);
+        throw e;
+      }
+    });
+
+  user
+    .command("list")
+    .description("list accounts")
+    .option("--json", "machine-readable output")
+    .action((opts: { json?: boolean }) => {
+      const rows = listUsers(getDb());
+      if (opts.json) return void console.log(JSON.stringify(rows));
+      for (const u of rows) console.log(`${String(u.id).padStart(4)}  ${u.role.padEnd(10)} ${u.disabled ? "disabled " : ""}${u.email}`);
+    });
+}

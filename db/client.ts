@@ -1,0 +1,48 @@
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import fs from "node:fs";
+import path from "node:path";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** The project root: set by bin/pal.mjs so the CLI works from any directory; else the cwd (Next). */
+export function projectRoot(): string {
+  return process.env.PAL_ROOT ?? process.cwd();
+}
+
+export function databasePath(): string {
+  const p = process.env.PAL_DB ?? "data/pal.db";
+  return path.isAbsolute(p) ? p : path.join(projectRoot(), p);
+}
+
+/** Open (creating if needed) a database file with WAL and foreign keys, migrated to the latest schema. */
+export function openDb(file: string = databasePath()): Db {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder: path.join(projectRoot(), "db", "migrations") });
+  return db;
+}
+
+const globalForDb = globalThis as unknown as { __palDb?: { file: string; db: Db } };
+
+/** The process-wide connection (one per database file; survives Next's dev reloads). */
+export function getDb(): Db {
+  const file = databasePath();
+  if (!globalForDb.__palDb || globalForDb.__palDb.file !== file) {
+    globalForDb.__palDb = { file, db: openDb(file) };
+  }
+  return globalForDb.__palDb.db;
+}
+
+/** Close the process-wide connection (tests, CLI exit). */
+export function closeDb(): void {
+  globalForDb.__palDb?.db.$client.close();
+  globalForDb.__palDb = undefined;
+}

@@ -1,0 +1,29 @@
+import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
+import { createdAt } from "./common";
+
+export const ROLES = ["admin", "researcher", "annotator"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  role: text("role", { enum: ROLES }).notNull(),
+  passwordHash: text("password_hash").notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+  lastLoginAt: integer("last_login_at"),
+});
+
+/** Every login attempt, for the failed-login limit per email and per IP. */
+export const loginAttempts = sqliteTable(
+  "login_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+    success: integer("success", { mode: "boolean" }).notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("login_attempts_email_at").on(t.email, t.at), index("login_attempts_ip_at").on(t.ip, t.at)],
+);

@@ -1,0 +1,78 @@
+import { eq, asc } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { users, ROLES, type Role } from "@/db/schema";
+import { hashPassword } from "@/lib/auth/password";
+
+export const newUserSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "email: not a valid email address" })),
+  name: z.string().trim().max(200).optional(),
+  role: z.enum(ROLES, { error: `role: must be one of ${ROLES.join(", ")}` }),
+  password: z.string().min(8, { error: "password: at least 8 characters" }).max(200),
+});
+
+export type PublicUser = {
+  id: number;
+  email: string;
+  name: string | null;
+  role: Role;
+  disabled: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+};
+
+const publicColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  disabled: users.disabled,
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+};
+
+export class UserError extends Error {}
+
+export async function createUser(db: Db, input: z.input<typeof newUserSchema>): Promise<PublicUser> {
+  const parsed = newUserSchema.safeParse(input);
+  if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => i.message).join("; "));
+  const { email, name, role, password } = parsed.data;
+  if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+    throw new UserError(`a user with email ${email} already exists`);
+  }
+  const passwordHash = await hashPassword(password);
+  return db.insert(users).values({ email, name: name || null, role, passwordHash }).returning(publicColumns).get();
+}
+
+export function listUsers(db: Db): PublicUser[] {
+  return db.select(publicColumns).from(users).orderBy(asc(users.id)).all();
+}
+
+export function getUser(db: Db, id: number): PublicUser | undefined {
+  return db.select(publicColumns).from(users).where(eq(users.id, id)).get();
+}
+
+export function findUserWithHash(db: Db, email: string) {
+  return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
+}
+
+export function updateUser(db: Db, id: number, patch: { role?: Role; disabled?: boolean }): PublicUser {
+  const role = patch.role === undefined ? undefined : z.enum(ROLES).parse(patch.role);
+  const row = db
+    .update(users)
+    .set({ ...(role ? { role } : {}), ...(patch.disabled === undefined ? {} : { disabled: patch.disabled }) })
+    .where(eq(users.id, id))
+    .returning(publicColumns)
+    .get();
+  if (!row) throw new UserError(`no user with id ${id}`);
+  return row;
+}
+
+export async function setPassword(db: Db, id: number, password: string): Promise<void> {
+  const pw = newUserSchema.shape.password.parse(password);
+  db.update(users).set({ passwordHash: await hashPassword(pw) }).where(eq(users.id, id)).run();
+}
+
+export function countUsers(db: Db): number {
+  return db.$count(users);
+}
