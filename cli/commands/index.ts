@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerUser } from "./user";
 import { registerPending } from "./pending";
+import { registerData } from "./data";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerPending];
+export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerPending];

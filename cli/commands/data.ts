@@ -1,0 +1,103 @@
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { exportPalset } from "@/lib/datasets/palset/export";
+import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { getDatasetStats } from "@/lib/datasets/stats";
+import { DatasetError, type ImportProgress, type ImportResult } from "@/lib/datasets/types";
+import { CliError } from "../errors";
+
+/** Progress on stderr: a single rewritten line on a terminal, a line per phase otherwise. */
+function progressPrinter(): (p: ImportProgress) => void {
+  let lastPhase = "";
+  let lastDraw = 0;
+  return (p) => {
+    const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
+    if (process.stderr.isTTY) {
+      const now = Date.now();
+      if (now - lastDraw < 100 && p.done !== p.total) return;
+      lastDraw = now;
+      process.stderr.write(`\r${p.phase.padEnd(10)} ${String(pct).padStart(3)}% ${p.detail ?? ""}`.padEnd(70));
+      if (p.phase === "done") process.stderr.write("\n");
+    } else if (p.phase !== lastPhase) {
+      process.stderr.write(`${p.phase}...\n`);
+    }
+    lastPhase = p.phase;
+  };
+}
+
+function printResult(r: ImportResult, json?: boolean) {
+  if (json) return void console.log(JSON.stringify(r));
+  const counts = Object.entries(r.stats).map(([k, v]) => `${v} ${k}`).join(", ");
+  console.log(`imported ${r.kind} data set "${r.name}"${r.language ? ` (${r.language})` : ""}: ${counts}`);
+  const w = r.report.warnings;
+  if (w.length) {
+    console.log(`${w.length} kind(s) of warning:`);
+    for (const x of w) console.log(`  ${x.code} (${x.count}): ${x.message}${x.examples[0] ? ` e.g. ${x.examples[0]}` : ""}`);
+  }
+}
+
+/** Library errors about bad input become one-line CLI errors. */
+async function run<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof DatasetError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+export function registerData(program: Command): void {
+  const imp = program.command("import").description("import a published data set into the database");
+
+  imp
+    .command("palset")
+    .description("import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)")
+    .argument("<paths...>", "files or directories")
+    .option("--name <name>", "data-set name")
+    .option("--lang <lang>", "zh or en (detected when not given)")
+    .option("--replace", "replace an existing data set of the same name")
+    .option("--json", "machine-readable output")
+    .action(async (paths: string[], o: { name?: string; lang?: string; replace?: boolean; json?: boolean }) => {
+      if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
+      const r = await run(() =>
+        importPalset(getDb(), { paths, name: o.name, lang: o.lang as "zh" | "en" | undefined, replace: o.replace, onProgress: progressPrinter() }),
+      );
+      printResult(r, o.json);
+    });
+
+  imp
+    .command("hicupid")
+    .description("import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows")
+    .argument("<paths...>", "files or directories")
+    .option("--name <name>", "data-set name")
+    .option("--replace", "replace an existing data set of the same name")
+    .option("--json", "machine-readable output")
+    .action(async (paths: string[], o: { name?: string; replace?: boolean; json?: boolean }) => {
+      const r = await run(() => importHicupid(getDb(), { paths, name: o.name, replace: o.replace, onProgress: progressPrinter() }));
+      printResult(r, o.json);
+    });
+
+  program
+    .command("export")
+    .description("write a data set out again")
+    .command("palset")
+    .description("write the published PAL-Set JSON again (equal value for value to what was imported)")
+    .requiredOption("--dataset <name>", "data-set name")
+    .option("--user <id>", "only this user id")
+    .option("--out <file>", "output file (default: stdout)")
+    .action(async (o: { dataset: string; user?: string; out?: string }) => {
+      await run(() => exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out }));
+    });
+
+  program
+    .command("stats")
+    .description("counts of a data set (users, samples, logs, turns, topics, candidateSolutions; or users, dialogues, turns, qa)")
+    .requiredOption("--dataset <name>", "data-set name")
+    .option("--json", "machine-readable output")
+    .action(async (o: { dataset: string; json?: boolean }) => {
+      const s = await run(() => getDatasetStats(getDb(), o.dataset));
+      if (o.json) console.log(JSON.stringify(s));
+      else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(20)} ${v}`);
+    });
+}
