@@ -1,11 +1,9 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { importPalset } from "@/lib/datasets/palset/import";
-import { exportPalset } from "@/lib/datasets/palset/export";
-import { importHicupid } from "@/lib/datasets/hicupid/import";
-import { getDatasetStats } from "@/lib/datasets/stats";
 import { DatasetError, type ImportProgress, type ImportResult } from "@/lib/datasets/types";
 import { CliError } from "../errors";
+
+// Library modules load inside the actions: `pal user ...` need not load the importers.
 
 /** Progress on stderr: a single rewritten line on a terminal, a line per phase otherwise. */
 function progressPrinter(): (p: ImportProgress) => void {
@@ -60,6 +58,7 @@ export function registerData(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (paths: string[], o: { name?: string; lang?: string; replace?: boolean; json?: boolean }) => {
       if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
+      const { importPalset } = await import("@/lib/datasets/palset/import");
       const r = await run(() =>
         importPalset(getDb(), { paths, name: o.name, lang: o.lang as "zh" | "en" | undefined, replace: o.replace, onProgress: progressPrinter() }),
       );
@@ -74,6 +73,7 @@ export function registerData(program: Command): void {
     .option("--replace", "replace an existing data set of the same name")
     .option("--json", "machine-readable output")
     .action(async (paths: string[], o: { name?: string; replace?: boolean; json?: boolean }) => {
+      const { importHicupid } = await import("@/lib/datasets/hicupid/import");
       const r = await run(() => importHicupid(getDb(), { paths, name: o.name, replace: o.replace, onProgress: progressPrinter() }));
       printResult(r, o.json);
     });
@@ -87,6 +87,7 @@ export function registerData(program: Command): void {
     .option("--user <id>", "only this user id")
     .option("--out <file>", "output file (default: stdout)")
     .action(async (o: { dataset: string; user?: string; out?: string }) => {
+      const { exportPalset } = await import("@/lib/datasets/palset/export");
       await run(() => exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out }));
     });
 
@@ -96,6 +97,7 @@ export function registerData(program: Command): void {
     .requiredOption("--dataset <name>", "data-set name")
     .option("--json", "machine-readable output")
     .action(async (o: { dataset: string; json?: boolean }) => {
+      const { getDatasetStats } = await import("@/lib/datasets/stats");
       const s = await run(() => getDatasetStats(getDb(), o.dataset));
       if (o.json) console.log(JSON.stringify(s));
       else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(20)} ${v}`);

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { ROLES, type Role } from "@/db/schema";
-import { createUser, listUsers, UserError } from "@/lib/users/users";
+import { createUser, findUserWithHash, listUsers, setPassword, UserError } from "@/lib/users/users";
 import { generatePassword } from "@/lib/auth/password";
 import { CliError } from "../errors";
 
@@ -37,5 +37,23 @@ export function registerUser(program: Command): void {
       const rows = listUsers(getDb());
       if (opts.json) return void console.log(JSON.stringify(rows));
       for (const u of rows) console.log(`${String(u.id).padStart(4)}  ${u.role.padEnd(10)} ${u.disabled ? "disabled " : ""}${u.email}`);
+    });
+
+  user
+    .command("passwd")
+    .description("set a new password for an account; prints a generated one when --password is not given")
+    .requiredOption("--email <email>", "login email")
+    .option("--password <password>", "new password (at least 8 characters)")
+    .action(async (opts: { email: string; password?: string }) => {
+      const db = getDb();
+      const u = findUserWithHash(db, opts.email);
+      if (!u) throw new CliError(`user passwd: no user with email ${opts.email}`);
+      const password = opts.password ?? generatePassword();
+      try {
+        await setPassword(db, u.id, password);
+      } catch (e) {
+        throw new CliError(`user passwd: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      console.log(`password changed for ${u.email}${opts.password ? "" : `\npassword: ${password}`}`);
     });
 }

@@ -1,4 +1,4 @@
-import { eq, asc } from "drizzle-orm";
+import { eq, asc, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
@@ -74,5 +74,5 @@ export async function setPassword(db: Db, id: number, password: string): Promise
 }
 
 export function countUsers(db: Db): number {
-  return db.$count(users);
+  return db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0;
 }

@@ -1,0 +1,91 @@
+import { test, expect } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { e2eState, login, account } from "./state";
+import { apiAs } from "./api-client";
+
+type Role = "admin" | "researcher" | "annotator";
+const ALL: Role[] = ["admin", "researcher", "annotator"];
+
+/**
+ * Every route handler under app/api with the roles allowed per method. A route file missing here
+ * fails the test, so a new handler cannot ship without its guard being checked.
+ */
+const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Role[]>> }> = {
+  "me": { sample: "/api/me", methods: { GET: ALL } },
+  "admin/users": { sample: "/api/admin/users", methods: { GET: ["admin"], POST: ["admin"] } },
+  "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
+};
+/** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
+const PUBLIC = new Set(["auth/[...nextauth]"]);
+
+function routeFiles(): string[] {
+  const root = path.resolve(__dirname, "..", "app", "api");
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/^route\.(ts|tsx|js)$/.test(e.name)) out.push(path.relative(root, d).split(path.sep).join("/"));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+function exportedMethods(route: string): string[] {
+  const src = fs.readFileSync(path.resolve(__dirname, "..", "app", "api", route, "route.ts"), "utf8");
+  return [...src.matchAll(/export const (GET|POST|PATCH|PUT|DELETE)\b/g)].map((m) => m[1]).sort();
+}
+
+test("every API route handler is in the access table, with each exported method", () => {
+  for (const r of routeFiles()) {
+    if (PUBLIC.has(r)) continue;
+    expect(API_TABLE, `app/api/${r}/route.ts has no entry in the access table`).toHaveProperty([r]);
+    expect(exportedMethods(r), `methods of app/api/${r}`).toEqual(Object.keys(API_TABLE[r].methods).sort());
+  }
+});
+
+test("APIs answer 401 without a session and 403 for a role that may not use them", async () => {
+  const anon = await apiAs(null);
+  const as = Object.fromEntries(await Promise.all(ALL.map(async (r) => [r, await apiAs(account(r))] as const)));
+  for (const [route, { sample, methods }] of Object.entries(API_TABLE)) {
+    for (const [method, allowed] of Object.entries(methods)) {
+      const call = (ctx: typeof anon) => ctx.fetch(sample, { method, data: method === "GET" ? undefined : {}, maxRedirects: 0 });
+      expect((await call(anon)).status(), `${method} ${route} without a session`).toBe(401);
+      for (const role of ALL) {
+        const status = (await call(as[role])).status();
+        if (allowed!.includes(role)) expect([401, 403], `${method} ${route} as ${role}`).not.toContain(status);
+        else expect(status, `${method} ${route} as ${role}`).toBe(403);
+      }
+    }
+  }
+});
+
+test("pages send a visitor without a session to the login page", async ({ page }) => {
+  for (const p of ["/datasets", "/admin/users", "/annotate", "/experiments"]) {
+    await page.goto(`${e2eState().baseURL}${p}`);
+    await expect(page).toHaveURL(/\/login/);
+  }
+});
+
+test("an annotator sees only Annotate and gets 403 for the admin, experiments and data pages", async ({ page }) => {
+  await login(page, account("annotator"));
+  await expect(page).toHaveURL(/\/annotate$/);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link")).toHaveText(["Annotate"]);
+  for (const p of ["/admin/users", "/experiments", "/datasets", "/agreement"]) {
+    const res = await page.goto(`${e2eState().baseURL}${p}`);
+    expect(res?.status(), p).toBe(403);
+    await expect(page.getByText("You do not have access to this page")).toBeVisible();
+  }
+});
+
+test("a researcher reaches data and experiments but not user management", async ({ page }) => {
+  await login(page, account("researcher"));
+  await expect(page).toHaveURL(/\/datasets$/);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link")).toHaveText(["Datasets", "Experiments", "Annotate", "Agreement"]);
+  expect((await page.goto(`${e2eState().baseURL}/admin/users`))?.status()).toBe(403);
+  expect((await page.goto(`${e2eState().baseURL}/experiments`))?.status()).toBe(200);
+});

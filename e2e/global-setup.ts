@@ -1,0 +1,80 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { E2EState } from "./state";
+
+const ROOT = path.resolve(__dirname, "..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, output: () => string, ms = 180_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);
+    try {
+      const r = await fetch(url, { redirect: "manual" });
+      if (r.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the app did not answer at ${url}:\n${output()}`);
+}
+
+/** Runs the README's command 1 (scripts/start.sh) against a temp database and reads what it prints. */
+export default async function globalSetup() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-"));
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port), PAL_DB: path.join(dir, "e2e.db"), NEXTAUTH_URL: `http://localhost:${port}` };
+  let out = "";
+  const child = spawn("bash", ["scripts/start.sh"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const baseURL = `http://localhost:${port}`;
+  await waitFor(`${baseURL}/login`, child, () => out);
+
+  // What a new user reads: the URL and the demo accounts printed once.
+  const accounts = [...out.matchAll(/^\s+(admin|researcher|annotator)\s+(\S+@\S+)\s+password: (\S+)$/gm)].map((m) => ({
+    role: m[1],
+    email: m[2],
+    password: m[3],
+  }));
+  if (!out.includes(`http://localhost:${port}`)) throw new Error(`start.sh did not print the URL:\n${out}`);
+  if (!accounts.some((a) => a.role === "admin")) throw new Error(`start.sh printed no admin credentials:\n${out}`);
+
+  // A researcher and a spare account for the lockout test, made with the CLI on the same database.
+  const pal = (...args: string[]) => {
+    const r = spawnSync("node", ["bin/pal.mjs", ...args], { cwd: ROOT, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  const researcher = { role: "researcher", email: "researcher@pal.local", password: "researcher-pass-1" };
+  pal("user", "add", "--email", researcher.email, "--role", researcher.role, "--password", researcher.password);
+  accounts.push(researcher);
+
+  const state: E2EState = { baseURL, dbPath: env.PAL_DB, accounts, startOutput: out, dir };
+  const stateFile = path.join(dir, "state.json");
+  fs.writeFileSync(stateFile, JSON.stringify(state));
+  process.env.E2E_STATE = stateFile;
+
+  return async () => {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}

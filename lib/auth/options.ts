@@ -1,0 +1,69 @@
+import type { NextAuthOptions } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { users, type Role } from "@/db/schema";
+import { findUserWithHash } from "@/lib/users/users";
+import { verifyPassword } from "./password";
+import { isLoginLocked, recordLoginAttempt } from "./rate-limit";
+import { authSecret } from "./secret";
+
+// Without NEXTAUTH_URL, next-auth v4 only derives its URL from the request when told to trust it.
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
+
+/** The messages the login page shows for a refused sign-in (next-auth passes them as `error`). */
+export const LOGIN_ERRORS = {
+  invalid: "Wrong email or password.",
+  locked: "Too many failed attempts. Try again in 15 minutes.",
+} as const;
+
+function clientIp(headers: Record<string, unknown> | undefined): string {
+  const fwd = headers?.["x-forwarded-for"];
+  const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
+  const real = headers?.["x-real-ip"];
+  return first || (typeof real === "string" ? real : "") || "local";
+}
+
+export const authOptions: NextAuthOptions = {
+  secret: authSecret(),
+  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  pages: { signIn: "/login", error: "/login" },
+  providers: [
+    Credentials({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        const email = String(credentials?.email ?? "").trim().toLowerCase();
+        const password = String(credentials?.password ?? "");
+        if (!email || !password) throw new Error("invalid");
+        const db = getDb();
+        const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
+        if (isLoginLocked(db, email, ip)) throw new Error("locked");
+        const user = findUserWithHash(db, email);
+        // Compare even for unknown users so timing does not reveal which emails exist.
+        const ok = await verifyPassword(password, user?.passwordHash ?? "$2b$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva");
+        const success = Boolean(user && ok && !user.disabled);
+        recordLoginAttempt(db, email, ip, success);
+        if (!success || !user) throw new Error("invalid");
+        db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id)).run();
+        return { id: String(user.id), email: user.email, name: user.name ?? user.email, role: user.role };
+      },
+    }),
+  ],
+  callbacks: {
+    async jwt({ token, user }) {
+      if (user) {
+        token.uid = Number(user.id);
+        token.role = (user as unknown as { role: Role }).role;
+      }
+      return token;
+    },
+    async session({ session, token }) {
+      if (session.user) {
+        (session.user as { id?: number }).id = token.uid as number;
+        (session.user as { role?: Role }).role = token.role as Role;
+      }
+      return session;
+    },
+  },
+};

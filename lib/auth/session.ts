@@ -1,0 +1,43 @@
+import "server-only";
+import { getServerSession } from "next-auth";
+import { forbidden, redirect } from "next/navigation";
+import { NextResponse } from "next/server";
+import { getDb } from "@/db/client";
+import type { Role } from "@/db/schema";
+import { getUser, type PublicUser } from "@/lib/users/users";
+import { authOptions } from "./options";
+
+/**
+ * The signed-in user, read fresh from the database on every request: a disabled account or a
+ * changed role takes effect at once, whatever the session token still says.
+ */
+export async function currentUser(): Promise<PublicUser | null> {
+  const session = await getServerSession(authOptions);
+  const id = (session?.user as { id?: number } | undefined)?.id;
+  if (!id) return null;
+  const user = getUser(getDb(), id);
+  return user && !user.disabled ? user : null;
+}
+
+/** For pages and server actions: no session → /login; a role not in `roles` → 403. */
+export async function requireRole(...roles: Role[]): Promise<PublicUser> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  if (roles.length && !roles.includes(user.role)) forbidden();
+  return user;
+}
+
+type Handler<C> = (req: Request, ctx: C & { user: PublicUser }) => Promise<Response> | Response;
+
+/**
+ * Wraps a route handler: 401 without a session, 403 for a role not in `roles`.
+ * Every handler under app/api (except next-auth's own) is built with this.
+ */
+export function withRole<C = unknown>(roles: Role[], handler: Handler<C>) {
+  return async (req: Request, ctx: C): Promise<Response> => {
+    const user = await currentUser();
+    if (!user) return NextResponse.json({ error: "not signed in" }, { status: 401 });
+    if (roles.length && !roles.includes(user.role)) return NextResponse.json({ error: "forbidden" }, { status: 403 });
+    return handler(req, { ...ctx, user });
+  };
+}

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/test/db";
+import { createUser, findUserWithHash, listUsers, updateUser, setPassword, UserError } from "./users";
+import { verifyPassword } from "@/lib/auth/password";
+import { isLoginLocked, recordLoginAttempt, LOGIN_LIMIT } from "@/lib/auth/rate-limit";
+
+let t: ReturnType<typeof tempDb> | undefined;
+afterEach(() => t?.cleanup());
+
+describe("users", () => {
+  it("creates users with bcrypt hashes, normalised emails and validated roles", async () => {
+    t = tempDb();
+    const u = await createUser(t.db, { email: " Ann@Example.org ", role: "annotator", password: "correct horse" });
+    expect(u).toMatchObject({ email: "ann@example.org", role: "annotator", disabled: false });
+    const row = findUserWithHash(t.db, "ANN@example.org")!;
+    expect(row.passwordHash).toMatch(/^\$2[aby]\$10\$/);
+    expect(row.passwordHash).not.toContain("correct horse");
+    expect(await verifyPassword("correct horse", row.passwordHash)).toBe(true);
+    await expect(createUser(t.db, { email: "ann@example.org", role: "admin", password: "12345678" })).rejects.toThrow(/already exists/);
+    await expect(createUser(t.db, { email: "x@y.z", role: "boss" as never, password: "12345678" })).rejects.toThrow(UserError);
+    await expect(createUser(t.db, { email: "not-an-email", role: "admin", password: "12345678" })).rejects.toThrow(/email/);
+    await expect(createUser(t.db, { email: "a@b.cd", role: "admin", password: "short" })).rejects.toThrow(/8 characters/);
+    expect(listUsers(t.db)).toHaveLength(1);
+  });
+
+  it("changes role, disables and resets passwords", async () => {
+    t = tempDb();
+    const u = await createUser(t.db, { email: "r@x.org", role: "researcher", password: "password-1" });
+    expect(updateUser(t.db, u.id, { role: "admin", disabled: true })).toMatchObject({ role: "admin", disabled: true });
+    await setPassword(t.db, u.id, "password-2");
+    expect(await verifyPassword("password-2", findUserWithHash(t.db, "r@x.org")!.passwordHash)).toBe(true);
+    expect(() => updateUser(t!.db, 999, { disabled: true })).toThrow(/no user/);
+  });
+});
+
+describe("login rate limit", () => {
+  it("locks an email after the allowed failures within the window, and frees it after", () => {
+    t = tempDb();
+    const now = 1_700_000_000_000;
+    for (let i = 0; i < LOGIN_LIMIT.maxFailures - 1; i++) recordLoginAttempt(t.db, "a@x.org", `10.0.0.${i}`, false, now + i);
+    expect(isLoginLocked(t.db, "a@x.org", "10.9.9.9", now + 100)).toBe(false);
+    recordLoginAttempt(t.db, "a@x.org", "10.0.0.99", false, now + 200);
+    expect(isLoginLocked(t.db, "a@x.org", "10.9.9.9", now + 300)).toBe(true);
+    expect(isLoginLocked(t.db, "b@x.org", "10.9.9.9", now + 300)).toBe(false);
+    expect(isLoginLocked(t.db, "a@x.org", "10.9.9.9", now + 200 + LOGIN_LIMIT.windowMs + 1)).toBe(false);
+  });
+
+  it("locks an IP that fails across many emails", () => {
+    t = tempDb();
+    const now = 1_700_000_000_000;
+    for (let i = 0; i < LOGIN_LIMIT.maxFailures; i++) recordLoginAttempt(t.db, `u${i}@x.org`, "10.1.1.1", false, now + i);
+    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.1", now + 50)).toBe(true);
+    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.2", now + 50)).toBe(false);
+  });
+});

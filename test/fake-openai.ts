@@ -1,0 +1,181 @@
+/**
+ * TEST DOUBLE: a fake OpenAI-compatible HTTP server for tests only. It is never offered to users as
+ * a model. The real `openai` client talks to it over real HTTP on 127.0.0.1.
+ *
+ * - Chat completions (`POST /v1/chat/completions`) answer from a script: queued replies, or a
+ *   responder function that sees the request.
+ * - Embeddings (`POST /v1/embeddings`) return deterministic vectors derived from the text.
+ * - Faults can be injected per request: HTTP 429 (with Retry-After), 500, a hang (timeout),
+ *   a dropped connection, a malformed body, or a reply whose content is not the expected JSON.
+ * - Every request is recorded for assertions; an optional fixed latency simulates a slow model.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import crypto from "node:crypto";
+
+export type ChatRequest = {
+  model: string;
+  messages: Array<{ role: string; content: unknown }>;
+  temperature?: number;
+  seed?: number;
+  [k: string]: unknown;
+};
+
+export type Fault =
+  | { kind: "status"; status: 429 | 500 | 502 | 503; retryAfterSeconds?: number }
+  | { kind: "hang" } // never answers (the client's timeout must fire)
+  | { kind: "drop" } // destroys the socket
+  | { kind: "malformed" }; // 200 with a body that is not JSON
+
+/** A scripted reply: the assistant message content, or a fault. */
+export type Reply = string | { content: string; promptTokens?: number; completionTokens?: number } | Fault;
+
+export type Responder = (req: ChatRequest, index: number) => Reply;
+
+export type FakeOpenAIOptions = {
+  /** Fixed latency added to every answer, in ms. */
+  latencyMs?: number;
+  /** Called for each chat request when the queue is empty. Default: echo the last user message. */
+  respond?: Responder;
+  /** Injected before the scripted reply: returns a fault for this request, or undefined. */
+  fault?: (req: ChatRequest, index: number) => Fault | undefined;
+  /** Embedding dimensions (default 16). */
+  dimensions?: number;
+};
+
+export type FakeOpenAI = {
+  /** Base URL for the `openai` client, e.g. http://127.0.0.1:PORT/v1 */
+  baseURL: string;
+  /** Every chat request received (faulted ones included), in arrival order. */
+  chatRequests: ChatRequest[];
+  embeddingRequests: Array<{ model: string; input: string | string[] }>;
+  /** Queue replies answered before `respond` is consulted. */
+  enqueue: (...replies: Reply[]) => void;
+  setResponder: (r: Responder) => void;
+  setFault: (f: FakeOpenAIOptions["fault"]) => void;
+  close: () => Promise<void>;
+};
+
+function isFault(r: Reply): r is Fault {
+  return typeof r === "object" && r !== null && "kind" in r;
+}
+
+/** A deterministic unit vector for a text: the same text always embeds the same way. */
+export function fakeEmbedding(text: string, dimensions = 16): number[] {
+  const v: number[] = [];
+  for (let i = 0; v.length < dimensions; i++) {
+    const h = crypto.createHash("sha256").update(`${i}:${text}`).digest();
+    for (let j = 0; j + 4 <= h.length && v.length < dimensions; j += 4) v.push(h.readInt32LE(j) / 2 ** 31);
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+const approxTokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
+
+export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const queue: Reply[] = [];
+  const chatRequests: ChatRequest[] = [];
+  const embeddingRequests: FakeOpenAI["embeddingRequests"] = [];
+  let respond: Responder =
+    opts.respond ??
+    ((req) => {
+      const last = [...req.messages].reverse().find((m) => m.role === "user");
+      return `echo: ${typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "")}`;
+    });
+  let fault = opts.fault;
+  const hanging = new Set<http.ServerResponse>();
+
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", async () => {
+      const json = (() => {
+        try {
+          return JSON.parse(body || "{}");
+        } catch {
+          return null;
+        }
+      })();
+      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { "content-type": "application/json", ...headers });
+        res.end(typeof payload === "string" ? payload : JSON.stringify(payload));
+      };
+      if (!json) return send(400, { error: { message: "invalid JSON body", type: "invalid_request_error" } });
+
+      if (req.method === "POST" && req.url?.endsWith("/chat/completions")) {
+        const index = chatRequests.length;
+        chatRequests.push(json as ChatRequest);
+        const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);
+        if (isFault(reply)) {
+          switch (reply.kind) {
+            case "status":
+              return send(
+                reply.status,
+                { error: { message: `injected ${reply.status}`, type: reply.status === 429 ? "rate_limit_error" : "server_error" } },
+                reply.retryAfterSeconds !== undefined ? { "retry-after": String(reply.retryAfterSeconds) } : {},
+              );
+            case "hang":
+              hanging.add(res);
+              return;
+            case "drop":
+              return req.socket.destroy();
+            case "malformed":
+              return send(200, '{"id": "chatcmpl-broken", "choices": [');
+          }
+        }
+        const content = typeof reply === "string" ? reply : reply.content;
+        const promptText = (json as ChatRequest).messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+        const promptTokens = typeof reply === "string" ? approxTokens(promptText) : (reply.promptTokens ?? approxTokens(promptText));
+        const completionTokens = typeof reply === "string" ? approxTokens(content) : (reply.completionTokens ?? approxTokens(content));
+        return send(200, {
+          id: `chatcmpl-fake-${index}`,
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: (json as ChatRequest).model,
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+          usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        });
+      }
+
+      if (req.method === "POST" && req.url?.endsWith("/embeddings")) {
+        const input = (json as { input: string | string[] }).input;
+        embeddingRequests.push({ model: json.model, input });
+        const texts = Array.isArray(input) ? input : [input];
+        // The openai SDK asks for base64-packed float32 by default; honour it like the real API.
+        const base64 = (json as { encoding_format?: string }).encoding_format === "base64";
+        const encode = (v: number[]) => (base64 ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
+        return send(200, {
+          object: "list",
+          model: json.model,
+          data: texts.map((t, i) => ({ object: "embedding", index: i, embedding: encode(fakeEmbedding(String(t), opts.dimensions ?? 16)) })),
+          usage: { prompt_tokens: texts.reduce((n, t) => n + approxTokens(String(t)), 0), total_tokens: 0 },
+        });
+      }
+
+      if (req.method === "GET" && req.url?.endsWith("/models")) {
+        return send(200, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "test-double" }] });
+      }
+      send(404, { error: { message: `no route ${req.method} ${req.url}` } });
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    chatRequests,
+    embeddingRequests,
+    enqueue: (...r) => void queue.push(...r),
+    setResponder: (r) => void (respond = r),
+    setFault: (f) => void (fault = f),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of hanging) r.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
