@@ -14,19 +14,19 @@ export function projectRoot(): string {
 
 export function databasePath(): string {
   const p = process.env.PAL_DB ?? "data/pal.db";
-  return path.isAbsolute(p) ? p : path.join(projectRoot(), p);
+  return path.isAbsolute(p) ? p : path.join(/*turbopackIgnore: true*/ projectRoot(), p);
 }
 
 /** Open (creating if needed) a database file with WAL and foreign keys, migrated to the latest schema. */
 export function openDb(file: string = databasePath()): Db {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") fs.mkdirSync(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
-  migrate(db, { migrationsFolder: path.join(projectRoot(), "db", "migrations") });
+  migrate(db, { migrationsFolder: path.join(/*turbopackIgnore: true*/ projectRoot(), "db", "migrations") });
   return db;
 }
 
