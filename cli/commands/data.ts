@@ -5,22 +5,20 @@ import { CliError } from "../errors";
 
 // Library modules load inside the actions: `pal user ...` need not load the importers.
 
-/** Progress on stderr: a single rewritten line on a terminal, a line per phase otherwise. */
-function progressPrinter(): (p: ImportProgress) => void {
-  let lastPhase = "";
+/**
+ * Progress on stderr as one rewritten line, only on a terminal: when stderr is a file or a pipe,
+ * a failure must stay the single line there.
+ */
+function progressPrinter(): ((p: ImportProgress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
   let lastDraw = 0;
   return (p) => {
+    const now = Date.now();
+    if (now - lastDraw < 100 && p.phase !== "done") return;
+    lastDraw = now;
     const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
-    if (process.stderr.isTTY) {
-      const now = Date.now();
-      if (now - lastDraw < 100 && p.done !== p.total) return;
-      lastDraw = now;
-      process.stderr.write(`\r${p.phase.padEnd(10)} ${String(pct).padStart(3)}% ${p.detail ?? ""}`.padEnd(70));
-      if (p.phase === "done") process.stderr.write("\n");
-    } else if (p.phase !== lastPhase) {
-      process.stderr.write(`${p.phase}...\n`);
-    }
-    lastPhase = p.phase;
+    process.stderr.write(`\r${`${p.phase.padEnd(10)} ${String(pct).padStart(3)}% ${p.detail ?? ""}`.slice(0, 78).padEnd(78)}`);
+    if (p.phase === "done") process.stderr.write("\r".padEnd(79) + "\r");
   };
 }
 

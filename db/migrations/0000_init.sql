@@ -175,6 +175,7 @@ CREATE TABLE `hc_qa` (
 --> statement-breakpoint
 CREATE INDEX `hc_qa_dataset` ON `hc_qa` (`dataset_id`,`split`,`type`);--> statement-breakpoint
 CREATE INDEX `hc_qa_user` ON `hc_qa` (`user_id`);--> statement-breakpoint
+CREATE INDEX `hc_qa_dataset_position` ON `hc_qa` (`dataset_id`,`position`);--> statement-breakpoint
 CREATE TABLE `hc_turns` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`dialogue_id` integer NOT NULL,
@@ -193,6 +194,10 @@ CREATE TABLE `hc_users` (
 	`position` integer NOT NULL,
 	`dialogue_count` integer DEFAULT 0 NOT NULL,
 	`qa_count` integer DEFAULT 0 NOT NULL,
+	`turn_count` integer DEFAULT 0 NOT NULL,
+	`persona_dialogues` integer DEFAULT 0 NOT NULL,
+	`profile_dialogues` integer DEFAULT 0 NOT NULL,
+	`schedule_dialogues` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`dataset_id`) REFERENCES `datasets`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -11,6 +11,12 @@ export const hcUsers = sqliteTable(
     position: integer("position").notNull(),
     dialogueCount: integer("dialogue_count").notNull().default(0),
     qaCount: integer("qa_count").notNull().default(0),
+    /** Denormalised at import so the browse list can sort and page on them without aggregating. */
+    turnCount: integer("turn_count").notNull().default(0),
+    /** Dialogues of the user's history by type (25/5/10 in the published set). */
+    personaDialogues: integer("persona_dialogues").notNull().default(0),
+    profileDialogues: integer("profile_dialogues").notNull().default(0),
+    scheduleDialogues: integer("schedule_dialogues").notNull().default(0),
   },
   (t) => [uniqueIndex("hc_users_dataset_key").on(t.datasetId, t.userKey)],
 );
@@ -69,5 +75,10 @@ export const hcQa = sqliteTable(
     metadata: text("metadata", { mode: "json" }).$type<unknown>(),
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
   },
-  (t) => [index("hc_qa_dataset").on(t.datasetId, t.split, t.type), index("hc_qa_user").on(t.userId)],
+  (t) => [
+    index("hc_qa_dataset").on(t.datasetId, t.split, t.type),
+    index("hc_qa_user").on(t.userId),
+    // The browse list pages a whole data set's QA pairs in file order.
+    index("hc_qa_dataset_position").on(t.datasetId, t.position),
+  ],
 );
