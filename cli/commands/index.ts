@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { registerUser } from "./user";
 import { registerPending } from "./pending";
+import { registerMetrics } from "./metrics";
 import { registerData } from "./data";
 import { registerDemo } from "./demo";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerPending];
+export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerPending];

@@ -1,0 +1,11 @@
+/** The papers' scores as pure functions (SPEC §3). No model calls, no I/O beyond jieba's dictionary. */
+export * from "./bleu";
+export { segment, isBlankToken } from "./segment";
+export { fsum } from "./fsum";
+export * from "./hicupid-bleu";
+export * from "./rouge";
+export * from "./gscore";
+export * from "./selection";
+export * from "./faireval";
+export * from "./hicupid-score";
+export { crExp, crLog } from "./crmath";
