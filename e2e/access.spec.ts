@@ -15,6 +15,8 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "me": { sample: "/api/me", methods: { GET: ALL } },
   "admin/users": { sample: "/api/admin/users", methods: { GET: ["admin"], POST: ["admin"] } },
   "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
+  "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
+  "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);

@@ -3,7 +3,7 @@
  * bundled dictionary, whitespace-only tokens dropped.
  */
 import { Jieba } from "@node-rs/jieba";
-import { dict } from "@node-rs/jieba/dict";
+import { dict } from "@node-rs/jieba/dict.js";
 
 let instance: Jieba | undefined;
 

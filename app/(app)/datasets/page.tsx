@@ -1,22 +1,77 @@
 import type { Metadata } from "next";
-import { desc } from "drizzle-orm";
+import Link from "next/link";
 import { getDb } from "@/db/client";
-import { datasets } from "@/db/schema";
 import { requireRole } from "@/lib/auth/session";
+import { listDatasets } from "@/lib/datasets/palset/queries";
+import { datasetHref, fmtCount, fmtMinute } from "@/lib/datasets/browse/format";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 
 export const metadata: Metadata = { title: "Datasets" };
 
+const KIND_LABEL: Record<string, string> = { palset: "PAL-Set", hicupid: "HiCUPID" };
+
+/** The counts worth a glance per kind, in this order. */
+const SUMMARY: Record<string, Array<[string, string]>> = {
+  palset: [["users", "users"], ["samples", "sessions"], ["logs", "logs"], ["turns", "turns"], ["topics", "topics"]],
+  hicupid: [["users", "users"], ["dialogues", "dialogues"], ["turns", "turns"], ["qa", "QA items"]],
+};
+
 export default async function DatasetsPage() {
   await requireRole("admin", "researcher");
-  const rows = getDb().select().from(datasets).orderBy(desc(datasets.createdAt)).all();
+  const rows = listDatasets(getDb());
   return (
     <>
-      <PageHeader title="Datasets" />
-      {rows.length === 0 ? <EmptyState title="No data sets yet" /> : (
-        <ul data-testid="dataset-list" className="divide-y rounded border bg-white">
-          {rows.map((d) => <li key={d.id} className="px-3 py-2">{d.name} <span className="text-slate-500">{d.kind} {d.language}</span></li>)}
-        </ul>
+      <PageHeader
+        title="Datasets"
+        subtitle="Imported PAL-Set and HiCUPID data sets. Open one to browse its users, sessions and quality report."
+        actions={
+          <Link href="/datasets/import" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+            Import
+          </Link>
+        }
+      />
+      {rows.length === 0 ? (
+        <EmptyState title="No data sets yet">
+          <Link href="/datasets/import" className="text-indigo-700 hover:underline">Import a PAL-Set or HiCUPID copy</Link> or run <code>npx pal demo</code>.
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-sm" data-testid="dataset-list">
+            <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th scope="col" className="px-3 py-2">Name</th>
+                <th scope="col" className="px-3 py-2">Kind</th>
+                <th scope="col" className="px-3 py-2">Language</th>
+                <th scope="col" className="px-3 py-2">Contents</th>
+                <th scope="col" className="px-3 py-2">Imported</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rows.map((d) => {
+                const stats = (d.stats ?? {}) as Record<string, number>;
+                return (
+                  <tr key={d.id} data-dataset={d.name} className="hover:bg-slate-50">
+                    <td className="px-3 py-2">
+                      <Link href={datasetHref(d.id)} className="font-medium text-indigo-700 hover:underline">{d.name}</Link>
+                    </td>
+                    <td className="px-3 py-2">
+                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${d.kind === "palset" ? "bg-indigo-50 text-indigo-800" : "bg-teal-50 text-teal-800"}`}>
+                        {KIND_LABEL[d.kind] ?? d.kind}
+                      </span>
+                    </td>
+                    <td className="px-3 py-2 text-slate-600">{d.language ?? "–"}</td>
+                    <td className="px-3 py-2 text-xs text-slate-600">
+                      {(SUMMARY[d.kind] ?? []).filter(([k]) => k in stats).map(([k, label]) => (
+                        <span key={k} className="mr-3 whitespace-nowrap"><span className="tabular-nums font-medium text-slate-800">{fmtCount(stats[k])}</span> {label}</span>
+                      ))}
+                    </td>
+                    <td className="whitespace-nowrap px-3 py-2 text-xs text-slate-500">{fmtMinute(d.createdAt)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

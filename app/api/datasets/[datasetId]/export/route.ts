@@ -1,0 +1,49 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/db/client";
+import { withRole } from "@/lib/auth/session";
+import { getDataset } from "@/lib/datasets/browse/datasets";
+import { parseId } from "@/lib/datasets/browse/params";
+import { palsetJsonChunks } from "@/lib/datasets/palset/export";
+import { DatasetError } from "@/lib/datasets/types";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET → the PAL-Set data set as published JSON (`?user=0003` for one user), as a download. Written
+ * user by user (palsetJsonChunks: the same output as palsetToJson / `pal export palset`), so the full
+ * set never sits in memory as one string.
+ */
+export const GET = withRole<{ params: Promise<{ datasetId: string }> }>(["admin", "researcher"], async (req, { params }) => {
+  const id = parseId((await params).datasetId);
+  const db = getDb();
+  const ds = id == null ? null : getDataset(db, id);
+  if (!ds) return NextResponse.json({ error: "no such data set" }, { status: 404 });
+  if (ds.kind !== "palset") return NextResponse.json({ error: `"${ds.name}" is a ${ds.kind} data set; only PAL-Set exports as JSON` }, { status: 400 });
+  const user = new URL(req.url).searchParams.get("user") ?? undefined;
+
+  const chunks = palsetJsonChunks(db, ds.id, user || undefined);
+  let first: IteratorResult<string>;
+  try {
+    first = chunks.next(); // an unknown user fails here, before any byte is sent
+  } catch (e) {
+    if (e instanceof DatasetError) return NextResponse.json({ error: e.message }, { status: 404 });
+    throw e;
+  }
+  const enc = new TextEncoder();
+  let next = first;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next.done) return controller.close();
+      controller.enqueue(enc.encode(next.value));
+      next = chunks.next();
+    },
+  });
+  const base = `${ds.name}${user ? `-${user}` : ""}`.replace(/[^\w.()-]+/g, "_");
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${base}.json"; filename*=UTF-8''${encodeURIComponent(`${ds.name}${user ? `-${user}` : ""}.json`)}`,
+      "Cache-Control": "no-store",
+    },
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Receiving an import upload: the browser sends one body, `[u32 BE manifest length][manifest JSON]
+ * [file 1 bytes][file 2 bytes]...` (a Blob of the picked files, so the browser never holds them in
+ * memory and the server streams each one to disk). The manifest names each file (its relative path
+ * when a folder was picked) and its size; nothing is trusted: sizes are re-checked while reading,
+ * names are sanitised and kept inside the upload directory. A multipart form is accepted too (curl).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+
+export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+export const MAX_FILES = 5000;
+export const UPLOAD_CONTENT_TYPE = "application/x-pal-upload";
+
+export const EXTENSIONS: Record<"palset" | "hicupid", string[]> = {
+  palset: [".json"],
+  hicupid: [".parquet", ".jsonl", ".ndjson"],
+};
+
+export const manifestSchema = z.object({
+  kind: z.enum(["palset", "hicupid"]),
+  name: z.string().trim().min(1, "give the data set a name").max(200),
+  lang: z.enum(["auto", "zh", "en"]).default("auto"),
+  replace: z.boolean().default(false),
+  files: z
+    .array(z.object({ path: z.string().min(1).max(1000), size: z.number().int().nonnegative() }))
+    .min(1, "pick at least one file")
+    .max(MAX_FILES),
+});
+export type UploadManifest = z.infer<typeof manifestSchema>;
+
+/** A refused upload: an HTTP status and a one-line reason for the person uploading. */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+export function fmtMB(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+}
+
+export function checkTotal(bytes: number): void {
+  if (bytes > MAX_UPLOAD_BYTES) {
+    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(MAX_UPLOAD_BYTES)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
+  }
+}
+
+/** One path component made safe: no separators, control or reserved characters, no leading dots. */
+function cleanPart(part: string): string {
+  const s = part
+    .normalize("NFC")
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .replace(/[\\/:*?"<>|]/g, "_")
+    .replace(/^[.\s]+/, "")
+    .trim()
+    .slice(0, 120);
+  return s;
+}
+
+/**
+ * A sanitised relative path (at most 4 levels, e.g. `HiCUPID/qa/test_1-00000-of-00001.parquet`), or
+ * null when nothing usable is left. Dots-only parts (`..`) are dropped, so it can never leave the
+ * upload directory.
+ */
+export function sanitizeRelativePath(p: string): string | null {
+  const parts = p.split(/[\\/]+/).map(cleanPart).filter((x) => x !== "");
+  if (parts.length === 0) return null;
+  return parts.slice(-4).join("/");
+}
+
+/** Where each file goes below `dir`: sanitised, unique (a clash gets its own numbered folder). */
+export function plannedPaths(dir: string, manifest: UploadManifest): string[] {
+  const allowed = EXTENSIONS[manifest.kind];
+  const taken = new Set<string>();
+  return manifest.files.map((f) => {
+    const rel = sanitizeRelativePath(f.path);
+    if (!rel) throw new UploadError(`"${f.path}": not a usable file name`);
+    const ext = path.extname(rel).toLowerCase();
+    if (!allowed.includes(ext)) {
+      throw new UploadError(`${rel}: a ${manifest.kind === "palset" ? "PAL-Set" : "HiCUPID"} upload takes ${allowed.join(", ")} files, not "${ext || "no extension"}"`);
+    }
+    let unique = rel;
+    for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = path.posix.join(`copy-${n}`, rel);
+    taken.add(unique.toLowerCase());
+    const abs = path.resolve(dir, unique);
+    if (path.relative(dir, abs).startsWith("..")) throw new UploadError(`"${f.path}": not a usable file name`);
+    return abs;
+  });
+}
+
+export function makeUploadDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "pal-upload-"));
+}
+
+/** Reads exactly `n` bytes' worth of chunks from a stream reader, with what was left over. */
+class ByteReader {
+  private buf: Uint8Array = new Uint8Array(0);
+  received = 0;
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  private async more(): Promise<boolean> {
+    const { done, value } = await this.reader.read();
+    if (done) return false;
+    this.received += value.byteLength;
+    this.buf = this.buf.length ? concat(this.buf, value) : value;
+    return true;
+  }
+
+  async exactly(n: number): Promise<Uint8Array> {
+    while (this.buf.length < n) if (!(await this.more())) throw new UploadError("the upload ended early (connection lost?)");
+    const out = this.buf.subarray(0, n);
+    this.buf = this.buf.subarray(n);
+    return out;
+  }
+
+  /** Streams the next `n` bytes to `write`, chunk by chunk. */
+  async pipe(n: number, write: (chunk: Uint8Array) => Promise<void>): Promise<void> {
+    let left = n;
+    while (left > 0) {
+      if (this.buf.length === 0 && !(await this.more())) throw new UploadError("the upload ended early (connection lost?)");
+      const take = Math.min(left, this.buf.length);
+      await write(this.buf.subarray(0, take));
+      this.buf = this.buf.subarray(take);
+      left -= take;
+    }
+  }
+
+  async atEnd(): Promise<boolean> {
+    if (this.buf.length) return false;
+    return !(await this.more());
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+async function writeStreamed(file: string, reader: ByteReader, size: number): Promise<void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const fh = await fs.promises.open(file, "wx");
+  try {
+    await reader.pipe(size, async (chunk) => {
+      await fh.write(chunk);
+    });
+  } finally {
+    await fh.close();
+  }
+}
+
+export type ReceivedUpload = { manifest: UploadManifest; files: string[] };
+
+/** Reads the framed body into `dir`. Throws UploadError for anything malformed or too large. */
+export async function receiveFramed(body: ReadableStream<Uint8Array>, dir: string): Promise<ReceivedUpload> {
+  const reader = new ByteReader(body.getReader());
+  const head = await reader.exactly(4);
+  const len = new DataView(head.buffer, head.byteOffset, 4).getUint32(0);
+  if (len === 0 || len > 4 * 1024 * 1024) throw new UploadError("malformed upload (bad manifest length)");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(await reader.exactly(len)));
+  } catch {
+    throw new UploadError("malformed upload (the manifest is not JSON)");
+  }
+  const manifest = parseManifest(raw);
+  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
+  const files = plannedPaths(dir, manifest);
+  for (const [i, f] of manifest.files.entries()) await writeStreamed(files[i], reader, f.size);
+  if (!(await reader.atEnd())) throw new UploadError("malformed upload (more bytes than the manifest lists)");
+  return { manifest, files };
+}
+
+export function parseManifest(raw: unknown): UploadManifest {
+  const r = manifestSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new UploadError(`${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  return r.data;
+}
+
+/** The same from a multipart form: fields kind, name, lang, replace and one or more `files`. */
+export async function receiveMultipart(req: Request, dir: string): Promise<ReceivedUpload> {
+  let form: FormData;
+  try {
+    form = await req.formData();
+  } catch {
+    throw new UploadError("malformed multipart upload");
+  }
+  const blobs = form.getAll("files").filter((f): f is File => typeof f !== "string");
+  const manifest = parseManifest({
+    kind: form.get("kind"),
+    name: form.get("name") ?? "",
+    lang: (form.get("lang") as string | null) || "auto",
+    replace: ["1", "true", "on"].includes(String(form.get("replace") ?? "")),
+    files: blobs.map((b) => ({ path: b.name || "file", size: b.size })),
+  });
+  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
+  const files = plannedPaths(dir, manifest);
+  for (const [i, b] of blobs.entries()) {
+    fs.mkdirSync(path.dirname(files[i]), { recursive: true });
+    await fs.promises.writeFile(files[i], Buffer.from(await b.arrayBuffer()), { flag: "wx" });
+  }
+  return { manifest, files };
+}
