@@ -22,7 +22,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
 const PUBLIC = new Set(["auth/[...nextauth]"]);
 
 function routeFiles(): string[] {
-  const root = path.resolve(__dirname, "..", "app", "api");
+  const root = path.resolve(import.meta.dirname, "..", "app", "api");
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
@@ -36,7 +36,7 @@ function routeFiles(): string[] {
 }
 
 function exportedMethods(route: string): string[] {
-  const src = fs.readFileSync(path.resolve(__dirname, "..", "app", "api", route, "route.ts"), "utf8");
+  const src = fs.readFileSync(path.resolve(import.meta.dirname, "..", "app", "api", route, "route.ts"), "utf8");
   return [...src.matchAll(/export const (GET|POST|PATCH|PUT|DELETE)\b/g)].map((m) => m[1]).sort();
 }
 

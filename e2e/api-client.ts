@@ -18,7 +18,9 @@ export async function signIn(ctx: APIRequestContext, email: string, password: st
     maxRedirects: 0,
   });
   const cookies = (await ctx.storageState()).cookies;
-  const location = r.headers()["location"] ?? "";
+  // With json=true next-auth answers {url}; otherwise it redirects. Either way the URL carries ?error=.
+  const body = await r.json().catch(() => null);
+  const location = (body && typeof body.url === "string" ? body.url : r.headers()["location"]) ?? "";
   return {
     ok: cookies.some((c) => c.name.endsWith("next-auth.session-token")),
     status: r.status(),

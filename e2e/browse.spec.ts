@@ -6,8 +6,7 @@ import Database from "better-sqlite3";
 import { e2eState, login, account } from "./state";
 import { apiAs } from "./api-client";
 
-// ESM (package.json "type": "module") has no __dirname; Playwright runs from the repository root.
-const ROOT = typeof __dirname === "undefined" ? process.cwd() : path.resolve(__dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "..");
 const url = (p: string) => `${e2eState().baseURL}${p}`;
 
 /** Ids and keys straight from the e2e database (read-only), to build deep links. */

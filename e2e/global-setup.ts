@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { E2EState } from "./state";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "..");
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -22,7 +22,7 @@ export function account(role: string): Account {
 export function pal(...args: string[]): string {
   const s = e2eState();
   const r = spawnSync("node", ["bin/pal.mjs", ...args], {
-    cwd: path.resolve(__dirname, ".."),
+    cwd: path.resolve(import.meta.dirname, ".."),
     env: { ...process.env, PAL_DB: s.dbPath },
     encoding: "utf8",
   });

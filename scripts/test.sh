@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # Command 2 of the README: the whole suite: types, unit and integration tests (vitest), then a
-# production build and the browser tests (Playwright in Debian's Chromium).
-set -euo pipefail
+# production build and the browser tests (Playwright in Debian's Chromium). Ends with one
+# "N passed, N failed" line over both runners.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/ensure-deps.sh
-bash scripts/ensure-chromium.sh
+bash scripts/ensure-deps.sh || exit 1
+bash scripts/ensure-chromium.sh || exit 1
 start=$(date +%s)
-echo "== typecheck"; npx tsc --noEmit -p .
-echo "== unit and integration tests (vitest)"; npx vitest run
-echo "== build"; PAL_SKIP_TYPECHECK=1 npx next build > /tmp/pal-test-build.log 2>&1 || { cat /tmp/pal-test-build.log; exit 1; }
-echo "== browser tests (playwright)"; npx playwright test
+out=$(mktemp -d)
+status=0
+echo "== typecheck"
+npx tsc --noEmit -p . || status=1
+echo "== unit and integration tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest.json" || status=1
+echo "== build"
+if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
+  echo "== browser tests (playwright)"
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" npx playwright test --reporter=list,json || status=1
+else
+  cat "$out/build.log"; status=1
+fi
+node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"
+rm -rf "$out"
+exit $status

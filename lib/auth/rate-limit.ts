@@ -2,8 +2,12 @@ import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginAttempts } from "@/db/schema";
 
-/** Failed logins allowed per email and per IP within the window. */
-export const LOGIN_LIMIT = { maxFailures: 10, windowMs: 15 * 60 * 1000 };
+/**
+ * Failed logins allowed within the window: per email (guessing one account's password), and per IP
+ * (spraying many accounts). The IP limit is higher because a lab's annotators often share one
+ * address behind NAT, and one person's typos must not lock out the whole room.
+ */
+export const LOGIN_LIMIT = { maxFailures: 10, maxFailuresPerIp: 100, windowMs: 15 * 60 * 1000 };
 
 function failuresSince(db: Db, column: typeof loginAttempts.email | typeof loginAttempts.ip, value: string, since: number) {
   return (
@@ -20,7 +24,7 @@ export function isLoginLocked(db: Db, email: string, ip: string, now = Date.now(
   const since = now - LOGIN_LIMIT.windowMs;
   return (
     failuresSince(db, loginAttempts.email, email, since) >= LOGIN_LIMIT.maxFailures ||
-    failuresSince(db, loginAttempts.ip, ip, since) >= LOGIN_LIMIT.maxFailures
+    failuresSince(db, loginAttempts.ip, ip, since) >= LOGIN_LIMIT.maxFailuresPerIp
   );
 }
 

@@ -45,11 +45,13 @@ describe("login rate limit", () => {
     expect(isLoginLocked(t.db, "a@x.org", "10.9.9.9", now + 200 + LOGIN_LIMIT.windowMs + 1)).toBe(false);
   });
 
-  it("locks an IP that fails across many emails", () => {
+  it("locks an IP that fails across many emails, at a higher limit than one email", () => {
     t = tempDb();
     const now = 1_700_000_000_000;
-    for (let i = 0; i < LOGIN_LIMIT.maxFailures; i++) recordLoginAttempt(t.db, `u${i}@x.org`, "10.1.1.1", false, now + i);
-    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.1", now + 50)).toBe(true);
-    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.2", now + 50)).toBe(false);
+    for (let i = 0; i < LOGIN_LIMIT.maxFailuresPerIp - 1; i++) recordLoginAttempt(t.db, `u${i}@x.org`, "10.1.1.1", false, now + i);
+    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.1", now + 500)).toBe(false);
+    recordLoginAttempt(t.db, "last@x.org", "10.1.1.1", false, now + 600);
+    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.1", now + 700)).toBe(true);
+    expect(isLoginLocked(t.db, "fresh@x.org", "10.1.1.2", now + 700)).toBe(false);
   });
 });

@@ -1,0 +1,26 @@
+// Adds up the vitest and Playwright JSON reports into one closing line: "N passed, N failed".
+import fs from "node:fs";
+
+let passed = 0, failed = 0, skipped = 0;
+const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : null);
+const [vitestFile, playwrightFile] = process.argv.slice(2);
+
+const v = read(vitestFile);
+if (v) {
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+  // a file that fails to load has no failed test of its own but must still count
+  if (!v.success && !v.numFailedTests) failed += v.numFailedTestSuites || 1;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+} else failed += 1; // the unit run did not even report
+
+const p = read(playwrightFile);
+if (p) {
+  passed += p.stats.expected;
+  failed += p.stats.unexpected;
+  passed += p.stats.flaky; // passed on retry
+  skipped += p.stats.skipped;
+} else failed += 1;
+
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(failed ? 1 : 0);
