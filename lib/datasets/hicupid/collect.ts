@@ -52,10 +52,10 @@ export type CollectedTurns = {
   user: string[];
   assistant: string[];
   /** Unknown columns as JSON text, or null. */
-  extra: (string | null)[];
+  extra: (Record<string, unknown> | null)[];
 };
 
-export type CollectedQa = Omit<QaRow, "userKey" | "extra"> & { user: number; extra: string | null };
+export type CollectedQa = Omit<QaRow, "userKey" | "extra"> & { user: number; extra: Record<string, unknown> | null };
 
 export type Collected = {
   users: CollectedUser[];
@@ -192,10 +192,10 @@ export class HicupidCollector {
     return i;
   }
 
-  private extraJson(extra: Record<string, unknown> | null, config: string): string | null {
+  private extraJson(extra: Record<string, unknown> | null, config: string): Record<string, unknown> | null {
     if (!extra) return null;
     for (const k of Object.keys(extra)) this.unknownColumns.add(`${config}.${k}`);
-    return JSON.stringify(extra);
+    return extra;
   }
 
   private emptyString(label: string, where: string, column: string): void {

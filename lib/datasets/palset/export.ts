@@ -12,7 +12,7 @@ import { findDataset } from "../stats";
 import { DatasetError } from "../types";
 import { nestedExtra, restore } from "./extra";
 import type { PalSet } from "./schema";
-import type { Queryable } from "./writer";
+import type { Queryable } from "../writer";
 
 /** Each user of the data set (or the one asked for) as [user id, published object], in import order. */
 export function* palsetUsers(db: Queryable, datasetId: number, userKey?: string): Generator<[string, Record<string, unknown>]> {

@@ -32,7 +32,7 @@ import { ReportBuilder, reportUser } from "./report";
 import { checkTopLevel, KEYS, oneLine, validateUser, type PalSample, type PalUser } from "./schema";
 import { palsetStats } from "./stats";
 import { parseTimestamp } from "./timestamp";
-import { TableWriter, type Tx } from "./writer";
+import { TableWriter, type Tx } from "../writer";
 
 type Entry = { file: string; userKey: string; user: PalUser | null };
 

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
-import type { Queryable } from "./writer";
+import type { Queryable } from "../writer";
 
 export type DatasetListItem = {
   id: number;

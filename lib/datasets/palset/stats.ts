@@ -1,7 +1,7 @@
 /** SPEC §4 counts of a PAL-Set data set, counted from the stored rows (not from the import's report). */
 import { count, eq } from "drizzle-orm";
 import { palCandidates, palLogs, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
-import type { Queryable } from "./writer";
+import type { Queryable } from "../writer";
 
 export function palsetStats(db: Queryable, datasetId: number): Record<string, number> {
   const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;

@@ -7,7 +7,7 @@
  * JSON encoder would store a JS null as the text "null". We encode JSON ourselves and keep SQL NULL.
  */
 import { getTableColumns, is, sql, type SQL } from "drizzle-orm";
-import { SQLiteTextJson, type BaseSQLiteDatabase, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { SQLiteTextJson, type BaseSQLiteDatabase, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { RunResult } from "better-sqlite3";
 import type { Db } from "@/db/client";
 import type * as schema from "@/db/schema";
@@ -39,28 +39,58 @@ export class TableWriter<T extends SQLiteTable> {
     });
   }
 
+  private placeholders(rows: number): Array<Record<string, SQL>> {
+    const n = this.keys.length;
+    return Array.from({ length: rows }, (_, i) => {
+      const row: Record<string, SQL> = {};
+      this.keys.forEach((k, j) => (row[k] = sql`${sql.placeholder(String(i * n + j))}`));
+      return row;
+    });
+  }
+
   private statement(rows: number): Prepared {
     let st = this.statements.get(rows);
     if (!st) {
-      const n = this.keys.length;
-      const values = Array.from({ length: rows }, (_, i) => {
-        const row: Record<string, SQL> = {};
-        this.keys.forEach((k, j) => (row[k] = sql`${sql.placeholder(String(i * n + j))}`));
-        return row;
-      });
-      st = this.tx.insert(this.table).values(values as never).prepare() as unknown as Prepared;
+      st = this.tx.insert(this.table).values(this.placeholders(rows) as never).prepare() as unknown as Prepared;
       this.statements.set(rows, st);
     }
     return st;
   }
 
-  add(row: T["$inferInsert"]): void {
+  private encode(row: T["$inferInsert"], out: unknown[]): void {
     const r = row as Record<string, unknown>;
     for (let j = 0; j < this.keys.length; j++) {
       const v = r[this.keys[j]];
-      this.flat.push(v === undefined ? null : this.json[j] && v !== null ? JSON.stringify(v) : v);
+      out.push(v === undefined ? null : this.json[j] && v !== null ? JSON.stringify(v) : v);
     }
+  }
+
+  add(row: T["$inferInsert"]): void {
+    this.encode(row, this.flat);
     if (++this.pending === this.batch) this.flush();
+  }
+
+  private returning?: { get(values: unknown): { id: number } };
+
+  /**
+   * Inserts one row at once and returns its `id`, for parents whose ids the rows below them need.
+   * Flushes buffered rows first so ids follow the order of calls.
+   */
+  insertReturningId(row: T["$inferInsert"]): number {
+    this.flush();
+    if (!this.returning) {
+      const id = (getTableColumns(this.table) as Record<string, SQLiteColumn>).id;
+      if (!id) throw new Error("insertReturningId: the table has no id column");
+      this.returning = this.tx
+        .insert(this.table)
+        .values(this.placeholders(1) as never)
+        .returning({ id })
+        .prepare() as unknown as { get(values: unknown): { id: number } };
+    }
+    const values: unknown[] = [];
+    this.encode(row, values);
+    this.written++;
+    return this.returning.get(values).id;
   }
 
   /** Writes what is buffered (parents must be flushed before rows that reference them). */
