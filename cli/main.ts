@@ -14,6 +14,10 @@ export function buildProgram(): Command {
 
 /** Runs the CLI; returns the exit code. Failures print one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
+  // `pal export ... | head` closes the pipe early: that is the reader's choice, not a failure.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });

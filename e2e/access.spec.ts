@@ -91,3 +91,86 @@ test("a researcher reaches data and experiments but not user management", async 
   expect((await page.goto(`${e2eState().baseURL}/admin/users`))?.status()).toBe(403);
   expect((await page.goto(`${e2eState().baseURL}/experiments`))?.status()).toBe(200);
 });
+
+/**
+ * Every page with the roles that may open it and a sample URL (ids of the demo data). A page file
+ * missing here fails the test, and so does a page or server action whose source never calls
+ * requireRole, so a new page cannot ship without its guard being checked.
+ */
+type Ids = { en: number; hc: number };
+const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) => string; status?: number }> = {
+  "login": { roles: "public", sample: () => "/login" },
+  "(app)": { roles: ALL, sample: () => "/", status: 307 },
+  "(app)/annotate": { roles: ALL, sample: () => "/annotate" },
+  "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
+  "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
+  "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
+  "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },
+  "(app)/datasets/import": { roles: ["admin", "researcher"], sample: () => "/datasets/import" },
+  "(app)/datasets/[datasetId]": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.en}` },
+  "(app)/datasets/[datasetId]/qa": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.hc}/qa` },
+  "(app)/datasets/[datasetId]/users/[userKey]": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.en}/users/0000` },
+  "(app)/datasets/[datasetId]/users/[userKey]/sessions/[sampleKey]": {
+    roles: ["admin", "researcher"],
+    sample: (i) => `/datasets/${i.en}/users/0000/sessions/0000_sample1`,
+  },
+  "(app)/datasets/[datasetId]/users/[userKey]/sessions/[sampleKey]/topics/[topicKey]": {
+    roles: ["admin", "researcher"],
+    sample: (i) => `/datasets/${i.en}/users/0000/sessions/0000_sample1/topics/topic-1`,
+  },
+};
+
+function appFiles(name: RegExp): string[] {
+  const root = path.resolve(import.meta.dirname, "..", "app");
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (name.test(e.name)) out.push(path.relative(root, p).split(path.sep).join("/"));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+test("every page is in the page access table and every guarded page and server action calls requireRole", () => {
+  const root = path.resolve(import.meta.dirname, "..", "app");
+  for (const file of appFiles(/^page\.tsx$/)) {
+    const key = path.dirname(file);
+    expect(PAGE_TABLE, `app/${file} has no entry in the page access table`).toHaveProperty([key]);
+    if (PAGE_TABLE[key].roles !== "public") expect(fs.readFileSync(path.join(root, file), "utf8"), `app/${file}`).toContain("requireRole(");
+  }
+  for (const file of appFiles(/\.(ts|tsx)$/)) {
+    const src = fs.readFileSync(path.join(root, file), "utf8");
+    if (!/^["']use server["']/m.test(src)) continue;
+    const bodies = src.split(/export async function /).slice(1);
+    expect(bodies.length, `app/${file} exports server actions`).toBeGreaterThan(0);
+    for (const b of bodies) expect(b.split(/\nexport /)[0], `server action ${b.slice(0, 30)} in app/${file}`).toContain("requireRole(");
+  }
+});
+
+test("pages: no session → /login; a role outside the table → 403; a role inside → the page", async () => {
+  const s = e2eState();
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(s.dbPath, { readonly: true });
+  const id = (name: string) => (db.prepare("select id from datasets where name = ?").get(name) as { id: number }).id;
+  const ids = { en: id("PAL-Set demo (en)"), hc: id("HiCUPID demo") };
+  db.close();
+  const anon = await apiAs(null);
+  const as = Object.fromEntries(await Promise.all(ALL.map(async (r) => [r, await apiAs(account(r))] as const)));
+  for (const [key, { roles, sample, status = 200 }] of Object.entries(PAGE_TABLE)) {
+    const url = sample(ids);
+    const a = await anon.get(url, { maxRedirects: 0 });
+    if (roles === "public") expect(a.status(), `${url} without a session`).toBe(200);
+    else {
+      expect(a.status(), `${url} (${key}) without a session`).toBe(307);
+      expect(a.headers()["location"], `${url} without a session`).toMatch(/\/login/);
+    }
+    if (roles === "public") continue;
+    for (const role of ALL) {
+      const r = await as[role].get(url, { maxRedirects: 0 });
+      expect(r.status(), `${url} as ${role}`).toBe(roles.includes(role) ? status : 403);
+    }
+  }
+});
