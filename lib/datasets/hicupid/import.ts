@@ -4,6 +4,7 @@
  * time); the checked rows are held column-wise until the write, so nothing is written unless all
  * files are valid.
  */
+import { describeSource } from "../source";
 import path from "node:path";
 import type { Db } from "@/db/client";
 import type { ImportOptions, ImportResult } from "../types";
@@ -36,7 +37,7 @@ export async function importHicupid(db: Db, opts: ImportOptions): Promise<Import
 
   const datasetId = writeHicupid(db, data, {
     name,
-    source: opts.paths.join(", "),
+    source: describeSource(opts.paths),
     importedBy: opts.importedBy,
     replace: opts.replace,
     onProgress: progress,

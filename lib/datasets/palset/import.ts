@@ -5,6 +5,7 @@
  * Phases, reported through `onProgress`: reading (files), validating (users; also language
  * detection and the quality report), writing (users), done.
  */
+import { describeSource } from "../source";
 import fs from "node:fs";
 import path from "node:path";
 import { eq, max, sql } from "drizzle-orm";
@@ -198,7 +199,7 @@ function refuseExisting(db: Db | Tx, name: string, replace?: boolean): { id: num
 /** The data set's row: new, or (with replace) the existing one emptied, so that what refers to it (experiments) keeps its id. */
 function datasetRow(tx: Tx, name: string, lang: string, opts: ImportOptions): number {
   const found = refuseExisting(tx, name, opts.replace);
-  const values = { language: lang, source: opts.paths.join(", "), importedBy: opts.importedBy ?? null, stats: null, report: null };
+  const values = { language: lang, source: describeSource(opts.paths), importedBy: opts.importedBy ?? null, stats: null, report: null };
   if (found && found.kind === "palset") {
     tx.delete(palUsers).where(eq(palUsers.datasetId, found.id)).run(); // cascades to samples, logs, turns, topics, candidates
     tx.update(datasets).set(values).where(eq(datasets.id, found.id)).run();
