@@ -103,7 +103,7 @@ describe("importHicupid: the fixture", () => {
   it("records the data set with its stats and report", async () => {
     const r = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "demo" });
     const row = db.select().from(datasets).where(eq(datasets.id, r.datasetId)).get()!;
-    expect(row).toMatchObject({ name: "demo", kind: "hicupid", language: "en", stats: FIXTURE_STATS, source: FIXTURE_JSONL });
+    expect(row).toMatchObject({ name: "demo", kind: "hicupid", language: "en", stats: FIXTURE_STATS, source: "jsonl" });
     expect(row.report).toEqual(r.report);
   });
 

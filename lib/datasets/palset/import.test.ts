@@ -235,7 +235,7 @@ describe("importPalset: structure", () => {
     const row = db.select().from(datasets).where(eq(datasets.id, r.datasetId)).get()!;
     expect(row.stats).toEqual(r.stats);
     expect(row.report).toEqual(r.report);
-    expect(row.source).toBe(EN_DIR);
+    expect(row.source).toBe("en"); // the folder name, not the server path
     const counts = db.select({ k: palSamples.sampleKey, l: palSamples.logCount, t: palSamples.turnCount, p: palSamples.topicCount }).from(palSamples).where(eq(palSamples.datasetId, r.datasetId)).orderBy(asc(palSamples.id)).all();
     expect(counts[0]).toEqual({ k: "0000_sample0", l: 4, t: 7, p: 2 });
   });
