@@ -174,3 +174,11 @@ test("pages: no session → /login; a role outside the table → 403; a role ins
     }
   }
 });
+
+test("a URL with a broken percent-escape is a 400, not a server error", async () => {
+  const anon = await apiAs(null);
+  for (const url of ["/datasets/1/users/%E0%A4%A", "/api/admin/users/%E0%A4%A", "/api/me%"]) {
+    const r = await anon.get(url, { maxRedirects: 0 });
+    expect(r.status(), url).toBe(400);
+  }
+});
