@@ -24,9 +24,43 @@ export function isBlankToken(token: string): boolean {
   return token.length === 0 || PY_WHITESPACE_ONLY.test(token);
 }
 
+/**
+ * @node-rs/jieba's HMM fallback splits non-Chinese runs with `[a-zA-Z0-9]+(?:.\d+)?%?`, where Python
+ * jieba (the papers' recipe) has `\.`: so "3-5", "2024-01", "A_1" and "5%3" stay one token in the
+ * Rust port but are cut at the separator in Python. Such a token (no dictionary word has this shape)
+ * is cut again the Python way. Left as it is: a digit tail that Python would join with letters
+ * following in the same run ("ab-12cd": Python "12cd", here "12" | "cd").
+ */
+const RUST_DOT = /^([a-zA-Z0-9]+)([^a-zA-Z0-9.])(\d+%?)$/;
+
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Python jieba's split of one token that the Rust port's regex kept whole (see RUST_DOT). */
+function pythonSplit(token: string): string[] | null {
+  if (!isAsciiAlnum(token.charCodeAt(0))) return null;
+  const m = RUST_DOT.exec(token);
+  if (!m) return null;
+  // "%" belongs to the number before it in Python's pattern (`...%?`).
+  return m[2] === "%" ? [m[1] + "%", m[3]] : [m[1], m[2], m[3]];
+}
+
+/** jieba's accurate cut, HMM on, as Python jieba 0.42 cuts it (see pythonSplit). */
+export function jiebaCut(text: string): string[] {
+  const raw = jieba().cut(text, true);
+  let out: string[] | null = null;
+  for (let i = 0; i < raw.length; i++) {
+    const split = pythonSplit(raw[i]);
+    if (split && !out) out = raw.slice(0, i);
+    if (out) split ? out.push(...split) : out.push(raw[i]);
+  }
+  return out ?? raw;
+}
+
 /** jieba accurate mode, HMM on, without whitespace-only tokens (English text yields spaces as tokens). */
 export function segment(text: string): string[] {
-  const raw = jieba().cut(text, true);
+  const raw = jiebaCut(text);
   let blank = 0;
   for (let i = 0; i < raw.length; i++) if (isBlankToken(raw[i])) blank++;
   if (blank === 0) return raw;
