@@ -8,7 +8,7 @@
  */
 import { MEMPAL_BLEU_WEIGHTS, memPalBleu, memPalBleuTokens, type Bleu4 } from "@/lib/metrics/bleu";
 import { jieba, segment } from "@/lib/metrics/segment";
-import { mulberry32 } from "@/lib/agreement/bootstrap";
+import { mulberry32 } from "@/lib/random";
 
 const PAIRS = 10_000;
 const PYTHON_REFERENCE_PAIRS_PER_S = 1_400;

@@ -10,20 +10,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { mulberry32 } from "@/lib/random";
 
 export type GenStats = { users: number; samples: number; logs: number; turns: number; topics: number; candidates: number; bytes: number };
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLACES = ["国际会展中心", "市立医院", "公司会议室", "城市公园", "健身房", "社区图书馆", "江南食府", "客户公司", "地铁站", "游乐园"];
 const THINGS = ["展会订单合同模板", "胃部健康保养方法", "亲子活动推荐", "时间管理技巧", "高血压饮食指南", "周末短途旅行路线", "团队协作工具", "睡眠质量改善方法", "家庭教育书籍", "跑步训练计划"];
@@ -51,7 +41,7 @@ const ACTIONS = {
 } as const;
 
 export function generatePalset(out: string, users = 100, seed = 20240101): GenStats {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const sentence = (n: number) => Array.from({ length: n }, () => pick(CLAUSES)).join("，") + "。";

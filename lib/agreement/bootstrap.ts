@@ -4,17 +4,7 @@
  * order statistics, as numpy's default percentile).
  */
 
-/** mulberry32: a small, fast, seedable 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from "@/lib/random";
 
 /** Percentile q in [0, 1] of sorted values, linear interpolation. */
 export function percentile(sorted: readonly number[], q: number): number {

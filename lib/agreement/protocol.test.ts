@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { majorityVote } from "./majority";
-import { bootstrapCI, mulberry32, percentile } from "./bootstrap";
+import { bootstrapCI, percentile } from "./bootstrap";
+import { mulberry32 } from "@/lib/random";
 import { judgeVsHuman, type JudgeHumanItem } from "./judge-vs-human";
 import { landisKoch, mcHugh } from "./interpret";
 
