@@ -10,11 +10,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { generatePalset } from "./gen-palset";
+import { freePort, waitForHttp } from "../test/local-server";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const N = Number(process.env.BENCH_N ?? 50);
@@ -22,16 +22,6 @@ const WARMUP = 10;
 const USERS = Number(process.env.BENCH_USERS ?? 100);
 const TARGET_MS = 300;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function pal(env: NodeJS.ProcessEnv, ...args: string[]): string {
   const r = spawnSync(process.execPath, ["bin/pal.mjs", ...args], { cwd: ROOT, env, encoding: "utf8", maxBuffer: 64 << 20 });
@@ -62,20 +52,6 @@ class Jar {
   }
 }
 
-async function waitUp(url: string, child: ChildProcess, out: () => string) {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${out()}`);
-    try {
-      const r = await fetch(url, { redirect: "manual" });
-      if (r.status < 500) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`next start did not answer:\n${out()}`);
-}
 
 async function timed(url: string, jar: Jar): Promise<{ ms: number; status: number; bytes: number }> {
   const t0 = performance.now();
@@ -152,7 +128,7 @@ export default async function bench() {
     });
     server.stdout!.on("data", (d) => (out += d));
     server.stderr!.on("data", (d) => (out += d));
-    await waitUp(`${base}/login`, server, () => out);
+    await waitForHttp(`${base}/login`, server, () => out);
 
     // 3. sign in (next-auth credentials flow, as e2e/api-client.ts does)
     const jar = new Jar();

@@ -1,37 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { E2EState } from "./state";
+import { freePort, waitForHttp } from "../test/local-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, output: () => string, ms = 180_000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${output()}`);
-    try {
-      const r = await fetch(url, { redirect: "manual" });
-      if (r.status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`the app did not answer at ${url}:\n${output()}`);
-}
 
 /** Runs the README's command 1 (scripts/start.sh) against a temp database and reads what it prints. */
 export default async function globalSetup() {
@@ -43,7 +17,7 @@ export default async function globalSetup() {
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const baseURL = `http://localhost:${port}`;
-  await waitFor(`${baseURL}/login`, child, () => out);
+  await waitForHttp(`${baseURL}/login`, child, () => out);
 
   // What a new user reads: the URL and the demo accounts printed once.
   const accounts = [...out.matchAll(/^\s+(admin|researcher|annotator)\s+(\S+@\S+)\s+password: (\S+)$/gm)].map((m) => ({
