@@ -1,15 +1,8 @@
+import type { PalSampleDetail } from "@/lib/datasets/palset/queries";
 import { ActionBadge } from "./ActionBadge";
 
-export type ChatTurn = {
-  position: number;
-  topicIndex: number | null;
-  userAction: string;
-  userActionCode: string | null;
-  userContent: string;
-  assistantAction: string;
-  assistantActionCode: string | null;
-  assistantContent: string;
-};
+/** A dialogue turn as the session query returns it. */
+export type ChatTurn = Omit<PalSampleDetail["turns"][number], "turnKey">;
 
 function Bubble({ role, action, code, text, turn }: { role: "user" | "assistant"; action: string; code: string | null; text: string; turn: number }) {
   const user = role === "user";
