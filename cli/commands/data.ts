@@ -43,38 +43,78 @@ async function run<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
+type ImportFlags = { name?: string; lang?: string; replace?: boolean; json?: boolean; ndjson?: boolean; importedBy?: string };
+
+/**
+ * `--ndjson` is how the web upload runs an import (in a child process, so the server stays
+ * responsive): progress `{phase, done, total, detail}` lines at most every 40 ms per phase, then one
+ * `{result}` or `{error}` line, all on stdout.
+ */
+function ndjsonProgress(): (p: ImportProgress) => void {
+  let last = { phase: "", at: 0 };
+  return (p) => {
+    const now = Date.now();
+    if (p.phase === last.phase && p.done < p.total && now - last.at < 40) return;
+    last = { phase: p.phase, at: now };
+    console.log(JSON.stringify({ phase: p.phase, done: p.done, total: p.total, detail: p.detail }));
+  };
+}
+
+async function runImportCommand(
+  o: ImportFlags,
+  importer: (onProgress: ((p: ImportProgress) => void) | undefined, importedBy: number | undefined) => Promise<ImportResult>,
+) {
+  const importedBy = o.importedBy === undefined ? undefined : Number(o.importedBy);
+  if (importedBy !== undefined && !Number.isInteger(importedBy)) throw new CliError(`--imported-by: expected a user id, got "${o.importedBy}"`);
+  if (!o.ndjson) return printResult(await run(() => importer(progressPrinter(), importedBy)), o.json);
+  try {
+    console.log(JSON.stringify({ result: await importer(ndjsonProgress(), importedBy) }));
+  } catch (e) {
+    const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0];
+    if (!(e instanceof DatasetError)) process.stderr.write(`${e instanceof Error ? e.stack : msg}\n`);
+    console.log(JSON.stringify({ error: e instanceof DatasetError ? msg : `import failed: ${msg}` }));
+    process.exitCode = 1;
+  }
+}
+
+function importOptions(cmd: Command): Command {
+  return cmd
+    .option("--name <name>", "data-set name")
+    .option("--replace", "replace an existing data set of the same name")
+    .option("--json", "machine-readable output")
+    .option("--ndjson", "progress and the result (or error) as JSON lines on stdout")
+    .option("--imported-by <userId>", "record which account imported it");
+}
+
 export function registerData(program: Command): void {
   const imp = program.command("import").description("import a published data set into the database");
 
-  imp
-    .command("palset")
-    .description("import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)")
-    .argument("<paths...>", "files or directories")
-    .option("--name <name>", "data-set name")
-    .option("--lang <lang>", "zh or en (detected when not given)")
-    .option("--replace", "replace an existing data set of the same name")
-    .option("--json", "machine-readable output")
-    .action(async (paths: string[], o: { name?: string; lang?: string; replace?: boolean; json?: boolean }) => {
-      if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
-      const { importPalset } = await import("@/lib/datasets/palset/import");
-      const r = await run(() =>
-        importPalset(getDb(), { paths, name: o.name, lang: o.lang as "zh" | "en" | undefined, replace: o.replace, onProgress: progressPrinter() }),
-      );
-      printResult(r, o.json);
-    });
+  importOptions(
+    imp
+      .command("palset")
+      .description("import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)")
+      .argument("<paths...>", "files or directories")
+      .option("--lang <lang>", "zh or en (detected when not given)"),
+  ).action(async (paths: string[], o: ImportFlags) => {
+    if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
+    const { importPalset } = await import("@/lib/datasets/palset/import");
+    const lang = o.lang as "zh" | "en" | undefined;
+    await runImportCommand(o, (onProgress, importedBy) =>
+      importPalset(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }),
+    );
+  });
 
-  imp
-    .command("hicupid")
-    .description("import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows")
-    .argument("<paths...>", "files or directories")
-    .option("--name <name>", "data-set name")
-    .option("--replace", "replace an existing data set of the same name")
-    .option("--json", "machine-readable output")
-    .action(async (paths: string[], o: { name?: string; replace?: boolean; json?: boolean }) => {
-      const { importHicupid } = await import("@/lib/datasets/hicupid/import");
-      const r = await run(() => importHicupid(getDb(), { paths, name: o.name, replace: o.replace, onProgress: progressPrinter() }));
-      printResult(r, o.json);
-    });
+  importOptions(
+    imp
+      .command("hicupid")
+      .description("import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows")
+      .argument("<paths...>", "files or directories"),
+  ).action(async (paths: string[], o: ImportFlags) => {
+    const { importHicupid } = await import("@/lib/datasets/hicupid/import");
+    await runImportCommand(o, (onProgress, importedBy) =>
+      importHicupid(getDb(), { paths, name: o.name, replace: o.replace, importedBy, onProgress }),
+    );
+  });
 
   program
     .command("export")

@@ -1,5 +1,6 @@
 /**
- * Starts an import in a child process (import-runner.mjs) and yields its NDJSON events as they come:
+ * Starts an import in a child process (`pal import <kind> --ndjson`, the same command researchers
+ * use in the shell) and yields its NDJSON events as they come:
  * progress `{phase, done, total, detail}`, then `{result}` or `{error}`. Temp paths in messages are
  * replaced by the names the person uploaded.
  */
@@ -27,9 +28,14 @@ export type RunImportOptions = {
 /** If the page is closed mid-way, the import still runs to its end (or fails): it is one transaction either way. */
 export async function* runImport(opts: RunImportOptions): AsyncGenerator<ImportEvent> {
   const root = projectRoot();
-  const runner = path.join(/*turbopackIgnore: true*/ root, "lib", "datasets", "browse", "import-runner.mjs");
-  const { uploadDir, ...args } = opts;
-  const child = spawn(process.execPath, [runner, JSON.stringify(args)], {
+  const cli = path.join(/*turbopackIgnore: true*/ root, "bin", "pal.mjs");
+  const { uploadDir, kind, paths, name, lang, replace, importedBy } = opts;
+  const args = [cli, "import", kind, ...paths, "--name", name, "--ndjson"];
+  if (lang) args.push("--lang", lang);
+  if (replace) args.push("--replace");
+  if (importedBy !== undefined) args.push("--imported-by", String(importedBy));
+  // The importers are synchronous: in the server process they would block every request.
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, PAL_ROOT: root, PAL_DB: databasePath() },
     stdio: ["ignore", "pipe", "pipe"],
