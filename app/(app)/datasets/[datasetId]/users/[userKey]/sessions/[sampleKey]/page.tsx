@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { loadSession } from "@/lib/datasets/browse/session";
+import { loadSession } from "./load-session";
 import { datasetHref, userHref } from "@/lib/datasets/browse/format";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { Breadcrumbs } from "@/components/datasets/Breadcrumbs";

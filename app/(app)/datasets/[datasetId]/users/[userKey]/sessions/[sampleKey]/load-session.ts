@@ -1,11 +1,12 @@
 /**
- * Loads one PAL-Set session for the session and topic pages through the PAL-Set query module, and
- * shapes it as the plain data the components take. Null whenever any id is unknown (→ 404).
+ * Loads one PAL-Set session for the session and topic pages through the PAL-Set query module and
+ * shapes it as the props the components take (so it lives in app/, between lib/ and components/).
+ * Null whenever any id is unknown (→ 404).
  */
 import type { Db } from "@/db/client";
 import { getPalSample, type PalSampleDetail } from "@/lib/datasets/palset/queries";
-import { getDataset, type DatasetRow } from "./datasets";
-import { parseId, segment } from "./params";
+import { getDataset, type DatasetRow } from "@/lib/datasets/browse/datasets";
+import { parseId, segment } from "@/lib/datasets/browse/params";
 import type { SessionData } from "@/components/datasets/SessionView";
 
 export type LoadedSession = { ds: DatasetRow; userKey: string; session: SessionData };
