@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { closeDb } from "@/db/client";
 import { CliError } from "./errors";
+import { isAppError } from "@/lib/errors";
 import { commands } from "./commands";
 
 export function buildProgram(): Command {
@@ -30,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`pal: ${msg.split("\n")[0]}\n`);
     if (process.env.PAL_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    return err instanceof CliError ? err.code : 1;
+    if (err instanceof CliError) return err.code;
+    return isAppError(err) ? err.exitCode : 1;
   } finally {
     closeDb();
   }

@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { getUser, type PublicUser } from "@/lib/users/users";
 import { authOptions } from "./options";
+import { isAppError } from "@/lib/errors";
 
 /**
  * The signed-in user, read fresh from the database on every request: a disabled account or a
@@ -30,7 +31,8 @@ export async function requireRole(...roles: Role[]): Promise<PublicUser> {
 type Handler<C> = (req: Request, ctx: C & { user: PublicUser }) => Promise<Response> | Response;
 
 /**
- * Wraps a route handler: 401 without a session, 403 for a role not in `roles`.
+ * Wraps a route handler: 401 without a session, 403 for a role not in `roles`; an AppError thrown
+ * by the handler becomes `{ error, code }` with its status.
  * Every handler under app/api (except next-auth's own) is built with this.
  */
 export function withRole<C = unknown>(roles: Role[], handler: Handler<C>) {
@@ -38,6 +40,12 @@ export function withRole<C = unknown>(roles: Role[], handler: Handler<C>) {
     const user = await currentUser();
     if (!user) return NextResponse.json({ error: "not signed in" }, { status: 401 });
     if (roles.length && !roles.includes(user.role)) return NextResponse.json({ error: "forbidden" }, { status: 403 });
-    return handler(req, { ...ctx, user });
+    try {
+      return await handler(req, { ...ctx, user });
+    } catch (e) {
+      // Expected failures carry their status; anything else is a bug and stays a 500.
+      if (isAppError(e)) return NextResponse.json({ error: e.message, code: e.code }, { status: e.status });
+      throw e;
+    }
   };
 }

@@ -1,0 +1,52 @@
+/**
+ * The one error base of the domain. lib/ throws an AppError (or a subclass) for every expected
+ * failure: a refused input, a missing record, a broken business rule. `withRole` turns it into a
+ * JSON response with its status, server actions into `{ error }`, and the CLI into one line on
+ * stderr with its exit code; anything else is a bug and stays a 500 / exit 1 with a stack in logs.
+ */
+export class AppError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status for route handlers. */
+    readonly status = 400,
+    /** A stable machine-readable code, e.g. "not_found", "invalid_input". */
+    readonly code = "invalid_input",
+    /** Exit code for the CLI. */
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input from a user or a file (400). The message names the file, record and field. */
+export class InvalidInputError extends AppError {
+  constructor(message: string) {
+    super(message, 400, "invalid_input");
+  }
+}
+
+/** A record that does not exist or is not visible to the caller (404). */
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(message, 404, "not_found");
+  }
+}
+
+/** A business rule forbids the action for this caller (403). */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(message, 403, "forbidden");
+  }
+}
+
+/** The action conflicts with the current state (409): a duplicate, or a record in use. */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(message, 409, "conflict");
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
