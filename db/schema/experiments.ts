@@ -3,45 +3,91 @@ import { createdAt } from "./common";
 import { datasets } from "./datasets";
 import { users } from "./auth";
 
-/** An experiment: data set × users × methods × tasks × model settings, run N times. */
+export const EXPERIMENT_STATUSES = ["draft", "queued", "running", "paused", "done", "failed", "cancelled"] as const;
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+/**
+ * An experiment: data set × users × methods × tasks × model settings, run `repeats` times. The data set
+ * is restricted (it cannot be deleted or replaced while an experiment refers to it) and its content
+ * hash is recorded so a resumed run can tell that the data under it is still the same.
+ */
 export const experiments = sqliteTable("experiments", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
-  /** {users, methods (with options), tasks, models per role, retriever, repeats, seed}. */
+  datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "restrict" }),
+  /** sha256 of the data set's rows when the experiment was created. */
+  datasetHash: text("dataset_hash").notNull(),
+  /** The validated config (lib/experiments/config.ts): users, methods with options, tasks, models, repeats, seed. */
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  status: text("status", { enum: ["draft", "queued", "running", "paused", "done", "failed", "cancelled"] })
-    .notNull()
-    .default("draft"),
+  /** sha256 of the canonical config JSON. */
+  configHash: text("config_hash").notNull(),
+  status: text("status", { enum: EXPERIMENT_STATUSES }).notNull().default("draft"),
+  error: text("error"),
   createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
   createdAt: createdAt(),
+  startedAt: integer("started_at"),
   finishedAt: integer("finished_at"),
 });
 
-/** One item of one experiment; results keyed so a restart skips what is done. */
+export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/**
+ * One item of one experiment (one method × task × replicate × item). Results are stored per item so
+ * a restart skips what is done; a lease (worker, lease_until) lets a crashed "running" job be taken again.
+ * Phase orders the work: pairwise dialogue judgments (phase 1) wait for the dialogues (phase 0).
+ */
 export const jobs = sqliteTable(
   "jobs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     experimentId: integer("experiment_id").notNull().references(() => experiments.id, { onDelete: "cascade" }),
     replicate: integer("replicate").notNull().default(0),
+    /** A method name, or "a~b" for a pairwise judgment of two methods' dialogues. */
     method: text("method").notNull(),
     task: text("task").notNull(),
-    /** Task item key, e.g. "0003_sample27/topic-1" or a HiCUPID qa id. */
+    /** Task item key, e.g. "0003/0003_sample27/topic-1" or a HiCUPID qa id. */
     itemKey: text("item_key").notNull(),
-    status: text("status", { enum: ["queued", "running", "done", "failed"] }).notNull().default("queued"),
+    userKey: text("user_key"),
+    phase: integer("phase").notNull().default(0),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
+    worker: text("worker"),
+    startedAt: integer("started_at"),
+    leaseUntil: integer("lease_until"),
+    finishedAt: integer("finished_at"),
     error: text("error"),
+    /** What the assistant saw (prompt inputs, never references). */
+    input: text("input", { mode: "json" }).$type<unknown>(),
     output: text("output", { mode: "json" }).$type<unknown>(),
     retrieved: text("retrieved", { mode: "json" }).$type<unknown>(),
-    scores: text("scores", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Model calls this job made: {calls, cacheHits, promptTokens, completionTokens}. */
+    usage: text("usage", { mode: "json" }).$type<Record<string, number>>(),
     starred: integer("starred", { mode: "boolean" }).notNull().default(false),
     updatedAt: integer("updated_at"),
   },
   (t) => [
     uniqueIndex("jobs_identity").on(t.experimentId, t.replicate, t.method, t.task, t.itemKey),
-    index("jobs_status").on(t.experimentId, t.status),
+    index("jobs_status").on(t.experimentId, t.status, t.phase),
   ],
+);
+
+/**
+ * Scores of one job, one row per scorer and version: re-scoring (a new judge, a fixed parser) adds rows
+ * and keeps the history. `values` holds the numbers the tables aggregate; `detail` the judge's analyses.
+ */
+export const jobScores = sqliteTable(
+  "job_scores",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    jobId: integer("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    scorer: text("scorer").notNull(),
+    version: integer("version").notNull().default(1),
+    values: text("values", { mode: "json" }).$type<Record<string, number | null>>().notNull(),
+    detail: text("detail", { mode: "json" }).$type<unknown>(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("job_scores_identity").on(t.jobId, t.scorer, t.version)],
 );
 
 /** Persisted memory of one method for one user, versioned per session (state before session `seq`). */

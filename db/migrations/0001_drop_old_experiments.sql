@@ -1,0 +1,2 @@
+DROP TABLE `experiments`;--> statement-breakpoint
+DROP TABLE `jobs`;
