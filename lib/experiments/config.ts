@@ -1,0 +1,72 @@
+/**
+ * The experiment config, validated and hashed: data set users, methods (with options: ablations,
+ * retriever), tasks, model settings per role, repeats and seed. A config is stored canonicalised; its
+ * hash identifies it.
+ */
+import crypto from "node:crypto";
+import { z } from "zod";
+import { InvalidInputError } from "@/lib/errors";
+import { TASK_NAMES } from "@/lib/tasks/names";
+
+const modelSetting = z.object({ model: z.string().min(1).optional(), temperature: z.number().min(0).max(2).optional() }).strict();
+
+export const experimentConfigSchema = z
+  .object({
+    users: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
+    methods: z
+      .array(z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }).strict())
+      .min(1, "at least one method"),
+    tasks: z.array(z.enum(TASK_NAMES)).min(1, "at least one task"),
+    models: z
+      .object({ assistant: modelSetting.optional(), "user-simulator": modelSetting.optional(), judge: modelSetting.optional() })
+      .strict()
+      .default({}),
+    retriever: z.enum(["bm25", "dense"]).default("bm25"),
+    repeats: z.number().int().min(1).max(20).default(1),
+    seed: z.number().int().min(0).default(0),
+    /** The method the others are compared with (pairwise dialogue judging, significance tests). */
+    reference: z.string().optional(),
+    /** Ties in the pairwise dialogue judgment when |mean difference| ≤ margin. */
+    tieMargin: z.number().min(0).default(0),
+    /** Solution selection: how many answers to ask for before an invalid selection counts as failed. */
+    selectionAttempts: z.number().int().min(1).max(10).default(3),
+    /** Job attempts before a job is recorded as failed. */
+    maxAttempts: z.number().int().min(1).max(10).default(3),
+  })
+  .strict();
+
+export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
+
+/** Validates; the error names the field. */
+export function parseExperimentConfig(raw: unknown, where = "config"): ExperimentConfig {
+  const r = experimentConfigSchema.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new InvalidInputError(`${where}.${i.path.join(".") || "(root)"}: ${i.message}`);
+  }
+  const c = r.data;
+  const names = c.methods.map((m) => m.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw new InvalidInputError(`${where}.methods: method "${dup}" is listed twice`);
+  if (c.reference !== undefined && !names.includes(c.reference)) {
+    throw new InvalidInputError(`${where}.reference: "${c.reference}" is not one of the methods (${names.join(", ")})`);
+  }
+  return { ...c, reference: c.reference ?? names[0] };
+}
+
+/** JSON with object keys sorted, so equal configs hash equally. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v as object)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function configHash(c: ExperimentConfig): string {
+  return crypto.createHash("sha256").update(canonicalJson(c)).digest("hex");
+}

@@ -1,0 +1,125 @@
+/**
+ * Task 3, multi-turn dialogue. Phase 0, per method and query topic: a user simulator follows the topic's
+ * action template turn by turn and the method's assistant answers, first summarising a retrieval query from
+ * the dialogue so far, its memory switching with the phase (requirement turns, then solution turns).
+ * Phase 1, per pair (reference method vs each other): FairEval — per dimension six separately sampled judge
+ * calls, three in each order, each with its own replicate index so none is a cached copy of another.
+ */
+import { fairEval, type PairJudgment } from "@/lib/metrics";
+import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
+import { describeUser, listQueryTopics, loadPalItem } from "../palset-items";
+import { utteranceOutput, retrievalQueryOutput } from "../prompts";
+import type { TaskDef } from "../types";
+import { generateTemplate, parseTemplate, templateSeed, type DialogueTemplate } from "./template";
+import { assistantTurnMessages, retrievalQueryMessages, simulatorMessages } from "./prompts";
+import { isRequirementAction } from "./actions";
+
+export const DIALOGUE_VERSION = 1;
+/** Judgments per pair and dimension, half in each order (FairEval). */
+export const JUDGMENTS_PER_PAIR = 6;
+
+export type DialogueOutput = { template: DialogueTemplate; dialogue: Utterance[]; queries: string[] };
+
+export const dialogueTask: TaskDef = {
+  name: "dialogue",
+  label: "Multi-turn dialogue (Task 3, pairwise FairEval)",
+  datasetKind: "palset",
+  items: listQueryTopics,
+  // 6 turns on average: a simulator line, a retrieval query and a reply per turn.
+  estimate: () => ({ assistant: 12, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
+  async run(ctx, item) {
+    const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+    const template = it.dialogueTemplate
+      ? parseTemplate(it.dialogueTemplate, `dialogue_template[${it.sampleKey}_${it.topicKey}]`)
+      : generateTemplate(templateSeed(ctx.config.seed, ctx.replicate, item.itemKey));
+    const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
+    const user = describeUser(it.background);
+    const profile = { ...user, situation: it.situation };
+    const topic = {
+      userQuery: it.userQuery,
+      implicitNeeds: it.implicitNeeds,
+      requirement: it.requirement,
+      generalPreference: it.generalPreference,
+      solutions: it.solutions,
+    };
+    const dialogue: Utterance[] = [];
+    const queries: string[] = [];
+    const retrieved: unknown[] = [];
+    for (const [i, turn] of template.turns.entries()) {
+      const said = await ctx.model.chatJson({
+        role: "user-simulator",
+        purpose: "dialogue.simulator",
+        messages: simulatorMessages({ profile, topic, dialogue, turn: i + 1, action: turn.user }, ctx.lang),
+        schema: utteranceOutput,
+        replicate: ctx.replicate,
+      });
+      dialogue.push({ role: "user", content: said.value.content });
+      const q = await ctx.model.chatJson({
+        role: "assistant",
+        purpose: "dialogue.query",
+        messages: retrievalQueryMessages({ dialogue }, ctx.lang),
+        schema: retrievalQueryOutput,
+        replicate: ctx.replicate,
+      });
+      queries.push(q.value.query);
+      const memory = await assistant.memory(q.value.query, isRequirementAction(turn.assistant) ? "requirement" : "solution");
+      retrieved.push({ turn: i + 1, entries: memory.retrieved });
+      const reply = await ctx.model.chatJson({
+        role: "assistant",
+        purpose: "dialogue.reply",
+        messages: assistantTurnMessages({ memory: memory.text, dialogue, turn: i + 1, action: turn.assistant }, ctx.lang),
+        schema: utteranceOutput,
+        replicate: ctx.replicate,
+      });
+      dialogue.push({ role: "assistant", content: reply.value.content });
+    }
+    const output: DialogueOutput = { template, dialogue, queries };
+    return { input: { template }, output, retrieved, scores: [] };
+  },
+  metrics: () => ({}),
+  pairs: {
+    estimate: () => ({ assistant: 0, "user-simulator": 0, judge: JUDGMENTS_PER_PAIR * DIMENSIONS.length, promptTokens: 2500, completionTokens: 300 }),
+    async run(ctx, item, a, b) {
+      const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+      const da = (ctx.jobOutput(a, item.itemKey) as DialogueOutput | null)?.dialogue;
+      const db = (ctx.jobOutput(b, item.itemKey) as DialogueOutput | null)?.dialogue;
+      if (!da || !db) throw new Error(`dialogue of ${!da ? a : b} for ${item.itemKey} is missing`);
+      const user = describeUser(it.background);
+      const info = {
+        ...user,
+        situation: it.situation,
+        userQuery: it.userQuery,
+        implicitNeeds: it.implicitNeeds,
+        requirement: it.requirement,
+        generalPreference: it.generalPreference ?? { pos: [], neg: [] },
+        solutions: it.solutions,
+      };
+      const values: Record<string, number | null> = {};
+      const detail: Record<string, unknown> = {};
+      for (const dim of DIMENSIONS) {
+        const judgments: Array<PairJudgment & { analysis: unknown; replicate: number }> = [];
+        for (let k = 0; k < JUDGMENTS_PER_PAIR; k++) {
+          const order = k < JUDGMENTS_PER_PAIR / 2 ? "AB" : "BA";
+          const [first, second] = order === "AB" ? [da, db] : [db, da];
+          const replicate = ctx.replicate * JUDGMENTS_PER_PAIR + k;
+          const r = await ctx.model.chatJson({
+            role: "judge",
+            config: "judge:dialogue",
+            purpose: `dialogue.judge.${dim}`,
+            messages: dialogueJudgeMessages(dim, info, { first, second }, ctx.lang),
+            schema: dialogueJudgeOutput,
+            replicate,
+            temperature: ctx.config.models.judge?.temperature ?? 0.7,
+          });
+          judgments.push({ order, scoreFirst: r.value.scores["assistant-1"], scoreSecond: r.value.scores["assistant-2"], analysis: r.value.analysis, replicate });
+        }
+        const res = fairEval(judgments, { margin: ctx.config.tieMargin })!;
+        values[dim] = res.outcome === "Win" ? 1 : res.outcome === "Lose" ? -1 : 0;
+        values[`${dim}MeanA`] = res.meanA;
+        values[`${dim}MeanB`] = res.meanB;
+        detail[dim] = { outcome: res.outcome, meanA: res.meanA, meanB: res.meanB, judgments };
+      }
+      return { input: { a, b }, output: { a, b }, scores: [{ scorer: "faireval", version: DIALOGUE_JUDGE_VERSION, values, detail }] };
+    },
+  },
+};

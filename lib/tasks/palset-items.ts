@@ -1,0 +1,94 @@
+/**
+ * The evaluation items of PAL-Bench: every topic of every query session. An item key is
+ * "<user>/<sample>/<topic>"; loading an item returns what the task, the simulator and the judges need,
+ * kept in separate fields so that each prompt takes only what it may see.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { palCandidates, palRequirementTypes, palSamples, palTopics, palUsers } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import type { Feedback } from "@/lib/metrics";
+
+export type TaskItem = { itemKey: string; userKey: string };
+
+export function listQueryTopics(db: Db, datasetId: number, users: "all" | string[]): TaskItem[] {
+  const where = [eq(palSamples.datasetId, datasetId), eq(palSamples.split, "query")];
+  if (users !== "all") where.push(inArray(palUsers.userKey, users));
+  return db
+    .select({ userKey: palUsers.userKey, sampleKey: palSamples.sampleKey, topicKey: palTopics.topicKey })
+    .from(palTopics)
+    .innerJoin(palSamples, eq(palSamples.id, palTopics.sampleId))
+    .innerJoin(palUsers, eq(palUsers.id, palSamples.userId))
+    .where(and(...where))
+    .orderBy(asc(palUsers.position), asc(palSamples.seq), asc(palTopics.position))
+    .all()
+    .map((r) => ({ itemKey: `${r.userKey}/${r.sampleKey}/${r.topicKey}`, userKey: r.userKey }));
+}
+
+export type PalItem = {
+  userKey: string;
+  sampleKey: string;
+  topicKey: string;
+  /** The session's position in the user's timeline: memory is built from the sessions before it. */
+  sessionSeq: number;
+  userQuery: string;
+  implicitNeeds: string[];
+  requirement: string;
+  solutions: { pos: string[]; neg: string[] };
+  candidates: Array<{ id: string; solution: string; feedback: Feedback }>;
+  background: Record<string, unknown> | null;
+  situation: string;
+  generalPreference: { pos: string[]; neg: string[] } | null;
+  dialogueTemplate: Record<string, unknown> | null;
+};
+
+export function loadPalItem(db: Db, datasetId: number, itemKey: string): PalItem {
+  const [userKey, sampleKey, topicKey] = itemKey.split("/");
+  const row = db
+    .select({ user: palUsers, sample: palSamples, topic: palTopics })
+    .from(palTopics)
+    .innerJoin(palSamples, eq(palSamples.id, palTopics.sampleId))
+    .innerJoin(palUsers, eq(palUsers.id, palSamples.userId))
+    .where(and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey), eq(palSamples.sampleKey, sampleKey ?? ""), eq(palTopics.topicKey, topicKey ?? "")))
+    .get();
+  if (!row) throw new NotFoundError(`item ${itemKey}: no such query topic in this data set`);
+  const candidates = db
+    .select()
+    .from(palCandidates)
+    .where(eq(palCandidates.topicId, row.topic.id))
+    .orderBy(asc(palCandidates.position))
+    .all()
+    .map((c, i) => ({ id: String(i + 1), solution: c.solution, feedback: c.feedback }));
+  let generalPreference: PalItem["generalPreference"] = null;
+  if (row.topic.requirementTypeKey) {
+    const t = db
+      .select()
+      .from(palRequirementTypes)
+      .where(and(eq(palRequirementTypes.userId, row.user.id), eq(palRequirementTypes.typeKey, row.topic.requirementTypeKey)))
+      .get();
+    if (t) generalPreference = { pos: t.preferencePos ?? [], neg: t.preferenceNeg ?? [] };
+  }
+  const sit = row.sample.situation as { situation?: unknown } | null;
+  return {
+    userKey,
+    sampleKey: row.sample.sampleKey,
+    topicKey: row.topic.topicKey,
+    sessionSeq: row.sample.seq,
+    userQuery: row.topic.userQuery,
+    implicitNeeds: row.topic.implicitNeeds,
+    requirement: row.topic.requirement,
+    solutions: { pos: row.topic.solutionPos, neg: row.topic.solutionNeg },
+    candidates,
+    background: row.user.background,
+    situation: typeof sit?.situation === "string" ? sit.situation : "",
+    generalPreference,
+    dialogueTemplate: row.topic.dialogueTemplate,
+  };
+}
+
+/** Background and personality as the simulator and the judges read them. */
+export function describeUser(bg: Record<string, unknown> | null): { background: string; personality: string } {
+  if (!bg) return { background: "", personality: "" };
+  const { personality, ...rest } = bg;
+  return { background: JSON.stringify(rest, null, 2), personality: personality ? JSON.stringify(personality, null, 2) : "" };
+}

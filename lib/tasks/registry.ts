@@ -1,0 +1,19 @@
+/** Every task, one list: the CLI, the config, the worker and the pages read it. */
+import { requirementTask } from "./requirement";
+import { solutionTask } from "./solution";
+import { dialogueTask } from "./dialogue/task";
+import type { TaskDef } from "./types";
+import type { TaskName } from "./names";
+import { InvalidInputError } from "@/lib/errors";
+
+export const TASKS: readonly TaskDef[] = [requirementTask, solutionTask, dialogueTask];
+
+export function getTask(name: string): TaskDef {
+  const t = TASKS.find((x) => x.name === name);
+  if (!t) throw new InvalidInputError(`unknown or not yet available task "${name}" (available: ${TASKS.map((x) => x.name).join(", ")})`);
+  return t;
+}
+
+export function taskNames(): TaskName[] {
+  return TASKS.map((t) => t.name);
+}

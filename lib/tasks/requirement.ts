@@ -1,0 +1,65 @@
+/**
+ * Task 1, requirement restatement: the assistant gets the topic's user query (+ its memory) and states the
+ * full requirement as {"requirement"}. Scores: BLEU-1..4 against the reference requirement (Mem-PAL recipe)
+ * and the G-Score judge, which sees query, reference requirement, implicit needs and the prediction.
+ */
+import { gScore, memPalBleu } from "@/lib/metrics";
+import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
+import { requirementMessages, requirementOutput } from "./prompts";
+import { listQueryTopics, loadPalItem } from "./palset-items";
+import { mean, type TaskDef } from "./types";
+
+export const BLEU_VERSION = 1;
+
+export function bleuValues(references: string | string[], candidate: string): Record<string, number> {
+  const [b1, b2, b3, b4] = memPalBleu(references, candidate);
+  return { bleu1: b1 * 100, bleu2: b2 * 100, bleu3: b3 * 100, bleu4: b4 * 100 };
+}
+
+export const requirementTask: TaskDef = {
+  name: "requirement",
+  label: "Requirement restatement (Task 1)",
+  datasetKind: "palset",
+  items: listQueryTopics,
+  estimate: () => ({ assistant: 1, "user-simulator": 0, judge: 1, promptTokens: 1800, completionTokens: 150 }),
+  async run(ctx, item) {
+    const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+    const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
+    const memory = await assistant.memory(it.userQuery, "requirement");
+    const answer = await ctx.model.chatJson({
+      role: "assistant",
+      purpose: "requirement.answer",
+      messages: requirementMessages({ memory: memory.text, userQuery: it.userQuery }, ctx.lang),
+      schema: requirementOutput,
+      replicate: ctx.replicate,
+    });
+    const prediction = answer.value.requirement;
+    const verdict = await ctx.model.chatJson({
+      role: "judge",
+      config: "judge:gscore",
+      purpose: "requirement.gscore",
+      messages: gscoreJudgeMessages(
+        { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction },
+        ctx.lang,
+      ),
+      schema: gscoreJudgeOutput,
+      replicate: ctx.replicate,
+    });
+    return {
+      input: { userQuery: it.userQuery, memory: memory.text },
+      output: { requirement: prediction },
+      retrieved: memory.retrieved,
+      scores: [
+        { scorer: "bleu", version: BLEU_VERSION, values: bleuValues(it.requirement, prediction), detail: { references: [it.requirement] } },
+        { scorer: "gscore", version: GSCORE_JUDGE_VERSION, values: { gscore: verdict.value.score }, detail: { analysis: verdict.value.analysis } },
+      ],
+    };
+  },
+  metrics(items) {
+    const out: Record<string, number | null> = {};
+    for (const k of ["bleu1", "bleu2", "bleu3", "bleu4"]) out[k] = mean(items.map((s) => s.bleu?.[k]));
+    const g = items.map((s) => s.gscore?.gscore).filter((x): x is number => typeof x === "number");
+    out.gscore = gScore(g).value;
+    return out;
+  },
+};

@@ -1,0 +1,53 @@
+import type { Db } from "@/db/client";
+import type { ExperimentConfig } from "@/lib/experiments/config";
+import type { Lang } from "@/lib/judges/types";
+import type { AssistantPort, ModelPort } from "./ports";
+import type { TaskItem } from "./palset-items";
+import type { TaskName } from "./names";
+
+export type { TaskItem };
+
+/** One score row: a scorer's numbers for one job (and the judge's analyses in `detail`). */
+export type ScoreRow = { scorer: string; version: number; values: Record<string, number | null>; detail?: unknown };
+
+/** What a job stores: the assistant's inputs (never references), its output, the memory it used, the scores. */
+export type JobOutcome = { input: unknown; output: unknown; retrieved?: unknown; scores: ScoreRow[] };
+
+export type JobContext = {
+  db: Db;
+  datasetId: number;
+  lang: Lang;
+  config: ExperimentConfig;
+  replicate: number;
+  jobId: number;
+  method: string;
+  model: ModelPort;
+  /** The job's method for the item's user, memory built up to the item's session. */
+  assistant: (userKey: string, sessionSeq: number) => Promise<AssistantPort>;
+  /** Outputs of other jobs of the same experiment (pairwise judging reads the two dialogues). */
+  jobOutput: (method: string, itemKey: string) => unknown;
+};
+
+/** Expected model calls per item, by role (the dry run multiplies them out). */
+export type CallEstimate = { assistant: number; "user-simulator": number; judge: number; promptTokens: number; completionTokens: number };
+
+export interface TaskDef {
+  name: TaskName;
+  label: string;
+  datasetKind: "palset" | "hicupid";
+  items(db: Db, datasetId: number, users: "all" | string[]): TaskItem[];
+  estimate(config: ExperimentConfig): CallEstimate;
+  run(ctx: JobContext, item: TaskItem): Promise<JobOutcome>;
+  /** Metrics of one method × replicate from its items' score values (scorer → values). */
+  metrics(items: Array<Record<string, Record<string, number | null>>>): Record<string, number | null>;
+  /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
+  pairs?: {
+    estimate(config: ExperimentConfig): CallEstimate;
+    run(ctx: JobContext, item: TaskItem, a: string, b: string): Promise<JobOutcome>;
+  };
+}
+
+export function mean(xs: Array<number | null | undefined>): number | null {
+  const v = xs.filter((x): x is number => typeof x === "number" && Number.isFinite(x));
+  return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
+}
