@@ -1,0 +1,46 @@
+/** Pause, cancel and resume: state changes of an experiment; the worker reads them between jobs. */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { experiments, jobs, type ExperimentStatus } from "@/db/schema";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+
+export function getExperimentRow(db: Db, id: number) {
+  const e = db.select().from(experiments).where(eq(experiments.id, id)).get();
+  if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
+  return e;
+}
+
+function transition(db: Db, id: number, from: ExperimentStatus[], to: ExperimentStatus, verb: string) {
+  const e = getExperimentRow(db, id);
+  if (!from.includes(e.status)) throw new ConflictError(`experiment ${id} is ${e.status}; it cannot be ${verb}`);
+  db.update(experiments).set({ status: to }).where(eq(experiments.id, id)).run();
+}
+
+export function pauseExperiment(db: Db, id: number): void {
+  transition(db, id, ["queued", "running"], "paused", "paused");
+}
+
+/** Cancels: queued jobs become cancelled; a job being worked on finishes or is dropped by its worker. */
+export function cancelExperiment(db: Db, id: number): void {
+  db.transaction(() => {
+    transition(db, id, ["queued", "running", "paused", "draft"], "cancelled", "cancelled");
+    db.update(jobs).set({ status: "cancelled", updatedAt: Date.now() }).where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued"))).run();
+    db.update(experiments).set({ finishedAt: Date.now() }).where(eq(experiments.id, id)).run();
+  });
+}
+
+/**
+ * Queues a paused, failed, cancelled or crashed ("running" with no live worker) experiment again. Finished
+ * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`.
+ */
+export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean } = {}): void {
+  db.transaction(() => {
+    transition(db, id, ["paused", "failed", "cancelled", "running", "queued", "done"], "queued", "resumed");
+    const again: Array<"cancelled" | "failed"> = opts.retryFailed ? ["cancelled", "failed"] : ["cancelled"];
+    db.update(jobs)
+      .set({ status: "queued", attempts: 0, error: null, updatedAt: Date.now() })
+      .where(and(eq(jobs.experimentId, id), inArray(jobs.status, again)))
+      .run();
+    db.update(experiments).set({ finishedAt: null, error: null }).where(eq(experiments.id, id)).run();
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Job leases. A worker claims a job by setting worker, started_at and lease_until in one statement; it
+ * renews the lease while it works. A "running" job whose lease ran out (its worker crashed or was killed)
+ * is claimable again, so nothing finished is lost and nothing unfinished is stuck. Phase 1 jobs are only
+ * claimed once no phase 0 job of the experiment is unfinished.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { jobs, jobScores } from "@/db/schema";
+import type { JobOutcome } from "@/lib/tasks/types";
+
+export type ClaimedJob = typeof jobs.$inferSelect;
+
+export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
+  return db.transaction((tx) => {
+    const row = db.$client
+      .prepare(
+        `SELECT id FROM jobs j WHERE j.experiment_id = ?1
+           AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?2))
+           AND NOT EXISTS (SELECT 1 FROM jobs p WHERE p.experiment_id = ?1 AND p.phase < j.phase AND p.status IN ('queued', 'running'))
+         ORDER BY j.phase, j.id LIMIT 1`,
+      )
+      .get(experimentId, now) as { id: number } | undefined;
+    if (!row) return null;
+    return (
+      tx
+        .update(jobs)
+        .set({ status: "running", worker, startedAt: now, leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+        .where(eq(jobs.id, row.id))
+        .returning()
+        .get() ?? null
+    );
+  }, { behavior: "immediate" });
+}
+
+/** Extends the lease; false when the job is no longer this worker's (taken over, or cancelled). */
+export function renewLease(db: Db, jobId: number, worker: string, leaseMs: number, now = Date.now()): boolean {
+  const r = db
+    .update(jobs)
+    .set({ leaseUntil: now + leaseMs, updatedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
+    .run();
+  return r.changes === 1;
+}
+
+/** Stores the outcome and its score rows in one transaction; only while the job is still this worker's. */
+export function completeJob(db: Db, jobId: number, worker: string, outcome: JobOutcome, usage: Record<string, number>, now = Date.now()): boolean {
+  return db.transaction((tx) => {
+    const r = tx
+      .update(jobs)
+      .set({
+        status: "done",
+        finishedAt: now,
+        leaseUntil: null,
+        error: null,
+        input: outcome.input,
+        output: outcome.output,
+        retrieved: outcome.retrieved ?? null,
+        usage,
+        updatedAt: now,
+      })
+      .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
+      .run();
+    if (r.changes !== 1) return false;
+    for (const s of outcome.scores) {
+      tx.insert(jobScores)
+        .values({ jobId, scorer: s.scorer, version: s.version, values: s.values, detail: s.detail ?? null })
+        .onConflictDoUpdate({ target: [jobScores.jobId, jobScores.scorer, jobScores.version], set: { values: s.values, detail: s.detail ?? null } })
+        .run();
+    }
+    return true;
+  });
+}
+
+/** A failed attempt: back to the queue while attempts remain, else recorded as failed with the error. */
+export function failJob(db: Db, jobId: number, worker: string, error: string, maxAttempts: number, now = Date.now()): "queued" | "failed" | "lost" {
+  const job = db.select({ attempts: jobs.attempts }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running"))).get();
+  if (!job) return "lost";
+  const status = job.attempts >= maxAttempts ? "failed" : "queued";
+  db.update(jobs)
+    .set({ status, error, leaseUntil: null, finishedAt: status === "failed" ? now : null, updatedAt: now })
+    .where(eq(jobs.id, jobId))
+    .run();
+  return status;
+}

@@ -1,0 +1,36 @@
+/** Live progress of an experiment: job counts by status and an ETA from the rate of this run so far. */
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { getExperimentRow } from "./control";
+
+export type Progress = {
+  status: string;
+  total: number;
+  done: number;
+  failed: number;
+  running: number;
+  queued: number;
+  cancelled: number;
+  skipped: number;
+  /** Finished share, 0..1 (done + failed + skipped over the total). */
+  fraction: number;
+  /** Milliseconds left at the current rate; null before the first job finishes. */
+  etaMs: number | null;
+};
+
+export function experimentProgress(db: Db, id: number, now = Date.now()): Progress {
+  const e = getExperimentRow(db, id);
+  const rows = db.all<{ status: string; n: number; first: number | null; last: number | null }>(
+    sql`SELECT status, count(*) AS n, min(finished_at) AS first, max(finished_at) AS last FROM jobs WHERE experiment_id = ${id} GROUP BY status`,
+  );
+  const c: Record<string, number> = { done: 0, failed: 0, running: 0, queued: 0, cancelled: 0, skipped: 0 };
+  for (const r of rows) c[r.status] = r.n;
+  const total = rows.reduce((s, r) => s + r.n, 0);
+  const finished = c.done + c.failed + c.skipped;
+  // The rate is measured from this run's start, so a resumed run's earlier jobs do not inflate it.
+  const finishedThisRun = e.startedAt ? db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id} AND status IN ('done','failed') AND finished_at >= ${e.startedAt}`)?.n ?? 0 : 0;
+  const elapsed = e.startedAt ? now - e.startedAt : 0;
+  const left = c.queued + c.running;
+  const etaMs = finishedThisRun > 0 && elapsed > 0 ? Math.round((elapsed / finishedThisRun) * left) : left === 0 ? 0 : null;
+  return { status: e.status, total, ...(c as Omit<Progress, "status" | "total" | "fraction" | "etaMs">), fraction: total ? finished / total : 1, etaMs };
+}
