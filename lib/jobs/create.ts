@@ -27,7 +27,7 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
   }
   const out: PlannedJob[] = [];
   for (const taskName of config.tasks) {
-    const task = getTask(taskName);
+    const task = getTask(taskName, "config.tasks");
     if (task.datasetKind !== kind) throw new InvalidInputError(`config.tasks: task "${taskName}" needs a ${task.datasetKind} data set, this one is ${kind}`);
     const items: TaskItem[] = task.items(db, datasetId, config.users);
     if (!items.length) throw new InvalidInputError(`config.users: no items for task "${taskName}" among the selected users`);

@@ -15,12 +15,12 @@ export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: 
   return db.transaction((tx) => {
     const row = db.$client
       .prepare(
-        `SELECT id FROM jobs j WHERE j.experiment_id = ?1
-           AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < ?2))
-           AND NOT EXISTS (SELECT 1 FROM jobs p WHERE p.experiment_id = ?1 AND p.phase < j.phase AND p.status IN ('queued', 'running'))
+        `SELECT id FROM jobs j WHERE j.experiment_id = @e
+           AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < @now))
+           AND NOT EXISTS (SELECT 1 FROM jobs p WHERE p.experiment_id = @e AND p.phase < j.phase AND p.status IN ('queued', 'running'))
          ORDER BY j.phase, j.id LIMIT 1`,
       )
-      .get(experimentId, now) as { id: number } | undefined;
+      .get({ e: experimentId, now }) as { id: number } | undefined;
     if (!row) return null;
     return (
       tx

@@ -8,9 +8,9 @@ import { InvalidInputError } from "@/lib/errors";
 
 export const TASKS: readonly TaskDef[] = [requirementTask, solutionTask, dialogueTask];
 
-export function getTask(name: string): TaskDef {
+export function getTask(name: string, where = "task"): TaskDef {
   const t = TASKS.find((x) => x.name === name);
-  if (!t) throw new InvalidInputError(`unknown or not yet available task "${name}" (available: ${TASKS.map((x) => x.name).join(", ")})`);
+  if (!t) throw new InvalidInputError(`${where}: unknown or not yet available task "${name}" (available: ${TASKS.map((x) => x.name).join(", ")})`);
   return t;
 }
 

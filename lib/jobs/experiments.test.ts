@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { tempDb } from "@/test/db";
+import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
+import { testModelPort, fixedMemory } from "@/test/model-port";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { FIXTURES } from "@/lib/datasets/palset/test-utils";
+import { jobs, jobScores, datasets } from "@/db/schema";
+import { createExperiment } from "./create";
+import { dryRun } from "./dry-run";
+import { runExperiment, type WorkerDeps } from "./worker";
+import { experimentResults } from "./results";
+import { claimJob } from "./lease";
+import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
+import { loadPalItem } from "@/lib/tasks/palset-items";
+import { memPalBleu } from "@/lib/metrics";
+import path from "node:path";
+import fs from "node:fs";
+
+const text = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
+
+/** Scripted replies by prompt kind; the reference answers are read from the item in the prompt. */
+function responder(db: ReturnType<typeof tempDb>["db"], datasetId: number) {
+  return (r: ChatRequest) => {
+    const t = text(r);
+    if (t.includes('{"requirement": "…"}')) {
+      // Echo a fixed prediction: its BLEU against each reference is computed independently below.
+      return JSON.stringify({ requirement: "The user wants a plan for the weekend." });
+    }
+    if (t.includes('"score": <score>}')) return JSON.stringify({ analysis: "one need matched, one partly", score: 1.5 });
+    if (t.includes('{"solution": "…"}')) return JSON.stringify({ solution: "Take a short walk in the park." });
+    if (t.includes('"selected_solutions"')) {
+      // First answer repeats an id (invalid); after the retry note, ids 1 and 2.
+      if (t.includes("previous selection was invalid")) return JSON.stringify({ analysis: "fixed", selected_solutions: ["1", "2"] });
+      return JSON.stringify({ analysis: "a", selected_solutions: ["3", "3"] });
+    }
+    if (t.includes('{"query": "…"}')) return JSON.stringify({ query: "what the user wants" });
+    if (t.includes("You play a user")) return JSON.stringify({ content: "user line" });
+    if (t.includes("<your reply>")) return JSON.stringify({ content: t.includes("MEMORY-B") ? "reply B" : "reply A" });
+    if (t.includes('"assistant-1": <score>')) {
+      // The dialogue with "reply A" gets 8, the other 6, whatever the order.
+      const first = t.split("# Dialogue with assistant-2")[0];
+      const aFirst = first.includes("reply A");
+      return JSON.stringify({ analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" }, scores: { "assistant-1": aFirst ? 8 : 6, "assistant-2": aFirst ? 6 : 8 } });
+    }
+    void db;
+    void datasetId;
+    return "unexpected prompt";
+  };
+}
+
+describe("experiments engine against the fake OpenAI server", () => {
+  let t: ReturnType<typeof tempDb>;
+  let fake: FakeOpenAI;
+  let datasetId: number;
+  let deps: WorkerDeps;
+
+  beforeAll(async () => {
+    t = tempDb();
+    const dir = path.join(FIXTURES, "en");
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => path.join(dir, f));
+    await importPalset(t.db, { paths: files, name: "en", lang: "en" });
+    datasetId = t.db.select().from(datasets).get()!.id;
+    fake = await startFakeOpenAI();
+    fake.setResponder(responder(t.db, datasetId));
+    const port = testModelPort(fake.baseURL);
+    deps = { model: () => port(), assistant: async ({ method }) => fixedMemory(method.name, method.name === "b" ? "MEMORY-B" : "MEMORY-A") };
+  });
+  afterAll(async () => {
+    await fake.close();
+    t.cleanup();
+  });
+
+  it("scores requirement and solution items exactly, regenerating an invalid selection", async () => {
+    const users = [t.db.select().from(jobs).all().length === 0 ? undefined : undefined].filter(Boolean);
+    void users;
+    const { id } = createExperiment(t.db, { name: "e1", datasetId, config: { methods: [{ name: "a" }], tasks: ["requirement", "solution"] } });
+    const before = fake.chatRequests.length;
+    expect(await runExperiment(t.db, id, deps, { concurrency: 2 })).toBe("done");
+    const res = experimentResults(t.db, id);
+    const req = res.results.find((r) => r.task === "requirement")!;
+    const sol = res.results.find((r) => r.task === "solution")!;
+    expect(req.failed).toBe(0);
+    // BLEU per item against its reference, independently, then the mean ×100.
+    const items = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
+    const reqItems = items.filter((j) => j.task === "requirement");
+    const expB1 = reqItems.map((j) => memPalBleu(loadPalItem(t.db, datasetId, j.itemKey).requirement, "The user wants a plan for the weekend.")[0] * 100);
+    expect(req.metrics.bleu1).toBeCloseTo(expB1.reduce((s, x) => s + x, 0) / expB1.length, 10);
+    expect(req.metrics.gscore).toBe(75); // 1.5 × 50
+    // Selection: ids 1 and 2 are whatever the candidates' labels say: recompute from the data.
+    const expected = items
+      .filter((j) => j.task === "solution")
+      .map((j) => {
+        const c = loadPalItem(t.db, datasetId, j.itemKey).candidates;
+        const pts = { pos: 1, neg: -1, neu: 0 } as const;
+        return pts[c[0].feedback] + pts[c[1].feedback];
+      });
+    expect(sol.metrics.selection).toBeCloseTo((expected.reduce((s, x) => s + x, 0) / expected.length) * 50, 10);
+    // Every solution item asked twice for a selection (the duplicate id was regenerated).
+    const selCalls = fake.chatRequests.slice(before).filter((r) => text(r).includes('"selected_solutions"'));
+    expect(selCalls.length).toBe(2 * expected.length);
+    const detail = t.db.select().from(jobScores).where(eq(jobScores.scorer, "selection")).get()!.detail as { invalidAttempts: Array<{ reason: string }> };
+    expect(detail.invalidAttempts[0].reason).toMatch(/twice/);
+    // No reference or implicit need reached an assistant prompt.
+    const it0 = loadPalItem(t.db, datasetId, reqItems[0].itemKey);
+    const assistantPrompts = fake.chatRequests.filter((r) => r.model === "assistant-model").map(text);
+    for (const p of assistantPrompts.filter((p) => p.includes(it0.userQuery))) {
+      for (const need of it0.implicitNeeds) expect(p).not.toContain(need);
+      expect(p).not.toContain(it0.requirement);
+    }
+  });
+
+  it("dry run counts calls per method and task without calling the model", () => {
+    const before = fake.chatRequests.length;
+    const d = dryRun(t.db, datasetId, { methods: [{ name: "a" }, { name: "b" }], tasks: ["requirement", "dialogue"], users: ["0000"] });
+    expect(fake.chatRequests.length).toBe(before);
+    const r = d.rows.find((x) => x.method === "a" && x.task === "requirement")!;
+    expect(r.items).toBe(2);
+    expect(r.calls).toEqual({ assistant: 2, "user-simulator": 0, judge: 2, total: 4 });
+    expect(d.rows.find((x) => x.method === "a~b")!.calls.judge).toBe(2 * 12);
+  });
+
+  it("dialogue: FairEval with six distinct judge calls per pair and dimension; the simulator sees no preference in requirement turns", async () => {
+    const { id } = createExperiment(t.db, { name: "e2", datasetId, config: { methods: [{ name: "a" }, { name: "b" }], tasks: ["dialogue"], users: ["0000"], reference: "a" } });
+    const before = fake.chatRequests.length;
+    expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
+    const res = experimentResults(t.db, id);
+    expect(res.pairwise).toEqual([
+      { a: "a", b: "b", dimension: "requirement", win: 2, tie: 0, lose: 0 },
+      { a: "a", b: "b", dimension: "preference", win: 2, tie: 0, lose: 0 },
+    ]);
+    const judge = fake.chatRequests.slice(before).filter((r) => text(r).includes('"assistant-1": <score>'));
+    expect(judge.length).toBe(2 * 2 * 6);
+    const seeds = new Set(judge.filter((r) => text(r).includes("understanding the need")).slice(0, 6).map((r) => r.seed));
+    expect(seeds.size).toBe(6);
+    for (const r of fake.chatRequests.slice(before).filter((r) => text(r).includes("You play a user"))) {
+      const p = text(r);
+      const reqTurn = /Requirement Confirmation|Topic Inquiry/.test(p.split("the type of what you say:")[1] ?? "");
+      if (reqTurn) expect(p).not.toContain("general_preference");
+      else expect(p).toContain("general_preference");
+    }
+  });
+
+  it("a crashed worker's job is taken over after its lease; results equal an uninterrupted run", async () => {
+    const cfg = { methods: [{ name: "a" }], tasks: ["requirement"] };
+    const { id: clean } = createExperiment(t.db, { name: "clean", datasetId, config: cfg });
+    await runExperiment(t.db, clean, deps);
+    const { id } = createExperiment(t.db, { name: "crash", datasetId, config: cfg });
+    // A worker claims a job and dies (its lease of 1 ms runs out).
+    const dead = claimJob(t.db, id, "dead-worker", 1, Date.now() - 10)!;
+    expect(dead.status).toBe("running");
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    const job = t.db.select().from(jobs).where(eq(jobs.id, dead.id)).get()!;
+    expect(job.status).toBe("done");
+    expect(job.attempts).toBe(2);
+    expect(experimentResults(t.db, id).results[0].metrics).toEqual(experimentResults(t.db, clean).results[0].metrics);
+  });
+
+  it("pause stops the worker between jobs, cancel cancels queued jobs, resume finishes", async () => {
+    const { id } = createExperiment(t.db, { name: "ctl", datasetId, config: { methods: [{ name: "a" }], tasks: ["requirement"] } });
+    pauseExperiment(t.db, id);
+    expect(await runExperiment(t.db, id, deps)).toBe("paused");
+    expect(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().every((j) => j.status === "queued")).toBe(true);
+    cancelExperiment(t.db, id);
+    expect(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().every((j) => j.status === "cancelled")).toBe(true);
+    resumeExperiment(t.db, id);
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    expect(experimentResults(t.db, id).results[0].failed).toBe(0);
+  });
+
+  it("refuses a bad config naming the field, and keeps the data set from being deleted under an experiment", () => {
+    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [], tasks: ["requirement"] } })).toThrow(/config\.methods/);
+    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "a" }], tasks: ["hicupid"] } })).toThrow(/config\.tasks/);
+    expect(() => t.db.delete(datasets).where(eq(datasets.id, datasetId)).run()).toThrow(/used by an experiment/);
+  });
+});
