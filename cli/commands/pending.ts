@@ -6,7 +6,6 @@ import { CliError } from "../errors";
  * CLI is visible, and fail honestly when used.
  */
 const PENDING: Array<[string, string]> = [
-  ["run", "run an experiment (assistants x tasks) from the shell"],
   ["eval", "score the outputs of an experiment"],
 ];
 

@@ -1,0 +1,99 @@
+import type { Command } from "commander";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { datasets } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import { createExperiment } from "@/lib/jobs/create";
+import { dryRun } from "@/lib/jobs/dry-run";
+import { runExperiment } from "@/lib/jobs/worker";
+import { experimentResults } from "@/lib/jobs/results";
+import { experimentProgress } from "@/lib/jobs/progress";
+import { resumeExperiment, getExperimentRow } from "@/lib/jobs/control";
+import { productionDeps, knownMethod } from "@/lib/jobs/bind";
+import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
+import { CliError } from "../errors";
+
+type RunOpts = {
+  dataset?: string;
+  method?: string;
+  task?: string;
+  users?: string;
+  repeats?: string;
+  seed?: string;
+  reference?: string;
+  retriever?: string;
+  name?: string;
+  dryRun?: boolean;
+  json?: boolean;
+  resume?: string;
+  concurrency?: string;
+};
+
+const list = (s?: string) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : []);
+const int = (s: string | undefined, flag: string) => {
+  if (s === undefined) return undefined;
+  if (!/^\d+$/.test(s)) throw new CliError(`${flag}: "${s}" is not a whole number`);
+  return Number(s);
+};
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("run an experiment (methods x tasks) to the end; progress on stderr, results on stdout")
+    .option("--dataset <name>", "data-set name")
+    .option("--method <m,...>", "methods")
+    .option("--task <t,...>", "tasks: requirement, solution, dialogue")
+    .option("--users <id,...>", "a subset of users (default: all)")
+    .option("--repeats <n>", "runs with distinct replicate indices")
+    .option("--seed <n>", "seed (dialogue templates)")
+    .option("--reference <m>", "the method the others are compared with")
+    .option("--retriever <kind>", "bm25 or dense")
+    .option("--concurrency <n>", "jobs in flight at once", "8")
+    .option("--name <name>", "experiment name")
+    .option("--dry-run", "print the calls and tokens it would take; spend nothing")
+    .option("--json", "machine-readable output")
+    .option("--resume <id>", "resume an experiment")
+    .action(async (o: RunOpts) => {
+      const db = getDb();
+      let id: number;
+      if (o.resume) {
+        id = int(o.resume, "--resume")!;
+        resumeExperiment(db, id);
+      } else {
+        if (!o.dataset) throw new CliError("--dataset is required (or --resume ID)");
+        const ds = db.select().from(datasets).where(eq(datasets.name, o.dataset)).get();
+        if (!ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
+        const config = {
+          methods: list(o.method).map((name) => ({ name })),
+          tasks: list(o.task),
+          users: o.users ? list(o.users) : "all",
+          ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
+          ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
+          ...(o.reference ? { reference: o.reference } : {}),
+          ...(o.retriever ? { retriever: o.retriever } : {}),
+        };
+        if (o.dryRun) {
+          const d = dryRun(db, ds.id, config, knownMethod());
+          process.stdout.write(o.json ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total }) + "\n" : dryRunTable(d.rows, d.total));
+          return;
+        }
+        id = createExperiment(db, { name: o.name ?? `${o.dataset}: ${config.methods.map((m) => m.name).join(",")} × ${config.tasks.join(",")}`, datasetId: ds.id, config, knownMethod: knownMethod() }).id;
+        process.stderr.write(`experiment ${id} created\n`);
+      }
+      const tty = process.stderr.isTTY;
+      await runExperiment(db, id, productionDeps(), {
+        concurrency: int(o.concurrency, "--concurrency"),
+        onProgress: () => {
+          const line = progressLine(experimentProgress(db, id));
+          process.stderr.write(tty ? `\r${line}` : `${line}\n`);
+        },
+      });
+      if (tty) process.stderr.write("\n");
+      const res = experimentResults(db, id);
+      getExperimentRow(db, id);
+      if (o.json) {
+        const { experiment, status, results, pairwise, ledger } = res;
+        process.stdout.write(JSON.stringify({ experiment, status, results, pairwise, ledger, summary: res.summary }) + "\n");
+      } else process.stdout.write(resultsTable(res));
+    });
+}

@@ -1,0 +1,48 @@
+/** Plain-text renderings of results and dry runs (the CLI prints these; the page has its own table). */
+import type { DryRunRow } from "./dry-run";
+import type { ExperimentResults } from "./results";
+import type { Progress } from "./progress";
+
+const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
+
+export function dryRunTable(rows: DryRunRow[], total: DryRunRow): string {
+  const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
+  for (const r of [...rows, total]) {
+    lines.push([r.method, r.task, r.items, r.calls.assistant, r.calls["user-simulator"], r.calls.judge, r.calls.total, r.promptTokens, r.completionTokens].join("\t"));
+  }
+  return lines.join("\n") + "\n";
+}
+
+export function resultsTable(res: ExperimentResults): string {
+  const out: string[] = [];
+  const tasks = [...new Set(res.summary.map((s) => s.task))];
+  for (const task of tasks) {
+    const rows = res.summary.filter((s) => s.task === task);
+    const metrics = Object.keys(rows[0]?.metrics ?? {});
+    if (!metrics.length) continue;
+    out.push(`# ${task} (mean ± sd over runs; p: paired t-test vs ${res.reference})`);
+    out.push(["method", "runs", ...metrics].join("\t"));
+    for (const r of rows) {
+      out.push([r.method, r.runs, ...metrics.map((m) => {
+        const x = r.metrics[m];
+        return `${fmt(x.mean)}${x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}${x.p !== null ? ` (p=${fmt(x.p, 3)})` : ""}`;
+      })].join("\t"));
+    }
+    out.push("");
+  }
+  if (res.pairwise.length) {
+    out.push("# dialogue (Win/Tie/Lose of a vs b)");
+    out.push("a\tb\tdimension\twin\ttie\tlose");
+    for (const p of res.pairwise) out.push([p.a, p.b, p.dimension, p.win, p.tie, p.lose].join("\t"));
+    out.push("");
+  }
+  out.push(`ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`);
+  return out.join("\n") + "\n";
+}
+
+export function progressLine(p: Progress): string {
+  const width = 30;
+  const filled = Math.round(p.fraction * width);
+  const eta = p.etaMs === null ? "?" : `${Math.ceil(p.etaMs / 1000)}s`;
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${p.done + p.failed + p.skipped}/${p.total} done=${p.done} failed=${p.failed} running=${p.running} eta=${eta}`;
+}
