@@ -103,6 +103,9 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
   "(app)/annotate": { roles: ALL, sample: () => "/annotate" },
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
+  // No experiment exists in the e2e database: the allowed roles get the 404 page, the others 403.
+  "(app)/experiments/[experimentId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999", status: 404 },
+  "(app)/experiments/[experimentId]/jobs/[jobId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/jobs/1", status: 404 },
   "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
   "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },

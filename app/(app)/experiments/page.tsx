@@ -1,18 +1,40 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { listExperiments } from "@/lib/jobs/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 
 export const metadata: Metadata = { title: "Experiments" };
 
 export default async function ExperimentsPage() {
   await requireRole("admin", "researcher");
+  const rows = listExperiments(getDb());
   return (
     <>
-      <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench / HiCUPID tasks, run as resumable jobs." />
-      <EmptyState title="No experiments yet">
-        Running assistants and tasks from the browser arrives with the experiments release. The data sets and the
-        metrics library (<code>pal metrics</code>) are ready.
-      </EmptyState>
+      <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench tasks, run as resumable jobs (pal run)." />
+      {rows.length === 0 ? (
+        <EmptyState title="No experiments yet">
+          Estimate one with <code>npx pal run --dataset NAME --method M --task requirement --dry-run</code>.
+        </EmptyState>
+      ) : (
+        <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="experiment-list">
+          <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
+            <tr><th className="p-2">#</th><th className="p-2">Name</th><th className="p-2">Data set</th><th className="p-2">Status</th><th className="p-2">Progress</th></tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id} className="border-t border-slate-100">
+                <td className="p-2">{r.id}</td>
+                <td className="p-2"><Link className="text-indigo-700 hover:underline" href={`/experiments/${r.id}`}>{r.name}</Link></td>
+                <td className="p-2">{r.datasetName}</td>
+                <td className="p-2">{r.status}</td>
+                <td className="p-2">{r.finished}/{r.total}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </>
   );
 }
