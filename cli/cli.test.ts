@@ -42,9 +42,12 @@ describe("pal CLI", () => {
     expect(pal("user", "passwd", "--email", "nobody@lab.org").stderr).toMatch(/no user with email/);
   });
 
-  it("says honestly that experiment commands are not available yet", () => {
-    const r = pal("run", "--dataset", "x");
+  it("says honestly that `pal eval` is not available yet; `pal run` names a missing data set in one line", () => {
+    const r = pal("eval");
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/not available yet/);
+    const run = pal("run", "--dataset", "x", "--method", "vanilla", "--task", "requirement", "--dry-run");
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('pal: no data set named "x"');
   });
 });
