@@ -87,7 +87,9 @@ export class Bm25Index {
    */
   maxScore(queryTokens: readonly string[]): number {
     let s = 0;
-    for (const term of queryTokens) if (this.postings.has(term)) s += this.idf(term) * (this.k1 + 1);
+    // Terms no document has count too (with the highest idf): the score tells how much of the
+    // whole query a document covers.
+    for (const term of queryTokens) s += this.idf(term) * (this.k1 + 1);
     return s;
   }
 }

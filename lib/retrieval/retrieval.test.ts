@@ -73,7 +73,9 @@ describe("BM25", () => {
     expect(idx.idf("a")).toBeCloseTo(Math.log(1 + 0.5 / 3.5), 12); // 0.133531
     expect(idx.idf("a")).toBeGreaterThan(0);
     expect(idx.documentFrequency("a")).toBe(3);
-    expect(idx.idf("zzz")).toBeCloseTo(Math.log(1 + 3.5 / 0.5), 12);
+    expect(idx.idf("zzz")).toBeCloseTo(Math.log(1 + 3.5 / 0.5), 12); // ln 8
+    // the maximum counts every query term, also those no document has: 2.5·(0.133531 + 2.079442)
+    expect(idx.maxScore(["a", "zzz"])).toBeCloseTo(2.5 * (0.133531 + 2.079442), 5);
   });
 
   it("breaks ties by insertion order and honours k and the filter", async () => {
