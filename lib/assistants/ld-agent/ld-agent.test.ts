@@ -60,7 +60,7 @@ describe("LD-Agent score", () => {
     const day = 86_400_000;
     const q = { nouns: new Set(["shoe", "knee"]), time: now };
     const candidates = [
-      // 0.30 + 0.375 = 0.675, 10^7 s old → ·e^−1 = 0.248318
+      // 0.30 + 0.375 = 0.675, 10^7 s old → ·e^−1 = 0.248319
       { id: "old", semantic: 0.3, nouns: new Set(["shoe", "run", "park", "dog"]), time: now - 1e10 },
       // 0.26 + 0 = 0.26, fresh
       { id: "fresh", semantic: 0.26, nouns: new Set(["cake"]), time: now },
@@ -73,7 +73,7 @@ describe("LD-Agent score", () => {
     expect(out.map((m) => m.id)).toEqual(["best", "fresh", "old"]);
     expect(out[0].score).toBeCloseTo(1.487096, 6);
     expect(out[1].score).toBeCloseTo(0.26, 12);
-    expect(out[2].score).toBeCloseTo(0.248318, 6);
+    expect(out[2].score).toBeCloseTo(0.248319, 6);
     expect(out[2]).toMatchObject({ semantic: 0.3, topic: 0.375 });
     expect(rankMemories(q, candidates, { gamma: 0.25, k: 1 }).map((m) => m.id)).toEqual(["best"]);
     // nothing above γ: "no relevant memory"
