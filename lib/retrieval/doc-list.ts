@@ -43,8 +43,27 @@ export function topK<T>(
   k: number,
   keep: (index: number) => boolean,
 ): SearchHit<T>[] {
-  const idx: number[] = [];
-  for (let i = 0; i < docs.length; i++) if (keep(i)) idx.push(i);
-  idx.sort((a, b) => scores[b] - scores[a] || a - b);
-  return idx.slice(0, k).map((i) => ({ id: docs[i].id, score: scores[i], doc: docs[i] }));
+  // k is small (3 in Mem-PAL): keep a sorted buffer of the best k instead of sorting every score.
+  // Scanning in index order and inserting only strictly better scores keeps ties in insertion order.
+  if (k > 64) {
+    const idx: number[] = [];
+    for (let i = 0; i < docs.length; i++) if (keep(i)) idx.push(i);
+    idx.sort((a, b) => scores[b] - scores[a] || a - b);
+    return idx.slice(0, k).map((i) => ({ id: docs[i].id, score: scores[i], doc: docs[i] }));
+  }
+  const best: number[] = [];
+  if (k > 0) {
+    for (let i = 0; i < docs.length; i++) {
+      const s = scores[i];
+      if (best.length === k && s <= scores[best[k - 1]]) continue;
+      if (!keep(i)) continue;
+      let j = best.length < k ? best.length : k - 1;
+      while (j > 0 && scores[best[j - 1]] < s) {
+        if (j < k) best[j] = best[j - 1];
+        j--;
+      }
+      best[j] = i;
+    }
+  }
+  return best.map((i) => ({ id: docs[i].id, score: scores[i], doc: docs[i] }));
 }

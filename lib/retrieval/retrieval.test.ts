@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "@/lib/errors";
+import { mulberry32 } from "@/lib/random";
+import { topK } from "./doc-list";
 import {
   Bm25Index,
   Bm25Retriever,
@@ -225,5 +227,24 @@ describe("registry", () => {
     expect((await again.search("cat")).map((h) => h.id)).toEqual(["d1", "d0"]);
     expect(() => retrieverFromSettings({ kind: "dense", model: "m" })).toThrow(/needs an embed function/);
     expect(() => createRetriever("nope" as "bm25", {})).toThrow(/unknown kind "nope"/);
+  });
+});
+
+describe("topK", () => {
+  it("equals a full sort by (score desc, insertion asc) for any k, with ties and a filter", () => {
+    const rand = mulberry32(5);
+    for (let round = 0; round < 200; round++) {
+      const n = Math.floor(rand() * 120);
+      const docs = Array.from({ length: n }, (_, i) => ({ id: `d${i}`, text: "" }));
+      const scores = docs.map(() => Math.floor(rand() * 6) / 2); // many ties, some zeros
+      const keep = (i: number) => scores[i] > 0 && i % 7 !== 3;
+      const k = [0, 1, 3, 10, 65, 200][round % 6];
+      const expected = docs
+        .map((_, i) => i)
+        .filter(keep)
+        .sort((a, b) => scores[b] - scores[a] || a - b)
+        .slice(0, k);
+      expect(topK(docs, scores, k, keep).map((h) => Number(h.id.slice(1)))).toEqual(expected);
+    }
   });
 });
