@@ -125,6 +125,17 @@ describe("TF-IDF", () => {
     expect(toDense(v.transform("unknown words only"), 4)).toEqual([0, 0, 0, 0]);
   });
 
+  it("saves and restores a fitted vectorizer", () => {
+    const v = new TfidfVectorizer({ language: "zh" }).fit(ZH.map((d) => d.text));
+    const w = TfidfVectorizer.fromJSON(JSON.parse(JSON.stringify(v.toJSON())));
+    expect(w.vocabulary).toEqual(v.vocabulary);
+    expect(w.tokenizer).toEqual(v.tokenizer);
+    expect(w.transformDense("周末去公园")).toEqual(v.transformDense("周末去公园"));
+    expect(() => new TfidfVectorizer().toJSON()).toThrow(/before fit/);
+    expect(() => TfidfVectorizer.fromJSON({ tokenizer: v.tokenizer, terms: ["a", "a"], idf: [1, 1] })).toThrow(/unique/);
+    expect(() => TfidfVectorizer.fromJSON({ tokenizer: v.tokenizer, terms: ["a"], idf: [] })).toThrow(/same length/);
+  });
+
   it("ranks an English corpus by cosine", async () => {
     const r = new TfidfRetriever({ tokenizer: { language: "en" } });
     await r.add(EN);

@@ -21,6 +21,12 @@ export interface SparseVector {
   values: number[];
 }
 
+export interface TfidfVectorizerState {
+  tokenizer: ResolvedTokenizerOptions;
+  terms: string[];
+  idf: number[];
+}
+
 export class TfidfVectorizer {
   readonly tokenizer: ResolvedTokenizerOptions;
   private vocab = new Map<string, number>();
@@ -76,6 +82,26 @@ export class TfidfVectorizer {
   idf(term: string): number | undefined {
     const i = this.vocab.get(term);
     return i === undefined ? undefined : this.idfs[i];
+  }
+
+  /** The fitted state as plain JSON, to store with what was built from it (e.g. principle centres). */
+  toJSON(): TfidfVectorizerState {
+    if (!this.fitted) throw new InvalidInputError("tfidf: cannot save a vectorizer before fit");
+    return { tokenizer: this.tokenizer, terms: [...this.terms], idf: [...this.idfs] };
+  }
+
+  /** A vectorizer restored from toJSON(), transforming exactly as the saved one did. */
+  static fromJSON(state: TfidfVectorizerState): TfidfVectorizer {
+    if (!Array.isArray(state?.terms) || !Array.isArray(state.idf) || state.terms.length !== state.idf.length) {
+      throw new InvalidInputError("tfidf state: terms and idf must be arrays of the same length");
+    }
+    const v = new TfidfVectorizer(state.tokenizer);
+    v.terms = [...state.terms];
+    v.idfs = [...state.idf];
+    v.vocab = new Map(v.terms.map((t, i) => [t, i]));
+    if (v.vocab.size !== v.terms.length) throw new InvalidInputError("tfidf state: terms must be unique");
+    v.fitted = true;
+    return v;
   }
 
   transform(text: string): SparseVector {
@@ -139,7 +165,8 @@ export class TfidfRetriever<T = unknown> implements Retriever<T> {
   private readonly list = new DocList<T>();
   private readonly tokens: string[][] = [];
   private vectorizer: TfidfVectorizer | null = null;
-  private vectors: SparseVector[] = [];
+  /** Term index → (document, weight): cosine needs only the documents sharing a query term. */
+  private postings: { doc: number; w: number }[][] = [];
 
   constructor(opts: TfidfRetrieverOptions = {}) {
     this.settings = { kind: "tfidf", tokenizer: resolveTokenizerOptions(opts.tokenizer) };
@@ -165,7 +192,11 @@ export class TfidfRetriever<T = unknown> implements Retriever<T> {
   fitted(): TfidfVectorizer {
     if (!this.vectorizer) {
       this.vectorizer = new TfidfVectorizer(this.settings.tokenizer).fitTokens(this.tokens);
-      this.vectors = this.tokens.map((t) => this.vectorizer!.transformTokens(t));
+      this.postings = Array.from({ length: this.vectorizer.dimension }, () => []);
+      this.tokens.forEach((t, doc) => {
+        const v = this.vectorizer!.transformTokens(t);
+        for (let j = 0; j < v.indices.length; j++) this.postings[v.indices[j]].push({ doc, w: v.values[j] });
+      });
     }
     return this.vectorizer;
   }
@@ -177,7 +208,11 @@ export class TfidfRetriever<T = unknown> implements Retriever<T> {
   searchSync(query: string, k = DEFAULT_K, options: SearchOptions<T> = {}): SearchHit<T>[] {
     checkK(k);
     const q = this.fitted().transform(query);
-    const scores = this.vectors.map((v) => sparseDot(q, v));
+    const scores = new Float64Array(this.list.length);
+    for (let j = 0; j < q.indices.length; j++) {
+      const qv = q.values[j];
+      for (const { doc, w } of this.postings[q.indices[j]]) scores[doc] += qv * w;
+    }
     const docs = this.list.docs;
     return topK(docs, scores, k, (i) => scores[i] > 0 && (!options.filter || options.filter(docs[i])));
   }
