@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { trustProxy } from "./origin";
+import { trustProxy, type Env } from "./origin";
 
 /**
  * The address a login attempt is counted against. Only a reverse proxy that we run may tell us the
@@ -8,7 +8,7 @@ import { trustProxy } from "./origin";
  * forwarding headers a client sends are removed on arrival (installForwardedHeaderGuard), and Next
  * then fills X-Forwarded-For with the socket's own peer address.
  */
-export function clientIp(headers: Record<string, unknown> | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function clientIp(headers: Record<string, unknown> | undefined, env: Env = process.env): string {
   const get = (k: string) => (typeof headers?.[k] === "string" ? (headers[k] as string) : "");
   const entries = get("x-forwarded-for").split(",").map((s) => s.trim()).filter(Boolean);
   const ip = trustProxy(env) ? entries.at(-1) || get("x-real-ip") : entries.at(-1);
@@ -28,7 +28,7 @@ export function stripForwardingHeaders(headers: http.IncomingHttpHeaders): void 
  * with the peer address when the header is absent, and route code has no other way to see the socket,
  * so this is where a spoofed address must be dropped.
  */
-export function installForwardedHeaderGuard(httpModule: typeof http, env: NodeJS.ProcessEnv = process.env): void {
+export function installForwardedHeaderGuard(httpModule: typeof http, env: Env = process.env): void {
   if (trustProxy(env)) return;
   const proto = httpModule.Server.prototype as http.Server & { __palForwardGuard?: boolean };
   if (proto.__palForwardGuard) return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkSameOrigin, hasBody, mediaType } from "./origin";
+import { checkSameOrigin, hasBody, mediaType, type Env } from "./origin";
 
-const env = (e: Record<string, string> = {}) => e as NodeJS.ProcessEnv;
+const env = (e: Record<string, string> = {}): Env => e;
 const h = (o: Record<string, string>) => new Headers(o);
 
 describe("checkSameOrigin", () => {

@@ -13,17 +13,20 @@
  * Pure (headers in, verdict out) so that proxy.ts (server actions) and withRole (route handlers)
  * apply the same rule.
  */
+/** Environment variables (process.env or a test's own). */
+export type Env = Record<string, string | undefined>;
+
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export type OriginVerdict = { ok: true } | { ok: false; reason: string };
 
 /** True when X-Forwarded-* headers come from a reverse proxy we run, not from the client. */
-export function trustProxy(env: NodeJS.ProcessEnv = process.env): boolean {
+export function trustProxy(env: Env = process.env): boolean {
   return env.PAL_TRUST_PROXY === "1" || env.PAL_TRUST_PROXY === "true";
 }
 
 /** The hosts (host:port) the app is served under. */
-export function appHosts(headers: Headers, env: NodeJS.ProcessEnv = process.env): string[] {
+export function appHosts(headers: Headers, env: Env = process.env): string[] {
   const hosts: string[] = [];
   if (env.NEXTAUTH_URL) {
     try {
@@ -39,7 +42,7 @@ export function appHosts(headers: Headers, env: NodeJS.ProcessEnv = process.env)
   return hosts;
 }
 
-export function checkSameOrigin(method: string, headers: Headers, env: NodeJS.ProcessEnv = process.env): OriginVerdict {
+export function checkSameOrigin(method: string, headers: Headers, env: Env = process.env): OriginVerdict {
   if (SAFE_METHODS.has(method.toUpperCase())) return { ok: true };
   const origin = headers.get("origin");
   if (origin !== null) {

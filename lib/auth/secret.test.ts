@@ -4,9 +4,10 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { authSecret, secretFile } from "./secret";
+import type { Env } from "./origin";
 
 let tmp: string;
-let env: NodeJS.ProcessEnv;
+let env: Env;
 beforeEach(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pal-secret-"));
   env = { PAL_PRIVATE_DIR: path.join(tmp, "private") };

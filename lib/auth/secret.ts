@@ -2,19 +2,20 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { databasePath, projectRoot } from "@/db/client";
+import type { Env } from "./origin";
 
 /**
  * The folder for files only this app's user may read: PAL_PRIVATE_DIR, else `data/private` under the
  * project. Never the database's folder: a database in a shared folder (/tmp) would let anyone plant
  * the secret there beforehand.
  */
-export function privateDir(env: NodeJS.ProcessEnv = process.env): string {
+export function privateDir(env: Env = process.env): string {
   const d = env.PAL_PRIVATE_DIR ?? path.join(/*turbopackIgnore: true*/ projectRoot(), "data", "private");
   return path.resolve(d);
 }
 
 /** One secret per database: two instances on different databases must not accept each other's sessions. */
-export function secretFile(db: string = databasePath(), env: NodeJS.ProcessEnv = process.env): string {
+export function secretFile(db: string = databasePath(), env: Env = process.env): string {
   const id = crypto.createHash("sha256").update(path.resolve(db)).digest("hex").slice(0, 16);
   return path.join(privateDir(env), `auth-secret-${id}`);
 }
@@ -33,7 +34,7 @@ function checkPrivate(p: string, st: fs.Stats, mode: number): void {
  * private folder (0700, file 0600), so the embedded default works without configuration and survives
  * restarts. A file with another owner or mode is refused rather than trusted.
  */
-export function authSecret(env: NodeJS.ProcessEnv = process.env, db: string = databasePath()): string {
+export function authSecret(env: Env = process.env, db: string = databasePath()): string {
   if (env.NEXTAUTH_SECRET) return env.NEXTAUTH_SECRET;
   const dir = privateDir(env);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
