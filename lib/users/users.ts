@@ -3,12 +3,21 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { InvalidInputError } from "@/lib/errors";
+
+/** bcrypt ignores everything after the first 72 bytes of a password. */
+export const MAX_PASSWORD_BYTES = 72;
 
 export const newUserSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email({ error: "email: not a valid email address" })),
   name: z.string().trim().max(200).optional(),
   role: z.enum(ROLES, { error: `role: must be one of ${ROLES.join(", ")}` }),
-  password: z.string().min(8, { error: "password: at least 8 characters" }).max(200),
+  // bcrypt reads only the first 72 bytes: a longer password would silently match any with the same start.
+  password: z
+    .string()
+    .min(8, { error: "password: at least 8 characters" })
+    .refine((p) => p.trim().length > 0, { error: "password: must not be only spaces" })
+    .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, { error: `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)` }),
 });
 
 export type PublicUser = {
@@ -57,6 +66,7 @@ export function findUserWithHash(db: Db, email: string) {
 }
 
 export function updateUser(db: Db, id: number, patch: { role?: Role; disabled?: boolean }): PublicUser {
+  if (patch.role === undefined && patch.disabled === undefined) throw new InvalidInputError("nothing to change: give role and/or disabled");
   const role = patch.role === undefined ? undefined : z.enum(ROLES).parse(patch.role);
   const row = db
     .update(users)

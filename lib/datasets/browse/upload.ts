@@ -8,6 +8,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
+import busboy from "busboy";
 import { z } from "zod";
 
 export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
@@ -187,27 +189,87 @@ export function parseManifest(raw: unknown): UploadManifest {
   return r.data;
 }
 
-/** The same from a multipart form: fields kind, name, lang, replace and one or more `files`. */
+/**
+ * The same from a multipart form (fields kind, name, lang, replace and one or more `files`), streamed:
+ * each file part goes to disk as it arrives (busboy), so memory stays flat whatever the size. Parts
+ * are written under neutral names first because the form's fields may come after its files; once the
+ * whole form is read, the manifest is checked and the parts are moved to their sanitised names.
+ */
 export async function receiveMultipart(req: Request, dir: string): Promise<ReceivedUpload> {
-  let form: FormData;
+  if (!req.body) throw new UploadError("empty upload");
+  const parts = path.join(dir, ".parts");
+  fs.mkdirSync(parts);
+  const fields = new Map<string, string>();
+  const received: { name: string; tmp: string; size: number }[] = [];
+  let total = 0;
+  let bb: busboy.Busboy;
   try {
-    form = await req.formData();
+    bb = busboy({
+      headers: Object.fromEntries(req.headers),
+      limits: { files: MAX_FILES, fields: 20, fieldSize: 4096, fileSize: MAX_UPLOAD_BYTES + 1 },
+    });
   } catch {
-    throw new UploadError("malformed multipart upload");
+    throw new UploadError("malformed multipart upload (no boundary)");
   }
-  const blobs = form.getAll("files").filter((f): f is File => typeof f !== "string");
-  const manifest = parseManifest({
-    kind: form.get("kind"),
-    name: form.get("name") ?? "",
-    lang: (form.get("lang") as string | null) || "auto",
-    replace: ["1", "true", "on"].includes(String(form.get("replace") ?? "")),
-    files: blobs.map((b) => ({ path: b.name || "file", size: b.size })),
+  const writes: Promise<void>[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (e: Error) => reject(e instanceof UploadError ? e : new UploadError(`malformed multipart upload (${e.message})`));
+    bb.on("field", (name, value) => fields.set(name, value));
+    bb.on("file", (name, file, info) => {
+      if (name !== "files") {
+        file.resume(); // not ours: read past it
+        return;
+      }
+      const entry = { name: info.filename || "file", tmp: path.join(parts, String(received.length)), size: 0 };
+      received.push(entry);
+      const out = fs.createWriteStream(entry.tmp, { flags: "wx" });
+      file.on("data", (chunk: Buffer) => {
+        entry.size += chunk.length;
+        total += chunk.length;
+        if (total > MAX_UPLOAD_BYTES) {
+          file.unpipe(out);
+          out.destroy();
+          try {
+            checkTotal(total);
+          } catch (e) {
+            fail(e as Error);
+          }
+        }
+      });
+      file.pipe(out);
+      writes.push(
+        new Promise<void>((res, rej) => {
+          out.on("close", res);
+          out.on("error", rej);
+        }),
+      );
+    });
+    bb.on("filesLimit", () => fail(new UploadError(`at most ${MAX_FILES} files can be uploaded at once`)));
+    bb.on("error", (e) => fail(e as Error));
+    bb.on("close", () => resolve());
   });
-  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
-  const files = plannedPaths(dir, manifest);
-  for (const [i, b] of blobs.entries()) {
-    fs.mkdirSync(path.dirname(files[i]), { recursive: true });
-    await fs.promises.writeFile(files[i], Buffer.from(await b.arrayBuffer()), { flag: "wx" });
+  const input = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  input.on("error", (e) => bb.destroy(e));
+  input.pipe(bb);
+  try {
+    await done;
+  } finally {
+    input.unpipe(bb);
   }
+  await Promise.all(writes);
+  const manifest = parseManifest({
+    kind: fields.get("kind"),
+    name: fields.get("name") ?? "",
+    lang: fields.get("lang") || "auto",
+    replace: ["1", "true", "on"].includes(fields.get("replace") ?? ""),
+    files: received.map((f) => ({ path: f.name, size: f.size })),
+  });
+  checkTotal(total);
+  const files = plannedPaths(dir, manifest);
+  for (const [i, f] of received.entries()) {
+    fs.mkdirSync(path.dirname(files[i]), { recursive: true });
+    fs.renameSync(f.tmp, files[i]);
+  }
+  fs.rmSync(parts, { recursive: true, force: true });
   return { manifest, files };
 }

@@ -131,6 +131,17 @@ describe("importPalset: malformed files are refused whole", () => {
       },
       'input.json: 0000.history[0] (0000_sample0).dialogue.turn_3: unexpected key "turn_3" at position 2 (expected "turn_2": turn keys are turn_1, turn_2, … in order)',
     ],
+    [
+      "unknown key in place of turn_1",
+      (d) => {
+        const dl = d["0000"].history[0].dialogue;
+        const first = dl.turn_1;
+        delete dl.turn_1;
+        dl.foo = first;
+        return d;
+      },
+      'input.json: 0000.history[0] (0000_sample0).dialogue.foo: unexpected key "foo" (turn keys are turn_1, turn_2, … in order)',
+    ],
     ["turn without assistant", (d) => (delete d["0000"].history[0].dialogue.turn_2.assistant, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_2.assistant: missing (expected an object)"],
     ["utterance without action", (d) => (delete d["0000"].history[0].dialogue.turn_1.user.action, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_1.user.action: missing (expected a string)"],
     ["dialogue an array", (d) => ((d["0000"].query[0].dialogue = []), d), "input.json: 0000.query[0] (0000_sample2).dialogue: expected an object, got an array"],

@@ -84,4 +84,4 @@ export const POST = withRole(["admin", "researcher"], async (req, { user }) => {
       "X-Accel-Buffering": "no",
     },
   });
-});
+}, { accepts: [UPLOAD_CONTENT_TYPE, "multipart/form-data"] });

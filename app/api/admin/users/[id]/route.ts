@@ -5,7 +5,10 @@ import { ROLES } from "@/db/schema";
 import { withRole } from "@/lib/auth/session";
 import { getUser, updateUser } from "@/lib/users/users";
 
-const patchSchema = z.object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() }).strict();
+const patchSchema = z
+  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .strict()
+  .refine((p) => p.role !== undefined || p.disabled !== undefined, { error: "give role and/or disabled" });
 
 export const PATCH = withRole<{ params: Promise<{ id: string }> }>(["admin"], async (req, { params, user }) => {
   const id = Number((await params).id);
