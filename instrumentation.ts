@@ -4,4 +4,8 @@ export async function register() {
   const http = await import("node:http");
   const { installForwardedHeaderGuard } = await import("@/lib/auth/client-ip");
   installForwardedHeaderGuard(http.default ?? http);
+  if (process.env.NEXT_PHASE !== "phase-production-build" && process.env.PAL_SERVER_WORKER !== "0") {
+    const { startExperimentsWorker } = await import("@/lib/jobs/bind");
+    startExperimentsWorker();
+  }
 }

@@ -17,6 +17,10 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
   "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
   "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
+  "experiments": { sample: "/api/experiments", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "experiments/[experimentId]": { sample: "/api/experiments/999999", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
+  "experiments/[experimentId]/jobs/[jobId]": { sample: "/api/experiments/999999/jobs/1", methods: { PATCH: ["admin", "researcher"] } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);
@@ -106,6 +110,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   // No experiment exists in the e2e database: the allowed roles get the 404 page, the others 403.
   "(app)/experiments/[experimentId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999", status: 404 },
   "(app)/experiments/[experimentId]/jobs/[jobId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/jobs/1", status: 404 },
+  "(app)/experiments/[experimentId]/case-studies": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/case-studies", status: 404 },
   "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
   "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },

@@ -3,6 +3,9 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
+import { getTask } from "@/lib/tasks/registry";
+import { PAIR_SEP } from "./create";
+import { getExperimentRow } from "./control";
 
 export function listJobs(db: Db, experimentId: number, opts: { limit?: number; offset?: number } = {}) {
   return db
@@ -20,4 +23,29 @@ export function getJob(db: Db, experimentId: number, jobId: number) {
   if (!job) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
   const scores = db.select().from(jobScores).where(eq(jobScores.jobId, jobId)).orderBy(asc(jobScores.scorer), asc(jobScores.version)).all();
   return { job, scores };
+}
+
+export type Utterance = { role: string; content: string };
+
+/**
+ * Everything the drill-down shows: the job and its score rows, the item's user information and references,
+ * and for a pairwise judgment the two dialogues it compared (the phase-0 outputs of both methods).
+ */
+export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
+  const { job, scores } = getJob(db, experimentId, jobId);
+  const e = getExperimentRow(db, experimentId);
+  const task = getTask(job.task);
+  const info = task.describe ? task.describe(db, e.datasetId, job.itemKey) : [];
+  let dialogues: Array<{ method: string; jobId: number | null; dialogue: Utterance[] }> | null = null;
+  if (job.method.includes(PAIR_SEP)) {
+    dialogues = job.method.split(PAIR_SEP).map((method) => {
+      const j = db
+        .select({ id: jobs.id, output: jobs.output })
+        .from(jobs)
+        .where(and(eq(jobs.experimentId, experimentId), eq(jobs.replicate, job.replicate), eq(jobs.method, method), eq(jobs.task, job.task), eq(jobs.itemKey, job.itemKey)))
+        .get();
+      return { method, jobId: j?.id ?? null, dialogue: ((j?.output as { dialogue?: Utterance[] } | null)?.dialogue ?? []) };
+    });
+  }
+  return { job, scores, info, dialogues };
 }

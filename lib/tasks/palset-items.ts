@@ -92,3 +92,20 @@ export function describeUser(bg: Record<string, unknown> | null): { background: 
   const { personality, ...rest } = bg;
   return { background: JSON.stringify(rest, null, 2), personality: personality ? JSON.stringify(personality, null, 2) : "" };
 }
+
+/** What a case study shows of a PAL-Bench item: the user, the situation, the query and the references. */
+export function describePalItem(db: Db, datasetId: number, itemKey: string): Array<{ label: string; text: string }> {
+  const it = loadPalItem(db, datasetId, itemKey);
+  const u = describeUser(it.background);
+  const rows = [
+    { label: "Background", text: u.background },
+    { label: "Personality", text: u.personality },
+    { label: "Situation", text: it.situation },
+    { label: "User query", text: it.userQuery },
+    { label: "Implicit needs", text: it.implicitNeeds.join("\n") },
+    { label: "Requirement (reference)", text: it.requirement },
+    { label: "Positive solutions", text: it.solutions.pos.join("\n") },
+    { label: "Negative solutions", text: it.solutions.neg.join("\n") },
+  ];
+  return rows.filter((r) => r.text);
+}

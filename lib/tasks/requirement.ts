@@ -6,7 +6,7 @@
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
 import { requirementMessages, requirementOutput } from "./prompts";
-import { listQueryTopics, loadPalItem } from "./palset-items";
+import { describePalItem, listQueryTopics, loadPalItem } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
 export const BLEU_VERSION = 1;
@@ -21,6 +21,7 @@ export const requirementTask: TaskDef = {
   label: "Requirement restatement (Task 1)",
   datasetKind: "palset",
   items: listQueryTopics,
+  describe: describePalItem,
   estimate: () => ({ assistant: 1, "user-simulator": 0, judge: 1, promptTokens: 1800, completionTokens: 150 }),
   async run(ctx, item) {
     const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);

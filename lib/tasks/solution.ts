@@ -7,7 +7,7 @@
  */
 import { memPalBleu, selectionItemScore, selectionScore, type Feedback } from "@/lib/metrics";
 import { selectionMessages, selectionOutput, selectionRetryNote, solutionMessages, solutionOutput } from "./prompts";
-import { listQueryTopics, loadPalItem } from "./palset-items";
+import { describePalItem, listQueryTopics, loadPalItem } from "./palset-items";
 import { BLEU_VERSION } from "./requirement";
 import { mean, type ScoreRow, type TaskDef } from "./types";
 
@@ -18,6 +18,7 @@ export const solutionTask: TaskDef = {
   label: "Solution proposal (Task 2: generation + selection)",
   datasetKind: "palset",
   items: listQueryTopics,
+  describe: describePalItem,
   estimate: () => ({ assistant: 2, "user-simulator": 0, judge: 0, promptTokens: 2000, completionTokens: 200 }),
   async run(ctx, item) {
     const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);

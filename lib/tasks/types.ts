@@ -40,6 +40,8 @@ export interface TaskDef {
   run(ctx: JobContext, item: TaskItem): Promise<JobOutcome>;
   /** Metrics of one method × replicate from its items' score values (scorer → values). */
   metrics(items: Array<Record<string, Record<string, number | null>>>): Record<string, number | null>;
+  /** The user's information and the item's references, labelled, for case studies and the drill-down. */
+  describe?(db: Db, datasetId: number, itemKey: string): Array<{ label: string; text: string }>;
   /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
   pairs?: {
     estimate(config: ExperimentConfig): CallEstimate;

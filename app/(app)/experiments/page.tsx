@@ -4,15 +4,23 @@ import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { listExperiments } from "@/lib/jobs/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
+import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
+import { datasets } from "@/db/schema";
+import { TASKS } from "@/lib/tasks/registry";
+import { methodChoices } from "@/lib/jobs/bind";
 
 export const metadata: Metadata = { title: "Experiments" };
 
 export default async function ExperimentsPage() {
   await requireRole("admin", "researcher");
-  const rows = listExperiments(getDb());
+  const db = getDb();
+  const rows = listExperiments(db);
+  const dsList = db.select({ id: datasets.id, name: datasets.name, kind: datasets.kind }).from(datasets).orderBy(datasets.id).all();
+  const tasks = TASKS.map((t) => ({ name: t.name, label: t.label, datasetKind: t.datasetKind }));
   return (
     <>
-      <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench tasks, run as resumable jobs (pal run)." />
+      <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench and HiCUPID tasks, run as resumable jobs (here or with pal run)." />
+      {dsList.length ? <NewExperimentForm datasets={dsList} tasks={tasks} methods={methodChoices()} /> : null}
       {rows.length === 0 ? (
         <EmptyState title="No experiments yet">
           Estimate one with <code>npx pal run --dataset NAME --method M --task requirement --dry-run</code>.

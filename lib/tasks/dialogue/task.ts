@@ -7,7 +7,7 @@
  */
 import { fairEval, type PairJudgment } from "@/lib/metrics";
 import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
-import { describeUser, listQueryTopics, loadPalItem } from "../palset-items";
+import { describePalItem, describeUser, listQueryTopics, loadPalItem } from "../palset-items";
 import { utteranceOutput, retrievalQueryOutput } from "../prompts";
 import type { TaskDef } from "../types";
 import { generateTemplate, parseTemplate, templateSeed, type DialogueTemplate } from "./template";
@@ -25,6 +25,7 @@ export const dialogueTask: TaskDef = {
   label: "Multi-turn dialogue (Task 3, pairwise FairEval)",
   datasetKind: "palset",
   items: listQueryTopics,
+  describe: describePalItem,
   // 6 turns on average: a simulator line, a retrieval query and a reply per turn.
   estimate: () => ({ assistant: 12, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
   async run(ctx, item) {

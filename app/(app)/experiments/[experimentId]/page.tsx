@@ -9,10 +9,11 @@ import { experimentProgress } from "@/lib/jobs/progress";
 import { getExperimentRow } from "@/lib/jobs/control";
 import { listJobs } from "@/lib/jobs/items";
 import { PageHeader } from "@/components/shell/PageHeader";
+import { ExperimentControls } from "@/components/experiments/ExperimentControls";
+import { ResultsTable } from "@/components/experiments/ResultsTable";
+import { StarButton } from "@/components/experiments/StarButton";
 
 export const metadata: Metadata = { title: "Experiment" };
-
-const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 
 export default async function ExperimentPage({ params }: { params: Promise<{ experimentId: string }> }) {
   await requireRole("admin", "researcher");
@@ -29,42 +30,35 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const prog = experimentProgress(db, id);
   const jobRows = listJobs(db, id, { limit: 300 });
   const tasks = [...new Set(res.summary.map((s) => s.task))];
+  const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
+  const exportLink = (format: string, label: string) => (
+    <a className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/api/experiments/${id}/export?format=${format}`}>{label}</a>
+  );
   return (
     <>
-      <PageHeader title={e.name} subtitle={`Experiment ${id} · ${e.status} · reference ${res.reference}`} />
-      <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="progress">
-        <div className="h-2 w-full rounded bg-slate-100"><div className="h-2 rounded bg-indigo-500" style={{ width: `${Math.round(prog.fraction * 100)}%` }} /></div>
-        <p className="mt-1">{prog.done} done · {prog.failed} failed · {prog.running} running · {prog.queued} queued of {prog.total}{prog.etaMs !== null ? ` · ETA ${Math.ceil(prog.etaMs / 1000)} s` : ""}</p>
-        <pre className="mt-2 overflow-x-auto text-xs text-slate-600">{JSON.stringify(e.config, null, 1)}</pre>
+      <PageHeader
+        title={e.name}
+        subtitle={`Experiment ${id} · reference ${res.reference}${e.error ? ` · ${e.error}` : ""}`}
+        actions={
+          <div className="flex gap-2">
+            {exportLink("csv", "CSV")}
+            {exportLink("json", "JSON")}
+            <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>Case studies</Link>
+          </div>
+        }
+      />
+      <ExperimentControls id={id} initial={prog} />
+      <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
+        <p>
+          Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
+          <b>{Object.keys(config.models ?? {}).length ? JSON.stringify(config.models) : "the configured defaults per role"}</b>
+        </p>
+        <details className="mt-1"><summary>Full config</summary><pre className="overflow-x-auto">{JSON.stringify(e.config, null, 1)}</pre></details>
       </section>
       {tasks.map((task) => {
         const rows = res.summary.filter((s) => s.task === task);
-        const metrics = Object.keys(rows[0]?.metrics ?? {});
-        if (!metrics.length) return null;
-        return (
-          <section key={task} className="mb-4">
-            <h2 className="mb-1 font-semibold">{task}</h2>
-            <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid={`results-${task}`}>
-              <thead className="bg-slate-50 text-left text-xs text-slate-500"><tr><th className="p-2">Method</th><th className="p-2">Runs</th>{metrics.map((m) => <th key={m} className="p-2">{m}</th>)}<th className="p-2">Calls / cache hits / tokens</th></tr></thead>
-              <tbody>
-                {rows.map((r) => {
-                  const l = res.ledgerByMethod[r.method];
-                  return (
-                    <tr key={r.method} className="border-t border-slate-100">
-                      <td className="p-2">{r.method}</td>
-                      <td className="p-2">{r.runs}</td>
-                      {metrics.map((m) => {
-                        const x = r.metrics[m];
-                        return <td key={m} className="p-2">{fmt(x.mean)}{x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}{x.p !== null ? <span className="text-xs text-slate-500"> p={x.p.toFixed(3)}</span> : null}</td>;
-                      })}
-                      <td className="p-2 text-xs">{l ? `${l.calls} / ${l.cacheHits} / ${l.promptTokens + l.completionTokens}` : "—"}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </section>
-        );
+        if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
+        return <ResultsTable key={task} task={task} reference={res.reference} rows={rows.map((r) => ({ ...r, ledger: res.ledgerByMethod[r.method] ?? null }))} />;
       })}
       {res.pairwise.length > 0 && (
         <section className="mb-4">
@@ -78,10 +72,11 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       <section>
         <h2 className="mb-1 font-semibold">Items</h2>
         <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="job-list">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500"><tr><th className="p-2">Item</th><th className="p-2">Task</th><th className="p-2">Method</th><th className="p-2">Run</th><th className="p-2">Status</th></tr></thead>
+          <thead className="bg-slate-50 text-left text-xs text-slate-500"><tr><th className="p-2">★</th><th className="p-2">Item</th><th className="p-2">Task</th><th className="p-2">Method</th><th className="p-2">Run</th><th className="p-2">Status</th></tr></thead>
           <tbody>
             {jobRows.map((j) => (
               <tr key={j.id} className="border-t border-slate-100">
+                <td className="p-2"><StarButton experimentId={id} jobId={j.id} starred={j.starred} /></td>
                 <td className="p-2"><Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/jobs/${j.id}`}>{j.itemKey}</Link></td>
                 <td className="p-2">{j.task}</td><td className="p-2">{j.method}</td><td className="p-2">{j.replicate}</td>
                 <td className="p-2">{j.status}{j.error ? <span className="text-xs text-red-700"> {j.error}</span> : null}</td>

@@ -1,0 +1,25 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/db/client";
+import { withRole } from "@/lib/auth/session";
+import { experimentProgress } from "@/lib/jobs/progress";
+import { experimentResults } from "@/lib/jobs/results";
+import { controlExperiment } from "@/lib/jobs/service";
+import { readJsonBody } from "@/lib/http/request";
+import { idParam } from "@/lib/http/request";
+
+type Ctx = { params: Promise<{ experimentId: string }> };
+
+/** Progress and results (the page polls this while the experiment runs). */
+export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params }) => {
+  const id = idParam((await params).experimentId, "experiment");
+  const db = getDb();
+  return NextResponse.json({ progress: experimentProgress(db, id), results: experimentResults(db, id) });
+});
+
+/** `{action: "pause" | "cancel" | "resume" | "retry-failed"}`. */
+export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
+  const id = idParam((await params).experimentId, "experiment");
+  const db = getDb();
+  controlExperiment(db, id, await readJsonBody(req, 4096));
+  return NextResponse.json({ progress: experimentProgress(db, id) });
+});

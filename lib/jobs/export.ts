@@ -1,0 +1,35 @@
+/** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON, the case studies. */
+import type { Db } from "@/db/client";
+import { InvalidInputError } from "@/lib/errors";
+import { experimentResults, type ExperimentResults } from "./results";
+import { caseStudiesMarkdown } from "./case-studies";
+
+const cell = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export function resultsCsv(res: ExperimentResults): string {
+  const lines = [["task", "method", "metric", "runs", "mean", "sd", "p_vs_reference", "reference"].join(",")];
+  for (const s of res.summary) {
+    for (const [metric, x] of Object.entries(s.metrics)) {
+      lines.push([s.task, s.method, metric, s.runs, x.mean, x.sd, x.p, res.reference].map(cell).join(","));
+    }
+  }
+  for (const p of res.pairwise) {
+    for (const [k, v] of [["win", p.win], ["tie", p.tie], ["lose", p.lose]] as const) {
+      lines.push(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** One export file of an experiment by format: csv (summary), json (full results), md (case studies). */
+export function exportExperiment(db: Db, id: number, format: string): { body: string; contentType: string; filename: string } {
+  if (format === "csv") return { body: resultsCsv(experimentResults(db, id)), contentType: "text/csv; charset=utf-8", filename: `experiment-${id}.csv` };
+  if (format === "json") {
+    return { body: JSON.stringify(experimentResults(db, id), null, 2), contentType: "application/json; charset=utf-8", filename: `experiment-${id}.json` };
+  }
+  if (format === "md") return { body: caseStudiesMarkdown(db, id), contentType: "text/markdown; charset=utf-8", filename: `experiment-${id}-case-studies.md` };
+  throw new InvalidInputError(`format: "${format}" is not one of csv, json, md`);
+}

@@ -1,0 +1,67 @@
+/**
+ * What the browser asks of the experiments engine, as plain functions the route handlers call: estimate
+ * (dry run), launch (create + hand to the server's worker), control (pause, cancel, resume, retry failed),
+ * star an item. Request bodies are validated here so every error names its field.
+ */
+import { z } from "zod";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { jobs } from "@/db/schema";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { createExperiment } from "./create";
+import { dryRun } from "./dry-run";
+import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
+import { knownMethod, requireModelClient, startExperimentsWorker } from "./bind";
+
+const launchBody = z
+  .object({
+    name: z.string().max(200).optional(),
+    datasetId: z.number().int().positive(),
+    config: z.record(z.string(), z.unknown()),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new InvalidInputError(`body.${i.path.join(".") || "(root)"}: ${i.message}`);
+  }
+  return r.data;
+}
+
+/** Dry run or launch, by `dryRun`. A launch needs the model client; an estimate never calls it. */
+export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
+  const b = parseBody(launchBody, raw);
+  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, b.config, knownMethod()) };
+  requireModelClient();
+  const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
+  const created = createExperiment(db, { name, datasetId: b.datasetId, config: b.config, createdBy: userId, knownMethod: knownMethod() });
+  startExperimentsWorker();
+  return { experiment: created };
+}
+
+export const CONTROL_ACTIONS = ["pause", "cancel", "resume", "retry-failed"] as const;
+const controlBody = z.object({ action: z.enum(CONTROL_ACTIONS) }).strict();
+
+export function controlExperiment(db: Db, id: number, raw: unknown): void {
+  const { action } = parseBody(controlBody, raw);
+  if (action === "pause") pauseExperiment(db, id);
+  else if (action === "cancel") cancelExperiment(db, id);
+  else {
+    requireModelClient();
+    resumeExperiment(db, id, { retryFailed: action === "retry-failed" });
+    startExperimentsWorker();
+  }
+}
+
+const starBody = z.object({ starred: z.boolean() }).strict();
+
+/** Stars or unstars an item (a case study); the same item of every method is what the case study shows. */
+export function starJob(db: Db, experimentId: number, jobId: number, raw: unknown): { starred: boolean } {
+  const { starred } = parseBody(starBody, raw);
+  const r = db.update(jobs).set({ starred }).where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId))).run();
+  if (r.changes !== 1) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
+  return { starred };
+}
