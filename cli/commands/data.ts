@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { DatasetError, type ImportProgress, type ImportResult } from "@/lib/datasets/types";
+import type { ImportProgress, ImportResult } from "@/lib/datasets/types";
+import { isAppError } from "@/lib/errors";
 import { CliError } from "../errors";
 
 // Library modules load inside the actions: `pal user ...` need not load the importers.
@@ -33,16 +34,6 @@ function printResult(r: ImportResult, json?: boolean) {
   }
 }
 
-/** Library errors about bad input become one-line CLI errors. */
-async function run<T>(fn: () => Promise<T> | T): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof DatasetError) throw new CliError(e.message);
-    throw e;
-  }
-}
-
 type ImportFlags = { name?: string; lang?: string; replace?: boolean; json?: boolean; ndjson?: boolean; importedBy?: string };
 
 /**
@@ -66,13 +57,14 @@ async function runImportCommand(
 ) {
   const importedBy = o.importedBy === undefined ? undefined : Number(o.importedBy);
   if (importedBy !== undefined && !Number.isInteger(importedBy)) throw new CliError(`--imported-by: expected a user id, got "${o.importedBy}"`);
-  if (!o.ndjson) return printResult(await run(() => importer(progressPrinter(), importedBy)), o.json);
+  if (!o.ndjson) return printResult(await importer(progressPrinter(), importedBy), o.json);
   try {
     console.log(JSON.stringify({ result: await importer(ndjsonProgress(), importedBy) }));
   } catch (e) {
     const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0];
-    if (!(e instanceof DatasetError)) process.stderr.write(`${e instanceof Error ? e.stack : msg}\n`);
-    console.log(JSON.stringify({ error: e instanceof DatasetError ? msg : `import failed: ${msg}` }));
+    // A refused input is the expected outcome and its message is the whole story; anything else is a bug.
+    if (!isAppError(e)) process.stderr.write(`${e instanceof Error ? e.stack : msg}\n`);
+    console.log(JSON.stringify({ error: isAppError(e) ? msg : `import failed: ${msg}` }));
     process.exitCode = 1;
   }
 }
@@ -126,7 +118,7 @@ export function registerData(program: Command): void {
     .option("--out <file>", "output file (default: stdout)")
     .action(async (o: { dataset: string; user?: string; out?: string }) => {
       const { exportPalset } = await import("@/lib/datasets/palset/export");
-      await run(() => exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out }));
+      await exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out });
     });
 
   program
@@ -136,7 +128,7 @@ export function registerData(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (o: { dataset: string; json?: boolean }) => {
       const { getDatasetStats } = await import("@/lib/datasets/stats");
-      const s = await run(() => getDatasetStats(getDb(), o.dataset));
+      const s = getDatasetStats(getDb(), o.dataset);
       if (o.json) console.log(JSON.stringify(s));
       else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(20)} ${v}`);
     });

@@ -3,6 +3,7 @@
  * (percentAgreement, fleissKappa, krippendorffAlpha, cohen[].raters/n/kappa/linearWeightedKappa/
  * quadraticWeightedKappa) are relied on elsewhere; everything else is additive.
  */
+import { InvalidInputError } from "@/lib/errors";
 import { bootstrapCI, type BootstrapOptions } from "./bootstrap";
 import { cohenKappa, type KappaWeights } from "./cohen";
 import { fleissKappa } from "./fleiss";
@@ -63,15 +64,15 @@ export interface AgreementReportOptions {
   majority?: { tieRule?: TieRule; tieLabel?: Label };
 }
 
-/** Bad input: the message names the offending place (e.g. `items[3].ratings.ann: ...`). */
-export class AgreementInputError extends Error {}
+/** Bad input: the message names the offending place (e.g. `ratings.json: items[3].ratings.ann: ...`). */
+export class AgreementInputError extends InvalidInputError {}
 
 const isLabel = (x: unknown): x is Label => typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
 
 /** Validates parsed JSON into an AgreementInput, with the categories resolved. */
-export function parseAgreementInput(json: unknown): AgreementInput & { categories: Label[] } {
+export function parseAgreementInput(json: unknown, source?: string): AgreementInput & { categories: Label[] } {
   const fail = (msg: string): never => {
-    throw new AgreementInputError(msg);
+    throw new AgreementInputError(source ? `${source}: ${msg}` : msg);
   };
   if (typeof json !== "object" || json === null || Array.isArray(json)) fail("expected a JSON object");
   const o = json as Record<string, unknown>;

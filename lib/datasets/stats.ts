@@ -3,11 +3,11 @@ import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { palsetStats } from "./palset/stats";
 import { hicupidStats } from "./hicupid/stats";
-import { DatasetError } from "./types";
+import { NotFoundError } from "@/lib/errors";
 
 export function findDataset(db: Db, name: string) {
   const ds = db.select().from(datasets).where(eq(datasets.name, name)).get();
-  if (!ds) throw new DatasetError(`no data set named "${name}"`);
+  if (!ds) throw new NotFoundError(`no data set named "${name}"`);
   return ds;
 }
 

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
 export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 export const MAX_FILES = 5000;
@@ -31,13 +32,10 @@ export const manifestSchema = z.object({
 });
 export type UploadManifest = z.infer<typeof manifestSchema>;
 
-/** A refused upload: an HTTP status and a one-line reason for the person uploading. */
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
+/** A refused upload: an HTTP status (400, 413 too large, 415 wrong type) and a one-line reason for the person uploading. */
+export class UploadError extends AppError {
+  constructor(message: string, status = 400) {
+    super(message, status, status === 413 ? "too_large" : status === 415 ? "unsupported_media_type" : "invalid_input");
   }
 }
 

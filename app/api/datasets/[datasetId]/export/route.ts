@@ -4,7 +4,6 @@ import { withRole } from "@/lib/auth/session";
 import { getDataset } from "@/lib/datasets/browse/datasets";
 import { parseId } from "@/lib/datasets/browse/params";
 import { palsetJsonChunks } from "@/lib/datasets/palset/export";
-import { DatasetError } from "@/lib/datasets/types";
 
 export const dynamic = "force-dynamic";
 
@@ -22,13 +21,7 @@ export const GET = withRole<{ params: Promise<{ datasetId: string }> }>(["admin"
   const user = new URL(req.url).searchParams.get("user") ?? undefined;
 
   const chunks = palsetJsonChunks(db, ds.id, user || undefined);
-  let first: IteratorResult<string>;
-  try {
-    first = chunks.next(); // an unknown user fails here, before any byte is sent
-  } catch (e) {
-    if (e instanceof DatasetError) return NextResponse.json({ error: e.message }, { status: 404 });
-    throw e;
-  }
+  const first = chunks.next(); // an unknown user fails here (NotFoundError → 404), before any byte is sent
   const enc = new TextEncoder();
   let next = first;
   const body = new ReadableStream<Uint8Array>({
