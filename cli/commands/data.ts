@@ -2,9 +2,11 @@ import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import type { ImportProgress, ImportResult } from "@/lib/datasets/types";
 import { isAppError } from "@/lib/errors";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
 import { CliError } from "../errors";
 
-// Library modules load inside the actions: `pal user ...` need not load the importers.
+// Library modules load inside the actions: `pal user ...` need not load the importers (the kind
+// registry is small and loads each importer on use).
 
 /**
  * Progress on stderr as one rewritten line, only on a terminal: when stderr is a file or a pipe,
@@ -81,32 +83,17 @@ function importOptions(cmd: Command): Command {
 export function registerData(program: Command): void {
   const imp = program.command("import").description("import a published data set into the database");
 
-  importOptions(
-    imp
-      .command("palset")
-      .description("import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)")
-      .argument("<paths...>", "files or directories")
-      .option("--lang <lang>", "zh or en (detected when not given)"),
-  ).action(async (paths: string[], o: ImportFlags) => {
-    if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
-    const { importPalset } = await import("@/lib/datasets/palset/import");
-    const lang = o.lang as "zh" | "en" | undefined;
-    await runImportCommand(o, (onProgress, importedBy) =>
-      importPalset(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }),
-    );
-  });
-
-  importOptions(
-    imp
-      .command("hicupid")
-      .description("import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows")
-      .argument("<paths...>", "files or directories"),
-  ).action(async (paths: string[], o: ImportFlags) => {
-    const { importHicupid } = await import("@/lib/datasets/hicupid/import");
-    await runImportCommand(o, (onProgress, importedBy) =>
-      importHicupid(getDb(), { paths, name: o.name, replace: o.replace, importedBy, onProgress }),
-    );
-  });
+  // One subcommand per registered data-set kind.
+  for (const kind of DATASET_KIND_LIST) {
+    const cmd = imp.command(kind.id).description(kind.cliDescription).argument("<paths...>", "files or directories");
+    if (kind.upload.languageChoice) cmd.option("--lang <lang>", "zh or en (detected when not given)");
+    importOptions(cmd).action(async (paths: string[], o: ImportFlags) => {
+      if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
+      const lang = o.lang as "zh" | "en" | undefined;
+      const importer = await kind.importer();
+      await runImportCommand(o, (onProgress, importedBy) => importer(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }));
+    });
+  }
 
   program
     .command("export")

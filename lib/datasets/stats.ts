@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
-import { palsetStats } from "./palset/stats";
-import { hicupidStats } from "./hicupid/stats";
 import { NotFoundError } from "@/lib/errors";
+import { datasetKind } from "./kinds";
 
 export function findDataset(db: Db, name: string) {
   const ds = db.select().from(datasets).where(eq(datasets.name, name)).get();
@@ -11,8 +10,8 @@ export function findDataset(db: Db, name: string) {
   return ds;
 }
 
-/** SPEC §4 counts of one data set, computed from the stored rows. */
+/** The counts of one data set (see docs/data-formats.md), computed from the stored rows by its kind. */
 export function getDatasetStats(db: Db, name: string): Record<string, number> {
   const ds = findDataset(db, name);
-  return ds.kind === "palset" ? palsetStats(db, ds.id) : hicupidStats(db, ds.id);
+  return datasetKind(ds.kind).stats(db, ds.id);
 }

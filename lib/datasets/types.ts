@@ -40,7 +40,8 @@ export type QualityReport = {
 export type ImportResult = {
   datasetId: number;
   name: string;
-  kind: "palset" | "hicupid";
+  /** A kind id of lib/datasets/kinds. */
+  kind: string;
   language: string | null;
   stats: Record<string, number>;
   report: QualityReport;

@@ -10,7 +10,8 @@ import type { Queryable } from "../writer";
 export type DatasetListItem = {
   id: number;
   name: string;
-  kind: "palset" | "hicupid";
+  /** A kind id of lib/datasets/kinds. */
+  kind: string;
   language: string | null;
   source: string | null;
   stats: Record<string, number> | null;

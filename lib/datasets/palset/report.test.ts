@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ReportBuilder, reportUser } from "./report";
-import { enData, zhData } from "./test-utils";
+import { enData, zhData } from "@/test/palset";
 
 function warnings(user: any, lang: "zh" | "en" = "en") {
   const rb = new ReportBuilder();

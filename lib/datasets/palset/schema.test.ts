@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { DatasetError } from "../types";
 import { formatPath, isValidUserFast, userSchema, validateUser } from "./schema";
 import { parseTimestamp } from "./timestamp";
-import { enData } from "./test-utils";
+import { enData } from "@/test/palset";
 
 const user0 = () => enData()["0000"];
 

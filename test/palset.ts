@@ -1,4 +1,4 @@
-/** Helpers shared by the PAL-Set tests (fixtures, temp files, table counts). Not used by the app. */
+/** Helpers shared by the PAL-Set tests (the compact fixture, temp files, table counts). Not used by the app. */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,10 +7,11 @@ import { afterAll } from "vitest";
 import type { Db } from "@/db/client";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 
-export const ROOT = path.resolve(__dirname, "../../..");
-export const FIXTURES = path.join(ROOT, "test/fixtures/palset");
-export const EN_DIR = path.join(FIXTURES, "en");
-export const ZH_DIR = path.join(FIXTURES, "zh");
+import { PALSET_MINI_EN, PALSET_MINI_ZH, ROOT } from "./fixtures";
+
+export { ROOT };
+export const EN_DIR = PALSET_MINI_EN;
+export const ZH_DIR = PALSET_MINI_ZH;
 
 export function readJson<T = any>(file: string): T {
   return JSON.parse(fs.readFileSync(file, "utf8"));
