@@ -6,6 +6,7 @@ import { getDataset } from "@/lib/datasets/browse/datasets";
 import { one, parseId, type SearchParams } from "@/lib/datasets/browse/params";
 import { datasetHref, qaHref } from "@/lib/datasets/browse/format";
 import { hcQaFacets, listHcQa } from "@/lib/datasets/hicupid/queries";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { Breadcrumbs } from "@/components/datasets/Breadcrumbs";
 import { QaFilters } from "@/components/datasets/QaFilters";
@@ -21,7 +22,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const id = parseId((await params).datasetId);
   const db = getDb();
   const ds = id == null ? null : getDataset(db, id);
-  if (!ds || ds.kind !== "hicupid") notFound();
+  if (!ds || !DATASET_KIND_LIST.some((k) => k.id === ds.kind && k.browse.qa)) notFound();
   const sp = await searchParams;
 
   const facets = hcQaFacets(db, ds.id);

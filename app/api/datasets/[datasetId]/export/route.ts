@@ -4,6 +4,8 @@ import { withRole } from "@/lib/auth/session";
 import { getDataset } from "@/lib/datasets/browse/datasets";
 import { parseId } from "@/lib/datasets/browse/params";
 import { palsetJsonChunks } from "@/lib/datasets/palset/export";
+import { datasetKind } from "@/lib/datasets/kinds";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -16,8 +18,9 @@ export const GET = withRole<{ params: Promise<{ datasetId: string }> }>(["admin"
   const id = parseId((await params).datasetId);
   const db = getDb();
   const ds = id == null ? null : getDataset(db, id);
-  if (!ds) return NextResponse.json({ error: "no such data set" }, { status: 404 });
-  if (ds.kind !== "palset") return NextResponse.json({ error: `"${ds.name}" is a ${ds.kind} data set; only PAL-Set exports as JSON` }, { status: 400 });
+  if (!ds) throw new NotFoundError("no such data set");
+  const kind = datasetKind(ds.kind);
+  if (!kind.browse.exportJson) throw new InvalidInputError(`"${ds.name}" is a ${kind.label} data set; it has no JSON export`);
   const user = new URL(req.url).searchParams.get("user") ?? undefined;
 
   const chunks = palsetJsonChunks(db, ds.id, user || undefined);
