@@ -18,7 +18,7 @@
 import { HC_TYPES } from "@/db/schema";
 import type { QualityReport } from "../types";
 import type { QaRow, TurnRow } from "./rows";
-import { WarningList } from "./warnings";
+import { WarningList } from "../warnings";
 
 export type HcType = (typeof HC_TYPES)[number];
 
