@@ -7,7 +7,6 @@ import { e2eState, login, account } from "./state";
 import { apiAs } from "./api-client";
 import { FIXTURE_HF, PALSET_EN } from "../test/fixtures";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const url = (p: string) => `${e2eState().baseURL}${p}`;
 
 /** Ids and keys straight from the e2e database (read-only), to build deep links. */

@@ -53,7 +53,10 @@ export function jiebaCut(text: string): string[] {
   for (let i = 0; i < raw.length; i++) {
     const split = pythonSplit(raw[i]);
     if (split && !out) out = raw.slice(0, i);
-    if (out) split ? out.push(...split) : out.push(raw[i]);
+    if (out) {
+      if (split) out.push(...split);
+      else out.push(raw[i]);
+    }
   }
   return out ?? raw;
 }

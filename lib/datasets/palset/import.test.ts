@@ -11,14 +11,14 @@ import { importPalset } from "./import";
 import { exportPalset, palsetToJson } from "./export";
 import { palsetStats } from "./stats";
 import { EN_DIR, ROOT, ZH_DIR, enData, readJson, tableCounts, tempDir, writeTemp, zhData } from "@/test/palset";
+import type { FixtureJson } from "@/test/palset";
 import { PALSET_EN, PALSET_ZH } from "@/test/fixtures";
 import { NotFoundError } from "@/lib/errors";
 
 let db: Db;
-let dbFile: string;
 let cleanup: () => void;
 beforeEach(() => {
-  ({ db, file: dbFile, cleanup } = tempDb());
+  ({ db, cleanup } = tempDb());
 });
 afterEach(() => cleanup());
 
@@ -113,7 +113,7 @@ describe("importPalset: names, --replace, atomicity", () => {
 
 /** Each validation rule: a malformed copy of the fixture, the message, and a database left as it was. */
 describe("importPalset: malformed files are refused whole", () => {
-  type Case = [string, (d: Record<string, any>) => unknown, RegExp | string];
+  type Case = [string, (d: Record<string, FixtureJson>) => unknown, RegExp | string];
   const cases: Case[] = [
     ["invalid JSON", () => '{"0000": {"history": [}', "input.json: invalid JSON: unexpected \"}\" (line 1, column 23)"],
     ["invalid JSON, later line", () => '{\n  "0000": {\n    "history": [],\n    "query": [],\n  }\n}', "input.json: invalid JSON: expected a property name, found \"}\" (line 5, column 3)"],
@@ -219,7 +219,7 @@ describe("importPalset: structure", () => {
     const topics = db.select().from(palTopics).where(eq(palTopics.sampleId, s.id)).orderBy(asc(palTopics.position)).all();
     expect(topics.map((t) => t.requirementTypeKey)).toEqual(["family-1", "leisure-1"]);
     expect(topics[0].framework).toMatchObject({ requirement: topics[0].requirement });
-    expect((topics[1].solutionPreference as any).pos_list.map((x: any) => x.solution)).toEqual(topics[1].solutionPos);
+    expect((topics[1].solutionPreference as { pos_list: Array<{ solution: string }> }).pos_list.map((x) => x.solution)).toEqual(topics[1].solutionPos);
     expect(topics[0].dialogueTemplate).toMatchObject({ turn_1: { user: "<话题询问>", assistant: "<需求推测>" } });
     // History topics have no template (templates are for query topics only).
     const h = db.select({ t: palTopics.dialogueTemplate }).from(palTopics).innerJoin(palSamples, eq(palTopics.sampleId, palSamples.id)).where(eq(palSamples.sampleKey, "0000_sample0")).all();
@@ -227,7 +227,7 @@ describe("importPalset: structure", () => {
     expect(r.report.counts).toMatchObject({ situationsLinked: 6, situationsUnlinked: 2, frameworksLinked: 10, solutionPreferencesLinked: 10, dialogueTemplatesLinked: 4, topicsWithRequirementType: 10 });
     // The situation without a dialogue stays in the user's raw profile.
     const u = db.select().from(palUsers).where(and(eq(palUsers.datasetId, r.datasetId), eq(palUsers.userKey, "0000"))).get()!;
-    expect(Object.keys((u.profileRaw as any).situation)).toEqual(["2023-12-30"]);
+    expect(Object.keys((u.profileRaw as { situation: object }).situation)).toEqual(["2023-12-30"]);
   });
 
   it("stats are the stored counts and match the report's counts", async () => {

@@ -3,7 +3,7 @@
  * SQL), one user's profile and timeline, one sample in full. Each is a handful of indexed queries,
  * never one per row, so a user with 1,000+ logs renders fast.
  */
-import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 import type { Queryable } from "../writer";
 import { containsText, pageWindow, type Paged } from "@/lib/paging";

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { NextResponse } from "next/server";
 import { withRole } from "@/lib/auth/session";
 import {
   MAX_UPLOAD_BYTES,

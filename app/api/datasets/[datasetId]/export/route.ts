@@ -1,4 +1,3 @@
-import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { getDataset } from "@/lib/datasets/browse/datasets";
