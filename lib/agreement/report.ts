@@ -1,5 +1,5 @@
 /**
- * The agreement report of `pal metrics agreement` and the dashboards (SPEC §4). The named keys
+ * The agreement report of `pal metrics agreement` and the dashboards (shape in docs/cli.md). The named keys
  * (percentAgreement, fleissKappa, krippendorffAlpha, cohen[].raters/n/kappa/linearWeightedKappa/
  * quadraticWeightedKappa) are relied on elsewhere; everything else is additive.
  */
@@ -153,7 +153,7 @@ function cohenPair(items: readonly Item[], a: string, b: string, scale: Agreemen
 
 const COHEN_KEYS: CohenKey[] = ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"];
 
-/** The SPEC §4 report for already-parsed input (see `parseAgreementInput`). */
+/** The agreement report (docs/cli.md) for already-parsed input (see `parseAgreementInput`). */
 export function agreementReport(input: AgreementInput, opts: AgreementReportOptions = {}): AgreementReport {
   const { scale, items } = input;
   const categories = input.categories ?? defaultCategories(items.flatMap(present));

@@ -1,5 +1,5 @@
 /**
- * Word segmentation for the Mem-PAL BLEU recipe (SPEC §3): jieba's default accurate cut with HMM on,
+ * Word segmentation for the Mem-PAL BLEU recipe (docs/metrics.md): jieba's default accurate cut with HMM on,
  * bundled dictionary, whitespace-only tokens dropped.
  */
 import { Jieba } from "@node-rs/jieba";

@@ -62,7 +62,7 @@ export type Collected = {
   dialogues: CollectedDialogue[];
   turns: CollectedTurns;
   qa: CollectedQa[];
-  /** SPEC §4 counts. */
+  /** The counts of docs/data-formats.md. */
   stats: { users: number; dialogues: number; turns: number; qa: number };
   report: QualityReport;
 };

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import type { Queryable } from "../writer";
 import { hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
 
-/** SPEC §4 counts of a HiCUPID data set, counted from the stored rows (not the import's record). */
+/** The counts of a HiCUPID data set (docs/data-formats.md), counted from the stored rows (not the import's record). */
 export function hicupidStats(db: Queryable, datasetId: number): Record<string, number> {
   const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;
   return {

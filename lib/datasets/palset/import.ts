@@ -1,6 +1,6 @@
 /**
  * PAL-Set import: read every file once, validate everything, then write it all in ONE transaction
- * (nothing lands when anything fails; other data sets are untouched). See SPEC §1.
+ * (nothing lands when anything fails; other data sets are untouched). See docs/data-formats.md.
  *
  * Phases, reported through `onProgress`: reading (files), validating (users; also language
  * detection and the quality report), writing (users), done.
