@@ -1,3 +1,6 @@
+// The database is for the server only: a client component that imports this module fails the build.
+// The CLI bundle (bin/pal.mjs) and vitest resolve "server-only" to an empty module.
+import "server-only";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";

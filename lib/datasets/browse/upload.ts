@@ -11,18 +11,16 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
-export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
-export const MAX_FILES = 5000;
+import { DATASET_KIND_IDS, datasetKind } from "../kinds";
+import { MAX_FILES, MAX_UPLOAD_BYTES } from "../upload-limits";
+
+export { MAX_FILES, MAX_UPLOAD_BYTES };
 export const UPLOAD_CONTENT_TYPE = "application/x-pal-upload";
 
-export const EXTENSIONS: Record<"palset" | "hicupid", string[]> = {
-  palset: [".json"],
-  hicupid: [".parquet", ".jsonl", ".ndjson"],
-};
-
 export const manifestSchema = z.object({
-  kind: z.enum(["palset", "hicupid"]),
+  kind: z.enum(DATASET_KIND_IDS),
   name: z.string().trim().min(1, "give the data set a name").max(200),
   lang: z.enum(["auto", "zh", "en"]).default("auto"),
   replace: z.boolean().default(false),
@@ -33,13 +31,10 @@ export const manifestSchema = z.object({
 });
 export type UploadManifest = z.infer<typeof manifestSchema>;
 
-/** A refused upload: an HTTP status and a one-line reason for the person uploading. */
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
+/** A refused upload: an HTTP status (400, 413 too large, 415 wrong type) and a one-line reason for the person uploading. */
+export class UploadError extends AppError {
+  constructor(message: string, status = 400) {
+    super(message, status, status === 413 ? "too_large" : status === 415 ? "unsupported_media_type" : "invalid_input");
   }
 }
 
@@ -47,9 +42,10 @@ export function fmtMB(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
 
-export function checkTotal(bytes: number): void {
-  if (bytes > MAX_UPLOAD_BYTES) {
-    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(MAX_UPLOAD_BYTES)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
+/** `limit`: the kind's limit once the manifest is known; the overall ceiling before that. */
+export function checkTotal(bytes: number, limit = MAX_UPLOAD_BYTES): void {
+  if (bytes > limit) {
+    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(limit)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
   }
 }
 
@@ -78,14 +74,15 @@ export function sanitizeRelativePath(p: string): string | null {
 
 /** Where each file goes below `dir`: sanitised, unique (a clash gets its own numbered folder). */
 export function plannedPaths(dir: string, manifest: UploadManifest): string[] {
-  const allowed = EXTENSIONS[manifest.kind];
+  const { label, upload } = datasetKind(manifest.kind);
+  const allowed = upload.extensions;
   const taken = new Set<string>();
   return manifest.files.map((f) => {
     const rel = sanitizeRelativePath(f.path);
     if (!rel) throw new UploadError(`"${f.path}": not a usable file name`);
     const ext = path.extname(rel).toLowerCase();
     if (!allowed.includes(ext)) {
-      throw new UploadError(`${rel}: a ${manifest.kind === "palset" ? "PAL-Set" : "HiCUPID"} upload takes ${allowed.join(", ")} files, not "${ext || "no extension"}"`);
+      throw new UploadError(`${rel}: a ${label} upload takes ${allowed.join(", ")} files, not "${ext || "no extension"}"`);
     }
     let unique = rel;
     for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = path.posix.join(`copy-${n}`, rel);
@@ -173,7 +170,7 @@ export async function receiveFramed(body: ReadableStream<Uint8Array>, dir: strin
     throw new UploadError("malformed upload (the manifest is not JSON)");
   }
   const manifest = parseManifest(raw);
-  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
+  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0), datasetKind(manifest.kind).upload.maxBytes);
   const files = plannedPaths(dir, manifest);
   for (const [i, f] of manifest.files.entries()) await writeStreamed(files[i], reader, f.size);
   if (!(await reader.atEnd())) throw new UploadError("malformed upload (more bytes than the manifest lists)");
@@ -264,7 +261,7 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
     replace: ["1", "true", "on"].includes(fields.get("replace") ?? ""),
     files: received.map((f) => ({ path: f.name, size: f.size })),
   });
-  checkTotal(total);
+  checkTotal(total, datasetKind(manifest.kind).upload.maxBytes);
   const files = plannedPaths(dir, manifest);
   for (const [i, f] of received.entries()) {
     fs.mkdirSync(path.dirname(files[i]), { recursive: true });

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { generatePalset } from "@/bench/gen-palset";
 import { importPalset } from "./import";
 import { getPalSample, getPalUser, listDatasets, listPalUsers } from "./queries";
-import { EN_DIR, ZH_DIR, tempDir } from "./test-utils";
+import { EN_DIR, ZH_DIR, tempDir } from "@/test/palset";
 
 let db: Db;
 let cleanup: () => void;
@@ -25,8 +25,8 @@ afterAll(() => cleanup());
 describe("read model", () => {
   it("lists data sets of both kinds with stats", () => {
     const list = listDatasets(db);
-    expect(list.map((d) => d.name).sort()).toEqual(["big", "palset-en", "palset-zh"]);
-    expect(list.find((d) => d.name === "palset-en")).toMatchObject({ kind: "palset", language: "en", stats: { users: 2, logs: 24 } });
+    expect(list.map((d) => d.name).sort()).toEqual(["big", "mini-en", "mini-zh"]);
+    expect(list.find((d) => d.name === "mini-en")).toMatchObject({ kind: "palset", language: "en", stats: { users: 2, logs: 24 } });
   });
 
   it("lists users with counts and time span; sorts, filters, paginates in SQL", () => {

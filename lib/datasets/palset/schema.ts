@@ -1,5 +1,5 @@
 /**
- * The published PAL-Set shape (SPEC §1) as zod schemas, the checks zod alone does not express
+ * The published PAL-Set shape (docs/data-formats.md) as zod schemas, the checks zod alone does not express
  * (turn key order, unique sample ids), and the formatter that turns the first problem into the
  * one-line message the CLI prints: `0003.json: 0003.history[1] (0003_sample1).logs[5].timestamp:
  * "yesterday" is not a timestamp (...)`.

@@ -15,8 +15,5 @@ export const PATCH = withRole<{ params: Promise<{ id: string }> }>(["admin"], as
   if (!Number.isInteger(id) || !getUser(getDb(), id)) return NextResponse.json({ error: "no such user" }, { status: 404 });
   const parsed = patchSchema.safeParse(await req.json().catch(() => null));
   if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
-  if (id === user.id && (parsed.data.disabled || (parsed.data.role && parsed.data.role !== "admin"))) {
-    return NextResponse.json({ error: "you cannot disable or demote your own account" }, { status: 400 });
-  }
-  return NextResponse.json(updateUser(getDb(), id, parsed.data));
+  return NextResponse.json(updateUser(getDb(), id, parsed.data, user.id));
 });
