@@ -77,7 +77,7 @@ export const memoryEntries = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("memory_entries_lookup").on(t.versionId, t.kind, t.validFromSeq),
+    index("memory_entries_lookup").on(t.versionId, t.kind, t.key),
     index("memory_entries_step").on(t.stepId),
     index("memory_entries_expired_by").on(t.expiredByStepId),
   ],

@@ -124,10 +124,18 @@ function retryAfterMs(e: unknown): number | null {
  * succeed throws ModelCallError, already recorded with the raw reply.
  */
 export class ModelClient {
+  /** Logical calls made through this view (not its siblings): what one answer or step cost. */
+  private readonly local = { calls: 0, cacheHits: 0 };
+
   private constructor(
     private readonly core: Core,
     readonly origin: Origin,
   ) {}
+
+  /** Logical calls (chat and embed) made through this view, cache hits included. */
+  get callsMade(): number {
+    return this.local.calls;
+  }
 
   static create(db: Db, options: ModelClientOptions = {}): ModelClient {
     const core: Core = {
@@ -147,7 +155,7 @@ export class ModelClient {
     return new ModelClient(core, options.origin ?? {});
   }
 
-  /** The same client (cache, limits, counters) writing another origin to the ledger. */
+  /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
   withOrigin(origin: Origin): ModelClient {
     return new ModelClient(this.core, origin);
   }
@@ -203,6 +211,7 @@ export class ModelClient {
   async chat<T = string>(o: ChatOptions<T>): Promise<ChatResult<T>> {
     const role = o.role ?? "assistant";
     const cfg = this.config(o.config ?? role);
+    this.local.calls++;
     const origin = o.origin ?? this.origin;
     const replicate = o.replicate ?? 0;
     const params = { ...cfg.params, ...o.params };
@@ -301,6 +310,7 @@ export class ModelClient {
    */
   async embed(texts: string[], o: { purpose: string; origin?: Origin; config?: string; batchSize?: number }): Promise<number[][]> {
     const cfg = this.config(o.config ?? "embedding");
+    this.local.calls++;
     const origin = o.origin ?? this.origin;
     const db = this.core.db;
     const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
