@@ -80,7 +80,7 @@ CREATE TABLE `memory_entries` (
 	FOREIGN KEY (`expired_by_step_id`) REFERENCES `memory_steps`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
-CREATE INDEX `memory_entries_lookup` ON `memory_entries` (`version_id`,`kind`,`valid_from_seq`);--> statement-breakpoint
+CREATE INDEX `memory_entries_lookup` ON `memory_entries` (`version_id`,`kind`,`key`);--> statement-breakpoint
 CREATE INDEX `memory_entries_step` ON `memory_entries` (`step_id`);--> statement-breakpoint
 CREATE INDEX `memory_entries_expired_by` ON `memory_entries` (`expired_by_step_id`);--> statement-breakpoint
 CREATE TABLE `memory_steps` (
