@@ -87,3 +87,25 @@ export function beginStep(db: Db, versionId: number, seq: number, sessionKey: st
 export function finishStep(db: Db, stepId: number, status: "complete" | "failed", error: string | null = null): void {
   db.update(memorySteps).set({ status, error, finishedAt: Date.now() }).where(eq(memorySteps.id, stepId)).run();
 }
+
+export type MemoryVersionRow = MemoryVersion & { datasetName: string; entries: number; calls: number };
+
+/** Every memory version, newest first, with its data set's name and counts (the Memory page). */
+export function listMemoryVersions(db: Db, limit = 500): MemoryVersionRow[] {
+  return db.$client
+    .prepare(
+      `select v.id, v.dataset_id as datasetId, d.name as datasetName, v.user_key as userKey, v.method, v.settings_key as settingsKey,
+              v.language, v.status, v.sessions_total as sessionsTotal, v.sessions_done as sessionsDone, v.error,
+              v.created_at as createdAt, v.updated_at as updatedAt,
+              (select count(*) from memory_entries e where e.version_id = v.id) as entries,
+              (select count(*) from llm_calls c where c.memory_version_id = v.id) as calls
+       from memory_versions v join datasets d on d.id = v.dataset_id
+       order by v.id desc limit ?`,
+    )
+    .all(limit)
+    .map((r) => ({ ...(r as MemoryVersionRow), settings: {} })) as MemoryVersionRow[];
+}
+
+export function getMemoryVersion(db: Db, id: number): MemoryVersion | null {
+  return db.select().from(memoryVersions).where(eq(memoryVersions.id, id)).get() ?? null;
+}
