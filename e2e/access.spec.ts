@@ -107,7 +107,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
   "(app)/admin/models": { roles: ["admin"], sample: () => "/admin/models" },
   "(app)/memory": { roles: ["admin", "researcher"], sample: () => "/memory" },
-  "(app)/memory/[versionId]": { roles: ["admin", "researcher"], sample: () => "/memory/1", status: 404 },
+  "(app)/memory/[versionId]": { roles: ["admin", "researcher"], sample: () => "/memory/999999", status: 404 },
   "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },
   "(app)/datasets/import": { roles: ["admin", "researcher"], sample: () => "/datasets/import" },
   "(app)/datasets/[datasetId]": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.en}` },
