@@ -7,7 +7,7 @@ import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versio
 import { getAssistant } from "./registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
-import type { RespondContext, RespondResult, TaskInput } from "./types";
+import type { RespondContext, RespondResult, Session, TaskInput } from "./types";
 
 export type RespondOptions = MethodSetup & {
   dataset: DatasetRef;
@@ -21,6 +21,8 @@ export type RespondOptions = MethodSetup & {
   llm: ModelClient;
   /** Ledger origin of the answer's calls (e.g. the job). */
   origin?: Origin;
+  /** The user's sessions (loadSessions), when the caller answers many items of one user. */
+  sessions?: Session[];
 };
 
 /**
@@ -33,7 +35,7 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
   const options = parseOptions(a, o.options);
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;
-  const sessions = loadSessions(db, o.dataset, o.userKey);
+  const sessions = o.sessions ?? loadSessions(db, o.dataset, o.userKey);
   if (!Number.isInteger(o.seq) || o.seq < 0 || o.seq > sessions.length) {
     throw new InvalidInputError(`session ${o.seq} is outside user "${o.userKey}"'s timeline (0..${sessions.length})`);
   }

@@ -279,7 +279,8 @@ export class ModelClient {
           recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
           db.insert(llmCache)
             .values({ key: cacheKey, endpoint: cfg.baseURL, model: cfg.model, request: { messages: o.messages, params, replicate }, response: raw, ...usage })
-            .onConflictDoNothing()
+            // A cached reply that an updated schema rejects is replaced by the accepted one.
+            .onConflictDoUpdate({ target: llmCache.key, set: { response: raw, ...usage } })
             .run();
           value = checked.value;
           return { text: raw, usage };
