@@ -64,6 +64,17 @@ describe("ModelClient.chat", () => {
     expect(db.select().from(llmCache).all()).toHaveLength(2);
   });
 
+  it("asks again when a cached reply no longer validates (a changed schema), and caches the new answer", async () => {
+    fake.enqueue('{"requirement": "old"}', '{"requirement": "new", "score": 2}');
+    await client().chat({ messages: ask("same"), schema: Req, purpose: "test.schema" });
+    const Scored = z.object({ requirement: z.string(), score: z.number() });
+    const r = await client().chat({ messages: ask("same"), schema: Scored, purpose: "test.schema" });
+    expect(r).toMatchObject({ cacheHit: false, value: { requirement: "new", score: 2 } });
+    const again = await client().chat({ messages: ask("same"), schema: Scored, purpose: "test.schema" });
+    expect(again.cacheHit).toBe(true);
+    expect(fake.chatRequests).toHaveLength(2);
+  });
+
   it("makes concurrent identical requests once", async () => {
     fake.setResponder(() => ({ content: '{"requirement": "same"}', delayMs: 150 }));
     const c = client();
