@@ -45,7 +45,7 @@ describe("extractJson", () => {
 
 describe("ModelClient.chat", () => {
   it("answers a second identical request from the persistent cache, at no charge; a replicate index is a new request", async () => {
-    fake.setResponder((req) => ({ content: `{"requirement": "r${fake.chatRequests.length}"}`, promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 }));
+    fake.setResponder(() => ({ content: `{"requirement": "r${fake.chatRequests.length}"}`, promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 }));
     const c = client({ origin: {} });
     const a = await c.chat({ messages: ask("hello"), schema: Req, purpose: "test.cache" });
     expect(a).toMatchObject({ value: { requirement: "r1" }, cacheHit: false, usage: { promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 } });
