@@ -80,7 +80,7 @@ test("an annotator sees only Annotate and gets 403 for the admin, experiments an
   await expect(page).toHaveURL(/\/annotate$/);
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link")).toHaveText(["Annotate"]);
-  for (const p of ["/admin/users", "/experiments", "/datasets", "/agreement"]) {
+  for (const p of ["/admin/users", "/admin/models", "/memory", "/experiments", "/datasets", "/agreement"]) {
     const res = await page.goto(`${e2eState().baseURL}${p}`);
     expect(res?.status(), p).toBe(403);
     await expect(page.getByText("You do not have access to this page")).toBeVisible();
@@ -91,7 +91,7 @@ test("a researcher reaches data and experiments but not user management", async 
   await login(page, account("researcher"));
   await expect(page).toHaveURL(/\/datasets$/);
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByRole("link")).toHaveText(["Datasets", "Experiments", "Annotate", "Agreement"]);
+  await expect(nav.getByRole("link")).toHaveText(["Datasets", "Experiments", "Annotate", "Agreement", "Memory"]);
   expect((await page.goto(`${e2eState().baseURL}/admin/users`))?.status()).toBe(403);
   expect((await page.goto(`${e2eState().baseURL}/experiments`))?.status()).toBe(200);
 });
@@ -113,6 +113,9 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/experiments/[experimentId]/case-studies": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/case-studies", status: 404 },
   "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
+  "(app)/admin/models": { roles: ["admin"], sample: () => "/admin/models" },
+  "(app)/memory": { roles: ["admin", "researcher"], sample: () => "/memory" },
+  "(app)/memory/[versionId]": { roles: ["admin", "researcher"], sample: () => "/memory/999999", status: 404 },
   "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },
   "(app)/datasets/import": { roles: ["admin", "researcher"], sample: () => "/datasets/import" },
   "(app)/datasets/[datasetId]": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.en}` },

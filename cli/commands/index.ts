@@ -5,6 +5,7 @@ import { registerMetrics } from "./metrics";
 import { registerData } from "./data";
 import { registerDemo } from "./demo";
 import { registerRun } from "./run";
+import { registerMemory, registerModels } from "./memory";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerRun, registerPending];
+export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerMemory, registerModels, registerRun, registerPending];

@@ -17,32 +17,40 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-/** A row that refers to the data set, as experiments, memories and campaigns will. */
+/** An experiment that ran on the data set (it pins the data set: no replace under it). */
 function addExperiment(datasetId: number): number {
-  return db.insert(experiments).values({ name: "keeps its data set", datasetId, config: {} }).returning({ id: experiments.id }).get().id;
+  return db
+    .insert(experiments)
+    .values({ name: "keeps its data set", datasetId, config: {}, datasetHash: "h", configHash: "c" })
+    .returning({ id: experiments.id })
+    .get().id;
 }
 const experimentOf = (id: number) => db.select().from(experiments).where(eq(experiments.id, id)).get();
 
 describe("the replace rule (one for every kind)", () => {
-  it("replacing a HiCUPID data set keeps its id and name, swaps its contents, and what refers to it survives", async () => {
+  it("replacing a HiCUPID data set keeps its id and name and swaps its contents", async () => {
     const first = await importHicupid(db, { paths: [FIXTURE_HF], name: "hc" });
-    const exp = addExperiment(first.datasetId);
     const second = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "hc", replace: true });
     expect(second.datasetId).toBe(first.datasetId);
-    expect(experimentOf(exp)?.datasetId).toBe(first.datasetId);
     const row = db.select().from(datasets).where(eq(datasets.id, first.datasetId)).get()!;
     expect(row).toMatchObject({ name: "hc", kind: "hicupid", source: "jsonl" });
     // Old rows are gone, not added to: the counts are one fixture's.
     expect(getDatasetStats(db, "hc")).toEqual(FIXTURE_STATS);
   });
 
-  it("replacing a PAL-Set data set keeps its id and what refers to it", async () => {
+  it("replacing a PAL-Set data set keeps its id", async () => {
     const first = await importPalset(db, { paths: [PALSET_EN], name: "pal" });
-    const exp = addExperiment(first.datasetId);
     const second = await importPalset(db, { paths: [PALSET_ZH], name: "pal", replace: true });
     expect(second.datasetId).toBe(first.datasetId);
     expect(second.language).toBe("zh");
-    expect(experimentOf(exp)?.datasetId).toBe(first.datasetId);
+  });
+
+  it("never replaces a data set an experiment ran on, and changes nothing", async () => {
+    const hc = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "pinned" });
+    const exp = addExperiment(hc.datasetId);
+    await expect(importHicupid(db, { paths: [FIXTURE_HF], name: "pinned", replace: true })).rejects.toThrow(/used by experiment/);
+    expect(getDatasetStats(db, "pinned")).toEqual(FIXTURE_STATS);
+    expect(experimentOf(exp)?.datasetId).toBe(hc.datasetId);
   });
 
   it("never replaces a data set of another kind, and changes nothing", async () => {

@@ -6,7 +6,7 @@
  * rows that refer to it were made for that kind.
  */
 import { eq } from "drizzle-orm";
-import { datasets } from "@/db/schema";
+import { datasets, experiments } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { datasetKind } from "./kinds";
 import type { Queryable, Tx } from "./writer";
@@ -30,6 +30,9 @@ export function checkName(db: Queryable, name: string, kind: string, replace?: b
   if (found.kind !== kind) {
     throw new ConflictError(`"${name}" is a ${datasetKind(found.kind).label} data set; a ${datasetKind(kind).label} import does not replace it`);
   }
+  // An experiment's results stand on the data it ran on: that data set is never replaced under it.
+  const used = db.select({ id: experiments.id }).from(experiments).where(eq(experiments.datasetId, found.id)).get();
+  if (used) throw new ConflictError(`"${name}" is used by experiment ${used.id}; import under another name (an experiment's data set is not replaced)`);
   return { id: found.id };
 }
 

@@ -4,7 +4,7 @@ import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
 import { testModelPort, fixedMemory } from "@/test/model-port";
 import { importPalset } from "@/lib/datasets/palset/import";
-import { FIXTURES } from "@/lib/datasets/palset/test-utils";
+import { PALSET_EN } from "@/test/fixtures";
 import { jobs, jobScores, datasets } from "@/db/schema";
 import { createExperiment } from "./create";
 import { dryRun } from "./dry-run";
@@ -57,7 +57,7 @@ describe("experiments engine against the fake OpenAI server", () => {
 
   beforeAll(async () => {
     t = tempDb();
-    const dir = path.join(FIXTURES, "en");
+    const dir = PALSET_EN;
     const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => path.join(dir, f));
     await importPalset(t.db, { paths: files, name: "en", lang: "en" });
     datasetId = t.db.select().from(datasets).get()!.id;

@@ -1,3 +1,8 @@
+-- Experiments reshaped for issue 9 (the old tables were never used, so they are dropped and recreated):
+-- the data set restricted with a content hash, a hashed config, job leases and cancelled/skipped states,
+-- and scores in their own rows per scorer and version.
+DROP TABLE `experiments`;--> statement-breakpoint
+DROP TABLE `jobs`;--> statement-breakpoint
 CREATE TABLE `experiments` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`name` text NOT NULL,
@@ -53,4 +58,22 @@ CREATE TABLE `jobs` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `jobs_identity` ON `jobs` (`experiment_id`,`replicate`,`method`,`task`,`item_key`);--> statement-breakpoint
-CREATE INDEX `jobs_status` ON `jobs` (`experiment_id`,`status`,`phase`);
+CREATE INDEX `jobs_status` ON `jobs` (`experiment_id`,`status`,`phase`);--> statement-breakpoint
+-- A data set that an experiment used cannot be deleted or replaced under it: the foreign key restricts the
+-- delete; these triggers say why in plain words (an import with --replace empties pal_users of the data set).
+CREATE TRIGGER `datasets_in_use_no_delete` BEFORE DELETE ON `datasets`
+WHEN EXISTS (SELECT 1 FROM `experiments` WHERE `dataset_id` = OLD.`id`)
+BEGIN
+  SELECT RAISE(ABORT, 'data set is used by an experiment; delete the experiment first or import under another name');
+END;--> statement-breakpoint
+CREATE TRIGGER `pal_users_dataset_in_use` BEFORE DELETE ON `pal_users`
+WHEN EXISTS (SELECT 1 FROM `experiments` WHERE `dataset_id` = OLD.`dataset_id`)
+BEGIN
+  SELECT RAISE(ABORT, 'data set is used by an experiment; delete the experiment first or import under another name');
+END;
+--> statement-breakpoint
+CREATE TRIGGER `hc_users_dataset_in_use` BEFORE DELETE ON `hc_users`
+WHEN EXISTS (SELECT 1 FROM `experiments` WHERE `dataset_id` = OLD.`dataset_id`)
+BEGIN
+  SELECT RAISE(ABORT, 'data set is used by an experiment; delete the experiment first or import under another name');
+END;

@@ -1,2 +1,0 @@
-DROP TABLE `experiments`;--> statement-breakpoint
-DROP TABLE `jobs`;
