@@ -12,7 +12,7 @@ import { runExperiment, type WorkerDeps } from "./worker";
 import { experimentResults } from "./results";
 import { claimJob } from "./lease";
 import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
-import { loadPalItem } from "@/lib/tasks/palset-items";
+import { listQueryTopics, loadPalItem } from "@/lib/tasks/palset-items";
 import { memPalBleu } from "@/lib/metrics";
 import path from "node:path";
 import fs from "node:fs";
@@ -114,10 +114,12 @@ describe("experiments engine against the fake OpenAI server", () => {
     const before = fake.chatRequests.length;
     const d = dryRun(t.db, datasetId, { methods: [{ name: "a" }, { name: "b" }], tasks: ["requirement", "dialogue"], users: ["0000"] });
     expect(fake.chatRequests.length).toBe(before);
+    const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
+    expect(n).toBeGreaterThan(1);
     const r = d.rows.find((x) => x.method === "a" && x.task === "requirement")!;
-    expect(r.items).toBe(2);
-    expect(r.calls).toEqual({ assistant: 2, "user-simulator": 0, judge: 2, total: 4 });
-    expect(d.rows.find((x) => x.method === "a~b")!.calls.judge).toBe(2 * 12);
+    expect(r.items).toBe(n);
+    expect(r.calls).toEqual({ assistant: n, "user-simulator": 0, judge: n, total: 2 * n });
+    expect(d.rows.find((x) => x.method === "a~b")!.calls.judge).toBe(n * 12);
   });
 
   it("dialogue: FairEval with six distinct judge calls per pair and dimension; the simulator sees no preference in requirement turns", async () => {
@@ -125,12 +127,13 @@ describe("experiments engine against the fake OpenAI server", () => {
     const before = fake.chatRequests.length;
     expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
     const res = experimentResults(t.db, id);
+    const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
     expect(res.pairwise).toEqual([
-      { a: "a", b: "b", dimension: "requirement", win: 2, tie: 0, lose: 0 },
-      { a: "a", b: "b", dimension: "preference", win: 2, tie: 0, lose: 0 },
+      { a: "a", b: "b", dimension: "requirement", win: n, tie: 0, lose: 0 },
+      { a: "a", b: "b", dimension: "preference", win: n, tie: 0, lose: 0 },
     ]);
     const judge = fake.chatRequests.slice(before).filter((r) => text(r).includes('"assistant-1": <score>'));
-    expect(judge.length).toBe(2 * 2 * 6);
+    expect(judge.length).toBe(n * 2 * 6);
     const seeds = new Set(judge.filter((r) => text(r).includes("understanding the need")).slice(0, 6).map((r) => r.seed));
     expect(seeds.size).toBe(6);
     for (const r of fake.chatRequests.slice(before).filter((r) => text(r).includes("You play a user"))) {
