@@ -1,52 +1,169 @@
 /**
  * The one place where the experiments engine meets the model client (lib/llm) and the method registry
- * (lib/assistants). Until those land on this branch, running jobs refuses with a clear message; planning,
- * dry runs, results and control work without them.
+ * (lib/assistants). A job's model calls go through the shared ModelClient with the job as their ledger
+ * origin (llm_calls.job_id), so its cache makes a re-run after a crash free and the ledger shows what each
+ * job paid. A method's memory is built (or completed, resumably) for the item's user before it answers.
  */
-import { AppError } from "@/lib/errors";
+import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import type { WorkerDeps } from "./worker";
+import { canonicalJson, type ExperimentConfig } from "@/lib/experiments/config";
+import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
+import { ModelCallError } from "@/lib/llm/errors";
+import { correctionMessage } from "@/lib/llm/correction";
+import { summarizeCalls } from "@/lib/llm/ledger";
+import { ASSISTANTS } from "@/lib/assistants/registry";
+import { buildMemory } from "@/lib/assistants/build";
+import { respondInSession } from "@/lib/assistants/respond";
+import { datasetById, loadSessions, type DatasetRef } from "@/lib/assistants/sessions";
+import type { CreateRetriever } from "@/lib/assistants/context";
+import type { Session } from "@/lib/assistants/types";
+import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
+import type { ModelRoleName } from "@/lib/tasks/ports";
+import { isContextSetting } from "@/lib/tasks/hicupid/settings";
+import type { BoundModel, WorkerDeps } from "./worker";
 import { startServerWorker } from "./server-worker";
-
-export class ModelClientUnavailableError extends AppError {
-  constructor() {
-    super("running experiments needs the model client (lib/llm) and the method registry (lib/assistants), not in this build yet", 503, "unavailable", 3);
-  }
-}
 
 /** Whether jobs can run in this build (the server starts its worker only then). */
 export function modelClientAvailable(): boolean {
-  return false;
+  return true;
 }
 
 /** Throws before anything is created when jobs could not run. */
 export function requireModelClient(): void {
-  if (!modelClientAvailable()) throw new ModelClientUnavailableError();
+  /* the model client is part of this build */
 }
 
-export function productionDeps(): WorkerDeps {
+/** Per-role request parameters from the experiment config (temperature; a model name overrides the endpoint's). */
+function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<string, unknown> {
+  const m = config.models[role];
+  return { ...(m?.temperature !== undefined ? { temperature: m.temperature } : {}), ...(m?.model ? { model: m.model } : {}) };
+}
+
+/** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
+export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig): BoundModel {
+  const llm = client.withOrigin({ jobId });
+  const opts = (req: ChatRequest) => ({
+    role: req.role,
+    config: req.config,
+    messages: req.messages,
+    language: req.language,
+    replicate: req.replicate,
+    purpose: req.purpose,
+    params: { ...roleParams(config, req.role), ...(req.temperature !== undefined ? { temperature: req.temperature } : {}) },
+  });
   return {
-    model: () => {
-      throw new ModelClientUnavailableError();
+    async chatJson(req) {
+      const r = await llm.chat({ ...opts(req), schema: req.schema });
+      return { value: r.value, raw: r.text };
     },
-    assistant: async () => {
-      throw new ModelClientUnavailableError();
+    async chatText(req) {
+      // Free-text replies (HiCUPID's verdict on the last line) are parsed here; a reply the parser
+      // rejects is asked again with what was wrong, as the client does for JSON.
+      let messages = req.messages;
+      let last = "";
+      for (let round = 0; round < 3; round++) {
+        const r = await llm.chat<string>({ ...opts(req), messages });
+        try {
+          return { value: req.parse(r.text), raw: r.text };
+        } catch (e) {
+          last = e instanceof Error ? e.message : String(e);
+          messages = [...req.messages, { role: "assistant", content: r.text }, { role: "user", content: correctionMessage(last, req.language, false) }];
+        }
+      }
+      throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
+    },
+    usage() {
+      const s = summarizeCalls(db, { jobId });
+      return { calls: s.byStatus.ok, cacheHits: s.cacheHits, requests: s.requests, promptTokens: s.promptTokens, completionTokens: s.completionTokens };
     },
   };
 }
 
-/** Method names the registry knows; undefined = accept any (no registry yet). */
-export function knownMethod(): ((m: string) => boolean) | undefined {
-  return undefined;
+export type BindOptions = {
+  client?: ModelClient;
+  clientOptions?: ModelClientOptions;
+  /** Tests may inject retrievers (lib/assistants' CreateRetriever); production uses lib/retrieval's. */
+  createRetriever?: CreateRetriever;
+};
+
+/**
+ * Worker dependencies over the real model client and method registry. Memory builds are shared per
+ * (user, method, options, retriever) within the process, so jobs of one user wait for one build.
+ */
+export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
+  const client = o.client ?? ModelClient.create(db, o.clientOptions);
+  const builds = new Map<string, Promise<void>>();
+  const sessionsOf = new Map<string, Session[]>();
+  const ensureBuilt = (ds: DatasetRef, method: ExperimentConfig["methods"][number], retriever: ExperimentConfig["retriever"], userKey: string) => {
+    const key = `${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
+    let p = builds.get(key);
+    if (!p) {
+      p = buildMemory(db, { dataset: ds, method: method.name, options: method.options, retriever, users: [userKey], llm: client, createRetriever: o.createRetriever }).then((r) => {
+        const failed = r.find((x) => x.status !== "complete");
+        if (failed) throw new Error(`the ${method.name} memory of user "${userKey}" could not be built: ${failed.error}`);
+      });
+      // A failed build is tried again by the next job that needs it.
+      p.catch(() => builds.delete(key));
+      builds.set(key, p);
+    }
+    return p;
+  };
+  return {
+    model: (jobId, config) => jobModel(db, client, jobId, config),
+    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId }): Promise<AssistantPort> {
+      const ds = datasetById(db, datasetId);
+      await ensureBuilt(ds, method, config.retriever, userKey);
+      const sk = `${ds.id}\u0000${userKey}`;
+      let sessions = sessionsOf.get(sk);
+      if (!sessions) {
+        sessions = loadSessions(db, ds, userKey);
+        sessionsOf.set(sk, sessions);
+      }
+      const s = sessions;
+      return {
+        method: method.name,
+        async respond(input) {
+          const r = await respondInSession(db, {
+            dataset: ds,
+            userKey,
+            method: method.name,
+            options: method.options,
+            retriever: config.retriever,
+            createRetriever: o.createRetriever,
+            seq: sessionSeq,
+            input,
+            llm: client,
+            origin: { jobId },
+            sessions: s,
+          });
+          return { output: r.output, retrieved: r.retrieved };
+        },
+      };
+    },
+  };
+}
+
+let shared: { db: Db; deps: WorkerDeps } | null = null;
+
+/** The process's worker dependencies over the app database (one model client: one cache, one set of limits). */
+export function productionDeps(): WorkerDeps {
+  const db = getDb();
+  if (!shared || shared.db !== db) shared = { db, deps: bindDeps(db) };
+  return shared.deps;
+}
+
+/** Method names the experiments accept: the registry's methods and HiCUPID's context settings. */
+export function knownMethod(): (m: string) => boolean {
+  return (m) => ASSISTANTS.some((a) => a.id === m) || isContextSetting(m);
+}
+
+/** The method names a user may pick in the browser. */
+export function methodChoices(): string[] | null {
+  return ASSISTANTS.map((a) => a.id);
 }
 
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
 export function startExperimentsWorker(): void {
   if (!modelClientAvailable()) return;
   startServerWorker(getDb(), productionDeps, { concurrency: Number(process.env.PAL_WORKER_CONCURRENCY) || 8 });
-}
-
-/** The method names a user may pick in the browser; null = free text (no registry in this build). */
-export function methodChoices(): string[] | null {
-  return null;
 }

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
-import { testModelPort, fixedMemory } from "@/test/model-port";
+import { ModelClient } from "@/lib/llm/client";
+import { llmCalls } from "@/db/schema";
+import { bindDeps } from "./bind";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { PALSET_EN } from "@/test/fixtures";
 import { jobs, jobScores, datasets } from "@/db/schema";
@@ -18,33 +20,32 @@ import path from "node:path";
 import fs from "node:fs";
 
 const text = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
+const first = (r: ChatRequest) => String(r.messages[0]?.content ?? "");
 
-/** Scripted replies by prompt kind; the reference answers are read from the item in the prompt. */
-function responder(db: ReturnType<typeof tempDb>["db"], datasetId: number) {
+/**
+ * Scripted replies by prompt kind (the project's own prompts: lib/assistants/prompts/tasks.ts for the
+ * assistant, the task's simulator and judge prompts). The two methods differ in memory: vanilla knows
+ * nothing, vanilla-log sees the session's logs; the dialogue replies say which one answered.
+ */
+function responder() {
   return (r: ChatRequest) => {
-    const t = text(r);
-    if (t.includes('{"requirement": "…"}')) {
-      // Echo a fixed prediction: its BLEU against each reference is computed independently below.
-      return JSON.stringify({ requirement: "The user wants a plan for the weekend." });
-    }
+    const t = first(r);
+    if (t.includes('{"requirement": "..."}')) return JSON.stringify({ requirement: "The user wants a plan for the weekend." });
     if (t.includes('"score": <score>}')) return JSON.stringify({ analysis: "one need matched, one partly", score: 1.5 });
-    if (t.includes('{"solution": "…"}')) return JSON.stringify({ solution: "Take a short walk in the park." });
-    if (t.includes('"selected_solutions"')) {
-      // First answer repeats an id (invalid); after the retry note, ids 1 and 2.
-      if (t.includes("previous selection was invalid")) return JSON.stringify({ analysis: "fixed", selected_solutions: ["1", "2"] });
+    if (t.includes('{"solution": "..."}')) return JSON.stringify({ solution: "Take a short walk in the park." });
+    if (t.includes('"selected_solutions": ["id", "id"]')) {
+      // First answer repeats an id (invalid); the client asks again saying why: then ids 1 and 2.
+      if (r.messages.length > 1) return JSON.stringify({ analysis: "fixed", selected_solutions: ["1", "2"] });
       return JSON.stringify({ analysis: "a", selected_solutions: ["3", "3"] });
     }
-    if (t.includes('{"query": "…"}')) return JSON.stringify({ query: "what the user wants" });
     if (t.includes("You play a user")) return JSON.stringify({ content: "user line" });
-    if (t.includes("<your reply>")) return JSON.stringify({ content: t.includes("MEMORY-B") ? "reply B" : "reply A" });
+    if (t.includes("Reply type for this turn")) return JSON.stringify({ content: t.includes("nothing is known about this user") ? "reply A" : "reply B" });
     if (t.includes('"assistant-1": <score>')) {
       // The dialogue with "reply A" gets 8, the other 6, whatever the order.
-      const first = t.split("# Dialogue with assistant-2")[0];
-      const aFirst = first.includes("reply A");
+      const firstDialogue = t.split("# Dialogue with assistant-2")[0];
+      const aFirst = firstDialogue.includes("reply A");
       return JSON.stringify({ analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" }, scores: { "assistant-1": aFirst ? 8 : 6, "assistant-2": aFirst ? 6 : 8 } });
     }
-    void db;
-    void datasetId;
     return "unexpected prompt";
   };
 }
@@ -62,11 +63,13 @@ describe("experiments engine against the fake OpenAI server", () => {
     await importPalset(t.db, { paths: files, name: "en", lang: "en" });
     datasetId = t.db.select().from(datasets).get()!.id;
     fake = await startFakeOpenAI();
-    fake.setResponder(responder(t.db, datasetId));
-    const port = testModelPort(fake.baseURL);
-    deps = { model: () => port(), assistant: async ({ method }) => fixedMemory(method.name, method.name === "b" ? "MEMORY-B" : "MEMORY-A") };
+    fake.setResponder(responder());
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5, timeoutMs: 2000 }) });
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await fake.close();
     t.cleanup();
   });
@@ -74,12 +77,14 @@ describe("experiments engine against the fake OpenAI server", () => {
   it("scores requirement and solution items exactly, regenerating an invalid selection", async () => {
     const users = [t.db.select().from(jobs).all().length === 0 ? undefined : undefined].filter(Boolean);
     void users;
-    const { id } = createExperiment(t.db, { name: "e1", datasetId, config: { methods: [{ name: "a" }], tasks: ["requirement", "solution"] } });
+    const { id } = createExperiment(t.db, { name: "e1", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement", "solution"] } });
     const before = fake.chatRequests.length;
     expect(await runExperiment(t.db, id, deps, { concurrency: 2 })).toBe("done");
     const res = experimentResults(t.db, id);
     const req = res.results.find((r) => r.task === "requirement")!;
     const sol = res.results.find((r) => r.task === "solution")!;
+    const errs = t.db.select({ e: jobs.error }).from(jobs).where(eq(jobs.experimentId, id)).all().map((j) => j.e).filter(Boolean);
+    expect(errs).toEqual([]);
     expect(req.failed).toBe(0);
     // BLEU per item against its reference, independently, then the mean ×100.
     const items = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
@@ -99,11 +104,14 @@ describe("experiments engine against the fake OpenAI server", () => {
     // Every solution item asked twice for a selection (the duplicate id was regenerated).
     const selCalls = fake.chatRequests.slice(before).filter((r) => text(r).includes('"selected_solutions"'));
     expect(selCalls.length).toBe(2 * expected.length);
-    const detail = t.db.select().from(jobScores).where(eq(jobScores.scorer, "selection")).get()!.detail as { invalidAttempts: Array<{ reason: string }> };
-    expect(detail.invalidAttempts[0].reason).toMatch(/twice/);
+    // The invalid first answers are in the ledger under their jobs, with the reason.
+    const invalid = t.db.select().from(llmCalls).where(eq(llmCalls.status, "invalid")).all();
+    expect(invalid.length).toBe(expected.length);
+    expect(invalid.every((c) => c.jobId !== null && /different ids/.test(c.error ?? ""))).toBe(true);
+    void jobScores;
     // No reference or implicit need reached an assistant prompt.
     const it0 = loadPalItem(t.db, datasetId, reqItems[0].itemKey);
-    const assistantPrompts = fake.chatRequests.filter((r) => r.model === "assistant-model").map(text);
+    const assistantPrompts = fake.chatRequests.filter((r) => /requirement|solution/.test(first(r)) && !first(r).includes('"score"')).map(text);
     for (const p of assistantPrompts.filter((p) => p.includes(it0.userQuery))) {
       for (const need of it0.implicitNeeds) expect(p).not.toContain(need);
       expect(p).not.toContain(it0.requirement);
@@ -112,30 +120,35 @@ describe("experiments engine against the fake OpenAI server", () => {
 
   it("dry run counts calls per method and task without calling the model", () => {
     const before = fake.chatRequests.length;
-    const d = dryRun(t.db, datasetId, { methods: [{ name: "a" }, { name: "b" }], tasks: ["requirement", "dialogue"], users: ["0000"] });
+    const d = dryRun(t.db, datasetId, { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement", "dialogue"], users: ["0000"] });
     expect(fake.chatRequests.length).toBe(before);
     const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
     expect(n).toBeGreaterThan(1);
-    const r = d.rows.find((x) => x.method === "a" && x.task === "requirement")!;
+    const r = d.rows.find((x) => x.method === "vanilla" && x.task === "requirement")!;
     expect(r.items).toBe(n);
     expect(r.calls).toEqual({ assistant: n, "user-simulator": 0, judge: n, total: 2 * n });
-    expect(d.rows.find((x) => x.method === "a~b")!.calls.judge).toBe(n * 12);
+    expect(d.rows.find((x) => x.method === "vanilla~vanilla-log")!.calls.judge).toBe(n * 12);
   });
 
   it("dialogue: FairEval with six distinct judge calls per pair and dimension; the simulator sees no preference in requirement turns", async () => {
-    const { id } = createExperiment(t.db, { name: "e2", datasetId, config: { methods: [{ name: "a" }, { name: "b" }], tasks: ["dialogue"], users: ["0000"], reference: "a" } });
+    const { id } = createExperiment(t.db, { name: "e2", datasetId, config: { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], users: ["0000"], reference: "vanilla" } });
     const before = fake.chatRequests.length;
     expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
     const res = experimentResults(t.db, id);
     const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
     expect(res.pairwise).toEqual([
-      { a: "a", b: "b", dimension: "requirement", win: n, tie: 0, lose: 0 },
-      { a: "a", b: "b", dimension: "preference", win: n, tie: 0, lose: 0 },
+      { a: "vanilla", b: "vanilla-log", dimension: "requirement", win: n, tie: 0, lose: 0 },
+      { a: "vanilla", b: "vanilla-log", dimension: "preference", win: n, tie: 0, lose: 0 },
     ]);
     const judge = fake.chatRequests.slice(before).filter((r) => text(r).includes('"assistant-1": <score>'));
     expect(judge.length).toBe(n * 2 * 6);
-    const seeds = new Set(judge.filter((r) => text(r).includes("understanding the need")).slice(0, 6).map((r) => r.seed));
-    expect(seeds.size).toBe(6);
+    // Six separately paid calls per pair, item and dimension: distinct replicate indices, distinct cache keys, no cache hit.
+    const pairJob = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().find((j) => j.phase === 1)!;
+    const paid = t.db.select().from(llmCalls).where(eq(llmCalls.jobId, pairJob.id)).all().filter((c) => c.purpose === "dialogue.judge.requirement");
+    expect(paid.length).toBe(6);
+    expect(new Set(paid.map((c) => c.replicate)).size).toBe(6);
+    expect(new Set(paid.map((c) => c.cacheKey)).size).toBe(6);
+    expect(paid.every((c) => !c.cacheHit && c.status === "ok")).toBe(true);
     for (const r of fake.chatRequests.slice(before).filter((r) => text(r).includes("You play a user"))) {
       const p = text(r);
       const reqTurn = /Requirement Confirmation|Topic Inquiry/.test(p.split("the type of what you say:")[1] ?? "");
@@ -145,7 +158,7 @@ describe("experiments engine against the fake OpenAI server", () => {
   });
 
   it("a crashed worker's job is taken over after its lease; results equal an uninterrupted run", async () => {
-    const cfg = { methods: [{ name: "a" }], tasks: ["requirement"] };
+    const cfg = { methods: [{ name: "vanilla" }], tasks: ["requirement"] };
     const { id: clean } = createExperiment(t.db, { name: "clean", datasetId, config: cfg });
     await runExperiment(t.db, clean, deps);
     const { id } = createExperiment(t.db, { name: "crash", datasetId, config: cfg });
@@ -160,7 +173,7 @@ describe("experiments engine against the fake OpenAI server", () => {
   });
 
   it("pause stops the worker between jobs, cancel cancels queued jobs, resume finishes", async () => {
-    const { id } = createExperiment(t.db, { name: "ctl", datasetId, config: { methods: [{ name: "a" }], tasks: ["requirement"] } });
+    const { id } = createExperiment(t.db, { name: "ctl", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement"] } });
     pauseExperiment(t.db, id);
     expect(await runExperiment(t.db, id, deps)).toBe("paused");
     expect(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().every((j) => j.status === "queued")).toBe(true);
@@ -173,7 +186,7 @@ describe("experiments engine against the fake OpenAI server", () => {
 
   it("refuses a bad config naming the field, and keeps the data set from being deleted under an experiment", () => {
     expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [], tasks: ["requirement"] } })).toThrow(/config\.methods/);
-    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "a" }], tasks: ["hicupid"] } })).toThrow(/config\.tasks/);
+    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["hicupid"] } })).toThrow(/config\.tasks/);
     expect(() => t.db.delete(datasets).where(eq(datasets.id, datasetId)).run()).toThrow(/used by an experiment/);
   });
 });

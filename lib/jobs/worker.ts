@@ -24,7 +24,14 @@ export type WorkerDeps = {
   /** The model client bound to one job (its ledger origin) and the experiment's model settings. */
   model(jobId: number, config: ExperimentConfig): BoundModel;
   /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
-  assistant(args: { datasetId: number; method: ExperimentConfig["methods"][number]; config: ExperimentConfig; userKey: string; sessionSeq: number }): Promise<AssistantPort>;
+  assistant(args: {
+    datasetId: number;
+    method: ExperimentConfig["methods"][number];
+    config: ExperimentConfig;
+    userKey: string;
+    sessionSeq: number;
+    jobId: number;
+  }): Promise<AssistantPort>;
 };
 
 export type WorkerOptions = {
@@ -87,7 +94,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         model,
         assistant: (userKey: string, sessionSeq: number) => {
           if (!spec) throw new Error(`job ${job.id}: method ${job.method} is not in the config`);
-          return deps.assistant({ datasetId: exp.datasetId, method: spec, config, userKey, sessionSeq });
+          return deps.assistant({ datasetId: exp.datasetId, method: spec, config, userKey, sessionSeq, jobId: job.id });
         },
         jobOutput: outputOf(job.replicate),
       };

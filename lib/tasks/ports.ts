@@ -2,12 +2,13 @@
  * What a task needs from the rest of the system, as two narrow ports:
  * - ModelPort: the one model client (lib/llm) bound to a job: JSON replies validated by a zod schema
  *   (retried, then a failure), or text replies parsed by a function; cache, retries, ledger are its job;
- * - AssistantPort: one method of lib/assistants for one user, with its memory built up to the session
- *   of the item; it renders the memory it would put in a prompt for a query in a phase.
+ * - AssistantPort: one method of lib/assistants for one user, its memory built, answering task inputs in
+ *   the item's session (respondInSession): the method retrieves and answers with the shared task prompts.
  * lib/jobs/bind.ts binds them to the real implementations; tasks never import lib/llm directly.
  */
 import type { ZodType } from "zod";
-import type { ChatMessage } from "@/lib/judges/types";
+import type { ChatMessage, Lang } from "@/lib/judges/types";
+import type { RetrievedItem, TaskInput, TaskOutput } from "@/lib/assistants/types";
 
 export type ModelRoleName = "assistant" | "user-simulator" | "judge";
 
@@ -21,6 +22,8 @@ export type ChatRequest = {
   /** Replicate index: part of the cache key, so repeated sampled calls are distinct paid calls. */
   replicate?: number;
   temperature?: number;
+  /** The data set's language: a reply in the other language is asked again. */
+  language?: Lang;
 };
 
 export type ChatResult<T> = { value: T; raw: string };
@@ -30,11 +33,16 @@ export interface ModelPort {
   chatText<T>(req: ChatRequest & { parse: (text: string) => T }): Promise<ChatResult<T>>;
 }
 
-/** The memory a method would show for a query; `retrieved` lists the entries used (for the drill-down). */
-export type RenderedMemory = { text: string; retrieved: unknown[] };
-export type Phase = "requirement" | "solution";
+/** A method's answer to one task input, with the memory entries it used (for the drill-down). */
+export type AssistantAnswer = { output: TaskOutput; retrieved: RetrievedItem[] };
 
 export interface AssistantPort {
   readonly method: string;
-  memory(query: string, phase: Phase): Promise<RenderedMemory>;
+  respond(input: TaskInput): Promise<AssistantAnswer>;
+}
+
+/** The output of the expected type, or an error naming what came back (a method bug, not model noise). */
+export function outputOf<K extends TaskOutput["type"]>(a: AssistantAnswer, type: K): Extract<TaskOutput, { type: K }> {
+  if (a.output.type !== type) throw new Error(`expected a ${type} answer, got ${a.output.type}`);
+  return a.output as Extract<TaskOutput, { type: K }>;
 }

@@ -5,7 +5,7 @@
  */
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
-import { requirementMessages, requirementOutput } from "./prompts";
+import { outputOf } from "./ports";
 import { describePalItem, listQueryTopics, loadPalItem } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
@@ -26,15 +26,8 @@ export const requirementTask: TaskDef = {
   async run(ctx, item) {
     const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
-    const memory = await assistant.memory(it.userQuery, "requirement");
-    const answer = await ctx.model.chatJson({
-      role: "assistant",
-      purpose: "requirement.answer",
-      messages: requirementMessages({ memory: memory.text, userQuery: it.userQuery }, ctx.lang),
-      schema: requirementOutput,
-      replicate: ctx.replicate,
-    });
-    const prediction = answer.value.requirement;
+    const answer = await assistant.respond({ type: "query", query: it.userQuery });
+    const prediction = outputOf(answer, "query").requirement;
     const verdict = await ctx.model.chatJson({
       role: "judge",
       config: "judge:gscore",
@@ -47,9 +40,9 @@ export const requirementTask: TaskDef = {
       replicate: ctx.replicate,
     });
     return {
-      input: { userQuery: it.userQuery, memory: memory.text },
+      input: { userQuery: it.userQuery },
       output: { requirement: prediction },
-      retrieved: memory.retrieved,
+      retrieved: answer.retrieved,
       scores: [
         { scorer: "bleu", version: BLEU_VERSION, values: bleuValues(it.requirement, prediction), detail: { references: [it.requirement] } },
         { scorer: "gscore", version: GSCORE_JUDGE_VERSION, values: { gscore: verdict.value.score }, detail: { analysis: verdict.value.analysis } },

@@ -3,9 +3,8 @@
  * - the user simulator: profile, situation, the topic's query/implicit needs/requirement; in solution
  *   turns also the general preference and the positive and negative solutions (never in requirement
  *   turns), and the definition of the action it must perform;
- * - the assistant: its rendered memory, the dialogue so far and the definition of its action;
- * - the retrieval query: the dialogue so far only.
- * Output keys as in the paper: {"content"}; the retrieval query is {"query"}.
+ * - the assistant answers through its method's respond() with the shared task prompt (lib/assistants).
+ * Output keys as in the paper: {"content"}.
  */
 import type { ActionCode } from "@/lib/datasets/palset/actions";
 import { block, json, type ChatMessage, type Lang } from "@/lib/judges/types";
@@ -64,37 +63,4 @@ export function simulatorMessages(
         'Answer with JSON only: {"content": "<your sentence>"}',
       ];
   return [{ role: "user", content: parts.join("\n\n") }];
-}
-
-export function assistantTurnMessages(
-  input: { memory: string; dialogue: readonly Utterance[]; turn: number; action: ActionCode },
-  lang: Lang,
-): ChatMessage[] {
-  const { label, definition } = actionDefinition(input.action, lang);
-  const zh = lang === "zh";
-  const parts = zh
-    ? [
-        "你是一个个性化对话助手，正在与用户对话。请结合对用户的了解，按指定的回复类型给出合适的回复。",
-        `# 用户个性化信息\n${input.memory || "（无）"}`,
-        `# 目前的对话\n${block(renderDialogue(input.dialogue))}`,
-        `# 当前第 ${input.turn} 轮，你的回复类型：${label}\n${definition}`,
-        '回复 1 到 3 句即可。只输出 JSON：{"content": "你的回复"}',
-      ]
-    : [
-        "You are a personal dialogue assistant talking with a user. Drawing on what you know about the user, reply with the given type of reply.",
-        `# What you know about the user\n${input.memory || "(nothing)"}`,
-        `# The dialogue so far\n${block(renderDialogue(input.dialogue))}`,
-        `# Turn ${input.turn}; your type of reply: ${label}\n${definition}`,
-        'One to three sentences are enough. Answer with JSON only: {"content": "<your reply>"}',
-      ];
-  return [{ role: "user", content: parts.join("\n\n") }];
-}
-
-/** The assistant first sums up, from the dialogue alone, what the user needs: that is its retrieval query. */
-export function retrievalQueryMessages(input: { dialogue: readonly Utterance[] }, lang: Lang): ChatMessage[] {
-  const content =
-    lang === "zh"
-      ? `根据下面的对话，用一句话概括用户目前表达出的需求，用作检索记忆的查询。\n\n${block(renderDialogue(input.dialogue))}\n\n只输出 JSON：{"query": "…"}`
-      : `From the dialogue below, sum up in one sentence what the user has asked for so far; it is used as the query to search memory.\n\n${block(renderDialogue(input.dialogue))}\n\nAnswer with JSON only: {"query": "…"}`;
-  return [{ role: "user", content }];
 }

@@ -1,24 +1,25 @@
 /**
  * Task 3, multi-turn dialogue. Phase 0, per method and query topic: a user simulator follows the topic's
- * action template turn by turn and the method's assistant answers, first summarising a retrieval query from
- * the dialogue so far, its memory switching with the phase (requirement turns, then solution turns).
+ * action template turn by turn and the method answers each turn through its respond() (a method such as
+ * H2Memory first summarises a retrieval query from the dialogue and switches its memory with the phase).
  * Phase 1, per pair (reference method vs each other): FairEval — per dimension six separately sampled judge
  * calls, three in each order, each with its own replicate index so none is a cached copy of another.
  */
 import { fairEval, type PairJudgment } from "@/lib/metrics";
 import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
 import { describePalItem, describeUser, listQueryTopics, loadPalItem } from "../palset-items";
-import { utteranceOutput, retrievalQueryOutput } from "../prompts";
+import { utteranceOutput } from "../prompts";
+import { outputOf } from "../ports";
+import type { AssistantActionCode } from "@/lib/assistants/sessions";
 import type { TaskDef } from "../types";
 import { generateTemplate, parseTemplate, templateSeed, type DialogueTemplate } from "./template";
-import { assistantTurnMessages, retrievalQueryMessages, simulatorMessages } from "./prompts";
-import { isRequirementAction } from "./actions";
+import { simulatorMessages } from "./prompts";
 
 export const DIALOGUE_VERSION = 1;
 /** Judgments per pair and dimension, half in each order (FairEval). */
 export const JUDGMENTS_PER_PAIR = 6;
 
-export type DialogueOutput = { template: DialogueTemplate; dialogue: Utterance[]; queries: string[] };
+export type DialogueOutput = { template: DialogueTemplate; dialogue: Utterance[] };
 
 export const dialogueTask: TaskDef = {
   name: "dialogue",
@@ -26,8 +27,8 @@ export const dialogueTask: TaskDef = {
   datasetKind: "palset",
   items: listQueryTopics,
   describe: describePalItem,
-  // 6 turns on average: a simulator line, a retrieval query and a reply per turn.
-  estimate: () => ({ assistant: 12, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
+  // 6 turns on average: a simulator line and a reply per turn (a method may add its own retrieval query).
+  estimate: () => ({ assistant: 6, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
   async run(ctx, item) {
     const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
     const template = it.dialogueTemplate
@@ -44,7 +45,6 @@ export const dialogueTask: TaskDef = {
       solutions: it.solutions,
     };
     const dialogue: Utterance[] = [];
-    const queries: string[] = [];
     const retrieved: unknown[] = [];
     for (const [i, turn] of template.turns.entries()) {
       const said = await ctx.model.chatJson({
@@ -53,28 +53,17 @@ export const dialogueTask: TaskDef = {
         messages: simulatorMessages({ profile, topic, dialogue, turn: i + 1, action: turn.user }, ctx.lang),
         schema: utteranceOutput,
         replicate: ctx.replicate,
+        language: ctx.lang,
       });
       dialogue.push({ role: "user", content: said.value.content });
-      const q = await ctx.model.chatJson({
-        role: "assistant",
-        purpose: "dialogue.query",
-        messages: retrievalQueryMessages({ dialogue }, ctx.lang),
-        schema: retrievalQueryOutput,
-        replicate: ctx.replicate,
-      });
-      queries.push(q.value.query);
-      const memory = await assistant.memory(q.value.query, isRequirementAction(turn.assistant) ? "requirement" : "solution");
-      retrieved.push({ turn: i + 1, entries: memory.retrieved });
-      const reply = await ctx.model.chatJson({
-        role: "assistant",
-        purpose: "dialogue.reply",
-        messages: assistantTurnMessages({ memory: memory.text, dialogue, turn: i + 1, action: turn.assistant }, ctx.lang),
-        schema: utteranceOutput,
-        replicate: ctx.replicate,
-      });
-      dialogue.push({ role: "assistant", content: reply.value.content });
+      // The method answers the turn: it retrieves for itself (H2Memory summarises a query from the dialogue).
+      const turns: Array<{ user: string; assistant?: string }> = [];
+      for (let k = 0; k < dialogue.length; k += 2) turns.push({ user: dialogue[k].content, ...(dialogue[k + 1] ? { assistant: dialogue[k + 1].content } : {}) });
+      const reply = await assistant.respond({ type: "dialogue", turns, action: turn.assistant as AssistantActionCode });
+      retrieved.push({ turn: i + 1, entries: reply.retrieved });
+      dialogue.push({ role: "assistant", content: outputOf(reply, "dialogue").content });
     }
-    const output: DialogueOutput = { template, dialogue, queries };
+    const output: DialogueOutput = { template, dialogue };
     return { input: { template }, output, retrieved, scores: [] };
   },
   metrics: () => ({}),
