@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
+import { experimentReplies as responder, firstMessage as first } from "@/test/experiment-replies";
 import { ModelClient } from "@/lib/llm/client";
 import { llmCalls } from "@/db/schema";
 import { bindDeps } from "./bind";
@@ -20,36 +21,6 @@ import path from "node:path";
 import fs from "node:fs";
 
 const text = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
-const first = (r: ChatRequest) => String(r.messages[0]?.content ?? "");
-
-/**
- * Scripted replies by prompt kind (the project's own prompts: lib/assistants/prompts/tasks.ts for the
- * assistant, the task's simulator and judge prompts). The two methods differ in memory: vanilla knows
- * nothing, vanilla-log sees the session's logs; the dialogue replies say which one answered.
- */
-function responder() {
-  return (r: ChatRequest) => {
-    const t = first(r);
-    if (t.includes('{"requirement": "..."}')) return JSON.stringify({ requirement: "The user wants a plan for the weekend." });
-    if (t.includes('"score": <score>}')) return JSON.stringify({ analysis: "one need matched, one partly", score: 1.5 });
-    if (t.includes('{"solution": "..."}')) return JSON.stringify({ solution: "Take a short walk in the park." });
-    if (t.includes('"selected_solutions": ["id", "id"]')) {
-      // First answer repeats an id (invalid); the client asks again saying why: then ids 1 and 2.
-      if (r.messages.length > 1) return JSON.stringify({ analysis: "fixed", selected_solutions: ["1", "2"] });
-      return JSON.stringify({ analysis: "a", selected_solutions: ["3", "3"] });
-    }
-    if (t.includes("You play a user")) return JSON.stringify({ content: "user line" });
-    if (t.includes("Reply type for this turn")) return JSON.stringify({ content: t.includes("nothing is known about this user") ? "reply A" : "reply B" });
-    if (t.includes('"assistant-1": <score>')) {
-      // The dialogue with "reply A" gets 8, the other 6, whatever the order.
-      const firstDialogue = t.split("# Dialogue with assistant-2")[0];
-      const aFirst = firstDialogue.includes("reply A");
-      return JSON.stringify({ analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" }, scores: { "assistant-1": aFirst ? 8 : 6, "assistant-2": aFirst ? 6 : 8 } });
-    }
-    return "unexpected prompt";
-  };
-}
-
 describe("experiments engine against the fake OpenAI server", () => {
   let t: ReturnType<typeof tempDb>;
   let fake: FakeOpenAI;

@@ -83,3 +83,37 @@ export function failJob(db: Db, jobId: number, worker: string, error: string, ma
     .run();
   return status;
 }
+
+/** Whether a process id is alive on this machine (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Jobs held by a worker of this machine whose process is gone (killed, crashed) go back to the queue at
+ * once, instead of waiting for their lease to run out. Workers on other machines keep their leases.
+ */
+export function releaseDeadLocalLeases(db: Db, experimentId: number, host: string, now = Date.now()): number {
+  const held = db
+    .select({ id: jobs.id, worker: jobs.worker })
+    .from(jobs)
+    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.status, "running")))
+    .all();
+  let n = 0;
+  for (const j of held) {
+    const [h, pid] = (j.worker ?? "").replace(/^server:/, "").split(":");
+    if (h !== host || !/^\d+$/.test(pid ?? "") || alive(Number(pid))) continue;
+    const r = db
+      .update(jobs)
+      .set({ status: "queued", worker: null, leaseUntil: null, updatedAt: now })
+      .where(and(eq(jobs.id, j.id), eq(jobs.status, "running"), eq(jobs.worker, j.worker!)))
+      .run();
+    n += r.changes;
+  }
+  return n;
+}

@@ -14,7 +14,7 @@ import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
-import { claimJob, completeJob, failJob, renewLease } from "./lease";
+import { claimJob, completeJob, failJob, releaseDeadLocalLeases, renewLease } from "./lease";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 
@@ -59,6 +59,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     throw new ConflictError(`experiment ${experimentId}: data set "${ds.name}" changed since the experiment was created (content hash differs)`);
   }
   const config = parseExperimentConfig(exp.config);
+  releaseDeadLocalLeases(db, experimentId, os.hostname());
   const lang: Lang = ds.language === "zh" ? "zh" : "en";
   db.update(experiments)
     .set({ status: "running", startedAt: Date.now() })

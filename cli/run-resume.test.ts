@@ -1,0 +1,113 @@
+/**
+ * `pal run` killed with SIGKILL in the middle of an experiment and resumed with `pal run --resume`: the
+ * results equal those of an uninterrupted run, and the ledger shows no model request paid twice (every
+ * accepted reply is paid once; the jobs redone after the kill are answered from the model cache).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
+import { tempDb } from "@/test/db";
+import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { experimentReplies } from "@/test/experiment-replies";
+import { PALSET_EN } from "@/test/fixtures";
+import { importPalset } from "@/lib/datasets/palset/import";
+
+type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+function pal(dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean): Promise<Run> {
+  const env = {
+    ...process.env,
+    PAL_DB: dbFile,
+    OPENAI_BASE_URL: baseURL,
+    OPENAI_API_KEY: "test",
+    PAL_MODEL_ASSISTANT: "assistant-model",
+    PAL_MODEL_USER_SIMULATOR: "simulator-model",
+    PAL_MODEL_JUDGE: "judge-model",
+  };
+  return new Promise((resolve) => {
+    const child = spawn("node", ["bin/pal.mjs", ...args], { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    const timer = killWhen
+      ? setInterval(() => {
+          if (killWhen()) {
+            clearInterval(timer);
+            child.kill("SIGKILL");
+          }
+        }, 20)
+      : undefined;
+    child.on("close", (code, signal) => {
+      if (timer) clearInterval(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4", "--json"];
+
+describe("pal run: SIGKILL and resume", () => {
+  let fake: FakeOpenAI;
+  const dbs: Array<ReturnType<typeof tempDb>> = [];
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ latencyMs: 40 });
+    fake.setResponder(experimentReplies());
+    for (let i = 0; i < 2; i++) {
+      const t = tempDb();
+      await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+      dbs.push(t);
+    }
+  });
+  afterAll(async () => {
+    await fake.close();
+    for (const t of dbs) t.cleanup();
+  });
+
+  it("resumes to the same results without paying for any request twice", async () => {
+    const clean = await pal(dbs[0].file, fake.baseURL, RUN);
+    expect(clean.stderr).not.toMatch(/Error|failed=[1-9]/);
+    expect(clean.code).toBe(0);
+    const cleanOut = JSON.parse(clean.stdout);
+
+    // Kill the second run once a few jobs are done and others are in flight.
+    const watch = new Database(dbs[1].file, { readonly: true, fileMustExist: true });
+    const doneJobs = () => {
+      try {
+        return (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'done'").get() as { n: number }).n;
+      } catch {
+        return 0; // the table is being created by the child's migrations
+      }
+    };
+    const killed = await pal(dbs[1].file, fake.baseURL, RUN, () => doneJobs() >= 4);
+    expect(killed.signal).toBe("SIGKILL");
+    const total = (watch.prepare("SELECT count(*) AS n FROM jobs").get() as { n: number }).n;
+    const before = doneJobs();
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(total);
+    const stuck = (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n;
+
+    const resumed = await pal(dbs[1].file, fake.baseURL, ["run", "--resume", "1", "--json"]);
+    expect(resumed.code).toBe(0);
+    const out = JSON.parse(resumed.stdout);
+    expect(out.status).toBe("done");
+    expect(out.results).toEqual(cleanOut.results);
+    expect(out.summary).toEqual(cleanOut.summary);
+
+    // The ledger: each cache key paid (accepted, not from the cache) at most once, and as many paid as
+    // in the uninterrupted run.
+    const paidTwice = watch.prepare("SELECT cache_key, count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING n > 1").all();
+    expect(paidTwice).toEqual([]);
+    const paid = (f: string) => {
+      const d = new Database(f, { readonly: true });
+      const n = (d.prepare("SELECT count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok'").get() as { n: number }).n;
+      d.close();
+      return n;
+    };
+    expect(paid(dbs[1].file)).toBe(paid(dbs[0].file));
+    // Jobs the killed worker held were taken over after their lease (or left queued) and finished.
+    expect((watch.prepare("SELECT count(*) AS n FROM jobs WHERE status <> 'done'").get() as { n: number }).n).toBe(0);
+    void stuck;
+    watch.close();
+  }, 180_000);
+});
