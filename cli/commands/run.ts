@@ -9,7 +9,7 @@ import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { resumeExperiment, getExperimentRow } from "@/lib/jobs/control";
-import { productionDeps, knownMethod } from "@/lib/jobs/bind";
+import { productionDeps, knownMethod, requireModels } from "@/lib/jobs/bind";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
 import { CliError } from "../errors";
 
@@ -42,7 +42,7 @@ export function registerRun(program: Command): void {
     .description("run an experiment (methods x tasks) to the end; progress on stderr, results on stdout")
     .option("--dataset <name>", "data-set name")
     .option("--method <m,...>", "methods")
-    .option("--task <t,...>", "tasks: requirement, solution, dialogue")
+    .option("--task <t,...>", "tasks: requirement, solution, dialogue, hicupid")
     .option("--users <id,...>", "a subset of users (default: all)")
     .option("--repeats <n>", "runs with distinct replicate indices")
     .option("--seed <n>", "seed (dialogue templates)")
@@ -77,6 +77,7 @@ export function registerRun(program: Command): void {
           process.stdout.write(o.json ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total }) + "\n" : dryRunTable(d.rows, d.total));
           return;
         }
+        requireModels(db, config);
         id = createExperiment(db, { name: o.name ?? `${o.dataset}: ${config.methods.map((m) => m.name).join(",")} × ${config.tasks.join(",")}`, datasetId: ds.id, config, knownMethod: knownMethod() }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }

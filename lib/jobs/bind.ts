@@ -6,7 +6,9 @@
  */
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import { canonicalJson, type ExperimentConfig } from "@/lib/experiments/config";
+import { canonicalJson, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { resolveModelConfig } from "@/lib/llm/config";
+import { getTask } from "@/lib/tasks/registry";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
 import { ModelCallError } from "@/lib/llm/errors";
 import { correctionMessage } from "@/lib/llm/correction";
@@ -28,9 +30,23 @@ export function modelClientAvailable(): boolean {
   return true;
 }
 
-/** Throws before anything is created when jobs could not run. */
-export function requireModelClient(): void {
-  /* the model client is part of this build */
+/**
+ * Before anything is created: every model role the experiment's tasks call must have a model configured
+ * (environment or Admin → Models); the error names the role and how to set it.
+ */
+export function requireModels(db: Db, rawConfig: unknown): void {
+  const config = parseExperimentConfig(rawConfig);
+  const roles = new Set<string>(["assistant"]);
+  for (const name of config.tasks) {
+    const task = getTask(name, "config.tasks");
+    for (const est of [task.estimate(config), task.pairs?.estimate(config)]) {
+      if (!est) continue;
+      if (est["user-simulator"] > 0) roles.add("user-simulator");
+      if (est.judge > 0) roles.add("judge");
+    }
+  }
+  if (config.retriever === "dense") roles.add("embedding");
+  for (const r of roles) resolveModelConfig(db, r);
 }
 
 /** Per-role request parameters from the experiment config (temperature; a model name overrides the endpoint's). */

@@ -11,7 +11,8 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { createExperiment } from "./create";
 import { dryRun } from "./dry-run";
 import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
-import { knownMethod, requireModelClient, startExperimentsWorker } from "./bind";
+import { knownMethod, requireModels } from "./bind";
+import { wakeServerWorker } from "./server-worker";
 
 const launchBody = z
   .object({
@@ -35,10 +36,10 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
 export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   const b = parseBody(launchBody, raw);
   if (b.dryRun) return { estimate: dryRun(db, b.datasetId, b.config, knownMethod()) };
-  requireModelClient();
+  requireModels(db, b.config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
   const created = createExperiment(db, { name, datasetId: b.datasetId, config: b.config, createdBy: userId, knownMethod: knownMethod() });
-  startExperimentsWorker();
+  wakeServerWorker();
   return { experiment: created };
 }
 
@@ -50,9 +51,8 @@ export function controlExperiment(db: Db, id: number, raw: unknown): void {
   if (action === "pause") pauseExperiment(db, id);
   else if (action === "cancel") cancelExperiment(db, id);
   else {
-    requireModelClient();
     resumeExperiment(db, id, { retryFailed: action === "retry-failed" });
-    startExperimentsWorker();
+    wakeServerWorker();
   }
 }
 

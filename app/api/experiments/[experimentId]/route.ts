@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
+import { startExperimentsWorker } from "@/lib/jobs/bind";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { experimentResults } from "@/lib/jobs/results";
 import { controlExperiment } from "@/lib/jobs/service";
@@ -20,6 +21,7 @@ export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params 
 export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
   const db = getDb();
+  startExperimentsWorker(); // normally started with the server (instrumentation.ts); idempotent
   controlExperiment(db, id, await readJsonBody(req, 4096));
   return NextResponse.json({ progress: experimentProgress(db, id) });
 });

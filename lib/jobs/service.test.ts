@@ -1,0 +1,93 @@
+/**
+ * What the browser does through the API, at the library level: estimate, launch (then the server's
+ * worker runs it), pause/cancel/resume, star items, case studies as Markdown, results as CSV.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { tempDb } from "@/test/db";
+import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { experimentReplies } from "@/test/experiment-replies";
+import { PALSET_EN } from "@/test/fixtures";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { experiments, jobs } from "@/db/schema";
+import { ModelClient } from "@/lib/llm/client";
+import { loadPalItem } from "@/lib/tasks/palset-items";
+import { bindDeps } from "./bind";
+import { controlExperiment, estimateOrLaunch, starJob } from "./service";
+import { startServerWorker, stopServerWorker } from "./server-worker";
+import { experimentProgress } from "./progress";
+import { caseStudiesMarkdown } from "./case-studies";
+import { exportExperiment } from "./export";
+
+describe("experiments from the browser's side", () => {
+  let t: ReturnType<typeof tempDb>;
+  let fake: FakeOpenAI;
+  let datasetId: number;
+  const config = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], users: ["0000"] };
+
+  beforeAll(async () => {
+    t = tempDb();
+    datasetId = (await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" })).datasetId;
+    fake = await startFakeOpenAI();
+    fake.setResponder(experimentReplies());
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+  });
+  afterAll(async () => {
+    stopServerWorker();
+    vi.unstubAllEnvs();
+    await fake.close();
+    t.cleanup();
+  });
+
+  it("refuses to launch without a configured model, naming the role, and creates nothing", () => {
+    vi.stubEnv("PAL_MODEL_ASSISTANT", "");
+    expect(() => estimateOrLaunch(t.db, { datasetId, config }, null)).toThrow(/no model configured for "assistant"/);
+    expect(t.db.select().from(experiments).all()).toEqual([]);
+    expect(() => estimateOrLaunch(t.db, { datasetId, config: { ...config, tasks: ["nope"] }, dryRun: true }, null)).toThrow(/body|config\.tasks/);
+    expect(() => estimateOrLaunch(t.db, { datasetId: "1", config }, null)).toThrow(/body\.datasetId/);
+  });
+
+  it("estimates without calls, launches, and the server's worker runs it to the end", async () => {
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    const est = estimateOrLaunch(t.db, { datasetId, config, dryRun: true }, null);
+    expect(est.estimate!.total.calls.total).toBe(est.estimate!.total.items * 2);
+    expect(fake.chatRequests.length).toBe(0);
+
+    const { experiment } = estimateOrLaunch(t.db, { datasetId, config, name: "from the browser" }, null);
+    expect(experiment!.jobs).toBe(est.estimate!.total.items);
+    startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
+    const deadline = Date.now() + 20_000;
+    while (experimentProgress(t.db, experiment!.id).status !== "done" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const p = experimentProgress(t.db, experiment!.id);
+    expect(p).toMatchObject({ status: "done", done: experiment!.jobs, failed: 0 });
+
+    // Star one item: the case study shows the user's query and both methods' answers on it.
+    const job = t.db.select().from(jobs).where(eq(jobs.experimentId, experiment!.id)).all()[0];
+    expect(starJob(t.db, experiment!.id, job.id, { starred: true })).toEqual({ starred: true });
+    expect(() => starJob(t.db, experiment!.id, 999999, { starred: true })).toThrow(/has no job/);
+    const md = caseStudiesMarkdown(t.db, experiment!.id);
+    const item = loadPalItem(t.db, datasetId, job.itemKey);
+    expect(md).toContain(`## requirement · ${job.itemKey}`);
+    expect(md).toContain(item.userQuery);
+    expect(md).toContain("### vanilla\n");
+    expect(md).toContain("### vanilla-log\n");
+    expect(md).toContain("> requirement: The user wants a plan for the weekend.");
+
+    const csv = exportExperiment(t.db, experiment!.id, "csv").body.split("\n");
+    expect(csv[0]).toBe("task,method,metric,runs,mean,sd,p_vs_reference,reference");
+    expect(csv.filter((l) => l.startsWith("requirement,vanilla,gscore,1,75,"))).toHaveLength(1);
+    expect(() => exportExperiment(t.db, experiment!.id, "xls")).toThrow(/format/);
+  });
+
+  it("pause, cancel and resume through the control body; a bad action names the field", () => {
+    const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, methods: [{ name: "vanilla" }], repeats: 2 } }, null);
+    stopServerWorker();
+    expect(() => controlExperiment(t.db, experiment!.id, { action: "explode" })).toThrow(/body\.action/);
+    controlExperiment(t.db, experiment!.id, { action: "pause" });
+    expect(experimentProgress(t.db, experiment!.id).status).toBe("paused");
+    controlExperiment(t.db, experiment!.id, { action: "cancel" });
+    expect(experimentProgress(t.db, experiment!.id)).toMatchObject({ status: "cancelled", cancelled: experiment!.jobs });
+    controlExperiment(t.db, experiment!.id, { action: "resume" });
+    expect(experimentProgress(t.db, experiment!.id)).toMatchObject({ status: "queued", queued: experiment!.jobs });
+  });
+});
