@@ -30,6 +30,15 @@ export const experimentConfigSchema = z
     tieMargin: z.number().min(0).default(0),
     /** Solution selection: how many answers to ask for before an invalid selection counts as failed. */
     selectionAttempts: z.number().int().min(1).max(10).default(3),
+    /** HiCUPID: the QA splits to answer, an optional first-N sample per split, and one or two judges side by side. */
+    hicupid: z
+      .object({
+        splits: z.array(z.string().min(1)).min(1).default(["test_1", "test_2"]),
+        perSplit: z.number().int().min(1).optional(),
+        judges: z.array(z.string().regex(/^judge(:[\w.-]+)?$/, "a judge config name: judge or judge:<name>")).min(1).max(2).default(["judge"]),
+      })
+      .strict()
+      .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),
     /** Job attempts before a job is recorded as failed. */
     maxAttempts: z.number().int().min(1).max(10).default(3),
   })

@@ -88,6 +88,7 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
       }
       throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
     },
+    embed: (texts, purpose) => llm.embed(texts, { purpose }),
     usage() {
       const s = summarizeCalls(db, { jobId });
       return { calls: s.byStatus.ok, cacheHits: s.cacheHits, requests: s.requests, promptTokens: s.promptTokens, completionTokens: s.completionTokens };

@@ -29,7 +29,7 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
   for (const taskName of config.tasks) {
     const task = getTask(taskName, "config.tasks");
     if (task.datasetKind !== kind) throw new InvalidInputError(`config.tasks: task "${taskName}" needs a ${task.datasetKind} data set, this one is ${kind}`);
-    const items: TaskItem[] = task.items(db, datasetId, config.users);
+    const items: TaskItem[] = task.itemsFor ? task.itemsFor(db, datasetId, config) : task.items(db, datasetId, config.users);
     if (!items.length) throw new InvalidInputError(`config.users: no items for task "${taskName}" among the selected users`);
     if (config.users !== "all") {
       const seen = new Set(items.map((i) => i.userKey));

@@ -31,6 +31,8 @@ export type ChatResult<T> = { value: T; raw: string };
 export interface ModelPort {
   chatJson<T>(req: ChatRequest & { schema: ZodType<T> }): Promise<ChatResult<T>>;
   chatText<T>(req: ChatRequest & { parse: (text: string) => T }): Promise<ChatResult<T>>;
+  /** The embedding role (dense retrieval), cached per text. */
+  embed(texts: string[], purpose: string): Promise<number[][]>;
 }
 
 /** A method's answer to one task input, with the memory entries it used (for the drill-down). */

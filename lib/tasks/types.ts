@@ -36,6 +36,8 @@ export interface TaskDef {
   label: string;
   datasetKind: "palset" | "hicupid";
   items(db: Db, datasetId: number, users: "all" | string[]): TaskItem[];
+  /** Items under the whole config, when more than the users matter (HiCUPID's splits and sample); default items(). */
+  itemsFor?(db: Db, datasetId: number, config: ExperimentConfig): TaskItem[];
   estimate(config: ExperimentConfig): CallEstimate;
   run(ctx: JobContext, item: TaskItem): Promise<JobOutcome>;
   /** Metrics of one method × replicate from its items' score values (scorer → values). */

@@ -1,0 +1,164 @@
+/**
+ * The hicupid task against the fake OpenAI server, through the real model client and worker: answers in
+ * each inference setting, A/B judging with the model's slot randomised and recorded, YES/NO judging, the
+ * final-line verdict parsed (a malformed reply is asked again), scores per type, Total, BLEU, ROUGE-L,
+ * retrieval recall and two judges' Cohen's kappa, each checked against an independent computation.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { tempDb } from "@/test/db";
+import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
+import { FIXTURE_JSONL } from "@/test/fixtures";
+import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { jobs, jobScores } from "@/db/schema";
+import { ModelClient } from "@/lib/llm/client";
+import { saveModelSetting } from "@/lib/llm/config";
+import { abScore, hfBleu, hicupidTotal, rougeL, scheduleScore } from "@/lib/metrics";
+import { cohenKappa } from "@/lib/agreement/cohen";
+import { bindDeps } from "@/lib/jobs/bind";
+import { createExperiment } from "@/lib/jobs/create";
+import { runExperiment } from "@/lib/jobs/worker";
+import { experimentResults } from "@/lib/jobs/results";
+import { loadHcItem } from "./items";
+import { datasetById, loadSessions } from "@/lib/assistants/sessions";
+import { modelSlot } from "./task";
+
+const body = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
+const ANSWER = "How about a quiet trail walk on Saturday morning, then coffee with friends?";
+
+/** Judge 1 always prefers A and says YES to reminder questions; judge 2 prefers B and always says NO. */
+function replies() {
+  let malformed = 0;
+  return (r: ChatRequest) => {
+    const t = body(r);
+    if (t.includes("# The user's question")) return ANSWER;
+    const second = r.model === "judge-2";
+    if (t.includes("Better Response: <A/B/Tie>")) {
+      // The first A/B judgment of all comes back without a verdict line: it must be asked again.
+      if (!second && malformed++ === 0) return "1. Personalization: A is better.\n2. Logical Validity: both fine.";
+      return `1. Personalization: x\n2. Logical Validity: y\n\nBetter Response: ${second ? "B" : "A"}`;
+    }
+    if (t.includes("Satisfaction: <YES/NO>")) {
+      const yes = !second && /remind/i.test(t.split("Question:")[1] ?? "");
+      return `1. Personalization: z\n\nSatisfaction: ${yes ? "YES" : "NO"}`;
+    }
+    return "unexpected prompt";
+  };
+}
+
+describe("hicupid task", () => {
+  let t: ReturnType<typeof tempDb>;
+  let fake: FakeOpenAI;
+  let datasetId: number;
+
+  beforeAll(async () => {
+    t = tempDb();
+    datasetId = (await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" })).datasetId;
+    fake = await startFakeOpenAI();
+    fake.setResponder(replies());
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", JUDGE: "judge-1" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    saveModelSetting(t.db, { name: "judge:second", model: "judge-2" });
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await fake.close();
+    t.cleanup();
+  });
+
+  it("scores every type, Total, BLEU, ROUGE-L and kappa exactly, with the slot randomised and recorded", async () => {
+    const config = {
+      methods: [{ name: "full-history" }, { name: "gold", options: { instruction: "system", shots: 1 } }, { name: "vanilla" }],
+      tasks: ["hicupid"],
+      seed: 7,
+      hicupid: { splits: ["test_1", "test_2"], judges: ["judge", "judge:second"] },
+    };
+    const { id } = createExperiment(t.db, { name: "hc", datasetId, config });
+    const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) });
+    expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
+    const res = experimentResults(t.db, id);
+    const all = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
+    expect(all.every((j) => j.status === "done")).toBe(true);
+
+    const items = [...new Set(all.map((j) => j.itemKey))].map((k) => ({ key: k, ...loadHcItem(t.db, datasetId, k) }));
+    const types = new Set(items.map((i) => i.type));
+    expect(types).toEqual(new Set(["persona", "profile", "schedule"]));
+    // Independent expectations: judge 1 says A, so the model wins where its slot was A; judge 2 says B.
+    const expectFor = (judge: number, verdict: "A" | "B") => {
+      const ab = (type: string) =>
+        abScore(items.filter((i) => i.type === type).map((i) => ({ verdict, modelSlot: modelSlot(7, 0, i.key, judge) }))).score;
+      const sched = scheduleScore(items.filter((i) => i.type === "schedule").map((i) => (judge === 0 && /remind/i.test(i.question) ? "YES" : "NO"))).score;
+      return { persona: ab("persona"), profile: ab("profile"), schedule: sched };
+    };
+    const j1 = expectFor(0, "A");
+    const j2 = expectFor(1, "B");
+    const labels = (judge: number, verdict: "A" | "B") =>
+      items.map((i) =>
+        i.type === "schedule" ? (judge === 0 && /remind/i.test(i.question) ? "YES" : "NO") : modelSlot(7, 0, i.key, judge) === verdict ? "win" : "lose",
+      );
+    const l1 = labels(0, "A");
+    const l2 = labels(1, "B");
+    const kappa = cohenKappa(l1.map((x, i) => [x, l2[i]] as const), { categories: ["win", "tie", "lose", "YES", "NO"] }).value;
+    const refs = items.map((i) => i.personalizedAnswer);
+    for (const method of ["full-history", "gold", "vanilla"]) {
+      const m = res.results.find((r) => r.method === method)!.metrics;
+      expect(m.persona).toBe(j1.persona);
+      expect(m.profile).toBe(j1.profile);
+      expect(m.schedule).toBe(j1.schedule);
+      expect(m.total).toBeCloseTo(hicupidTotal(j1)!, 12);
+      expect(m["persona@2"]).toBe(j2.persona);
+      expect(m["total@2"]).toBeCloseTo(hicupidTotal(j2)!, 12);
+      expect(m.kappa).toBeCloseTo(kappa!, 12);
+      expect(m.bleu).toBeCloseTo(hfBleu(items.map(() => ANSWER), refs).bleu * 100, 10);
+      expect(m.rougeL).toBeCloseTo((refs.reduce((s, r) => s + rougeL(r, ANSWER).fmeasure, 0) / refs.length) * 100, 10);
+    }
+    // Both slots occur (randomised), and the slot is recorded with each judgment.
+    const slots = new Set(items.filter((i) => i.type !== "schedule").map((i) => modelSlot(7, 0, i.key, 0)));
+    expect(slots.size).toBe(2);
+    const row = t.db.select().from(jobScores).where(and(eq(jobScores.scorer, "judge"))).all().find((s) => (s.detail as { modelSlot?: string }).modelSlot);
+    expect(["A", "B"]).toContain((row!.detail as { modelSlot: string }).modelSlot);
+
+    // The malformed verdict was asked again (a correction follows the bad reply in the next request).
+    const abCalls = fake.chatRequests.filter((r) => body(r).includes("Better Response: <A/B/Tie>"));
+    expect(abCalls.some((r) => r.messages.length === 3 && String(r.messages[1].content).includes("Logical Validity: both fine."))).toBe(true);
+
+    // What the assistant saw: never an answer or the metadata; the gold setting only the relevant dialogues,
+    // with the instruction as the system prompt.
+    const answerPrompts = fake.chatRequests.filter((r) => body(r).includes("# The user's question"));
+    for (const p of answerPrompts.map(body)) for (const i of items) expect(p).not.toContain(i.personalizedAnswer);
+    const goldItem = items.find((i) => i.relevantDialogues.length === 1)!;
+    const gold = answerPrompts.find((r) => r.messages[0].role === "system" && body(r).includes(goldItem.question))!;
+    expect(gold).toBeDefined();
+    const shown = [...body(gold).matchAll(/\[Dialogue (\S+)\]/g)].map((m) => m[1]);
+    expect(shown).toEqual(goldItem.relevantDialogues);
+    expect(body(gold)).toContain("# Examples of personalized answers");
+  });
+
+  it("RAG: units back in chronological order and retrieval recall against the relevant dialogues", async () => {
+    const config = { methods: [{ name: "rag-dialogue", options: { k: 1 } }, { name: "rag-utterance", options: { k: 25 } }], tasks: ["hicupid"], hicupid: { splits: ["test_1"] } };
+    const { id } = createExperiment(t.db, { name: "rag", datasetId, config });
+    const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) });
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    const done = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
+    for (const j of done) {
+      const units = j.retrieved as Array<{ dialogue: string; turn?: number }>;
+      const item = loadHcItem(t.db, datasetId, j.itemKey);
+      const recall = t.db.select().from(jobScores).where(and(eq(jobScores.jobId, j.id), eq(jobScores.scorer, "retrieval"))).get()!.values.recall;
+      const got = new Set(units.map((u) => u.dialogue));
+      expect(recall).toBe(item.relevantDialogues.filter((k) => got.has(k)).length / item.relevantDialogues.length);
+      if (j.method === "rag-dialogue") expect(units.length).toBe(1);
+    }
+    // Units in the order they happened: by the dialogue's place in the user's history, then by turn.
+    const ds = datasetById(t.db, datasetId);
+    let longest = 0;
+    for (const j of done.filter((x) => x.method === "rag-utterance")) {
+      const order = loadSessions(t.db, ds, j.userKey!).map((s) => s.key);
+      const pos = (j.retrieved as Array<{ dialogue: string; turn: number }>).map((u) => order.indexOf(u.dialogue) * 1000 + u.turn);
+      expect(pos).toEqual([...pos].sort((a, b) => a - b));
+      longest = Math.max(longest, pos.length);
+    }
+    expect(longest).toBeGreaterThan(1);
+    const m = experimentResults(t.db, id).results.find((r) => r.method === "rag-utterance")!.metrics;
+    expect(m.recall).toBeGreaterThan(0);
+  });
+});

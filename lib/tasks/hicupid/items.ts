@@ -1,0 +1,104 @@
+/**
+ * The items of the `hicupid` task: the QA pairs of the chosen splits (test_1: users seen in training,
+ * test_2: unseen users), keyed "<user>/<split>/<position>". Loading keeps what the assistant may see (the
+ * question, the user's dialogue history) apart from what only the judges and the scores read (answers,
+ * metadata, relevant dialogue ids).
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { hcQa, hcUsers } from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import type { QaMetadata } from "@/lib/judges/hicupid";
+import type { TaskItem } from "../palset-items";
+
+export type HcType = "persona" | "profile" | "schedule";
+
+export type HcItem = {
+  userKey: string;
+  split: string;
+  position: number;
+  type: HcType;
+  question: string;
+  /** Judge and score material: never in an assistant prompt. */
+  personalizedAnswer: string;
+  generalAnswer: string;
+  relevantDialogues: string[];
+  metadata: QaMetadata;
+};
+
+export function listHcItems(db: Db, datasetId: number, users: "all" | string[], splits: readonly string[], perSplit?: number): TaskItem[] {
+  const where = [eq(hcQa.datasetId, datasetId), inArray(hcQa.split, [...splits])];
+  if (users !== "all") where.push(inArray(hcUsers.userKey, users));
+  const rows = db
+    .select({ userKey: hcUsers.userKey, split: hcQa.split, position: hcQa.position })
+    .from(hcQa)
+    .innerJoin(hcUsers, eq(hcUsers.id, hcQa.userId))
+    .where(and(...where))
+    .orderBy(asc(hcQa.split), asc(hcUsers.position), asc(hcQa.position))
+    .all();
+  // A fixed sample: the first `perSplit` items of each split in file order (reproducible, no seed needed).
+  const taken = new Map<string, number>();
+  const out: TaskItem[] = [];
+  for (const r of rows) {
+    const n = taken.get(r.split) ?? 0;
+    if (perSplit !== undefined && n >= perSplit) continue;
+    taken.set(r.split, n + 1);
+    out.push({ itemKey: `${r.userKey}/${r.split}/${r.position}`, userKey: r.userKey });
+  }
+  return out;
+}
+
+const keys = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === null || v === undefined ? [] : [String(v)]);
+
+export function loadHcItem(db: Db, datasetId: number, itemKey: string): HcItem {
+  const [userKey, split, pos] = itemKey.split("/");
+  const row = db
+    .select({ qa: hcQa })
+    .from(hcQa)
+    .innerJoin(hcUsers, eq(hcUsers.id, hcQa.userId))
+    .where(and(eq(hcQa.datasetId, datasetId), eq(hcUsers.userKey, userKey), eq(hcQa.split, split ?? ""), eq(hcQa.position, Number(pos))))
+    .get();
+  if (!row) throw new NotFoundError(`item ${itemKey}: no such HiCUPID question in this data set`);
+  const q = row.qa;
+  return {
+    userKey,
+    split: q.split,
+    position: q.position,
+    type: q.type as HcType,
+    question: q.question,
+    personalizedAnswer: q.personalizedAnswer,
+    generalAnswer: q.generalAnswer,
+    relevantDialogues: keys(q.dialogueIds),
+    metadata: (q.metadata ?? {}) as QaMetadata,
+  };
+}
+
+/** Few-shot examples from the train split: shot i = the i-th persona, schedule and profile (multi-info) QA. */
+export function fewShotExamples(db: Db, datasetId: number, shots: number): Array<{ type: string; question: string; answer: string }> {
+  if (!shots) return [];
+  const out: Array<{ type: string; question: string; answer: string }> = [];
+  const byType = (type: string) =>
+    db
+      .select({ question: hcQa.question, answer: hcQa.personalizedAnswer })
+      .from(hcQa)
+      .where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train"), eq(hcQa.type, type)))
+      .orderBy(asc(hcQa.userId), asc(hcQa.position))
+      .limit(shots)
+      .all();
+  const lists = (["persona", "schedule", "profile"] as const).map((t) => byType(t).map((x) => ({ type: t, ...x })));
+  for (let i = 0; i < shots; i++) for (const l of lists) if (l[i]) out.push(l[i]);
+  return out;
+}
+
+/** What a case study shows of a HiCUPID item. */
+export function describeHcItem(db: Db, datasetId: number, itemKey: string): Array<{ label: string; text: string }> {
+  const it = loadHcItem(db, datasetId, itemKey);
+  return [
+    { label: "Type", text: it.type },
+    { label: "Question", text: it.question },
+    { label: "Personalized answer (reference)", text: it.personalizedAnswer },
+    { label: "General answer", text: it.generalAnswer },
+    { label: "Relevant dialogues", text: it.relevantDialogues.join(", ") },
+    { label: "Metadata (judges only)", text: JSON.stringify(it.metadata) },
+  ].filter((r) => r.text);
+}

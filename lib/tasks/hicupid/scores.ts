@@ -1,0 +1,75 @@
+/**
+ * How a HiCUPID item's judgments are stored and aggregated. Score rows hold numbers only, so a verdict
+ * is coded (A = 0, B = 1, Tie = 2; YES = 1, NO = 0) together with the slot the model's answer was shown
+ * in (A = 0, B = 1); the aggregation decodes them and uses lib/metrics (abScore, scheduleScore,
+ * hicupidTotal, corpus BLEU, ROUGE-L) and lib/agreement (Cohen's kappa between the two judges).
+ */
+import { abOutcome, abScore, hfBleuFromStats, hicupidTotal, scheduleScore, type AbVerdict, type HfBleuStats, type Slot } from "@/lib/metrics";
+import { cohenKappa } from "@/lib/agreement/cohen";
+import { mean } from "../types";
+
+export const VERDICT_CODE: Record<AbVerdict, number> = { A: 0, B: 1, Tie: 2 };
+const VERDICTS: AbVerdict[] = ["A", "B", "Tie"];
+const SLOTS: Slot[] = ["A", "B"];
+
+/** Scorer name of the i-th judge: "judge" for the first, "judge2" for the second. */
+export const judgeScorer = (i: number) => (i === 0 ? "judge" : `judge${i + 1}`);
+
+export function bleuValues(s: HfBleuStats): Record<string, number> {
+  const v: Record<string, number> = { tl: s.translationLength, rl: s.referenceLength };
+  s.matches.forEach((m, i) => (v[`m${i + 1}`] = m));
+  s.possible.forEach((p, i) => (v[`p${i + 1}`] = p));
+  return v;
+}
+
+function bleuStats(v: Record<string, number | null>): HfBleuStats {
+  const n = Object.keys(v).filter((k) => /^m\d+$/.test(k)).length;
+  return {
+    matches: Array.from({ length: n }, (_, i) => v[`m${i + 1}`] ?? 0),
+    possible: Array.from({ length: n }, (_, i) => v[`p${i + 1}`] ?? 0),
+    translationLength: v.tl ?? 0,
+    referenceLength: v.rl ?? 0,
+  };
+}
+
+type Values = Record<string, Record<string, number | null>>;
+
+/** One judge's label for an item (for the kappa): the model's outcome, or YES/NO. */
+function label(v: Record<string, number | null> | undefined): string | null {
+  if (!v) return null;
+  if (typeof v.yes === "number") return v.yes ? "YES" : "NO";
+  if (typeof v.verdict === "number" && typeof v.slot === "number") return abOutcome(VERDICTS[v.verdict], SLOTS[v.slot]);
+  return null;
+}
+
+/** Metrics of one method × run: per type scores and Total for each judge, BLEU, ROUGE-L, recall, kappa. */
+export function hicupidMetrics(items: Values[], judges: number): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (let j = 0; j < judges; j++) {
+    const sc = judgeScorer(j);
+    const suffix = j === 0 ? "" : `@${j + 1}`;
+    const ab = (type: number) =>
+      abScore(
+        items
+          .map((s) => s[sc])
+          .filter((v): v is Record<string, number | null> => !!v && v.type === type && typeof v.verdict === "number")
+          .map((v) => ({ verdict: VERDICTS[v.verdict!], modelSlot: SLOTS[v.slot!] })),
+      ).score;
+    const persona = ab(0);
+    const profile = ab(1);
+    const schedule = scheduleScore(items.map((s) => s[sc]).filter((v) => v && typeof v.yes === "number").map((v) => (v!.yes ? "YES" : "NO"))).score;
+    out[`persona${suffix}`] = persona;
+    out[`schedule${suffix}`] = schedule;
+    out[`profile${suffix}`] = profile;
+    out[`total${suffix}`] = hicupidTotal({ persona, schedule, profile });
+  }
+  const stats = items.map((s) => s.bleu).filter((v): v is Record<string, number | null> => !!v);
+  out.bleu = stats.length ? hfBleuFromStats(stats.map(bleuStats)).bleu * 100 : null;
+  out.rougeL = mean(items.map((s) => s.rouge?.rougeL)) === null ? null : mean(items.map((s) => s.rouge?.rougeL))! * 100;
+  out.recall = mean(items.map((s) => s.retrieval?.recall));
+  if (judges > 1) {
+    const pairs = items.map((s) => [label(s[judgeScorer(0)]), label(s[judgeScorer(1)])] as const).filter((p): p is readonly [string, string] => p[0] !== null && p[1] !== null);
+    out.kappa = pairs.length ? cohenKappa(pairs, { categories: ["win", "tie", "lose", "YES", "NO"] }).value : null;
+  }
+  return out;
+}
