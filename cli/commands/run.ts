@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Command } from "commander";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
@@ -27,6 +28,7 @@ type RunOpts = {
   json?: boolean;
   resume?: string;
   concurrency?: string;
+  config?: string;
 };
 
 const list = (s?: string) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : []);
@@ -35,6 +37,22 @@ const int = (s: string | undefined, flag: string) => {
   if (!/^\d+$/.test(s)) throw new CliError(`${flag}: "${s}" is not a whole number`);
   return Number(s);
 };
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch {
+    throw new CliError(`--config: cannot read ${file}`);
+  }
+  try {
+    const v = JSON.parse(raw);
+    if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("not an object");
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new CliError(`--config: ${file} is not a JSON object (${e instanceof Error ? e.message : e})`);
+  }
+}
 
 export function registerRun(program: Command): void {
   program
@@ -49,6 +67,7 @@ export function registerRun(program: Command): void {
     .option("--reference <m>", "the method the others are compared with")
     .option("--retriever <kind>", "bm25 or dense")
     .option("--concurrency <n>", "jobs in flight at once", "8")
+    .option("--config <file.json>", "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it")
     .option("--name <name>", "experiment name")
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
@@ -63,10 +82,12 @@ export function registerRun(program: Command): void {
         if (!o.dataset) throw new CliError("--dataset is required (or --resume ID)");
         const ds = db.select().from(datasets).where(eq(datasets.name, o.dataset)).get();
         if (!ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
+        const base = o.config ? readConfigFile(o.config) : {};
         const config = {
-          methods: list(o.method).map((name) => ({ name })),
-          tasks: list(o.task),
-          users: o.users ? list(o.users) : "all",
+          ...base,
+          ...(o.method ? { methods: list(o.method).map((name) => ({ name })) } : {}),
+          ...(o.task ? { tasks: list(o.task) } : {}),
+          ...(o.users ? { users: list(o.users) } : {}),
           ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
           ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
           ...(o.reference ? { reference: o.reference } : {}),
@@ -78,7 +99,8 @@ export function registerRun(program: Command): void {
           return;
         }
         requireModels(db, config);
-        id = createExperiment(db, { name: o.name ?? `${o.dataset}: ${config.methods.map((m) => m.name).join(",")} × ${config.tasks.join(",")}`, datasetId: ds.id, config, knownMethod: knownMethod() }).id;
+        const label = (v: unknown) => (Array.isArray(v) ? v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",") : "?");
+        id = createExperiment(db, { name: o.name ?? `${o.dataset}: ${label(config.methods)} × ${label(config.tasks)}`, datasetId: ds.id, config, knownMethod: knownMethod() }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }
       const tty = process.stderr.isTTY;

@@ -14,7 +14,16 @@ export const experimentConfigSchema = z
   .object({
     users: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
     methods: z
-      .array(z.object({ name: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }).strict())
+      .array(
+        z
+          .object({
+            name: z.string().min(1),
+            /** A display key when one method runs with several option sets (e.g. "rag-utterance-k15"). */
+            label: z.string().regex(/^[\w.@+-]+$/, "letters, digits and . @ + - _ only").optional(),
+            options: z.record(z.string(), z.unknown()).default({}),
+          })
+          .strict(),
+      )
       .min(1, "at least one method"),
     tasks: z.array(z.enum(TASK_NAMES)).min(1, "at least one task"),
     models: z
@@ -45,6 +54,12 @@ export const experimentConfigSchema = z
   .strict();
 
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
+export type MethodSpec = ExperimentConfig["methods"][number];
+
+/** How a method is named in jobs, tables and comparisons: its label, else its name. */
+export function methodKey(m: { name: string; label?: string }): string {
+  return m.label ?? m.name;
+}
 
 /** Validates; the error names the field. */
 export function parseExperimentConfig(raw: unknown, where = "config"): ExperimentConfig {
@@ -54,7 +69,7 @@ export function parseExperimentConfig(raw: unknown, where = "config"): Experimen
     throw new InvalidInputError(`${where}.${i.path.join(".") || "(root)"}: ${i.message}`);
   }
   const c = r.data;
-  const names = c.methods.map((m) => m.name);
+  const names = c.methods.map(methodKey);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup) throw new InvalidInputError(`${where}.methods: method "${dup}" is listed twice`);
   if (c.reference !== undefined && !names.includes(c.reference)) {

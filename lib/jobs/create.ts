@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { configHash, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskItem } from "@/lib/tasks/types";
@@ -37,11 +37,11 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
       if (missing) throw new InvalidInputError(`config.users: user "${missing}" has no ${taskName} items in this data set`);
     }
     for (let r = 0; r < config.repeats; r++) {
-      for (const m of config.methods) for (const it of items) out.push({ replicate: r, method: m.name, task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 0 });
+      for (const m of config.methods) for (const it of items) out.push({ replicate: r, method: methodKey(m), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 0 });
       if (task.pairs) {
         for (const m of config.methods) {
-          if (m.name === config.reference) continue;
-          for (const it of items) out.push({ replicate: r, method: pairMethod(config.reference!, m.name), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 1 });
+          if (methodKey(m) === config.reference) continue;
+          for (const it of items) out.push({ replicate: r, method: pairMethod(config.reference!, methodKey(m)), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 1 });
         }
       }
     }

@@ -9,7 +9,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
-import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
@@ -83,7 +83,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       const task = getTask(job.task);
       const model = deps.model(job.id, config);
       const isPair = job.method.includes(PAIR_SEP);
-      const spec = config.methods.find((m) => m.name === job.method);
+      const spec = config.methods.find((m) => methodKey(m) === job.method);
       const ctx = {
         db,
         datasetId: exp.datasetId,

@@ -9,6 +9,7 @@
  * The QA metadata, answers and relevant ids never reach the assistant.
  */
 import { hfBleuStats, rougeL } from "@/lib/metrics";
+import { methodKey } from "@/lib/experiments/config";
 import { mulberry32 } from "@/lib/random";
 import { abJudgeMessages, HICUPID_JUDGE_VERSION, parseAbVerdict, parseYesNo, scheduleJudgeMessages } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
@@ -41,7 +42,7 @@ export const hicupidTask: TaskDef = {
     const it = loadHcItem(ctx.db, ctx.datasetId, item.itemKey);
     const ds = datasetById(ctx.db, ctx.datasetId);
     const history = loadSessions(ctx.db, ds, it.userKey);
-    const spec = ctx.config.methods.find((m) => m.name === ctx.method)!;
+    const spec = ctx.config.methods.find((m) => methodKey(m) === ctx.method)!;
     let answer: string;
     let input: unknown;
     let retrieved: unknown = null;
