@@ -82,14 +82,14 @@ test("pairwise campaign: two annotators complete it with the keyboard, blinded; 
   const db = await import("better-sqlite3").then((m) => new m.default(e2eState().dbPath, { readonly: true }));
   const otherId = (db.prepare("select a.id from assignments a join users u on u.id = a.annotator_id where a.campaign_id = ? and u.email = ? limit 1").get(id, a2.email) as { id: number }).id;
   const before = db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId);
-  const get = await s1.page.request.get(`/api/assignments/${otherId}`);
+  const get = await s1.page.request.get(`${e2eState().baseURL}/api/assignments/${otherId}`);
   expect(get.status()).toBe(404);
-  const post = await s1.page.request.post(`/api/assignments/${otherId}`, { data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
+  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
   expect(post.status()).toBe(404);
-  const patch = await s1.page.request.patch(`/api/assignments/${otherId}`, { data: { draft: { values: { requirement: "Lose" } } } });
+  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { draft: { values: { requirement: "Lose" } } } });
   expect(patch.status()).toBe(404);
   expect(db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId)).toEqual(before);
-  expect((await (await s1.page.request.get(`/api/campaigns/${id}/export?format=json`)).status())).toBe(403);
+  expect((await (await s1.page.request.get(`${e2eState().baseURL}/api/campaigns/${id}/export?format=json`)).status())).toBe(403);
   db.close();
 
   // The dashboard shows the kappa, the same number the CLI prints.
