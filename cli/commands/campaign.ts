@@ -17,11 +17,13 @@ export function registerCampaign(program: Command): void {
     .description("every label of a campaign as CSV, or labels with the agreement report as JSON")
     .requiredOption("--campaign <id>", "campaign id")
     .option("--format <fmt>", "csv or json", "json")
+    .option("--what <what>", "with csv: labels or agreement", "labels")
     .option("--out <file>", "write here instead of stdout")
-    .action(async (o: { campaign: string; format: string; out?: string }) => {
+    .action(async (o: { campaign: string; format: string; what: string; out?: string }) => {
+      if (o.what !== "labels" && o.what !== "agreement") throw new CliError(`--what: expected labels or agreement, got "${o.what}"`);
       if (o.format !== "csv" && o.format !== "json") throw new CliError(`--format: expected csv or json, got "${o.format}"`);
       const { exportCampaign } = await import("@/lib/annotation/export");
-      const text = exportCampaign(getDb(), campaignId(o.campaign), o.format);
+      const text = exportCampaign(getDb(), campaignId(o.campaign), o.format, o.what);
       if (o.out) fs.writeFileSync(o.out, text);
       else process.stdout.write(text);
     });

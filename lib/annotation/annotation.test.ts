@@ -180,6 +180,9 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     const exported = JSON.parse(exportCampaign(db, c.id, "json"));
     expect(exported.labels).toHaveLength(24);
     expect(exported.agreement.dimensions[0].report.cohen[0].kappa).toBe(campaignAgreement(db, c.id).dimensions[0].report.cohen[0].kappa);
+    const agreementCsv = exportCampaign(db, c.id, "csv", "agreement").split("\n");
+    expect(agreementCsv[0]).toBe("dimension,statistic,raters,n,value,ciLow,ciHigh,reading,note");
+    expect(agreementCsv.find((l) => l.startsWith("requirement,cohen.kappa,"))).toContain(String(d.report.cohen[0].kappa));
     expect(exportCampaign(db, c.id, "csv").split("\n")[0]).toBe("item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt");
   });
 

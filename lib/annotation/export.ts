@@ -37,8 +37,31 @@ export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): 
   return [columns.join(","), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
 }
 
-export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json"): string {
+/** The agreement report as CSV rows: one per dimension and statistic (Cohen: one per annotator pair and weighting). */
+export function agreementCsv(db: Db, campaignId: number): string {
+  const a = campaignAgreement(db, campaignId);
+  const rows: Array<Record<string, unknown>> = [];
+  for (const d of a.dimensions) {
+    const r = d.report;
+    const ci = r.bootstrap?.ci ?? {};
+    for (const key of ["percentAgreement", "fleissKappa", "krippendorffAlpha"] as const) {
+      rows.push({ dimension: d.dimension.key, statistic: key, raters: "", n: d.labelledItems, value: r[key], ciLow: ci[key]?.[0], ciHigh: ci[key]?.[1], reading: key === "percentAgreement" ? "" : (r.interpretation as Record<string, string | null>)[key], note: r.reasons[key] });
+    }
+    r.cohen.forEach((p, i) => {
+      for (const key of ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"] as const) {
+        if (key !== "kappa" && d.dimension.scale !== "ordinal") continue;
+        const reading = d.cohenInterpretation[i][key === "kappa" ? "kappa" : key === "linearWeightedKappa" ? "linear" : "quadratic"];
+        rows.push({ dimension: d.dimension.key, statistic: `cohen.${key}`, raters: p.raters.join(" x "), n: p.n, value: p[key], ciLow: p.ci?.[key]?.[0], ciHigh: p.ci?.[key]?.[1], reading, note: p.reasons?.[key] });
+      }
+    });
+    if (d.mean !== null) rows.push({ dimension: d.dimension.key, statistic: "meanRating", raters: "", n: d.labelledItems, value: d.mean });
+  }
+  return toCsv(rows, ["dimension", "statistic", "raters", "n", "value", "ciLow", "ciHigh", "reading", "note"]);
+}
+
+export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json", what: "labels" | "agreement" = "labels"): string {
   const c = getCampaign(db, campaignId);
+  if (format === "csv" && what === "agreement") return agreementCsv(db, campaignId);
   const rows = labelRows(db, campaignId);
   if (format === "csv") {
     return toCsv(rows, ["item", "itemId", "annotator", "dimension", "value", "shownValue", "swapped", "comment", "msSpent", "submittedAt"]);

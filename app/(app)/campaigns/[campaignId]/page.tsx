@@ -47,6 +47,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         actions={
           <div className="flex gap-2 text-sm">
             <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv`}>Labels CSV</a>
+            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv&what=agreement`}>Agreement CSV</a>
             <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=json`}>Labels + agreement JSON</a>
             <form action={setStatusAction}>
               <input type="hidden" name="campaignId" value={id} />
