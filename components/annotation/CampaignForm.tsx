@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-type KindOption = { kind: string; label: string; description: string; sources: string[]; example: string | null; guidelines: string };
+type KindOption = { kind: string; label: string; description: string; sources: string[]; example: string | null; guidelines: string; tieRule: string };
 type Props = {
   kinds: KindOption[];
   datasets: Array<{ id: number; name: string }>;
@@ -74,8 +74,8 @@ export function CampaignForm({ kinds, datasets, users, paperSample }: Props) {
       <div className="grid grid-cols-3 gap-3">
         <label className="block text-xs text-slate-600">Annotations per item (k)<input name="perItem" type="number" min={1} defaultValue={kind === "session-quality" ? 3 : 2} key={kind} className={input} /></label>
         <label className="block text-xs text-slate-600">Split votes
-          <select name="tieRule" defaultValue="tie" className={input}>
-            <option value="tie">become a tie</option><option value="first">first category wins</option>
+          <select name="tieRule" defaultValue={def.tieRule} key={kind} className={input}>
+            {def.tieRule === "tie" ? <option value="tie">become a tie</option> : null}<option value="first">first category wins</option>
             <option value="adjudicate">wait for adjudication</option><option value="none">stay unresolved</option>
           </select>
         </label>

@@ -18,7 +18,7 @@ export interface DimensionAgreement {
   labelledItems: number;
   /** Mean rating (ordinal numeric scales: the paper's "average score"), over every label. */
   mean: number | null;
-  /** Mean of the per-item majority labels where numeric. */
+  /** Label counts per category, over every label. */
   distribution: Record<string, number>;
   perRater: Record<string, Record<string, number>>;
   majority: { tieRule: TieRule; items: Array<{ itemId: number; externalId: string; label: string | null; tied: boolean; rule: string }> };

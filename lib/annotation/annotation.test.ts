@@ -66,6 +66,9 @@ describe("campaign creation", () => {
     const item = presentAssignment(db, ann[0], myQueue(db, ann[0], c.id).entries[0].assignmentId);
     expect(Object.keys(item.content)).toEqual(expect.arrayContaining(["profile", "situation", "logs", "dialogue", "requirements"]));
     expect(item.dimensions.map((d) => d.key)).toEqual(["logs", "dialogue"]);
+    // A split rating has no "Tie" to become: such campaigns wait for adjudication unless told otherwise.
+    expect(db.$client.prepare("select tie_rule from campaigns where id = ?").get(c.id)).toEqual({ tie_rule: "adjudicate" });
+    expect(() => createCampaign(db, { name: "q3", kind: "session-quality", perItem: 2, annotatorIds: ann, tieRule: "tie", source: spec }, admin)).toThrow(/needs a Tie category/);
   });
 
   it("refuses a bad upload naming the file, line and field, and stores nothing", () => {

@@ -44,8 +44,12 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
   if (!def.sources.includes(input.source.kind)) {
     throw new InvalidInputError(`source: ${def.kind} campaigns take items from ${def.sources.join(" or ")}, not ${input.source.kind}`);
   }
-  const tieRule = input.tieRule ?? "tie";
+  const tieRule = input.tieRule ?? def.defaultTieRule;
   if (!TIE_RULES.includes(tieRule)) throw new InvalidInputError(`tieRule: expected one of ${TIE_RULES.join(", ")}`);
+  if (tieRule === "tie" && def.dimensions.some((d) => !d.categories.some((c) => c.value === "Tie"))) {
+    // A split 1-vs-3 rating has no "Tie" category to become.
+    throw new InvalidInputError(`tieRule: "tie" needs a Tie category; ${def.kind} campaigns use first, adjudicate or none`);
+  }
   if (input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
   const found = db.select({ id: users.id, disabled: users.disabled }).from(users).where(inArray(users.id, input.annotatorIds)).all();
   for (const id of input.annotatorIds) {

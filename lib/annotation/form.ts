@@ -25,7 +25,7 @@ export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> 
       if (!Number.isInteger(n)) throw new InvalidInputError(`annotators: "${String(a)}" is not a user id`);
       return n;
     }),
-    tieRule: (String(form.get("tieRule") ?? "") || "tie") as TieRule,
+    tieRule: (String(form.get("tieRule") ?? "") || undefined) as TieRule | undefined,
     seed: int(form, "seed", 1),
   };
   if (source === "palset-session") {

@@ -49,6 +49,7 @@ export const hicupidAb: CampaignKindDef = {
       },
     };
   },
+  defaultTieRule: "tie",
   defaultGuidelines: [
     "## What you judge",
     "",

@@ -36,5 +36,6 @@ export const outputRating: CampaignKindDef = {
       content: { context: info(obj, "context", where, { optional: true }) ?? null, output: output(obj.output, "output", where) },
     };
   },
+  defaultTieRule: "adjudicate",
   defaultGuidelines: "Rate each output **1 to 3**: 1 = does not match the user, 2 = basically matches, 3 = completely matches.",
 };

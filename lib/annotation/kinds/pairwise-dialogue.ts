@@ -52,6 +52,7 @@ export const pairwiseDialogue: CampaignKindDef = {
       outputs: { A: a, B: b },
     };
   },
+  defaultTieRule: "tie",
   defaultGuidelines: [
     "## What you judge",
     "",

@@ -34,6 +34,7 @@ export const sessionQuality: CampaignKindDef = {
     { key: "2", shown: "2", label: "basically matches" },
     { key: "3", shown: "3", label: "completely matches" },
   ],
+  defaultTieRule: "adjudicate",
   defaultGuidelines: [
     "## What you rate",
     "",

@@ -37,6 +37,8 @@ export interface CampaignKindDef {
   parseUpload?: (obj: Record<string, unknown>, where: string) => ParsedItem;
   uploadExample?: string;
   defaultGuidelines: string;
+  /** How split human votes are resolved unless the campaign says otherwise ("tie" needs a Tie category). */
+  defaultTieRule: "tie" | "first" | "adjudicate" | "none";
   /** Names of the two sides in reports (canonical A, B). */
   sideNames?: { A: string; B: string };
 }
