@@ -72,6 +72,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         since.current = Date.now();
         submissionId.current = newId();
         dirty.current = false;
+        setSaved(null);
         setError(null);
       },
       (e) => live && setError(String(e.message ?? e)),
@@ -118,6 +119,8 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
 
   const markAndAdvance = (status: QueueEntry["status"]) => {
     if (!item) return;
+    dirty.current = false;
+    setSaved(null);
     cache.current.delete(item.assignmentId);
     const next = entries.map((e, i) => (i === index ? { ...e, status } : e));
     setEntries(next);
