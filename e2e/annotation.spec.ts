@@ -25,6 +25,9 @@ async function createCampaign(page: Page, opts: { name: string; kind: string; fi
     await page.getByLabel("Users", { exact: true }).fill(opts.users);
     await page.getByLabel("Sessions per user").fill(opts.sessions!);
   }
+  // Exactly the two demo annotators (other specs may have added accounts to the shared database).
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  for (const a of annotators()) await page.getByRole("checkbox", { name: a.email }).check();
   await page.getByLabel("Annotations per item (k)").fill(opts.k);
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
