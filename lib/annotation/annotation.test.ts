@@ -18,6 +18,7 @@ import {
   submitLabels,
   figure2,
   adjudicate,
+  itemsOverview,
 } from "@/lib/annotation";
 import type { Db } from "@/db/client";
 
@@ -159,6 +160,8 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(r.result.fleissKappa.value).toBeCloseTo(-0.04 / 0.56, 10);
     expect(r.result.plain.cohenKappa.value).toBeCloseTo(0.25, 10);
     expect(r.disagreements.map((d) => d.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
+    expect(itemsOverview(db, c.id, { onlyDisagreements: true }).map((i) => i.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
+    expect(itemsOverview(db, c.id)).toHaveLength(6);
     const strict = humanVsJudge(db, c.id, run.runId, { variant: "either" }).dimensions[0];
     expect(strict.result.n).toBe(3);
     expect(strict.result.cohenKappa.value).toBeCloseTo(0, 10);

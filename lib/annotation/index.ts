@@ -7,3 +7,4 @@ export * from "./judges";
 export * from "./item-view";
 export * from "./export";
 export { PAPER_SAMPLE } from "./sampling";
+export * from "./items-overview";

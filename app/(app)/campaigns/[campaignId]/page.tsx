@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { annotatorProgress, campaignAgreement, campaignSystemsOf, figure2, getCampaign, humanVsJudge, kindDef } from "@/lib/annotation";
+import { annotatorProgress, campaignAgreement, campaignDimensionsOf, campaignSystemsOf, figure2, getCampaign, humanVsJudge, itemsOverview, kindDef } from "@/lib/annotation";
 import { judgeRunsOf } from "@/lib/annotation/human-labels";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -15,7 +15,7 @@ import { setStatusAction } from "../actions";
 export const metadata: Metadata = { title: "Campaign" };
 export const dynamic = "force-dynamic";
 
-type Search = { variant?: string; humans?: string };
+type Search = { variant?: string; humans?: string; items?: string };
 
 export default async function CampaignPage({ params, searchParams }: { params: Promise<{ campaignId: string }>; searchParams: Promise<Search> }) {
   await requireRole("admin", "researcher");
@@ -38,7 +38,10 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const runs = judgeRunsOf(db, id);
   const vs = def.pairwise ? runs.map((r) => humanVsJudge(db, id, r.id, { variant, humans })) : [];
   const fig2 = c.kind === "hicupid-ab" ? figure2(db, id) : [];
-  const q = (o: Search) => `?${new URLSearchParams({ variant, humans, ...o } as Record<string, string>)}`;
+  const onlyDisagreements = sp.items === "disagreements";
+  const overview = itemsOverview(db, id, { onlyDisagreements });
+  const dims = campaignDimensionsOf(db, id);
+  const q = (o: Search) => `?${new URLSearchParams({ variant, humans, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
   return (
     <div className="space-y-5">
       <PageHeader
@@ -143,6 +146,33 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             ))}
           </div>
         ))}
+      </section>
+      <section className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 className="mb-2 font-semibold">
+          Items{" "}
+          <span className="text-sm font-normal">
+            <Link className={onlyDisagreements ? "text-indigo-700" : "font-semibold"} href={q({ items: "all" })}>all</Link> /{" "}
+            <Link className={onlyDisagreements ? "font-semibold" : "text-indigo-700"} href={q({ items: "disagreements" })}>only disagreements</Link>
+          </span>
+        </h2>
+        <table className="w-full text-sm" data-testid="items-table">
+          <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Item</th>{dims.map((d) => <th key={d.key} className="p-1.5">{d.title}: humans · judges</th>)}</tr></thead>
+          <tbody>
+            {overview.slice(0, 500).map((r) => (
+              <tr key={r.itemId} className={`border-t border-slate-100 ${r.disagree ? "bg-rose-50/40" : ""}`}>
+                <td className="p-1.5"><Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`}>{r.externalId}</Link></td>
+                {dims.map((d) => (
+                  <td key={d.key} className="p-1.5 text-xs tabular-nums">
+                    {r.cells[d.key].humans.join(" ") || "—"}
+                    {r.cells[d.key].judges.length ? <span className="text-slate-500"> · {r.cells[d.key].judges.join(" ")}</span> : null}
+                    {r.cells[d.key].adjudicated ? <span className="text-emerald-700"> · adj. {r.cells[d.key].adjudicated}</span> : null}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {overview.length > 500 ? <p className="mt-1 text-xs text-slate-500">First 500 of {overview.length} shown; the export has them all.</p> : null}
       </section>
       <details className="rounded-lg border border-slate-200 bg-white p-4">
         <summary className="cursor-pointer text-sm font-medium">Guidelines</summary>
