@@ -44,6 +44,24 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   const submissionId = useRef(newId());
   const dirty = useRef(false);
   const commentRef = useRef<HTMLTextAreaElement>(null);
+  // Keys can arrive faster than React re-renders: choices and submit read these refs, which are
+  // updated synchronously, never a render's possibly stale copy.
+  const valuesRef = useRef(values);
+  const commentsRef = useRef(comments);
+  const activeRef = useRef(active);
+  const busyRef = useRef(false);
+  const putValues = (v: Record<string, string>) => {
+    valuesRef.current = v;
+    setValues(v);
+  };
+  const putComments = (c: Record<string, string>) => {
+    commentsRef.current = c;
+    setComments(c);
+  };
+  const putActive = (a: number) => {
+    activeRef.current = a;
+    setActive(a);
+  };
 
   const load = useCallback((assignmentId: number, fresh = false) => {
     if (fresh || !cache.current.has(assignmentId)) {
@@ -66,9 +84,9 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
       (it) => {
         if (!live) return;
         setItem(it);
-        setValues(it.values);
-        setComments(it.comments);
-        setActive(Math.max(0, it.dimensions.findIndex((d) => !it.values[d.key])));
+        putValues(it.values);
+        putComments(it.comments);
+        putActive(Math.max(0, it.dimensions.findIndex((d) => !it.values[d.key])));
         since.current = Date.now();
         submissionId.current = newId();
         dirty.current = false;
@@ -135,18 +153,21 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   };
 
   const submit = async () => {
-    if (!item || !complete || busy) return;
+    const current = valuesRef.current;
+    if (!item || busyRef.current || !dims.length || !dims.every((d) => current[d.key])) return;
+    busyRef.current = true;
     setBusy(true);
     try {
       const r = await api(`/api/assignments/${item.assignmentId}`, {
         method: "POST",
-        body: JSON.stringify({ action: "submit", submissionId: submissionId.current, values, comments, ms: takeMs() }),
+        body: JSON.stringify({ action: "submit", submissionId: submissionId.current, values: current, comments: commentsRef.current, ms: takeMs() }),
       });
       if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
       markAndAdvance("done");
     } catch (e) {
       setError(`Not saved: ${(e as Error).message}. Press Enter to try again.`);
     } finally {
+      busyRef.current = false;
       setBusy(false);
     }
   };
@@ -165,45 +186,47 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (!d) return;
     dirty.current = true;
     submissionId.current = newId();
-    const nextValues = { ...values, [d.key]: value };
-    setValues(nextValues);
+    const nextValues = { ...valuesRef.current, [d.key]: value };
+    putValues(nextValues);
     const nextOpen = dims.findIndex((x, i) => i > dimIndex && !nextValues[x.key]);
-    setActive(nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1));
+    putActive(nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1));
   };
 
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
-      if (typing) {
-        if (e.key === "Escape") (e.target as HTMLElement).blur();
-        if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && skipping) {
-          e.preventDefault();
-          skip();
-        }
-        return;
-      }
-      if (e.metaKey || e.ctrlKey || e.altKey) return;
-      const k = e.key.toLowerCase();
-      if (k === "?") return setHelp((h) => !h);
-      if (k === "escape") return (setHelp(false), setSkipping(false));
-      if (!item) return;
-      if (keyMap.has(k)) {
+  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
+  onKeyRef.current = (e: KeyboardEvent) => {
+    const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
+    if (typing) {
+      if (e.key === "Escape") (e.target as HTMLElement).blur();
+      if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && skipping) {
         e.preventDefault();
-        return choose(active, keyMap.get(k)!);
+        skip();
       }
-      if (k === "enter") return (e.preventDefault(), void submit());
-      if (k === "arrowdown") return (e.preventDefault(), setActive((a) => Math.min(a + 1, dims.length - 1)));
-      if (k === "arrowup") return (e.preventDefault(), setActive((a) => Math.max(a - 1, 0)));
-      if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-      if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-      if (k === "s") return (e.preventDefault(), setSkipping(true));
-      if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
-    };
+      return;
+    }
+    if (e.metaKey || e.ctrlKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k === "?") return setHelp((h) => !h);
+    if (k === "escape") return (setHelp(false), setSkipping(false));
+    if (!item) return;
+    if (keyMap.has(k)) {
+      e.preventDefault();
+      return choose(activeRef.current, keyMap.get(k)!);
+    }
+    if (k === "enter") return (e.preventDefault(), void submit());
+    if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
+    if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
+    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
+    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
+    if (k === "s") return (e.preventDefault(), setSkipping(true));
+    if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  });
+  }, []);
 
   const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
   return (
@@ -233,7 +256,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
             {dims.map((d, i) => (
               <fieldset
                 key={d.key}
-                onClick={() => setActive(i)}
+                onClick={() => putActive(i)}
                 className={`rounded-md border px-3 py-2 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
                 data-testid={`dimension-${d.key}`}
               >
@@ -260,7 +283,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
                     onChange={(e) => {
                       dirty.current = true;
                       submissionId.current = newId();
-                      setComments({ ...comments, [d.key]: e.target.value });
+                      putComments({ ...commentsRef.current, [d.key]: e.target.value });
                     }}
                     placeholder="Comment (optional) — press C"
                     rows={1}
