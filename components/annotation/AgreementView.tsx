@@ -34,7 +34,7 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
               {row("Krippendorff's alpha", "krippendorffAlpha", true)}
             </tbody>
           </table>
-          <h4 className="mt-3 text-xs font-semibold text-slate-600">Cohen's kappa per annotator pair</h4>
+          <h4 className="mt-3 text-xs font-semibold text-slate-600">Cohen&apos;s kappa per annotator pair</h4>
           <table className="w-full text-sm">
             <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Pair</th><th className="p-1.5">n</th><th className="p-1.5">κ</th>{d.dimension.scale === "ordinal" ? <><th className="p-1.5">linear</th><th className="p-1.5">quadratic</th></> : null}</tr></thead>
             <tbody>

@@ -5,7 +5,7 @@
  * S skips with a reason; C comments; ? lists the keys. Drafts autosave; the next item is prefetched
  * so it shows at once; a submission carries a client-generated id, so a retry is stored once.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import { ItemContent, itemHeadline } from "./ItemContent";
 
@@ -40,7 +40,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<"saved" | "saving" | null>(null);
   const cache = useRef(new Map<number, Promise<PresentedItem>>());
-  const since = useRef(Date.now());
+  const since = useRef(0); // set when an item is shown
   const submissionId = useRef(newId());
   const dirty = useRef(false);
   const commentRef = useRef<HTMLTextAreaElement>(null);
@@ -195,7 +195,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
 
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
-  onKeyRef.current = (e: KeyboardEvent) => {
+  const handleKey = (e: KeyboardEvent) => {
     const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
     if (typing) {
       if (e.key === "Escape") (e.target as HTMLElement).blur();
@@ -222,6 +222,10 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (k === "s") return (e.preventDefault(), setSkipping(true));
     if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
   };
+  // The window listener is added once and always calls the latest handler.
+  useLayoutEffect(() => {
+    onKeyRef.current = handleKey;
+  });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
     window.addEventListener("keydown", onKey);
