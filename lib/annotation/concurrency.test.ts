@@ -13,7 +13,7 @@ afterEach(() => cleanup?.());
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ["--import", "tsx", "test/annotation-submit-worker.ts", ...args], { cwd: ROOT, env });
+    const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/annotation-submit-worker.ts", ...args], { cwd: ROOT, env });
     let out = "";
     let err = "";
     p.stdout.on("data", (d) => (out += d));
