@@ -9,12 +9,13 @@ import path from "node:path";
 import type { Db } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { PALSET_MINI_EN } from "./fixtures";
 
 const ROOT = path.resolve(__dirname, "..");
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- raw published JSON */
 export async function importMarkedPalset(db: Db, name = "Marked PAL-Set"): Promise<{ dir: string; cleanup: () => void }> {
-  const data = JSON.parse(fs.readFileSync(path.join(ROOT, "test/fixtures/palset/en/input.json"), "utf8"));
+  const data = JSON.parse(fs.readFileSync(path.join(PALSET_MINI_EN, "input.json"), "utf8"));
   for (const [uid, user] of Object.entries<any>(data)) {
     [...user.history, ...user.query].forEach((s: any, seq: number) => {
       // The fixture's users share some text; the user id keeps their prompts apart.

@@ -6,6 +6,17 @@ import { registerData } from "./data";
 import { registerDemo } from "./demo";
 import { registerRun } from "./run";
 import { registerMemory, registerModels } from "./memory";
+import { registerCampaign } from "./campaign";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerMemory, registerModels, registerRun, registerPending];
+export const commands: Array<(program: Command) => void> = [
+  registerUser,
+  registerData,
+  registerDemo,
+  registerMetrics,
+  registerMemory,
+  registerModels,
+  registerCampaign,
+  registerRun,
+  registerPending,
+];

@@ -30,7 +30,7 @@ beforeAll(async () => {
     PAL_MODEL_EMBEDDING: "fake-embed",
     PAL_MODEL_USER_SIMULATOR: "",
   };
-  const r = await pal("import", "palset", "test/fixtures/palset/en/input.json", "--name", "mini", "--lang", "en");
+  const r = await pal("import", "palset", "fixtures/palset/mini/en/input.json", "--name", "mini", "--lang", "en");
   expect(r.stderr).toBe("");
 }, 120_000);
 afterAll(async () => {
