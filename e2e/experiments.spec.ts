@@ -1,0 +1,80 @@
+import { test, expect } from "@playwright/test";
+import { e2eState, login, account } from "./state";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { experimentReplies } from "../test/experiment-replies";
+
+/**
+ * A researcher estimates, launches and watches an experiment on the demo data, with the assistant and
+ * judge roles pointed (by an admin, in Admin → Models) at the fake OpenAI-compatible server; then opens
+ * the results table, an item's drill-down and the case studies.
+ */
+let fake: FakeOpenAI;
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI({ latencyMs: 20 });
+  fake.setResponder(experimentReplies());
+});
+test.afterAll(async () => {
+  await fake.close();
+});
+
+test("estimate, launch, watch, results, drill-down and case study", async ({ page, browser }) => {
+  test.setTimeout(150_000);
+  await login(page, account("admin"));
+  await page.goto(`${e2eState().baseURL}/admin/models`);
+  for (const role of ["assistant", "judge"]) {
+    const card = page.getByTestId(`model-${role}`);
+    const form = card.getByRole("form", { name: `Settings of ${role}` });
+    await form.getByLabel(/Base URL/).fill(fake.baseURL);
+    await form.getByLabel("Model").fill(`e2e-${role}`);
+    await form.getByLabel(/API key/).fill("sk-e2e");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(card.getByText(`Saved ${role}.`)).toBeVisible();
+  }
+
+  const researcher = await (await browser.newContext()).newPage();
+  await login(researcher, account("researcher"));
+  await researcher.goto(`${e2eState().baseURL}/experiments`);
+  const form = researcher.getByRole("form", { name: "New experiment" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  await form.getByLabel("vanilla-log").check();
+  await form.getByLabel("Requirement restatement (Task 1)").check();
+  await form.getByTestId("users").fill("0000");
+  await form.getByRole("button", { name: "Estimate" }).click();
+  const estimate = form.getByTestId("estimate");
+  await expect(estimate).toContainText("total");
+  await expect(estimate.getByRole("row").filter({ hasText: "vanilla-log" })).toContainText("requirement");
+  expect(fake.chatRequests.length).toBe(0); // an estimate spends nothing
+
+  await form.getByRole("button", { name: "Launch" }).click();
+  await researcher.waitForURL(/\/experiments\/\d+$/);
+  await expect(researcher.getByTestId("status")).toHaveText("done", { timeout: 60_000 });
+  await expect(researcher.getByTestId("counts")).toContainText("0 failed");
+
+  const table = researcher.getByTestId("results-requirement");
+  await expect(table).toBeVisible();
+  for (const m of ["vanilla", "vanilla-log"]) {
+    await expect(table.locator(`tr[data-method="${m}"] td[data-metric="gscore"]`)).toHaveText("75.00");
+  }
+  await table.getByRole("button", { name: "Method" }).click(); // sort by method, descending
+  await expect(table.locator("tbody tr").first()).toHaveAttribute("data-method", "vanilla-log");
+  await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "gscore by method" })).toBeVisible();
+
+  const jobsTable = researcher.getByTestId("job-list");
+  await jobsTable.getByRole("button", { name: "Star item" }).first().click();
+  await expect(jobsTable.getByRole("button", { name: "Unstar item" })).toHaveCount(1);
+  await jobsTable.getByRole("link").first().click();
+  const drill = researcher.getByTestId("drilldown");
+  await expect(drill).toContainText("Score: gscore v");
+  await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
+  await expect(drill).toContainText("The user wants a plan for the weekend.");
+
+  await researcher.getByRole("link", { name: /experiment \d+/ }).click();
+  await researcher.getByRole("link", { name: "Case studies" }).click();
+  const study = researcher.getByTestId("case-study");
+  await expect(study).toHaveCount(1);
+  await expect(study).toContainText("vanilla-log");
+  await expect(study).toContainText("User query");
+  const md = await researcher.request.get(researcher.url().replace("/case-studies", "") .replace("/experiments/", "/api/experiments/") + "/export?format=md");
+  expect(md.status()).toBe(200);
+  expect(await md.text()).toMatch(/^# Case studies: /);
+});
