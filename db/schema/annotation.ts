@@ -189,7 +189,10 @@ export const adjudications = sqliteTable(
   (t) => [uniqueIndex("adjudications_item_dimension").on(t.itemId, t.dimension)],
 );
 
-/** A judge's pass over a campaign's items: imported from a file now, an LLM judge run later. */
+/**
+ * A judge's pass over a campaign's items: imported from a file, or an LLM judge run (lib/annotation/llm-judge).
+ * An LLM run is resumed, not duplicated: the same judge and model configuration on the same campaign reuse it.
+ */
 export const judgeRuns = sqliteTable("judge_runs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
@@ -199,6 +202,8 @@ export const judgeRuns = sqliteTable("judge_runs", {
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>(),
   createdBy: integer("created_by").notNull().references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
+  /** LLM runs: the last time a pass over the items finished (null while never finished). */
+  finishedAt: integer("finished_at"),
 });
 
 /**
@@ -217,4 +222,23 @@ export const judgeLabels = sqliteTable(
     analysis: text("analysis"),
   },
   (t) => [uniqueIndex("judge_labels_run_item_dimension").on(t.runId, t.itemId, t.dimension)],
+);
+
+/**
+ * An item and dimension an LLM judge run could not judge (the model endpoint failed, or no valid reply
+ * after the retries): recorded instead of a verdict, cleared when a later pass succeeds.
+ */
+export const judgeFailures = sqliteTable(
+  "judge_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: integer("run_id").notNull().references(() => judgeRuns.id, { onDelete: "cascade" }),
+    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    dimension: text("dimension").notNull(),
+    error: text("error").notNull(),
+    /** The last rejected reply, when there was one. */
+    rawReply: text("raw_reply"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("judge_failures_run_item_dimension").on(t.runId, t.itemId, t.dimension)],
 );

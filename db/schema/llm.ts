@@ -2,6 +2,7 @@ import { sqliteTable, integer, text, index, blob } from "drizzle-orm/sqlite-core
 import { createdAt } from "./common";
 import { jobs } from "./experiments";
 import { memoryVersions } from "./memory";
+import { judgeRuns } from "./annotation";
 
 export const MODEL_ROLES = ["assistant", "user-simulator", "judge", "embedding"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
@@ -66,6 +67,8 @@ export const llmCalls = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     memoryVersionId: integer("memory_version_id").references(() => memoryVersions.id, { onDelete: "cascade" }),
     jobId: integer("job_id").references(() => jobs.id, { onDelete: "cascade" }),
+    /** An LLM judge run over a campaign's items. */
+    judgeRunId: integer("judge_run_id").references(() => judgeRuns.id, { onDelete: "cascade" }),
     purpose: text("purpose").notNull(),
     role: text("role", { enum: MODEL_ROLES }).notNull(),
     /** The configuration used: a role name or "judge:<name>". */
@@ -89,5 +92,5 @@ export const llmCalls = sqliteTable(
     latencyMs: integer("latency_ms"),
     createdAt: createdAt(),
   },
-  (t) => [index("llm_calls_memory").on(t.memoryVersionId), index("llm_calls_job").on(t.jobId)],
+  (t) => [index("llm_calls_memory").on(t.memoryVersionId), index("llm_calls_job").on(t.jobId), index("llm_calls_judge_run").on(t.judgeRunId)],
 );

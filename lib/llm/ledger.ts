@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
 
 /** What caused a call: at most one of these is set; a call with none is an ad-hoc check. */
-export type Origin = { memoryVersionId?: number; jobId?: number };
+export type Origin = { memoryVersionId?: number; jobId?: number; judgeRunId?: number };
 
 export type LedgerRow = {
   origin: Origin;
@@ -31,6 +31,7 @@ export function recordCall(db: Db, r: LedgerRow): void {
     .values({
       memoryVersionId: r.origin.memoryVersionId ?? null,
       jobId: r.origin.jobId ?? null,
+      judgeRunId: r.origin.judgeRunId ?? null,
       purpose: r.purpose,
       role: r.role,
       config: r.config,
@@ -55,7 +56,8 @@ export function recordCall(db: Db, r: LedgerRow): void {
 function originFilter(origin: Origin) {
   if (origin.memoryVersionId !== undefined) return eq(llmCalls.memoryVersionId, origin.memoryVersionId);
   if (origin.jobId !== undefined) return eq(llmCalls.jobId, origin.jobId);
-  throw new Error("an origin needs a memoryVersionId or a jobId");
+  if (origin.judgeRunId !== undefined) return eq(llmCalls.judgeRunId, origin.judgeRunId);
+  throw new Error("an origin needs a memoryVersionId, a jobId or a judgeRunId");
 }
 
 export type LedgerCall = typeof llmCalls.$inferSelect;

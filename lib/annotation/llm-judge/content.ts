@@ -1,0 +1,54 @@
+/**
+ * Reading an item's content for a judge prompt. Uploaded files are free-form (user_info may be a text, a
+ * list or an object); items made from PAL Studio data carry the fields under the papers' names.
+ */
+import type { RequirementJudgeInput, PreferenceJudgeInput, Utterance } from "@/lib/judges/dialogue-pair";
+import type { QaMetadata } from "@/lib/judges/hicupid";
+import type { Lang } from "@/lib/judges/types";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (v == null ? "" : typeof v === "string" ? v : JSON.stringify(v, null, 2));
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : v == null || v === "" ? [] : [text(v)]);
+const posNeg = (v: unknown, pos?: unknown): { pos: string[]; neg: string[] } =>
+  isObj(v) ? { pos: strings(v.pos ?? v.pos_list), neg: strings(v.neg ?? v.neg_list) } : { pos: strings(pos), neg: [] };
+
+/** Chinese when the text has more CJK ideographs than Latin letters. */
+export function detectLang(value: unknown): Lang {
+  const s = text(value);
+  const cjk = (s.match(/[\u4e00-\u9fff]/g) ?? []).length;
+  const latin = (s.match(/[A-Za-z]/g) ?? []).length;
+  return cjk > latin / 4 ? "zh" : "en";
+}
+
+/** The user information the pairwise dialogue judge gets, from a pairwise item's content. */
+export function dialogueJudgeInput(content: Obj): RequirementJudgeInput & PreferenceJudgeInput {
+  const info = content.userInfo;
+  const u: Obj = isObj(info) ? info : { background: info };
+  return {
+    background: text(u.background ?? u.profile),
+    personality: text(u.personality),
+    situation: text(u.situation),
+    userQuery: text(u.user_query ?? u.userQuery ?? content.topic),
+    implicitNeeds: strings(u.implicit_needs ?? u.implicitNeeds),
+    requirement: text(u.requirement),
+    generalPreference: posNeg(u.general_preference ?? u.generalPreference, u.preferences),
+    solutions: posNeg(u.solutions),
+  };
+}
+
+/** A dialogue output as utterances (a plain text output becomes one assistant turn). */
+export function utterances(output: unknown): Utterance[] {
+  if (Array.isArray(output)) return output.map((t) => ({ role: (t as Obj).role === "user" ? "user" : "assistant", content: text((t as Obj).content) }));
+  return [{ role: "assistant", content: text(output) }];
+}
+
+/**
+ * A HiCUPID item's metadata for the A/B judge: HiCUPID's own {persona, profile} object as it is; a free
+ * text (an uploaded file's) is shown as the persona line.
+ */
+export function hicupidJudgeInput(content: Obj): { type: "persona" | "profile"; metadata: QaMetadata } {
+  const m = content.metadata;
+  if (isObj(m) && (isObj(m.persona) || isObj(m.profile))) return { type: isObj(m.profile) ? "profile" : "persona", metadata: m as QaMetadata };
+  return { type: "persona", metadata: { persona: { entity: text(m) } } };
+}

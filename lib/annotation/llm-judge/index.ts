@@ -1,0 +1,15 @@
+/** LLM judges on a campaign's items: the registry, the judges and their runs. */
+export { CAMPAIGN_JUDGES, judgeForKind } from "./registry";
+export type { CampaignJudgeDef, JudgeItem, JudgeSettings, DimensionOutcome } from "./types";
+export {
+  runLlmJudge,
+  estimateLlmJudge,
+  ensureLlmJudgeRun,
+  llmJudgeRuns,
+  judgeConfigChoices,
+  startLlmJudge,
+  type LlmJudgeRunInfo,
+  type LlmJudgeOptions,
+  type LlmJudgeEstimate,
+  type LlmJudgeResult,
+} from "./run";

@@ -1,0 +1,45 @@
+/** The contract of an LLM judge over a campaign's items (one module per judge, listed in ./index.ts). */
+import type { CampaignKind } from "@/db/schema";
+import type { DimensionSpec } from "../kinds";
+import type { JudgeModel } from "./model";
+
+/** An item as a judge may read it: the shared content, and for pairwise kinds the outputs by canonical slot. */
+export interface JudgeItem {
+  id: number;
+  externalId: string;
+  content: Record<string, unknown>;
+  outputs?: { A: unknown; B: unknown };
+}
+
+export interface JudgeSettings {
+  /** The model configuration (a judge role name: "judge" or "judge:<name>"). */
+  modelConfig: string;
+  /** Sampling temperature sent with every call. */
+  temperature: number;
+  /** FairEval tie margin on the average scores (pairwise dialogue judge). */
+  tieMargin: number;
+  /** Seed of the randomised answer slot (HiCUPID judge). */
+  seed: number;
+}
+
+export interface JudgeContext {
+  model: JudgeModel;
+  settings: JudgeSettings;
+  guidelines: string;
+  dimensions: DimensionSpec[];
+}
+
+/** A verdict in canonical terms (Win/Tie/Lose for slot A, or a rating), with the calls behind it. */
+export type DimensionVerdict = { value: string; judgments: unknown[]; analysis: string | null };
+/** Per dimension asked: a verdict, or why there is none (recorded, never invented). */
+export type DimensionOutcome = DimensionVerdict | { error: string; rawReply: string | null };
+
+export interface CampaignJudgeDef {
+  name: string;
+  label: string;
+  /** The campaign kinds this judge applies to. */
+  kinds: CampaignKind[];
+  /** Model calls to judge the given dimensions of one item (for the dry-run estimate). */
+  calls(dimensions: string[]): number;
+  judge(ctx: JudgeContext, item: JudgeItem, dimensions: string[]): Promise<Record<string, DimensionOutcome>>;
+}
