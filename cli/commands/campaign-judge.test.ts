@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "@/db/client";
+import { createUser } from "@/lib/users/users";
+import { createCampaign } from "@/lib/annotation/campaigns";
+import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, "..", "..");
+let dir: string;
+let fake: FakeOpenAI;
+let campaignId: number;
+
+async function pal(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const env = { ...process.env, PAL_DB: path.join(dir, "pal.db"), OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "k", PAL_MODEL_JUDGE: "fake-judge" };
+    const { stdout, stderr } = await run(process.execPath, [path.join(root, "bin", "pal.mjs"), ...args], { cwd: dir, env });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-judge-cli-"));
+  fake = await startFakeOpenAI({
+    respond: (r) => `Reasoning.\n\nBetter Response: ${String(r.messages[0].content).includes("Answer (A): Go hiking") ? "A" : "B"}`,
+  });
+  const db = openDb(path.join(dir, "pal.db"));
+  const r = await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" });
+  const a = await createUser(db, { email: "a@x.io", role: "annotator", password: "password-123" });
+  const text = fs.readFileSync(path.join(root, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
+  campaignId = createCampaign(db, { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: [a.id], source: { kind: "upload", fileName: "h.jsonl", text } }, r.id).id;
+  db.$client.close();
+});
+afterAll(async () => {
+  await fake.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("pal campaign judge", () => {
+  it("estimates, runs with progress on stderr, and a second run is free", async () => {
+    const dry = await pal("campaign", "judge", "--campaign", String(campaignId), "--dry-run", "--json");
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ judge: "hicupid-ab", modelConfig: "judge", model: "fake-judge", items: 4, calls: 4 });
+    expect(fake.chatRequests).toHaveLength(0);
+
+    const first = await pal("campaign", "judge", "--campaign", String(campaignId), "--json");
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ total: 8, judged: 8, failed: 0, requests: 4 });
+    expect(first.stderr).toContain("judged 8/8");
+    expect(fake.chatRequests).toHaveLength(4);
+
+    const again = await pal("campaign", "judge", "--campaign", String(campaignId), "--json");
+    expect(JSON.parse(again.stdout)).toMatchObject({ judged: 8, newlyJudged: 0, requests: 0 });
+    expect(fake.chatRequests).toHaveLength(4);
+  });
+
+  it("names the bad option in one line", async () => {
+    const r = await pal("campaign", "judge", "--campaign", String(campaignId), "--judge", "judge:none");
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/judge: "judge:none" is not a judge configuration/);
+  });
+});
