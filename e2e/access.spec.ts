@@ -24,6 +24,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "campaigns": { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
   "campaigns/[campaignId]/export": { sample: "/api/campaigns/1/export", methods: { GET: ["admin", "researcher"] } },
   "campaigns/[campaignId]/judges": { sample: "/api/campaigns/1/judges", methods: { POST: ["admin", "researcher"] } },
+  "campaigns/[campaignId]/llm-judge": { sample: "/api/campaigns/1/llm-judge", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
   "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */

@@ -9,6 +9,8 @@ import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { DimensionAgreementView, fmt } from "@/components/annotation/AgreementView";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
+import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
+import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { Guidelines } from "@/components/annotation/Guidelines";
 import { setStatusAction } from "../actions";
 
@@ -95,6 +97,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
 
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="font-semibold">Judges on the same items</h2>
+        <LlmJudgePanel campaignId={id} kind={c.kind} judgeLabel={judgeForKind(c.kind).label} initialRuns={llmJudgeRuns(db, id)} choices={judgeConfigChoices(db)} />
         <JudgeImportForm campaignId={id} />
         <p className="text-xs text-slate-500">
           JSONL, one verdict per line: <code>{`{"item": "<item id>", "dimension": "${def.dimensions[0].key}", "verdict": "${def.dimensions[0].categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`}</code>

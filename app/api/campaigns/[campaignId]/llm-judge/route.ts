@@ -1,0 +1,33 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/db/client";
+import { withRole } from "@/lib/auth/session";
+import { getCampaign } from "@/lib/annotation";
+import { estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, startLlmJudge } from "@/lib/annotation/llm-judge";
+import { judgeRequest, serverJudgeClient } from "@/lib/annotation/llm-judge/request";
+import { InvalidInputError } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ campaignId: string }> };
+
+/** GET → the campaign's LLM judge runs with live progress, and the judge configurations to pick from. */
+export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params }) => {
+  const db = getDb();
+  const id = Number((await params).campaignId);
+  getCampaign(db, id);
+  return NextResponse.json({ runs: llmJudgeRuns(db, id), choices: judgeConfigChoices(db) });
+});
+
+/** POST {modelConfig, temperature?, tieMargin?, seed?, dryRun?} → the estimate, or a run started in the background (202). */
+export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params, user }) => {
+  const db = getDb();
+  const id = Number((await params).campaignId);
+  const body = await req.json().catch(() => {
+    throw new InvalidInputError("expected a JSON body");
+  });
+  const { dryRun, ...opts } = judgeRequest(body);
+  const estimate = estimateLlmJudge(db, id, opts);
+  if (dryRun) return NextResponse.json({ estimate });
+  const started = startLlmJudge(db, serverJudgeClient(db), id, opts, user.id);
+  return NextResponse.json({ estimate, ...started }, { status: 202 });
+});
