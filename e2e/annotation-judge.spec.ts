@@ -1,0 +1,117 @@
+import { test, expect, type Page } from "@playwright/test";
+import path from "node:path";
+import { e2eState, login, account, type Account } from "./state";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { campaignJudgeReplies } from "../test/experiment-replies";
+
+/**
+ * HiCUPID A/B/Tie by keyboard with blinding checked on every response, and an LLM judge run on a pairwise
+ * campaign against the fake OpenAI-compatible server (a named judge configuration of its own, so that the
+ * experiments spec's judge setting running beside it is untouched) whose Table 11 then counts its verdicts.
+ */
+const ROOT = path.resolve(import.meta.dirname, "..");
+const JUDGE = "judge:e2e-campaign";
+test.describe.configure({ mode: "serial" });
+
+let fake: FakeOpenAI;
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI({ latencyMs: 5 });
+  fake.setResponder(campaignJudgeReplies());
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(e2eState().dbPath);
+  db.prepare("insert into model_settings (name, role, base_url, model) values (?, 'judge', ?, 'e2e-campaign-judge') on conflict(name) do update set base_url = excluded.base_url")
+    .run(JUDGE, fake.baseURL);
+  db.close();
+});
+test.afterAll(async () => {
+  await fake.close();
+});
+
+function firstAnnotator(): Account {
+  const a = e2eState().accounts.find((x) => x.role === "annotator");
+  expect(a).toBeDefined();
+  return a!;
+}
+
+async function createCampaign(page: Page, name: string, kind: string, file: string): Promise<number> {
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Kind").selectOption({ label: kind });
+  await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation", file));
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("checkbox", { name: firstAnnotator().email }).check();
+  await page.getByLabel("Annotations per item (k)").fill("1");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  return Number(page.url().split("/").pop());
+}
+
+async function annotate(page: Page, campaignId: number, keys: string[]) {
+  await page.goto(`${e2eState().baseURL}/annotate/${campaignId}`);
+  const progress = page.getByTestId("progress");
+  await expect(progress).toHaveText(/^0 \/ \d+ done/);
+  const total = Number((await progress.textContent())!.match(/\/ (\d+)/)![1]);
+  for (let i = 0; i < total; i++) {
+    await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
+    for (const k of keys) await page.keyboard.press(k);
+    await page.keyboard.press("Enter");
+    await expect(progress).toHaveText(new RegExp(`^${i + 1} / ${total} done`));
+  }
+  return total;
+}
+
+test("HiCUPID A/B campaign: completed with A/B/T keys only; no model name in any response the annotator got", async ({ page, browser }) => {
+  const id = await createCampaign(page, "HiCUPID e2e", "HiCUPID A/B/Tie", "hicupid-ab-demo.jsonl");
+  const ctx = await browser.newContext();
+  const ann = await ctx.newPage();
+  const bodies: Array<Promise<string>> = [];
+  ann.on("response", (r) => bodies.push(r.text().catch(() => "")));
+  await login(ann, firstAnnotator());
+  expect(await annotate(ann, id, ["a", "t"])).toBe(4);
+  const all = await Promise.all(bodies);
+  expect(all.length).toBeGreaterThan(8);
+  for (const b of all) expect(b).not.toMatch(/demo-model|"reference"/);
+  expect(await ann.content()).not.toContain("demo-model");
+  await ctx.close();
+
+  // The researcher sees the four votes in the Figure 2 layout.
+  await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
+  await expect(page.getByTestId("figure2-personalization")).toContainText("Humans (n = 4)");
+});
+
+test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 11 counts its verdicts", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const id = await createCampaign(page, "Pairwise judge e2e", "Pairwise dialogue judging", "pairwise-demo.jsonl");
+  const ctx = await browser.newContext();
+  const ann = await ctx.newPage();
+  await login(ann, firstAnnotator());
+  // W on requirement, T on preference for every item (in the shown order).
+  expect(await annotate(ann, id, ["w", "t"])).toBe(6);
+  await ctx.close();
+
+  await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
+  const panel = page.getByTestId("llm-judge");
+  await panel.getByLabel("Judge configuration").selectOption(JUDGE);
+  const before = fake.chatRequests.length;
+  await panel.getByRole("button", { name: "Estimate calls" }).click();
+  await expect(panel.getByTestId("llm-judge-estimate")).toContainText("12 verdicts to make over 6 items");
+  await expect(panel.getByTestId("llm-judge-estimate")).toContainText("72 model calls");
+  expect(fake.chatRequests.length).toBe(before); // an estimate spends nothing
+
+  await panel.getByRole("button", { name: "Run judge" }).click();
+  await expect(panel.getByTestId("llm-run-progress")).toHaveText(/12\/12 judged · complete/, { timeout: 60_000 });
+  expect(fake.chatRequests.filter((r) => r.model === "e2e-campaign-judge").length).toBe(72);
+  // The page re-renders with the judge beside the humans: h2memory wins preference every time.
+  const table = page.locator("[data-testid^=judge-]").filter({ hasText: "LLM dialogue-pair" }).getByTestId("table11");
+  await expect(table).toBeVisible({ timeout: 15_000 });
+  const judgeRow = table.getByRole("row").filter({ hasText: /^Judge/ });
+  await expect(judgeRow).toContainText(/\d \/ 0 \/ \d/);
+  const cells = await judgeRow.getByRole("cell").allTextContents();
+  // Requirement and preference: judge W / T / L over the 6 items, no ties (8 vs 5 in both orders).
+  for (const c of cells.slice(1)) {
+    const [w, t, l] = c.split("/").map((x) => Number(x.trim()));
+    expect(w + t + l).toBe(6);
+    expect(t).toBe(0);
+  }
+});
