@@ -8,18 +8,31 @@ type Props = {
   datasets: Array<{ id: number; name: string }>;
   users: Array<{ id: number; email: string; name: string | null; role: string }>;
   paperSample: { users: number; sessionsPerUser: number; seed: number };
+  /** Experiments with finished dialogue / hicupid jobs, and the methods that finished them. */
+  experiments: Array<{ id: number; name: string; tasks: Record<string, string[]> }>;
 };
+
+/** The experiment task whose outputs a kind's items are made from. */
+const EXPERIMENT_TASK: Record<string, string> = { "pairwise-dialogue": "dialogue", "hicupid-ab": "hicupid" };
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Posts the campaign as a multipart form to /api/campaigns (uploads can be large) and opens it. */
-export function CampaignForm({ kinds, datasets, users, paperSample }: Props) {
+export function CampaignForm({ kinds, datasets, users, paperSample, experiments }: Props) {
   const router = useRouter();
   const [kind, setKind] = useState(kinds[0].kind);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const def = kinds.find((k) => k.kind === kind)!;
-  const source = def.sources[0];
+  const task = EXPERIMENT_TASK[kind];
+  const usable = task ? experiments.filter((e) => (e.tasks[task]?.length ?? 0) >= (task === "dialogue" ? 2 : 1)) : [];
+  // Offered only when an experiment has outputs this kind can use.
+  const canUseExperiment = def.sources.includes("experiment") && usable.length > 0;
+  const [fromExperiment, setFromExperiment] = useState(false);
+  const source = fromExperiment && canUseExperiment ? "experiment" : def.sources[0];
+  const [experimentId, setExperimentId] = useState<number | null>(null);
+  const exp = usable.find((e) => e.id === experimentId) ?? usable[0];
+  const methods = exp && task ? exp.tasks[task] : [];
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -43,7 +56,32 @@ export function CampaignForm({ kinds, datasets, users, paperSample }: Props) {
         </select>
         <span className="mt-1 block text-slate-500">{def.description}</span>
       </label>
-      {source === "palset-session" ? (
+      {canUseExperiment ? (
+        <fieldset className="flex gap-4 text-sm">
+          <legend className="sr-only">Items from</legend>
+          <label className="flex items-center gap-1"><input type="radio" name="itemsFrom" checked={!fromExperiment} onChange={() => setFromExperiment(false)} /> Uploaded file</label>
+          <label className="flex items-center gap-1"><input type="radio" name="itemsFrom" checked={fromExperiment} onChange={() => setFromExperiment(true)} /> PAL Studio experiment</label>
+        </fieldset>
+      ) : null}
+      {source === "experiment" && exp ? (
+        <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
+          <legend className="px-1 text-xs font-semibold">{task === "dialogue" ? "Dialogues of two methods on the same topics" : "A method's answers against the personalized reference"}</legend>
+          <label className="col-span-2 block text-xs text-slate-600">Experiment
+            <select name="experimentId" value={exp.id} onChange={(e) => setExperimentId(Number(e.target.value))} className={input}>
+              {usable.map((e) => <option key={e.id} value={e.id}>#{e.id} {e.name}</option>)}
+            </select>
+          </label>
+          <label className="block text-xs text-slate-600">Method (side A)
+            <select name="methodA" key={`a-${exp.id}`} defaultValue={methods[0]} className={input}>{methods.map((m) => <option key={m} value={m}>{m}</option>)}</select>
+          </label>
+          {task === "dialogue" ? (
+            <label className="block text-xs text-slate-600">Method (side B)
+              <select name="methodB" key={`b-${exp.id}`} defaultValue={methods[1]} className={input}>{methods.map((m) => <option key={m} value={m}>{m}</option>)}</select>
+            </label>
+          ) : null}
+          <label className="block text-xs text-slate-600">Repeat<input name="replicate" type="number" min={0} defaultValue={0} className={input} /></label>
+        </fieldset>
+      ) : source === "palset-session" ? (
         <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
           <legend className="px-1 text-xs font-semibold">Sessions to sample (the paper: {paperSample.users} users × {paperSample.sessionsPerUser} sessions)</legend>
           <label className="col-span-4 block text-xs text-slate-600">PAL-Set data set

@@ -9,8 +9,8 @@ import { experiments } from "./experiments";
 export const CAMPAIGN_KINDS = ["session-quality", "pairwise-dialogue", "hicupid-ab", "output-rating"] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
-/** Where a campaign's items came from; experiment sources are added as new kinds later. */
-export const ITEM_SOURCES = ["palset-session", "upload"] as const;
+/** Where a campaign's items came from: sampled PAL-Set sessions, an uploaded file, or a PAL Studio experiment. */
+export const ITEM_SOURCES = ["palset-session", "upload", "experiment"] as const;
 
 /**
  * A human-evaluation campaign. Users are never deleted (they are disabled), so every foreign key to
@@ -74,7 +74,7 @@ export const campaignSystems = sqliteTable(
     campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
     slot: text("slot", { enum: ["A", "B"] }).notNull(),
     name: text("name").notNull(),
-    /** Set when the outputs come from an experiment of PAL Studio (a later source kind). */
+    /** Set when the outputs come from an experiment of PAL Studio (source "experiment"). */
     experimentId: integer("experiment_id").references(() => experiments.id, { onDelete: "set null" }),
     method: text("method"),
   },

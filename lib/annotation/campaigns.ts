@@ -18,10 +18,12 @@ import { planAssignments } from "./assignment";
 import { sampleSessions, type SessionSampleSpec } from "./sampling";
 import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
+import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
 export type CampaignSource =
   | ({ kind: "palset-session"; datasetId: number } & SessionSampleSpec)
-  | { kind: "upload"; fileName: string; text: string };
+  | { kind: "upload"; fileName: string; text: string }
+  | ({ kind: "experiment" } & ExperimentSourceSpec);
 
 export interface NewCampaign {
   name: string;
@@ -63,6 +65,8 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
     let parsed: Array<ParsedItem & { palSampleId?: number }>;
     let config: Record<string, unknown>;
     let datasetId: number | null = null;
+    let experimentSystems: { A: { method: string | null }; B: { method: string | null } } | null = null;
+    let experimentId: number | null = null;
     const src = input.source;
     if (src.kind === "palset-session") {
       const spec = { users: src.users, sessionsPerUser: src.sessionsPerUser, seed: src.seed };
@@ -72,6 +76,13 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
         palSampleId: s.sampleId,
         content: sessionItemContent(tx as unknown as Db, src.datasetId, s.userKey, s.sampleKey),
       }));
+      config = { ...spec };
+    } else if (src.kind === "experiment") {
+      const spec = { experimentId: src.experimentId, methodA: src.methodA, methodB: src.methodB, replicate: src.replicate ?? 0 };
+      const got = def.kind === "hicupid-ab" ? experimentHicupidItems(tx as unknown as Db, spec) : experimentDialogueItems(tx as unknown as Db, spec);
+      parsed = got.items;
+      experimentSystems = got.systems;
+      experimentId = spec.experimentId;
       config = { ...spec };
     } else {
       parsed = parseItemsJsonl(def, src.text, src.fileName);
@@ -93,7 +104,11 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
     const first = parsed[0]?.outputs;
     if (def.pairwise && first) {
       const ins = (slot: "A" | "B") =>
-        tx.insert(campaignSystems).values({ campaignId: campaign.id, slot, name: first[slot].system }).returning({ id: campaignSystems.id }).get().id;
+        tx
+          .insert(campaignSystems)
+          .values({ campaignId: campaign.id, slot, name: first[slot].system, experimentId, method: experimentSystems?.[slot].method ?? null })
+          .returning({ id: campaignSystems.id })
+          .get().id;
       systemIds = { A: ins("A"), B: ins("B") };
     }
     const itemIds: number[] = [];

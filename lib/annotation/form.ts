@@ -40,5 +40,13 @@ export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> 
     if (file.size > MAX_UPLOAD) throw new InvalidInputError(`${file.name}: larger than 200 MB`);
     return { ...base, source: { kind: "upload", fileName: file.name, text: await file.text() } };
   }
-  throw new InvalidInputError(`source: expected palset-session or upload, got "${source}"`);
+  if (source === "experiment") {
+    const text = (f: string) => String(form.get(f) ?? "").trim();
+    if (!text("methodA")) throw new InvalidInputError("methodA: choose the method on side A");
+    return {
+      ...base,
+      source: { kind: "experiment", experimentId: int(form, "experimentId"), methodA: text("methodA"), methodB: text("methodB") || undefined, replicate: int(form, "replicate", 0) },
+    };
+  }
+  throw new InvalidInputError(`source: expected palset-session, upload or experiment, got "${source}"`);
 }

@@ -7,7 +7,7 @@ export const hicupidAb: CampaignKindDef = {
   label: "HiCUPID A/B/Tie",
   description: "A question, the user's metadata and two answers (a model's and the personalized reference, slot randomised).",
   pairwise: true,
-  sources: ["upload"],
+  sources: ["upload", "experiment"],
   dimensions: [
     {
       key: "personalization",

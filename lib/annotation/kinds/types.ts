@@ -32,7 +32,7 @@ export interface CampaignKindDef {
   dimensions: DimensionSpec[];
   keys: KeyChoice[];
   /** The item sources this kind accepts. */
-  sources: Array<"palset-session" | "upload">;
+  sources: Array<"palset-session" | "upload" | "experiment">;
   /** Validates one uploaded JSONL record; throws InvalidInputError naming `where` and the field. */
   parseUpload?: (obj: Record<string, unknown>, where: string) => ParsedItem;
   uploadExample?: string;

@@ -5,6 +5,7 @@ import { assignableUsers, CAMPAIGN_KIND_DEFS, PAPER_SAMPLE } from "@/lib/annotat
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { CampaignForm } from "@/components/annotation/CampaignForm";
+import { experimentSourceChoices } from "@/lib/annotation/experiment-items";
 
 export const metadata: Metadata = { title: "New campaign" };
 export const dynamic = "force-dynamic";
@@ -20,6 +21,7 @@ export default async function NewCampaignPage() {
         datasets={listDatasets(db).filter((d) => d.kind === "palset").map((d) => ({ id: d.id, name: d.name }))}
         users={assignableUsers(db)}
         paperSample={PAPER_SAMPLE}
+        experiments={experimentSourceChoices(db)}
       />
     </>
   );

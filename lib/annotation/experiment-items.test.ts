@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/test/db";
+import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { experiments, jobs } from "@/db/schema";
+import { createUser } from "@/lib/users/users";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { listQueryTopics } from "@/lib/tasks/palset-items";
+import { listHcItems, loadHcItem } from "@/lib/tasks/hicupid/items";
+import { createCampaign, myQueue, presentAssignment } from "@/lib/annotation";
+import { experimentSourceChoices } from "./experiment-items";
+
+let t: ReturnType<typeof tempDb>;
+let db: Db;
+let researcher: number;
+let ann: number[];
+beforeEach(async () => {
+  t = tempDb();
+  db = t.db;
+  researcher = (await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" })).id;
+  ann = [];
+  for (const e of ["a1@x.io", "a2@x.io"]) ann.push((await createUser(db, { email: e, role: "annotator", password: "password-123" })).id);
+});
+afterEach(() => t.cleanup());
+
+/** An experiment row with finished jobs, as the experiments engine stores them (output per method and item). */
+function experiment(datasetId: number, rows: Array<{ method: string; task: string; itemKey: string; output: unknown; status?: "done" | "failed" }>) {
+  const e = db.insert(experiments).values({ name: "exp", datasetId, datasetHash: "h", config: {}, configHash: "c", status: "done" }).returning().get();
+  for (const r of rows) db.insert(jobs).values({ experimentId: e.id, method: r.method, task: r.task, itemKey: r.itemKey, status: r.status ?? "done", output: r.output }).run();
+  return e.id;
+}
+
+const dialogue = (who: string) => [
+  { role: "user", content: "I need a plan." },
+  { role: "assistant", content: `Reply by ${who === "h2memory" ? "the first" : "the second"} assistant.` },
+];
+
+describe("campaign items from an experiment", () => {
+  it("pairs two methods' dialogues per topic, links the systems to the experiment, and never shows a method name", async () => {
+    const paths = fs.readdirSync(PALSET_EN).filter((f) => f.endsWith(".json")).map((f) => path.join(PALSET_EN, f));
+    const ds = await importPalset(db, { paths, name: "en", lang: "en" });
+    const topics = listQueryTopics(db, ds.datasetId, "all").slice(0, 3);
+    const exp = experiment(ds.datasetId, [
+      ...topics.flatMap((tp) => ["h2memory", "vanilla-log"].map((m) => ({ method: m, task: "dialogue", itemKey: tp.itemKey, output: { template: {}, dialogue: dialogue(m) } }))),
+      // Only one method finished this topic: no pair, no item. A pairwise judging job is not a method.
+      { method: "h2memory", task: "dialogue", itemKey: "x/y/z", output: { dialogue: dialogue("h2memory") } },
+      { method: "h2memory~vanilla-log", task: "dialogue", itemKey: topics[0].itemKey, output: {} },
+    ]);
+    expect(experimentSourceChoices(db)).toEqual([{ id: exp, name: "exp", tasks: { dialogue: ["h2memory", "vanilla-log"] } }]);
+    const c = createCampaign(
+      db,
+      { name: "from exp", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB: "vanilla-log" } },
+      researcher,
+    );
+    expect(c.items).toBe(3);
+    const systems = db.$client.prepare("select slot, name, experiment_id, method from campaign_systems where campaign_id = ? order by slot").all(c.id);
+    expect(systems).toEqual([
+      { slot: "A", name: "h2memory", experiment_id: exp, method: "h2memory" },
+      { slot: "B", name: "vanilla-log", experiment_id: exp, method: "vanilla-log" },
+    ]);
+    const content = JSON.parse((db.$client.prepare("select content from campaign_items where campaign_id = ? order by position").get(c.id) as { content: string }).content);
+    expect(Object.keys(content.userInfo).sort()).toEqual(["background", "general_preference", "implicit_needs", "personality", "requirement", "situation", "solutions", "user_query"]);
+    // What an annotator receives for each item: outputs in the shown order, no method name.
+    const q = myQueue(db, ann[0], c.id);
+    expect(q.entries.length).toBeGreaterThan(0);
+    for (const a of q.entries) {
+      const shown = JSON.stringify(presentAssignment(db, ann[0], a.assignmentId));
+      expect(shown).not.toMatch(/h2memory|vanilla-log/);
+      expect(shown).toContain("Reply by the first assistant.");
+      expect(shown).toContain("Reply by the second assistant.");
+    }
+  });
+
+  it("takes a method's HiCUPID answers against the personalized reference, leaving schedule questions out", async () => {
+    const ds = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "hc" });
+    const items = listHcItems(db, ds.datasetId, "all", ["test_1", "test_2"]);
+    const exp = experiment(ds.datasetId, items.map((it, i) => ({ method: "utterance-rag", task: "hicupid", itemKey: it.itemKey, output: { answer: `answer ${i}` } })));
+    const kept = items.filter((it) => loadHcItem(db, ds.datasetId, it.itemKey).type !== "schedule");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(items.length);
+    const c = createCampaign(db, { name: "hc", kind: "hicupid-ab", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "utterance-rag" } }, researcher);
+    expect(c.items).toBe(kept.length);
+    const out = db.$client
+      .prepare("select s.slot, s.name, s.experiment_id as e, o.output from campaign_outputs o join campaign_systems s on s.id = o.system_id join campaign_items i on i.id = o.item_id where i.external_id = ?")
+      .all(kept[0].itemKey) as Array<{ slot: string; name: string; e: number; output: string }>;
+    const ref = loadHcItem(db, ds.datasetId, kept[0].itemKey).personalizedAnswer;
+    expect(out.find((o) => o.slot === "B")).toMatchObject({ name: "reference", e: exp, output: JSON.stringify(ref) });
+    expect(out.find((o) => o.slot === "A")!.name).toBe("utterance-rag");
+  });
+
+  it("names what is missing and stores nothing", async () => {
+    const paths = fs.readdirSync(PALSET_EN).filter((f) => f.endsWith(".json")).map((f) => path.join(PALSET_EN, f));
+    const ds = await importPalset(db, { paths, name: "en", lang: "en" });
+    const exp = experiment(ds.datasetId, []);
+    const mk = (methodB?: string) => () =>
+      createCampaign(db, { name: "x", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB } }, researcher);
+    expect(mk()).toThrow(/source.methodB: choose the second method/);
+    expect(mk("vanilla")).toThrow(/has no dialogue that both h2memory and vanilla finished/);
+    expect(() =>
+      createCampaign(db, { name: "x", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: 999, methodA: "a", methodB: "b" } }, researcher),
+    ).toThrow(/no experiment with id 999/);
+    expect(db.$client.prepare("select count(*) as n from campaigns").get()).toEqual({ n: 0 });
+  });
+});
