@@ -20,7 +20,13 @@ export type BaselineSession = {
 };
 
 /** One validated model call; the adapter routes it through the one model client. */
-export type ChatCall<T> = { purpose: string; messages: ChatMessage[]; schema: z.ZodType<T> };
+export type ChatCall<T> = {
+  purpose: string;
+  messages: ChatMessage[];
+  schema: z.ZodType<T>;
+  /** True when the reply is prose in the data set's language (a summary, a note), so the client may check it. */
+  prose?: boolean;
+};
 export type ChatFn = <T>(call: ChatCall<T>) => Promise<T>;
 
 /**

@@ -22,7 +22,7 @@ export async function conditionmemStep(
     s.turns.map(async (t, i) => {
       const { decision } = await ctx.chat({ purpose: "conditionmem.decision", messages: decisionPrompt(ctx.lang, t.user), schema: decisionSchema });
       if (decision === "no") return null;
-      const r = await ctx.chat({ purpose: "conditionmem.record", messages: recordPrompt(ctx.lang, s.turns.slice(0, i), t.user), schema: recordSchema });
+      const r = await ctx.chat({ purpose: "conditionmem.record", prose: true, messages: recordPrompt(ctx.lang, s.turns.slice(0, i), t.user), schema: recordSchema });
       return { seq: s.seq, turn: i + 1, userInput: t.user, summary: r.summary, note: r.note } satisfies StoredRecord;
     }),
   );

@@ -34,7 +34,7 @@ export async function ldAgentStep(ctx: LdAgentContext, state: LdAgentState, s: B
 
   const summarise = async ({ batch, visibleFrom }: { batch: CachedUtterance[]; visibleFrom: number }) => {
     const lines = batch.map((u) => line(ctx.lang, u));
-    const { summary } = await ctx.chat({ purpose: "ld-agent.event-summary", messages: eventSummaryPrompt(ctx.lang, lines), schema: eventSummarySchema });
+    const { summary } = await ctx.chat({ purpose: "ld-agent.event-summary", prose: true, messages: eventSummaryPrompt(ctx.lang, lines), schema: eventSummarySchema });
     const last = batch[batch.length - 1];
     const seqs = [...new Set(batch.map((u) => u.seq))];
     const event: LdEvent = { key: `event:${seqs.join("-")}`, at: last.at, summary, nouns: ctx.nouns(lines.join("\n"), ctx.lang), seqs };

@@ -45,14 +45,14 @@ export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankSt
     pieces.push(piece);
     entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
   });
-  const eventP = ctx.chat({ purpose: "memorybank.event", messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema });
-  const portraitP = ctx.chat({ purpose: "memorybank.daily-portrait", messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns), schema: portraitSchema });
+  const eventP = ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema });
+  const portraitP = ctx.chat({ purpose: "memorybank.daily-portrait", prose: true, messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns), schema: portraitSchema });
   const [globalSummary, globalPortrait, event, daily] = await Promise.all([
     eventP.then((e) =>
-      ctx.chat({ purpose: "memorybank.global-summary", messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary), schema: eventSchema }),
+      ctx.chat({ purpose: "memorybank.global-summary", prose: true, messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary), schema: eventSchema }),
     ),
     portraitP.then((p) =>
-      ctx.chat({ purpose: "memorybank.global-portrait", messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait), schema: portraitSchema }),
+      ctx.chat({ purpose: "memorybank.global-portrait", prose: true, messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait), schema: portraitSchema }),
     ),
     eventP,
     portraitP,

@@ -12,10 +12,10 @@ export const initialRecurSumState = (): RecurSumState => ({ dialogueSummary: nul
 export async function recursumStep(ctx: StepContext, state: RecurSumState, s: BaselineSession): Promise<StepResult<RecurSumState>> {
   const [dialogue, logs] = await Promise.all([
     s.turns.length
-      ? ctx.chat({ purpose: "recursum.dialogue-summary", messages: dialogueSummaryPrompt(ctx.lang, state.dialogueSummary, s.turns), schema: summarySchema })
+      ? ctx.chat({ purpose: "recursum.dialogue-summary", prose: true, messages: dialogueSummaryPrompt(ctx.lang, state.dialogueSummary, s.turns), schema: summarySchema })
       : null,
     s.logs.length
-      ? ctx.chat({ purpose: "recursum.log-summary", messages: logSummaryPrompt(ctx.lang, state.logSummary, s.logs), schema: summarySchema })
+      ? ctx.chat({ purpose: "recursum.log-summary", prose: true, messages: logSummaryPrompt(ctx.lang, state.logSummary, s.logs), schema: summarySchema })
       : null,
   ]);
   const next: RecurSumState = {
