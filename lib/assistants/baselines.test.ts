@@ -34,10 +34,10 @@ describe("RecurSum build step", () => {
     expect(calls[2].user).not.toContain("S0 jogged");
     expect(state.dialogueSummary).toBe("recursum.dialogue-summary#S0,S1");
     expect(all.map((e) => [e.kind, e.key, e.visibleFrom])).toEqual([
-      ["dialogue-summary", "M_0", 1],
-      ["log-summary", "L_0", 1],
-      ["dialogue-summary", "M_1", 2],
-      ["log-summary", "L_2", 3],
+      ["dialogue-summary", "M", 1],
+      ["log-summary", "L", 1],
+      ["dialogue-summary", "M", 2],
+      ["log-summary", "L", 3],
     ]);
   });
 });

@@ -2,8 +2,9 @@
  * LD-Agent's memory over a user's sessions: the short-term cache of the ongoing conversation,
  * event memory (a summary of each flushed cache with its time and the nouns behind it), and the
  * user's and the assistant's persona banks, extracted utterance by utterance.
- * The flush a session's arrival causes is made of earlier sessions only, so its event is visible
- * to answers in that very session; the session's own utterances and traits are visible from the next.
+ * A session's arrival flushes the cache of earlier sessions when the gap exceeds β (`ldAgentArrival`,
+ * made of earlier sessions only, so answers in that session may use it); its dialogue then adds
+ * traits and fills the cache again (`ldAgentDialogue`, visible from the next session).
  */
 import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baseline-types";
 import { speaker, type Lang } from "../history-text";
@@ -21,44 +22,74 @@ export type LdAgentContext = StepContext & { nouns: NounFn; betaMs?: number };
 
 const line = (lang: Lang, u: CachedUtterance) => `${speaker(lang, u.speaker)}: ${u.text}`;
 
-export async function ldAgentStep(ctx: LdAgentContext, state: LdAgentState, s: BaselineSession): Promise<StepResult<LdAgentState>> {
+/** Summarises one flushed batch into an event (one call); its nouns come from the batch's text. */
+export async function summariseBatch(ctx: LdAgentContext, batch: readonly CachedUtterance[]): Promise<LdEvent> {
+  const lines = batch.map((u) => line(ctx.lang, u));
+  const { summary } = await ctx.chat({
+    purpose: "ld-agent.event-summary",
+    prose: true,
+    messages: eventSummaryPrompt(ctx.lang, lines),
+    schema: eventSummarySchema,
+  });
+  const seqs = [...new Set(batch.map((u) => u.seq))];
+  return { key: `event:${seqs.join("-")}`, at: batch[batch.length - 1].at, summary, nouns: ctx.nouns(lines.join("\n"), ctx.lang), seqs };
+}
+
+/** The flush caused by a session arriving at `at`: entries are visible to answers in that session. */
+export async function ldAgentArrival(ctx: LdAgentContext, state: LdAgentState, seq: number, at: number): Promise<StepResult<LdAgentState>> {
+  const arrival = flushOnArrival(state.cache, at, ctx.betaMs ?? DEFAULT_BETA_MS);
+  if (!arrival.flushed) return { state, entries: [] };
+  const event = await summariseBatch(ctx, arrival.flushed);
+  return {
+    state: { ...state, cache: arrival.cache, events: [...state.events, event] },
+    entries: [
+      { kind: "event", key: event.key, content: event, visibleFrom: seq },
+      { kind: "cache", key: "cache", content: arrival.cache, visibleFrom: seq },
+    ],
+  };
+}
+
+/** The session's dialogue: persona extraction per utterance, and its utterances into the cache. */
+export async function ldAgentDialogue(ctx: LdAgentContext, state: LdAgentState, s: BaselineSession): Promise<StepResult<LdAgentState>> {
   const beta = ctx.betaMs ?? DEFAULT_BETA_MS;
-  const arrival = flushOnArrival(state.cache, s.at, beta);
   const utterances: CachedUtterance[] = s.turns.flatMap((t) => [
     { at: s.at, speaker: "user" as const, text: t.user, seq: s.seq },
     { at: s.at, speaker: "assistant" as const, text: t.assistant, seq: s.seq },
   ]);
-  // Utterances of one session share its timestamp, so this only flushes if a caller gives finer times.
-  const pushed = pushAll(arrival.cache, utterances, beta);
-  const batches = [...(arrival.flushed ? [{ batch: arrival.flushed, visibleFrom: s.seq }] : []), ...pushed.flushed.map((b) => ({ batch: b, visibleFrom: s.seq + 1 }))];
-
-  const summarise = async ({ batch, visibleFrom }: { batch: CachedUtterance[]; visibleFrom: number }) => {
-    const lines = batch.map((u) => line(ctx.lang, u));
-    const { summary } = await ctx.chat({ purpose: "ld-agent.event-summary", prose: true, messages: eventSummaryPrompt(ctx.lang, lines), schema: eventSummarySchema });
-    const last = batch[batch.length - 1];
-    const seqs = [...new Set(batch.map((u) => u.seq))];
-    const event: LdEvent = { key: `event:${seqs.join("-")}`, at: last.at, summary, nouns: ctx.nouns(lines.join("\n"), ctx.lang), seqs };
-    return { event, visibleFrom };
-  };
+  // Utterances of one session share its timestamp, so this flushes only when given finer times.
+  const pushed = pushAll(state.cache, utterances, beta);
   const extract = (text: string) => ctx.chat({ purpose: "ld-agent.persona", messages: personaPrompt(ctx.lang, text), schema: personaSchema });
-
   const [events, personas] = await Promise.all([
-    Promise.all(batches.map(summarise)),
+    Promise.all(pushed.flushed.map((b) => summariseBatch(ctx, b))),
     Promise.all(s.turns.map(async (t) => Promise.all([extract(t.user), extract(t.assistant)]))),
   ]);
-
-  const entries: BaselineEntry[] = events.map(({ event, visibleFrom }) => ({ kind: "event", key: event.key, content: event, visibleFrom }));
-  const userPersona = [...state.userPersona];
-  const agentPersona = [...state.agentPersona];
+  const visibleFrom = s.seq + 1;
+  const entries: BaselineEntry[] = events.map((e) => ({ kind: "event", key: e.key, content: e, visibleFrom }));
+  const newUser: PersonaTrait[] = [];
+  const newAgent: PersonaTrait[] = [];
   personas.forEach(([u, a], i) => {
-    for (const trait of u.traits) userPersona.push({ seq: s.seq, turn: i + 1, trait });
-    for (const trait of a.traits) agentPersona.push({ seq: s.seq, turn: i + 1, trait });
+    for (const trait of u.traits) newUser.push({ seq: s.seq, turn: i + 1, trait });
+    for (const trait of a.traits) newAgent.push({ seq: s.seq, turn: i + 1, trait });
   });
-  const newUser = userPersona.slice(state.userPersona.length);
-  const newAgent = agentPersona.slice(state.agentPersona.length);
-  if (newUser.length) entries.push({ kind: "persona-user", key: `persona-user:${s.seq}`, content: newUser, visibleFrom: s.seq + 1 });
-  if (newAgent.length) entries.push({ kind: "persona-assistant", key: `persona-assistant:${s.seq}`, content: newAgent, visibleFrom: s.seq + 1 });
-  return { state: { cache: pushed.cache, events: [...state.events, ...events.map((e) => e.event)], userPersona, agentPersona }, entries };
+  if (newUser.length) entries.push({ kind: "persona-user", key: `persona-user:${s.seq}`, content: newUser, visibleFrom });
+  if (newAgent.length) entries.push({ kind: "persona-assistant", key: `persona-assistant:${s.seq}`, content: newAgent, visibleFrom });
+  entries.push({ kind: "cache", key: "cache", content: pushed.cache, visibleFrom });
+  return {
+    state: {
+      cache: pushed.cache,
+      events: [...state.events, ...events],
+      userPersona: [...state.userPersona, ...newUser],
+      agentPersona: [...state.agentPersona, ...newAgent],
+    },
+    entries,
+  };
+}
+
+/** Both phases of one session, in order (what a build does for a session with or without logs). */
+export async function ldAgentStep(ctx: LdAgentContext, state: LdAgentState, s: BaselineSession): Promise<StepResult<LdAgentState>> {
+  const a = await ldAgentArrival(ctx, state, s.seq, s.at);
+  const d = await ldAgentDialogue(ctx, a.state, s);
+  return { state: d.state, entries: [...a.entries, ...d.entries] };
 }
 
 /** Calls implied: two persona extractions per turn plus one summary per flush the timestamps cause. */

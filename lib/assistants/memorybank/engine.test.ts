@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BaselineSession, MakeIndex } from "../baseline-types";
+import type { BaselineSession, MakeIndex, SearchIndex } from "../baseline-types";
 import { scriptChat } from "../testing/script-chat";
 import { initialMemoryBankState, memorybankImpliedCalls, memorybankStep } from "./engine";
 
@@ -15,8 +15,8 @@ const session = (seq: number, turns: [string, string][]): BaselineSession => ({
 
 /** Word-overlap ranking, enough to tell which piece a query recalls in this unit test. */
 const overlapIndex: MakeIndex = <T,>() => {
-  const docs: { id: string; text: string; meta?: T }[] = [];
-  return {
+  const docs: { id: string; text: string; meta?: unknown }[] = [];
+  const index: SearchIndex<unknown> = {
     add: async (d) => void docs.push(...d),
     search: async (q, k = 3) => {
       const words = new Set(q.toLowerCase().split(/\W+/).filter(Boolean));
@@ -27,6 +27,7 @@ const overlapIndex: MakeIndex = <T,>() => {
         .slice(0, k);
     },
   };
+  return index as SearchIndex<T>;
 };
 
 describe("MemoryBank build step", () => {

@@ -6,6 +6,9 @@
 import type { BaselineSession, StepContext, StepResult } from "../baseline-types";
 import { dialogueSummaryPrompt, logSummaryPrompt, summarySchema } from "./prompts";
 
+/** The stored form of M_j and L_j. */
+export type SummaryEntry = { seq: number; summary: string };
+
 export type RecurSumState = { dialogueSummary: string | null; logSummary: string | null };
 export const initialRecurSumState = (): RecurSumState => ({ dialogueSummary: null, logSummary: null });
 
@@ -23,8 +26,9 @@ export async function recursumStep(ctx: StepContext, state: RecurSumState, s: Ba
     logSummary: logs?.summary ?? state.logSummary,
   };
   const entries = [];
-  if (dialogue) entries.push({ kind: "dialogue-summary", key: `M_${s.seq}`, content: dialogue.summary, visibleFrom: s.seq + 1 });
-  if (logs) entries.push({ kind: "log-summary", key: `L_${s.seq}`, content: logs.summary, visibleFrom: s.seq + 1 });
+  // One entry per chain under a fixed key: each update replaces the previous one from the next session on.
+  if (dialogue) entries.push({ kind: "dialogue-summary", key: "M", content: { seq: s.seq, summary: dialogue.summary }, visibleFrom: s.seq + 1 });
+  if (logs) entries.push({ kind: "log-summary", key: "L", content: { seq: s.seq, summary: logs.summary }, visibleFrom: s.seq + 1 });
   return { state: next, entries };
 }
 
