@@ -1,9 +1,11 @@
 /**
- * LD-Agent's short-term memory: a cache of the current conversation's timestamped utterances. When
- * a new utterance arrives more than β after the last cached one, the cache is one finished event:
- * it is flushed (to be summarised into the long-term event memory) and restarted with the new
- * utterance. Pure: the caller makes the summary call for each flushed batch.
+ * LD-Agent's short-term memory: a cache of the current conversation's timestamped utterances, with
+ * who said them and in which session. The flush rule itself (a gap of more than β) is score.ts's
+ * pushUtterance; this keeps the speaker and session with each cached utterance and adds the flush a
+ * session's arrival causes. Pure: the caller makes the summary call for each flushed batch.
  */
+import { LD_AGENT_BETA_SECONDS, pushUtterance as pushRule } from "./score";
+
 export type CachedUtterance = {
   /** Epoch ms. */
   at: number;
@@ -18,15 +20,16 @@ export type CachedUtterance = {
  * a new session. PAL-Set and HiCUPID sessions are days apart and carry one timestamp each, so every
  * session becomes one event.
  */
-export const DEFAULT_BETA_MS = 60 * 60 * 1000;
+export const DEFAULT_BETA_MS = LD_AGENT_BETA_SECONDS * 1000;
+
+const rule = (u: { at: number; text: string }) => ({ time: u.at, text: u.text });
 
 export type PushResult = { cache: CachedUtterance[]; flushed: CachedUtterance[] | null };
 
 /** Adds one utterance; returns the new cache and, when the gap exceeded β, the batch to summarise. */
 export function pushUtterance(cache: readonly CachedUtterance[], u: CachedUtterance, betaMs = DEFAULT_BETA_MS): PushResult {
-  const last = cache[cache.length - 1];
-  if (last && u.at - last.at > betaMs) return { cache: [u], flushed: [...cache] };
-  return { cache: [...cache, u], flushed: null };
+  const r = pushRule(cache.map(rule), rule(u), betaMs / 1000);
+  return r.flushed ? { cache: [u], flushed: [...cache] } : { cache: [...cache, u], flushed: null };
 }
 
 /** Feeds many utterances in order; returns the final cache and every batch flushed on the way. */
@@ -46,7 +49,6 @@ export function pushAll(cache: readonly CachedUtterance[], us: readonly CachedUt
  * in that session may already rely on (it is made only of earlier sessions).
  */
 export function flushOnArrival(cache: readonly CachedUtterance[], at: number, betaMs = DEFAULT_BETA_MS): PushResult {
-  const last = cache[cache.length - 1];
-  if (last && at - last.at > betaMs) return { cache: [], flushed: [...cache] };
-  return { cache: [...cache], flushed: null };
+  const r = pushRule(cache.map(rule), { time: at, text: "" }, betaMs / 1000);
+  return r.flushed ? { cache: [], flushed: [...cache] } : { cache: [...cache], flushed: null };
 }

@@ -1,16 +1,20 @@
 /**
  * MemoryBank over PAL-Set / HiCUPID dialogues: timestamped turn memory, one event summary and one
  * daily portrait per session, a global summary and a global portrait folded forward, and a memory
- * strength per piece (turns and event summaries) that recall raises (see strength.ts).
+ * strength per piece (turns and event summaries) that recall raises (forgetting.ts).
+ * Recall happens while building: session j's user inputs retrieve the top-k pieces of the memory
+ * before j, and those get stronger with their clock reset to session j. Answering never changes
+ * memory, so a task's result does not depend on the order tasks run in.
  * A session's event and daily-portrait calls run together; each global update waits only for its
  * own input, so the longest chain grows by one call per session.
  */
 import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baseline-types";
 import { formatTurns } from "../history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
-import { recalled, stored, type Strength } from "./strength";
+import { newTrace, recall, type MemoryTrace } from "./forgetting";
 
-export type Piece = Strength & { id: string; kind: "turn" | "event"; seq: number; date: string; text: string };
+/** A memory piece: its forgetting trace (id, strength, last recall) and what it says. */
+export type Piece = MemoryTrace & { kind: "turn" | "event"; seq: number; date: string; text: string };
 
 export type MemoryBankState = { pieces: Piece[]; globalSummary: string | null; globalPortrait: string | null };
 export const initialMemoryBankState = (): MemoryBankState => ({ pieces: [], globalSummary: null, globalPortrait: null });
@@ -34,14 +38,14 @@ export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankSt
   const hit = await recallIds(ctx.makeIndex, state.pieces, s.turns.map((t) => t.user), ctx.k);
   const pieces = state.pieces.map((p) => {
     if (!hit.has(p.id)) return p;
-    const r = { ...p, ...recalled(p, s.at) };
+    const r = { ...p, ...recall(p, s.at) };
     entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom });
     return r;
   });
   if (!s.turns.length) return { state: { ...state, pieces }, entries };
 
   s.turns.forEach((t, i) => {
-    const piece: Piece = { id: `turn:${s.seq}:${i + 1}`, kind: "turn", seq: s.seq, date: s.date, text: formatTurns(ctx.lang, [t]), ...stored(s.at) };
+    const piece: Piece = { ...newTrace(`turn:${s.seq}:${i + 1}`, s.at), kind: "turn", seq: s.seq, date: s.date, text: formatTurns(ctx.lang, [t]) };
     pieces.push(piece);
     entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
   });
@@ -57,7 +61,7 @@ export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankSt
     eventP,
     portraitP,
   ]);
-  const eventPiece: Piece = { id: `event:${s.seq}`, kind: "event", seq: s.seq, date: s.date, text: event.summary, ...stored(s.at) };
+  const eventPiece: Piece = { ...newTrace(`event:${s.seq}`, s.at), kind: "event", seq: s.seq, date: s.date, text: event.summary };
   pieces.push(eventPiece);
   entries.push(
     { kind: "event", key: eventPiece.id, content: eventPiece, visibleFrom },

@@ -1,11 +1,11 @@
 /**
- * MemoryBank at answer time: pieces whose retention has fallen below the threshold are forgotten;
- * the top-k of the rest are retrieved. Answering does not reinforce (see strength.ts).
+ * MemoryBank at answer time: the forgetting rule decides which pieces are still remembered at the
+ * session's time (forgetting.ts: seeded sampling with probability R, or a threshold on R); the top-k
+ * of the rest are retrieved. Answering does not reinforce (see engine.ts).
  */
 import type { MakeIndex } from "../baseline-types";
 import type { Piece } from "./engine";
-
-export type RetentionFn = (elapsedDays: number, strength: number) => number;
+import { decideForgetting, type ForgetRule } from "./forgetting";
 
 export async function memorybankRecall(
   makeIndex: MakeIndex,
@@ -13,10 +13,10 @@ export async function memorybankRecall(
   query: string,
   pieces: readonly Piece[],
   at: number,
-  retention: RetentionFn,
-  threshold: number,
+  rule: ForgetRule,
 ): Promise<{ retrieved: Piece[]; forgotten: number }> {
-  const kept = pieces.filter((p) => retention(Math.max(0, at - p.lastRecalledAt) / 86_400_000, p.strength) >= threshold);
+  const decisions = decideForgetting(pieces, at, rule);
+  const kept = pieces.filter((_, i) => decisions[i].kept);
   if (!kept.length) return { retrieved: [], forgotten: pieces.length };
   const index = makeIndex<Piece>();
   await index.add(kept.map((p) => ({ id: p.id, text: p.text, meta: p })));
