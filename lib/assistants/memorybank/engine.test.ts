@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { BaselineSession, MakeIndex, SearchIndex } from "../baseline-types";
+import type { BaselineSession, MakeIndex } from "../baseline-types";
+import { createRetriever } from "@/lib/retrieval";
 import { scriptChat } from "../testing/script-chat";
 import { initialMemoryBankState, memorybankImpliedCalls, memorybankStep } from "./engine";
 
@@ -13,29 +14,14 @@ const session = (seq: number, turns: [string, string][]): BaselineSession => ({
   turns: turns.map(([user, assistant]) => ({ user, assistant })),
 });
 
-/** Word-overlap ranking, enough to tell which piece a query recalls in this unit test. */
-const overlapIndex: MakeIndex = <T,>() => {
-  const docs: { id: string; text: string; meta?: unknown }[] = [];
-  const index: SearchIndex<unknown> = {
-    add: async (d) => void docs.push(...d),
-    search: async (q, k = 3) => {
-      const words = new Set(q.toLowerCase().split(/\W+/).filter(Boolean));
-      return docs
-        .map((doc) => ({ id: doc.id, doc, score: doc.text.toLowerCase().split(/\W+/).filter((w) => words.has(w)).length }))
-        .filter((h) => h.score > 0)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, k);
-    },
-  };
-  return index as SearchIndex<T>;
-};
+const bm25: MakeIndex = <T,>() => createRetriever<T>("bm25", {});
 
 describe("MemoryBank build step", () => {
   it("stores turns and an event, folds the globals forward, and reinforces what a later session recalls", async () => {
     const { chat, calls } = scriptChat((purpose, user) =>
-      purpose.endsWith("portrait") ? { portrait: `${purpose}(${user.length})` } : { summary: `${purpose}:${user.includes("swim") ? "swim" : "other"}` },
+      purpose.endsWith("portrait") ? { portrait: `${purpose}(${user.length})` } : { summary: `${purpose}:${/swim|:S\b/.test(user) ? "S" : "O"}` },
     );
-    const ctx = { chat, lang: "en" as const, makeIndex: overlapIndex, k: 1 };
+    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1 };
     const s0 = session(0, [["I love swimming", "Nice"]]);
     const s1 = session(1, [["any swimming pools nearby?", "Two."]]);
     const r0 = await memorybankStep(ctx, initialMemoryBankState(), s0);
@@ -55,8 +41,8 @@ describe("MemoryBank build step", () => {
     expect(r1.entries.find((e) => e.key === "turn:0:1")?.visibleFrom).toBe(2);
     // The global summary of session 1 is built from session 0's global summary and session 1's event.
     const g1 = calls.filter((c) => c.purpose === "memorybank.global-summary")[1];
-    expect(g1.user).toContain("memorybank.global-summary:swim");
-    expect(g1.user).toContain("memorybank.event:swim");
-    expect(r1.state.globalSummary).toBe("memorybank.global-summary:swim");
+    expect(g1.user).toContain("memorybank.global-summary:S");
+    expect(g1.user).toContain("memorybank.event:S");
+    expect(r1.state.globalSummary).toBe("memorybank.global-summary:S");
   });
 });
