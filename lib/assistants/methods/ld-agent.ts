@@ -7,6 +7,8 @@ import { extractNouns } from "../ld-agent/nouns";
 import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS } from "../ld-agent/score";
 import { retrieveEvents } from "../ld-agent/retrieve";
 import { flushOnArrival, type CachedUtterance } from "../ld-agent/short-term";
+import type { MakeIndex } from "../baseline-types";
+import { createRetriever } from "@/lib/retrieval";
 
 const options = z.object({
   k: z.number().int().min(1).max(20).default(3),
@@ -69,7 +71,9 @@ export const ldAgent: Assistant<Options> = {
     const open = flushOnArrival(state.cache, at, ctx.options.betaSeconds * 1000);
     const events = open.flushed ? [...state.events, await summariseBatch(engineCtx(ctx), open.flushed)] : state.events;
     const gamma = ctx.options.gamma ?? LD_AGENT_GAMMA[ctx.retrieverKind as keyof typeof LD_AGENT_GAMMA] ?? 0;
-    const hits = await retrieveEvents(indexOf(ctx), nouns, q, at, events, { k: ctx.options.k, gamma, tauSeconds: ctx.options.tauSeconds });
+    // γ for BM25 is set on scores normalised to [0, 1) (score.ts); normalising does not change the ranking.
+    const index: MakeIndex = ctx.retrieverKind === "bm25" ? ((() => createRetriever("bm25", { normalize: true })) as unknown as MakeIndex) : indexOf(ctx);
+    const hits = await retrieveEvents(index, nouns, q, at, events, { k: ctx.options.k, gamma, tauSeconds: ctx.options.tauSeconds });
     const latest = (kind: string) =>
       ctx.memory.list<PersonaTrait[]>(kind).flatMap((e) => e.content).slice(-ctx.options.maxPersonas).map((t) => t.trait);
     const userTraits = latest("persona-user");
