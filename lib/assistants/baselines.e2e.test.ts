@@ -14,7 +14,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { createRetriever } from "@/lib/retrieval";
 import { buildMemory } from "./build";
 import { respondInSession } from "./respond";
-import { datasetByName, loadSessions } from "./sessions";
+import { datasetByName, listUserKeys, loadSessions } from "./sessions";
 import { showUserMemory } from "./show";
 import { toBaselineSession } from "./baseline-adapter";
 import { recursumImpliedCalls } from "./recursum/engine";
@@ -238,7 +238,7 @@ describe("faults and HiCUPID", () => {
   it.each(BASELINES)("%s on HiCUPID: dialogue parts only; no metadata or QA reaches a prompt", async (method) => {
     const db = await hicupidDb();
     const dataset = datasetByName(db, "Marked HiCUPID");
-    const users = loadSessions.length ? (await import("./sessions")).listUserKeys(db, dataset).slice(0, 1) : [];
+    const users = listUserKeys(db, dataset).slice(0, 1);
     const results = await build(db, method, "Marked HiCUPID", users);
     expect(results.map((r) => r.status)).toEqual(["complete"]);
     const n = loadSessions(db, dataset, users[0]).length;
