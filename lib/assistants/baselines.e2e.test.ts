@@ -11,7 +11,7 @@ import { baselinePurpose, baselineResponder, fakeWorthRemembering } from "@/test
 import { llmCalls } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
-import { methodRetriever as createRetriever } from "./retrievers";
+import { defaultRetrievers as createRetriever } from "./context";
 import { buildMemory } from "./build";
 import { respondInSession } from "./respond";
 import { datasetByName, listUserKeys, loadSessions } from "./sessions";
