@@ -25,7 +25,14 @@ async function main() {
   const db = path.join(dir, "pal.db");
   generatePalset(file, 1);
   const fake = await startFakeOpenAI({ respond: baselineResponder(() => JSON.stringify({ answer: "好的" })) });
-  const env = { ...process.env, PAL_DB: db, OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "test-key", PAL_MODEL_ASSISTANT: "fake", PAL_MODEL_EMBEDDING: "fake-embedding" };
+  const env = {
+    ...process.env,
+    PAL_DB: db,
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: "test-key",
+    PAL_MODEL_ASSISTANT: "fake",
+    PAL_MODEL_EMBEDDING: "fake-embedding",
+  };
   const pal = (args: string[]) => {
     const r = spawnSync(process.execPath, [path.join(root, "bin/pal.mjs"), ...args], { env, encoding: "utf8", maxBuffer: 64 << 20 });
     if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed (${r.status}): ${r.stderr.trim().split("\n").pop()}`);

@@ -42,7 +42,10 @@ export const BASELINE_CALL_PLANS: Record<string, Planner> = {
       const a = flushOnArrival(cache, s.at);
       if (a.flushed) chain++;
       if (s.turns.length) chain++;
-      cache = pushAll(a.cache, s.turns.map((t) => ({ at: s.at, speaker: "user" as const, text: t.user, seq: s.seq }))).cache;
+      cache = pushAll(
+        a.cache,
+        s.turns.map((t) => ({ at: s.at, speaker: "user" as const, text: t.user, seq: s.seq })),
+      ).cache;
     }
     return { calls: ldAgentImpliedCalls(bs), chain };
   },

@@ -109,7 +109,11 @@ describe.each(BASELINES)("%s over the marked PAL-Set", (method) => {
     const buildReqs = [...fake.chatRequests];
     // Every call the algorithm makes ends in one accepted ledger row (fresh or from the cache, since
     // identical prompts are asked once); fewer requests than that reach the server.
-    const accepted = db.select().from(llmCalls).all().filter((c) => c.status === "ok");
+    const accepted = db
+      .select()
+      .from(llmCalls)
+      .all()
+      .filter((c) => c.status === "ok");
     expect(accepted.length).toBe(impliedBuildCalls(db, method));
     expect(buildReqs.length).toBeLessThanOrEqual(accepted.length);
     expect(buildReqs.length).toBe(accepted.filter((c) => !c.cacheHit).length);
@@ -154,8 +158,13 @@ describe("what each baseline stores and retrieves", () => {
       [3, null],
     ]);
     const out = await respondInSession(db, {
-      dataset: datasetByName(db, PAL), method: "recursum", userKey: "0000", seq: 2,
-      input: { type: "query", query: "anything" }, llm: client(db), createRetriever,
+      dataset: datasetByName(db, PAL),
+      method: "recursum",
+      userKey: "0000",
+      seq: 2,
+      input: { type: "query", query: "anything" },
+      llm: client(db),
+      createRetriever,
     });
     const texts = out.retrieved.map((r) => r.text).join(" ");
     expect(texts).toContain("MK_S1_DLG");
@@ -172,8 +181,13 @@ describe("what each baseline stores and retrieves", () => {
     expect(entries.filter((e) => e.kind === "record").map((e) => e.validFromSeq)).toEqual(yes.map((s) => s + 1));
     const before = fake.chatRequests.length;
     const out = await respondInSession(db, {
-      dataset: datasetByName(db, PAL), method: "conditionmem", userKey: "0000", seq: 2,
-      input: { type: "query", query: "topic 1" }, llm: client(db), createRetriever,
+      dataset: datasetByName(db, PAL),
+      method: "conditionmem",
+      userKey: "0000",
+      seq: 2,
+      input: { type: "query", query: "topic 1" },
+      llm: client(db),
+      createRetriever,
     });
     const reqs = fake.chatRequests.slice(before);
     expect(reqs.map((r) => baselinePurpose(r) ?? "answer")).toEqual(["conditionmem.reflection", "answer"]);
@@ -206,11 +220,7 @@ describe("what each baseline stores and retrieves", () => {
 });
 
 describe("faults and HiCUPID", () => {
-  const faults: Fault[] = [
-    { kind: "status", status: 429, retryAfterSeconds: 0 },
-    { kind: "status", status: 500 },
-    { kind: "hang" },
-  ];
+  const faults: Fault[] = [{ kind: "status", status: 429, retryAfterSeconds: 0 }, { kind: "status", status: 500 }, { kind: "hang" }];
   it.each(["recursum", "conditionmem", "memorybank", "ld-agent"] as const)(
     "%s: with 20%% faulty replies the memory is identical to a fault-free build and the ledger shows retries",
     async (method) => {
@@ -226,7 +236,7 @@ describe("faults and HiCUPID", () => {
         const key = promptText(req);
         if (seen.has(key)) return undefined;
         seen.add(key);
-        return n++ % 5 === 0 ? faults[(n / 5) % faults.length | 0] : undefined;
+        return n++ % 5 === 0 ? faults[((n / 5) % faults.length) | 0] : undefined;
       });
       let invalid = 0;
       const base = baselineResponder(probeResponder);
@@ -248,7 +258,13 @@ describe("faults and HiCUPID", () => {
     expect(results.map((r) => r.status)).toEqual(["complete"]);
     const n = loadSessions(db, dataset, users[0]).length;
     await respondInSession(db, {
-      dataset, method, userKey: users[0], seq: n, input: { type: "question", question: "What do I like?" }, llm: client(db), createRetriever,
+      dataset,
+      method,
+      userKey: users[0],
+      seq: n,
+      input: { type: "question", question: "What do I like?" },
+      llm: client(db),
+      createRetriever,
     });
     for (const r of fake.chatRequests) expect(promptText(r)).not.toMatch(/MK_DLG_META|MK_QA_/);
     expect(fake.chatRequests.map(promptText).join("\n")).toContain("MK_HC_DLG");

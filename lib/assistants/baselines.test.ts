@@ -19,14 +19,23 @@ describe("RecurSum build step", () => {
   it("folds each session into the dialogue summary and the log summary, one call each", async () => {
     const { chat, calls } = scriptChat((purpose, user) => ({ summary: `${purpose}#${(user.match(/S\d/g) ?? []).join(",")}` }));
     let state = initialRecurSumState();
-    const sessions = [session(0, [["S0 hello", "hi"]], ["S0 jogged"]), session(1, [["S1 plan a trip", "ok"]], []), session(2, [], ["S2 slept late"])];
+    const sessions = [
+      session(0, [["S0 hello", "hi"]], ["S0 jogged"]),
+      session(1, [["S1 plan a trip", "ok"]], []),
+      session(2, [], ["S2 slept late"]),
+    ];
     const all = [];
     for (const s of sessions) {
       const r = await recursumStep({ chat, lang: "en" }, state, s);
       state = r.state;
       all.push(...r.entries);
     }
-    expect(calls.map((c) => c.purpose)).toEqual(["recursum.dialogue-summary", "recursum.log-summary", "recursum.dialogue-summary", "recursum.log-summary"]);
+    expect(calls.map((c) => c.purpose)).toEqual([
+      "recursum.dialogue-summary",
+      "recursum.log-summary",
+      "recursum.dialogue-summary",
+      "recursum.log-summary",
+    ]);
     expect(recursumImpliedCalls(sessions)).toBe(calls.length);
     // M_1 is built from M_0 and session 1's dialogue only.
     expect(calls[2].user).toContain("recursum.dialogue-summary#S0");
@@ -77,7 +86,9 @@ describe("ConditionMem build step", () => {
 describe("LD-Agent build step", () => {
   it("flushes the previous session into an event on arrival and extracts personas per utterance", async () => {
     const { chat, calls } = scriptChat((purpose, user) =>
-      purpose === "ld-agent.event-summary" ? { summary: `event of ${(user.match(/U\d/g) ?? []).join(",")}` } : { traits: user.includes("swim") ? ["swims"] : [] },
+      purpose === "ld-agent.event-summary"
+        ? { summary: `event of ${(user.match(/U\d/g) ?? []).join(",")}` }
+        : { traits: user.includes("swim") ? ["swims"] : [] },
     );
     const nouns = (text: string) => (text.match(/U\d/g) ?? []).map((x) => x.toLowerCase());
     const ctx = { chat, lang: "en" as const, nouns };

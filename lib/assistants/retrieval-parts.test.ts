@@ -10,8 +10,8 @@ import { memorybankRecall } from "./memorybank/recall";
 import type { Piece } from "./memorybank/engine";
 import { scriptChat } from "./testing/script-chat";
 
-const bm25: MakeIndex = <T,>() => createRetriever<T>("bm25", {});
-const bm25n: MakeIndex = <T,>() => createRetriever<T>("bm25", { normalize: true });
+const bm25: MakeIndex = <T>() => createRetriever<T>("bm25", {});
+const bm25n: MakeIndex = <T>() => createRetriever<T>("bm25", { normalize: true });
 const DAY = 86_400_000;
 
 const log = (seq: number, position: number, content: string): HistoryLog => ({ seq, position, timestamp: `d${seq}`, content });
@@ -34,7 +34,11 @@ describe("shared log context", () => {
 
 describe("ConditionMem self-reflection", () => {
   const rec = (turn: number, summary: string, note: string): StoredRecord => ({ seq: 0, turn, userInput: "", summary, note });
-  const records = [rec(1, "user asked about gym schedules", "prefers morning gym"), rec(2, "user has a dog", "walks the dog at night"), rec(3, "planning a trip", "likes quiet hotels")];
+  const records = [
+    rec(1, "user asked about gym schedules", "prefers morning gym"),
+    rec(2, "user has a dog", "walks the dog at night"),
+    rec(3, "planning a trip", "likes quiet hotels"),
+  ];
 
   it("keeps the model's relevant memory when the first retrieval is enough (one call)", async () => {
     const { chat, calls } = scriptChat(() => ({ memory: "prefers morning gym" }));
@@ -57,7 +61,10 @@ describe("ConditionMem self-reflection", () => {
 describe("LD-Agent event retrieval", () => {
   const ev = (key: string, summary: string, nouns: string[], at: number): LdEvent => ({ key, at, summary, nouns, seqs: [0] });
   it("keeps s_sem > γ only and ranks by e^(−t/τ)(s_sem + s_top)", async () => {
-    const events = [ev("a", "talked about the gym and knee pain", ["gym", "knee", "pain"], 0), ev("b", "planned a birthday party", ["birthday", "party"], 0)];
+    const events = [
+      ev("a", "talked about the gym and knee pain", ["gym", "knee", "pain"], 0),
+      ev("b", "planned a birthday party", ["birthday", "party"], 0),
+    ];
     const nouns = (t: string) => t.split(/\W+/).filter((w) => ["gym", "knee", "party"].includes(w));
     const hits = await retrieveEvents(bm25n, nouns, "gym knee", 10 * DAY, events, { k: 3, gamma: 0.03, tauSeconds: 1e7 });
     expect(hits.map((h) => h.event.key)).toEqual(["a"]);
@@ -70,7 +77,15 @@ describe("LD-Agent event retrieval", () => {
 });
 
 describe("MemoryBank answer-time forgetting", () => {
-  const piece = (id: string, text: string, strength: number, lastRecalledAt: number): Piece => ({ id, text, strength, lastRecalledAt, kind: "turn", seq: 0, date: "" });
+  const piece = (id: string, text: string, strength: number, lastRecalledAt: number): Piece => ({
+    id,
+    text,
+    strength,
+    lastRecalledAt,
+    kind: "turn",
+    seq: 0,
+    date: "",
+  });
   it("forgets by retention under the threshold rule and retrieves from the rest", async () => {
     // At day 10: R(10 d, S=1) = e^-10 ≈ 4.5e-5 (forgotten); R(10 d, S=5) = e^-2 ≈ 0.135 (kept at 0.1).
     const pieces = [piece("weak", "swimming lessons", 1, 0), piece("strong", "swimming pool pass", 5, 0)];

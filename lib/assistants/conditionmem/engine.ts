@@ -20,16 +20,34 @@ export async function conditionmemStep(
 ): Promise<StepResult<ConditionMemState>> {
   const made = await Promise.all(
     s.turns.map(async (t, i) => {
-      const { decision } = await ctx.chat({ purpose: "conditionmem.decision", messages: decisionPrompt(ctx.lang, t.user), schema: decisionSchema });
+      const { decision } = await ctx.chat({
+        purpose: "conditionmem.decision",
+        messages: decisionPrompt(ctx.lang, t.user),
+        schema: decisionSchema,
+      });
       if (decision === "no") return null;
-      const r = await ctx.chat({ purpose: "conditionmem.record", prose: true, messages: recordPrompt(ctx.lang, s.turns.slice(0, i), t.user), schema: recordSchema });
+      const r = await ctx.chat({
+        purpose: "conditionmem.record",
+        prose: true,
+        messages: recordPrompt(ctx.lang, s.turns.slice(0, i), t.user),
+        schema: recordSchema,
+      });
       return { seq: s.seq, turn: i + 1, userInput: t.user, summary: r.summary, note: r.note } satisfies StoredRecord;
     }),
   );
   const records = made.filter((r): r is StoredRecord => r !== null);
-  const entries: BaselineEntry[] = records.map((r) => ({ kind: "record", key: `${s.seq}:turn_${r.turn}`, content: r, visibleFrom: s.seq + 1 }));
+  const entries: BaselineEntry[] = records.map((r) => ({
+    kind: "record",
+    key: `${s.seq}:turn_${r.turn}`,
+    content: r,
+    visibleFrom: s.seq + 1,
+  }));
   return {
-    state: { records: [...state.records, ...records], decisions: state.decisions + s.turns.length, remembered: state.remembered + records.length },
+    state: {
+      records: [...state.records, ...records],
+      decisions: state.decisions + s.turns.length,
+      remembered: state.remembered + records.length,
+    },
     entries,
   };
 }

@@ -26,8 +26,8 @@ export function decisionPrompt(lang: Lang, userInput: string): ChatMessage[] {
       role: "system",
       content: pick(
         lang,
-        "你是一名贴心的助手，要判断用户的一句话是否值得记下来以便日后更好地服务。值得记住（yes）：用户对助手提出的要求或需求；用户对助手之前回答的反馈或评价；用户透露的、助手日后用得上的知识或个人信息。不值得记住（no）：只需要直接回答的简单问题；问候、寒暄等客套话。只输出 JSON：{\"decision\": \"yes\"} 或 {\"decision\": \"no\"}。",
-        "You are a thoughtful assistant deciding whether one thing the user said is worth remembering to serve them better later. Worth remembering (yes): a requirement or request the user puts to the assistant; feedback on or a reaction to the assistant's earlier answers; knowledge or personal information the assistant could use later. Not worth remembering (no): a simple question that just needs an answer; greetings and small talk. Reply with JSON only: {\"decision\": \"yes\"} or {\"decision\": \"no\"}.",
+        '你是一名贴心的助手，要判断用户的一句话是否值得记下来以便日后更好地服务。值得记住（yes）：用户对助手提出的要求或需求；用户对助手之前回答的反馈或评价；用户透露的、助手日后用得上的知识或个人信息。不值得记住（no）：只需要直接回答的简单问题；问候、寒暄等客套话。只输出 JSON：{"decision": "yes"} 或 {"decision": "no"}。',
+        'You are a thoughtful assistant deciding whether one thing the user said is worth remembering to serve them better later. Worth remembering (yes): a requirement or request the user puts to the assistant; feedback on or a reaction to the assistant\'s earlier answers; knowledge or personal information the assistant could use later. Not worth remembering (no): a simple question that just needs an answer; greetings and small talk. Reply with JSON only: {"decision": "yes"} or {"decision": "no"}.',
       ),
     },
     { role: "user", content: pick(lang, `用户的话：${userInput}`, `User input: ${userInput}`) },
@@ -44,8 +44,8 @@ export function recordPrompt(lang: Lang, context: readonly TurnItem[], userInput
       role: "system",
       content: pick(
         lang,
-        "你要为一句值得记住的用户发言写一条记忆，分三步。第一步 context：从对话上下文中摘出与这句话相关的内容，没有则写 \"NaN\"。第二步 summary：结合这句话和相关内容，说明用户为什么这样说（处境、原因、背景）；相关内容为 \"NaN\" 时不要追问。第三步 note：站在助手的角度，为了以后更好地服务用户，把这句话改写成一条备忘，写进其中的新信息或新知识。只输出 JSON：{\"context\": \"...\", \"summary\": \"...\", \"note\": \"...\"}。",
-        "Write a memory record for one user input worth remembering, in three steps. Step 1, context: copy the parts of the dialogue context that relate to the input, or \"NaN\" if none do. Step 2, summary: from the input and that context, explain why the user said it (the situation, reasons, background); if the context is \"NaN\", do not ask for it. Step 3, note: as the assistant who wants to serve this user better later, rewrite the input as a note for future reference that keeps the new information or knowledge it carries. Reply with JSON only: {\"context\": \"...\", \"summary\": \"...\", \"note\": \"...\"}.",
+        '你要为一句值得记住的用户发言写一条记忆，分三步。第一步 context：从对话上下文中摘出与这句话相关的内容，没有则写 "NaN"。第二步 summary：结合这句话和相关内容，说明用户为什么这样说（处境、原因、背景）；相关内容为 "NaN" 时不要追问。第三步 note：站在助手的角度，为了以后更好地服务用户，把这句话改写成一条备忘，写进其中的新信息或新知识。只输出 JSON：{"context": "...", "summary": "...", "note": "..."}。',
+        'Write a memory record for one user input worth remembering, in three steps. Step 1, context: copy the parts of the dialogue context that relate to the input, or "NaN" if none do. Step 2, summary: from the input and that context, explain why the user said it (the situation, reasons, background); if the context is "NaN", do not ask for it. Step 3, note: as the assistant who wants to serve this user better later, rewrite the input as a note for future reference that keeps the new information or knowledge it carries. Reply with JSON only: {"context": "...", "summary": "...", "note": "..."}.',
       ),
     },
     {
@@ -67,8 +67,8 @@ export function reflectionPrompt(lang: Lang, candidates: readonly string[], user
       role: "system",
       content: pick(
         lang,
-        "你是一名乐于助人的助手，即将回应用户的输入。先判断候选记忆中的信息是否足以做出回应。足够时输出 {\"memory\": \"从候选记忆中摘出的与输入相关的内容\"}；不够时输出 {\"query\": [\"关键词\", ...]}，给出若干能帮助找回缺失信息的关键词或短语。只输出 JSON。",
-        "You are a helpful assistant about to respond to the user input. First decide whether the candidate memory holds enough information for the response. If it does, reply {\"memory\": \"the parts of the candidate memory that relate to the input\"}; if not, reply {\"query\": [\"keyword\", ...]} with keywords or phrases that would help retrieve the missing information. Reply with JSON only.",
+        '你是一名乐于助人的助手，即将回应用户的输入。先判断候选记忆中的信息是否足以做出回应。足够时输出 {"memory": "从候选记忆中摘出的与输入相关的内容"}；不够时输出 {"query": ["关键词", ...]}，给出若干能帮助找回缺失信息的关键词或短语。只输出 JSON。',
+        'You are a helpful assistant about to respond to the user input. First decide whether the candidate memory holds enough information for the response. If it does, reply {"memory": "the parts of the candidate memory that relate to the input"}; if not, reply {"query": ["keyword", ...]} with keywords or phrases that would help retrieve the missing information. Reply with JSON only.',
       ),
     },
     {

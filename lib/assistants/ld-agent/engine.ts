@@ -58,7 +58,8 @@ export async function ldAgentDialogue(ctx: LdAgentContext, state: LdAgentState, 
   ]);
   // Utterances of one session share its timestamp, so this flushes only when given finer times.
   const pushed = pushAll(state.cache, utterances, beta);
-  const extract = (text: string) => ctx.chat({ purpose: "ld-agent.persona", messages: personaPrompt(ctx.lang, text), schema: personaSchema });
+  const extract = (text: string) =>
+    ctx.chat({ purpose: "ld-agent.persona", messages: personaPrompt(ctx.lang, text), schema: personaSchema });
   const [events, personas] = await Promise.all([
     Promise.all(pushed.flushed.map((b) => summariseBatch(ctx, b))),
     Promise.all(s.turns.map(async (t) => Promise.all([extract(t.user), extract(t.assistant)]))),

@@ -14,12 +14,14 @@ const session = (seq: number, turns: [string, string][]): BaselineSession => ({
   turns: turns.map(([user, assistant]) => ({ user, assistant })),
 });
 
-const bm25: MakeIndex = <T,>() => createRetriever<T>("bm25", {});
+const bm25: MakeIndex = <T>() => createRetriever<T>("bm25", {});
 
 describe("MemoryBank build step", () => {
   it("stores turns and an event, folds the globals forward, and reinforces what a later session recalls", async () => {
     const { chat, calls } = scriptChat((purpose, user) =>
-      purpose.endsWith("portrait") ? { portrait: `${purpose}(${user.length})` } : { summary: `${purpose}:${/swim|:S\b/.test(user) ? "S" : "O"}` },
+      purpose.endsWith("portrait")
+        ? { portrait: `${purpose}(${user.length})` }
+        : { summary: `${purpose}:${/swim|:S\b/.test(user) ? "S" : "O"}` },
     );
     const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1 };
     const s0 = session(0, [["I love swimming", "Nice"]]);

@@ -22,7 +22,12 @@ export const initialMemoryBankState = (): MemoryBankState => ({ pieces: [], glob
 export type MemoryBankContext = StepContext & { makeIndex: MakeIndex; k: number };
 
 /** The pieces a session's user inputs bring back from the memory built before it (top-k each). */
-export async function recallIds(makeIndex: MakeIndex, pieces: readonly Piece[], queries: readonly string[], k: number): Promise<Set<string>> {
+export async function recallIds(
+  makeIndex: MakeIndex,
+  pieces: readonly Piece[],
+  queries: readonly string[],
+  k: number,
+): Promise<Set<string>> {
   const ids = new Set<string>();
   if (!pieces.length || !queries.length) return ids;
   const index = makeIndex<Piece>();
@@ -31,11 +36,20 @@ export async function recallIds(makeIndex: MakeIndex, pieces: readonly Piece[], 
   return ids;
 }
 
-export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankState, s: BaselineSession): Promise<StepResult<MemoryBankState>> {
+export async function memorybankStep(
+  ctx: MemoryBankContext,
+  state: MemoryBankState,
+  s: BaselineSession,
+): Promise<StepResult<MemoryBankState>> {
   const visibleFrom = s.seq + 1;
   const entries: BaselineEntry[] = [];
   // Recall first: only what existed before this session can be brought back by it.
-  const hit = await recallIds(ctx.makeIndex, state.pieces, s.turns.map((t) => t.user), ctx.k);
+  const hit = await recallIds(
+    ctx.makeIndex,
+    state.pieces,
+    s.turns.map((t) => t.user),
+    ctx.k,
+  );
   const pieces = state.pieces.map((p) => {
     if (!hit.has(p.id)) return p;
     const r = { ...p, ...recall(p, s.at) };
@@ -45,18 +59,44 @@ export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankSt
   if (!s.turns.length) return { state: { ...state, pieces }, entries };
 
   s.turns.forEach((t, i) => {
-    const piece: Piece = { ...newTrace(`turn:${s.seq}:${i + 1}`, s.at), kind: "turn", seq: s.seq, date: s.date, text: formatTurns(ctx.lang, [t]) };
+    const piece: Piece = {
+      ...newTrace(`turn:${s.seq}:${i + 1}`, s.at),
+      kind: "turn",
+      seq: s.seq,
+      date: s.date,
+      text: formatTurns(ctx.lang, [t]),
+    };
     pieces.push(piece);
     entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
   });
-  const eventP = ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema });
-  const portraitP = ctx.chat({ purpose: "memorybank.daily-portrait", prose: true, messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns), schema: portraitSchema });
+  const eventP = ctx.chat({
+    purpose: "memorybank.event",
+    prose: true,
+    messages: eventSummaryPrompt(ctx.lang, s.date, s.turns),
+    schema: eventSchema,
+  });
+  const portraitP = ctx.chat({
+    purpose: "memorybank.daily-portrait",
+    prose: true,
+    messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
+    schema: portraitSchema,
+  });
   const [globalSummary, globalPortrait, event, daily] = await Promise.all([
     eventP.then((e) =>
-      ctx.chat({ purpose: "memorybank.global-summary", prose: true, messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary), schema: eventSchema }),
+      ctx.chat({
+        purpose: "memorybank.global-summary",
+        prose: true,
+        messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary),
+        schema: eventSchema,
+      }),
     ),
     portraitP.then((p) =>
-      ctx.chat({ purpose: "memorybank.global-portrait", prose: true, messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait), schema: portraitSchema }),
+      ctx.chat({
+        purpose: "memorybank.global-portrait",
+        prose: true,
+        messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait),
+        schema: portraitSchema,
+      }),
     ),
     eventP,
     portraitP,
@@ -73,4 +113,5 @@ export async function memorybankStep(ctx: MemoryBankContext, state: MemoryBankSt
 }
 
 /** Calls implied: four per session with dialogue (event, daily portrait, global summary, global portrait). */
-export const memorybankImpliedCalls = (sessions: readonly Pick<BaselineSession, "turns">[]) => sessions.filter((s) => s.turns.length).length * 4;
+export const memorybankImpliedCalls = (sessions: readonly Pick<BaselineSession, "turns">[]) =>
+  sessions.filter((s) => s.turns.length).length * 4;

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import type { Assistant } from "../types";
-import { answerWithSections, chatOf, indexOf, logContextOf, putEntries, retrievalQuery, storeLogs, toBaselineSession } from "../baseline-adapter";
+import {
+  answerWithSections,
+  chatOf,
+  indexOf,
+  logContextOf,
+  putEntries,
+  retrievalQuery,
+  storeLogs,
+  toBaselineSession,
+} from "../baseline-adapter";
 import { pick } from "../history-text";
 import { conditionmemStep, initialConditionMemState, recordText, type StoredRecord } from "../conditionmem/engine";
 import { conditionmemRecall } from "../conditionmem/recall";
@@ -32,7 +41,13 @@ export const conditionmem: Assistant<z.infer<typeof options>> = {
     const recall = await conditionmemRecall(chatOf(ctx), indexOf(ctx), ctx.language, ctx.options.k, q, records);
     const items = recall.kept !== null ? [recall.kept] : recall.records.map(recordText);
     const label = pick(ctx.language, "关于用户的记忆", "What was remembered about the user");
-    return answerWithSections(ctx, "conditionmem", input, logs, [{ label, items }],
-      recall.records.map((r) => ({ kind: "record", key: `${r.seq}:turn_${r.turn}`, text: recordText(r) })));
+    return answerWithSections(
+      ctx,
+      "conditionmem",
+      input,
+      logs,
+      [{ label, items }],
+      recall.records.map((r) => ({ kind: "record", key: `${r.seq}:turn_${r.turn}`, text: recordText(r) })),
+    );
   },
 };

@@ -1,8 +1,27 @@
 import { z } from "zod";
 import type { Assistant, BuildContext, RespondContext } from "../types";
-import { answerWithSections, chatOf, indexOf, logContextOf, putEntries, retrievalQuery, sessionTime, storeLogs, toBaselineSession } from "../baseline-adapter";
+import {
+  answerWithSections,
+  chatOf,
+  indexOf,
+  logContextOf,
+  putEntries,
+  retrievalQuery,
+  sessionTime,
+  storeLogs,
+  toBaselineSession,
+} from "../baseline-adapter";
 import { pick } from "../history-text";
-import { initialLdAgentState, ldAgentArrival, ldAgentDialogue, summariseBatch, type LdAgentContext, type LdAgentState, type LdEvent, type PersonaTrait } from "../ld-agent/engine";
+import {
+  initialLdAgentState,
+  ldAgentArrival,
+  ldAgentDialogue,
+  summariseBatch,
+  type LdAgentContext,
+  type LdAgentState,
+  type LdEvent,
+  type PersonaTrait,
+} from "../ld-agent/engine";
 import { extractNouns } from "../ld-agent/nouns";
 import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS } from "../ld-agent/score";
 import { retrieveEvents } from "../ld-agent/retrieve";
@@ -72,18 +91,33 @@ export const ldAgent: Assistant<Options> = {
     const events = open.flushed ? [...state.events, await summariseBatch(engineCtx(ctx), open.flushed)] : state.events;
     const gamma = ctx.options.gamma ?? LD_AGENT_GAMMA[ctx.retrieverKind as keyof typeof LD_AGENT_GAMMA] ?? 0;
     // γ for BM25 is set on scores normalised to [0, 1) (score.ts); normalising does not change the ranking.
-    const index: MakeIndex = ctx.retrieverKind === "bm25" ? ((() => createRetriever("bm25", { normalize: true })) as unknown as MakeIndex) : indexOf(ctx);
+    const index: MakeIndex =
+      ctx.retrieverKind === "bm25" ? ((() => createRetriever("bm25", { normalize: true })) as unknown as MakeIndex) : indexOf(ctx);
     const hits = await retrieveEvents(index, nouns, q, at, events, { k: ctx.options.k, gamma, tauSeconds: ctx.options.tauSeconds });
     const latest = (kind: string) =>
-      ctx.memory.list<PersonaTrait[]>(kind).flatMap((e) => e.content).slice(-ctx.options.maxPersonas).map((t) => t.trait);
+      ctx.memory
+        .list<PersonaTrait[]>(kind)
+        .flatMap((e) => e.content)
+        .slice(-ctx.options.maxPersonas)
+        .map((t) => t.trait);
     const userTraits = latest("persona-user");
     const agentTraits = latest("persona-assistant");
     const noMemory = pick(ctx.language, "没有相关的记忆", "No relevant memory");
     const sections = [
-      { label: pick(ctx.language, "相关的历史事件", "Related past events"), items: hits.length ? hits.map((h) => h.event.summary) : [noMemory] },
+      {
+        label: pick(ctx.language, "相关的历史事件", "Related past events"),
+        items: hits.length ? hits.map((h) => h.event.summary) : [noMemory],
+      },
       { label: pick(ctx.language, "用户的个人特点", "The user's traits"), items: userTraits },
       { label: pick(ctx.language, "助手的个人特点", "The assistant's traits"), items: agentTraits },
     ];
-    return answerWithSections(ctx, "ld-agent", input, logs, sections, hits.map((h) => ({ kind: "event", key: h.event.key, text: h.event.summary, score: h.score })));
+    return answerWithSections(
+      ctx,
+      "ld-agent",
+      input,
+      logs,
+      sections,
+      hits.map((h) => ({ kind: "event", key: h.event.key, text: h.event.summary, score: h.score })),
+    );
   },
 };

@@ -1,6 +1,16 @@
 import { z } from "zod";
 import type { Assistant } from "../types";
-import { answerWithSections, chatOf, indexOf, logContextOf, putEntries, retrievalQuery, sessionTime, storeLogs, toBaselineSession } from "../baseline-adapter";
+import {
+  answerWithSections,
+  chatOf,
+  indexOf,
+  logContextOf,
+  putEntries,
+  retrievalQuery,
+  sessionTime,
+  storeLogs,
+  toBaselineSession,
+} from "../baseline-adapter";
 import { pick } from "../history-text";
 import { memorybankStep, type Piece } from "../memorybank/engine";
 import { memorybankRecall } from "../memorybank/recall";
@@ -36,7 +46,11 @@ export const memorybank: Assistant<z.infer<typeof options>> = {
       globalSummary: ctx.memory.get<string>("global-summary", "global-summary")?.content ?? null,
       globalPortrait: ctx.memory.get<string>("global-portrait", "global-portrait")?.content ?? null,
     };
-    const r = await memorybankStep({ chat: chatOf(ctx), lang: ctx.language, makeIndex: indexOf(ctx), k: ctx.options.k }, state, toBaselineSession(s));
+    const r = await memorybankStep(
+      { chat: chatOf(ctx), lang: ctx.language, makeIndex: indexOf(ctx), k: ctx.options.k },
+      state,
+      toBaselineSession(s),
+    );
     putEntries(ctx, r.entries);
   },
   respond: async (ctx, input) => {

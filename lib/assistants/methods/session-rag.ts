@@ -20,9 +20,20 @@ export const sessionRag: Assistant<z.infer<typeof options>> = {
   respond: async (ctx, input) => {
     const q = retrievalQuery(input);
     const logs = await logContextOf(ctx, ctx.options.k, q);
-    const hits = await retrieveSessions(indexOf(ctx), ctx.options.k, q, ctx.memory.list<SessionDoc>("session").map((e) => e.content));
+    const hits = await retrieveSessions(
+      indexOf(ctx),
+      ctx.options.k,
+      q,
+      ctx.memory.list<SessionDoc>("session").map((e) => e.content),
+    );
     const label = pick(ctx.language, "相关的历史对话", "Related earlier dialogues");
-    return answerWithSections(ctx, "session-rag", input, logs, [{ label, items: hits.map((s) => `[${s.date}]\n${s.text}`) }],
-      hits.map((s) => ({ kind: "session", key: s.sampleKey, text: s.text })));
+    return answerWithSections(
+      ctx,
+      "session-rag",
+      input,
+      logs,
+      [{ label, items: hits.map((s) => `[${s.date}]\n${s.text}`) }],
+      hits.map((s) => ({ kind: "session", key: s.sampleKey, text: s.text })),
+    );
   },
 };

@@ -20,9 +20,21 @@ export const turnRag: Assistant<z.infer<typeof options>> = {
   respond: async (ctx, input) => {
     const q = retrievalQuery(input);
     const logs = await logContextOf(ctx, ctx.options.k, q);
-    const hits = await retrieveUtterances(indexOf(ctx), ctx.options.k, ctx.language, q, ctx.memory.list<Utterance>("utterance").map((e) => e.content));
+    const hits = await retrieveUtterances(
+      indexOf(ctx),
+      ctx.options.k,
+      ctx.language,
+      q,
+      ctx.memory.list<Utterance>("utterance").map((e) => e.content),
+    );
     const label = pick(ctx.language, "相关的历史对话语句", "Related earlier utterances");
-    return answerWithSections(ctx, "turn-rag", input, logs, [{ label, items: hits.map((u) => utteranceText(ctx.language, u)) }],
-      hits.map((u) => ({ kind: "utterance", key: `${u.seq}:turn_${u.turn}:${u.speaker}`, text: utteranceText(ctx.language, u) })));
+    return answerWithSections(
+      ctx,
+      "turn-rag",
+      input,
+      logs,
+      [{ label, items: hits.map((u) => utteranceText(ctx.language, u)) }],
+      hits.map((u) => ({ kind: "utterance", key: `${u.seq}:turn_${u.turn}:${u.speaker}`, text: utteranceText(ctx.language, u) })),
+    );
   },
 };

@@ -15,10 +15,20 @@ export const initialRecurSumState = (): RecurSumState => ({ dialogueSummary: nul
 export async function recursumStep(ctx: StepContext, state: RecurSumState, s: BaselineSession): Promise<StepResult<RecurSumState>> {
   const [dialogue, logs] = await Promise.all([
     s.turns.length
-      ? ctx.chat({ purpose: "recursum.dialogue-summary", prose: true, messages: dialogueSummaryPrompt(ctx.lang, state.dialogueSummary, s.turns), schema: summarySchema })
+      ? ctx.chat({
+          purpose: "recursum.dialogue-summary",
+          prose: true,
+          messages: dialogueSummaryPrompt(ctx.lang, state.dialogueSummary, s.turns),
+          schema: summarySchema,
+        })
       : null,
     s.logs.length
-      ? ctx.chat({ purpose: "recursum.log-summary", prose: true, messages: logSummaryPrompt(ctx.lang, state.logSummary, s.logs), schema: summarySchema })
+      ? ctx.chat({
+          purpose: "recursum.log-summary",
+          prose: true,
+          messages: logSummaryPrompt(ctx.lang, state.logSummary, s.logs),
+          schema: summarySchema,
+        })
       : null,
   ]);
   const next: RecurSumState = {
@@ -27,7 +37,8 @@ export async function recursumStep(ctx: StepContext, state: RecurSumState, s: Ba
   };
   const entries = [];
   // One entry per chain under a fixed key: each update replaces the previous one from the next session on.
-  if (dialogue) entries.push({ kind: "dialogue-summary", key: "M", content: { seq: s.seq, summary: dialogue.summary }, visibleFrom: s.seq + 1 });
+  if (dialogue)
+    entries.push({ kind: "dialogue-summary", key: "M", content: { seq: s.seq, summary: dialogue.summary }, visibleFrom: s.seq + 1 });
   if (logs) entries.push({ kind: "log-summary", key: "L", content: { seq: s.seq, summary: logs.summary }, visibleFrom: s.seq + 1 });
   return { state: next, entries };
 }

@@ -9,9 +9,12 @@ export type RecordedCall = { purpose: string; system: string; user: string };
 
 export function scriptChat(answer: (purpose: string, user: string) => unknown): { chat: ChatFn; calls: RecordedCall[] } {
   const calls: RecordedCall[] = [];
-  const chat: ChatFn = async <T,>(c: ChatCall<T>) => {
+  const chat: ChatFn = async <T>(c: ChatCall<T>) => {
     const system = c.messages.find((m) => m.role === "system")?.content ?? "";
-    const user = c.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const user = c.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     calls.push({ purpose: c.purpose, system, user });
     await Promise.resolve();
     return c.schema.parse(answer(c.purpose, user));
