@@ -8,7 +8,7 @@
  *
  * Usage: `npx tsx bench/baselines-fullsize.ts [method,method...]`.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,24 +33,31 @@ async function main() {
     PAL_MODEL_ASSISTANT: "fake",
     PAL_MODEL_EMBEDDING: "fake-embedding",
   };
-  const pal = (args: string[]) => {
-    const r = spawnSync(process.execPath, [path.join(root, "bin/pal.mjs"), ...args], { env, encoding: "utf8", maxBuffer: 64 << 20 });
-    if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed (${r.status}): ${r.stderr.trim().split("\n").pop()}`);
-    return r.stdout;
-  };
+  // Asynchronous: the fake server answers from this process's event loop while the CLI runs.
+  const pal = (args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, "bin/pal.mjs"), ...args], { env });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      child.on("close", (code) =>
+        code === 0 ? resolve(out) : reject(new Error(`pal ${args.join(" ")} failed (${code}): ${err.trim().split("\n").pop()}`)),
+      );
+    });
   try {
-    pal(["import", "palset", file, "--name", "fullsize", "--lang", "zh", "--json"]);
+    await pal(["import", "palset", file, "--name", "fullsize", "--lang", "zh", "--json"]);
     console.log("method        seconds  calls  by purpose                                   rebuild calls");
     for (const method of METHODS) {
       const before = fake.chatRequests.length;
       const t0 = performance.now();
-      const out = JSON.parse(pal(["memory", "build", "--dataset", "fullsize", "--method", method, "--users", "0000", "--json"]));
+      const out = JSON.parse(await pal(["memory", "build", "--dataset", "fullsize", "--method", method, "--users", "0000", "--json"]));
       const seconds = (performance.now() - t0) / 1000;
       const reqs = fake.chatRequests.slice(before);
       const byPurpose: Record<string, number> = {};
       for (const r of reqs) byPurpose[baselinePurpose(r) ?? "other"] = (byPurpose[baselinePurpose(r) ?? "other"] ?? 0) + 1;
       const again = fake.chatRequests.length;
-      pal(["memory", "build", "--dataset", "fullsize", "--method", method, "--users", "0000", "--json"]);
+      await pal(["memory", "build", "--dataset", "fullsize", "--method", method, "--users", "0000", "--json"]);
       const rebuild = fake.chatRequests.length - again;
       console.log(
         `${method.padEnd(13)} ${seconds.toFixed(1).padStart(7)} ${String(reqs.length).padStart(6)}  ${JSON.stringify(byPurpose).padEnd(44)} ${rebuild}`,
