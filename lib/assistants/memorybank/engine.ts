@@ -43,7 +43,22 @@ export async function memorybankStep(
 ): Promise<StepResult<MemoryBankState>> {
   const visibleFrom = s.seq + 1;
   const entries: BaselineEntry[] = [];
-  // Recall first: only what existed before this session can be brought back by it.
+  // The session's calls do not depend on recall, so they start first and recall runs meanwhile.
+  const eventP = s.turns.length
+    ? ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema })
+    : null;
+  const portraitP = s.turns.length
+    ? ctx.chat({
+        purpose: "memorybank.daily-portrait",
+        prose: true,
+        messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
+        schema: portraitSchema,
+      })
+    : null;
+  // Should recall fail, the pending calls' failures are not left unhandled.
+  void eventP?.catch(() => undefined);
+  void portraitP?.catch(() => undefined);
+  // Recall: only what existed before this session can be brought back by it.
   const hit = await recallIds(
     ctx.makeIndex,
     state.pieces,
@@ -56,7 +71,7 @@ export async function memorybankStep(
     entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom });
     return r;
   });
-  if (!s.turns.length) return { state: { ...state, pieces }, entries };
+  if (!eventP || !portraitP) return { state: { ...state, pieces }, entries };
 
   s.turns.forEach((t, i) => {
     const piece: Piece = {
@@ -68,18 +83,6 @@ export async function memorybankStep(
     };
     pieces.push(piece);
     entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
-  });
-  const eventP = ctx.chat({
-    purpose: "memorybank.event",
-    prose: true,
-    messages: eventSummaryPrompt(ctx.lang, s.date, s.turns),
-    schema: eventSchema,
-  });
-  const portraitP = ctx.chat({
-    purpose: "memorybank.daily-portrait",
-    prose: true,
-    messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
-    schema: portraitSchema,
   });
   const [globalSummary, globalPortrait, event, daily] = await Promise.all([
     eventP.then((e) =>
