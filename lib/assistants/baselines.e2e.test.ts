@@ -219,6 +219,40 @@ describe("what each baseline stores and retrieves", () => {
   });
 });
 
+describe("the dense retriever setting", () => {
+  it.each(["turn-rag", "ld-agent"] as const)("%s retrieves through the embedding role when --retriever dense", async (method) => {
+    const db = await palsetDb();
+    const dataset = datasetByName(db, PAL);
+    const r = await buildMemory(db, { dataset, method, users: ["0000"], llm: client(db), createRetriever, retriever: "dense" });
+    expect(r[0].status).toBe("complete");
+    const embedBefore = fake.embeddingRequests.length;
+    const out = await respondInSession(db, {
+      dataset,
+      method,
+      userKey: "0000",
+      seq: 2,
+      retriever: "dense",
+      input: { type: "query", query: "healthy lunch near the office" },
+      llm: client(db),
+      createRetriever,
+    });
+    expect(fake.embeddingRequests.length).toBeGreaterThan(embedBefore);
+    expect(out.retrieved.filter((x) => x.kind === "log")).toHaveLength(3);
+    // The dense memory is a different version from the BM25 one (the retriever is part of its settings).
+    await expect(
+      respondInSession(db, {
+        dataset,
+        method,
+        userKey: "0000",
+        seq: 2,
+        input: { type: "query", query: "x" },
+        llm: client(db),
+        createRetriever,
+      }),
+    ).rejects.toThrow(/not been built|not built/);
+  });
+});
+
 describe("faults and HiCUPID", () => {
   const faults: Fault[] = [{ kind: "status", status: 429, retryAfterSeconds: 0 }, { kind: "status", status: 500 }, { kind: "hang" }];
   it.each(["recursum", "conditionmem", "memorybank", "ld-agent"] as const)(
