@@ -64,12 +64,6 @@ function build(db: Db, method: Method, dsName = PAL, users = USERS) {
   return buildMemory(db, { dataset, method, users, llm: client(db), createRetriever });
 }
 
-const purposes = (reqs: ChatRequest[]) =>
-  reqs.reduce<Record<string, number>>((acc, r) => {
-    const p = baselinePurpose(r) ?? "other";
-    acc[p] = (acc[p] ?? 0) + 1;
-    return acc;
-  }, {});
 const promptText = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
 
 /** Entries as stored, without ids: what must be identical between two builds. */

@@ -14,7 +14,16 @@ import { memorybank } from "./methods/memorybank";
 import { ldAgent } from "./methods/ld-agent";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
-export const ASSISTANTS: readonly Assistant<any>[] = [vanilla, vanillaLog, turnRag, sessionRag, recursum, conditionmem, memorybank, ldAgent];
+export const ASSISTANTS: readonly Assistant<any>[] = [
+  vanilla,
+  vanillaLog,
+  turnRag,
+  sessionRag,
+  recursum,
+  conditionmem,
+  memorybank,
+  ldAgent,
+];
 
 export function getAssistant(id: string): Assistant<unknown> {
   const a = ASSISTANTS.find((x) => x.id === id);
