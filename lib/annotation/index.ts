@@ -8,3 +8,4 @@ export * from "./item-view";
 export * from "./export";
 export { PAPER_SAMPLE } from "./sampling";
 export * from "./items-overview";
+export * from "./rating-vs-judge";

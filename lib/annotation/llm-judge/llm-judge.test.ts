@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm";
-import { createCampaign, figure2, humanVsJudge, submitLabels } from "@/lib/annotation";
+import { createCampaign, figure2, humanVsJudge, ratingVsJudge, submitLabels } from "@/lib/annotation";
 import { estimateLlmJudge, llmJudgeRuns, runLlmJudge } from "./index";
 import { judgeModelSlot } from "./hicupid-ab";
 
@@ -279,6 +279,30 @@ describe("the 1–3 rating judge", () => {
     expect(r).toMatchObject({ judged: 2, failed: 0, requests: 4 });
     expect(prompt(fake.chatRequests[0])).toContain("# 任务说明");
     expect(db.select().from(judgeLabels).all().map((l) => l.value)).toEqual(["2", "2"]);
+  });
+
+  it("compares the judge's ratings with the annotators' (numbers worked out by hand)", async () => {
+    const text = [
+      JSON.stringify({ id: "o1", context: { question: "Weekend plan?" }, output: "A quiet walk in the park." }),
+      JSON.stringify({ id: "o2", context: { question: "A book?" }, output: "A cookbook." }),
+    ].join("\n");
+    const c = createCampaign(db, { name: "o", kind: "output-rating", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "o.jsonl", text } }, researcher);
+    const human: Record<string, [string, string]> = { o1: ["3", "3"], o2: ["2", "1"] };
+    let n = 0;
+    for (const [k, user] of ann.entries()) {
+      const rows = db.$client
+        .prepare("select a.id, i.external_id as ext from assignments a join campaign_items i on i.id = a.item_id where a.annotator_id = ?")
+        .all(user) as Array<{ id: number; ext: string }>;
+      for (const a of rows) submitLabels(db, user, a.id, { submissionId: `sub-${String(++n).padStart(6, "0")}`, values: { quality: human[a.ext][k] } });
+    }
+    fake.setResponder((q) => JSON.stringify({ analysis: "x", score: prompt(q).includes("quiet walk") ? 3 : 2 }));
+    const r = await runLlmJudge(db, client(), c.id, {}, researcher);
+    const [d] = ratingVsJudge(db, c.id, r.runId).dimensions;
+    // Pairs (judge, human): (3,3) (3,3) (2,2) (2,1): 3/4 exact; judge 2.5 vs humans 2.25.
+    expect(d).toMatchObject({ dimension: "quality", n: 2, judgeMean: 2.5, humanMean: 2.25, exact: 0.75, disagreements: [] });
+    // p_o = .75; judge marginals (0, .5, .5), human (.25, .25, .5): p_e = .375; kappa = .375 / .625.
+    expect(d.kappa.plain.value).toBeCloseTo(0.6, 10);
+    expect(d.kappa.linear.value).toBeGreaterThan(0.6);
   });
 
   it("refuses an unknown judge configuration before anything is written", async () => {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { annotatorProgress, campaignAgreement, campaignDimensionsOf, campaignSystemsOf, figure2, getCampaign, humanVsJudge, itemsOverview, kindDef } from "@/lib/annotation";
+import { annotatorProgress, campaignAgreement, campaignDimensionsOf, campaignSystemsOf, figure2, getCampaign, humanVsJudge, itemsOverview, kindDef, ratingVsJudge } from "@/lib/annotation";
 import { judgeRunsOf } from "@/lib/annotation/human-labels";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -40,6 +40,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const runs = judgeRunsOf(db, id);
   const vs = def.pairwise ? runs.map((r) => humanVsJudge(db, id, r.id, { variant, humans })) : [];
   const fig2 = c.kind === "hicupid-ab" ? figure2(db, id) : [];
+  const ratingVs = def.pairwise ? [] : runs.map((r) => ratingVsJudge(db, id, r.id));
   const onlyDisagreements = sp.items === "disagreements";
   const overview = itemsOverview(db, id, { onlyDisagreements });
   const dims = campaignDimensionsOf(db, id);
@@ -129,6 +130,29 @@ export default async function CampaignPage({ params, searchParams }: { params: P
                     {d.disagreements.map((x) => <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>{x.externalId}</Link>)}
                   </td>
                 ))}</tr>
+              </tbody>
+            </table>
+          </div>
+        ))}
+        {ratingVs.map((v) => (
+          <div key={v.run.id} className="rounded border border-slate-200 p-3" data-testid={`rating-judge-${v.run.id}`}>
+            <h3 className="font-medium">{v.run.name}{v.run.model ? ` (${v.run.model})` : ""} against the annotators</h3>
+            <table className="mt-2 text-sm">
+              <thead className="text-left text-xs text-slate-500">
+                <tr><th className="p-1.5">Dimension</th><th className="p-1.5">Items</th><th className="p-1.5">Judge mean</th><th className="p-1.5">Human mean</th><th className="p-1.5">Exact match</th><th className="p-1.5">Cohen κ (plain / linear / quadratic)</th><th className="p-1.5">Off by ≥ 1</th></tr>
+              </thead>
+              <tbody>
+                {v.dimensions.map((d) => (
+                  <tr key={d.dimension} className="border-t border-slate-100">
+                    <td className="p-1.5">{d.title}</td>
+                    <td className="p-1.5 tabular-nums">{d.n}</td>
+                    <td className="p-1.5 tabular-nums">{fmt(d.judgeMean, 2)}</td>
+                    <td className="p-1.5 tabular-nums">{fmt(d.humanMean, 2)}</td>
+                    <td className="p-1.5 tabular-nums">{d.exact === null ? "—" : `${fmt(d.exact * 100, 1)}%`}</td>
+                    <td className="p-1.5 tabular-nums">{fmt(d.kappa.plain.value)} / {fmt(d.kappa.linear.value)} / {fmt(d.kappa.quadratic.value)}{d.kappa.reading ? ` (${d.kappa.reading})` : ""}</td>
+                    <td className="p-1.5 text-xs">{d.disagreements.map((x) => <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>{x.externalId}</Link>)}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>
