@@ -63,7 +63,7 @@ describe("pal campaign judge", () => {
 
   it("names the bad option in one line", async () => {
     const r = await pal("campaign", "judge", "--campaign", String(campaignId), "--judge", "judge:none");
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toMatch(/judge: "judge:none" is not a judge configuration/);
   });
