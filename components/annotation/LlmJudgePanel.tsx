@@ -104,7 +104,13 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
             <span className="font-medium">{r.name}</span>
             <progress className="w-48" max={r.total || 1} value={r.judged + r.failed} />
             <span className="tabular-nums" data-testid="llm-run-progress">
-              {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} · {r.running ? "running" : r.judged === r.total ? "complete" : "stopped — run again to resume"}
+              {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} · {r.running
+                ? "running"
+                : r.judged === r.total
+                  ? "complete"
+                  : r.judged + r.failed === r.total
+                    ? "finished with failures — run again to retry them"
+                    : "stopped — run again to resume"}
             </span>
           </div>
           <div className="text-xs text-slate-500">

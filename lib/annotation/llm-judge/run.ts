@@ -199,9 +199,14 @@ export async function runLlmJudge(
                 .onConflictDoUpdate({ target: [judgeFailures.runId, judgeFailures.itemId, judgeFailures.dimension], set: { error: r.error, rawReply: r.rawReply } })
                 .run();
             } else {
-              tx.insert(judgeLabels).values({ runId, itemId: item.id, dimension: dim, value: r.value, judgments: r.judgments, analysis: r.analysis }).run();
+              // Another process resuming the same run may have written it first: its verdict stands.
+              const w = tx
+                .insert(judgeLabels)
+                .values({ runId, itemId: item.id, dimension: dim, value: r.value, judgments: r.judgments, analysis: r.analysis })
+                .onConflictDoNothing()
+                .run();
               tx.delete(judgeFailures).where(and(eq(judgeFailures.runId, runId), eq(judgeFailures.itemId, item.id), eq(judgeFailures.dimension, dim))).run();
-              newlyJudged++;
+              newlyJudged += w.changes;
             }
           }
         });
