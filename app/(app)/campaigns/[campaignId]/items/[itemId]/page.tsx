@@ -7,7 +7,7 @@ import { itemView } from "@/lib/annotation";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { ItemContent } from "@/components/annotation/ItemContent";
-import { Value } from "@/components/annotation/Value";
+import { JudgmentsTable } from "@/components/annotation/JudgmentsTable";
 import { AdjudicateForm } from "@/components/annotation/AdjudicateForm";
 
 export const metadata: Metadata = { title: "Item" };
@@ -66,7 +66,7 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
                     <td className="p-1.5" />
                     <td className="p-1.5 text-xs">
                       {j.labels[d.key].analysis}
-                      {j.labels[d.key].judgments?.length ? <details><summary className="cursor-pointer">{j.labels[d.key].judgments!.length} judgments (both orders)</summary><Value value={j.labels[d.key].judgments} /></details> : null}
+                      {j.labels[d.key].judgments?.length ? <details><summary className="cursor-pointer">{j.labels[d.key].judgments!.length} judgments (both orders)</summary><JudgmentsTable judgments={j.labels[d.key].judgments!} /></details> : null}
                     </td>
                   </tr>
                 ) : null)}
