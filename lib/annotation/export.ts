@@ -1,9 +1,35 @@
 /** Campaign export: every label (CSV or JSON) and, in JSON, the agreement report the dashboard shows. */
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { assignments, campaignItems, labels, users } from "@/db/schema";
+import { assignments, campaignItems, judgeFailures, judgeLabels, labels, users } from "@/db/schema";
 import { campaignAgreement } from "./agreement";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
+import { judgeRunsOf } from "./human-labels";
+
+/** Every judge run of a campaign (imported or LLM) with its verdicts and, for LLM runs, the items it could not judge. */
+export function judgeRunsExport(db: Db, campaignId: number) {
+  return judgeRunsOf(db, campaignId).map((r) => ({
+    id: r.id,
+    name: r.name,
+    origin: r.origin,
+    model: r.model,
+    config: r.config,
+    labels: db
+      .select({ item: campaignItems.externalId, dimension: judgeLabels.dimension, value: judgeLabels.value, analysis: judgeLabels.analysis, judgments: judgeLabels.judgments })
+      .from(judgeLabels)
+      .innerJoin(campaignItems, eq(campaignItems.id, judgeLabels.itemId))
+      .where(eq(judgeLabels.runId, r.id))
+      .orderBy(asc(campaignItems.position), asc(judgeLabels.dimension))
+      .all(),
+    failures: db
+      .select({ item: campaignItems.externalId, dimension: judgeFailures.dimension, error: judgeFailures.error })
+      .from(judgeFailures)
+      .innerJoin(campaignItems, eq(campaignItems.id, judgeFailures.itemId))
+      .where(eq(judgeFailures.runId, r.id))
+      .orderBy(asc(campaignItems.position), asc(judgeFailures.dimension))
+      .all(),
+  }));
+}
 
 export function labelRows(db: Db, campaignId: number) {
   return db
@@ -74,6 +100,7 @@ export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,
         agreement: campaignAgreement(db, campaignId),
+        judges: judgeRunsExport(db, campaignId),
       },
       null,
       2,

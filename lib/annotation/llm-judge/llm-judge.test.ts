@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm";
-import { createCampaign, figure2, humanVsJudge, ratingVsJudge, submitLabels } from "@/lib/annotation";
+import { createCampaign, exportCampaign, figure2, humanVsJudge, ratingVsJudge, submitLabels } from "@/lib/annotation";
 import { estimateLlmJudge, llmJudgeRuns, runLlmJudge } from "./index";
 import { judgeModelSlot } from "./hicupid-ab";
 
@@ -168,6 +168,10 @@ describe("the pairwise dialogue judge on a campaign", () => {
     expect(reqRows.filter((x) => x.status === "invalid")).toHaveLength(36);
     expect(reqRows.filter((x) => x.status === "ok")).toHaveLength(36);
     expect(llmJudgeRuns(db, c.id)[0].failures).toEqual([expect.objectContaining({ externalId: "topic-1", dimension: "preference" })]);
+    const exported = JSON.parse(exportCampaign(db, c.id, "json")).judges[0];
+    expect(exported).toMatchObject({ origin: "llm", config: { judge: "dialogue-pair", modelConfig: "judge" } });
+    expect(exported.labels).toHaveLength(11);
+    expect(exported.failures).toEqual([expect.objectContaining({ item: "topic-1", dimension: "preference" })]);
 
     broken = false;
     const before = fake.chatRequests.length;
