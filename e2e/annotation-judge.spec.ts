@@ -114,4 +114,63 @@ test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 
     expect(w + t + l).toBe(6);
     expect(t).toBe(0);
   }
+  // The humans called every preference a tie: each item is a disagreement, and its page shows the six judgments.
+  await table.getByRole("row").filter({ hasText: "Disagreements" }).getByRole("link").first().click();
+  await page.waitForURL(/\/items\/\d+$/);
+  const judged = page.locator("section").filter({ hasText: "Preference understanding" });
+  await judged.getByText("6 judgments (both orders)").click();
+  const rows = judged.getByTestId("judgments").locator("tbody tr");
+  await expect(rows).toHaveCount(6);
+  await expect(rows.filter({ hasText: /^A/ })).toHaveCount(3);
 });
+
+test("pairwise campaign from an experiment's dialogues: offered on the form, systems linked, names never reach the annotator", async ({ page, browser }) => {
+  // Two methods' finished dialogues on two topics, stored as the experiments engine stores a job's output.
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(e2eState().dbPath);
+  const ds = db.prepare("select id from datasets where name = 'PAL-Set demo (en)'").get() as { id: number };
+  const topics = db
+    .prepare(
+      `select u.user_key || '/' || s.sample_key || '/' || t.topic_key as k from pal_topics t join pal_samples s on s.id = t.sample_id
+       join pal_users u on u.id = s.user_id where s.dataset_id = ? and s.split = 'query' order by u.position, s.seq, t.position limit 2`,
+    )
+    .all(ds.id) as Array<{ k: string }>;
+  expect(topics).toHaveLength(2);
+  const exp = db
+    .prepare("insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values ('E2E dialogue experiment', ?, 'h', '{}', 'c', 'done') returning id")
+    .get(ds.id) as { id: number };
+  const job = db.prepare("insert into jobs (experiment_id, method, task, item_key, status, output) values (?, ?, 'dialogue', ?, 'done', ?)");
+  for (const { k } of topics) {
+    for (const m of ["h2memory", "vanilla-log"]) {
+      const dialogue = [{ role: "user", content: `Help me with ${k}.` }, { role: "assistant", content: `Answer from the ${m === "h2memory" ? "first" : "second"} system.` }];
+      job.run(exp.id, m, k, JSON.stringify({ template: {}, dialogue }));
+    }
+  }
+  db.close();
+
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  await page.getByLabel("Name").fill("From experiment e2e");
+  await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
+  await page.getByLabel("PAL Studio experiment").check();
+  await page.getByLabel(/^Experiment/).selectOption({ label: `#${exp.id} E2E dialogue experiment` });
+  await page.getByLabel("Method (side A)").selectOption("h2memory");
+  await page.getByLabel("Method (side B)").selectOption("vanilla-log");
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("checkbox", { name: firstAnnotator().email }).check();
+  await page.getByLabel("Annotations per item (k)").fill("1");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+  await expect(page.getByText(/A = h2memory, B = vanilla-log/)).toBeVisible();
+
+  const ctx = await browser.newContext();
+  const ann = await ctx.newPage();
+  const bodies: Array<Promise<string>> = [];
+  ann.on("response", (r) => bodies.push(r.text().catch(() => "")));
+  await login(ann, firstAnnotator());
+  expect(await annotate(ann, id, ["w", "l"])).toBe(2);
+  for (const b of await Promise.all(bodies)) expect(b).not.toMatch(/h2memory|vanilla-log|E2E dialogue experiment/);
+  await ctx.close();
+});
+
