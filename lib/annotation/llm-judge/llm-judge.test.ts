@@ -316,3 +316,22 @@ describe("the 1–3 rating judge", () => {
     expect(llmJudgeRuns(db, c.id)).toEqual([]);
   });
 });
+
+describe("the judge-run request body", () => {
+  it("reads numbers given as text and names a bad field", async () => {
+    const { judgeRequest } = await import("./request");
+    expect(judgeRequest({ modelConfig: "judge:x", temperature: "0.2", tieMargin: 0.5, dryRun: true })).toEqual({
+      modelConfig: "judge:x",
+      temperature: 0.2,
+      tieMargin: 0.5,
+      seed: undefined,
+      dryRun: true,
+    });
+    expect(() => judgeRequest({ temperature: "warm" })).toThrow(/temperature: expected a number, got "warm"/);
+    expect(() => judgeRequest({ modelConfig: 3 })).toThrow(/modelConfig: expected a string/);
+    expect(() => judgeRequest([])).toThrow(/expected a JSON object/);
+    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, researcher);
+    expect(() => estimateLlmJudge(db, c.id, { temperature: 5 })).toThrow(/temperature: expected 0..2, got 5/);
+    expect(() => estimateLlmJudge(db, c.id, { tieMargin: -1 })).toThrow(/tieMargin/);
+  });
+});
