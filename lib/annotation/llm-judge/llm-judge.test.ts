@@ -132,6 +132,7 @@ describe("the pairwise dialogue judge on a campaign", () => {
     // Another margin is another run; its calls are the same requests, answered by the cache at no cost.
     const loose = await runLlmJudge(db, client(), c.id, { tieMargin: 1 }, researcher);
     expect(loose.runId).not.toBe(strict.runId);
+    expect(llmJudgeRuns(db, c.id).map((x) => x.name)).toEqual(["LLM dialogue-pair (fake-judge)", "LLM dialogue-pair (fake-judge, margin 1)"]);
     expect(loose.requests).toBe(0);
     expect(fake.chatRequests).toHaveLength(72);
     const sys = itemSystems();

@@ -146,7 +146,13 @@ export function ensureLlmJudgeRun(db: Db, campaignId: number, o: LlmJudgeOptions
   const config: RunConfig = { ...settings, judge: def.name };
   const found = existingRun(db, campaignId, config);
   if (found) return { runId: found.id, def, settings };
-  const name = `LLM ${def.name} (${settings.modelConfig === "judge" ? model : settings.modelConfig})`;
+  // Settings other than the defaults are part of the name, so two runs of one model can be told apart.
+  const extra = [
+    settings.temperature !== 0.7 ? `t=${settings.temperature}` : "",
+    settings.tieMargin !== 0 && def.name === "dialogue-pair" ? `margin ${settings.tieMargin}` : "",
+    settings.seed !== 1 && def.name === "hicupid-ab" ? `seed ${settings.seed}` : "",
+  ].filter(Boolean);
+  const name = `LLM ${def.name} (${[settings.modelConfig === "judge" ? model : settings.modelConfig, ...extra].join(", ")})`;
   const run = db.insert(judgeRuns).values({ campaignId, name, origin: "llm", model, config: { ...config }, createdBy: userId }).returning({ id: judgeRuns.id }).get();
   return { runId: run.id, def, settings };
 }
