@@ -83,6 +83,7 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
       parsed = got.items;
       experimentSystems = got.systems;
       experimentId = spec.experimentId;
+      datasetId = got.datasetId;
       config = { ...spec };
     } else {
       parsed = parseItemsJsonl(def, src.text, src.fileName);

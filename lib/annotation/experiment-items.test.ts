@@ -56,6 +56,7 @@ describe("campaign items from an experiment", () => {
       researcher,
     );
     expect(c.items).toBe(3);
+    expect(db.$client.prepare("select dataset_id as d, source from campaigns where id = ?").get(c.id)).toEqual({ d: ds.datasetId, source: "experiment" });
     const systems = db.$client.prepare("select slot, name, experiment_id, method from campaign_systems where campaign_id = ? order by slot").all(c.id);
     expect(systems).toEqual([
       { slot: "A", name: "h2memory", experiment_id: exp, method: "h2memory" },

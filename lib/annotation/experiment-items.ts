@@ -23,7 +23,7 @@ export interface ExperimentSourceSpec {
   replicate?: number;
 }
 
-export type ExperimentItems = { items: ParsedItem[]; systems: { A: { name: string; method: string | null }; B: { name: string; method: string | null } } };
+export type ExperimentItems = { datasetId: number; items: ParsedItem[]; systems: { A: { name: string; method: string | null }; B: { name: string; method: string | null } } };
 
 function experimentRow(db: Db, id: number) {
   const e = Number.isInteger(id) ? db.select().from(experiments).where(eq(experiments.id, id)).get() : undefined;
@@ -75,7 +75,7 @@ export function experimentDialogueItems(db: Db, spec: ExperimentSourceSpec): Exp
     });
   }
   if (!items.length) throw new InvalidInputError(`source: experiment ${e.id} has no dialogue that both ${spec.methodA} and ${spec.methodB} finished (repeat ${r})`);
-  return { items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: spec.methodB, method: spec.methodB } } };
+  return { datasetId: e.datasetId, items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: spec.methodB, method: spec.methodB } } };
 }
 
 /** HiCUPID A/B items: the method's answers to persona and profile questions against the personalized reference. */
@@ -95,7 +95,7 @@ export function experimentHicupidItems(db: Db, spec: ExperimentSourceSpec): Expe
     });
   }
   if (!items.length) throw new InvalidInputError(`source: experiment ${e.id} has no finished persona or profile answer of ${spec.methodA} (repeat ${r})`);
-  return { items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: "reference", method: null } } };
+  return { datasetId: e.datasetId, items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: "reference", method: null } } };
 }
 
 /** The experiments a campaign can take items from, with the methods that finished each task. */
