@@ -127,7 +127,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   };
   return {
     model: (jobId, config) => jobModel(db, client, jobId, config),
-    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId }): Promise<AssistantPort> {
+    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate }): Promise<AssistantPort> {
       const ds = datasetById(db, datasetId);
       await ensureBuilt(ds, method, config.retriever, userKey);
       const sk = `${ds.id}\u0000${userKey}`;
@@ -149,7 +149,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             createRetriever: o.createRetriever,
             seq: sessionSeq,
             input,
-            llm: client,
+            // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
+            llm: client.withReplicate(replicate),
             origin: { jobId },
             sessions: s,
           });

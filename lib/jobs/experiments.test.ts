@@ -89,6 +89,19 @@ describe("experiments engine against the fake OpenAI server", () => {
     }
   });
 
+  it("repeats are distinct paid calls: every run's answers and judgments carry their own replicate index", async () => {
+    const { id } = createExperiment(t.db, { name: "rep", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement"], users: ["0000"], repeats: 2 } });
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    const byJob = new Map(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().map((j) => [j.id, j.replicate]));
+    const calls = t.db.select().from(llmCalls).all().filter((c) => c.jobId !== null && byJob.has(c.jobId));
+    const answers = calls.filter((c) => c.purpose === "vanilla.respond.query");
+    expect(answers.length).toBe(byJob.size);
+    // The second run's answers are its own requests (replicate 1), not the first run's cached replies.
+    for (const c of answers) expect(c.replicate).toBe(byJob.get(c.jobId!));
+    expect(answers.filter((c) => byJob.get(c.jobId!) === 1).every((c) => c.replicate === 1)).toBe(true);
+    expect(new Set(answers.map((c) => c.cacheKey)).size).toBe(answers.length);
+  });
+
   it("dry run counts calls per method and task without calling the model", () => {
     const before = fake.chatRequests.length;
     const d = dryRun(t.db, datasetId, { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement", "dialogue"], users: ["0000"] });

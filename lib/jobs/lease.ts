@@ -12,25 +12,29 @@ import type { JobOutcome } from "@/lib/tasks/types";
 export type ClaimedJob = typeof jobs.$inferSelect;
 
 export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
-  return db.transaction((tx) => {
-    const row = db.$client
-      .prepare(
-        `SELECT id FROM jobs j WHERE j.experiment_id = @e
-           AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < @now))
-           AND NOT EXISTS (SELECT 1 FROM jobs p WHERE p.experiment_id = @e AND p.phase < j.phase AND p.status IN ('queued', 'running'))
-         ORDER BY j.phase, j.id LIMIT 1`,
-      )
-      .get({ e: experimentId, now }) as { id: number } | undefined;
-    if (!row) return null;
-    return (
-      tx
-        .update(jobs)
-        .set({ status: "running", worker, startedAt: now, leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
-        .where(eq(jobs.id, row.id))
-        .returning()
-        .get() ?? null
-    );
-  }, { behavior: "immediate" });
+  return db.transaction(
+    (tx) => {
+      // The lowest phase with unfinished work is the only claimable one; each lookup walks the
+      // (experiment, status, phase) index, so a claim costs the same at job 1 and job 100,000.
+      const c = db.$client;
+      const phase = (c.prepare("SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as { p: number | null }).p;
+      if (phase === null) return null;
+      const row = (c.prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1").get(experimentId, phase) ??
+        c
+          .prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1")
+          .get(experimentId, phase, now)) as { id: number } | undefined;
+      if (!row) return null;
+      return (
+        tx
+          .update(jobs)
+          .set({ status: "running", worker, startedAt: now, leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+          .where(eq(jobs.id, row.id))
+          .returning()
+          .get() ?? null
+      );
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** Extends the lease; false when the job is no longer this worker's (taken over, or cancelled). */

@@ -31,6 +31,7 @@ export type WorkerDeps = {
     userKey: string;
     sessionSeq: number;
     jobId: number;
+    replicate: number;
   }): Promise<AssistantPort>;
 };
 
@@ -95,7 +96,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         model,
         assistant: (userKey: string, sessionSeq: number) => {
           if (!spec) throw new Error(`job ${job.id}: method ${job.method} is not in the config`);
-          return deps.assistant({ datasetId: exp.datasetId, method: spec, config, userKey, sessionSeq, jobId: job.id });
+          return deps.assistant({ datasetId: exp.datasetId, method: spec, config, userKey, sessionSeq, jobId: job.id, replicate: job.replicate });
         },
         jobOutput: outputOf(job.replicate),
       };
