@@ -29,7 +29,7 @@ export default async function CaseStudiesPage({ params }: { params: Promise<{ ex
         subtitle={<Link className="text-indigo-700 hover:underline" href={`/experiments/${id}`}>back to the experiment</Link>}
         actions={<a className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/api/experiments/${id}/export?format=md`}>Export Markdown</a>}
       />
-      {list.length === 0 ? <EmptyState title="No starred items">Star items (★) in the experiment's item list to collect them here.</EmptyState> : null}
+      {list.length === 0 ? <EmptyState title="No starred items">Star items (★) in the experiment&apos;s item list to collect them here.</EmptyState> : null}
       {list.map((c) => (
         <article key={`${c.task}/${c.itemKey}`} className="mb-6 rounded-lg border border-slate-200 bg-white p-4" data-testid="case-study">
           <h2 className="mb-2 font-semibold">{c.task} · {c.itemKey}</h2>
