@@ -6,9 +6,24 @@ import { InvalidInputError } from "@/lib/errors";
 import type { Assistant } from "./types";
 import { vanilla } from "./methods/vanilla";
 import { vanillaLog } from "./methods/vanilla-log";
+import { turnRag } from "./methods/turn-rag";
+import { sessionRag } from "./methods/session-rag";
+import { recursum } from "./methods/recursum";
+import { conditionmem } from "./methods/conditionmem";
+import { memorybank } from "./methods/memorybank";
+import { ldAgent } from "./methods/ld-agent";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
-export const ASSISTANTS: readonly Assistant<any>[] = [vanilla, vanillaLog];
+export const ASSISTANTS: readonly Assistant<any>[] = [
+  vanilla,
+  vanillaLog,
+  turnRag,
+  sessionRag,
+  recursum,
+  conditionmem,
+  memorybank,
+  ldAgent,
+];
 
 export function getAssistant(id: string): Assistant<unknown> {
   const a = ASSISTANTS.find((x) => x.id === id);

@@ -14,4 +14,4 @@ export const POST = withRole(["admin", "researcher"], async (req, { user }) => {
   });
   const created = createCampaign(getDb(), await newCampaignFromForm(form), user.id);
   return NextResponse.json(created, { status: 201 });
-});
+}, { accepts: ["multipart/form-data"] });

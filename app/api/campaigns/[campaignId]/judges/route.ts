@@ -21,4 +21,4 @@ export const POST = withRole<{ params: Promise<{ campaignId: string }> }>(["admi
     user.id,
   );
   return NextResponse.json(r, { status: 201 });
-});
+}, { accepts: ["multipart/form-data"] });
