@@ -96,7 +96,9 @@ describe("pal run: SIGKILL and resume", () => {
 
     // The ledger: each cache key paid (accepted, not from the cache) at most once, and as many paid as
     // in the uninterrupted run.
-    const paidTwice = watch.prepare("SELECT cache_key, count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING n > 1").all();
+    const paidTwice = watch
+      .prepare("SELECT cache_key, count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING n > 1")
+      .all();
     expect(paidTwice).toEqual([]);
     const paid = (f: string) => {
       const d = new Database(f, { readonly: true });

@@ -74,7 +74,9 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(study).toHaveCount(1);
   await expect(study).toContainText("vanilla-log");
   await expect(study).toContainText("User query");
-  const md = await researcher.request.get(researcher.url().replace("/case-studies", "") .replace("/experiments/", "/api/experiments/") + "/export?format=md");
+  const md = await researcher.request.get(
+    researcher.url().replace("/case-studies", "").replace("/experiments/", "/api/experiments/") + "/export?format=md",
+  );
   expect(md.status()).toBe(200);
   expect(await md.text()).toMatch(/^# Case studies: /);
 });

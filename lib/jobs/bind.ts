@@ -83,7 +83,11 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
           return { value: req.parse(r.text), raw: r.text };
         } catch (e) {
           last = e instanceof Error ? e.message : String(e);
-          messages = [...req.messages, { role: "assistant", content: r.text }, { role: "user", content: correctionMessage(last, req.language, false) }];
+          messages = [
+            ...req.messages,
+            { role: "assistant", content: r.text },
+            { role: "user", content: correctionMessage(last, req.language, false) },
+          ];
         }
       }
       throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
@@ -91,7 +95,13 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
     usage() {
       const s = summarizeCalls(db, { jobId });
-      return { calls: s.byStatus.ok, cacheHits: s.cacheHits, requests: s.requests, promptTokens: s.promptTokens, completionTokens: s.completionTokens };
+      return {
+        calls: s.byStatus.ok,
+        cacheHits: s.cacheHits,
+        requests: s.requests,
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+      };
     },
   };
 }
@@ -111,11 +121,24 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const client = o.client ?? ModelClient.create(db, o.clientOptions);
   const builds = new Map<string, Promise<void>>();
   const sessionsOf = new Map<string, Session[]>();
-  const ensureBuilt = (ds: DatasetRef, method: ExperimentConfig["methods"][number], retriever: ExperimentConfig["retriever"], userKey: string) => {
+  const ensureBuilt = (
+    ds: DatasetRef,
+    method: ExperimentConfig["methods"][number],
+    retriever: ExperimentConfig["retriever"],
+    userKey: string,
+  ) => {
     const key = `${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
     let p = builds.get(key);
     if (!p) {
-      p = buildMemory(db, { dataset: ds, method: method.name, options: method.options, retriever, users: [userKey], llm: client, createRetriever: o.createRetriever }).then((r) => {
+      p = buildMemory(db, {
+        dataset: ds,
+        method: method.name,
+        options: method.options,
+        retriever,
+        users: [userKey],
+        llm: client,
+        createRetriever: o.createRetriever,
+      }).then((r) => {
         const failed = r.find((x) => x.status !== "complete");
         if (failed) throw new Error(`the ${method.name} memory of user "${userKey}" could not be built: ${failed.error}`);
       });

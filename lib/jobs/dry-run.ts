@@ -16,7 +16,12 @@ export type DryRunRow = {
   completionTokens: number;
 };
 
-export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMethod?: (m: string) => boolean): { rows: DryRunRow[]; total: DryRunRow } {
+export function dryRun(
+  db: Db,
+  datasetId: number,
+  rawConfig: unknown,
+  knownMethod?: (m: string) => boolean,
+): { rows: DryRunRow[]; total: DryRunRow } {
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
   const config = parseExperimentConfig(rawConfig);

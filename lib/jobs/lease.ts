@@ -17,17 +17,32 @@ export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: 
       // The lowest phase with unfinished work is the only claimable one; each lookup walks the
       // (experiment, status, phase) index, so a claim costs the same at job 1 and job 100,000.
       const c = db.$client;
-      const phase = (c.prepare("SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as { p: number | null }).p;
+      const phase = (
+        c.prepare("SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as {
+          p: number | null;
+        }
+      ).p;
       if (phase === null) return null;
-      const row = (c.prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1").get(experimentId, phase) ??
+      const row = (c
+        .prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1")
+        .get(experimentId, phase) ??
         c
-          .prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1")
+          .prepare(
+            "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1",
+          )
           .get(experimentId, phase, now)) as { id: number } | undefined;
       if (!row) return null;
       return (
         tx
           .update(jobs)
-          .set({ status: "running", worker, startedAt: now, leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
+          .set({
+            status: "running",
+            worker,
+            startedAt: now,
+            leaseUntil: now + leaseMs,
+            attempts: sql`${jobs.attempts} + 1`,
+            updatedAt: now,
+          })
           .where(eq(jobs.id, row.id))
           .returning()
           .get() ?? null
@@ -48,7 +63,14 @@ export function renewLease(db: Db, jobId: number, worker: string, leaseMs: numbe
 }
 
 /** Stores the outcome and its score rows in one transaction; only while the job is still this worker's. */
-export function completeJob(db: Db, jobId: number, worker: string, outcome: JobOutcome, usage: Record<string, number>, now = Date.now()): boolean {
+export function completeJob(
+  db: Db,
+  jobId: number,
+  worker: string,
+  outcome: JobOutcome,
+  usage: Record<string, number>,
+  now = Date.now(),
+): boolean {
   return db.transaction((tx) => {
     const r = tx
       .update(jobs)
@@ -69,7 +91,10 @@ export function completeJob(db: Db, jobId: number, worker: string, outcome: JobO
     for (const s of outcome.scores) {
       tx.insert(jobScores)
         .values({ jobId, scorer: s.scorer, version: s.version, values: s.values, detail: s.detail ?? null })
-        .onConflictDoUpdate({ target: [jobScores.jobId, jobScores.scorer, jobScores.version], set: { values: s.values, detail: s.detail ?? null } })
+        .onConflictDoUpdate({
+          target: [jobScores.jobId, jobScores.scorer, jobScores.version],
+          set: { values: s.values, detail: s.detail ?? null },
+        })
         .run();
     }
     return true;
@@ -77,8 +102,19 @@ export function completeJob(db: Db, jobId: number, worker: string, outcome: JobO
 }
 
 /** A failed attempt: back to the queue while attempts remain, else recorded as failed with the error. */
-export function failJob(db: Db, jobId: number, worker: string, error: string, maxAttempts: number, now = Date.now()): "queued" | "failed" | "lost" {
-  const job = db.select({ attempts: jobs.attempts }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running"))).get();
+export function failJob(
+  db: Db,
+  jobId: number,
+  worker: string,
+  error: string,
+  maxAttempts: number,
+  now = Date.now(),
+): "queued" | "failed" | "lost" {
+  const job = db
+    .select({ attempts: jobs.attempts })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
+    .get();
   if (!job) return "lost";
   const status = job.attempts >= maxAttempts ? "failed" : "queued";
   db.update(jobs)

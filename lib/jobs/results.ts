@@ -14,7 +14,14 @@ import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
 
-export type ResultRow = { method: string; task: string; replicate: number; items: number; failed: number; metrics: Record<string, number | null> };
+export type ResultRow = {
+  method: string;
+  task: string;
+  replicate: number;
+  items: number;
+  failed: number;
+  metrics: Record<string, number | null>;
+};
 export type PairRow = { a: string; b: string; dimension: string; win: number; tie: number; lose: number };
 export type SummaryRow = {
   method: string;
@@ -57,7 +64,15 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   const config = parseExperimentConfig(e.config);
   const reference = config.reference!;
   const all = db
-    .select({ id: jobs.id, method: jobs.method, task: jobs.task, replicate: jobs.replicate, status: jobs.status, usage: jobs.usage, phase: jobs.phase })
+    .select({
+      id: jobs.id,
+      method: jobs.method,
+      task: jobs.task,
+      replicate: jobs.replicate,
+      status: jobs.status,
+      usage: jobs.usage,
+      phase: jobs.phase,
+    })
     .from(jobs)
     .where(eq(jobs.experimentId, experimentId))
     .all();
@@ -147,7 +162,16 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
       target.completionTokens += j.usage.completionTokens ?? 0;
     }
   }
-  return { experiment: experimentId, status: e.status, reference, results, pairwise: [...pairCounts.values()], summary, ledger, ledgerByMethod };
+  return {
+    experiment: experimentId,
+    status: e.status,
+    reference,
+    results,
+    pairwise: [...pairCounts.values()],
+    summary,
+    ledger,
+    ledgerByMethod,
+  };
 }
 
 export function listExperiments(db: Db) {
@@ -158,4 +182,3 @@ export function listExperiments(db: Db) {
         FROM experiments e JOIN datasets d ON d.id = e.dataset_id ORDER BY e.id DESC`,
   );
 }
-

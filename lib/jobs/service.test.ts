@@ -43,12 +43,15 @@ describe("experiments from the browser's side", () => {
     vi.stubEnv("PAL_MODEL_ASSISTANT", "");
     expect(() => estimateOrLaunch(t.db, { datasetId, config }, null)).toThrow(/no model configured for "assistant"/);
     expect(t.db.select().from(experiments).all()).toEqual([]);
-    expect(() => estimateOrLaunch(t.db, { datasetId, config: { ...config, tasks: ["nope"] }, dryRun: true }, null)).toThrow(/body|config\.tasks/);
+    expect(() => estimateOrLaunch(t.db, { datasetId, config: { ...config, tasks: ["nope"] }, dryRun: true }, null)).toThrow(
+      /body|config\.tasks/,
+    );
     expect(() => estimateOrLaunch(t.db, { datasetId: "1", config }, null)).toThrow(/body\.datasetId/);
   });
 
   it("estimates without calls, launches, and the server's worker runs it to the end", async () => {
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
+      vi.stubEnv(`PAL_MODEL_${k}`, v);
     const est = estimateOrLaunch(t.db, { datasetId, config, dryRun: true }, null);
     expect(est.estimate!.total.calls.total).toBe(est.estimate!.total.items * 2);
     expect(fake.chatRequests.length).toBe(0);
