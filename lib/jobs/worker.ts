@@ -56,7 +56,9 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const exp = getExperimentRow(db, experimentId);
   if (exp.status === "done" || exp.status === "cancelled" || exp.status === "paused") return exp.status;
   const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
-  if (datasetHash(db, ds.id, ds.kind) !== exp.datasetHash) {
+  // A first start follows creation, which just hashed the data (and the data set cannot be replaced or
+  // deleted while the experiment exists); a resumed run checks that nothing changed underneath.
+  if (exp.startedAt !== null && datasetHash(db, ds.id, ds.kind) !== exp.datasetHash) {
     throw new ConflictError(
       `experiment ${experimentId}: data set "${ds.name}" changed since the experiment was created (content hash differs)`,
     );
