@@ -105,7 +105,9 @@ export function registerRun(program: Command): void {
         if (o.dryRun) {
           const d = dryRun(db, ds.id, config, knownMethod());
           process.stdout.write(
-            o.json ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total }) + "\n" : dryRunTable(d.rows, d.total),
+            o.json
+              ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total, tokenBasis: d.tokenBasis }) + "\n"
+              : dryRunTable(d.rows, d.total, d.tokenBasis),
           );
           return;
         }

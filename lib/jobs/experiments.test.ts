@@ -149,6 +149,10 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(r.items).toBe(n);
     expect(r.calls).toEqual({ assistant: n, "user-simulator": 0, judge: n, total: 2 * n });
     expect(d.rows.find((x) => x.method === "vanilla~vanilla-log")!.calls.judge).toBe(n * 12);
+    // Tokens: this database's average per role where it has paid calls enough, else the task's guess.
+    const tok = (role: "assistant" | "judge", guess: number) => d.tokenBasis[role]?.prompt ?? guess;
+    expect(r.promptTokens).toBe(n * tok("assistant", 1800) + n * tok("judge", 1800));
+    expect(d.tokenBasis.judge?.calls ?? 0).toBeGreaterThanOrEqual(d.tokenBasis.judge ? 20 : 0);
   });
 
   it("dialogue: FairEval with six distinct judge calls per pair and dimension; the simulator sees no preference in requirement turns", async () => {

@@ -1,11 +1,11 @@
 /** Plain-text renderings of results and dry runs (the CLI prints these; the page has its own table). */
-import type { DryRunRow } from "./dry-run";
+import type { DryRunRow, TokenBasis } from "./dry-run";
 import type { ExperimentResults } from "./results";
 import type { Progress } from "./progress";
 
 const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
 
-export function dryRunTable(rows: DryRunRow[], total: DryRunRow): string {
+export function dryRunTable(rows: DryRunRow[], total: DryRunRow, basis: TokenBasis = {}): string {
   const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
   for (const r of [...rows, total]) {
     lines.push(
@@ -22,6 +22,8 @@ export function dryRunTable(rows: DryRunRow[], total: DryRunRow): string {
       ].join("\t"),
     );
   }
+  const measured = Object.entries(basis).map(([role, b]) => `${role} ${b.prompt}+${b.completion} (over ${b.calls} calls)`);
+  lines.push(`tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}the tasks' own guesses otherwise`);
   return lines.join("\n") + "\n";
 }
 
