@@ -5,32 +5,42 @@
  * claimed once no phase 0 job of the experiment is unfinished.
  */
 import { and, eq, sql } from "drizzle-orm";
+import type BetterSqlite3 from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 
 export type ClaimedJob = typeof jobs.$inferSelect;
 
+// Statements the worker runs for every job, compiled once per connection.
+const compiled = new WeakMap<object, Map<string, BetterSqlite3.Statement<unknown[], unknown>>>();
+export function stmt(db: Db, sqlText: string): BetterSqlite3.Statement<unknown[], unknown> {
+  let m = compiled.get(db.$client);
+  if (!m) compiled.set(db.$client, (m = new Map()));
+  let s = m.get(sqlText);
+  if (!s) m.set(sqlText, (s = db.$client.prepare(sqlText)));
+  return s;
+}
+
 export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
   return db.transaction(
     (tx) => {
       // The lowest phase with unfinished work is the only claimable one; each lookup walks the
       // (experiment, status, phase) index, so a claim costs the same at job 1 and job 100,000.
-      const c = db.$client;
       const phase = (
-        c.prepare("SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as {
+        stmt(db, "SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as {
           p: number | null;
         }
       ).p;
       if (phase === null) return null;
-      const row = (c
-        .prepare("SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1")
-        .get(experimentId, phase) ??
-        c
-          .prepare(
-            "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1",
-          )
-          .get(experimentId, phase, now)) as { id: number } | undefined;
+      const row = (stmt(db, "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1").get(
+        experimentId,
+        phase,
+      ) ??
+        stmt(
+          db,
+          "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1",
+        ).get(experimentId, phase, now)) as { id: number } | undefined;
       if (!row) return null;
       return (
         tx
