@@ -17,21 +17,24 @@ type DryRunRow = {
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. */
+type MethodOption = { name: string; kinds: string[] };
+
 export function NewExperimentForm({
   datasets,
   tasks,
-  methods,
+  methods: allMethods,
 }: {
   datasets: DatasetOption[];
   tasks: TaskOption[];
-  methods: string[] | null;
+  methods: MethodOption[];
 }) {
   const router = useRouter();
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 0);
   const kind = datasets.find((d) => d.id === datasetId)?.kind;
+  const methods = allMethods.filter((m) => !kind || m.kinds.includes(kind)).map((m) => m.name);
+  const [advanced, setAdvanced] = useState("");
   const [name, setName] = useState("");
-  const [methodText, setMethodText] = useState(methods?.slice(0, 2).join(", ") ?? "");
-  const [picked, setPicked] = useState<string[]>(methods?.slice(0, 1) ?? []);
+  const [picked, setPicked] = useState<string[]>(allMethods.slice(0, 1).map((m) => m.name));
   const [taskSel, setTaskSel] = useState<string[]>([]);
   const [users, setUsers] = useState("");
   const [repeats, setRepeats] = useState(1);
@@ -41,12 +44,14 @@ export function NewExperimentForm({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const methodNames = methods
-    ? picked
-    : methodText
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
+  const methodNames = picked.filter((m) => methods.includes(m));
+  // The advanced JSON (method options and labels, models, hicupid splits and judges, ...) goes over the fields.
+  const extra = (): Record<string, unknown> => {
+    if (!advanced.trim()) return {};
+    const v = JSON.parse(advanced);
+    if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("advanced config: a JSON object is expected");
+    return v;
+  };
   const config = () => ({
     methods: methodNames.map((n) => ({ name: n })),
     tasks: taskSel.filter((t) => tasks.find((x) => x.name === t)?.datasetKind === kind),
@@ -59,6 +64,7 @@ export function NewExperimentForm({
     repeats,
     seed,
     retriever,
+    ...extra(),
   });
   const submit = async (dryRun: boolean) => {
     setBusy(true);
@@ -109,24 +115,14 @@ export function NewExperimentForm({
       </div>
       <fieldset className="text-xs text-slate-600">
         <legend>Methods (the first is the reference)</legend>
-        {methods ? (
-          <div className="mt-1 flex flex-wrap gap-3">
-            {methods.map((m) => (
-              <label key={m} className="flex items-center gap-1">
-                <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
-                {m}
-              </label>
-            ))}
-          </div>
-        ) : (
-          <input
-            className={input}
-            value={methodText}
-            onChange={(e) => setMethodText(e.target.value)}
-            placeholder="vanilla, vanilla-log"
-            data-testid="methods"
-          />
-        )}
+        <div className="mt-1 flex flex-wrap gap-3">
+          {methods.map((m) => (
+            <label key={m} className="flex items-center gap-1">
+              <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
+              {m}
+            </label>
+          ))}
+        </div>
       </fieldset>
       <fieldset className="text-xs text-slate-600">
         <legend>Tasks</legend>
@@ -164,6 +160,17 @@ export function NewExperimentForm({
           </select>
         </label>
       </div>
+      <details className="text-xs text-slate-600">
+        <summary>Advanced config (JSON: method options and labels, models per role, HiCUPID splits and judges)</summary>
+        <textarea
+          className={`${input} font-mono`}
+          rows={4}
+          value={advanced}
+          onChange={(e) => setAdvanced(e.target.value)}
+          placeholder='{"methods": [{"name": "rag-utterance", "label": "rag-k15", "options": {"k": 15}}], "hicupid": {"perSplit": 50}}'
+          data-testid="advanced"
+        />
+      </details>
       {error ? (
         <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
           {error}

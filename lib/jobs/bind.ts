@@ -21,7 +21,7 @@ import type { CreateRetriever } from "@/lib/assistants/context";
 import type { Session } from "@/lib/assistants/types";
 import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
 import type { ModelRoleName } from "@/lib/tasks/ports";
-import { isContextSetting } from "@/lib/tasks/hicupid/settings";
+import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
 import { startServerWorker } from "./server-worker";
 
@@ -198,9 +198,12 @@ export function knownMethod(): (m: string) => boolean {
   return (m) => ASSISTANTS.some((a) => a.id === m) || isContextSetting(m);
 }
 
-/** The method names a user may pick in the browser. */
-export function methodChoices(): string[] | null {
-  return ASSISTANTS.map((a) => a.id);
+/** The methods a user may pick in the browser, with the data set kinds they apply to. */
+export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "hicupid"> }> {
+  return [
+    ...ASSISTANTS.map((a) => ({ name: a.id, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
+    ...Object.keys(CONTEXT_SETTINGS).map((name) => ({ name, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
+  ];
 }
 
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
