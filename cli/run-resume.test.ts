@@ -113,3 +113,37 @@ describe("pal run: SIGKILL and resume", () => {
     watch.close();
   }, 180_000);
 });
+
+describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
+  it("plans each labelled setting and judge, names a bad field, and spends nothing", async () => {
+    const { tempDb: mk } = await import("@/test/db");
+    const { importHicupid } = await import("@/lib/datasets/hicupid/import");
+    const { FIXTURE_JSONL } = await import("@/test/fixtures");
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const t = mk();
+    try {
+      await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" });
+      const cfgFile = path.join(path.dirname(t.file), "cfg.json");
+      fs.writeFileSync(
+        cfgFile,
+        JSON.stringify({
+          methods: [{ name: "full-history" }, { name: "rag-utterance", label: "rag-k15", options: { k: 15 } }],
+          tasks: ["hicupid"],
+          hicupid: { splits: ["test_1"], judges: ["judge", "judge:second"] },
+        }),
+      );
+      const r = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile, "--dry-run", "--json"]);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.rows.map((x: { method: string }) => x.method)).toEqual(["full-history", "rag-k15"]);
+      for (const row of out.rows) expect(row.calls.judge).toBe(2 * row.items);
+      fs.writeFileSync(cfgFile, JSON.stringify({ methods: [{ name: "gold", options: { shots: 2 } }], tasks: ["hicupid"] }));
+      const bad = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim()).toMatch(/^pal: config\.methods\[0\]\.options\.shots: /);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
+});

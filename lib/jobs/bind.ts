@@ -17,7 +17,9 @@ import { ASSISTANTS } from "@/lib/assistants/registry";
 import { buildMemory } from "@/lib/assistants/build";
 import { respondInSession } from "@/lib/assistants/respond";
 import { datasetById, loadSessions, type DatasetRef } from "@/lib/assistants/sessions";
-import type { CreateRetriever } from "@/lib/assistants/context";
+import { parseOptions, type CreateRetriever } from "@/lib/assistants/context";
+import { InvalidInputError } from "@/lib/errors";
+import type { MethodCheck } from "./create";
 import type { Session } from "@/lib/assistants/types";
 import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
 import type { ModelRoleName } from "@/lib/tasks/ports";
@@ -193,9 +195,26 @@ export function productionDeps(): WorkerDeps {
   return shared.deps;
 }
 
-/** Method names the experiments accept: the registry's methods and HiCUPID's context settings. */
-export function knownMethod(): (m: string) => boolean {
-  return (m) => ASSISTANTS.some((a) => a.id === m) || isContextSetting(m);
+/** The methods experiments accept: the registry's methods and HiCUPID's context settings, with valid options. */
+export function knownMethod(): MethodCheck {
+  return (m, where) => {
+    if (isContextSetting(m.name)) {
+      const r = CONTEXT_SETTINGS[m.name].options.safeParse(m.options ?? {});
+      if (!r.success)
+        throw new InvalidInputError(`${where}.options.${r.error.issues[0].path.join(".") || "(root)"}: ${r.error.issues[0].message}`);
+      return;
+    }
+    const a = ASSISTANTS.find((x) => x.id === m.name);
+    if (!a) {
+      const all = [...ASSISTANTS.map((x) => x.id), ...Object.keys(CONTEXT_SETTINGS)];
+      throw new InvalidInputError(`${where}.name: unknown method "${m.name}" (available: ${all.join(", ")})`);
+    }
+    try {
+      parseOptions(a, m.options);
+    } catch (e) {
+      throw new InvalidInputError(`${where}.options: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
 }
 
 /** The methods a user may pick in the browser, with the data set kinds they apply to. */

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig, type MethodSpec } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskItem } from "@/lib/tasks/types";
@@ -16,21 +16,16 @@ export type PlannedJob = { replicate: number; method: string; task: string; item
 
 export const PAIR_SEP = "~";
 
+/** Checks one method of the config (known name, valid options); throws an error naming the field. */
+export type MethodCheck = (m: MethodSpec, where: string) => void;
+
 export function pairMethod(a: string, b: string): string {
   return `${a}${PAIR_SEP}${b}`;
 }
 
 /** Every job an experiment will run, in the order the worker takes them. */
-export function planJobs(
-  db: Db,
-  datasetId: number,
-  config: ExperimentConfig,
-  kind: string,
-  knownMethod?: (m: string) => boolean,
-): PlannedJob[] {
-  for (const m of config.methods) {
-    if (knownMethod && !knownMethod(m.name)) throw new InvalidInputError(`config.methods: unknown method "${m.name}"`);
-  }
+export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, kind: string, checkMethod?: MethodCheck): PlannedJob[] {
+  for (const [i, m] of config.methods.entries()) checkMethod?.(m, `config.methods[${i}]`);
   const out: PlannedJob[] = [];
   for (const taskName of config.tasks) {
     const task = getTask(taskName, "config.tasks");
@@ -71,7 +66,7 @@ export type CreateExperimentInput = {
   datasetId: number;
   config: unknown;
   createdBy?: number | null;
-  knownMethod?: (m: string) => boolean;
+  knownMethod?: MethodCheck;
 };
 
 export function createExperiment(db: Db, input: CreateExperimentInput): { id: number; jobs: number } {

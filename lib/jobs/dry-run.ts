@@ -5,7 +5,7 @@ import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
-import { planJobs } from "./create";
+import { planJobs, type MethodCheck } from "./create";
 
 /**
  * Tokens per call by role: the average of this database's paid calls of that role when there are at
@@ -38,7 +38,7 @@ export function dryRun(
   db: Db,
   datasetId: number,
   rawConfig: unknown,
-  knownMethod?: (m: string) => boolean,
+  knownMethod?: MethodCheck,
 ): { rows: DryRunRow[]; total: DryRunRow; tokenBasis: TokenBasis } {
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
