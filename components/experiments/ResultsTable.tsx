@@ -6,7 +6,7 @@ export type ResultsTableRow = {
   method: string;
   runs: number;
   metrics: Record<string, Stat>;
-  ledger: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number } | null;
+  ledger: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null } | null;
 };
 
 const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
@@ -14,6 +14,7 @@ const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 /** One task's results, methods as rows (as in the papers' tables), sortable by any column, with a bar chart per metric. */
 export function ResultsTable({ task, rows, reference }: { task: string; rows: ResultsTableRow[]; reference: string }) {
   const metrics = Object.keys(rows[0]?.metrics ?? {});
+  const withCost = rows.some((r) => typeof r.ledger?.cost === "number");
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
   const value = (r: ResultsTableRow, key: string): number | string =>
     key === "method"
@@ -60,6 +61,7 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
             {head("calls", "Calls")}
             <th className="p-2">Cache hits</th>
             {head("tokens", "Tokens")}
+            {withCost ? <th className="p-2">Cost (USD)</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -82,6 +84,11 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
               <td className="p-2 text-xs">{r.ledger?.calls ?? "—"}</td>
               <td className="p-2 text-xs">{r.ledger?.cacheHits ?? "—"}</td>
               <td className="p-2 text-xs">{r.ledger ? `${r.ledger.promptTokens} + ${r.ledger.completionTokens}` : "—"}</td>
+              {withCost ? (
+                <td className="p-2 text-xs" data-testid="cost">
+                  {typeof r.ledger?.cost === "number" ? r.ledger.cost.toFixed(4) : "—"}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>

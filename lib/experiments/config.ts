@@ -34,6 +34,13 @@ export const experimentConfigSchema = z
       .strict()
       .default({}),
     retriever: z.enum(["bm25", "dense"]).default("bm25"),
+    /** Prices per role in USD per million tokens, for the cost column (none: no cost shown). */
+    prices: z
+      .partialRecord(
+        z.enum(["assistant", "user-simulator", "judge", "embedding"]),
+        z.object({ prompt: z.number().min(0), completion: z.number().min(0) }).strict(),
+      )
+      .default({}),
     repeats: z.number().int().min(1).max(20).default(1),
     seed: z.number().int().min(0).default(0),
     /** The method the others are compared with (pairwise dialogue judging, significance tests). */
