@@ -67,7 +67,7 @@ describe("pal run: SIGKILL and resume", () => {
   it("resumes to the same results without paying for any request twice", async () => {
     const clean = await pal(dbs[0].file, fake.baseURL, RUN);
     expect(clean.stderr).not.toMatch(/Error|failed=[1-9]/);
-    expect(clean.code).toBe(0);
+    expect(clean.code, clean.stderr).toBe(0);
     const cleanOut = JSON.parse(clean.stdout);
 
     // Kill the second run once a few jobs are done and others are in flight.
@@ -88,7 +88,7 @@ describe("pal run: SIGKILL and resume", () => {
     const stuck = (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n;
 
     const resumed = await pal(dbs[1].file, fake.baseURL, ["run", "--resume", "1", "--json"]);
-    expect(resumed.code).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(0);
     const out = JSON.parse(resumed.stdout);
     expect(out.status).toBe("done");
     expect(out.results).toEqual(cleanOut.results);
