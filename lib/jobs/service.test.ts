@@ -18,6 +18,8 @@ import { startServerWorker, stopServerWorker } from "./server-worker";
 import { experimentProgress } from "./progress";
 import { caseStudiesMarkdown } from "./case-studies";
 import { exportExperiment } from "./export";
+import { claimJob } from "./lease";
+import { cancelExperiment } from "./control";
 import { experimentResults } from "./results";
 import { llmCalls } from "@/db/schema";
 
@@ -109,6 +111,17 @@ describe("experiments from the browser's side", () => {
     }
     expect(expected).toBeGreaterThan(0); // the second run's calls are paid (the first run's are cached from above)
     expect(res.ledgerByMethod.vanilla.cost).toBeCloseTo(expected, 12);
+  });
+
+  it("the server's worker leaves an experiment to the process that holds live leases on it", async () => {
+    const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, repeats: 3 } }, null);
+    claimJob(t.db, experiment!.id, "otherhost:1:cli", 60_000);
+    startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
+    await new Promise((r) => setTimeout(r, 500));
+    const p = experimentProgress(t.db, experiment!.id);
+    expect(p).toMatchObject({ running: 1, done: 0, queued: experiment!.jobs - 1 });
+    stopServerWorker();
+    cancelExperiment(t.db, experiment!.id);
   });
 
   it("pause, cancel and resume through the control body; a bad action names the field", () => {
