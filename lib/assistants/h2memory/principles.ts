@@ -4,7 +4,7 @@
  * centre, which moves, and the cluster's type and principle are revised when the model says so.
  * On data without logs (dialogue-only mode) each dialogue gets its own principle, no clustering.
  */
-import { kmeansClusters, nearestCentre, moveCentre } from "./principle-clusters";
+import { kmeansClusters, nearestCentre, moveCentre } from "./structure";
 import {
   preferenceAbstractionPrompt,
   preferenceUpdatePrompt,
@@ -57,9 +57,8 @@ export async function initPrinciples(svc: H2Services, outlines: Outline[], n: nu
     seed,
   );
   const groups = centres.map((_, c) => featured.filter((_, i) => assignments[i] === c));
-  return Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, centres[c]))).then((ps) =>
-    ps.filter((p) => p.members.length > 0),
-  );
+  // An empty cluster (KMeans can leave one) has nothing to abstract and takes no calls.
+  return Promise.all(groups.flatMap((members, c) => (members.length ? [abstractGroup(svc, c, members, centres[c])] : [])));
 }
 
 /**

@@ -4,7 +4,7 @@
  * its components: the chain per session is two calls deep whatever its length.
  */
 import { z } from "zod";
-import { logGraphWindows, connectedComponents } from "./log-graph";
+import { logGraphWindows, connectedComponents } from "./structure";
 import { logGraphPrompt, situationPrompt, type PromptLog } from "./prompts";
 import { logGraphOutput, situationOutput } from "./schemas";
 import type { H2Services, H2Session, LogEdge, LogGraphEntry, SituationEntry } from "./types";

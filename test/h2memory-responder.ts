@@ -1,0 +1,103 @@
+/**
+ * TEST DOUBLE: scripted replies for H2Memory's construction prompts, for the fake OpenAI server
+ * (test/fake-openai.ts). It reads the step tag of a request and answers that step validly and
+ * deterministically from the prompt's own text (so replies are in the prompt's language). Used by
+ * the H2Memory tests, the end-to-end browser test and the memory benchmark; never offered as a model.
+ *
+ * The shape of the answers is chosen so tests can predict them:
+ * - log graph: log_i follows log_{i-1} unless i is a multiple of 3 (components of 3 logs);
+ *   log_i is caused_by log_{i-2} when i % 3 == 2.
+ * - topic outlines: one topic per 4 turns.
+ * - background: updates the first aspect of the first situation.
+ * - requirement/preference updates: "Yes" when the number of new items is even.
+ */
+import { stepOf } from "@/lib/assistants/h2memory/prompts";
+import type { ChatRequest, Reply } from "./fake-openai";
+
+const userText = (req: ChatRequest) => {
+  const u = [...req.messages].reverse().find((m) => m.role === "user");
+  return typeof u?.content === "string" ? u.content : "";
+};
+const isZh = (req: ChatRequest) => /[\u4e00-\u9fff]/.test(req.messages.find((m) => m.role === "system")?.content as string);
+const ASPECTS = ["work", "health", "family", "leisure"] as const;
+const hash = (s: string) => [...s].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+/** The first quoted block of a prompt ("""...""") after a heading. */
+const blocks = (s: string) => [...s.matchAll(/"""\n([\s\S]*?)\n"""/g)].map((m) => m[1]);
+
+export function h2memoryReply(req: ChatRequest): Reply | undefined {
+  const step = stepOf(req.messages);
+  if (!step) return undefined;
+  const zh = isZh(req);
+  const body = userText(req);
+  switch (step) {
+    case "log-graph": {
+      const m = /(log_(\d+)) ~ (log_(\d+))/.exec(body)!;
+      const out: Record<string, { caused_by: string[]; follows: string[] }> = {};
+      for (let i = Number(m[2]); i <= Number(m[4]); i++) {
+        const caused = i % 3 === 2 ? [`log_${i - 2}`] : [];
+        const follows = i % 3 !== 0 ? [`log_${i - 1}`] : [];
+        out[`log_${i}`] = { caused_by: caused, follows };
+      }
+      return JSON.stringify(out);
+    }
+    case "situation": {
+      const logs = [...blocks(body)[0].matchAll(/^(log_\d+) \[[^\]]*\] (.*)$/gm)];
+      const ids = logs.map((l) => l[1]);
+      const gist = logs.map((l) => l[2].slice(0, 20)).join(zh ? "；" : "; ");
+      const aspect = ASPECTS[hash(ids.join(",")) % 4];
+      return JSON.stringify({ situation: zh ? `用户近期经历：${gist}` : `Recently the user went through: ${gist}`, situation_aspects: [aspect] });
+    }
+    case "topic-outline": {
+      const dialogue = blocks(body)[0];
+      const turns = [...dialogue.matchAll(/^(turn_\d+)\nuser: (.*)$/gm)].map((m) => ({ key: m[1], user: m[2] }));
+      const topics = [];
+      for (let i = 0; i < turns.length; i += 4) {
+        const span = turns.slice(i, i + 4);
+        topics.push({
+          turn_span: [span[0].key, span.at(-1)!.key],
+          requirement: zh ? `用户想要：${span[0].user.slice(0, 30)}` : `The user wants: ${span[0].user.slice(0, 60)}`,
+          solution_list: [
+            { solution: zh ? `方案：${span.at(-1)!.user.slice(0, 20)}` : `Plan: ${span.at(-1)!.user.slice(0, 40)}`, user_feedback: zh ? "用户认可" : "the user agreed", feedback_type: "pos" },
+          ],
+          preference: zh ? `偏好与${span[0].user.slice(0, 10)}相关的方案` : `Prefers plans about ${span[0].user.slice(0, 30)}`,
+        });
+      }
+      return JSON.stringify(topics);
+    }
+    case "requirement-refinement": {
+      const [bg, situation, requirement] = blocks(body);
+      const add = situation.split("\n")[0]?.slice(0, 20) || bg.split("\n")[0]?.slice(0, 20) || "";
+      return JSON.stringify({ requirement: zh ? `${requirement}（结合近况：${add}）` : `${requirement} (given: ${add})` });
+    }
+    case "background": {
+      const [, current] = blocks(body);
+      const { situation_list } = JSON.parse(current) as { situation_list: string[] };
+      const aspect = ASPECTS[hash(situation_list[0]) % 4];
+      return JSON.stringify({ updating_aspects: [aspect], updating_content: { [aspect]: situation_list[0].slice(0, 60) } });
+    }
+    case "requirement-abstraction": {
+      const reqs = JSON.parse(blocks(body)[0]) as string[];
+      return JSON.stringify({ general_requirement: zh ? `类型：${reqs[0].slice(0, 12)}` : `Type: ${reqs[0].slice(0, 30)}` });
+    }
+    case "preference-abstraction": {
+      const [type, prefs] = blocks(body);
+      const p = (JSON.parse(prefs) as string[])[0] ?? type;
+      return JSON.stringify({ principle: zh ? `原则：${p.slice(0, 20)}` : `Principle: ${p.slice(0, 40)}` });
+    }
+    case "requirement-update": {
+      const [type, reqs] = blocks(body);
+      const n = (JSON.parse(reqs) as string[]).length;
+      return JSON.stringify(n % 2 === 0 ? { adjust: "Yes", general_requirement: `${type}${zh ? "（修订）" : " (revised)"}` } : { adjust: "No" });
+    }
+    case "preference-update": {
+      const [, principle, prefs] = blocks(body);
+      const n = (JSON.parse(prefs) as string[]).length;
+      return JSON.stringify(n % 2 === 0 ? { adjust: "Yes", principle: `${principle}${zh ? "（修订）" : " (revised)"}` } : { adjust: "No" });
+    }
+    case "query-generation": {
+      const ctx = blocks(body)[0].split("\n").filter((l) => l.startsWith("user: "));
+      return JSON.stringify({ requirement: (ctx.at(-1) ?? "").slice(6) || (zh ? "用户的需求" : "the user's need") });
+    }
+  }
+  return undefined;
+}
