@@ -3,7 +3,8 @@
  * server gives): which calls a session makes, over which windows, and what it stores when.
  */
 import { describe, expect, it } from "vitest";
-import { buildSession } from "./build";
+import { buildSession, logsPhase } from "./build";
+import { windowSchema } from "./situations";
 import { stepOf, type Prompt } from "./prompts";
 import { DEFAULT_H2_OPTIONS, emptyState, type H2Services, type H2Session } from "./types";
 import { h2memoryReply } from "@/test/h2memory-responder";
@@ -91,5 +92,29 @@ describe("H2Memory session build", () => {
     const joined = q.entries.filter((e) => e.kind === "principle" && e.validFrom === 4);
     expect(joined).toHaveLength(1);
     expect((joined[0].content as { members: string[] }).members).toContain("u_sample3/t0");
+  });
+
+  it("the logs phase never sees the session's dialogue", async () => {
+    const { svc, calls } = scripted();
+    await logsPhase(svc, DEFAULT_H2_OPTIONS, emptyState(), session(2, 12, 6));
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) for (const m of c.messages) expect(m.content).not.toMatch(/user says|assistant says/);
+  });
+
+  it("dialogue-only mode (HiCUPID): outlines and one principle per dialogue, no log graph, no clustering", async () => {
+    const { svc, calls } = scripted();
+    const r = await buildSession(svc, { ...DEFAULT_H2_OPTIONS, mode: "dialogue-only" }, emptyState(), session(0, 0, 8, "history"));
+    expect(calls.map((c) => c.step)).toEqual(["topic-outline", "requirement-abstraction", "preference-abstraction"]);
+    const p = r.entries.find((e) => e.kind === "principle")!;
+    expect(p.validFrom).toBe(1);
+    expect((p.content as { members: string[] }).members).toEqual(["u_sample0/t0", "u_sample0/t1"]);
+  });
+
+  it("a log-graph reply naming logs outside the window or later logs is refused", () => {
+    const schema = windowSchema(10, 19, 0);
+    expect(schema.safeParse({ log_12: { caused_by: ["log_3"], follows: ["log_11"] } }).success).toBe(true);
+    expect(schema.safeParse({ log_9: { caused_by: [], follows: [] } }).success).toBe(false);
+    expect(schema.safeParse({ log_12: { caused_by: ["log_13"], follows: [] } }).success).toBe(false);
+    expect(schema.safeParse({ log_12: { caused_by: [4], follows: [] } }).success).toBe(true);
   });
 });
