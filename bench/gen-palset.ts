@@ -1,5 +1,5 @@
 /**
- * A deterministic, full-size synthetic PAL-Set in the published shape (SPEC §1), for the import
+ * A deterministic, full-size synthetic PAL-Set in the published shape (docs/data-formats.md), for the import
  * benchmark. Per user it hits the averages of Mem-PAL Table 1 exactly over 10 users (history 25.7
  * sessions, 888.7 logs, 361.7 turns, 62.5 topics; query 3.3, 107.5, 39.3, 8.3), 8 candidate
  * solutions per topic (2 pos, 2 neg, 4 neu), Chinese text of the published lengths and phrasing

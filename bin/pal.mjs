@@ -24,6 +24,18 @@ function newestSource() {
   return newest;
 }
 
+/**
+ * db/client and lib/auth import "server-only", which throws outside a React Server Components
+ * bundle; the CLI is a server too, so the marker resolves to nothing here.
+ */
+const serverOnlyIsEmpty = {
+  name: "server-only-is-empty",
+  setup(build) {
+    build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "empty" }));
+    build.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "", loader: "js" }));
+  },
+};
+
 async function bundle() {
   const esbuild = await import("esbuild");
   // Build beside, then swap in, so concurrent CLIs never load a half-written bundle.
@@ -39,6 +51,7 @@ async function bundle() {
     outdir: tmp,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel: "error",
+    plugins: [serverOnlyIsEmpty],
   });
   fs.rmSync(outdir, { recursive: true, force: true });
   try {
@@ -55,6 +68,13 @@ try {
   ({ main } = await import(pathToFileURL(entry).href));
 } catch (e) {
   if (process.env.PAL_DEBUG) console.error("bundle unavailable, using tsx:", e);
+  // The same for the tsx fallback: a resolve hook maps "server-only" to an empty module.
+  const { register: registerHooks } = await import("node:module");
+  registerHooks(
+    `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(s, c, next) { return s === 'server-only' ? { url: 'data:text/javascript,', shortCircuit: true } : next(s, c); }",
+    )}`,
+  );
   const { register } = await import("tsx/esm/api");
   register({ tsconfig: path.join(root, "tsconfig.json") });
   ({ main } = await import(pathToFileURL(path.join(root, "cli", "main.ts")).href));

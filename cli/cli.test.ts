@@ -29,10 +29,10 @@ describe("pal CLI", () => {
 
     const dup = pal("user", "add", "--email", "PI@lab.org", "--role", "admin");
     expect(dup.status).toBe(1);
-    expect(dup.stderr.trim().split("\n")).toEqual(["pal: user add: a user with email pi@lab.org already exists"]);
+    expect(dup.stderr.trim().split("\n")).toEqual(["pal: a user with email pi@lab.org already exists"]);
     const badRole = pal("user", "add", "--email", "x@lab.org", "--role", "boss");
     expect(badRole.status).toBe(1);
-    expect(badRole.stderr).toMatch(/^pal: user add: role: must be one of admin, researcher, annotator\n$/);
+    expect(badRole.stderr).toMatch(/^pal: role: must be one of admin, researcher, annotator\n$/);
   });
 
   it("resets a password", () => {

@@ -1,6 +1,8 @@
-/** An expected failure: printed as one line on stderr, exit code 1 (or `code`). */
-export class CliError extends Error {
-  constructor(message: string, readonly code = 1) {
-    super(message);
+import { AppError } from "@/lib/errors";
+
+/** A refused command line (bad flag value, unreadable file): one line on stderr, exit code 1 (or `exitCode`). */
+export class CliError extends AppError {
+  constructor(message: string, exitCode = 1) {
+    super(message, 400, "invalid_input", exitCode);
   }
 }

@@ -1,6 +1,5 @@
 import { Command, CommanderError } from "commander";
 import { closeDb } from "@/db/client";
-import { CliError } from "./errors";
 import { isAppError } from "@/lib/errors";
 import { commands } from "./commands";
 
@@ -31,7 +30,6 @@ export async function main(argv: string[]): Promise<number> {
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`pal: ${msg.split("\n")[0]}\n`);
     if (process.env.PAL_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    if (err instanceof CliError) return err.code;
     return isAppError(err) ? err.exitCode : 1;
   } finally {
     closeDb();

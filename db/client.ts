@@ -1,3 +1,6 @@
+// The database is for the server only: a client component that imports this module fails the build.
+// The CLI bundle (bin/pal.mjs) and vitest resolve "server-only" to an empty module.
+import "server-only";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
@@ -19,7 +22,12 @@ export function databasePath(): string {
 
 /** Open (creating if needed) a database file with WAL and foreign keys, migrated to the latest schema. */
 export function openDb(file: string = databasePath()): Db {
-  if (file !== ":memory:") fs.mkdirSync(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
+  if (file !== ":memory:") {
+    fs.mkdirSync(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
+    // Only this user may read the data (password hashes, annotations); SQLite gives its -wal and
+    // -shm files the same mode as the database file.
+    fs.closeSync(fs.openSync(file, "a", 0o600));
+  }
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");

@@ -1,9 +1,15 @@
 import { request, type APIRequestContext } from "@playwright/test";
 import { e2eState, type Account } from "./state";
 
-/** An HTTP client signed in through next-auth's credentials endpoint (CSRF token included). */
-export async function apiAs(a: Account | null): Promise<APIRequestContext> {
-  const ctx = await request.newContext({ baseURL: e2eState().baseURL });
+/**
+ * An HTTP client signed in through next-auth's credentials endpoint (CSRF token included). It sends
+ * `Origin: <the app>` as the app's own pages do (state-changing requests without it are refused);
+ * `origin: null` leaves it out, another string sends that origin instead.
+ */
+export async function apiAs(a: Account | null, opts: { origin?: string | null } = {}): Promise<APIRequestContext> {
+  const baseURL = e2eState().baseURL;
+  const origin = opts.origin === undefined ? baseURL : opts.origin;
+  const ctx = await request.newContext({ baseURL, extraHTTPHeaders: origin === null ? {} : { origin } });
   if (!a) return ctx;
   const res = await signIn(ctx, a.email, a.password);
   if (!res.ok) throw new Error(`sign-in as ${a.email} failed: ${res.status}`);

@@ -5,8 +5,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { e2eState, login, account } from "./state";
 import { apiAs } from "./api-client";
+import { FIXTURE_HF, PALSET_EN } from "../test/fixtures";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const url = (p: string) => `${e2eState().baseURL}${p}`;
 
 /** Ids and keys straight from the e2e database (read-only), to build deep links. */
@@ -193,7 +193,7 @@ test.describe("import page", () => {
       return f;
     });
   }
-  const fixtureUser = () => fs.readFileSync(path.join(ROOT, "fixtures", "palset", "en", "users", "0000.json"), "utf8");
+  const fixtureUser = () => fs.readFileSync(path.join(PALSET_EN, "users", "0000.json"), "utf8");
 
   test("a small PAL-Set imports with progress and its result", async ({ page }) => {
     await login(page, account("researcher"));
@@ -253,7 +253,7 @@ test.describe("import page", () => {
     await page.goto(url("/datasets/import"));
     await page.getByLabel("HiCUPID").check();
     await page.getByLabel("Name", { exact: true }).fill(name);
-    await page.getByTestId("import-folder").setInputFiles(path.join(ROOT, "fixtures", "hicupid", "hf"));
+    await page.getByTestId("import-folder").setInputFiles(FIXTURE_HF);
     await expect(page.getByTestId("picked-files")).toContainText("hf/qa/test_1-00000-of-00001.parquet");
     await page.getByRole("button", { name: "Import", exact: true }).click();
     const result = page.getByTestId("import-result");

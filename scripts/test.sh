@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command 2 of the README: the whole suite: types, unit and integration tests (vitest), then a
+# Command 2 of the README: the whole suite: types, lint, format check, unit and integration tests (vitest), then a
 # production build and the browser tests (Playwright in Debian's Chromium). Ends with one
 # "N passed, N failed" line over both runners.
 set -uo pipefail
@@ -11,6 +11,10 @@ out=$(mktemp -d)
 status=0
 echo "== typecheck"
 npx tsc --noEmit -p . || status=1
+echo "== lint (eslint: Next.js rules, lib/ and db/ never import app/, components/ or cli/)"
+npx eslint . || status=1
+echo "== format (prettier --check; npm run format fixes it)"
+npx prettier --check . > "$out/prettier.log" 2>&1 || { tail -n 20 "$out/prettier.log"; status=1; }
 echo "== unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest.json" || status=1
 echo "== build"

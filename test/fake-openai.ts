@@ -22,13 +22,25 @@ export type ChatRequest = {
 };
 
 export type Fault =
-  | { kind: "status"; status: 429 | 500 | 502 | 503; retryAfterSeconds?: number }
+  | { kind: "status"; status: 400 | 401 | 404 | 429 | 500 | 502 | 503; retryAfterSeconds?: number }
   | { kind: "hang" } // never answers (the client's timeout must fire)
   | { kind: "drop" } // destroys the socket
   | { kind: "malformed" }; // 200 with a body that is not JSON
 
 /** A scripted reply: the assistant message content, or a fault. */
-export type Reply = string | { content: string; promptTokens?: number; completionTokens?: number } | Fault;
+export type Reply =
+  | string
+  | {
+      content: string;
+      promptTokens?: number;
+      completionTokens?: number;
+      /** Reported as usage.prompt_tokens_details.cached_tokens / completion_tokens_details.reasoning_tokens. */
+      cachedTokens?: number;
+      reasoningTokens?: number;
+      /** Extra latency for this reply only, in ms (e.g. to keep two identical calls in flight together). */
+      delayMs?: number;
+    }
+  | Fault;
 
 export type Responder = (req: ChatRequest, index: number) => Reply;
 
@@ -126,6 +138,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           }
         }
         const content = typeof reply === "string" ? reply : reply.content;
+        if (typeof reply !== "string" && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         const promptText = (json as ChatRequest).messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
         const promptTokens = typeof reply === "string" ? approxTokens(promptText) : (reply.promptTokens ?? approxTokens(promptText));
         const completionTokens = typeof reply === "string" ? approxTokens(content) : (reply.completionTokens ?? approxTokens(content));
@@ -135,7 +148,15 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           created: Math.floor(Date.now() / 1000),
           model: (json as ChatRequest).model,
           choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
-          usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+            ...(typeof reply !== "string" && reply.cachedTokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } } : {}),
+            ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
+              ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
+              : {}),
+          },
         });
       }
 

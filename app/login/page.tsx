@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import type { Metadata } from "next";
 import { currentUser } from "@/lib/auth/session";
 import { homeFor } from "@/lib/auth/nav";
+import { safeCallbackPath } from "@/lib/auth/callback";
 import { LoginForm } from "@/components/auth/LoginForm";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -10,8 +11,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const user = await currentUser();
   if (user) redirect(homeFor(user.role));
   const { callbackUrl } = await searchParams;
-  // Only same-site paths: never bounce a user to another origin after login.
-  const next = callbackUrl && callbackUrl.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  // Only this app's paths: never bounce a user to another origin after login.
+  const next = safeCallbackPath(callbackUrl);
   return (
     <div className="grid min-h-screen place-items-center px-4">
       <div className="w-full max-w-sm">

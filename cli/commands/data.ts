@@ -1,9 +1,12 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { DatasetError, type ImportProgress, type ImportResult } from "@/lib/datasets/types";
+import type { ImportProgress, ImportResult } from "@/lib/datasets/types";
+import { isAppError } from "@/lib/errors";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
 import { CliError } from "../errors";
 
-// Library modules load inside the actions: `pal user ...` need not load the importers.
+// Library modules load inside the actions: `pal user ...` need not load the importers (the kind
+// registry is small and loads each importer on use).
 
 /**
  * Progress on stderr as one rewritten line, only on a terminal: when stderr is a file or a pipe,
@@ -33,16 +36,6 @@ function printResult(r: ImportResult, json?: boolean) {
   }
 }
 
-/** Library errors about bad input become one-line CLI errors. */
-async function run<T>(fn: () => Promise<T> | T): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof DatasetError) throw new CliError(e.message);
-    throw e;
-  }
-}
-
 type ImportFlags = { name?: string; lang?: string; replace?: boolean; json?: boolean; ndjson?: boolean; importedBy?: string };
 
 /**
@@ -66,13 +59,14 @@ async function runImportCommand(
 ) {
   const importedBy = o.importedBy === undefined ? undefined : Number(o.importedBy);
   if (importedBy !== undefined && !Number.isInteger(importedBy)) throw new CliError(`--imported-by: expected a user id, got "${o.importedBy}"`);
-  if (!o.ndjson) return printResult(await run(() => importer(progressPrinter(), importedBy)), o.json);
+  if (!o.ndjson) return printResult(await importer(progressPrinter(), importedBy), o.json);
   try {
     console.log(JSON.stringify({ result: await importer(ndjsonProgress(), importedBy) }));
   } catch (e) {
     const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0];
-    if (!(e instanceof DatasetError)) process.stderr.write(`${e instanceof Error ? e.stack : msg}\n`);
-    console.log(JSON.stringify({ error: e instanceof DatasetError ? msg : `import failed: ${msg}` }));
+    // A refused input is the expected outcome and its message is the whole story; anything else is a bug.
+    if (!isAppError(e)) process.stderr.write(`${e instanceof Error ? e.stack : msg}\n`);
+    console.log(JSON.stringify({ error: isAppError(e) ? msg : `import failed: ${msg}` }));
     process.exitCode = 1;
   }
 }
@@ -89,32 +83,17 @@ function importOptions(cmd: Command): Command {
 export function registerData(program: Command): void {
   const imp = program.command("import").description("import a published data set into the database");
 
-  importOptions(
-    imp
-      .command("palset")
-      .description("import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)")
-      .argument("<paths...>", "files or directories")
-      .option("--lang <lang>", "zh or en (detected when not given)"),
-  ).action(async (paths: string[], o: ImportFlags) => {
-    if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
-    const { importPalset } = await import("@/lib/datasets/palset/import");
-    const lang = o.lang as "zh" | "en" | undefined;
-    await runImportCommand(o, (onProgress, importedBy) =>
-      importPalset(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }),
-    );
-  });
-
-  importOptions(
-    imp
-      .command("hicupid")
-      .description("import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows")
-      .argument("<paths...>", "files or directories"),
-  ).action(async (paths: string[], o: ImportFlags) => {
-    const { importHicupid } = await import("@/lib/datasets/hicupid/import");
-    await runImportCommand(o, (onProgress, importedBy) =>
-      importHicupid(getDb(), { paths, name: o.name, replace: o.replace, importedBy, onProgress }),
-    );
-  });
+  // One subcommand per registered data-set kind.
+  for (const kind of DATASET_KIND_LIST) {
+    const cmd = imp.command(kind.id).description(kind.cliDescription).argument("<paths...>", "files or directories");
+    if (kind.upload.languageChoice) cmd.option("--lang <lang>", "zh or en (detected when not given)");
+    importOptions(cmd).action(async (paths: string[], o: ImportFlags) => {
+      if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
+      const lang = o.lang as "zh" | "en" | undefined;
+      const importer = await kind.importer();
+      await runImportCommand(o, (onProgress, importedBy) => importer(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }));
+    });
+  }
 
   program
     .command("export")
@@ -126,7 +105,7 @@ export function registerData(program: Command): void {
     .option("--out <file>", "output file (default: stdout)")
     .action(async (o: { dataset: string; user?: string; out?: string }) => {
       const { exportPalset } = await import("@/lib/datasets/palset/export");
-      await run(() => exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out }));
+      await exportPalset(getDb(), { dataset: o.dataset, user: o.user, out: o.out });
     });
 
   program
@@ -136,7 +115,7 @@ export function registerData(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (o: { dataset: string; json?: boolean }) => {
       const { getDatasetStats } = await import("@/lib/datasets/stats");
-      const s = await run(() => getDatasetStats(getDb(), o.dataset));
+      const s = getDatasetStats(getDb(), o.dataset);
       if (o.json) console.log(JSON.stringify(s));
       else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(20)} ${v}`);
     });

@@ -4,6 +4,7 @@ import { registerPending } from "./pending";
 import { registerMetrics } from "./metrics";
 import { registerData } from "./data";
 import { registerDemo } from "./demo";
+import { registerMemory, registerModels } from "./memory";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerPending];
+export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerMemory, registerModels, registerPending];

@@ -77,7 +77,7 @@ describe("pal metrics bleu", () => {
 });
 
 describe("pal metrics agreement", () => {
-  it("prints the SPEC §4 report", async () => {
+  it("prints the agreement report of docs/cli.md", async () => {
     const file = write(
       "ratings.json",
       JSON.stringify({

@@ -130,13 +130,13 @@ Example:
 majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicate, none).`,
     )
     .action(async (opts: { in: string; out?: string; bootstrap?: string; seed: string; majority?: string; json?: boolean }) => {
-      const { agreementReport, AgreementInputError, parseAgreementInput } = await import("@/lib/agreement");
+      const { agreementReport, parseAgreementInput } = await import("@/lib/agreement");
       const where = opts.in === "-" ? "stdin" : opts.in;
+      const text = readInput(opts.in);
       let json: unknown;
       try {
-        json = JSON.parse(readInput(opts.in));
+        json = JSON.parse(text);
       } catch (e) {
-        if (e instanceof CliError) throw e;
         throw new CliError(`${where}: not valid JSON (${(e as Error).message})`);
       }
       let iterations: number | undefined;
@@ -149,16 +149,11 @@ majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicat
       if (opts.majority !== undefined && !TIE_RULES.includes(opts.majority as TieRule)) {
         throw new CliError(`--majority: expected one of ${TIE_RULES.join(", ")}, got "${opts.majority}"`);
       }
-      try {
-        const input = parseAgreementInput(json);
-        const report = agreementReport(input, {
-          bootstrap: iterations ? { iterations, seed } : undefined,
-          majority: opts.majority ? { tieRule: opts.majority as TieRule } : undefined,
-        });
-        writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
-      } catch (e) {
-        if (e instanceof AgreementInputError) throw new CliError(`${where}: ${e.message}`);
-        throw e;
-      }
+      const input = parseAgreementInput(json, where);
+      const report = agreementReport(input, {
+        bootstrap: iterations ? { iterations, seed } : undefined,
+        majority: opts.majority ? { tieRule: opts.majority as TieRule } : undefined,
+      });
+      writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
     });
 }

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
 import { ROLES, type Role } from "@/db/schema";
-import { createUser, findUserWithHash, listUsers, setPassword, UserError } from "@/lib/users/users";
+import { createUser, findUserWithHash, listUsers, setPassword } from "@/lib/users/users";
+import { NotFoundError } from "@/lib/errors";
 import { generatePassword } from "@/lib/auth/password";
-import { CliError } from "../errors";
 
 export function registerUser(program: Command): void {
   const user = program.command("user").description("manage PAL Studio accounts");
@@ -18,15 +18,10 @@ export function registerUser(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (opts: { email: string; role: string; password?: string; name?: string; json?: boolean }) => {
       const password = opts.password ?? generatePassword();
-      try {
-        const u = await createUser(getDb(), { email: opts.email, role: opts.role as Role, password, name: opts.name });
-        const generated = opts.password ? undefined : password;
-        if (opts.json) console.log(JSON.stringify({ ...u, ...(generated ? { password: generated } : {}) }));
-        else console.log(`created ${u.role} ${u.email} (id ${u.id})${generated ? `\npassword: ${generated}` : ""}`);
-      } catch (e) {
-        if (e instanceof UserError) throw new CliError(`user add: ${e.message}`);
-        throw e;
-      }
+      const u = await createUser(getDb(), { email: opts.email, role: opts.role as Role, password, name: opts.name });
+      const generated = opts.password ? undefined : password;
+      if (opts.json) console.log(JSON.stringify({ ...u, ...(generated ? { password: generated } : {}) }));
+      else console.log(`created ${u.role} ${u.email} (id ${u.id})${generated ? `\npassword: ${generated}` : ""}`);
     });
 
   user
@@ -47,13 +42,9 @@ export function registerUser(program: Command): void {
     .action(async (opts: { email: string; password?: string }) => {
       const db = getDb();
       const u = findUserWithHash(db, opts.email);
-      if (!u) throw new CliError(`user passwd: no user with email ${opts.email}`);
+      if (!u) throw new NotFoundError(`no user with email ${opts.email}`);
       const password = opts.password ?? generatePassword();
-      try {
-        await setPassword(db, u.id, password);
-      } catch (e) {
-        throw new CliError(`user passwd: ${e instanceof Error ? e.message : String(e)}`);
-      }
+      await setPassword(db, u.id, password);
       console.log(`password changed for ${u.email}${opts.password ? "" : `\npassword: ${password}`}`);
     });
 }

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect } from "react";
+import { hashTargetId } from "@/lib/datasets/browse/hash";
 
 /**
  * Makes in-page deep links land: on load and on every hash change, opens the <details> that the hash
@@ -9,7 +10,7 @@ import { useEffect } from "react";
 export function HashTarget({ fallbackId }: { fallbackId?: string }) {
   useEffect(() => {
     const go = () => {
-      const id = decodeURIComponent(window.location.hash.slice(1)) || fallbackId;
+      const id = hashTargetId(window.location.hash) || fallbackId;
       if (!id) return;
       const el = document.getElementById(id);
       if (!el) return;

@@ -5,14 +5,12 @@ import { ProgressBar } from "./ProgressBar";
 import { CountGrid } from "./CountGrid";
 import { QualityReport } from "./QualityReport";
 import { datasetHref, humanKey } from "@/lib/datasets/browse/format";
+import type { UploadKind } from "@/lib/datasets/kinds/types";
 
-type Kind = "palset" | "hicupid";
 type Picked = { file: File; path: string };
 type Progress = { phase: string; done: number; total: number; detail?: string };
 type Result = { datasetId: number; name: string; kind: string; language: string | null; stats: Record<string, number>; report: unknown };
 
-const MAX_BYTES = 500 * 1024 * 1024;
-const EXT: Record<Kind, string[]> = { palset: [".json"], hicupid: [".parquet", ".jsonl", ".ndjson"] };
 /** Share of the bar per phase: the upload, then the importer's own phases. */
 const PHASES: Array<[string, number, string]> = [
   ["uploading", 0.3, "Uploading"],
@@ -43,19 +41,20 @@ function frame(manifest: object, files: File[]): Blob {
   return new Blob([len, json, ...files], { type: "application/x-pal-upload" });
 }
 
-function defaultName(picked: Picked[], kind: Kind, lang: string): string {
+function defaultName(picked: Picked[], kind: UploadKind, lang: string): string {
   const top = picked[0]?.path.split("/");
-  const base = top && top.length > 1 ? top[0] : kind === "palset" ? "PAL-Set" : "HiCUPID";
-  return `${base} upload${kind === "palset" && lang !== "auto" ? ` (${lang})` : ""}`;
+  const base = top && top.length > 1 ? top[0] : kind.label;
+  return `${base} upload${kind.languageChoice && lang !== "auto" ? ` (${lang})` : ""}`;
 }
 
 /**
  * The import page's form: kind, name, language, replace, files (or a folder), then the upload with a
  * progress bar fed by the server's NDJSON events, and the result (counts, warnings, link) or the
- * one-line validation error.
+ * one-line validation error. `kinds` (labels, extensions, limits) come from the server's kind registry.
  */
-export function ImportForm() {
-  const [kind, setKind] = useState<Kind>("palset");
+export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
+  const [kindId, setKindId] = useState(kinds[0].id);
+  const kind = kinds.find((k) => k.id === kindId) ?? kinds[0];
   const [name, setName] = useState("");
   const [lang, setLang] = useState("auto");
   const [replace, setReplace] = useState(false);
@@ -69,16 +68,16 @@ export function ImportForm() {
   const folderInput = useRef<HTMLInputElement>(null);
 
   const total = picked.reduce((s, p) => s + p.file.size, 0);
-  const tooBig = total > MAX_BYTES;
+  const tooBig = total > kind.maxBytes;
 
-  function add(list: FileList | null, k: Kind = kind) {
+  function add(list: FileList | null, k: UploadKind = kind) {
     if (!list) return;
     const next = [...picked];
     const skip: string[] = [];
     for (const file of Array.from(list)) {
       const path = file.webkitRelativePath || file.name;
       if (path.split("/").some((part) => part.startsWith("."))) continue; // .git, .gitattributes, .DS_Store
-      if (!EXT[k].includes(ext(file.name))) skip.push(path);
+      if (!k.extensions.includes(ext(file.name))) skip.push(path);
       else if (!next.some((p) => p.path === path && p.file.size === file.size)) next.push({ file, path });
     }
     setPicked(next);
@@ -87,8 +86,8 @@ export function ImportForm() {
     setError(null);
   }
 
-  function switchKind(k: Kind) {
-    setKind(k);
+  function switchKind(k: string) {
+    setKindId(k);
     setPicked([]);
     setIgnored([]);
     setResult(null);
@@ -105,7 +104,7 @@ export function ImportForm() {
     setError(null);
     setProgress({ phase: "uploading", done: 0, total, detail: `${picked.length} file${picked.length === 1 ? "" : "s"}` });
 
-    const manifest = { kind, name: finalName, lang, replace, files: picked.map((p) => ({ path: p.path, size: p.file.size })) };
+    const manifest = { kind: kind.id, name: finalName, lang, replace, files: picked.map((p) => ({ path: p.path, size: p.file.size })) };
     const xhr = new XMLHttpRequest();
     let seen = 0;
     let finished = false;
@@ -171,10 +170,10 @@ export function ImportForm() {
         <fieldset>
           <legend className="text-xs font-semibold uppercase tracking-wide text-slate-500">Kind</legend>
           <div className="mt-1 flex gap-2">
-            {(["palset", "hicupid"] as const).map((k) => (
-              <label key={k} className={`flex flex-1 cursor-pointer items-center gap-2 rounded border px-3 py-2 text-sm ${kind === k ? "border-indigo-500 bg-indigo-50" : "border-slate-300"}`}>
-                <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => switchKind(k)} disabled={busy} />
-                {k === "palset" ? "PAL-Set" : "HiCUPID"}
+            {kinds.map((k) => (
+              <label key={k.id} className={`flex flex-1 cursor-pointer items-center gap-2 rounded border px-3 py-2 text-sm ${kind.id === k.id ? "border-indigo-500 bg-indigo-50" : "border-slate-300"}`}>
+                <input type="radio" name="kind" value={k.id} checked={kind.id === k.id} onChange={() => switchKind(k.id)} disabled={busy} />
+                {k.label}
               </label>
             ))}
           </div>
@@ -183,7 +182,7 @@ export function ImportForm() {
           Name
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder={picked.length ? defaultName(picked, kind, lang) : "e.g. PAL-Set (en)"} maxLength={200} disabled={busy} className={input} />
         </label>
-        {kind === "palset" ? (
+        {kind.languageChoice ? (
           <label className="block text-xs text-slate-600">
             Language
             <select value={lang} onChange={(e) => setLang(e.target.value)} disabled={busy} className={input}>
@@ -201,9 +200,7 @@ export function ImportForm() {
           <p className="text-xs text-slate-600">
             Files{" "}
             <span className="text-slate-400">
-              {kind === "palset"
-                ? "— input.json or per-user <id>.json files, plus profile files (background, requirement, preference, situation, …)"
-                : "— the Hugging Face parquet files (dialogue/, qa/ folders) or JSONL rows"}
+              — {kind.filesHint}
             </span>
           </p>
           <div className="mt-1 flex flex-wrap gap-2">
@@ -213,7 +210,7 @@ export function ImportForm() {
                 ref={filesInput}
                 type="file"
                 multiple
-                accept={EXT[kind].join(",")}
+                accept={kind.extensions.join(",")}
                 disabled={busy}
                 className="sr-only"
                 data-testid="import-files"
@@ -251,9 +248,9 @@ export function ImportForm() {
             </ul>
           ) : null}
           <p className={`mt-1 text-xs ${tooBig ? "font-medium text-rose-700" : "text-slate-500"}`}>
-            {picked.length} file{picked.length === 1 ? "" : "s"}, {mb(total)} {tooBig ? "— more than 500 MB; use `npx pal import` for a set this large" : "(at most 500 MB)"}
+            {picked.length} file{picked.length === 1 ? "" : "s"}, {mb(total)} {tooBig ? `— more than ${mb(kind.maxBytes)}; use \`npx pal import\` for a set this large` : `(at most ${mb(kind.maxBytes)})`}
           </p>
-          {ignored.length ? <p className="mt-1 text-xs text-amber-700">Ignored (not {EXT[kind].join("/")}): {ignored.slice(0, 5).join(", ")}{ignored.length > 5 ? ` and ${ignored.length - 5} more` : ""}</p> : null}
+          {ignored.length ? <p className="mt-1 text-xs text-amber-700">Ignored (not {kind.extensions.join("/")}): {ignored.slice(0, 5).join(", ")}{ignored.length > 5 ? ` and ${ignored.length - 5} more` : ""}</p> : null}
         </div>
         <button type="submit" disabled={busy || picked.length === 0 || tooBig} className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
           {busy ? "Importing…" : "Import"}
@@ -293,7 +290,7 @@ export function ImportForm() {
           <div data-testid="import-result" className="space-y-4">
             <div role="status" className="flex flex-wrap items-center gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900">
               <span>
-                Imported <strong>{result.name}</strong> ({result.kind === "palset" ? "PAL-Set" : "HiCUPID"}{result.language ? `, ${result.language}` : ""}).
+                Imported <strong>{result.name}</strong> ({kinds.find((k) => k.id === result.kind)?.label ?? result.kind}{result.language ? `, ${result.language}` : ""}).
               </span>
               <Link href={datasetHref(result.datasetId)} className="ml-auto rounded bg-emerald-700 px-3 py-1 font-medium text-white hover:bg-emerald-800">
                 Open the data set

@@ -43,23 +43,3 @@ export const jobs = sqliteTable(
     index("jobs_status").on(t.experimentId, t.status),
   ],
 );
-
-/** Persisted memory of one method for one user, versioned per session (state before session `seq`). */
-export const memoryEntries = sqliteTable(
-  "memory_entries",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
-    userKey: text("user_key").notNull(),
-    method: text("method").notNull(),
-    /** Hash of the method options + model settings the memory was built with. */
-    settingsKey: text("settings_key").notNull(),
-    /** Built from sessions with seq < this value (plus this session's logs where allowed). */
-    sessionSeq: integer("session_seq").notNull(),
-    kind: text("kind").notNull(), // e.g. situation, background, topic_outline, principle, summary, record
-    key: text("key"),
-    content: text("content", { mode: "json" }).$type<unknown>().notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("memory_lookup").on(t.datasetId, t.userKey, t.method, t.settingsKey, t.sessionSeq)],
-);

@@ -1,7 +1,7 @@
 import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { datasets } from "./datasets";
 
-/** HiCUPID (SPEC §2). Unknown columns are kept in `extra`, never dropped. */
+/** HiCUPID (docs/data-formats.md). Unknown columns are kept in `extra`, never dropped. */
 export const hcUsers = sqliteTable(
   "hc_users",
   {

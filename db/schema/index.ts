@@ -4,4 +4,5 @@ export * from "./palset";
 export * from "./hicupid";
 export * from "./llm";
 export * from "./experiments";
+export * from "./memory";
 export * from "./annotation";

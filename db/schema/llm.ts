@@ -1,52 +1,93 @@
-import { sqliteTable, integer, text, index, real } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, blob } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
+import { jobs } from "./experiments";
+import { memoryVersions } from "./memory";
 
 export const MODEL_ROLES = ["assistant", "user-simulator", "judge", "embedding"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
 
-/** Model endpoints per role (admins set them; env vars are the defaults). Keys stay server-side. */
+/**
+ * Admin overrides of the model endpoint per role, or per named judge configuration ("judge:gscore").
+ * A null field falls back to the environment (the defaults). The API key is never stored in plain
+ * text: `api_key_enc` is AES-256-GCM ciphertext (lib/llm/secrets.ts; the key comes from
+ * PAL_SECRET_KEY or a generated file beside the database) and never leaves the server.
+ */
 export const modelSettings = sqliteTable("model_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  /** A role, or a named judge configuration ("judge:gscore"). */
+  /** "assistant" | "user-simulator" | "judge" | "embedding", or "judge:<name>". */
   name: text("name").notNull().unique(),
   role: text("role", { enum: MODEL_ROLES }).notNull(),
   baseUrl: text("base_url"),
-  apiKey: text("api_key"),
-  model: text("model").notNull(),
+  apiKeyEnc: text("api_key_enc"),
+  model: text("model"),
+  /** Sampling parameters sent with every request of this configuration (temperature, max_tokens...). */
   params: text("params", { mode: "json" }).$type<Record<string, unknown>>(),
   createdAt: createdAt(),
+  updatedAt: integer("updated_at"),
 });
 
 /** Persistent response cache: same request (incl. replicate index), same answer, no second charge. */
 export const llmCache = sqliteTable("llm_cache", {
-  key: text("key").primaryKey(), // sha256 of (endpoint, model, messages, params, replicate)
+  /** sha256 of (endpoint, model, messages, params, replicate index). */
+  key: text("key").primaryKey(),
+  endpoint: text("endpoint").notNull(),
   model: text("model").notNull(),
   request: text("request", { mode: "json" }).notNull(),
-  response: text("response", { mode: "json" }).notNull(),
+  /** The reply text that validated (only accepted replies are cached). */
+  response: text("response").notNull(),
   promptTokens: integer("prompt_tokens").notNull().default(0),
   completionTokens: integer("completion_tokens").notNull().default(0),
+  cachedTokens: integer("cached_tokens").notNull().default(0),
+  reasoningTokens: integer("reasoning_tokens").notNull().default(0),
   createdAt: createdAt(),
 });
 
-/** The call ledger: one row per call attempt, cache hits included, for tokens, cost and replay. */
+/** Embedding vectors per (endpoint, model, text), float32 little-endian. */
+export const embeddingCache = sqliteTable("embedding_cache", {
+  /** sha256 of (endpoint, model, text). */
+  key: text("key").primaryKey(),
+  model: text("model").notNull(),
+  dimensions: integer("dimensions").notNull(),
+  vector: blob("vector", { mode: "buffer" }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const LLM_CALL_STATUSES = ["ok", "retry", "invalid", "failed"] as const;
+export type LlmCallStatus = (typeof LLM_CALL_STATUSES)[number];
+
+/**
+ * The call ledger: one row per attempt (cache hits included, with zero tokens charged). What caused
+ * a call is a real foreign key (a memory version, a job; further origins get their own nullable
+ * column), plus a free `purpose` naming the step, e.g. "h2memory.log-graph".
+ */
 export const llmCalls = sqliteTable(
   "llm_calls",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    runId: integer("run_id"),
-    /** What caused the call, e.g. "memory:12" or "job:345". */
-    origin: text("origin"),
-    role: text("role").notNull(),
+    memoryVersionId: integer("memory_version_id").references(() => memoryVersions.id, { onDelete: "cascade" }),
+    jobId: integer("job_id").references(() => jobs.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    role: text("role", { enum: MODEL_ROLES }).notNull(),
+    /** The configuration used: a role name or "judge:<name>". */
+    config: text("config").notNull(),
+    endpoint: text("endpoint").notNull(),
     model: text("model").notNull(),
     cacheKey: text("cache_key"),
     cacheHit: integer("cache_hit", { mode: "boolean" }).notNull().default(false),
+    replicate: integer("replicate").notNull().default(0),
+    /** 1-based attempt within one logical call (transport retries and regenerations). */
     attempt: integer("attempt").notNull().default(1),
-    status: text("status", { enum: ["ok", "retry", "invalid", "failed"] }).notNull(),
+    /** ok: accepted; retry: transport failure retried; invalid: reply rejected, regenerated; failed: gave up. */
+    status: text("status", { enum: LLM_CALL_STATUSES }).notNull(),
     error: text("error"),
+    /** The raw reply of an invalid or failed attempt, for inspection. */
+    rawReply: text("raw_reply"),
     promptTokens: integer("prompt_tokens").notNull().default(0),
     completionTokens: integer("completion_tokens").notNull().default(0),
-    costUsd: real("cost_usd"),
+    cachedTokens: integer("cached_tokens").notNull().default(0),
+    reasoningTokens: integer("reasoning_tokens").notNull().default(0),
     latencyMs: integer("latency_ms"),
     createdAt: createdAt(),
   },
-  (t) => [index("llm_calls_run").on(t.runId), index("llm_calls_origin").on(t.origin)],
+  (t) => [index("llm_calls_memory").on(t.memoryVersionId), index("llm_calls_job").on(t.jobId)],
 );

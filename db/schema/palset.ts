@@ -2,7 +2,7 @@ import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqli
 import { datasets } from "./datasets";
 
 /**
- * PAL-Set (Mem-PAL), SPEC §1. Every list keeps its original position so that export can
+ * PAL-Set (Mem-PAL), see docs/data-formats.md. Every list keeps its original position so that export can
  * write the published JSON again, value for value; `extra` holds keys we do not model.
  */
 export const palUsers = sqliteTable(

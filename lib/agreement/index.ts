@@ -1,4 +1,4 @@
-/** Inter-rater agreement (SPEC §3–4): pure functions; undefined cases give null with a reason. */
+/** Inter-rater agreement (docs/metrics.md): pure functions; undefined cases give null with a reason. */
 export * from "./types";
 export * from "./percent";
 export * from "./cohen";

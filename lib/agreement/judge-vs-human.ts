@@ -1,5 +1,5 @@
 /**
- * Mem-PAL's LLM-judge vs human protocol (SPEC §3; Mem-PAL "Human Evaluation for Multi-turn Dialogue
+ * Mem-PAL's LLM-judge vs human protocol (docs/metrics.md; Mem-PAL "Human Evaluation for Multi-turn Dialogue
  * Interaction"): aggregate the humans per item by majority vote (with a recorded tie rule), drop the
  * items that both the LLM and the humans call a tie, then Fleiss' kappa over the two "raters" (LLM,
  * human majority), as the paper cites, with Cohen's kappa beside it. The stricter variant drops every

@@ -1,6 +1,6 @@
 /**
  * Majority vote over one item's ratings with an explicit, recorded rule for ties between the most
- * frequent labels (SPEC §3): e.g. two raters who disagree.
+ * frequent labels (docs/metrics.md): e.g. two raters who disagree.
  *
  * Tie rules:
  * - "tie":        the item's label becomes `tieLabel` (Mem-PAL pairwise judging: W vs L → Tie);

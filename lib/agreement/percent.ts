@@ -1,5 +1,5 @@
 /**
- * Percent agreement (SPEC §4): for each item with two or more ratings, the share of rater pairs that
+ * Percent agreement (docs/metrics.md): for each item with two or more ratings, the share of rater pairs that
  * agree; the mean over those items.
  */
 import type { Label, Stat } from "./types";

@@ -12,7 +12,7 @@ const ordinal = {
   ],
 };
 
-describe("agreement report (SPEC §4 shape)", () => {
+describe("agreement report (the shape of docs/cli.md)", () => {
   it("computes every named value on a small ordinal example", () => {
     const r = agreementReport(parseAgreementInput(ordinal));
     // 2 of 4 items agree.

@@ -1,8 +1,9 @@
 /**
- * The agreement report of `pal metrics agreement` and the dashboards (SPEC §4). The named keys
+ * The agreement report of `pal metrics agreement` and the dashboards (shape in docs/cli.md). The named keys
  * (percentAgreement, fleissKappa, krippendorffAlpha, cohen[].raters/n/kappa/linearWeightedKappa/
  * quadraticWeightedKappa) are relied on elsewhere; everything else is additive.
  */
+import { InvalidInputError } from "@/lib/errors";
 import { bootstrapCI, type BootstrapOptions } from "./bootstrap";
 import { cohenKappa, type KappaWeights } from "./cohen";
 import { fleissKappa } from "./fleiss";
@@ -63,15 +64,15 @@ export interface AgreementReportOptions {
   majority?: { tieRule?: TieRule; tieLabel?: Label };
 }
 
-/** Bad input: the message names the offending place (e.g. `items[3].ratings.ann: ...`). */
-export class AgreementInputError extends Error {}
+/** Bad input: the message names the offending place (e.g. `ratings.json: items[3].ratings.ann: ...`). */
+export class AgreementInputError extends InvalidInputError {}
 
 const isLabel = (x: unknown): x is Label => typeof x === "string" || (typeof x === "number" && Number.isFinite(x));
 
 /** Validates parsed JSON into an AgreementInput, with the categories resolved. */
-export function parseAgreementInput(json: unknown): AgreementInput & { categories: Label[] } {
+export function parseAgreementInput(json: unknown, source?: string): AgreementInput & { categories: Label[] } {
   const fail = (msg: string): never => {
-    throw new AgreementInputError(msg);
+    throw new AgreementInputError(source ? `${source}: ${msg}` : msg);
   };
   if (typeof json !== "object" || json === null || Array.isArray(json)) fail("expected a JSON object");
   const o = json as Record<string, unknown>;
@@ -152,7 +153,7 @@ function cohenPair(items: readonly Item[], a: string, b: string, scale: Agreemen
 
 const COHEN_KEYS: CohenKey[] = ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"];
 
-/** The SPEC §4 report for already-parsed input (see `parseAgreementInput`). */
+/** The agreement report (docs/cli.md) for already-parsed input (see `parseAgreementInput`). */
 export function agreementReport(input: AgreementInput, opts: AgreementReportOptions = {}): AgreementReport {
   const { scale, items } = input;
   const categories = input.categories ?? defaultCategories(items.flatMap(present));

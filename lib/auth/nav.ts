@@ -6,7 +6,9 @@ export const NAV_ITEMS: Array<{ href: string; label: string; roles: Role[] }> = 
   { href: "/experiments", label: "Experiments", roles: ["admin", "researcher"] },
   { href: "/annotate", label: "Annotate", roles: ["admin", "researcher", "annotator"] },
   { href: "/agreement", label: "Agreement", roles: ["admin", "researcher"] },
+  { href: "/memory", label: "Memory", roles: ["admin", "researcher"] },
   { href: "/admin/users", label: "Admin", roles: ["admin"] },
+  { href: "/admin/models", label: "Models", roles: ["admin"] },
 ];
 
 export function navFor(role: Role) {

@@ -7,6 +7,7 @@ import { findUserWithHash } from "@/lib/users/users";
 import { verifyPassword } from "./password";
 import { isLoginLocked, recordLoginAttempt } from "./rate-limit";
 import { authSecret } from "./secret";
+import { clientIp } from "./client-ip";
 
 // Without NEXTAUTH_URL, next-auth v4 only derives its URL from the request when told to trust it.
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
@@ -17,12 +18,8 @@ export const LOGIN_ERRORS = {
   locked: "Too many failed attempts. Try again in 15 minutes.",
 } as const;
 
-function clientIp(headers: Record<string, unknown> | undefined): string {
-  const fwd = headers?.["x-forwarded-for"];
-  const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
-  const real = headers?.["x-real-ip"];
-  return first || (typeof real === "string" ? real : "") || "local";
-}
+/** Longest email address (RFC 5321); longer input is refused before anything touches the database. */
+export const MAX_EMAIL_LENGTH = 254;
 
 export const authOptions: NextAuthOptions = {
   secret: authSecret(),
@@ -35,7 +32,7 @@ export const authOptions: NextAuthOptions = {
       async authorize(credentials, req) {
         const email = String(credentials?.email ?? "").trim().toLowerCase();
         const password = String(credentials?.password ?? "");
-        if (!email || !password) throw new Error("invalid");
+        if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > 1024) throw new Error("invalid");
         const db = getDb();
         const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
         if (isLoginLocked(db, email, ip)) throw new Error("locked");

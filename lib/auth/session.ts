@@ -7,6 +7,7 @@ import type { Role } from "@/db/schema";
 import { getUser, type PublicUser } from "@/lib/users/users";
 import { authOptions } from "./options";
 import { isAppError } from "@/lib/errors";
+import { SAFE_METHODS, checkSameOrigin, hasBody, mediaType } from "./origin";
 
 /**
  * The signed-in user, read fresh from the database on every request: a disabled account or a
@@ -30,16 +31,33 @@ export async function requireRole(...roles: Role[]): Promise<PublicUser> {
 
 type Handler<C> = (req: Request, ctx: C & { user: PublicUser }) => Promise<Response> | Response;
 
+export type WithRoleOptions = {
+  /**
+   * Media types a state-changing request's body may have. Default: JSON only, so that a plain HTML
+   * form (text/plain, urlencoded, multipart), which any site can make a browser submit, never reaches
+   * a JSON handler. The upload route lists its own types.
+   */
+  accepts?: string[];
+};
+
 /**
- * Wraps a route handler: 401 without a session, 403 for a role not in `roles`; an AppError thrown
- * by the handler becomes `{ error, code }` with its status.
+ * Wraps a route handler: a state-changing request not from the app's own pages → 403 (see
+ * ./origin); 401 without a session, 403 for a role not in `roles`; a body of another media type →
+ * 415; an AppError thrown by the handler becomes `{ error, code }` with its status.
  * Every handler under app/api (except next-auth's own) is built with this.
  */
-export function withRole<C = unknown>(roles: Role[], handler: Handler<C>) {
+export function withRole<C = unknown>(roles: Role[], handler: Handler<C>, options: WithRoleOptions = {}) {
+  const accepts = options.accepts ?? ["application/json"];
   return async (req: Request, ctx: C): Promise<Response> => {
+    const origin = checkSameOrigin(req.method, req.headers);
+    if (!origin.ok) return NextResponse.json({ error: origin.reason, code: "cross_site" }, { status: 403 });
     const user = await currentUser();
     if (!user) return NextResponse.json({ error: "not signed in" }, { status: 401 });
     if (roles.length && !roles.includes(user.role)) return NextResponse.json({ error: "forbidden" }, { status: 403 });
+    if (!SAFE_METHODS.has(req.method) && hasBody(req.headers) && !accepts.includes(mediaType(req.headers))) {
+      const got = mediaType(req.headers) || "none";
+      return NextResponse.json({ error: `send the body as ${accepts.join(" or ")} (got ${got})`, code: "unsupported_media_type" }, { status: 415 });
+    }
     try {
       return await handler(req, { ...ctx, user });
     } catch (e) {

@@ -1,4 +1,5 @@
 /** Shared shapes of the data-set importers (PAL-Set, HiCUPID). */
+import { InvalidInputError } from "@/lib/errors";
 
 export type ImportProgress = {
   /** e.g. "reading", "validating", "writing", "done" */
@@ -39,19 +40,16 @@ export type QualityReport = {
 export type ImportResult = {
   datasetId: number;
   name: string;
-  kind: "palset" | "hicupid";
+  /** A kind id of lib/datasets/kinds. */
+  kind: string;
   language: string | null;
   stats: Record<string, number>;
   report: QualityReport;
 };
 
 /**
- * A refused input. The message names the file, the record and the JSON path of the field and what
- * was expected, e.g. `0003.json: 0003.history[1].logs[5].timestamp: "yesterday" is not a timestamp`.
+ * A refused input (400; exit code 1 in the CLI). The message names the file, the record and the JSON
+ * path of the field and what was expected, e.g.
+ * `0003.json: 0003.history[1].logs[5].timestamp: "yesterday" is not a timestamp`.
  */
-export class DatasetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DatasetError";
-  }
-}
+export class DatasetError extends InvalidInputError {}

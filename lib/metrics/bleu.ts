@@ -1,6 +1,6 @@
 /**
  * Sentence BLEU with NLTK 3.8 `sentence_bleu` semantics, and Mem-PAL's BLEU-1..4 recipe on top of
- * it (SPEC §3). Pure functions over token arrays; `memPalBleu` adds jieba segmentation.
+ * it (docs/metrics.md). Pure functions over token arrays; `memPalBleu` adds jieba segmentation.
  *
  * NLTK's algorithm, as reproduced here:
  * - modified precision p_n = Σ_g min(count_hyp(g), max_ref count_ref(g)) / max(1, #hyp n-grams),
@@ -39,7 +39,7 @@ export interface BleuOptions {
   epsilon?: number;
 }
 
-/** Mem-PAL's B-1..B-4 weights: B-3 uses 0.33, not 1/3 (SPEC §3). */
+/** Mem-PAL's B-1..B-4 weights: B-3 uses 0.33, not 1/3 (docs/metrics.md). */
 export const MEMPAL_BLEU_WEIGHTS: readonly (readonly number[])[] = [
   [1, 0, 0, 0],
   [0.5, 0.5, 0, 0],

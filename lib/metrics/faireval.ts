@@ -1,5 +1,5 @@
 /**
- * FairEval-style pairwise aggregation for Mem-PAL's multi-turn task (SPEC §3): each pair (A, B) is
+ * FairEval-style pairwise aggregation for Mem-PAL's multi-turn task (docs/metrics.md): each pair (A, B) is
  * judged six times, three with A shown first and three with B first; every judgment scores both
  * dialogues 1–10. Scores are mapped back to their side, averaged per side, and the higher average
  * wins; equal averages (or a difference within the optional margin) are a tie.

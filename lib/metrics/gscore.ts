@@ -1,5 +1,5 @@
 /**
- * G-Score of Mem-PAL's requirement restatement (SPEC §3): the judge gives 0, 0.5, 1, 1.5 or 2 per item
+ * G-Score of Mem-PAL's requirement restatement (docs/metrics.md): the judge gives 0, 0.5, 1, 1.5 or 2 per item
  * (one point per matched implicit need, half for a partial match); the report is the mean × 50 (0..100).
  */
 

@@ -1,5 +1,5 @@
 /**
- * HiCUPID's BLEU (SPEC §3): the Hugging Face `evaluate` "bleu" metric, i.e. corpus-level BLEU as
+ * HiCUPID's BLEU (docs/metrics.md): the Hugging Face `evaluate` "bleu" metric, i.e. corpus-level BLEU as
  * tensorflow/nmt computes it, over sacrebleu "13a" word tokens, with smoothing on.
  *
  * - matches per order = Σ_items Σ_g min(count_pred(g), max over the item's references count_ref(g));

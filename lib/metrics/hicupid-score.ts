@@ -1,5 +1,5 @@
 /**
- * HiCUPID judge scores (SPEC §3, HiCUPID §4). Persona and profile (multi-info) items are judged A/B/Tie
+ * HiCUPID judge scores (docs/metrics.md; HiCUPID paper §4). Persona and profile (multi-info) items are judged A/B/Tie
  * against the personalized reference answer, with the model's slot randomised and recorded:
  * score = 100 × (share of model wins + 0.5 × share of ties), so 50 is parity with the reference.
  * Schedule items are judged YES/NO: score = 100 × share of YES.

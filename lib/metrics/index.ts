@@ -1,4 +1,4 @@
-/** The papers' scores as pure functions (SPEC §3). No model calls, no I/O beyond jieba's dictionary. */
+/** The papers' scores as pure functions (docs/metrics.md). No model calls, no I/O beyond jieba's dictionary. */
 export * from "./bleu";
 export { segment, isBlankToken } from "./segment";
 export { fsum } from "./fsum";

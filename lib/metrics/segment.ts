@@ -1,5 +1,5 @@
 /**
- * Word segmentation for the Mem-PAL BLEU recipe (SPEC §3): jieba's default accurate cut with HMM on,
+ * Word segmentation for the Mem-PAL BLEU recipe (docs/metrics.md): jieba's default accurate cut with HMM on,
  * bundled dictionary, whitespace-only tokens dropped.
  */
 import { Jieba } from "@node-rs/jieba";
@@ -53,7 +53,10 @@ export function jiebaCut(text: string): string[] {
   for (let i = 0; i < raw.length; i++) {
     const split = pythonSplit(raw[i]);
     if (split && !out) out = raw.slice(0, i);
-    if (out) split ? out.push(...split) : out.push(raw[i]);
+    if (out) {
+      if (split) out.push(...split);
+      else out.push(raw[i]);
+    }
   }
   return out ?? raw;
 }

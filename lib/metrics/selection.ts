@@ -1,5 +1,5 @@
 /**
- * Selection score of Mem-PAL's solution selection (SPEC §3): of the 8 candidate solutions (2 pos,
+ * Selection score of Mem-PAL's solution selection (docs/metrics.md): of the 8 candidate solutions (2 pos,
  * 2 neg, 4 neutral) the assistant selects exactly two; +1 per positive, −1 per negative, 0 per neutral,
  * so an item scores −2..2; the report is the mean × 50 (−100..100).
  */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { createUser, findUserWithHash, listUsers, updateUser, setPassword, UserError } from "./users";
+import { createUser, findUserWithHash, getUser, listUsers, updateUser, setPassword } from "./users";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { verifyPassword } from "@/lib/auth/password";
 import { isLoginLocked, recordLoginAttempt, LOGIN_LIMIT } from "@/lib/auth/rate-limit";
 
@@ -16,8 +17,8 @@ describe("users", () => {
     expect(row.passwordHash).toMatch(/^\$2[aby]\$10\$/);
     expect(row.passwordHash).not.toContain("correct horse");
     expect(await verifyPassword("correct horse", row.passwordHash)).toBe(true);
-    await expect(createUser(t.db, { email: "ann@example.org", role: "admin", password: "12345678" })).rejects.toThrow(/already exists/);
-    await expect(createUser(t.db, { email: "x@y.z", role: "boss" as never, password: "12345678" })).rejects.toThrow(UserError);
+    await expect(createUser(t.db, { email: "ann@example.org", role: "admin", password: "12345678" })).rejects.toThrow(ConflictError);
+    await expect(createUser(t.db, { email: "x@y.z", role: "boss" as never, password: "12345678" })).rejects.toThrow(InvalidInputError);
     await expect(createUser(t.db, { email: "not-an-email", role: "admin", password: "12345678" })).rejects.toThrow(/email/);
     await expect(createUser(t.db, { email: "a@b.cd", role: "admin", password: "short" })).rejects.toThrow(/8 characters/);
     expect(listUsers(t.db)).toHaveLength(1);
@@ -29,7 +30,23 @@ describe("users", () => {
     expect(updateUser(t.db, u.id, { role: "admin", disabled: true })).toMatchObject({ role: "admin", disabled: true });
     await setPassword(t.db, u.id, "password-2");
     expect(await verifyPassword("password-2", findUserWithHash(t.db, "r@x.org")!.passwordHash)).toBe(true);
-    expect(() => updateUser(t!.db, 999, { disabled: true })).toThrow(/no user/);
+    expect(() => updateUser(t!.db, 999, { disabled: true })).toThrow(NotFoundError);
+    await expect(setPassword(t.db, u.id, "short")).rejects.toThrow(InvalidInputError);
+  });
+
+  it("refuses an admin demoting or disabling their own account, and changes nothing", async () => {
+    t = tempDb();
+    const me = await createUser(t.db, { email: "pi@x.org", role: "admin", password: "password-1" });
+    const other = await createUser(t.db, { email: "a@x.org", role: "admin", password: "password-1" });
+    const refusal = "you cannot demote or disable your own account";
+    expect(() => updateUser(t!.db, me.id, { role: "researcher" }, me.id)).toThrow(new ForbiddenError(refusal));
+    expect(() => updateUser(t!.db, me.id, { disabled: true }, me.id)).toThrow(ForbiddenError);
+    expect(() => updateUser(t!.db, me.id, { role: "admin", disabled: true }, me.id)).toThrow(refusal);
+    expect(getUser(t.db, me.id)).toMatchObject({ role: "admin", disabled: false });
+    // Keeping one's own role, or changing another admin, is allowed.
+    expect(updateUser(t.db, me.id, { role: "admin", disabled: false }, me.id)).toMatchObject({ role: "admin" });
+    expect(updateUser(t.db, other.id, { role: "annotator", disabled: true }, me.id)).toMatchObject({ role: "annotator", disabled: true });
+    expect(() => updateUser(t!.db, other.id, { role: "boss" as never }, me.id)).toThrow(InvalidInputError);
   });
 });
 

@@ -3,12 +3,21 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
+
+/** bcrypt ignores everything after the first 72 bytes of a password. */
+export const MAX_PASSWORD_BYTES = 72;
 
 export const newUserSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email({ error: "email: not a valid email address" })),
   name: z.string().trim().max(200).optional(),
   role: z.enum(ROLES, { error: `role: must be one of ${ROLES.join(", ")}` }),
-  password: z.string().min(8, { error: "password: at least 8 characters" }).max(200),
+  // bcrypt reads only the first 72 bytes: a longer password would silently match any with the same start.
+  password: z
+    .string()
+    .min(8, { error: "password: at least 8 characters" })
+    .refine((p) => p.trim().length > 0, { error: "password: must not be only spaces" })
+    .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, { error: `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)` }),
 });
 
 export type PublicUser = {
@@ -31,14 +40,12 @@ const publicColumns = {
   lastLoginAt: users.lastLoginAt,
 };
 
-export class UserError extends Error {}
-
 export async function createUser(db: Db, input: z.input<typeof newUserSchema>): Promise<PublicUser> {
   const parsed = newUserSchema.safeParse(input);
-  if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => i.message).join("; "));
+  if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => i.message).join("; "));
   const { email, name, role, password } = parsed.data;
   if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
-    throw new UserError(`a user with email ${email} already exists`);
+    throw new ConflictError(`a user with email ${email} already exists`);
   }
   const passwordHash = await hashPassword(password);
   return db.insert(users).values({ email, name: name || null, role, passwordHash }).returning(publicColumns).get();
@@ -56,20 +63,34 @@ export function findUserWithHash(db: Db, email: string) {
   return db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get();
 }
 
-export function updateUser(db: Db, id: number, patch: { role?: Role; disabled?: boolean }): PublicUser {
-  const role = patch.role === undefined ? undefined : z.enum(ROLES).parse(patch.role);
+export type UserPatch = { role?: Role; disabled?: boolean };
+
+/**
+ * Changes a user's role or disabled flag. `actorId` is who asks: an admin may not demote or disable
+ * their own account (the last admin would lock everybody out).
+ */
+export function updateUser(db: Db, id: number, patch: UserPatch, actorId?: number): PublicUser {
+  if (patch.role === undefined && patch.disabled === undefined) throw new InvalidInputError("nothing to change: give role and/or disabled");
+  const parsedRole = patch.role === undefined ? undefined : z.enum(ROLES).safeParse(patch.role);
+  if (parsedRole && !parsedRole.success) throw new InvalidInputError(`role: must be one of ${ROLES.join(", ")}`);
+  const role = parsedRole?.data;
+  if (actorId !== undefined && id === actorId && (patch.disabled || (role !== undefined && role !== "admin"))) {
+    throw new ForbiddenError("you cannot demote or disable your own account");
+  }
   const row = db
     .update(users)
     .set({ ...(role ? { role } : {}), ...(patch.disabled === undefined ? {} : { disabled: patch.disabled }) })
     .where(eq(users.id, id))
     .returning(publicColumns)
     .get();
-  if (!row) throw new UserError(`no user with id ${id}`);
+  if (!row) throw new NotFoundError(`no user with id ${id}`);
   return row;
 }
 
 export async function setPassword(db: Db, id: number, password: string): Promise<void> {
-  const pw = newUserSchema.shape.password.parse(password);
+  const parsed = newUserSchema.shape.password.safeParse(password);
+  if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => i.message).join("; "));
+  const pw = parsed.data;
   db.update(users).set({ passwordHash: await hashPassword(pw) }).where(eq(users.id, id)).run();
 }
 

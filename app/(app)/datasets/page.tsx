@@ -3,18 +3,12 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { listDatasets } from "@/lib/datasets/palset/queries";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
 import { datasetHref, fmtCount, fmtMinute } from "@/lib/datasets/browse/format";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 
 export const metadata: Metadata = { title: "Datasets" };
 
-const KIND_LABEL: Record<string, string> = { palset: "PAL-Set", hicupid: "HiCUPID" };
-
-/** The counts worth a glance per kind, in this order. */
-const SUMMARY: Record<string, Array<[string, string]>> = {
-  palset: [["users", "users"], ["samples", "sessions"], ["logs", "logs"], ["turns", "turns"], ["topics", "topics"]],
-  hicupid: [["users", "users"], ["dialogues", "dialogues"], ["turns", "turns"], ["qa", "QA items"]],
-};
 
 export default async function DatasetsPage() {
   await requireRole("admin", "researcher");
@@ -23,7 +17,7 @@ export default async function DatasetsPage() {
     <>
       <PageHeader
         title="Datasets"
-        subtitle="Imported PAL-Set and HiCUPID data sets. Open one to browse its users, sessions and quality report."
+        subtitle={`Imported ${DATASET_KIND_LIST.map((k) => k.label).join(" and ")} data sets. Open one to browse its users, sessions and quality report.`}
         actions={
           <Link href="/datasets/import" className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
             Import
@@ -49,19 +43,20 @@ export default async function DatasetsPage() {
             <tbody className="divide-y divide-slate-100">
               {rows.map((d) => {
                 const stats = (d.stats ?? {}) as Record<string, number>;
+                const kind = DATASET_KIND_LIST.find((k) => k.id === d.kind);
                 return (
                   <tr key={d.id} data-dataset={d.name} className="hover:bg-slate-50">
                     <td className="px-3 py-2">
                       <Link href={datasetHref(d.id)} className="font-medium text-indigo-700 hover:underline">{d.name}</Link>
                     </td>
                     <td className="px-3 py-2">
-                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${d.kind === "palset" ? "bg-indigo-50 text-indigo-800" : "bg-teal-50 text-teal-800"}`}>
-                        {KIND_LABEL[d.kind] ?? d.kind}
+                      <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${kind?.badgeClass ?? "bg-slate-100 text-slate-700"}`}>
+                        {kind?.label ?? d.kind}
                       </span>
                     </td>
                     <td className="px-3 py-2 text-slate-600">{d.language ?? "–"}</td>
                     <td className="px-3 py-2 text-xs text-slate-600">
-                      {(SUMMARY[d.kind] ?? []).filter(([k]) => k in stats).map(([k, label]) => (
+                      {(kind?.summary ?? []).filter(([k]) => k in stats).map(([k, label]) => (
                         <span key={k} className="mr-3 whitespace-nowrap"><span className="tabular-nums font-medium text-slate-800">{fmtCount(stats[k])}</span> {label}</span>
                       ))}
                     </td>

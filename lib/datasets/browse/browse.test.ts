@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PALSET_EN } from "@/test/fixtures";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkTotal, makeUploadDir, MAX_UPLOAD_BYTES, receiveFramed, sanitizeRelativePath, UploadError } from "./upload";
 import { parseId, readListState, segment } from "./params";
@@ -97,7 +98,7 @@ describe("runImport (child process)", () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pal-browse-import-"));
   dirs.push(tmp);
   process.env.PAL_DB = path.join(tmp, "t.db");
-  const fixture = path.join(process.cwd(), "fixtures", "palset", "en", "users", "0000.json");
+  const fixture = path.join(PALSET_EN, "users", "0000.json");
 
   async function collect(paths: string[], name: string): Promise<ImportEvent[]> {
     const out: ImportEvent[] = [];

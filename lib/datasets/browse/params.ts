@@ -3,6 +3,8 @@
  * Every value is checked against what the list allows, so a hand-edited URL can never reach SQL
  * as anything but a known column or a bounded number.
  */
+import { pageWindow } from "@/lib/paging";
+
 export type SearchParams = Record<string, string | string[] | undefined>;
 
 export type ListState<S extends string> = {
@@ -33,8 +35,7 @@ export function readListState<S extends string>(
   const filter = (one(sp, "q") ?? "").trim().slice(0, 200);
   const pageSizeRaw = Number(one(sp, "size"));
   const pageSize = (PAGE_SIZES as readonly number[]).includes(pageSizeRaw) ? pageSizeRaw : (defaults.pageSize ?? 25);
-  const pageRaw = Math.floor(Number(one(sp, "page")));
-  const page = Number.isFinite(pageRaw) && pageRaw >= 1 ? Math.min(pageRaw, 1_000_000) : 1;
+  const { page } = pageWindow(Number(one(sp, "page")), pageSize);
   return { sort, dir, filter, page, pageSize };
 }
 

@@ -15,7 +15,8 @@ export type ImportEvent =
   | { error: string };
 
 export type RunImportOptions = {
-  kind: "palset" | "hicupid";
+  /** A kind id of lib/datasets/kinds. */
+  kind: string;
   paths: string[];
   name: string;
   lang?: "zh" | "en";

@@ -8,19 +8,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Readable } from "node:stream";
+import busboy from "busboy";
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 
-export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
-export const MAX_FILES = 5000;
+import { DATASET_KIND_IDS, datasetKind } from "../kinds";
+import { MAX_FILES, MAX_UPLOAD_BYTES } from "../upload-limits";
+
+export { MAX_FILES, MAX_UPLOAD_BYTES };
 export const UPLOAD_CONTENT_TYPE = "application/x-pal-upload";
 
-export const EXTENSIONS: Record<"palset" | "hicupid", string[]> = {
-  palset: [".json"],
-  hicupid: [".parquet", ".jsonl", ".ndjson"],
-};
-
 export const manifestSchema = z.object({
-  kind: z.enum(["palset", "hicupid"]),
+  kind: z.enum(DATASET_KIND_IDS),
   name: z.string().trim().min(1, "give the data set a name").max(200),
   lang: z.enum(["auto", "zh", "en"]).default("auto"),
   replace: z.boolean().default(false),
@@ -31,13 +31,10 @@ export const manifestSchema = z.object({
 });
 export type UploadManifest = z.infer<typeof manifestSchema>;
 
-/** A refused upload: an HTTP status and a one-line reason for the person uploading. */
-export class UploadError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
+/** A refused upload: an HTTP status (400, 413 too large, 415 wrong type) and a one-line reason for the person uploading. */
+export class UploadError extends AppError {
+  constructor(message: string, status = 400) {
+    super(message, status, status === 413 ? "too_large" : status === 415 ? "unsupported_media_type" : "invalid_input");
   }
 }
 
@@ -45,9 +42,10 @@ export function fmtMB(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 }
 
-export function checkTotal(bytes: number): void {
-  if (bytes > MAX_UPLOAD_BYTES) {
-    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(MAX_UPLOAD_BYTES)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
+/** `limit`: the kind's limit once the manifest is known; the overall ceiling before that. */
+export function checkTotal(bytes: number, limit = MAX_UPLOAD_BYTES): void {
+  if (bytes > limit) {
+    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(limit)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
   }
 }
 
@@ -76,14 +74,15 @@ export function sanitizeRelativePath(p: string): string | null {
 
 /** Where each file goes below `dir`: sanitised, unique (a clash gets its own numbered folder). */
 export function plannedPaths(dir: string, manifest: UploadManifest): string[] {
-  const allowed = EXTENSIONS[manifest.kind];
+  const { label, upload } = datasetKind(manifest.kind);
+  const allowed = upload.extensions;
   const taken = new Set<string>();
   return manifest.files.map((f) => {
     const rel = sanitizeRelativePath(f.path);
     if (!rel) throw new UploadError(`"${f.path}": not a usable file name`);
     const ext = path.extname(rel).toLowerCase();
     if (!allowed.includes(ext)) {
-      throw new UploadError(`${rel}: a ${manifest.kind === "palset" ? "PAL-Set" : "HiCUPID"} upload takes ${allowed.join(", ")} files, not "${ext || "no extension"}"`);
+      throw new UploadError(`${rel}: a ${label} upload takes ${allowed.join(", ")} files, not "${ext || "no extension"}"`);
     }
     let unique = rel;
     for (let n = 2; taken.has(unique.toLowerCase()); n++) unique = path.posix.join(`copy-${n}`, rel);
@@ -171,7 +170,7 @@ export async function receiveFramed(body: ReadableStream<Uint8Array>, dir: strin
     throw new UploadError("malformed upload (the manifest is not JSON)");
   }
   const manifest = parseManifest(raw);
-  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
+  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0), datasetKind(manifest.kind).upload.maxBytes);
   const files = plannedPaths(dir, manifest);
   for (const [i, f] of manifest.files.entries()) await writeStreamed(files[i], reader, f.size);
   if (!(await reader.atEnd())) throw new UploadError("malformed upload (more bytes than the manifest lists)");
@@ -187,27 +186,87 @@ export function parseManifest(raw: unknown): UploadManifest {
   return r.data;
 }
 
-/** The same from a multipart form: fields kind, name, lang, replace and one or more `files`. */
+/**
+ * The same from a multipart form (fields kind, name, lang, replace and one or more `files`), streamed:
+ * each file part goes to disk as it arrives (busboy), so memory stays flat whatever the size. Parts
+ * are written under neutral names first because the form's fields may come after its files; once the
+ * whole form is read, the manifest is checked and the parts are moved to their sanitised names.
+ */
 export async function receiveMultipart(req: Request, dir: string): Promise<ReceivedUpload> {
-  let form: FormData;
+  if (!req.body) throw new UploadError("empty upload");
+  const parts = path.join(dir, ".parts");
+  fs.mkdirSync(parts);
+  const fields = new Map<string, string>();
+  const received: { name: string; tmp: string; size: number }[] = [];
+  let total = 0;
+  let bb: busboy.Busboy;
   try {
-    form = await req.formData();
+    bb = busboy({
+      headers: Object.fromEntries(req.headers),
+      limits: { files: MAX_FILES, fields: 20, fieldSize: 4096, fileSize: MAX_UPLOAD_BYTES + 1 },
+    });
   } catch {
-    throw new UploadError("malformed multipart upload");
+    throw new UploadError("malformed multipart upload (no boundary)");
   }
-  const blobs = form.getAll("files").filter((f): f is File => typeof f !== "string");
-  const manifest = parseManifest({
-    kind: form.get("kind"),
-    name: form.get("name") ?? "",
-    lang: (form.get("lang") as string | null) || "auto",
-    replace: ["1", "true", "on"].includes(String(form.get("replace") ?? "")),
-    files: blobs.map((b) => ({ path: b.name || "file", size: b.size })),
+  const writes: Promise<void>[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (e: Error) => reject(e instanceof UploadError ? e : new UploadError(`malformed multipart upload (${e.message})`));
+    bb.on("field", (name, value) => fields.set(name, value));
+    bb.on("file", (name, file, info) => {
+      if (name !== "files") {
+        file.resume(); // not ours: read past it
+        return;
+      }
+      const entry = { name: info.filename || "file", tmp: path.join(parts, String(received.length)), size: 0 };
+      received.push(entry);
+      const out = fs.createWriteStream(entry.tmp, { flags: "wx" });
+      file.on("data", (chunk: Buffer) => {
+        entry.size += chunk.length;
+        total += chunk.length;
+        if (total > MAX_UPLOAD_BYTES) {
+          file.unpipe(out);
+          out.destroy();
+          try {
+            checkTotal(total);
+          } catch (e) {
+            fail(e as Error);
+          }
+        }
+      });
+      file.pipe(out);
+      writes.push(
+        new Promise<void>((res, rej) => {
+          out.on("close", res);
+          out.on("error", rej);
+        }),
+      );
+    });
+    bb.on("filesLimit", () => fail(new UploadError(`at most ${MAX_FILES} files can be uploaded at once`)));
+    bb.on("error", (e) => fail(e as Error));
+    bb.on("close", () => resolve());
   });
-  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0));
-  const files = plannedPaths(dir, manifest);
-  for (const [i, b] of blobs.entries()) {
-    fs.mkdirSync(path.dirname(files[i]), { recursive: true });
-    await fs.promises.writeFile(files[i], Buffer.from(await b.arrayBuffer()), { flag: "wx" });
+  const input = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  input.on("error", (e) => bb.destroy(e));
+  input.pipe(bb);
+  try {
+    await done;
+  } finally {
+    input.unpipe(bb);
   }
+  await Promise.all(writes);
+  const manifest = parseManifest({
+    kind: fields.get("kind"),
+    name: fields.get("name") ?? "",
+    lang: fields.get("lang") || "auto",
+    replace: ["1", "true", "on"].includes(fields.get("replace") ?? ""),
+    files: received.map((f) => ({ path: f.name, size: f.size })),
+  });
+  checkTotal(total, datasetKind(manifest.kind).upload.maxBytes);
+  const files = plannedPaths(dir, manifest);
+  for (const [i, f] of received.entries()) {
+    fs.mkdirSync(path.dirname(files[i]), { recursive: true });
+    fs.renameSync(f.tmp, files[i]);
+  }
+  fs.rmSync(parts, { recursive: true, force: true });
   return { manifest, files };
 }

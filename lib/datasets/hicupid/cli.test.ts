@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
-import { FIXTURE_HF, FIXTURE_JSONL, FIXTURE_STATS, ROOT, dumpDataset, readJsonl, tableCounts, tempDir, writeParquetAuto } from "./test-utils";
+import { FIXTURE_HF, FIXTURE_JSONL, FIXTURE_STATS, ROOT, dumpDataset, readJsonl, tableCounts, tempDir, writeParquetAuto } from "@/test/hicupid";
 
 let dir: string;
 let dbFile: string;
@@ -68,7 +68,7 @@ describe("pal import hicupid", () => {
   it("refuses a taken name and replaces it with --replace", () => {
     const taken = pal("import", "hicupid", FIXTURE_JSONL, "--name", "demo");
     expect(taken.status).not.toBe(0);
-    expect(taken.stderr.trimEnd().split("\n").at(-1)).toBe('pal: a data set named "demo" already exists (replace it, or choose another name)');
+    expect(taken.stderr.trimEnd().split("\n").at(-1)).toBe('pal: a data set named "demo" already exists (use --replace to replace it)');
 
     const replaced = pal("import", "hicupid", FIXTURE_JSONL, "--name", "demo", "--replace", "--json");
     expect(replaced.status).toBe(0);

@@ -18,7 +18,7 @@
 import { HC_TYPES } from "@/db/schema";
 import type { QualityReport } from "../types";
 import type { QaRow, TurnRow } from "./rows";
-import { WarningList } from "./warnings";
+import { WarningList } from "../warnings";
 
 export type HcType = (typeof HC_TYPES)[number];
 
@@ -62,7 +62,7 @@ export type Collected = {
   dialogues: CollectedDialogue[];
   turns: CollectedTurns;
   qa: CollectedQa[];
-  /** SPEC §4 counts. */
+  /** The counts of docs/data-formats.md. */
   stats: { users: number; dialogues: number; turns: number; qa: number };
   report: QualityReport;
 };

@@ -6,6 +6,7 @@ import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { tempDb } from "@/test/db";
 import { DatasetError, type ImportProgress } from "../types";
+import { ConflictError } from "@/lib/errors";
 import { importHicupid } from "./import";
 import { hicupidStats } from "./stats";
 import {
@@ -19,7 +20,7 @@ import {
   tempDir,
   writeParquetAuto,
   type Row,
-} from "./test-utils";
+} from "@/test/hicupid";
 
 let db: Db;
 let cleanups: (() => void)[] = [];
@@ -251,10 +252,10 @@ describe("importHicupid: refusals leave the database as it was", () => {
   it("refuses a taken name; replace swaps the data set; a failed replace keeps the old one", async () => {
     const first = await importHicupid(db, { paths: [FIXTURE_HF], name: "demo" });
     await expect(importHicupid(db, { paths: [FIXTURE_JSONL], name: "demo" })).rejects.toThrow(
-      new DatasetError('a data set named "demo" already exists (replace it, or choose another name)'),
+      new ConflictError('a data set named "demo" already exists (use --replace to replace it)'),
     );
     const second = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "demo", replace: true });
-    expect(second.datasetId).not.toBe(first.datasetId);
+    expect(second.datasetId).toBe(first.datasetId); // the replace rule keeps the id (see replace.test.ts)
     expect(db.select().from(datasets).all().map((d) => d.name)).toEqual(["demo"]);
     expect(hicupidStats(db, second.datasetId)).toEqual(FIXTURE_STATS);
     expect(tableCounts(db)).toEqual({ datasets: 1, hc_users: 3, hc_dialogues: 30, hc_turns: 66, hc_qa: 15 });

@@ -11,13 +11,14 @@ import type { ImportOptions, ImportResult } from "../types";
 import { HicupidCollector } from "./collect";
 import { findSources, readRows } from "./read";
 import { toQaRow, toTurnRow } from "./rows";
-import { existingToReplace, writeHicupid } from "./write";
+import { writeHicupid } from "./write";
+import { checkName } from "../replace";
 
 export async function importHicupid(db: Db, opts: ImportOptions): Promise<ImportResult> {
   const name = opts.name?.trim() || defaultName(opts.paths);
   const progress = opts.onProgress ?? (() => {});
   // Fail fast on a taken name, before reading anything; checked again when writing.
-  existingToReplace(db, name, opts.replace);
+  checkName(db, name, "hicupid", opts.replace);
 
   const { sources, skipped } = await findSources(opts.paths);
   const collector = new HicupidCollector();

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { tempDb } from "@/test/db";
 import { importHicupid } from "./import";
 import { getHcDialogues, getHcUser, hcQaFacets, listHcQa, listHcUsers } from "./queries";
-import { FIXTURE_HF, copyJsonlFixture, tempDir } from "./test-utils";
+import { FIXTURE_HF, copyJsonlFixture, tempDir } from "@/test/hicupid";
 
 let db: Db;
 let id: number;

@@ -8,15 +8,9 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { HC_TYPES, hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
 
-export type Paged<T> = { rows: T[]; total: number; page: number; pageSize: number };
+import { containsText, pageWindow, type Paged } from "@/lib/paging";
 
-const MAX_PAGE_SIZE = 500;
-
-function paging(page?: number, pageSize?: number) {
-  const size = Math.min(Math.max(Math.floor(pageSize ?? 50) || 50, 1), MAX_PAGE_SIZE);
-  const p = Math.max(Math.floor(page ?? 1) || 1, 1);
-  return { page: p, pageSize: size, offset: (p - 1) * size };
-}
+export type { Paged };
 
 // ---- users ----
 
@@ -66,12 +60,12 @@ function userOrder(sort: HcUserSort, dir: "asc" | "desc"): SQL[] {
 }
 
 export function listHcUsers(db: Db, datasetId: number, opts: HcUserListOptions = {}): Paged<HcUserRow> {
-  const { page, pageSize, offset } = paging(opts.page, opts.pageSize);
+  const { page, pageSize, offset } = pageWindow(opts.page, opts.pageSize);
   const sort = HC_USER_SORTS.includes(opts.sort as HcUserSort) ? (opts.sort as HcUserSort) : "position";
   const filter = opts.filter?.trim();
   const where = and(
     eq(hcUsers.datasetId, datasetId),
-    filter ? sql`instr(lower(${hcUsers.userKey}), ${filter.toLowerCase()}) > 0` : undefined,
+    filter ? containsText(hcUsers.userKey, filter) : undefined,
   );
   const rows = db
     .select(userColumns)
@@ -152,7 +146,7 @@ export type HcQaItem = {
 };
 
 export function listHcQa(db: Db, datasetId: number, opts: HcQaListOptions = {}): Paged<HcQaItem> {
-  const { page, pageSize, offset } = paging(opts.page, opts.pageSize);
+  const { page, pageSize, offset } = pageWindow(opts.page, opts.pageSize);
   // The user's id first, so the pairs are found through hc_qa_user rather than by scanning the set.
   let userId: number | undefined;
   if (opts.userKey !== undefined) {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DatasetError } from "../types";
 import { findSources, readRows, splitFromFileName } from "./read";
-import { FIXTURE_HF, FIXTURE_JSONL, readJsonl, tempDir, writeJsonl, writeParquetAuto } from "./test-utils";
+import { FIXTURE_HF, FIXTURE_JSONL, readJsonl, tempDir, writeJsonl, writeParquetAuto } from "@/test/hicupid";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {

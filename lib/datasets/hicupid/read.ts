@@ -1,5 +1,5 @@
 /**
- * Finding and reading the files of a HiCUPID copy (SPEC §2): the Hugging Face layout
+ * Finding and reading the files of a HiCUPID copy (docs/data-formats.md): the Hugging Face layout
  * `<config>/<split>-00000-of-0000N.parquet` (configs `dialogue`, `qa`, `evaluation`), or the same rows
  * as JSON lines. This module only locates files and yields raw rows; checking them is rows.ts's job.
  */

@@ -1,7 +1,7 @@
 /**
  * Checking one raw HiCUPID row and turning it into the shape the importer stores. A missing required
  * column or a value of the wrong type is a DatasetError naming file, row and column; columns we do not
- * know are kept in `extra`, never dropped (SPEC §2).
+ * know are kept in `extra`, never dropped (docs/data-formats.md).
  */
 import { DatasetError } from "../types";
 import type { HcSource, RawRow } from "./read";

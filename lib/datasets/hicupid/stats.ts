@@ -1,9 +1,9 @@
 import { count, eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import type { Queryable } from "../writer";
 import { hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
 
-/** SPEC §4 counts of a HiCUPID data set, counted from the stored rows (not the import's record). */
-export function hicupidStats(db: Db, datasetId: number): Record<string, number> {
+/** The counts of a HiCUPID data set (docs/data-formats.md), counted from the stored rows (not the import's record). */
+export function hicupidStats(db: Queryable, datasetId: number): Record<string, number> {
   const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;
   return {
     users: n(db.select({ n: count() }).from(hcUsers).where(eq(hcUsers.datasetId, datasetId))),

@@ -4,10 +4,10 @@
  * statements (TableWriter), which keeps ~600k turns to seconds; users and dialogues are inserted one
  * by one because their new ids are needed by the rows below them.
  */
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { datasets, hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
-import { DatasetError, type ImportProgress } from "../types";
+import { hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
+import type { ImportProgress } from "../types";
+import { claimDataset } from "../replace";
 import type { Collected } from "./collect";
 import { TableWriter } from "../writer";
 
@@ -22,15 +22,6 @@ export type WriteMeta = {
 /** Max rows per multi-row insert: SQLite allows 32766 bound values; 500 rows keeps statements small. */
 const CHUNK = 500;
 
-/** Refuses a taken name unless replacing a HiCUPID set; returns the id to delete, if any. */
-export function existingToReplace(db: Db, name: string, replace?: boolean): number | null {
-  const old = db.select({ id: datasets.id, kind: datasets.kind }).from(datasets).where(eq(datasets.name, name)).get();
-  if (!old) return null;
-  if (!replace) throw new DatasetError(`a data set named "${name}" already exists (replace it, or choose another name)`);
-  if (old.kind !== "hicupid") throw new DatasetError(`"${name}" is a ${old.kind} data set; a HiCUPID import does not replace it`);
-  return old.id;
-}
-
 export function writeHicupid(db: Db, data: Collected, meta: WriteMeta): number {
   const total = data.users.length + data.dialogues.length + data.turns.user.length + data.qa.length;
   let done = 0;
@@ -40,23 +31,9 @@ export function writeHicupid(db: Db, data: Collected, meta: WriteMeta): number {
   };
 
   return db.transaction((tx) => {
-    // Checked again inside the transaction: another import may have taken the name meanwhile.
-    const oldId = existingToReplace(db, meta.name, meta.replace);
-    if (oldId !== null) tx.delete(datasets).where(eq(datasets.id, oldId)).run(); // hc_* rows cascade
-
-    const ds = tx
-      .insert(datasets)
-      .values({
-        name: meta.name,
-        kind: "hicupid",
-        language: "en",
-        source: meta.source,
-        stats: data.stats,
-        report: data.report,
-        importedBy: meta.importedBy,
-      })
-      .returning({ id: datasets.id })
-      .get();
+    // The name is checked again inside the transaction: another import may have taken it meanwhile.
+    const values = { language: "en", source: meta.source, stats: data.stats, report: data.report, importedBy: meta.importedBy };
+    const ds = { id: claimDataset(tx, meta.name, "hicupid", values, meta.replace) };
 
     const users = new TableWriter(tx, hcUsers, ["datasetId", "userKey", "position", "dialogueCount", "qaCount", "turnCount", "personaDialogues", "profileDialogues", "scheduleDialogues"]);
     const userIds = data.users.map((u, i) =>

@@ -92,7 +92,7 @@ export function isRoleAction(role: "user" | "assistant", code: ActionCode): bool
 
 /**
  * The topic (0-based index into the sample's topics) of each turn: a dialogue's turns belong to its
- * topics in order and each user Topic Inquiry starts the next one (SPEC §1). Turns before the first
+ * topics in order and each user Topic Inquiry starts the next one (docs/data-formats.md). Turns before the first
  * inquiry belong to the first topic; turns past the last topic get null.
  */
 export function assignTopics(userCodes: ReadonlyArray<ActionCode | null>, topicCount: number): Array<number | null> {

@@ -10,6 +10,7 @@ import type { Db } from "@/db/client";
 import { palCandidates, palLogs, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 import { findDataset } from "../stats";
 import { DatasetError } from "../types";
+import { NotFoundError } from "@/lib/errors";
 import { nestedExtra, restore } from "./extra";
 import type { PalSet } from "./schema";
 import type { Queryable } from "../writer";
@@ -22,7 +23,7 @@ export function* palsetUsers(db: Queryable, datasetId: number, userKey?: string)
     .where(userKey === undefined ? eq(palUsers.datasetId, datasetId) : and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey)))
     .orderBy(asc(palUsers.position))
     .all();
-  if (userKey !== undefined && users.length === 0) throw new DatasetError(`no user "${userKey}" in this data set`);
+  if (userKey !== undefined && users.length === 0) throw new NotFoundError(`no user "${userKey}" in this data set`);
   for (const u of users) yield [u.userKey, userObject(db, u.id, u.extra)];
 }
 

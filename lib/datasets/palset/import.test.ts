@@ -10,13 +10,15 @@ import { DatasetError, type ImportProgress } from "../types";
 import { importPalset } from "./import";
 import { exportPalset, palsetToJson } from "./export";
 import { palsetStats } from "./stats";
-import { EN_DIR, ROOT, ZH_DIR, enData, readJson, tableCounts, tempDir, writeTemp, zhData } from "./test-utils";
+import { EN_DIR, ROOT, ZH_DIR, enData, readJson, tableCounts, tempDir, writeTemp, zhData } from "@/test/palset";
+import type { FixtureJson } from "@/test/palset";
+import { PALSET_EN, PALSET_ZH } from "@/test/fixtures";
+import { NotFoundError } from "@/lib/errors";
 
 let db: Db;
-let dbFile: string;
 let cleanup: () => void;
 beforeEach(() => {
-  ({ db, file: dbFile, cleanup } = tempDb());
+  ({ db, cleanup } = tempDb());
 });
 afterEach(() => cleanup());
 
@@ -25,14 +27,14 @@ const same = (a: unknown, b: unknown) => expect(JSON.stringify(a)).toBe(JSON.str
 describe("importPalset: round trip", () => {
   it("one input.json (+ profile files in the directory) → export equal key for key", async () => {
     const r = await importPalset(db, { paths: [EN_DIR] });
-    expect(r).toMatchObject({ name: "palset-en", kind: "palset", language: "en" });
+    expect(r).toMatchObject({ name: "mini-en", kind: "palset", language: "en" });
     expect(r.stats).toEqual({ users: 2, samples: 6, historySamples: 4, querySamples: 2, logs: 24, turns: 36, topics: 10, candidateSolutions: 80 });
     same(palsetToJson(db, r.datasetId), enData());
   });
 
   it("a directory of per-user files → export equal, per user too", async () => {
     const r = await importPalset(db, { paths: [ZH_DIR] });
-    expect(r).toMatchObject({ name: "palset-zh", language: "zh" });
+    expect(r).toMatchObject({ name: "mini-zh", language: "zh" });
     same(palsetToJson(db, r.datasetId), zhData());
     same(palsetToJson(db, r.datasetId, "0001"), readJson(path.join(ZH_DIR, "users/0001.json")));
   });
@@ -49,14 +51,14 @@ describe("importPalset: round trip", () => {
   it("exportPalset writes the published file again byte for byte (indent 4), and one user with --user", async () => {
     await importPalset(db, { paths: [EN_DIR] });
     const dir = tempDir();
-    await exportPalset(db, { dataset: "palset-en", out: path.join(dir, "all.json") });
+    await exportPalset(db, { dataset: "mini-en", out: path.join(dir, "all.json") });
     expect(fs.readFileSync(path.join(dir, "all.json"), "utf8")).toBe(fs.readFileSync(path.join(EN_DIR, "input.json"), "utf8"));
     await importPalset(db, { paths: [ZH_DIR] });
-    await exportPalset(db, { dataset: "palset-zh", user: "0000", out: path.join(dir, "u.json") });
+    await exportPalset(db, { dataset: "mini-zh", user: "0000", out: path.join(dir, "u.json") });
     expect(fs.readFileSync(path.join(dir, "u.json"), "utf8")).toBe(fs.readFileSync(path.join(ZH_DIR, "users/0000.json"), "utf8"));
-    await expect(exportPalset(db, { dataset: "palset-zh", user: "9999", out: path.join(dir, "none.json") })).rejects.toThrow(/no user "9999"/);
+    await expect(exportPalset(db, { dataset: "mini-zh", user: "9999", out: path.join(dir, "none.json") })).rejects.toThrow(/no user "9999"/);
     expect(fs.existsSync(path.join(dir, "none.json"))).toBe(false);
-    await expect(exportPalset(db, { dataset: "nope" })).rejects.toThrow(DatasetError);
+    await expect(exportPalset(db, { dataset: "nope" })).rejects.toThrow(NotFoundError);
   });
 
   it("keeps unknown keys, key order and `$` keys at every level", async () => {
@@ -98,7 +100,7 @@ describe("importPalset: names, --replace, atomicity", () => {
 
   it("derives a default name from the directory and language", async () => {
     const r = await importPalset(db, { paths: [path.join(ZH_DIR, "users")] });
-    expect(r.name).toBe("palset-zh");
+    expect(r.name).toBe("mini-zh");
     await expect(importPalset(db, { paths: [path.join(ZH_DIR, "users")] })).rejects.toThrow(/already exists/);
   });
 
@@ -111,7 +113,7 @@ describe("importPalset: names, --replace, atomicity", () => {
 
 /** Each validation rule: a malformed copy of the fixture, the message, and a database left as it was. */
 describe("importPalset: malformed files are refused whole", () => {
-  type Case = [string, (d: Record<string, any>) => unknown, RegExp | string];
+  type Case = [string, (d: Record<string, FixtureJson>) => unknown, RegExp | string];
   const cases: Case[] = [
     ["invalid JSON", () => '{"0000": {"history": [}', "input.json: invalid JSON: unexpected \"}\" (line 1, column 23)"],
     ["invalid JSON, later line", () => '{\n  "0000": {\n    "history": [],\n    "query": [],\n  }\n}', "input.json: invalid JSON: expected a property name, found \"}\" (line 5, column 3)"],
@@ -130,6 +132,17 @@ describe("importPalset: malformed files are refused whole", () => {
         return d;
       },
       'input.json: 0000.history[0] (0000_sample0).dialogue.turn_3: unexpected key "turn_3" at position 2 (expected "turn_2": turn keys are turn_1, turn_2, … in order)',
+    ],
+    [
+      "unknown key in place of turn_1",
+      (d) => {
+        const dl = d["0000"].history[0].dialogue;
+        const first = dl.turn_1;
+        delete dl.turn_1;
+        dl.foo = first;
+        return d;
+      },
+      'input.json: 0000.history[0] (0000_sample0).dialogue.foo: unexpected key "foo" (turn keys are turn_1, turn_2, … in order)',
     ],
     ["turn without assistant", (d) => (delete d["0000"].history[0].dialogue.turn_2.assistant, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_2.assistant: missing (expected an object)"],
     ["utterance without action", (d) => (delete d["0000"].history[0].dialogue.turn_1.user.action, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_1.user.action: missing (expected a string)"],
@@ -217,7 +230,7 @@ describe("importPalset: structure", () => {
     const topics = db.select().from(palTopics).where(eq(palTopics.sampleId, s.id)).orderBy(asc(palTopics.position)).all();
     expect(topics.map((t) => t.requirementTypeKey)).toEqual(["family-1", "leisure-1"]);
     expect(topics[0].framework).toMatchObject({ requirement: topics[0].requirement });
-    expect((topics[1].solutionPreference as any).pos_list.map((x: any) => x.solution)).toEqual(topics[1].solutionPos);
+    expect((topics[1].solutionPreference as { pos_list: Array<{ solution: string }> }).pos_list.map((x) => x.solution)).toEqual(topics[1].solutionPos);
     expect(topics[0].dialogueTemplate).toMatchObject({ turn_1: { user: "<话题询问>", assistant: "<需求推测>" } });
     // History topics have no template (templates are for query topics only).
     const h = db.select({ t: palTopics.dialogueTemplate }).from(palTopics).innerJoin(palSamples, eq(palTopics.sampleId, palSamples.id)).where(eq(palSamples.sampleKey, "0000_sample0")).all();
@@ -225,7 +238,7 @@ describe("importPalset: structure", () => {
     expect(r.report.counts).toMatchObject({ situationsLinked: 6, situationsUnlinked: 2, frameworksLinked: 10, solutionPreferencesLinked: 10, dialogueTemplatesLinked: 4, topicsWithRequirementType: 10 });
     // The situation without a dialogue stays in the user's raw profile.
     const u = db.select().from(palUsers).where(and(eq(palUsers.datasetId, r.datasetId), eq(palUsers.userKey, "0000"))).get()!;
-    expect(Object.keys((u.profileRaw as any).situation)).toEqual(["2023-12-30"]);
+    expect(Object.keys((u.profileRaw as { situation: object }).situation)).toEqual(["2023-12-30"]);
   });
 
   it("stats are the stored counts and match the report's counts", async () => {
@@ -251,11 +264,11 @@ describe("pal import palset (CLI)", () => {
     const env = { PAL_DB: path.join(tempDir(), "cli.db") };
     const ok = cli(["import", "palset", EN_DIR, "--json"], env);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ name: "palset-en", stats: { users: 2, logs: 24 } });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ name: "mini-en", stats: { users: 2, logs: 24 } });
 
     const dup = cli(["import", "palset", EN_DIR], env);
     expect(dup.status).not.toBe(0);
-    expect(errorLines(dup.stderr)).toEqual(['pal: a data set named "palset-en" already exists (use --replace to replace it)']);
+    expect(errorLines(dup.stderr)).toEqual(['pal: a data set named "mini-en" already exists (use --replace to replace it)']);
 
     const d = enData();
     d["0000"].history[1].logs[2].timestamp = "yesterday";
@@ -270,25 +283,25 @@ describe("pal import palset (CLI)", () => {
     expect(errorLines(broken.stderr)).toHaveLength(1);
     expect(errorLines(broken.stderr)[0]).toMatch(/^pal: x\.json: invalid JSON: /);
 
-    const stats = cli(["stats", "--dataset", "palset-en", "--json"], env);
+    const stats = cli(["stats", "--dataset", "mini-en", "--json"], env);
     expect(JSON.parse(stats.stdout)).toMatchObject({ users: 2, samples: 6, logs: 24, turns: 36, topics: 10, candidateSolutions: 80 });
     const listed = cli(["stats", "--dataset", "bad", "--json"], env);
     expect(listed.status).not.toBe(0); // nothing of the refused imports landed
 
-    const exported = cli(["export", "palset", "--dataset", "palset-en", "--user", "0001"], env);
+    const exported = cli(["export", "palset", "--dataset", "mini-en", "--user", "0001"], env);
     expect(exported.status).toBe(0);
     same(JSON.parse(exported.stdout), { "0001": enData()["0001"] });
 
-    const replaced = cli(["import", "palset", ZH_DIR, "--name", "palset-en", "--replace"], env);
+    const replaced = cli(["import", "palset", ZH_DIR, "--name", "mini-en", "--replace"], env);
     expect(replaced.status).toBe(0);
-    expect(replaced.stdout).toContain('imported palset data set "palset-en" (zh)');
+    expect(replaced.stdout).toContain('imported palset data set "mini-en" (zh)');
   }, 120_000);
 });
 
 /** The app's demo data (fixtures/palset/{en,zh}: input.json, users/<uid>.json and profile files), written by others. */
 describe("demo fixtures (fixtures/palset)", () => {
   for (const lang of ["en", "zh"]) {
-    const dir = path.join(ROOT, "fixtures/palset", lang);
+    const dir = lang === "en" ? PALSET_EN : PALSET_ZH;
     const present = fs.existsSync(path.join(dir, "input.json")) && fs.existsSync(path.join(dir, "users"));
     it.skipIf(!present)(`${lang}: both layouts import and export equal to input.json`, async () => {
       const original = readJson(path.join(dir, "input.json"));

@@ -1,6 +1,6 @@
 /**
  * PAL-Set import: read every file once, validate everything, then write it all in ONE transaction
- * (nothing lands when anything fails; other data sets are untouched). See SPEC §1.
+ * (nothing lands when anything fails; other data sets are untouched). See docs/data-formats.md.
  *
  * Phases, reported through `onProgress`: reading (files), validating (users; also language
  * detection and the quality report), writing (users), done.
@@ -9,6 +9,7 @@ import { describeSource } from "../source";
 import fs from "node:fs";
 import path from "node:path";
 import { eq, max, sql } from "drizzle-orm";
+import { checkName, claimDataset } from "../replace";
 import type { Db } from "@/db/client";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 import { DatasetError, type ImportOptions, type ImportResult, type QualityReport } from "../types";
@@ -99,7 +100,7 @@ function pickProfiles(files: ProfileFile[], lang: string, rb: ReportBuilder): Ma
 export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportResult> {
   const progress = opts.onProgress ?? (() => {});
   const inputs = resolveInputs(opts.paths);
-  if (opts.name) refuseExisting(db, opts.name, opts.replace);
+  if (opts.name) checkName(db, opts.name, "palset", opts.replace);
 
   // ---- reading: each file parsed once ----
   const entries: Entry[] = [];
@@ -133,7 +134,7 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
   });
   const lang = opts.lang ?? lc.language();
   const name = opts.name ?? defaultName(opts.paths, lang);
-  if (!opts.name) refuseExisting(db, name, opts.replace);
+  if (!opts.name) checkName(db, name, "palset", opts.replace);
 
   const rb = new ReportBuilder();
   for (const e of entries) reportUser(rb, lang, e.userKey, e.user!);
@@ -150,7 +151,7 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
   // ---- writing: one transaction ----
   const datasetId = db.transaction(
     (tx) => {
-      const id = datasetRow(tx, name, lang, opts);
+      const id = claimDataset(tx, name, "palset", { language: lang, source: describeSource(opts.paths), importedBy: opts.importedBy }, opts.replace);
       const w = {
         users: new TableWriter(tx, palUsers, ["id", "datasetId", "userKey", "position", "name", "background", "profileRaw", "extra"]),
         types: new TableWriter(tx, palRequirementTypes, ["userId", "aspect", "typeKey", "requirementType", "preferencePos", "preferenceNeg"]),
@@ -188,25 +189,6 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
 
   const row = db.select({ stats: datasets.stats, report: datasets.report }).from(datasets).where(eq(datasets.id, datasetId)).get()!;
   return { datasetId, name, kind: "palset", language: lang, stats: row.stats ?? {}, report: (row.report as QualityReport) ?? rb.toReport() };
-}
-
-function refuseExisting(db: Db | Tx, name: string, replace?: boolean): { id: number; kind: string } | undefined {
-  const found = db.select({ id: datasets.id, kind: datasets.kind }).from(datasets).where(eq(datasets.name, name)).get();
-  if (found && !replace) throw new DatasetError(`a data set named "${name}" already exists (use --replace to replace it)`);
-  return found;
-}
-
-/** The data set's row: new, or (with replace) the existing one emptied, so that what refers to it (experiments) keeps its id. */
-function datasetRow(tx: Tx, name: string, lang: string, opts: ImportOptions): number {
-  const found = refuseExisting(tx, name, opts.replace);
-  const values = { language: lang, source: describeSource(opts.paths), importedBy: opts.importedBy ?? null, stats: null, report: null };
-  if (found && found.kind === "palset") {
-    tx.delete(palUsers).where(eq(palUsers.datasetId, found.id)).run(); // cascades to samples, logs, turns, topics, candidates
-    tx.update(datasets).set(values).where(eq(datasets.id, found.id)).run();
-    return found.id;
-  }
-  if (found) tx.delete(datasets).where(eq(datasets.id, found.id)).run(); // another kind: a different data set altogether
-  return tx.insert(datasets).values({ name, kind: "palset", ...values }).returning({ id: datasets.id }).get().id;
 }
 
 type Template = { key: string; entry: Record<string, unknown>; used: boolean };

@@ -7,7 +7,7 @@ import { palRequirementTypes, palSamples, palTopics, palUsers } from "@/db/schem
 import { importPalset } from "./import";
 import { linkUser, normaliseBackground, profileKindOf, requirementTypes } from "./profile";
 import { ReportBuilder } from "./report";
-import { EN_DIR, ZH_DIR, enData, tempDir, writeTemp } from "./test-utils";
+import { EN_DIR, ZH_DIR, enData, tempDir, writeTemp } from "@/test/palset";
 
 describe("profile files", () => {
   it("are told by name, with or without _en, - or _", () => {

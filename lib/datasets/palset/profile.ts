@@ -1,5 +1,5 @@
 /**
- * The optional per-user profile files published beside PAL-Set (SPEC §1), read leniently: the
+ * The optional per-user profile files published beside PAL-Set (docs/data-formats.md), read leniently: the
  * English ones were machine translated, so keys come in any case, with `_` or spaces, singular or
  * plural, slightly misspelt, or in Chinese. What maps is normalised; what does not is kept as it was
  * and listed in the report. Then the links: situation → sample (by end timestamp), requirement ids

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { generatePalset } from "@/bench/gen-palset";
 import { importPalset } from "./import";
 import { getPalSample, getPalUser, listDatasets, listPalUsers } from "./queries";
-import { EN_DIR, ZH_DIR, tempDir } from "./test-utils";
+import { EN_DIR, ZH_DIR, tempDir } from "@/test/palset";
 
 let db: Db;
 let cleanup: () => void;
@@ -25,8 +25,8 @@ afterAll(() => cleanup());
 describe("read model", () => {
   it("lists data sets of both kinds with stats", () => {
     const list = listDatasets(db);
-    expect(list.map((d) => d.name).sort()).toEqual(["big", "palset-en", "palset-zh"]);
-    expect(list.find((d) => d.name === "palset-en")).toMatchObject({ kind: "palset", language: "en", stats: { users: 2, logs: 24 } });
+    expect(list.map((d) => d.name).sort()).toEqual(["big", "mini-en", "mini-zh"]);
+    expect(list.find((d) => d.name === "mini-en")).toMatchObject({ kind: "palset", language: "en", stats: { users: 2, logs: 24 } });
   });
 
   it("lists users with counts and time span; sorts, filters, paginates in SQL", () => {
@@ -80,18 +80,14 @@ describe("read model", () => {
     expect(getPalSample(db, en + 1, "0000", "0000_sample0")).not.toBeNull(); // the zh set has the same ids
   });
 
-  it("a user with 1,000+ logs and each of their samples read fast (p95 < 300 ms)", () => {
+  // Speed is measured by `npm run bench user-page`, not asserted here (a timed unit test is flaky under load).
+  it("reads a user with 1,000+ logs, their samples and the users list", () => {
     const u = getPalUser(db, big, "0000")!;
     expect(u.timeline.reduce((n, s) => n + s.logCount, 0)).toBeGreaterThan(990);
-    const times: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const t = performance.now();
-      const user = getPalUser(db, big, "0000")!;
-      for (const s of user.timeline.slice(0, 3)) getPalSample(db, big, "0000", s.sampleKey);
-      listPalUsers(db, big, { sort: "firstAt" });
-      times.push(performance.now() - t);
+    for (const s of u.timeline.slice(0, 3)) {
+      const sample = getPalSample(db, big, "0000", s.sampleKey)!;
+      expect(sample.logs.length).toBe(s.logCount);
     }
-    times.sort((a, b) => a - b);
-    expect(times[Math.floor(times.length * 0.95)]).toBeLessThan(300);
+    expect(listPalUsers(db, big, { sort: "firstAt" }).rows.length).toBeGreaterThan(0);
   });
 });

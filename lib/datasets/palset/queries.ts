@@ -3,14 +3,16 @@
  * SQL), one user's profile and timeline, one sample in full. Each is a handful of indexed queries,
  * never one per row, so a user with 1,000+ logs renders fast.
  */
-import { and, asc, count, desc, eq, inArray, like, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 import type { Queryable } from "../writer";
+import { containsText, pageWindow, type Paged } from "@/lib/paging";
 
 export type DatasetListItem = {
   id: number;
   name: string;
-  kind: "palset" | "hicupid";
+  /** A kind id of lib/datasets/kinds. */
+  kind: string;
   language: string | null;
   source: string | null;
   stats: Record<string, number> | null;
@@ -62,15 +64,11 @@ export type ListPalUsersOptions = {
 };
 
 /** A data set's users with their activity counts, sorted, filtered and paginated by SQLite. */
-export function listPalUsers(db: Queryable, datasetId: number, opts: ListPalUsersOptions = {}): { rows: PalUserRow[]; total: number } {
-  const pageSize = Math.min(Math.max(Math.trunc(opts.pageSize ?? 50), 1), 1000);
-  const page = Math.max(Math.trunc(opts.page ?? 1), 1);
+export function listPalUsers(db: Queryable, datasetId: number, opts: ListPalUsersOptions = {}): Paged<PalUserRow> {
+  const { page, pageSize, offset } = pageWindow(opts.page, opts.pageSize, { maxSize: 1000 });
   let where: SQL | undefined = eq(palUsers.datasetId, datasetId);
   const f = opts.filter?.trim();
-  if (f) {
-    const pattern = `%${f.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where = and(where, or(sql`${palUsers.userKey} like ${pattern} escape '\\'`, sql`${palUsers.name} like ${pattern} escape '\\'`));
-  }
+  if (f) where = and(where, or(containsText(palUsers.userKey, f), containsText(palUsers.name, f)));
   // The first log of the user's first sample: logs are chronological, so that is the earliest one.
   const firstLogAt = sql<number | null>`(select l.at from ${palLogs} l where l.sample_id =
     (select s2.id from ${palSamples} s2 where s2.user_id = ${palUsers.id} order by s2.seq limit 1) order by l.position limit 1)`;
@@ -94,10 +92,10 @@ export function listPalUsers(db: Queryable, datasetId: number, opts: ListPalUser
     .groupBy(palUsers.id)
     .orderBy(...(sortKey === "span" ? [dir(cols.firstAt), dir(cols.lastAt)] : [dir(cols[sortKey])]), asc(palUsers.position))
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
+    .offset(offset)
     .all();
   const total = db.select({ n: count() }).from(palUsers).where(where).get()?.n ?? 0;
-  return { rows, total };
+  return { rows, total, page, pageSize };
 }
 
 export type PalUserDetail = {

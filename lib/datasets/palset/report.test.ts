@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ReportBuilder, reportUser } from "./report";
-import { enData, zhData } from "./test-utils";
+import { enData, zhData, type FixtureJson } from "@/test/palset";
 
-function warnings(user: any, lang: "zh" | "en" = "en") {
+function warnings(user: FixtureJson, lang: "zh" | "en" = "en") {
   const rb = new ReportBuilder();
   reportUser(rb, lang, "0000", user);
   return Object.fromEntries(rb.toReport().warnings.map((w) => [w.code, w]));

@@ -3,19 +3,19 @@
  * user, sample, JSON path). Nothing here refuses input: the schema does that; this tells a researcher
  * what the accepted data looks like (e.g. the Chinese left in the English translation).
  */
-import type { QualityReport, QualityWarning } from "../types";
+import type { QualityReport } from "../types";
+import { WarningList } from "../warnings";
 import { actionCode, isRoleAction } from "./actions";
 import { isOtherLanguage } from "./language";
 import { formatPath, type PalSample, type PalUser } from "./schema";
 import { parseTimestamp } from "./timestamp";
 
-const MAX_EXAMPLES = 5;
 const MAX_UNRECOGNISED = 200;
 
 /** Collects counts and warnings while the importer walks the data. */
 export class ReportBuilder {
   readonly counts: Record<string, number> = {};
-  private readonly warnings = new Map<string, QualityWarning>();
+  private readonly warnings = new WarningList();
   private readonly unrecognisedKeys = new Map<string, { n: number; example: string }>();
 
   count(key: string, n = 1): void {
@@ -24,10 +24,7 @@ export class ReportBuilder {
 
   /** One occurrence of a kind of problem; `where` is built only when it becomes an example. */
   warn(code: string, message: string, where: string | (() => string)): void {
-    let w = this.warnings.get(code);
-    if (!w) this.warnings.set(code, (w = { code, message, count: 0, examples: [] }));
-    w.count++;
-    if (w.examples.length < MAX_EXAMPLES) w.examples.push(typeof where === "string" ? where : where());
+    this.warnings.add(code, message, where);
   }
 
   /** A profile key or value we could not map (`what`, e.g. `background key "hobby2"`), seen at `where` (user/entry); kept as it was, listed once per kind in the report. */
@@ -40,7 +37,7 @@ export class ReportBuilder {
 
   /** The report; `base` (the data set's stats) leads the counts. */
   toReport(base: Record<string, number> = {}): QualityReport {
-    const report: QualityReport = { counts: { ...base, ...this.counts }, warnings: [...this.warnings.values()] };
+    const report: QualityReport = { counts: { ...base, ...this.counts }, warnings: this.warnings.list() };
     if (this.unrecognisedKeys.size) report.unrecognised = [...this.unrecognisedKeys].map(([what, u]) => `${what} (${u.n}×, e.g. ${u.example})`);
     return report;
   }

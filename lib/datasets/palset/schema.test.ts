@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { DatasetError } from "../types";
 import { formatPath, isValidUserFast, userSchema, validateUser } from "./schema";
 import { parseTimestamp } from "./timestamp";
-import { enData } from "./test-utils";
+import { enData, type FixtureJson } from "@/test/palset";
 
 const user0 = () => enData()["0000"];
 
@@ -71,8 +71,8 @@ describe("PAL-Set schema", () => {
       fc.property(fc.nat(), fc.nat(), junk, fc.boolean(), (pick, depthPick, value, rename) => {
         const u = user0();
         // Collect every (parent, key) in the user object and mutate one of them.
-        const slots: Array<[any, string | number]> = [];
-        const walk = (v: any) => {
+        const slots: Array<[FixtureJson, string | number]> = [];
+        const walk = (v: FixtureJson) => {
           if (v && typeof v === "object") for (const k of Object.keys(v)) {
             slots.push([v, Array.isArray(v) ? Number(k) : k]);
             walk(v[k]);

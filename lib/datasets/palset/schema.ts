@@ -1,5 +1,5 @@
 /**
- * The published PAL-Set shape (SPEC §1) as zod schemas, the checks zod alone does not express
+ * The published PAL-Set shape (docs/data-formats.md) as zod schemas, the checks zod alone does not express
  * (turn key order, unique sample ids), and the formatter that turns the first problem into the
  * one-line message the CLI prints: `0003.json: 0003.history[1] (0003_sample1).logs[5].timestamp:
  * "yesterday" is not a timestamp (...)`.
@@ -39,6 +39,14 @@ export const turnSchema = z.looseObject({ user: utteranceSchema, assistant: utte
 
 /** `turn_1`, `turn_2`, ... in this order, nothing else. */
 export const dialogueSchema = z.record(z.string(), turnSchema).superRefine((dialogue, ctx) => {
+  // A key that is no turn key at all is named first: otherwise a renamed `turn_1` (which JSON
+  // parsers keep in file order, often last) would be reported as the turn after it being out of place.
+  for (const key in dialogue) {
+    if (!/^turn_[1-9][0-9]*$/.test(key)) {
+      ctx.addIssue({ code: "custom", path: [key], input: key, message: `unexpected key ${show(key)} (turn keys are turn_1, turn_2, … in order)` });
+      return;
+    }
+  }
   let i = 0;
   for (const key in dialogue) {
     i++;

@@ -1,4 +1,4 @@
-/** SPEC §4 counts of a PAL-Set data set, counted from the stored rows (not from the import's report). */
+/** The counts of a PAL-Set data set (docs/data-formats.md), counted from the stored rows (not from the import's report). */
 import { count, eq } from "drizzle-orm";
 import { palCandidates, palLogs, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 import type { Queryable } from "../writer";

@@ -5,7 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listUsers } from "@/lib/users/users";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddUserForm } from "@/components/admin/AddUserForm";
-import { setDisabledAction, setRoleAction } from "./actions";
+import { DisableForm, RoleForm } from "@/components/admin/UserRowForms";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -33,14 +33,7 @@ export default async function UsersPage() {
                     {u.name ? <div className="text-xs text-slate-500">{u.name}</div> : null}
                   </td>
                   <td className="px-3 py-2">
-                    <form action={setRoleAction} className="flex items-center gap-1">
-                      <input type="hidden" name="id" value={u.id} />
-                      <select name="role" defaultValue={u.role} disabled={u.id === me.id} aria-label={`Role of ${u.email}`}
-                        className="rounded border border-slate-300 px-1 py-0.5 text-sm">
-                        {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                      </select>
-                      {u.id === me.id ? null : <button className="rounded px-2 py-0.5 text-xs text-indigo-600 hover:bg-indigo-50">Save</button>}
-                    </form>
+                    <RoleForm user={u} roles={ROLES} self={u.id === me.id} />
                   </td>
                   <td className="px-3 py-2">
                     {u.disabled ? <span className="rounded bg-rose-50 px-2 py-0.5 text-xs text-rose-700">disabled</span>
@@ -48,13 +41,7 @@ export default async function UsersPage() {
                   </td>
                   <td className="px-3 py-2 text-slate-500">{when(u.lastLoginAt)}</td>
                   <td className="px-3 py-2 text-right">
-                    {u.id === me.id ? <span className="text-xs text-slate-400">you</span> : (
-                      <form action={setDisabledAction}>
-                        <input type="hidden" name="id" value={u.id} />
-                        <input type="hidden" name="disabled" value={String(!u.disabled)} />
-                        <button className="rounded px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-100">{u.disabled ? "Enable" : "Disable"}</button>
-                      </form>
-                    )}
+                    {u.id === me.id ? <span className="text-xs text-slate-400">you</span> : <DisableForm user={u} />}
                   </td>
                 </tr>
               ))}

@@ -4,23 +4,16 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { getDataset } from "@/lib/datasets/browse/datasets";
-import { parseId, readListState, type SearchParams } from "@/lib/datasets/browse/params";
+import { parseId, type SearchParams } from "@/lib/datasets/browse/params";
 import { fmtMinute, qaHref } from "@/lib/datasets/browse/format";
-import { PAL_USER_SORTS, listPalUsers } from "@/lib/datasets/palset/queries";
-import { HC_USER_SORTS, listHcUsers } from "@/lib/datasets/hicupid/queries";
+import { datasetKind } from "@/lib/datasets/kinds";
+import { kindViews } from "../_kinds";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { Breadcrumbs } from "@/components/datasets/Breadcrumbs";
 import { CountGrid } from "@/components/datasets/CountGrid";
 import { QualityReport } from "@/components/datasets/QualityReport";
-import { PalUsersTable } from "@/components/datasets/PalUsersTable";
-import { HcUsersTable } from "@/components/datasets/HcUsersTable";
 
 export const metadata: Metadata = { title: "Data set" };
-
-const COUNT_LABELS: Record<string, Array<[string, string]>> = {
-  palset: [["users", "Users"], ["samples", "Sessions"], ["logs", "Logs"], ["turns", "Turns"], ["topics", "Topics"], ["candidateSolutions", "Candidates"]],
-  hicupid: [["users", "Users"], ["dialogues", "Dialogues"], ["turns", "Turns"], ["qa", "QA items"]],
-};
 
 export default async function DatasetPage({ params, searchParams }: { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> }) {
   await requireRole("admin", "researcher");
@@ -30,18 +23,8 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
   if (!ds) notFound();
   const sp = await searchParams;
   const stats = (ds.stats ?? {}) as Record<string, number>;
-  const labels = COUNT_LABELS[ds.kind] ?? Object.keys(stats).map((k) => [k, k] as [string, string]);
-
-  let table: React.ReactNode;
-  if (ds.kind === "palset") {
-    const st = readListState(sp, PAL_USER_SORTS, { sort: "userKey" });
-    const { rows, total } = listPalUsers(db, ds.id, st);
-    table = <PalUsersTable datasetId={ds.id} rows={rows} state={{ ...st, total }} />;
-  } else {
-    const st = readListState(sp, HC_USER_SORTS, { sort: "userKey" });
-    const { rows, total } = listHcUsers(db, ds.id, st);
-    table = <HcUsersTable datasetId={ds.id} rows={rows} state={{ ...st, total }} />;
-  }
+  const kind = datasetKind(ds.kind);
+  const table = kindViews(ds.kind).usersTable(db, ds, sp);
 
   return (
     <>
@@ -50,14 +33,14 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
         title={ds.name}
         subtitle={
           <>
-            {ds.kind === "palset" ? "PAL-Set" : "HiCUPID"}
+            {kind.label}
             {ds.language ? ` · ${ds.language}` : ""} · imported {fmtMinute(ds.createdAt)}
             {ds.source ? <span className="block max-w-3xl truncate text-xs text-slate-400" title={ds.source}>from {ds.source}</span> : null}
           </>
         }
         actions={
           <div className="flex gap-2">
-            {ds.kind === "palset" ? (
+            {kind.browse.exportJson ? (
               <a
                 href={`/api/datasets/${ds.id}/export`}
                 download
@@ -65,16 +48,17 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
               >
                 Download JSON
               </a>
-            ) : (
+            ) : null}
+            {kind.browse.qa ? (
               <Link href={qaHref(ds.id)} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
                 Browse QA
               </Link>
-            )}
+            ) : null}
           </div>
         }
       />
       <div className="space-y-6">
-        <CountGrid testId="dataset-counts" counts={labels.map(([k, label]) => ({ label, value: stats[k] }))} />
+        <CountGrid testId="dataset-counts" counts={kind.counts.map(([k, label]) => ({ label, value: stats[k] }))} />
         <section aria-labelledby="users-title">
           <h2 id="users-title" className="mb-2 text-sm font-semibold text-slate-800">Users</h2>
           {table}

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import { NextResponse } from "next/server";
 import { withRole } from "@/lib/auth/session";
 import {
   MAX_UPLOAD_BYTES,
@@ -39,8 +38,7 @@ export const POST = withRole(["admin", "researcher"], async (req, { user }) => {
       throw new UploadError(`send the files as ${UPLOAD_CONTENT_TYPE} (the import page does) or multipart/form-data`, 415);
     }
   } catch (e) {
-    cleanup();
-    if (e instanceof UploadError) return NextResponse.json({ error: e.message }, { status: e.status });
+    cleanup(); // a refused upload (UploadError) answers with its status through withRole
     throw e;
   }
 
@@ -84,4 +82,4 @@ export const POST = withRole(["admin", "researcher"], async (req, { user }) => {
       "X-Accel-Buffering": "no",
     },
   });
-});
+}, { accepts: [UPLOAD_CONTENT_TYPE, "multipart/form-data"] });

@@ -6,6 +6,8 @@ import { getDataset } from "@/lib/datasets/browse/datasets";
 import { one, parseId, type SearchParams } from "@/lib/datasets/browse/params";
 import { datasetHref, qaHref } from "@/lib/datasets/browse/format";
 import { hcQaFacets, listHcQa } from "@/lib/datasets/hicupid/queries";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
+import { pageWindow } from "@/lib/paging";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { Breadcrumbs } from "@/components/datasets/Breadcrumbs";
 import { QaFilters } from "@/components/datasets/QaFilters";
@@ -21,7 +23,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const id = parseId((await params).datasetId);
   const db = getDb();
   const ds = id == null ? null : getDataset(db, id);
-  if (!ds || ds.kind !== "hicupid") notFound();
+  if (!ds || !DATASET_KIND_LIST.some((k) => k.id === ds.kind && k.browse.qa)) notFound();
   const sp = await searchParams;
 
   const facets = hcQaFacets(db, ds.id);
@@ -36,7 +38,7 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const type = types.some((t) => t.value === one(sp, "type")) ? one(sp, "type")! : "";
   const split = splits.some((s) => s.value === one(sp, "split")) ? one(sp, "split")! : "";
   const user = (one(sp, "user") ?? "").trim().slice(0, 100);
-  const page = Math.max(1, Math.min(1_000_000, Math.floor(Number(one(sp, "page"))) || 1));
+  const { page } = pageWindow(Number(one(sp, "page")), PAGE_SIZE);
 
   const { rows, total } = listHcQa(db, ds.id, { type: type || undefined, split: split || undefined, userKey: user || undefined, page, pageSize: PAGE_SIZE });
   const filters = { type, split, user };

@@ -1,10 +1,10 @@
-import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { getDataset } from "@/lib/datasets/browse/datasets";
 import { parseId } from "@/lib/datasets/browse/params";
 import { palsetJsonChunks } from "@/lib/datasets/palset/export";
-import { DatasetError } from "@/lib/datasets/types";
+import { datasetKind } from "@/lib/datasets/kinds";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
@@ -17,18 +17,13 @@ export const GET = withRole<{ params: Promise<{ datasetId: string }> }>(["admin"
   const id = parseId((await params).datasetId);
   const db = getDb();
   const ds = id == null ? null : getDataset(db, id);
-  if (!ds) return NextResponse.json({ error: "no such data set" }, { status: 404 });
-  if (ds.kind !== "palset") return NextResponse.json({ error: `"${ds.name}" is a ${ds.kind} data set; only PAL-Set exports as JSON` }, { status: 400 });
+  if (!ds) throw new NotFoundError("no such data set");
+  const kind = datasetKind(ds.kind);
+  if (!kind.browse.exportJson) throw new InvalidInputError(`"${ds.name}" is a ${kind.label} data set; it has no JSON export`);
   const user = new URL(req.url).searchParams.get("user") ?? undefined;
 
   const chunks = palsetJsonChunks(db, ds.id, user || undefined);
-  let first: IteratorResult<string>;
-  try {
-    first = chunks.next(); // an unknown user fails here, before any byte is sent
-  } catch (e) {
-    if (e instanceof DatasetError) return NextResponse.json({ error: e.message }, { status: 404 });
-    throw e;
-  }
+  const first = chunks.next(); // an unknown user fails here (NotFoundError → 404), before any byte is sent
   const enc = new TextEncoder();
   let next = first;
   const body = new ReadableStream<Uint8Array>({

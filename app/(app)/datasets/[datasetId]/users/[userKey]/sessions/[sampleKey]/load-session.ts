@@ -7,6 +7,7 @@ import type { Db } from "@/db/client";
 import { getPalSample, type PalSampleDetail } from "@/lib/datasets/palset/queries";
 import { getDataset, type DatasetRow } from "@/lib/datasets/browse/datasets";
 import { parseId, segment } from "@/lib/datasets/browse/params";
+import { DATASET_KIND_LIST } from "@/lib/datasets/kinds";
 import type { SessionData } from "@/components/datasets/SessionView";
 
 export type LoadedSession = { ds: DatasetRow; userKey: string; session: SessionData };
@@ -17,10 +18,15 @@ export function loadSession(db: Db, raw: { datasetId: string; userKey: string; s
   const sampleKey = segment(raw.sampleKey);
   if (id == null || userKey == null || sampleKey == null) return null;
   const ds = getDataset(db, id);
-  if (!ds || ds.kind !== "palset") return null;
+  if (!ds || !hasSessions(ds.kind)) return null;
   const s = getPalSample(db, ds.id, userKey, sampleKey);
   if (!s) return null;
   return { ds, userKey, session: toSessionData(s) };
+}
+
+/** Sessions (samples with logs, dialogue and topics) are what the kind's browse entry says it has. */
+function hasSessions(kind: string): boolean {
+  return DATASET_KIND_LIST.some((k) => k.id === kind && k.browse.sessions);
 }
 
 function toSessionData(s: PalSampleDetail): SessionData {

@@ -1,4 +1,4 @@
-/** Helpers shared by the PAL-Set tests (fixtures, temp files, table counts). Not used by the app. */
+/** Helpers shared by the PAL-Set tests (the compact fixture, temp files, table counts). Not used by the app. */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,22 +7,30 @@ import { afterAll } from "vitest";
 import type { Db } from "@/db/client";
 import { datasets, palCandidates, palLogs, palRequirementTypes, palSamples, palTopics, palTurns, palUsers } from "@/db/schema";
 
-export const ROOT = path.resolve(__dirname, "../../..");
-export const FIXTURES = path.join(ROOT, "test/fixtures/palset");
-export const EN_DIR = path.join(FIXTURES, "en");
-export const ZH_DIR = path.join(FIXTURES, "zh");
+import { PALSET_MINI_EN, PALSET_MINI_ZH, ROOT } from "./fixtures";
 
-export function readJson<T = any>(file: string): T {
+export { ROOT };
+export const EN_DIR = PALSET_MINI_EN;
+export const ZH_DIR = PALSET_MINI_ZH;
+
+/**
+ * Fixture JSON as the tests handle it: parsed data they reshape freely, including into the invalid
+ * shapes the importer must refuse, so it cannot carry the importer's own types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- deliberately untyped test data (see above)
+export type FixtureJson = any;
+
+export function readJson<T = FixtureJson>(file: string): T {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
 /** The English fixture's data (input.json layout), freshly parsed: safe to mutate. */
-export function enData(): Record<string, any> {
+export function enData(): Record<string, FixtureJson> {
   return readJson(path.join(EN_DIR, "input.json"));
 }
 
 /** The Chinese fixture's users merged into one object, in file order. */
-export function zhData(): Record<string, any> {
+export function zhData(): Record<string, FixtureJson> {
   const dir = path.join(ZH_DIR, "users");
   return Object.assign({}, ...fs.readdirSync(dir).sort().map((f) => readJson(path.join(dir, f))));
 }

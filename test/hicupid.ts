@@ -2,17 +2,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { asc, eq } from "drizzle-orm";
 import { parquetWriteBuffer } from "hyparquet-writer";
 import type { Db } from "@/db/client";
 import { hcDialogues, hcQa, hcTurns, hcUsers } from "@/db/schema";
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-export const FIXTURE_HF = path.join(ROOT, "fixtures/hicupid/hf");
-export const FIXTURE_JSONL = path.join(ROOT, "fixtures/hicupid/jsonl");
-/** What fixtures/hicupid holds (scripts/make-hicupid-fixture.ts prints the same). */
-export const FIXTURE_STATS = { users: 3, dialogues: 30, turns: 66, qa: 15 };
+import { FIXTURE_HF, FIXTURE_JSONL, FIXTURE_STATS, ROOT } from "./fixtures";
+
+export { FIXTURE_HF, FIXTURE_JSONL, FIXTURE_STATS, ROOT };
 
 export type Row = Record<string, unknown>;
 

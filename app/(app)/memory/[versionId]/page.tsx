@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getDb } from "@/db/client";
+import { requireRole } from "@/lib/auth/session";
+import { getMemoryVersion, listSteps } from "@/lib/memory/versions";
+import { showMemory } from "@/lib/memory/show";
+import { listCalls, summarizeCalls } from "@/lib/llm/ledger";
+import { PageHeader } from "@/components/shell/PageHeader";
+import { LedgerTable } from "@/components/llm/LedgerTable";
+
+export const metadata: Metadata = { title: "Memory version" };
+
+export default async function MemoryVersionPage({ params }: { params: Promise<{ versionId: string }> }) {
+  await requireRole("admin", "researcher");
+  const id = Number((await params).versionId);
+  const db = getDb();
+  const v = Number.isInteger(id) ? getMemoryVersion(db, id) : null;
+  if (!v) notFound();
+  const steps = listSteps(db, v.id);
+  const entries = showMemory(db, v.id);
+  const kinds = Object.entries(entries.reduce<Record<string, number>>((m, e) => ((m[e.kind] = (m[e.kind] ?? 0) + 1), m), {}));
+  const origin = { memoryVersionId: v.id };
+  return (
+    <>
+      <PageHeader title={`${v.method} memory of user ${v.userKey}`} subtitle={`${v.status}, ${v.sessionsDone}/${v.sessionsTotal} sessions, prompts in ${v.language}, settings ${v.settingsKey.slice(0, 12)}`} />
+      {v.error ? <p role="alert" className="mb-4 rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">{v.error}</p> : null}
+      <div className="mb-6 grid gap-4 lg:grid-cols-2">
+        <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 font-semibold">Settings</h2>
+          <pre className="overflow-x-auto text-xs text-slate-600">{JSON.stringify(v.settings, null, 2)}</pre>
+        </section>
+        <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+          <h2 className="mb-2 font-semibold">Sessions and entries</h2>
+          <p className="text-slate-600">{steps.filter((s) => s.status === "complete").length} session step(s) complete{steps.some((s) => s.status !== "complete") ? `, ${steps.filter((s) => s.status !== "complete").map((s) => `${s.sessionKey} ${s.status}`).join(", ")}` : ""}.</p>
+          <ul className="mt-2 text-slate-600">{kinds.map(([k, n]) => <li key={k}><span className="font-mono">{k}</span>: {n}</li>)}</ul>
+        </section>
+      </div>
+      <h2 className="mb-2 text-sm font-semibold">Model calls</h2>
+      <LedgerTable calls={listCalls(db, origin, { limit: 500 })} summary={summarizeCalls(db, origin)} />
+    </>
+  );
+}

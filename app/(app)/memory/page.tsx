@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/db/client";
+import { requireRole } from "@/lib/auth/session";
+import { listMemoryVersions } from "@/lib/memory/versions";
+import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
+
+export const metadata: Metadata = { title: "Memory" };
+
+export default async function MemoryPage() {
+  await requireRole("admin", "researcher");
+  const rows = listMemoryVersions(getDb());
+  return (
+    <>
+      <PageHeader title="Memory" subtitle="Built memories per data set, user, method and settings (pal memory build), with the model calls each one cost." />
+      {rows.length === 0 ? (
+        <EmptyState title="No memory has been built yet">Run <code>npx pal memory build --dataset NAME --method M</code>.</EmptyState>
+      ) : (
+        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+          <table className="w-full text-sm" data-testid="memory-table">
+            <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
+              <tr><th className="px-3 py-2">Data set</th><th className="px-3 py-2">User</th><th className="px-3 py-2">Method</th><th className="px-3 py-2">Status</th><th className="px-3 py-2">Sessions</th><th className="px-3 py-2">Entries</th><th className="px-3 py-2">Calls</th></tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rows.map((v) => (
+                <tr key={v.id}>
+                  <td className="px-3 py-2">{v.datasetName}</td>
+                  <td className="px-3 py-2 font-mono">{v.userKey}</td>
+                  <td className="px-3 py-2"><Link className="text-indigo-600 hover:underline" href={`/memory/${v.id}`}>{v.method}</Link> <span className="text-xs text-slate-400">{v.settingsKey.slice(0, 8)}</span></td>
+                  <td className="px-3 py-2">{v.status}</td>
+                  <td className="px-3 py-2">{v.sessionsDone}/{v.sessionsTotal}</td>
+                  <td className="px-3 py-2">{v.entries}</td>
+                  <td className="px-3 py-2">{v.calls}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+import { useActionState } from "react";
+import { saveModelAction, testModelAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
+import type { PublicModelConfig } from "@/lib/llm/config";
+
+const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
+
+/** One role or named judge: edit the override (the key is write-only) and test the connection. */
+export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
+  const [saved, save, saving] = useActionState<ModelActionState, FormData>(saveModelAction, {});
+  const [tested, test, testing] = useActionState<ModelActionState, FormData>(testModelAction, {});
+  const c = tested.check;
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`model-${config.name}`}>
+      <div className="mb-2 flex items-baseline justify-between gap-2">
+        <h2 className="font-mono text-sm font-semibold">{config.name}</h2>
+        <span className="text-xs text-slate-500">
+          {config.model ?? "no model"} ({config.modelFrom}) · key: <span data-testid="key-status">{config.key}</span>
+        </span>
+      </div>
+      <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
+        <input type="hidden" name="name" value={config.name} />
+        <label className="text-xs text-slate-600">Base URL ({config.baseURLFrom})<input name="baseUrl" placeholder={config.baseURL} defaultValue={config.baseURLFrom === "settings" ? config.baseURL : ""} className={input} /></label>
+        <label className="text-xs text-slate-600">Model<input name="model" placeholder={config.model ?? ""} defaultValue={config.modelFrom === "settings" ? (config.model ?? "") : ""} className={input} /></label>
+        <label className="text-xs text-slate-600">API key (empty: keep)<input name="apiKey" type="password" autoComplete="off" className={input} /></label>
+        <label className="text-xs text-slate-600">Parameters (JSON)<input name="params" defaultValue={Object.keys(config.params).length ? JSON.stringify(config.params) : ""} placeholder='{"temperature": 0}' className={input} /></label>
+        <label className="flex items-center gap-1 text-xs text-slate-600"><input type="checkbox" name="clearKey" /> remove the saved key</label>
+        <div className="flex justify-end">
+          <button disabled={saving} className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Save</button>
+        </div>
+      </form>
+      <form action={test} className="mt-2 flex items-center gap-2">
+        <input type="hidden" name="name" value={config.name} />
+        <button disabled={testing} className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-60">{testing ? "Testing…" : "Test connection"}</button>
+        {c ? (
+          <span role="status" className={`text-xs ${c.status === "ok" ? "text-emerald-700" : "text-rose-700"}`}>
+            {c.status === "ok" ? `answered in ${c.latencyMs} ms: ${c.reply}` : c.status === "failed" ? `failed: ${c.error}` : "not configured"}
+          </span>
+        ) : null}
+      </form>
+      {saved.error || tested.error ? <p role="alert" className="mt-2 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">{saved.error ?? tested.error}</p> : null}
+      {saved.ok ? <p role="status" className="mt-2 text-xs text-emerald-700">{saved.ok}</p> : null}
+    </div>
+  );
+}
+
+/** Adds a named judge configuration ("judge:<name>"). */
+export function AddJudgeForm() {
+  const [state, action, pending] = useActionState<ModelActionState, FormData>(saveModelAction, {});
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-2 rounded-lg border border-dashed border-slate-300 bg-white p-4" aria-label="Add a named judge">
+      <label className="text-xs text-slate-600">Judge name<input name="name" required pattern="judge:[a-z0-9][a-z0-9_-]*" defaultValue="judge:" className={input} /></label>
+      <label className="text-xs text-slate-600">Model<input name="model" required className={input} /></label>
+      <label className="text-xs text-slate-600">Base URL (empty: the judge role&apos;s)<input name="baseUrl" className={input} /></label>
+      <button disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Add judge</button>
+      {state.error ? <p role="alert" className="w-full text-xs text-rose-700">{state.error}</p> : null}
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+// ESLint (flat config): Next.js's recommended rules with Core Web Vitals and TypeScript, plus the
+// project's layering: data flows db/ → lib/ → app/ → components/, so db/ and lib/ never import
+// app/, components/ or cli/ (the CLI and the app are two thin front ends over lib/).
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+/** Matches an import of app/, components/ or cli/ by alias (`@/app/...`) or by relative path (`../../cli/x`). */
+export const FRONT_END_IMPORT = "^(@/|(\\.\\./)+)(app|components|cli)(/|$)";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([".next/**", "node_modules/**", "test-results/**", "playwright-report/**", "data/**", "next-env.d.ts"]),
+  {
+    files: ["lib/**/*.{ts,tsx}", "db/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: FRONT_END_IMPORT,
+              message: "lib/ and db/ are the domain: they never import app/, components/ or cli/ (move the shared code into lib/).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    rules: {
+      // `_`-prefixed names are deliberately unused (destructuring to drop a key, placeholder arguments).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true }],
+    },
+  },
+]);

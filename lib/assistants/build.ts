@@ -1,0 +1,132 @@
+import pLimit from "p-limit";
+import type { Db } from "@/db/client";
+import type { ModelClient } from "@/lib/llm/client";
+import { ModelCallError } from "@/lib/llm/errors";
+import { beginStep, finishStep, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
+import { MemoryWriter } from "@/lib/memory/store";
+import { getAssistant } from "./registry";
+import { loadSessions, type DatasetRef } from "./sessions";
+import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
+import type { BuildContext, Session } from "./types";
+
+export type BuildProgress = { userKey: string; done: number; total: number; sessionKey?: string; status: "building" | "complete" | "failed" };
+
+export type UserBuildResult = {
+  userKey: string;
+  versionId: number;
+  status: "complete" | "failed";
+  /** Sessions built by this run (complete ones from earlier runs are skipped). */
+  built: number;
+  error: string | null;
+  /** Entries stored for this memory, by kind (each entry once, whatever its validity span). */
+  entries: Record<string, number>;
+};
+
+export type BuildOptions = MethodSetup & {
+  dataset: DatasetRef;
+  users: string[];
+  llm: ModelClient;
+  onProgress?: (p: BuildProgress) => void;
+  /** Users built at the same time (each user's sessions stay in order). Default 2. */
+  parallelUsers?: number;
+};
+
+/**
+ * Builds (or completes) the memory of `method` for each user: walks the user's sessions in time
+ * order, skips the steps already complete, rolls back and redoes a step a crash left half-built,
+ * and marks the version complete when every session is built. A step whose model call fails is
+ * recorded as failed (the version too) and the user's build stops there; the next run resumes it.
+ */
+export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildResult[]> {
+  const a = getAssistant(o.method);
+  const options = parseOptions(a, o.options);
+  const retrieverKind = checkRetrieverKind(o.retriever);
+  const language = o.dataset.language;
+  const settings = memorySettings(db, a, options, retrieverKind, language, o.llm);
+  const limit = pLimit(o.parallelUsers ?? 2);
+  return Promise.all(o.users.map((userKey) => limit(() => buildUser(db, o, userKey, options, retrieverKind, settings))));
+}
+
+async function buildUser(
+  db: Db,
+  o: BuildOptions,
+  userKey: string,
+  options: unknown,
+  retrieverKind: ReturnType<typeof checkRetrieverKind>,
+  settings: Record<string, unknown>,
+): Promise<UserBuildResult> {
+  const a = getAssistant(o.method);
+  const sessions = loadSessions(db, o.dataset, userKey);
+  const version = openMemoryVersion(db, {
+    datasetId: o.dataset.id,
+    userKey,
+    method: a.id,
+    settings,
+    language: o.dataset.language,
+    sessionsTotal: sessions.length,
+  });
+  const llm = o.llm.withOrigin({ memoryVersionId: version.id });
+  const complete = new Set(listSteps(db, version.id).filter((s) => s.status === "complete").map((s) => s.seq));
+  let built = 0;
+  let error: string | null = null;
+  const report = (status: BuildProgress["status"], sessionKey?: string) =>
+    o.onProgress?.({ userKey, done: complete.size, total: sessions.length, sessionKey, status });
+
+  if (version.status !== "building") setVersionStatus(db, version.id, "building");
+  for (const session of sessions) {
+    if (complete.has(session.seq)) continue;
+    report("building", session.key);
+    const step = beginStep(db, version.id, session.seq, session.key);
+    try {
+      await buildSession(db, o, a, { llm, options, retrieverKind, userKey, versionId: version.id, stepId: step.id }, session);
+      finishStep(db, step.id, "complete");
+      complete.add(session.seq);
+      built++;
+    } catch (e) {
+      // Expected failures (a model step that gave up) are recorded; anything else is a bug and
+      // still leaves the step marked, so the next run redoes it.
+      error = `${session.key}: ${e instanceof Error ? e.message : String(e)}`;
+      finishStep(db, step.id, "failed", error);
+      if (!(e instanceof ModelCallError)) {
+        setVersionStatus(db, version.id, "failed", error);
+        throw e;
+      }
+      break;
+    }
+  }
+  const status = error ? "failed" : "complete";
+  setVersionStatus(db, version.id, status, error);
+  report(status);
+  const entries = Object.fromEntries(
+    (
+      db.$client.prepare("select kind, count(*) as n from memory_entries where version_id = ? group by kind order by kind").all(version.id) as Array<{
+        kind: string;
+        n: number;
+      }>
+    ).map((r) => [r.kind, r.n]),
+  );
+  return { userKey, versionId: version.id, status, built, error, entries };
+}
+
+type StepEnv = { llm: ModelClient; options: unknown; retrieverKind: ReturnType<typeof checkRetrieverKind>; userKey: string; versionId: number; stepId: number };
+
+/** The two phases of one session (see lib/memory/README.md): logs at seq, dialogue at seq + 1. */
+async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, env: StepEnv, session: Session): Promise<void> {
+  const ctx = (at: number): BuildContext<unknown> => ({
+    llm: env.llm,
+    options: env.options,
+    language: o.dataset.language,
+    datasetKind: o.dataset.kind,
+    userKey: env.userKey,
+    retrieverKind: env.retrieverKind,
+    retriever: retrieverFactory(o, env.retrieverKind, o.dataset.language, env.llm, a.id),
+    memory: new MemoryWriter(db, env.versionId, at, env.stepId),
+    seq: session.seq,
+  });
+  if (a.buildLogs && session.logs.length > 0) {
+    const { dialogue: _dialogue, ...logsOnly } = session;
+    void _dialogue;
+    await a.buildLogs(ctx(session.seq), logsOnly);
+  }
+  if (a.buildDialogue) await a.buildDialogue(ctx(session.seq + 1), session);
+}

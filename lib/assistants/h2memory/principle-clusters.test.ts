@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { InvalidInputError } from "@/lib/errors";
+import { TfidfVectorizer } from "@/lib/retrieval/tfidf";
+import { assignRequirement, clusterRequirements, kmeansPlusPlus, nearestCluster } from "./principle-clusters";
+
+// Three well separated pairs: the only sensible 3-clustering is by pair.
+const PAIRS = [
+  [20, 0],
+  [0, 0],
+  [10, 1],
+  [0, 1],
+  [20, 1],
+  [10, 0],
+];
+
+describe("clusterRequirements", () => {
+  it("clusters well separated points by pair, ids by first appearance, centres = member means", () => {
+    for (const seed of [1, 2, 3, 42, 1234]) {
+      const r = clusterRequirements(PAIRS, { n: 3, seed });
+      expect(r.seed).toBe(seed);
+      expect(r.assignments).toEqual([0, 1, 2, 1, 0, 2]);
+      expect(r.centroids).toEqual([
+        [20, 0.5],
+        [0, 0.5],
+        [10, 0.5],
+      ]);
+      expect(r.counts).toEqual([2, 2, 2]);
+      expect(r.converged).toBe(true);
+    }
+  });
+
+  it("uses 8 clusters by default, fewer when there are fewer (distinct) points", () => {
+    expect(clusterRequirements(PAIRS).centroids.length).toBe(6);
+    const dup = clusterRequirements([[1, 1], [1, 1], [5, 5], [1, 1], [5, 5]]);
+    expect(dup.assignments).toEqual([0, 0, 1, 0, 1]);
+    expect(dup.counts).toEqual([3, 2]);
+    expect(clusterRequirements([])).toMatchObject({ centroids: [], counts: [], assignments: [] });
+    const many = Array.from({ length: 40 }, (_, i) => [i % 10, Math.floor(i / 10)]);
+    expect(clusterRequirements(many).centroids.length).toBe(8);
+  });
+
+  it("is reproducible for a seed; the k-means++ draws come from the project's PRNG", () => {
+    const pts = Array.from({ length: 30 }, (_, i) => [Math.sin(i) * 5, Math.cos(i * 1.7) * 5]);
+    expect(clusterRequirements(pts, { seed: 7 })).toEqual(clusterRequirements(pts, { seed: 7 }));
+    expect(kmeansPlusPlus(pts, 8, 7)).toEqual(kmeansPlusPlus(pts, 8, 7));
+    expect(new Set(kmeansPlusPlus(pts, 8, 7)).size).toBe(8);
+    // 3 distinct points and n = 3: every point becomes a centre, whatever the draws
+    expect([...kmeansPlusPlus([[0], [1], [2]], 3, 9)].sort()).toEqual([0, 1, 2]);
+  });
+
+  it("refuses ragged or non-finite vectors naming the position", () => {
+    expect(() => clusterRequirements([[1, 2], [1]])).toThrow("requirements[1]: dimension 1, expected 2");
+    expect(() => clusterRequirements([[1, NaN]])).toThrow(InvalidInputError);
+    expect(() => clusterRequirements([[1]], { n: 0 })).toThrow(/n must be a positive integer/);
+  });
+
+  it("clusters TF-IDF vectors of requirements by topic", () => {
+    const reqs = [
+      "recommend running shoes for my knee pain",
+      "a cheap hotel near the beach for the holiday",
+      "running shoes with soft soles",
+      "book a beach hotel for the family holiday",
+    ];
+    const v = new TfidfVectorizer({ language: "en" }).fit(reqs);
+    const r = clusterRequirements(reqs.map((t) => v.transformDense(t)), { n: 2 });
+    expect(r.assignments).toEqual([0, 1, 0, 1]);
+  });
+});
+
+describe("assignRequirement", () => {
+  const base = clusterRequirements(PAIRS, { n: 3 }); // centres (20,.5) (0,.5) (10,.5), 2 members each
+
+  it("joins the nearest centre and moves it to the running mean", () => {
+    // (0,2): nearest is (0,.5); new centre = (0, .5 + (2 − .5)/3) = (0, 1); it moved by .5
+    const a = assignRequirement(base, [0, 2]);
+    expect(a.cluster).toBe(1);
+    expect(a.state.centroids).toEqual([
+      [20, 0.5],
+      [0, 1],
+      [10, 0.5],
+    ]);
+    expect(a.state.counts).toEqual([2, 3, 2]);
+    expect(a.shift).toBeCloseTo(0.5, 12);
+    expect(base.centroids[1]).toEqual([0, 0.5]); // the input state is unchanged
+    // the running mean equals the mean of all four members: (0,0) (0,1) (0,2) (0,−1) → (0, .5)
+    const b = assignRequirement(a.state, [0, -1]);
+    expect(b.state.centroids[1]).toEqual([0, 0.5]);
+    expect(b.state.counts[1]).toBe(4);
+  });
+
+  it("breaks distance ties towards the lower cluster id and refuses a wrong dimension", () => {
+    expect(nearestCluster([[0], [2]], [1])).toBe(0);
+    expect(assignRequirement(base, [5, 0.5]).cluster).toBe(1); // equidistant from (0,.5) and (10,.5)
+    expect(() => assignRequirement(base, [1, 2, 3])).toThrow("requirement[0]: dimension 3, expected 2");
+    expect(() => assignRequirement({ seed: 1, centroids: [], counts: [] }, [1])).toThrow(/no clusters/);
+  });
+});

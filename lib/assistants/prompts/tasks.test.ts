@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { taskPrompt } from "./tasks";
+
+const candidates = Array.from({ length: 8 }, (_, i) => ({ id: String(i + 1), solution: `方案 ${i + 1}` }));
+
+describe("task prompts", () => {
+  it("put the memory and the input in the data set's language and ask for the paper's output keys", () => {
+    const zh = taskPrompt({ type: "query", query: "周末做点什么好？" }, "用户喜欢安静。", "zh");
+    const text = zh.messages[0].content;
+    expect(text).toContain("用户喜欢安静。");
+    expect(text).toContain("周末做点什么好？");
+    expect(text).toContain('{"requirement"');
+    expect(zh.toOutput(zh.schema!.parse({ requirement: "安静的周末安排" }))).toEqual({ type: "query", requirement: "安静的周末安排" });
+
+    const en = taskPrompt({ type: "requirement", requirement: "A quiet weekend." }, "", "en");
+    expect(en.messages[0].content).toContain("nothing is known about this user yet");
+    expect(en.messages[0].content).toContain('{"solution"');
+
+    const d = taskPrompt({ type: "dialogue", turns: [{ user: "Hi", assistant: "Hello" }, { user: "Any ideas?" }], action: "solution_proposal" }, "", "en");
+    expect(d.messages[0].content).toContain("user: Hi\nassistant: Hello\nuser: Any ideas?");
+    expect(d.messages[0].content).toContain("<Solution Proposal>");
+  });
+
+  it("selection accepts exactly two distinct candidate ids", () => {
+    const p = taskPrompt({ type: "selection", requirement: "需求", candidates }, "", "zh");
+    expect(p.messages[0].content).toContain("方案 8");
+    const s = p.schema!;
+    expect(p.toOutput(s.parse({ analysis: "…", selected_solutions: [3, "5"] }))).toEqual({ type: "selection", analysis: "…", selected_solutions: ["3", "5"] });
+    expect(s.safeParse({ analysis: "", selected_solutions: ["1", "2", "3"] }).success).toBe(false);
+    expect(s.safeParse({ analysis: "", selected_solutions: ["1", "9"] }).success).toBe(false);
+    expect(s.safeParse({ analysis: "", selected_solutions: ["2", "2"] }).success).toBe(false);
+  });
+
+  it("HiCUPID questions are answered in plain text", () => {
+    const p = taskPrompt({ type: "question", question: "What should I cook tonight?" }, "likes Thai food", "en");
+    expect(p.schema).toBeUndefined();
+    expect(p.toOutput("  Try a mild green curry.  ")).toEqual({ type: "question", answer: "Try a mild green curry." });
+  });
+});

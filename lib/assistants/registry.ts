@@ -1,0 +1,17 @@
+/**
+ * Every memory method, in one list: the CLI, the experiment runner and the pages read it. A new
+ * method is one new file in methods/ plus one line here.
+ */
+import { InvalidInputError } from "@/lib/errors";
+import type { Assistant } from "./types";
+import { vanilla } from "./methods/vanilla";
+import { vanillaLog } from "./methods/vanilla-log";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
+export const ASSISTANTS: readonly Assistant<any>[] = [vanilla, vanillaLog];
+
+export function getAssistant(id: string): Assistant<unknown> {
+  const a = ASSISTANTS.find((x) => x.id === id);
+  if (!a) throw new InvalidInputError(`unknown method "${id}" (available: ${ASSISTANTS.map((x) => x.id).join(", ")})`);
+  return a as Assistant<unknown>;
+}

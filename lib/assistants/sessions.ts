@@ -1,0 +1,106 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { datasets, hcDialogues, hcTurns, hcUsers, palLogs, palSamples, palTurns, palUsers } from "@/db/schema";
+import { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import type { DatasetKind, Language, Session } from "./types";
+
+export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
+
+export type DatasetRef = { id: number; name: string; kind: DatasetKind; language: Language };
+
+export function datasetByName(db: Db, name: string): DatasetRef {
+  const d = db.select().from(datasets).where(eq(datasets.name, name)).get();
+  if (!d) throw new NotFoundError(`no data set named "${name}" (see pal stats or the Datasets page)`);
+  return { id: d.id, name: d.name, kind: d.kind as DatasetKind, language: d.language === "zh" ? "zh" : "en" };
+}
+
+export function datasetById(db: Db, id: number): DatasetRef {
+  const d = db.select().from(datasets).where(eq(datasets.id, id)).get();
+  if (!d) throw new NotFoundError(`no data set with id ${id}`);
+  return { id: d.id, name: d.name, kind: d.kind as DatasetKind, language: d.language === "zh" ? "zh" : "en" };
+}
+
+/** The user ids of a data set, in file order. */
+export function listUserKeys(db: Db, ds: DatasetRef): string[] {
+  const t = ds.kind === "palset" ? palUsers : hcUsers;
+  return db.select({ k: t.userKey }).from(t).where(eq(t.datasetId, ds.id)).orderBy(asc(t.position)).all().map((r) => r.k);
+}
+
+export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[] {
+  const all = listUserKeys(db, ds);
+  if (!wanted?.length) return all;
+  const known = new Set(all);
+  const unknown = wanted.filter((u) => !known.has(u));
+  if (unknown.length) throw new InvalidInputError(`--users: data set "${ds.name}" has no user ${unknown.map((u) => `"${u}"`).join(", ")}`);
+  return wanted;
+}
+
+/**
+ * A user's sessions in time order, as memory methods may see them. Only logs and dialogue turns
+ * are read: PAL-Set topics and HiCUPID metadata/QA are never loaded here.
+ */
+export function loadSessions(db: Db, ds: DatasetRef, userKey: string): Session[] {
+  return ds.kind === "palset" ? loadPalSessions(db, ds.id, userKey) : loadHcSessions(db, ds.id, userKey);
+}
+
+function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] {
+  const user = db.select({ id: palUsers.id }).from(palUsers).where(and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey))).get();
+  if (!user) throw new NotFoundError(`no user "${userKey}" in this data set`);
+  const samples = db
+    .select({ id: palSamples.id, key: palSamples.sampleKey, split: palSamples.split, seq: palSamples.seq, ts: palSamples.dialogueTimestamp })
+    .from(palSamples)
+    .where(eq(palSamples.userId, user.id))
+    .orderBy(asc(palSamples.seq))
+    .all();
+  const ids = samples.map((s) => s.id);
+  const logs = ids.length
+    ? db.select({ s: palLogs.sampleId, timestamp: palLogs.timestamp, content: palLogs.content }).from(palLogs).where(inArray(palLogs.sampleId, ids)).orderBy(asc(palLogs.sampleId), asc(palLogs.position)).all()
+    : [];
+  const turns = ids.length
+    ? db.select().from(palTurns).where(inArray(palTurns.sampleId, ids)).orderBy(asc(palTurns.sampleId), asc(palTurns.position)).all()
+    : [];
+  return samples.map((s, i) => ({
+    seq: i,
+    key: s.key,
+    split: s.split,
+    timestamp: s.ts,
+    logs: logs.filter((l) => l.s === s.id).map(({ timestamp, content }) => ({ timestamp, content })),
+    dialogue: turns
+      .filter((t) => t.sampleId === s.id)
+      .map((t) => ({
+        user: t.userContent,
+        assistant: t.assistantContent,
+        userAction: t.userAction,
+        userActionCode: t.userActionCode,
+        assistantAction: t.assistantAction,
+        assistantActionCode: t.assistantActionCode,
+      })),
+  }));
+}
+
+function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
+  const user = db.select({ id: hcUsers.id }).from(hcUsers).where(and(eq(hcUsers.datasetId, datasetId), eq(hcUsers.userKey, userKey))).get();
+  if (!user) throw new NotFoundError(`no user "${userKey}" in this data set`);
+  // Only keys, split and order: a dialogue's metadata is judge material.
+  const dialogues = db
+    .select({ id: hcDialogues.id, key: hcDialogues.dialogueKey, split: hcDialogues.split })
+    .from(hcDialogues)
+    .where(eq(hcDialogues.userId, user.id))
+    .orderBy(asc(hcDialogues.position), asc(hcDialogues.id))
+    .all();
+  const ids = dialogues.map((d) => d.id);
+  const turns = ids.length
+    ? db.select({ d: hcTurns.dialogueId, user: hcTurns.user, assistant: hcTurns.assistant }).from(hcTurns).where(inArray(hcTurns.dialogueId, ids)).orderBy(asc(hcTurns.dialogueId), asc(hcTurns.position)).all()
+    : [];
+  return dialogues.map((d, i) => ({
+    seq: i,
+    key: d.key,
+    split: d.split,
+    timestamp: null,
+    logs: [],
+    dialogue: turns
+      .filter((t) => t.d === d.id)
+      .map((t) => ({ user: t.user, assistant: t.assistant, userAction: null, userActionCode: null, assistantAction: null, assistantActionCode: null })),
+  }));
+}

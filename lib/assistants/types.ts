@@ -1,0 +1,137 @@
+/**
+ * The Assistant interface: what a memory method (vanilla, RAG, RecurSum, ConditionMem, MemoryBank,
+ * LD-Agent, H2Memory, ...) implements. See lib/assistants/README.md for the full contract.
+ */
+import type { z } from "zod";
+import type { ModelRole } from "@/db/schema";
+import type { ModelClient } from "@/lib/llm/client";
+import type { MemoryReader, MemoryWriter } from "@/lib/memory/store";
+import type { Retriever, RetrieverKind } from "@/lib/retrieval";
+import type { AssistantActionCode } from "./sessions";
+
+export type Language = "zh" | "en";
+export type DatasetKind = "palset" | "hicupid";
+
+export type SessionLog = { timestamp: string; content: string };
+
+/** One dialogue turn. Action labels are the data set's text; codes are normalised (null on HiCUPID). */
+export type DialogueTurn = {
+  user: string;
+  assistant: string;
+  userAction: string | null;
+  userActionCode: string | null;
+  assistantAction: string | null;
+  assistantActionCode: string | null;
+};
+
+/**
+ * One session of a user's timeline, as memory methods may see it. PAL-Set: one sample (history and
+ * query alike, in time order) with its logs and dialogue; its topics (query, implicit needs,
+ * requirement, solutions) are evaluation material and are never part of it. HiCUPID: one dialogue,
+ * no logs; its metadata and the QA pairs are never part of it.
+ */
+export type Session = {
+  /** 0-based position in the user's timeline. */
+  seq: number;
+  /** PAL-Set sample id, or HiCUPID dialogue id. */
+  key: string;
+  /** PAL-Set "history" | "query"; HiCUPID its split. */
+  split: string;
+  /** PAL-Set dialogue_timestamp; null on HiCUPID. */
+  timestamp: string | null;
+  logs: SessionLog[];
+  dialogue: DialogueTurn[];
+};
+
+/** What the logs phase of a session may see: its logs, not its dialogue. */
+export type SessionLogs = Omit<Session, "dialogue">;
+
+/** The session a task is asked in: its logs are known, its dialogue is not. */
+export type CurrentSession = SessionLogs;
+
+/**
+ * A task input. `query`: Task 1 (restate the requirement behind a vague query); `requirement`:
+ * Task 2 generation; `selection`: Task 2 selection (pick 2 of the candidates); `dialogue`: Task 3
+ * (the next assistant turn of the given action, after the turns so far; the last turn has only the
+ * user side); `question`: a HiCUPID question.
+ */
+export type TaskInput =
+  | { type: "query"; query: string }
+  | { type: "requirement"; requirement: string }
+  | { type: "selection"; requirement: string; candidates: Array<{ id: string; solution: string }> }
+  | { type: "dialogue"; turns: Array<{ user: string; assistant?: string }>; action: AssistantActionCode }
+  | { type: "question"; question: string };
+
+export type TaskType = TaskInput["type"];
+
+/** The answer to each input type, with the papers' output keys. */
+export type TaskOutput =
+  | { type: "query"; requirement: string }
+  | { type: "requirement"; solution: string }
+  | { type: "selection"; analysis: string; selected_solutions: string[] }
+  | { type: "dialogue"; content: string }
+  | { type: "question"; answer: string };
+
+/** One piece of memory an answer used (shown in case studies; used for retrieval recall). */
+export type RetrievedItem = { kind: string; key: string; text: string; score?: number };
+
+export type RespondResult = {
+  output: TaskOutput;
+  retrieved: RetrievedItem[];
+  /** Model calls made for this answer (cache hits included). */
+  calls: number;
+};
+
+type CommonContext<O> = {
+  /** The model client, writing this memory version (or job) as the origin of every call. */
+  llm: ModelClient;
+  options: O;
+  /** The data set's language: pick the prompt wording with it and pass it to chat(). */
+  language: Language;
+  datasetKind: DatasetKind;
+  userKey: string;
+  /** The retriever kind chosen for this memory (--retriever). */
+  retrieverKind: RetrieverKind;
+  /** A fresh, empty retriever of `kind` (default: retrieverKind). */
+  retriever: (kind?: RetrieverKind) => Retriever;
+};
+
+/** Given to the build hooks: write access to the memory, positioned at the phase's point. */
+export type BuildContext<O = Record<string, unknown>> = CommonContext<O> & {
+  memory: MemoryWriter;
+  /** The session's seq. */
+  seq: number;
+};
+
+/** Given to respond: the memory as it stands for an answer in session `current.seq`. */
+export type RespondContext<O = Record<string, unknown>> = CommonContext<O> & {
+  memory: MemoryReader;
+  current: CurrentSession;
+};
+
+export interface Assistant<O = Record<string, unknown>> {
+  /** The method name used everywhere (CLI, experiments, ledger purposes): "h2memory". */
+  id: string;
+  label: string;
+  description: string;
+  /** Options with defaults; `options.parse({})` must succeed. Part of the memory's settings key. */
+  options: z.ZodType<O>;
+  /** The entry kinds the method writes (for `pal memory show` and the memory page). */
+  entryKinds: readonly string[];
+  /** Model roles used while building (their endpoint/model become part of the settings key). */
+  buildRoles: readonly ModelRole[];
+  /** Whether the retriever kind changes what is built or answered (then it is in the settings key). */
+  usesRetriever: boolean;
+  /**
+   * Phase 1 of session `seq`: its logs. Entries written here are visible from seq on (answers in
+   * session seq may use them). Not called on data sets without logs (HiCUPID).
+   */
+  buildLogs?(ctx: BuildContext<O>, session: SessionLogs): Promise<void>;
+  /**
+   * Phase 2 of session `seq`: its dialogue (and logs). Entries written here are visible from seq + 1
+   * on: an answer in session seq never sees its own dialogue.
+   */
+  buildDialogue?(ctx: BuildContext<O>, session: Session): Promise<void>;
+  /** Answers a task input in session ctx.current.seq with what the memory holds at that point. */
+  respond(ctx: RespondContext<O>, input: TaskInput): Promise<RespondResult>;
+}

@@ -1,0 +1,33 @@
+import { AppError } from "@/lib/errors";
+
+/** A body larger than its endpoint takes (413). */
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super(message, 413, "payload_too_large");
+  }
+}
+
+/**
+ * Reads a request body as text, at most `maxBytes`: a larger declared Content-Length is refused
+ * before reading, and a chunked body is cut off as soon as it passes the limit, so an endpoint that
+ * only needs a few fields never holds megabytes in memory.
+ */
+export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new PayloadTooLargeError(`the request body is limited to ${maxBytes} bytes`);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new PayloadTooLargeError(`the request body is limited to ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

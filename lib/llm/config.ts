@@ -1,0 +1,147 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { decryptSecret, encryptSecret } from "./secrets";
+
+/**
+ * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
+ * OPENAI_API_KEY, PAL_MODEL_<ROLE>, and per role PAL_<ROLE>_BASE_URL / PAL_<ROLE>_API_KEY); a
+ * model_settings row (Admin → Models) overrides field by field. A named judge ("judge:gscore")
+ * falls back to the judge role, then to the environment.
+ */
+export type ModelConfig = {
+  /** A role or "judge:<name>". */
+  name: string;
+  role: ModelRole;
+  baseURL: string;
+  apiKey: string | null;
+  model: string;
+  params: Record<string, unknown>;
+};
+
+/** What the admin page may show: never the key, only where it comes from. */
+export type PublicModelConfig = {
+  name: string;
+  role: ModelRole;
+  baseURL: string;
+  baseURLFrom: Source;
+  model: string | null;
+  modelFrom: Source;
+  key: "set" | "from env" | "missing";
+  params: Record<string, unknown>;
+};
+type Source = "settings" | "env" | "default" | "none";
+
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+const envRole = (role: ModelRole) => role.toUpperCase().replace(/-/g, "_");
+
+export function isModelRole(s: string): s is ModelRole {
+  return (MODEL_ROLES as readonly string[]).includes(s);
+}
+
+/** "judge:gscore" → judge; a bare role → itself. */
+export function roleOf(name: string): ModelRole {
+  const role = name.includes(":") ? name.slice(0, name.indexOf(":")) : name;
+  if (!isModelRole(role)) throw new InvalidInputError(`model configuration "${name}": unknown role "${role}" (expected ${MODEL_ROLES.join(", ")})`);
+  if (name.includes(":") && role !== "judge") throw new InvalidInputError(`model configuration "${name}": only judges have named configurations`);
+  if (name.includes(":") && !/^judge:[a-z0-9][a-z0-9_-]{0,40}$/.test(name)) {
+    throw new InvalidInputError(`model configuration "${name}": a judge name is lower-case letters, digits, - or _`);
+  }
+  return role;
+}
+
+type Row = typeof modelSettings.$inferSelect;
+
+function rows(db: Db): Map<string, Row> {
+  return new Map(db.select().from(modelSettings).all().map((r) => [r.name, r]));
+}
+
+function envDefaults(role: ModelRole) {
+  const e = process.env;
+  const r = envRole(role);
+  const baseURL = e[`PAL_${r}_BASE_URL`] || e.OPENAI_BASE_URL || undefined;
+  const apiKey = e[`PAL_${r}_API_KEY`] || e.OPENAI_API_KEY || undefined;
+  return { baseURL, apiKey, model: e[`PAL_MODEL_${r}`] || undefined };
+}
+
+function layered(db: Db, name: string) {
+  const role = roleOf(name);
+  const all = rows(db);
+  // The most specific first: the named judge, then its role.
+  const chain = [all.get(name), name === role ? undefined : all.get(role)].filter((x): x is Row => !!x);
+  const env = envDefaults(role);
+  const pick = <K extends "baseUrl" | "model" | "apiKeyEnc">(k: K) => chain.find((r) => r[k])?.[k] ?? null;
+  return { role, chain, env, baseUrl: pick("baseUrl"), model: pick("model"), apiKeyEnc: pick("apiKeyEnc") };
+}
+
+/** The configuration a call uses; throws when no model name is configured anywhere. */
+export function resolveModelConfig(db: Db, name: string): ModelConfig {
+  const l = layered(db, name);
+  const model = l.model ?? l.env.model;
+  if (!model) {
+    throw new InvalidInputError(`no model configured for "${name}": set PAL_MODEL_${envRole(l.role)} or choose one in Admin → Models`);
+  }
+  const params = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {}));
+  return {
+    name,
+    role: l.role,
+    baseURL: (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    apiKey: l.apiKeyEnc ? decryptSecret(l.apiKeyEnc) : (l.env.apiKey ?? null),
+    model,
+    params,
+  };
+}
+
+/** The four roles plus every named judge, as the admin page shows them (no secrets). */
+export function listModelConfigs(db: Db): PublicModelConfig[] {
+  const names = [...MODEL_ROLES, ...[...rows(db).keys()].filter((n) => n.startsWith("judge:")).sort()];
+  return names.map((name) => {
+    const l = layered(db, name);
+    return {
+      name,
+      role: l.role,
+      baseURL: (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+      baseURLFrom: l.baseUrl ? "settings" : l.env.baseURL ? "env" : "default",
+      model: l.model ?? l.env.model ?? null,
+      modelFrom: l.model ? "settings" : l.env.model ? "env" : "none",
+      key: l.apiKeyEnc ? "set" : l.env.apiKey ? "from env" : "missing",
+      params: Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})),
+    };
+  });
+}
+
+export type ModelSettingInput = {
+  name: string;
+  baseUrl?: string | null;
+  model?: string | null;
+  /** undefined keeps the stored key; null or "" removes it; a string replaces it. */
+  apiKey?: string | null;
+  params?: Record<string, unknown> | null;
+};
+
+/** Saves an override (empty strings mean "use the default"). */
+export function saveModelSetting(db: Db, input: ModelSettingInput): void {
+  const role = roleOf(input.name);
+  const clean = (s: string | null | undefined) => (s == null || s.trim() === "" ? null : s.trim());
+  const baseUrl = clean(input.baseUrl);
+  if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new InvalidInputError(`${input.name}: base URL "${baseUrl}" is not an http(s) URL`);
+  const values: Partial<typeof modelSettings.$inferInsert> = {
+    baseUrl,
+    model: clean(input.model),
+    params: input.params ?? null,
+    updatedAt: Date.now(),
+  };
+  if (input.apiKey !== undefined) values.apiKeyEnc = clean(input.apiKey) ? encryptSecret(input.apiKey!.trim()) : null;
+  db.insert(modelSettings)
+    .values({ name: input.name, role, ...values })
+    .onConflictDoUpdate({ target: modelSettings.name, set: values })
+    .run();
+}
+
+/** Removes an override (a named judge disappears; a role returns to the environment). */
+export function deleteModelSetting(db: Db, name: string): void {
+  const r = db.delete(modelSettings).where(eq(modelSettings.name, name)).run();
+  if (r.changes === 0) throw new NotFoundError(`no saved settings for "${name}"`);
+}

@@ -1,0 +1,96 @@
+import type { z } from "zod";
+import { LanguageCounter } from "@/lib/datasets/palset/language";
+
+/**
+ * Model replies promise JSON but often wrap it: code fences, a sentence before or after, trailing
+ * commentary. This finds the JSON value in such a reply; it never repairs a broken value.
+ */
+export function extractJson(text: string): unknown {
+  const candidates: string[] = [];
+  for (const m of text.matchAll(/```(?:json|JSON)?\s*\n?([\s\S]*?)```/g)) candidates.push(m[1].trim());
+  candidates.push(text.trim());
+  for (const c of candidates) {
+    try {
+      return JSON.parse(c);
+    } catch {
+      /* look inside */
+    }
+    const inner = firstBalanced(c);
+    if (inner !== null) {
+      try {
+        return JSON.parse(inner);
+      } catch {
+        /* next candidate */
+      }
+    }
+  }
+  throw new Error("the reply contains no JSON value");
+}
+
+/** The first balanced {...} or [...] span, honouring strings and escapes. */
+function firstBalanced(s: string): string | null {
+  for (let start = 0; start < s.length; start++) {
+    const open = s[start];
+    if (open !== "{" && open !== "[") continue;
+    const stack: string[] = [];
+    let inString = false;
+    for (let i = start; i < s.length; i++) {
+      const ch = s[i];
+      if (inString) {
+        if (ch === "\\") i++;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === "{" || ch === "[") stack.push(ch === "{" ? "}" : "]");
+      else if (ch === "}" || ch === "]") {
+        if (stack.pop() !== ch) break;
+        if (stack.length === 0) return s.slice(start, i + 1);
+      }
+    }
+  }
+  return null;
+}
+
+/** Every string inside a value, for the language check. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v && typeof v === "object") for (const x of Object.values(v)) strings(x, out);
+  return out;
+}
+
+/**
+ * Whether text is in the other language than expected. Short texts (ids, numbers, a name) say
+ * nothing about language and pass.
+ */
+export function isWrongLanguage(value: unknown, language: "zh" | "en"): boolean {
+  const c = new LanguageCounter();
+  for (const s of strings(value)) c.add(s);
+  if (c.cjk + c.latin * 3 < 8) return false;
+  return c.language() !== language;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Parses and validates one reply: JSON (when a schema is given), schema, language. */
+export function checkReply<T>(raw: string, schema: z.ZodType<T> | undefined, language: "zh" | "en" | undefined): Checked<T> {
+  let value: unknown = raw;
+  if (schema) {
+    try {
+      value = extractJson(raw);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+    const r = schema.safeParse(value);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      return { ok: false, error: `the reply does not match the expected JSON: ${issue.path.join(".") || "(root)"}: ${issue.message}` };
+    }
+    value = r.data;
+  } else if (!raw.trim()) {
+    return { ok: false, error: "the reply is empty" };
+  }
+  if (language && isWrongLanguage(value, language)) return { ok: false, error: `the reply is not in the data set's language (${language})` };
+  return { ok: true, value: value as T };
+}

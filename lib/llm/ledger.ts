@@ -1,0 +1,118 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
+
+/** What caused a call: at most one of these is set; a call with none is an ad-hoc check. */
+export type Origin = { memoryVersionId?: number; jobId?: number };
+
+export type LedgerRow = {
+  origin: Origin;
+  purpose: string;
+  role: ModelRole;
+  config: string;
+  endpoint: string;
+  model: string;
+  cacheKey: string | null;
+  cacheHit: boolean;
+  replicate: number;
+  attempt: number;
+  status: LlmCallStatus;
+  error?: string | null;
+  rawReply?: string | null;
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
+  latencyMs?: number | null;
+};
+
+export function recordCall(db: Db, r: LedgerRow): void {
+  db.insert(llmCalls)
+    .values({
+      memoryVersionId: r.origin.memoryVersionId ?? null,
+      jobId: r.origin.jobId ?? null,
+      purpose: r.purpose,
+      role: r.role,
+      config: r.config,
+      endpoint: r.endpoint,
+      model: r.model,
+      cacheKey: r.cacheKey,
+      cacheHit: r.cacheHit,
+      replicate: r.replicate,
+      attempt: r.attempt,
+      status: r.status,
+      error: r.error ?? null,
+      rawReply: r.rawReply ?? null,
+      promptTokens: r.promptTokens ?? 0,
+      completionTokens: r.completionTokens ?? 0,
+      cachedTokens: r.cachedTokens ?? 0,
+      reasoningTokens: r.reasoningTokens ?? 0,
+      latencyMs: r.latencyMs ?? null,
+    })
+    .run();
+}
+
+function originFilter(origin: Origin) {
+  if (origin.memoryVersionId !== undefined) return eq(llmCalls.memoryVersionId, origin.memoryVersionId);
+  if (origin.jobId !== undefined) return eq(llmCalls.jobId, origin.jobId);
+  throw new Error("an origin needs a memoryVersionId or a jobId");
+}
+
+export type LedgerCall = typeof llmCalls.$inferSelect;
+
+/** The calls one origin caused, oldest first (paged). */
+export function listCalls(db: Db, origin: Origin, opts: { limit?: number; offset?: number; status?: LlmCallStatus } = {}): LedgerCall[] {
+  const where = opts.status ? and(originFilter(origin), eq(llmCalls.status, opts.status)) : originFilter(origin);
+  return db
+    .select()
+    .from(llmCalls)
+    .where(where)
+    .orderBy(asc(llmCalls.id))
+    .limit(opts.limit ?? 200)
+    .offset(opts.offset ?? 0)
+    .all();
+}
+
+export type LedgerSummary = {
+  rows: number;
+  /** Attempts that reached the endpoint (everything but cache hits). */
+  requests: number;
+  cacheHits: number;
+  byStatus: Record<LlmCallStatus, number>;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+};
+
+export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
+  const rows = db
+    .select({
+      status: llmCalls.status,
+      cacheHit: llmCalls.cacheHit,
+      n: sql<number>`count(*)`,
+      p: sql<number>`coalesce(sum(${llmCalls.promptTokens}), 0)`,
+      c: sql<number>`coalesce(sum(${llmCalls.completionTokens}), 0)`,
+      ca: sql<number>`coalesce(sum(${llmCalls.cachedTokens}), 0)`,
+      r: sql<number>`coalesce(sum(${llmCalls.reasoningTokens}), 0)`,
+    })
+    .from(llmCalls)
+    .where(originFilter(origin))
+    .groupBy(llmCalls.status, llmCalls.cacheHit)
+    .all();
+  const s: LedgerSummary = {
+    rows: 0, requests: 0, cacheHits: 0, byStatus: { ok: 0, retry: 0, invalid: 0, failed: 0 },
+    promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0,
+  };
+  for (const r of rows) {
+    s.rows += r.n;
+    if (r.cacheHit) s.cacheHits += r.n;
+    else s.requests += r.n;
+    s.byStatus[r.status] += r.n;
+    s.promptTokens += r.p;
+    s.completionTokens += r.c;
+    s.cachedTokens += r.ca;
+    s.reasoningTokens += r.r;
+  }
+  return s;
+}

@@ -1,0 +1,27 @@
+import type { Db } from "@/db/client";
+
+export type ShownEntry = {
+  kind: string;
+  key: string;
+  content: unknown;
+  /** The session whose build step wrote the entry. */
+  session: string;
+  validFromSeq: number;
+  validToSeq: number | null;
+};
+
+/**
+ * The stored entries of a memory version in a stable order (kind, key, valid_from_seq, id). With
+ * `at`, only those visible for an answer in session `at`.
+ */
+export function showMemory(db: Db, versionId: number, at?: number): ShownEntry[] {
+  const rows = db.$client
+    .prepare(
+      `select e.kind, e.key, e.content, s.session_key as session, e.valid_from_seq as validFromSeq, e.valid_to_seq as validToSeq
+       from memory_entries e join memory_steps s on s.id = e.step_id
+       where e.version_id = ? ${at === undefined ? "" : "and e.valid_from_seq <= @at and (e.valid_to_seq is null or e.valid_to_seq > @at)"}
+       order by e.kind, e.key, e.valid_from_seq, e.id`.replace(/@at/g, "?"),
+    )
+    .all(...(at === undefined ? [versionId] : [versionId, at, at])) as Array<Omit<ShownEntry, "content"> & { content: string }>;
+  return rows.map((r) => ({ ...r, content: JSON.parse(r.content) }));
+}

@@ -1,0 +1,84 @@
+/**
+ * Dense retrieval: cosine top-k over vectors from an injected `embed` function (the model client's
+ * `embedding` role, which caches vectors in SQLite per (model, text)). Mem-PAL's setting: a sentence
+ * encoder, cosine similarity, top k = 3. This module never calls a model itself.
+ */
+import { InvalidInputError } from "@/lib/errors";
+import { DocList, checkK, topK } from "./doc-list";
+import { DEFAULT_K, type EmbedFn, type RetrievalDoc, type Retriever, type SearchHit, type SearchOptions } from "./types";
+
+/** Cosine similarity; 0 when either vector is all zeros. */
+export function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new InvalidInputError(`cosine: vectors of different lengths (${a.length} and ${b.length})`);
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+export interface DenseRetrieverOptions {
+  embed: EmbedFn;
+  /** The embedding model's name, recorded in the settings (the embed function cannot tell it). */
+  model: string;
+}
+
+export class DenseRetriever<T = unknown> implements Retriever<T> {
+  readonly settings: { kind: "dense"; model: string };
+  private readonly embed: EmbedFn;
+  private readonly list = new DocList<T>();
+  private readonly vectors: number[][] = [];
+  private dimension = -1;
+
+  constructor(opts: DenseRetrieverOptions) {
+    if (typeof opts?.embed !== "function") throw new InvalidInputError("dense retriever: opts.embed (an embedding function) is required");
+    if (!opts.model) throw new InvalidInputError("dense retriever: opts.model (the embedding model's name) is required");
+    this.embed = opts.embed;
+    this.settings = { kind: "dense", model: opts.model };
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Embeds the batch in one call; checks the vectors before storing any. */
+  async add(docs: RetrievalDoc<T>[]): Promise<void> {
+    this.list.check(docs);
+    if (docs.length === 0) return;
+    const vectors = await this.embedChecked(docs.map((d) => d.text), (i) => `docs[${i}] (id ${docs[i].id})`);
+    // A concurrent add may have taken an id while we awaited the embeddings.
+    this.list.check(docs);
+    this.list.push(docs);
+    this.vectors.push(...vectors);
+  }
+
+  async search(query: string, k = DEFAULT_K, options: SearchOptions<T> = {}): Promise<SearchHit<T>[]> {
+    checkK(k);
+    if (this.list.length === 0 || k === 0) return [];
+    const [q] = await this.embedChecked([query], () => "query");
+    const scores = this.vectors.map((v) => cosine(q, v));
+    const docs = this.list.docs;
+    return topK(docs, scores, k, (i) => !options.filter || options.filter(docs[i]));
+  }
+
+  private async embedChecked(texts: string[], what: (i: number) => string): Promise<number[][]> {
+    const vectors = await this.embed(texts);
+    if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+      throw new InvalidInputError(`embedding ${this.settings.model}: expected ${texts.length} vectors, got ${Array.isArray(vectors) ? vectors.length : typeof vectors}`);
+    }
+    let dim = this.dimension;
+    vectors.forEach((v, i) => {
+      if (!Array.isArray(v) || v.length === 0 || !v.every(Number.isFinite)) {
+        throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: not a vector of finite numbers`);
+      }
+      if (dim === -1) dim = v.length;
+      if (v.length !== dim) throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: dimension ${v.length}, expected ${dim}`);
+    });
+    this.dimension = dim;
+    return vectors;
+  }
+}
