@@ -4,7 +4,7 @@
  * centre, which moves, and the cluster's type and principle are revised when the model says so.
  * On data without logs (dialogue-only mode) each dialogue gets its own principle, no clustering.
  */
-import { kmeansClusters, nearestCentre, moveCentre } from "./structure";
+import { assignRequirement, clusterRequirements } from "./principle-clusters";
 import {
   preferenceAbstractionPrompt,
   preferenceUpdatePrompt,
@@ -51,14 +51,13 @@ export async function withFeatures(svc: H2Services, outlines: Outline[]): Promis
 export async function initPrinciples(svc: H2Services, outlines: Outline[], n: number, seed: number): Promise<PrincipleEntry[]> {
   if (outlines.length === 0) return [];
   const featured = await withFeatures(svc, outlines);
-  const { assignments, centres } = kmeansClusters(
+  const { assignments, centroids } = clusterRequirements(
     featured.map((o) => o.feature!),
-    Math.min(n, featured.length),
-    seed,
+    { n, seed },
   );
-  const groups = centres.map((_, c) => featured.filter((_, i) => assignments[i] === c));
-  // An empty cluster (KMeans can leave one) has nothing to abstract and takes no calls.
-  return Promise.all(groups.flatMap((members, c) => (members.length ? [abstractGroup(svc, c, members, centres[c])] : [])));
+  // Clusters are numbered by first appearance and never empty, so each one takes its two calls.
+  const groups = centroids.map((_, c) => featured.filter((_, i) => assignments[i] === c));
+  return Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, centroids[c])));
 }
 
 /**
@@ -71,11 +70,10 @@ export async function updatePrinciples(svc: H2Services, principles: PrincipleEnt
   const next = principles.map((p) => ({ ...p, members: [...p.members], centre: p.centre ? [...p.centre] : undefined }));
   const joined = new Map<number, Outline[]>();
   for (const o of featured) {
-    const i = nearestCentre(
-      next.map((p) => p.centre!),
-      o.feature!,
-    );
-    next[i].centre = moveCentre(next[i].centre!, next[i].members.length, o.feature!);
+    // The members' count is the centre's weight: the centre stays the mean of its members.
+    const state = { seed: 0, centroids: next.map((p) => p.centre!), counts: next.map((p) => p.members.length) };
+    const { cluster: i, state: moved } = assignRequirement(state, o.feature!);
+    next[i].centre = moved.centroids[i];
     next[i].members.push(o.key);
     joined.set(i, [...(joined.get(i) ?? []), o]);
   }

@@ -7,15 +7,8 @@ import { z } from "zod";
 export const ASPECTS = ["work", "health", "family", "leisure"] as const;
 export type Aspect = (typeof ASPECTS)[number];
 
-/** Models sometimes answer a numeric id where a "log_3" string was asked for; accept both. */
-const logId = z.union([z.string(), z.number()]).transform((v) => (typeof v === "number" ? `log_${v}` : v.trim()));
-
-/** Step 1-1: for each log of the window, its earlier related logs by relation type. */
-export const logGraphOutput = z.record(
-  z.string(),
-  z.object({ caused_by: z.array(logId).default([]), follows: z.array(logId).default([]) }),
-);
-export type LogGraphOutput = z.infer<typeof logGraphOutput>;
+// Step 1-1 (the log-graph reply) is validated by log-graph.ts's windowRelationsSchema, which checks
+// it against the window it was asked for.
 
 const aspect = z
   .string()
