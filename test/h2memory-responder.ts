@@ -15,7 +15,7 @@ import { stepOf } from "@/lib/assistants/h2memory/prompts";
 import type { ChatRequest, Reply } from "./fake-openai";
 
 const userText = (req: ChatRequest) => {
-  const u = [...req.messages].reverse().find((m) => m.role === "user");
+  const u = req.messages.find((m) => m.role === "user");
   return typeof u?.content === "string" ? u.content : "";
 };
 const isZh = (req: ChatRequest) => /[\u4e00-\u9fff]/.test(req.messages.find((m) => m.role === "system")?.content as string);
@@ -59,7 +59,7 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
           solution_list: [
             { solution: zh ? `方案：${span.at(-1)!.user.slice(0, 20)}` : `Plan: ${span.at(-1)!.user.slice(0, 40)}`, user_feedback: zh ? "用户认可" : "the user agreed", feedback_type: "pos" },
           ],
-          preference: zh ? `偏好与${span[0].user.slice(0, 10)}相关的方案` : `Prefers plans about ${span[0].user.slice(0, 30)}`,
+          preference: zh ? `偏好与${span[0].user.slice(0, 10)}相关的方案` : `Prefers plans about ${span[0].user.slice(0, 60)}`,
         });
       }
       return JSON.stringify(topics);
@@ -77,12 +77,12 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
     }
     case "requirement-abstraction": {
       const reqs = JSON.parse(blocks(body)[0]) as string[];
-      return JSON.stringify({ general_requirement: zh ? `类型：${reqs[0].slice(0, 12)}` : `Type: ${reqs[0].slice(0, 30)}` });
+      return JSON.stringify({ general_requirement: zh ? `类型：${reqs[0].slice(0, 12)}` : `Type: ${reqs[0].slice(0, 80)}` });
     }
     case "preference-abstraction": {
       const [type, prefs] = blocks(body);
       const p = (JSON.parse(prefs) as string[])[0] ?? type;
-      return JSON.stringify({ principle: zh ? `原则：${p.slice(0, 20)}` : `Principle: ${p.slice(0, 40)}` });
+      return JSON.stringify({ principle: zh ? `原则：${p.slice(0, 20)}` : `Principle: ${p.slice(0, 100)}` });
     }
     case "requirement-update": {
       const [type, reqs] = blocks(body);
@@ -100,4 +100,27 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The shared task prompts (lib/assistants/prompts/tasks.ts): a valid answer per output format, in
+ * the prompt's language. Selection picks the first two candidate ids the prompt lists.
+ */
+export function taskReply(req: ChatRequest): string {
+  const text = req.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
+  const zh = /[\u4e00-\u9fff]{4}/.test(text);
+  if (text.includes('"selected_solutions"')) {
+    const ids = [...text.matchAll(/"id": "([^"]+)"/g)].map((m) => m[1]);
+    const picked = ids.length >= 2 ? ids.slice(0, 2) : ["1", "2"];
+    return JSON.stringify({ analysis: zh ? "这两个方案最符合用户的偏好。" : "These two fit the user's preferences best.", selected_solutions: picked });
+  }
+  if (text.includes('{"requirement"')) return JSON.stringify({ requirement: zh ? "用户想要一个适合自己的安排。" : "The user wants a plan that suits them." });
+  if (text.includes('{"solution"')) return JSON.stringify({ solution: zh ? "安排一次轻松的散步。" : "Take a relaxing walk." });
+  if (text.includes('{"content"')) return JSON.stringify({ content: zh ? "能再多说一点你的想法吗？" : "Could you tell me a bit more?" });
+  return zh ? "这是一个符合用户情况的回答。" : "An answer that fits the user.";
+}
+
+/** TEST DOUBLE responder for the whole app: H2Memory's steps by their tag, everything else as a task. */
+export function palResponder(req: ChatRequest): Reply {
+  return h2memoryReply(req) ?? taskReply(req);
 }

@@ -6,9 +6,18 @@ import { InvalidInputError } from "@/lib/errors";
 import type { Assistant } from "./types";
 import { vanilla } from "./methods/vanilla";
 import { vanillaLog } from "./methods/vanilla-log";
+import { h2memory, h2memoryNoBackground, h2memoryNoGraph, h2memoryNoPrinciple, h2memoryNoTopic } from "./h2memory/assistant";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
-export const ASSISTANTS: readonly Assistant<any>[] = [vanilla, vanillaLog];
+export const ASSISTANTS: readonly Assistant<any>[] = [
+  vanilla,
+  vanillaLog,
+  h2memory,
+  h2memoryNoGraph,
+  h2memoryNoBackground,
+  h2memoryNoTopic,
+  h2memoryNoPrinciple,
+];
 
 export function getAssistant(id: string): Assistant<unknown> {
   const a = ASSISTANTS.find((x) => x.id === id);

@@ -7,8 +7,10 @@
  *     principles, are made from it) but never retrieved.
  */
 import { z } from "zod";
+import { answerWithMemory } from "../answer";
+import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
 import { dialoguePhase, logsPhase } from "./build";
-import { queryGenerationPrompt, type Prompt } from "./prompts";
+import { queryGenerationPrompt } from "./prompts";
 import { retrieve, type H2View, type Phase, type Retrieved } from "./retrieve";
 import { ASPECTS, queryGenerationOutput, type Aspect } from "./schemas";
 import {
@@ -35,42 +37,14 @@ export type H2AssistantOptions = z.infer<typeof h2Options>;
 
 export const H2_ENTRY_KINDS = ["log_graph", "situation", "background", "topic_outline", "principle"] as const;
 
-// The slice of the shared assistant context H2Memory uses (structurally the Assistant interface's).
-type Entry<C = unknown> = { key: string; content: C; validFromSeq: number };
-type Reader = { list<C = unknown>(kind?: string): Entry<C>[] };
-type Writer = Reader & { put<C>(kind: string, key: string, content: C): unknown };
-type LlmLike = {
-  chat<T>(o: { messages: Prompt["messages"]; schema: z.ZodType<T>; language: "zh" | "en"; purpose: string }): Promise<{ value: T; cacheKey: string; cacheHit: boolean }>;
-  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
-};
-type RetrieverLike = {
-  add(docs: Array<{ id: string; text: string }>): Promise<void>;
-  search(query: string, k?: number): Promise<Array<{ id: string }>>;
-};
-type Common = {
-  llm: LlmLike;
-  options: H2AssistantOptions;
-  language: "zh" | "en";
-  datasetKind: "palset" | "hicupid";
-  retriever: () => RetrieverLike;
-};
-export type H2BuildContext = Common & { memory: Writer; seq: number };
-export type H2RespondContext = Common & { memory: Reader; current: { seq: number; key: string } };
-export type SharedSession = {
-  seq: number;
-  key: string;
-  split: string;
-  timestamp: string | null;
-  logs: Array<{ timestamp: string; content: string }>;
-  dialogue?: Array<{ user: string; assistant: string }>;
-};
+type Common = CommonContext<H2AssistantOptions>;
+type CommonContext<O> = Pick<BuildContext<O>, "llm" | "options" | "language" | "datasetKind" | "retriever">;
 
 /** The step purposes in the ledger are "<method>.<step>", e.g. "h2memory.log-graph". */
-export function services(ctx: Common, method: string, counter?: { calls: number }): H2Services {
+export function services(ctx: Common, method: string): H2Services {
   return {
     lang: ctx.language,
     async chat(prompt, schema) {
-      if (counter) counter.calls++;
       const r = await ctx.llm.chat({ messages: prompt.messages, schema, language: ctx.language, purpose: `${method}.${prompt.step}` });
       return { value: r.value, callKey: r.cacheKey };
     },
@@ -84,7 +58,7 @@ export function services(ctx: Common, method: string, counter?: { calls: number 
   };
 }
 
-export function toH2Session(s: SharedSession): H2Session {
+export function toH2Session(s: SessionLogs & { dialogue?: Session["dialogue"] }): H2Session {
   return {
     seq: s.seq,
     key: s.key,
@@ -96,7 +70,7 @@ export function toH2Session(s: SharedSession): H2Session {
 }
 
 /** The state a phase starts from, read back from the memory (so a crashed build resumes). */
-export function stateFrom(memory: Reader): H2State {
+export function stateFrom(memory: RespondContext["memory"]): H2State {
   const state = emptyState();
   const bgs = memory.list<BackgroundEntry>("background");
   for (const b of bgs) state.background.background[b.content.aspect] = b.content.text;
@@ -113,25 +87,44 @@ function optionsFor(ctx: Common, parts: H2Parts): H2Options {
   return { ...DEFAULT_H2_OPTIONS, ...ctx.options, parts, mode: ctx.datasetKind === "hicupid" ? "dialogue-only" : "full" };
 }
 
-function write(memory: Writer, entries: Array<{ kind: string; key: string; content: unknown }>) {
+function write(memory: BuildContext["memory"], entries: Array<{ kind: string; key: string; content: unknown }>) {
   for (const e of entries) memory.put(e.kind, e.key, e.content);
 }
 
-export type H2TaskInput =
-  | { type: "query"; query: string }
-  | { type: "requirement"; requirement: string }
-  | { type: "selection"; requirement: string; candidates: Array<{ id: string; solution: string }> }
-  | { type: "dialogue"; turns: Array<{ user: string; assistant?: string }>; action: string }
-  | { type: "question"; question: string };
-
 /** Requirement-phase inputs: Task 1, and the requirement-prediction turns of a dialogue. */
-export function phaseOf(input: H2TaskInput): Phase {
+export function phaseOf(input: TaskInput): Phase {
   if (input.type === "query") return "requirement";
   if (input.type === "dialogue") return /requirement/i.test(input.action) ? "requirement" : "solution";
   return "solution";
 }
 
-export function makeH2Memory(id: string, parts: H2Parts, label: string) {
+/**
+ * What an answer in the current session retrieves. The dialogue task first asks the model for the
+ * requirement the dialogue so far points to (Mem-PAL's query generation) and retrieves with that.
+ */
+export async function retrieveFor(id: string, parts: H2Parts, ctx: RespondContext<H2AssistantOptions>, input: TaskInput): Promise<Retrieved> {
+  const svc = services(ctx, id);
+  let query: string;
+  if (input.type === "query") query = input.query;
+  else if (input.type === "question") query = input.question;
+  else if (input.type === "dialogue") {
+    const context = input.turns.flatMap((t) => [
+      { role: "user" as const, content: t.user },
+      ...(t.assistant ? [{ role: "assistant" as const, content: t.assistant }] : []),
+    ]);
+    query = (await svc.chat(queryGenerationPrompt(ctx.language, context), queryGenerationOutput)).value.requirement;
+  } else query = input.requirement;
+  const view: H2View = {
+    session: ctx.current.key,
+    situations: ctx.memory.list<SituationEntry>("situation"),
+    background: ctx.memory.list<BackgroundEntry>("background"),
+    outlines: ctx.memory.list<TopicOutlineEntry>("topic_outline"),
+    principles: ctx.memory.list<PrincipleEntry>("principle"),
+  };
+  return retrieve(svc, parts, optionsFor(ctx, parts).k, view, query, phaseOf(input));
+}
+
+export function makeH2Memory(id: string, parts: H2Parts, label: string): Assistant<H2AssistantOptions> {
   return {
     id,
     label,
@@ -139,15 +132,15 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string) {
       "H2Memory (Mem-PAL): log graph → situations, per-aspect background, topic outlines with rewritten requirements, clustered principles; retrieval by phase.",
     options: h2Options,
     entryKinds: H2_ENTRY_KINDS,
-    buildRoles: ["assistant", "embedding"] as const,
+    buildRoles: ["assistant", "embedding"],
     usesRetriever: true,
 
-    async buildLogs(ctx: H2BuildContext, session: SharedSession): Promise<void> {
+    async buildLogs(ctx, session) {
       const r = await logsPhase(services(ctx, id), optionsFor(ctx, parts), stateFrom(ctx.memory), toH2Session(session));
       write(ctx.memory, r.entries);
     },
 
-    async buildDialogue(ctx: H2BuildContext, session: SharedSession): Promise<void> {
+    async buildDialogue(ctx, session) {
       const situations = ctx.memory
         .list<SituationEntry>("situation")
         .filter((s) => s.content.session === session.key)
@@ -156,29 +149,9 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string) {
       write(ctx.memory, r.entries);
     },
 
-    /** What an answer in the current session retrieves, and the calls it took (the dialogue query). */
-    async retrieveFor(ctx: H2RespondContext, input: H2TaskInput): Promise<{ retrieved: Retrieved; calls: number }> {
-      const counter = { calls: 0 };
-      const svc = services(ctx, id, counter);
-      let query: string;
-      if (input.type === "query") query = input.query;
-      else if (input.type === "question") query = input.question;
-      else if (input.type === "dialogue") {
-        const context = input.turns.flatMap((t) => [
-          { role: "user" as const, content: t.user },
-          ...(t.assistant ? [{ role: "assistant" as const, content: t.assistant }] : []),
-        ]);
-        query = (await svc.chat(queryGenerationPrompt(ctx.language, context), queryGenerationOutput)).value.requirement;
-      } else query = input.requirement;
-      const view: H2View = {
-        session: ctx.current.key,
-        situations: ctx.memory.list<SituationEntry>("situation"),
-        background: ctx.memory.list<BackgroundEntry>("background"),
-        outlines: ctx.memory.list<TopicOutlineEntry>("topic_outline"),
-        principles: ctx.memory.list<PrincipleEntry>("principle"),
-      };
-      const retrieved = await retrieve(svc, parts, optionsFor(ctx, parts).k, view, query, phaseOf(input));
-      return { retrieved, calls: counter.calls };
+    async respond(ctx, input) {
+      const r = await retrieveFor(id, parts, ctx, input);
+      return answerWithMemory(ctx, id, input, r.text, r.items);
     },
   };
 }
