@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { ASSISTANTS } from "@/lib/assistants/registry";
 
 // The fake model server runs in this process, so the CLI runs asynchronously beside it.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-cli-memory-"));
@@ -56,7 +57,7 @@ describe("pal memory / pal models", () => {
   it("refuses bad input with one line", async () => {
     const m = await pal("memory", "build", "--dataset", "mini", "--method", "nope");
     expect(m.status).toBe(1);
-    expect(m.stderr).toBe('pal: unknown method "nope" (available: vanilla, vanilla-log)\n');
+    expect(m.stderr).toBe(`pal: unknown method "nope" (available: ${ASSISTANTS.map((a) => a.id).join(", ")})\n`);
     const u = await pal("memory", "build", "--dataset", "mini", "--method", "vanilla", "--users", "0000,9999");
     expect(u.stderr).toBe('pal: --users: data set "mini" has no user "9999"\n');
     const d = await pal("memory", "show", "--dataset", "nope", "--method", "vanilla", "--user", "0000", "--json");
