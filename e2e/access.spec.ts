@@ -17,6 +17,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
   "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
   "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
+  "memory/builds/[id]": { sample: "/api/memory/builds/999999", methods: { GET: ["admin", "researcher"] } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);
@@ -108,6 +109,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/admin/models": { roles: ["admin"], sample: () => "/admin/models" },
   "(app)/memory": { roles: ["admin", "researcher"], sample: () => "/memory" },
   "(app)/memory/[versionId]": { roles: ["admin", "researcher"], sample: () => "/memory/999999", status: 404 },
+  "(app)/memory/calls": { roles: ["admin", "researcher"], sample: () => "/memory/calls?key=00", status: 404 },
   "(app)/datasets": { roles: ["admin", "researcher"], sample: () => "/datasets" },
   "(app)/datasets/import": { roles: ["admin", "researcher"], sample: () => "/datasets/import" },
   "(app)/datasets/[datasetId]": { roles: ["admin", "researcher"], sample: (i) => `/datasets/${i.en}` },

@@ -4,7 +4,8 @@
  * entry links to the model call(s) that produced it (`callHref(cacheKey)`).
  */
 import Link from "next/link";
-import { LogGraphView, componentColour } from "./LogGraphView";
+import { LogGraphView } from "./LogGraphView";
+import { componentColour } from "./colours";
 import type {
   BackgroundEntry,
   LogGraphEntry,
@@ -13,7 +14,7 @@ import type {
   TopicOutlineEntry,
 } from "@/lib/assistants/h2memory/types";
 
-export type InspectorEntry = { id: number; kind: string; key: string; content: unknown; validFromSeq: number; validToSeq: number | null };
+export type InspectorEntry = { id: number; kind: string; key: string; content: unknown; validFromSeq: number; validToSeq: number | null; session?: string };
 export type InspectorSession = { seq: number; key: string; split: string };
 
 function CallLink({ base, callKey, label = "call" }: { base: string; callKey: string | null | undefined; label?: string }) {
@@ -186,10 +187,13 @@ function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string
 
 /** Other methods' memories, generically: kind / key / content per entry, with validity. */
 export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
+  // Session by session, in the order the builder wrote them.
+  entries = [...entries].sort((a, b) => a.validFromSeq - b.validFromSeq || a.kind.localeCompare(b.kind) || a.key.localeCompare(b.key));
   return (
     <table className="w-full text-sm" data-testid="generic-memory">
       <thead>
         <tr className="text-left text-xs text-slate-500">
+          <th className="p-1">written in session</th>
           <th className="p-1">kind</th>
           <th className="p-1">key</th>
           <th className="p-1">seq</th>
@@ -199,6 +203,7 @@ export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
       <tbody>
         {entries.map((e) => (
           <tr key={e.id} className="border-t border-slate-100 align-top">
+            <td className="p-1 font-mono text-xs">{e.session ?? ""}</td>
             <td className="p-1 font-mono text-xs">{e.kind}</td>
             <td className="p-1 font-mono text-xs">{e.key}</td>
             <td className="p-1 text-xs">

@@ -12,8 +12,7 @@ import { Background, Controls, MarkerType, ReactFlow, type Edge, type Node } fro
 export type GraphLog = { id: string; timestamp: string; content: string };
 export type GraphEdge = { from: string; to: string; type: "caused_by" | "follows" };
 
-const COLOURS = ["#4f46e5", "#059669", "#d97706", "#db2777", "#0891b2", "#7c3aed", "#65a30d", "#dc2626", "#0d9488", "#9333ea"];
-export const componentColour = (i: number) => COLOURS[i % COLOURS.length];
+import { componentColour } from "./colours";
 
 const COL_W = 230;
 const ROW_H = 92;
