@@ -26,7 +26,7 @@ export function BuildMemoryForm({ datasets, methods }: { datasets: Array<{ id: n
           {methods.map((m) => <option key={m.id} value={m.id}>{m.label} ({m.id})</option>)}
         </select>
       </label>
-      <label className="block text-xs text-slate-600">Users (blank: the whole data set)
+      <label className="block text-xs text-slate-600">Users (blank: every user)
         <input name="users" placeholder="e.g. 0000, 0001" className={input} />
       </label>
       <div className="flex items-end">
