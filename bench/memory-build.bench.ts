@@ -6,7 +6,8 @@
  * the calls per user beside the count the algorithm implies (bench/memory-plans.ts), and the time of
  * the cached re-run (which must make no request). Table-driven over the method registry: a new
  * method appears here by itself. Each method builds into its own fresh database, so the ablations do
- * not reuse H2Memory's cached replies.
+ * not reuse H2Memory's cached replies. BENCH_METHODS=a,b limits the methods; BENCH_CONCURRENCY changes the
+ * limit (e.g. 1000 to see the chain alone plus per-call overhead).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -24,7 +25,7 @@ import { palResponder } from "@/test/h2memory-responder";
 import { PLANS } from "./memory-plans";
 
 const LATENCY = 100;
-const CONCURRENCY = 8;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const NAME = "PAL-Set demo (en)";
 
 export default async function bench() {
