@@ -45,7 +45,9 @@ export function services(ctx: Common, method: string): H2Services {
   return {
     lang: ctx.language,
     async chat(prompt, schema) {
-      const r = await ctx.llm.chat({ messages: prompt.messages, schema, language: ctx.language, purpose: `${method}.${prompt.step}` });
+      // The log-graph reply holds only log ids and relation names: no text whose language to check.
+      const language = prompt.step === "log-graph" ? undefined : ctx.language;
+      const r = await ctx.llm.chat({ messages: prompt.messages, schema, language, purpose: `${method}.${prompt.step}` });
       return { value: r.value, callKey: r.cacheKey };
     },
     embed: (texts) => ctx.llm.embed(texts, { purpose: `${method}.requirement-features` }),

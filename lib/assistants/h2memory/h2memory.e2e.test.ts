@@ -9,7 +9,7 @@ import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type Fault } from "@/test/fake-openai";
 import { palResponder } from "@/test/h2memory-responder";
 import { importMarkedHicupid } from "@/test/marked-data";
-import { enData, writeTemp } from "@/test/palset";
+import { enData, writeTemp, zhData } from "@/test/palset";
 import { llmCalls, memoryVersions } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
@@ -309,6 +309,20 @@ describe("h2memory against the fake model server", () => {
     fake.setFault(undefined);
     const again = await build(faulty, ["0000", "0001"]);
     expect(again.llm.stats.requests).toBe(0);
+  });
+
+  it("a Chinese data set builds with the Chinese prompts (the log-graph reply, ids only, is not language-checked)", async () => {
+    const t = tempDb();
+    dbs.push(t);
+    await importPalset(t.db, { paths: [writeTemp(zhData())], name: "zh", lang: "zh" });
+    const ds = datasetByName(t.db, "zh");
+    const [r] = await buildMemory(t.db, { dataset: ds, method: "h2memory", users: [listUserKeys(t.db, ds)[0]], llm: client(t.db) });
+    expect(r).toMatchObject({ status: "complete", error: null });
+    expect(r.entries.log_graph).toBeGreaterThan(0);
+    expect(r.entries.principle).toBeGreaterThan(0);
+    for (const req of fake.chatRequests) expect(text(req)).toMatch(/[\u4e00-\u9fff]/);
+    const a = await respondInSession(t.db, { dataset: ds, userKey: r.userKey, method: "h2memory", seq: 2, input: { type: "query", query: "周末有什么安排建议？" }, llm: client(t.db) });
+    expect(a.output).toEqual({ type: "query", requirement: "用户想要一个适合自己的安排。" });
   });
 
   it("the ablations build and retrieve only their parts", async () => {
