@@ -18,6 +18,10 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
   "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
   "memory/builds/[id]": { sample: "/api/memory/builds/999999", methods: { GET: ["admin", "researcher"] } },
+  "campaigns": { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
+  "campaigns/[campaignId]/export": { sample: "/api/campaigns/1/export", methods: { GET: ["admin", "researcher"] } },
+  "campaigns/[campaignId]/judges": { sample: "/api/campaigns/1/judges", methods: { POST: ["admin", "researcher"] } },
+  "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);
@@ -77,7 +81,7 @@ test("an annotator sees only Annotate and gets 403 for the admin, experiments an
   await expect(page).toHaveURL(/\/annotate$/);
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link")).toHaveText(["Annotate"]);
-  for (const p of ["/admin/users", "/admin/models", "/memory", "/experiments", "/datasets", "/agreement"]) {
+  for (const p of ["/admin/users", "/admin/models", "/memory", "/experiments", "/datasets", "/agreement", "/campaigns", "/campaigns/new"]) {
     const res = await page.goto(`${e2eState().baseURL}${p}`);
     expect(res?.status(), p).toBe(403);
     await expect(page.getByText("You do not have access to this page")).toBeVisible();
@@ -88,7 +92,7 @@ test("a researcher reaches data and experiments but not user management", async 
   await login(page, account("researcher"));
   await expect(page).toHaveURL(/\/datasets$/);
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByRole("link")).toHaveText(["Datasets", "Experiments", "Annotate", "Agreement", "Memory"]);
+  await expect(nav.getByRole("link")).toHaveText(["Datasets", "Memory", "Experiments", "Campaigns", "Annotate", "Agreement"]);
   expect((await page.goto(`${e2eState().baseURL}/admin/users`))?.status()).toBe(403);
   expect((await page.goto(`${e2eState().baseURL}/experiments`))?.status()).toBe(200);
 });
@@ -103,6 +107,11 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "login": { roles: "public", sample: () => "/login" },
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
   "(app)/annotate": { roles: ALL, sample: () => "/annotate" },
+  "(app)/annotate/[campaignId]": { roles: ALL, sample: () => "/annotate/999999", status: 404 },
+  "(app)/campaigns": { roles: ["admin", "researcher"], sample: () => "/campaigns" },
+  "(app)/campaigns/new": { roles: ["admin", "researcher"], sample: () => "/campaigns/new" },
+  "(app)/campaigns/[campaignId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999", status: 404 },
+  "(app)/campaigns/[campaignId]/items/[itemId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/items/1", status: 404 },
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
   "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },

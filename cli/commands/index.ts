@@ -5,6 +5,16 @@ import { registerMetrics } from "./metrics";
 import { registerData } from "./data";
 import { registerDemo } from "./demo";
 import { registerMemory, registerModels } from "./memory";
+import { registerCampaign } from "./campaign";
 
 /** Every command group registers itself here; one line per group. */
-export const commands: Array<(program: Command) => void> = [registerUser, registerData, registerDemo, registerMetrics, registerMemory, registerModels, registerPending];
+export const commands: Array<(program: Command) => void> = [
+  registerUser,
+  registerData,
+  registerDemo,
+  registerMetrics,
+  registerMemory,
+  registerModels,
+  registerCampaign,
+  registerPending,
+];

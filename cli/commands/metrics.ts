@@ -104,7 +104,9 @@ Scores are in 0..1; the papers report them x 100.`,
   metrics
     .command("agreement")
     .description("inter-rater agreement: percent agreement, Fleiss' kappa, Krippendorff's alpha, Cohen's kappa per rater pair")
-    .requiredOption("--in <file>", 'JSON {"scale", "categories", "items": [{"id", "ratings": {"<rater>": label}}]} (- for stdin)')
+    .option("--in <file>", 'JSON {"scale", "categories", "items": [{"id", "ratings": {"<rater>": label}}]} (- for stdin)')
+    .option("--campaign <id>", "a campaign's labels instead of a file: the report its dashboard shows, per dimension")
+    .option("--dimension <key>", "with --campaign: only this dimension")
     .option("--out <file>", "write the JSON report here instead of stdout")
     .option("--bootstrap <n>", "add percentile bootstrap 95% intervals over items with n resamples")
     .option("--seed <n>", "bootstrap seed", "1")
@@ -129,7 +131,19 @@ Example:
 --bootstrap 1000 adds 95% percentile intervals over items (seeded by --seed); --majority tie adds
 majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicate, none).`,
     )
-    .action(async (opts: { in: string; out?: string; bootstrap?: string; seed: string; majority?: string; json?: boolean }) => {
+    .action(async (opts: { in?: string; campaign?: string; dimension?: string; out?: string; bootstrap?: string; seed: string; majority?: string; json?: boolean }) => {
+      if (opts.campaign !== undefined) {
+        if (opts.in !== undefined) throw new CliError("give --in or --campaign, not both");
+        const { campaignAgreement } = await import("@/lib/annotation/agreement");
+        const { getDb } = await import("@/db/client");
+        const id = Number(opts.campaign);
+        if (!Number.isInteger(id) || id < 1) throw new CliError(`--campaign: expected a campaign id, got "${opts.campaign}"`);
+        const iterations = opts.bootstrap === undefined ? undefined : Number(opts.bootstrap);
+        if (iterations !== undefined && (!Number.isInteger(iterations) || iterations < 1)) throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
+        const report = campaignAgreement(getDb(), id, { dimension: opts.dimension, bootstrap: iterations, seed: Number(opts.seed) });
+        return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+      }
+      if (opts.in === undefined) throw new CliError("give --in <file> or --campaign <id>");
       const { agreementReport, parseAgreementInput } = await import("@/lib/agreement");
       const where = opts.in === "-" ? "stdin" : opts.in;
       const text = readInput(opts.in);

@@ -1,63 +1,220 @@
-import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 import { users } from "./auth";
 import { datasets } from "./datasets";
+import { palSamples } from "./palset";
+import { experiments } from "./experiments";
 
-export const CAMPAIGN_KINDS = ["session-quality", "pairwise-dialogue", "hicupid-ab"] as const;
+/** The kinds of campaign (lib/annotation/kinds registers one module per kind). */
+export const CAMPAIGN_KINDS = ["session-quality", "pairwise-dialogue", "hicupid-ab", "output-rating"] as const;
+export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
+/** Where a campaign's items came from; experiment sources are added as new kinds later. */
+export const ITEM_SOURCES = ["palset-session", "upload"] as const;
+
+/**
+ * A human-evaluation campaign. Users are never deleted (they are disabled), so every foreign key to
+ * users is RESTRICT: a label always keeps its annotator.
+ */
 export const campaigns = sqliteTable("campaigns", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
   kind: text("kind", { enum: CAMPAIGN_KINDS }).notNull(),
+  source: text("source", { enum: ITEM_SOURCES }).notNull(),
   datasetId: integer("dataset_id").references(() => datasets.id, { onDelete: "set null" }),
+  /** Markdown, rendered without raw HTML. */
   guidelines: text("guidelines"),
+  /** k: annotations per item. */
   perItem: integer("per_item").notNull().default(3),
   status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+  /** How split human votes are resolved (lib/agreement majority tie rule), recorded with the campaign. */
+  tieRule: text("tie_rule", { enum: ["tie", "first", "adjudicate", "none"] }).notNull().default("tie"),
+  /** Sampling parameters (users, sessions per user, seed) or the uploaded file's name. */
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>(),
-  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdBy: integer("created_by").notNull().references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
 });
 
-/** An item to label. `payload` is what the annotator may see; `hidden` (e.g. method names) never leaves the server. */
+/** A label spec (like a Langfuse score config): one dimension of a campaign, its scale and ordered categories. */
+export const campaignDimensions = sqliteTable(
+  "campaign_dimensions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** Stable key, e.g. "logs", "dialogue", "requirement", "preference", "personalization". */
+    key: text("key").notNull(),
+    title: text("title").notNull(),
+    question: text("question"),
+    scale: text("scale", { enum: ["nominal", "ordinal"] }).notNull(),
+    /** Ordered categories in canonical terms: [{value, label}] (e.g. Win/Tie/Lose for slot A, or 1/2/3). */
+    categories: text("categories", { mode: "json" }).$type<Array<{ value: string; label: string }>>().notNull(),
+  },
+  (t) => [uniqueIndex("campaign_dimensions_key").on(t.campaignId, t.key)],
+);
+
+export const campaignAnnotators = sqliteTable(
+  "campaign_annotators",
+  {
+    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.userId] })],
+);
+
+/**
+ * A compared system of a pairwise campaign (e.g. "h2memory" vs "vanilla-log", or a model vs the
+ * HiCUPID reference). Slot "A" is the canonical first side: labels are stored from its point of view.
+ * Names never reach an annotator.
+ */
+export const campaignSystems = sqliteTable(
+  "campaign_systems",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    slot: text("slot", { enum: ["A", "B"] }).notNull(),
+    name: text("name").notNull(),
+    /** Set when the outputs come from an experiment of PAL Studio (a later source kind). */
+    experimentId: integer("experiment_id").references(() => experiments.id, { onDelete: "set null" }),
+    method: text("method"),
+  },
+  (t) => [uniqueIndex("campaign_systems_slot").on(t.campaignId, t.slot)],
+);
+
+/** An item to label. `content` is what annotators may see (never a system name). */
 export const campaignItems = sqliteTable(
   "campaign_items",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
-    payload: text("payload", { mode: "json" }).$type<unknown>().notNull(),
-    hidden: text("hidden", { mode: "json" }).$type<unknown>(),
+    /** The id the item had in its source (a session key, an uploaded line's id). Researchers only. */
+    externalId: text("external_id").notNull(),
+    /** The PAL-Set session rated (session-quality campaigns). */
+    palSampleId: integer("pal_sample_id").references(() => palSamples.id, { onDelete: "set null" }),
+    /** Shared context shown with the item (profile, situation, question, user metadata...). */
+    content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("campaign_items_campaign").on(t.campaignId, t.position)],
+  (t) => [index("campaign_items_campaign").on(t.campaignId, t.position), uniqueIndex("campaign_items_external").on(t.campaignId, t.externalId)],
+);
+
+/** The compared outputs of a pairwise item, each tied to its system by a foreign key. */
+export const campaignOutputs = sqliteTable(
+  "campaign_outputs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    systemId: integer("system_id").notNull().references(() => campaignSystems.id, { onDelete: "cascade" }),
+    /** A string, or a dialogue: [{role, content}]. */
+    output: text("output", { mode: "json" }).$type<unknown>().notNull(),
+  },
+  (t) => [uniqueIndex("campaign_outputs_item_system").on(t.itemId, t.systemId)],
 );
 
 export const assignments = sqliteTable(
   "assignments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
     itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    /** Left/right order shown to this annotator (blinding), recorded. */
+    annotatorId: integer("annotator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    /** Order in the annotator's queue. */
+    position: integer("position").notNull(),
+    /** Shown order (blinding): true when canonical B is shown first/left. Recorded per item and annotator. */
     swapped: integer("swapped", { mode: "boolean" }).notNull().default(false),
-    status: text("status", { enum: ["pending", "draft", "done", "skipped"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "done", "skipped"] }).notNull().default("pending"),
     skipReason: text("skip_reason"),
+    /** Autosaved, unsubmitted choices (shown terms). */
+    draft: text("draft", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Total time spent on the item, in ms, summed over visits. */
+    msSpent: integer("ms_spent").notNull().default(0),
+    /** The client-generated id of the last accepted submission: a repeat of it is a no-op. */
+    submissionId: text("submission_id"),
+    submittedAt: integer("submitted_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("assignments_item_annotator").on(t.itemId, t.annotatorId)],
+  (t) => [
+    uniqueIndex("assignments_item_annotator").on(t.itemId, t.annotatorId),
+    index("assignments_annotator").on(t.annotatorId, t.campaignId, t.position),
+  ],
 );
 
+/** One human label per assignment and dimension, in canonical A/B order; the order shown is kept beside it. */
 export const labels = sqliteTable(
   "labels",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     assignmentId: integer("assignment_id").notNull().references(() => assignments.id, { onDelete: "cascade" }),
-    /** e.g. "logs", "dialogue", "requirement", "preference", "personalization". */
+    dimension: text("dimension").notNull(),
+    /** Canonical value (Win/Tie/Lose for slot A, or the rating). */
+    value: text("value").notNull(),
+    /** What the annotator pressed, in the order shown (e.g. "Win" for the side shown first). */
+    shownValue: text("shown_value").notNull(),
+    swapped: integer("swapped", { mode: "boolean" }).notNull().default(false),
+    comment: text("comment"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [uniqueIndex("labels_assignment_dimension").on(t.assignmentId, t.dimension)],
+);
+
+/** Earlier versions of an edited label. */
+export const labelHistory = sqliteTable(
+  "label_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    labelId: integer("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    value: text("value").notNull(),
+    shownValue: text("shown_value").notNull(),
+    comment: text("comment"),
+    /** When the replaced version had been written. */
+    writtenAt: integer("written_at").notNull(),
+    replacedAt: createdAt(),
+  },
+  (t) => [index("label_history_label").on(t.labelId)],
+);
+
+/** A researcher's adjudicated label for one item and dimension. */
+export const adjudications = sqliteTable(
+  "adjudications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
-    comment: text("comment"),
-    msSpent: integer("ms_spent"),
-    adjudicated: integer("adjudicated", { mode: "boolean" }).notNull().default(false),
+    note: text("note"),
+    adjudicatorId: integer("adjudicator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("labels_assignment_dimension").on(t.assignmentId, t.dimension), index("labels_assignment").on(t.assignmentId)],
+  (t) => [uniqueIndex("adjudications_item_dimension").on(t.itemId, t.dimension)],
+);
+
+/** A judge's pass over a campaign's items: imported from a file now, an LLM judge run later. */
+export const judgeRuns = sqliteTable("judge_runs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  origin: text("origin", { enum: ["import", "llm"] }).notNull(),
+  model: text("model"),
+  config: text("config", { mode: "json" }).$type<Record<string, unknown>>(),
+  createdBy: integer("created_by").notNull().references(() => users.id, { onDelete: "restrict" }),
+  createdAt: createdAt(),
+});
+
+/**
+ * A judge's verdict on one item and dimension, canonical A/B order. `judgments` keeps the individual
+ * calls (e.g. six FairEval judgments, both orders: [{order, scoreA, scoreB, analysis}]).
+ */
+export const judgeLabels = sqliteTable(
+  "judge_labels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: integer("run_id").notNull().references(() => judgeRuns.id, { onDelete: "cascade" }),
+    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    judgments: text("judgments", { mode: "json" }).$type<unknown[]>(),
+    analysis: text("analysis"),
+  },
+  (t) => [uniqueIndex("judge_labels_run_item_dimension").on(t.runId, t.itemId, t.dimension)],
 );

@@ -6,12 +6,24 @@ import { InvalidInputError } from "@/lib/errors";
 import type { Assistant } from "./types";
 import { vanilla } from "./methods/vanilla";
 import { vanillaLog } from "./methods/vanilla-log";
+import { turnRag } from "./methods/turn-rag";
+import { sessionRag } from "./methods/session-rag";
+import { recursum } from "./methods/recursum";
+import { conditionmem } from "./methods/conditionmem";
+import { memorybank } from "./methods/memorybank";
+import { ldAgent } from "./methods/ld-agent";
 import { h2memory, h2memoryNoBackground, h2memoryNoGraph, h2memoryNoPrinciple, h2memoryNoTopic } from "./h2memory/assistant";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
 export const ASSISTANTS: readonly Assistant<any>[] = [
   vanilla,
   vanillaLog,
+  turnRag,
+  sessionRag,
+  recursum,
+  conditionmem,
+  memorybank,
+  ldAgent,
   h2memory,
   h2memoryNoGraph,
   h2memoryNoBackground,

@@ -3,10 +3,11 @@ import type { Role } from "@/db/schema";
 /** The left navigation; each entry lists the roles that may open it (the pages check again). */
 export const NAV_ITEMS: Array<{ href: string; label: string; roles: Role[] }> = [
   { href: "/datasets", label: "Datasets", roles: ["admin", "researcher"] },
+  { href: "/memory", label: "Memory", roles: ["admin", "researcher"] },
   { href: "/experiments", label: "Experiments", roles: ["admin", "researcher"] },
+  { href: "/campaigns", label: "Campaigns", roles: ["admin", "researcher"] },
   { href: "/annotate", label: "Annotate", roles: ["admin", "researcher", "annotator"] },
   { href: "/agreement", label: "Agreement", roles: ["admin", "researcher"] },
-  { href: "/memory", label: "Memory", roles: ["admin", "researcher"] },
   { href: "/admin/users", label: "Admin", roles: ["admin"] },
   { href: "/admin/models", label: "Models", roles: ["admin"] },
 ];

@@ -1,0 +1,26 @@
+import type { Metadata } from "next";
+import { getDb } from "@/db/client";
+import { requireRole } from "@/lib/auth/session";
+import { assignableUsers, CAMPAIGN_KIND_DEFS, PAPER_SAMPLE } from "@/lib/annotation";
+import { listDatasets } from "@/lib/datasets/palset/queries";
+import { PageHeader } from "@/components/shell/PageHeader";
+import { CampaignForm } from "@/components/annotation/CampaignForm";
+
+export const metadata: Metadata = { title: "New campaign" };
+export const dynamic = "force-dynamic";
+
+export default async function NewCampaignPage() {
+  await requireRole("admin", "researcher");
+  const db = getDb();
+  return (
+    <>
+      <PageHeader title="New campaign" subtitle="Items, annotators, k annotations per item, guidelines." />
+      <CampaignForm
+        kinds={CAMPAIGN_KIND_DEFS.map((k) => ({ kind: k.kind, label: k.label, description: k.description, sources: k.sources, example: k.uploadExample ?? null, guidelines: k.defaultGuidelines, tieRule: k.defaultTieRule }))}
+        datasets={listDatasets(db).filter((d) => d.kind === "palset").map((d) => ({ id: d.id, name: d.name }))}
+        users={assignableUsers(db)}
+        paperSample={PAPER_SAMPLE}
+      />
+    </>
+  );
+}

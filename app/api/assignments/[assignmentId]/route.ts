@@ -1,0 +1,46 @@
+import { NextResponse } from "next/server";
+import { getDb } from "@/db/client";
+import { withRole } from "@/lib/auth/session";
+import { presentAssignment, saveDraft, skipAssignment, submitLabels } from "@/lib/annotation";
+import { InvalidInputError } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ assignmentId: string }> };
+const ALL = ["admin", "researcher", "annotator"] as const;
+
+async function body(req: Request): Promise<Record<string, unknown>> {
+  const b = await req.json().catch(() => null);
+  if (typeof b !== "object" || b === null || Array.isArray(b)) throw new InvalidInputError("expected a JSON object");
+  return b as Record<string, unknown>;
+}
+
+/** GET → the signed-in user's own assignment, blinded (someone else's is a 404). */
+export const GET = withRole<Ctx>([...ALL], async (_req, { params, user }) => {
+  return NextResponse.json(presentAssignment(getDb(), user.id, Number((await params).assignmentId)));
+});
+
+/** PATCH {draft, ms} → autosave. */
+export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
+  const b = await body(req);
+  saveDraft(getDb(), user.id, Number((await params).assignmentId), b.draft, b.ms);
+  return NextResponse.json({ ok: true });
+});
+
+/** POST {action: "submit", submissionId, values, comments, ms} or {action: "skip", reason, ms}. */
+export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
+  const b = await body(req);
+  const id = Number((await params).assignmentId);
+  if (b.action === "skip") {
+    skipAssignment(getDb(), user.id, id, b.reason, b.ms);
+    return NextResponse.json({ ok: true });
+  }
+  if (b.action !== "submit") throw new InvalidInputError('action: expected "submit" or "skip"');
+  const r = submitLabels(getDb(), user.id, id, {
+    submissionId: b.submissionId as string,
+    values: b.values as Record<string, string>,
+    comments: b.comments as Record<string, string> | undefined,
+    ms: b.ms as number | undefined,
+  });
+  return NextResponse.json({ ok: true, duplicate: r.duplicate });
+});

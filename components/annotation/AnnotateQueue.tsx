@@ -1,0 +1,340 @@
+"use client";
+/**
+ * The annotation queue: one item at a time, keyboard first. Keys: the choice keys set the active
+ * dimension and move to the next one; ↑/↓ change dimension; Enter submits; ←/→ move between items;
+ * S skips with a reason; C comments; ? lists the keys. Drafts autosave; the next item is prefetched
+ * so it shows at once; a submission carries a client-generated id, so a retry is stored once.
+ */
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
+import { ItemContent, itemHeadline } from "./ItemContent";
+
+type Props = { campaignName: string; entries: QueueEntry[]; resumeAt: number };
+
+const newId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+async function api(url: string, init?: RequestInit, tries = 3): Promise<Response> {
+  for (let i = 1; ; i++) {
+    try {
+      const r = await fetch(url, { ...init, headers: { "content-type": "application/json" } });
+      if (r.status >= 500 && i < tries) throw new Error(`HTTP ${r.status}`);
+      return r;
+    } catch (e) {
+      if (i >= tries) throw e;
+      await new Promise((res) => setTimeout(res, 300 * i));
+    }
+  }
+}
+
+export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Props) {
+  const [entries, setEntries] = useState(initial);
+  const [index, setIndex] = useState(resumeAt);
+  const [item, setItem] = useState<PresentedItem | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [comments, setComments] = useState<Record<string, string>>({});
+  const [active, setActive] = useState(0);
+  const [help, setHelp] = useState(false);
+  const [skipping, setSkipping] = useState(false);
+  const [skipReason, setSkipReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState<"saved" | "saving" | null>(null);
+  const cache = useRef(new Map<number, Promise<PresentedItem>>());
+  const since = useRef(0); // set when an item is shown
+  const submissionId = useRef(newId());
+  const dirty = useRef(false);
+  const commentRef = useRef<HTMLTextAreaElement>(null);
+  // Keys can arrive faster than React re-renders: choices and submit read these refs, which are
+  // updated synchronously, never a render's possibly stale copy.
+  const valuesRef = useRef(values);
+  const commentsRef = useRef(comments);
+  const activeRef = useRef(active);
+  const busyRef = useRef(false);
+  const putValues = (v: Record<string, string>) => {
+    valuesRef.current = v;
+    setValues(v);
+  };
+  const putComments = (c: Record<string, string>) => {
+    commentsRef.current = c;
+    setComments(c);
+  };
+  const putActive = (a: number) => {
+    activeRef.current = a;
+    setActive(a);
+  };
+
+  const load = useCallback((assignmentId: number, fresh = false) => {
+    if (fresh || !cache.current.has(assignmentId)) {
+      cache.current.set(
+        assignmentId,
+        api(`/api/assignments/${assignmentId}`).then(async (r) => {
+          if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
+          return r.json();
+        }),
+      );
+    }
+    return cache.current.get(assignmentId)!;
+  }, []);
+
+  const entry = entries[index];
+  useEffect(() => {
+    if (!entry) return;
+    let live = true;
+    load(entry.assignmentId).then(
+      (it) => {
+        if (!live) return;
+        setItem(it);
+        putValues(it.values);
+        putComments(it.comments);
+        putActive(Math.max(0, it.dimensions.findIndex((d) => !it.values[d.key])));
+        since.current = Date.now();
+        submissionId.current = newId();
+        dirty.current = false;
+        setSaved(null);
+        setError(null);
+      },
+      (e) => live && setError(String(e.message ?? e)),
+    );
+    // Prefetch the neighbours so moving on is instant.
+    for (const j of [index + 1, index - 1]) if (entries[j]) load(entries[j].assignmentId).catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [entry, index, entries, load]);
+
+  const takeMs = () => {
+    const now = Date.now();
+    const ms = now - since.current;
+    since.current = now;
+    return ms;
+  };
+
+  // Draft autosave, debounced.
+  useEffect(() => {
+    if (!item || !dirty.current) return;
+    setSaved("saving");
+    const t = setTimeout(() => {
+      api(`/api/assignments/${item.assignmentId}`, { method: "PATCH", body: JSON.stringify({ draft: { values, comments }, ms: takeMs() }) })
+        .then((r) => setSaved(r.ok ? "saved" : null))
+        .catch(() => setSaved(null));
+    }, 600);
+    return () => clearTimeout(t);
+  }, [values, comments, item]);
+
+  const dims = item?.dimensions ?? [];
+  const complete = dims.length > 0 && dims.every((d) => values[d.key]);
+  const done = entries.filter((e) => e.status === "done").length;
+  const skipped = entries.filter((e) => e.status === "skipped").length;
+
+  const go = useCallback(
+    (to: number) => {
+      if (to < 0 || to >= entries.length) return;
+      setItem(null);
+      setIndex(to);
+    },
+    [entries.length],
+  );
+
+  const markAndAdvance = (status: QueueEntry["status"]) => {
+    if (!item) return;
+    dirty.current = false;
+    setSaved(null);
+    cache.current.delete(item.assignmentId);
+    const next = entries.map((e, i) => (i === index ? { ...e, status } : e));
+    setEntries(next);
+    const after = next.findIndex((e, i) => i > index && e.status === "pending");
+    const before = next.findIndex((e) => e.status === "pending");
+    const to = after >= 0 ? after : before;
+    if (to >= 0) go(to);
+    else {
+      // Everything is done: stay on this item, freshly loaded.
+      load(item.assignmentId, true).then(setItem);
+    }
+  };
+
+  const submit = async () => {
+    const current = valuesRef.current;
+    if (!item || busyRef.current || !dims.length || !dims.every((d) => current[d.key])) return;
+    busyRef.current = true;
+    setBusy(true);
+    try {
+      const r = await api(`/api/assignments/${item.assignmentId}`, {
+        method: "POST",
+        body: JSON.stringify({ action: "submit", submissionId: submissionId.current, values: current, comments: commentsRef.current, ms: takeMs() }),
+      });
+      if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
+      markAndAdvance("done");
+    } catch (e) {
+      setError(`Not saved: ${(e as Error).message}. Press Enter to try again.`);
+    } finally {
+      busyRef.current = false;
+      setBusy(false);
+    }
+  };
+
+  const skip = async () => {
+    if (!item || !skipReason.trim()) return;
+    const r = await api(`/api/assignments/${item.assignmentId}`, { method: "POST", body: JSON.stringify({ action: "skip", reason: skipReason, ms: takeMs() }) });
+    if (!r.ok) return setError((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
+    setSkipping(false);
+    setSkipReason("");
+    markAndAdvance("skipped");
+  };
+
+  const choose = (dimIndex: number, value: string) => {
+    const d = dims[dimIndex];
+    if (!d) return;
+    dirty.current = true;
+    submissionId.current = newId();
+    const nextValues = { ...valuesRef.current, [d.key]: value };
+    putValues(nextValues);
+    const nextOpen = dims.findIndex((x, i) => i > dimIndex && !nextValues[x.key]);
+    putActive(nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1));
+  };
+
+  const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
+
+  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
+  const handleKey = (e: KeyboardEvent) => {
+    const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
+    if (typing) {
+      if (e.key === "Escape") (e.target as HTMLElement).blur();
+      if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && skipping) {
+        e.preventDefault();
+        skip();
+      }
+      return;
+    }
+    if (e.metaKey || e.ctrlKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k === "?") return setHelp((h) => !h);
+    if (k === "escape") return (setHelp(false), setSkipping(false));
+    if (!item) return;
+    if (keyMap.has(k)) {
+      e.preventDefault();
+      return choose(activeRef.current, keyMap.get(k)!);
+    }
+    if (k === "enter") return (e.preventDefault(), void submit());
+    if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
+    if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
+    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
+    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
+    if (k === "s") return (e.preventDefault(), setSkipping(true));
+    if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
+  };
+  // The window listener is added once and always calls the latest handler.
+  useLayoutEffect(() => {
+    onKeyRef.current = handleKey;
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
+  return (
+    <div className="space-y-3" data-testid="annotate-queue">
+      <div className="sticky top-0 z-10 -mx-6 -mt-6 border-b border-slate-200 bg-white/95 px-6 py-3 backdrop-blur">
+        <div className="flex items-center justify-between gap-4">
+          <div className="min-w-0">
+            <p className="text-xs text-slate-500">{campaignName}</p>
+            <p className="truncate font-medium text-slate-900" data-testid="item-headline">
+              {item ? itemHeadline(item.kind, item.content) : "Loading…"}
+            </p>
+          </div>
+          <div className="flex shrink-0 items-center gap-3 text-sm">
+            <span data-testid="progress" className="tabular-nums text-slate-700">
+              {done} / {entries.length} done{skipped ? ` · ${skipped} skipped` : ""}
+            </span>
+            <span className="text-xs text-slate-400">item {index + 1}</span>
+            <span className="w-14 text-xs text-slate-400" aria-live="polite">{saved === "saving" ? "saving…" : saved === "saved" ? "draft saved" : ""}</span>
+            <button type="button" onClick={() => setHelp((h) => !h)} className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Keyboard shortcuts">?</button>
+          </div>
+        </div>
+        <div className="mt-2 h-1 w-full rounded bg-slate-100">
+          <div className="h-1 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
+        </div>
+        {item ? (
+          <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
+            {dims.map((d, i) => (
+              <fieldset
+                key={d.key}
+                onClick={() => putActive(i)}
+                className={`rounded-md border px-3 py-2 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
+                data-testid={`dimension-${d.key}`}
+              >
+                <legend className="px-1 text-xs font-semibold text-slate-700">{d.title}</legend>
+                <p className="mb-1.5 text-xs text-slate-500">{d.question}</p>
+                <div className="flex flex-wrap gap-1.5">
+                  {d.choices.map((c) => (
+                    <button
+                      key={c.value}
+                      type="button"
+                      aria-pressed={values[d.key] === c.value}
+                      onClick={() => choose(i, c.value)}
+                      className={`rounded border px-2 py-1 text-xs ${values[d.key] === c.value ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
+                    >
+                      <kbd className="mr-1 font-mono font-semibold uppercase">{c.key}</kbd>
+                      {c.label}
+                    </button>
+                  ))}
+                </div>
+                {i === active ? (
+                  <textarea
+                    ref={commentRef}
+                    value={comments[d.key] ?? ""}
+                    onChange={(e) => {
+                      dirty.current = true;
+                      submissionId.current = newId();
+                      putComments({ ...commentsRef.current, [d.key]: e.target.value });
+                    }}
+                    placeholder="Comment (optional) — press C"
+                    rows={1}
+                    className="mt-2 w-full resize-y rounded border border-slate-200 px-2 py-1 text-xs"
+                  />
+                ) : comments[d.key] ? (
+                  <p className="mt-1 truncate text-xs text-slate-500">“{comments[d.key]}”</p>
+                ) : null}
+              </fieldset>
+            ))}
+          </div>
+        ) : null}
+        <div className="mt-2 flex items-center gap-2 text-xs text-slate-500">
+          <button type="button" disabled={!complete || busy || !item?.campaignOpen} onClick={() => void submit()} className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40">
+            Submit <kbd className="font-mono">↵</kbd>
+          </button>
+          <button type="button" onClick={() => go(index - 1)} disabled={index === 0} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">← prev</button>
+          <button type="button" onClick={() => go(index + 1)} disabled={index >= entries.length - 1} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">next →</button>
+          <button type="button" onClick={() => setSkipping(true)} className="rounded border border-slate-300 px-2 py-1">Skip (S)</button>
+          {item?.status === "done" ? <span className="text-emerald-700" data-testid="item-status">submitted — change and press Enter to edit</span> : null}
+          {item?.status === "skipped" ? <span className="text-amber-700" data-testid="item-status">skipped: {item.skipReason}</span> : null}
+          {!item?.campaignOpen && item ? <span className="text-rose-700">this campaign is closed</span> : null}
+          {error ? <span role="alert" className="text-rose-700">{error}</span> : null}
+        </div>
+        {skipping ? (
+          <div className="mt-2 flex items-center gap-2 text-sm">
+            <input autoFocus value={skipReason} onChange={(e) => setSkipReason(e.target.value)} placeholder="Why skip this item? (Enter to confirm, Esc to cancel)" className="flex-1 rounded border border-slate-300 px-2 py-1" aria-label="Skip reason" />
+            <button type="button" onClick={() => void skip()} className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs">Skip item</button>
+          </div>
+        ) : null}
+      </div>
+      {help ? (
+        <div role="dialog" aria-label="Keyboard shortcuts" className="rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm">
+          <ul className="grid grid-cols-2 gap-1">
+            {(dims[0]?.choices ?? []).map((c) => (
+              <li key={c.key}><kbd className="font-mono font-semibold uppercase">{c.key}</kbd> {c.label}</li>
+            ))}
+            <li><kbd>↑ ↓</kbd> change dimension</li>
+            <li><kbd>↵ Enter</kbd> submit</li>
+            <li><kbd>← →</kbd> previous / next item</li>
+            <li><kbd>S</kbd> skip with a reason</li>
+            <li><kbd>C</kbd> comment on the dimension</li>
+            <li><kbd>?</kbd> this list · <kbd>Esc</kbd> close</li>
+          </ul>
+        </div>
+      ) : null}
+      <div className="min-h-[60vh]">{item ? <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} /> : null}</div>
+    </div>
+  );
+}

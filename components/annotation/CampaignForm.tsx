@@ -1,0 +1,91 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+type KindOption = { kind: string; label: string; description: string; sources: string[]; example: string | null; guidelines: string; tieRule: string };
+type Props = {
+  kinds: KindOption[];
+  datasets: Array<{ id: number; name: string }>;
+  users: Array<{ id: number; email: string; name: string | null; role: string }>;
+  paperSample: { users: number; sessionsPerUser: number; seed: number };
+};
+
+const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
+
+/** Posts the campaign as a multipart form to /api/campaigns (uploads can be large) and opens it. */
+export function CampaignForm({ kinds, datasets, users, paperSample }: Props) {
+  const router = useRouter();
+  const [kind, setKind] = useState(kinds[0].kind);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const def = kinds.find((k) => k.kind === kind)!;
+  const source = def.sources[0];
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setPending(true);
+    setError(null);
+    const form = new FormData(e.currentTarget);
+    form.set("source", source);
+    const r = await fetch("/api/campaigns", { method: "POST", body: form });
+    const body = await r.json().catch(() => ({}));
+    setPending(false);
+    if (!r.ok) return setError(body.error ?? `HTTP ${r.status}`);
+    router.push(`/campaigns/${body.id}`);
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="grid max-w-3xl gap-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="New campaign">
+      <label className="block text-xs text-slate-600">Name<input name="name" required className={input} /></label>
+      <label className="block text-xs text-slate-600">Kind
+        <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={input}>
+          {kinds.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+        </select>
+        <span className="mt-1 block text-slate-500">{def.description}</span>
+      </label>
+      {source === "palset-session" ? (
+        <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
+          <legend className="px-1 text-xs font-semibold">Sessions to sample (the paper: {paperSample.users} users × {paperSample.sessionsPerUser} sessions)</legend>
+          <label className="col-span-4 block text-xs text-slate-600">PAL-Set data set
+            <select name="datasetId" className={input}>{datasets.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}</select>
+          </label>
+          <label className="block text-xs text-slate-600">Users<input name="users" type="number" min={1} defaultValue={paperSample.users} className={input} /></label>
+          <label className="block text-xs text-slate-600">Sessions per user<input name="sessionsPerUser" type="number" min={1} defaultValue={paperSample.sessionsPerUser} className={input} /></label>
+          <label className="block text-xs text-slate-600">Sampling seed<input name="sampleSeed" type="number" defaultValue={paperSample.seed} className={input} /></label>
+        </fieldset>
+      ) : (
+        <fieldset className="rounded border border-slate-200 p-3">
+          <legend className="px-1 text-xs font-semibold">Items file (JSONL, one item per line)</legend>
+          <input name="file" type="file" accept=".jsonl,.json,.txt" required aria-label="Items file" className="text-sm" />
+          {def.example ? <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-[11px] text-slate-600">{def.example}</pre> : null}
+        </fieldset>
+      )}
+      <fieldset className="rounded border border-slate-200 p-3">
+        <legend className="px-1 text-xs font-semibold">Annotators</legend>
+        <div className="grid grid-cols-2 gap-1">
+          {users.map((u) => (
+            <label key={u.id} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="annotators" value={u.id} defaultChecked={u.role === "annotator"} />
+              {u.email} <span className="text-xs text-slate-400">{u.role}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid grid-cols-3 gap-3">
+        <label className="block text-xs text-slate-600">Annotations per item (k)<input name="perItem" type="number" min={1} defaultValue={kind === "session-quality" ? 3 : 2} key={kind} className={input} /></label>
+        <label className="block text-xs text-slate-600">Split votes
+          <select name="tieRule" defaultValue={def.tieRule} key={kind} className={input}>
+            {def.tieRule === "tie" ? <option value="tie">become a tie</option> : null}<option value="first">first category wins</option>
+            <option value="adjudicate">wait for adjudication</option><option value="none">stay unresolved</option>
+          </select>
+        </label>
+        <label className="block text-xs text-slate-600">Assignment seed<input name="seed" type="number" defaultValue={1} className={input} /></label>
+      </div>
+      <label className="block text-xs text-slate-600">Guidelines (Markdown)
+        <textarea name="guidelines" rows={8} key={kind} defaultValue={def.guidelines} className={`${input} font-mono`} />
+      </label>
+      {error ? <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-sm text-rose-700">{error}</p> : null}
+      <button disabled={pending} className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60">{pending ? "Creating…" : "Create campaign"}</button>
+    </form>
+  );
+}

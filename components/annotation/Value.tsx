@@ -1,0 +1,63 @@
+/** Renders item content as given: text, lists, key/value objects and dialogues ([{role, content}]). */
+type Turn = { role: string; content: string; action?: string };
+
+const isTurns = (v: unknown): v is Turn[] =>
+  Array.isArray(v) && v.length > 0 && v.every((t) => t && typeof t === "object" && "role" in t && "content" in t);
+
+export function Dialogue({ turns }: { turns: Turn[] }) {
+  return (
+    <ol className="space-y-2">
+      {turns.map((t, i) => (
+        <li key={i} className={`flex ${t.role === "user" ? "justify-start" : "justify-end"}`}>
+          <div className={`max-w-[85%] rounded-lg px-3 py-2 text-sm leading-relaxed ${t.role === "user" ? "bg-slate-100 text-slate-900" : "bg-indigo-50 text-slate-900"}`}>
+            <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-500">
+              {t.role === "user" ? "User" : "Assistant"}
+              {t.action ? ` · ${t.action}` : ""}
+            </span>
+            <span className="whitespace-pre-wrap">{t.content}</span>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function Value({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === "") return <span className="text-slate-400">—</span>;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    return <span className="whitespace-pre-wrap">{String(value)}</span>;
+  }
+  if (isTurns(value)) return <Dialogue turns={value} />;
+  if (Array.isArray(value)) {
+    return (
+      <ul className="list-disc space-y-0.5 pl-5">
+        {value.map((v, i) => (
+          <li key={i}>
+            <Value value={v} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
+      {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="text-xs font-medium text-slate-500">{k.replace(/_/g, " ")}</dt>
+          <dd className="text-sm">
+            <Value value={v} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Panel({ title, children, className = "" }: { title: string; children: React.ReactNode; className?: string }) {
+  return (
+    <section className={`rounded-lg border border-slate-200 bg-white p-3 ${className}`}>
+      <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      <div className="text-sm text-slate-800">{children}</div>
+    </section>
+  );
+}

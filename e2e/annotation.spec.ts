@@ -1,0 +1,124 @@
+import { test, expect, type Browser, type Page } from "@playwright/test";
+import path from "node:path";
+import { e2eState, login, account, pal, type Account } from "./state";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SYSTEM_NAMES = /h2memory|vanilla/i;
+
+test.describe.configure({ mode: "serial" });
+
+function annotators(): Account[] {
+  const a = e2eState().accounts.filter((x) => x.role === "annotator");
+  expect(a.length).toBeGreaterThanOrEqual(2);
+  return a.slice(0, 2);
+}
+
+/** Creates a campaign through the form as the researcher; returns its id. */
+async function createCampaign(page: Page, opts: { name: string; kind: string; file?: string; users?: string; sessions?: string; k: string }) {
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  await page.getByLabel("Name").fill(opts.name);
+  await page.getByLabel("Kind").selectOption({ label: opts.kind });
+  if (opts.file) await page.getByLabel("Items file").setInputFiles(opts.file);
+  if (opts.users) {
+    await page.getByLabel("PAL-Set data set").selectOption({ label: "PAL-Set demo (en)" });
+    await page.getByLabel("Users", { exact: true }).fill(opts.users);
+    await page.getByLabel("Sessions per user").fill(opts.sessions!);
+  }
+  // Exactly the two demo annotators (other specs may have added accounts to the shared database).
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  for (const a of annotators()) await page.getByRole("checkbox", { name: a.email }).check();
+  await page.getByLabel("Annotations per item (k)").fill(opts.k);
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  return Number(page.url().split("/").pop());
+}
+
+/** Signs an annotator in, in a fresh context, recording every response body. */
+async function annotatorPage(browser: Browser, a: Account) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const bodies: Array<Promise<string>> = [];
+  page.on("response", (r) => bodies.push(r.text().catch(() => "")));
+  await login(page, a);
+  return { ctx, page, bodies };
+}
+
+/** Labels every item with the keyboard only: `keys` per item index, then Enter. */
+async function annotateAll(page: Page, campaignId: number, keysFor: (i: number) => string[]) {
+  await page.goto(`${e2eState().baseURL}/annotate/${campaignId}`);
+  const progress = page.getByTestId("progress");
+  await expect(progress).toHaveText(/^0 \/ \d+ done/);
+  const total = Number((await progress.textContent())!.match(/\/ (\d+)/)![1]);
+  for (let i = 0; i < total; i++) {
+    await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
+    for (const k of keysFor(i)) await page.keyboard.press(k);
+    await page.keyboard.press("Enter");
+    await expect(progress).toHaveText(new RegExp(`^${i + 1} / ${total} done`));
+  }
+  return total;
+}
+
+test("pairwise campaign: two annotators complete it with the keyboard, blinded; the dashboard shows their kappa", async ({ page, browser }) => {
+  const id = await createCampaign(page, { name: "Pairwise e2e", kind: "Pairwise dialogue judging", file: path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), k: "2" });
+  const [a1, a2] = annotators();
+  const s1 = await annotatorPage(browser, a1);
+  const s2 = await annotatorPage(browser, a2);
+  await expect(s1.page).toHaveURL(/\/annotate$/);
+  // Annotator 1: W then T on every item; annotator 2 alternates, so they agree on some items only.
+  const n1 = await annotateAll(s1.page, id, () => ["w", "t"]);
+  const n2 = await annotateAll(s2.page, id, (i) => (i % 2 ? ["l", "t"] : ["w", "w"]));
+  expect(n1).toBe(6);
+  expect(n2).toBe(6);
+  await s1.page.keyboard.press("?");
+  await expect(s1.page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+
+  // Blinding: no system name in any page or response an annotator received.
+  for (const s of [s1, s2]) {
+    expect(await s.page.content()).not.toMatch(SYSTEM_NAMES);
+    const all = await Promise.all(s.bodies);
+    expect(all.length).toBeGreaterThan(10);
+    for (const b of all) expect(b).not.toMatch(SYSTEM_NAMES);
+  }
+
+  // Neither reads nor writes the other's assignment, whatever id is sent.
+  const db = await import("better-sqlite3").then((m) => new m.default(e2eState().dbPath, { readonly: true }));
+  const otherId = (db.prepare("select a.id from assignments a join users u on u.id = a.annotator_id where a.campaign_id = ? and u.email = ? limit 1").get(id, a2.email) as { id: number }).id;
+  const before = db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId);
+  const get = await s1.page.request.get(`${e2eState().baseURL}/api/assignments/${otherId}`);
+  expect(get.status()).toBe(404);
+  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
+  expect(post.status()).toBe(404);
+  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { draft: { values: { requirement: "Lose" } } } });
+  expect(patch.status()).toBe(404);
+  expect(db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId)).toEqual(before);
+  expect((await (await s1.page.request.get(`${e2eState().baseURL}/api/campaigns/${id}/export?format=json`)).status())).toBe(403);
+  db.close();
+
+  // The dashboard shows the kappa, the same number the CLI prints.
+  const cli = JSON.parse(pal("metrics", "agreement", "--campaign", String(id), "--json"));
+  const kappa = cli.dimensions[0].report.cohen[0].kappa as number | null;
+  await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
+  await expect(page.getByTestId("requirement-cohen-0")).toContainText(kappa === null ? "—" : kappa.toFixed(3));
+  await expect(page.getByTestId("progress-table")).toContainText(a1.email);
+  // The researcher does see which system is which.
+  await expect(page.getByText("A = h2memory")).toBeVisible();
+  await s1.ctx.close();
+  await s2.ctx.close();
+});
+
+test("session-quality campaign: two annotators rate logs and dialogue 1–3; the dashboard shows the means", async ({ page, browser }) => {
+  const id = await createCampaign(page, { name: "Quality e2e", kind: "Session quality rating (PAL-Set)", users: "1", sessions: "2", k: "2" });
+  const [a1, a2] = annotators();
+  const s1 = await annotatorPage(browser, a1);
+  const s2 = await annotatorPage(browser, a2);
+  const n = await annotateAll(s1.page, id, () => ["3", "2"]);
+  await annotateAll(s2.page, id, () => ["3", "3"]);
+  expect(n).toBe(2);
+  await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
+  await expect(page.getByTestId("logs-mean")).toHaveText("3.00");
+  await expect(page.getByTestId("dialogue-mean")).toHaveText("2.50");
+  await expect(page.getByTestId("logs-percentAgreement")).toHaveText("1.000");
+  await s1.ctx.close();
+  await s2.ctx.close();
+});

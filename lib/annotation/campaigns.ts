@@ -1,0 +1,226 @@
+/** Campaigns: creation (one transaction: items, systems, outputs, dimensions, assignments), listing, status. */
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import {
+  assignments,
+  campaignAnnotators,
+  campaignDimensions,
+  campaignItems,
+  campaignOutputs,
+  campaignSystems,
+  campaigns,
+  users,
+} from "@/db/schema";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import type { TieRule } from "@/lib/agreement";
+import { kindDef, type DimensionSpec, type ParsedItem } from "./kinds";
+import { planAssignments } from "./assignment";
+import { sampleSessions, type SessionSampleSpec } from "./sampling";
+import { sessionItemContent } from "./session-item";
+import { parseItemsJsonl } from "./upload";
+
+export type CampaignSource =
+  | ({ kind: "palset-session"; datasetId: number } & SessionSampleSpec)
+  | { kind: "upload"; fileName: string; text: string };
+
+export interface NewCampaign {
+  name: string;
+  kind: string;
+  guidelines?: string;
+  perItem: number;
+  annotatorIds: number[];
+  tieRule?: TieRule;
+  /** Seed of the assignment and shown-order draws. */
+  seed?: number;
+  source: CampaignSource;
+}
+
+const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
+
+export function createCampaign(db: Db, input: NewCampaign, createdBy: number): { id: number; items: number; assignments: number } {
+  const def = kindDef(input.kind);
+  const name = input.name?.trim();
+  if (!name) throw new InvalidInputError("name: required");
+  if (!def.sources.includes(input.source.kind)) {
+    throw new InvalidInputError(`source: ${def.kind} campaigns take items from ${def.sources.join(" or ")}, not ${input.source.kind}`);
+  }
+  const tieRule = input.tieRule ?? def.defaultTieRule;
+  if (!TIE_RULES.includes(tieRule)) throw new InvalidInputError(`tieRule: expected one of ${TIE_RULES.join(", ")}`);
+  if (tieRule === "tie" && def.dimensions.some((d) => !d.categories.some((c) => c.value === "Tie"))) {
+    // A split 1-vs-3 rating has no "Tie" category to become.
+    throw new InvalidInputError(`tieRule: "tie" needs a Tie category; ${def.kind} campaigns use first, adjudicate or none`);
+  }
+  if (input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
+  const found = db.select({ id: users.id, disabled: users.disabled }).from(users).where(inArray(users.id, input.annotatorIds)).all();
+  for (const id of input.annotatorIds) {
+    const u = found.find((f) => f.id === id);
+    if (!u) throw new InvalidInputError(`annotators: no user with id ${id}`);
+    if (u.disabled) throw new InvalidInputError(`annotators: user ${id} is disabled`);
+  }
+  const seed = input.seed ?? 1;
+
+  return db.transaction((tx) => {
+    let parsed: Array<ParsedItem & { palSampleId?: number }>;
+    let config: Record<string, unknown>;
+    let datasetId: number | null = null;
+    const src = input.source;
+    if (src.kind === "palset-session") {
+      const spec = { users: src.users, sessionsPerUser: src.sessionsPerUser, seed: src.seed };
+      datasetId = src.datasetId;
+      parsed = sampleSessions(tx as unknown as Db, src.datasetId, spec).map((s) => ({
+        externalId: `${s.userKey}/${s.sampleKey}`,
+        palSampleId: s.sampleId,
+        content: sessionItemContent(tx as unknown as Db, src.datasetId, s.userKey, s.sampleKey),
+      }));
+      config = { ...spec };
+    } else {
+      parsed = parseItemsJsonl(def, src.text, src.fileName);
+      config = { file: src.fileName };
+    }
+    const plan = planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
+    config.assignmentSeed = seed;
+
+    const campaign = tx
+      .insert(campaigns)
+      .values({ name, kind: def.kind, source: src.kind, datasetId, guidelines: input.guidelines?.trim() || def.defaultGuidelines, perItem: input.perItem, tieRule, config, createdBy })
+      .returning({ id: campaigns.id })
+      .get();
+    tx.insert(campaignDimensions)
+      .values(def.dimensions.map((d: DimensionSpec, i) => ({ campaignId: campaign.id, position: i, ...d })))
+      .run();
+    tx.insert(campaignAnnotators).values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId }))).run();
+    let systemIds: { A: number; B: number } | null = null;
+    const first = parsed[0]?.outputs;
+    if (def.pairwise && first) {
+      const ins = (slot: "A" | "B") =>
+        tx.insert(campaignSystems).values({ campaignId: campaign.id, slot, name: first[slot].system }).returning({ id: campaignSystems.id }).get().id;
+      systemIds = { A: ins("A"), B: ins("B") };
+    }
+    const itemIds: number[] = [];
+    parsed.forEach((p, position) => {
+      const item = tx
+        .insert(campaignItems)
+        .values({ campaignId: campaign.id, position, externalId: p.externalId, palSampleId: p.palSampleId ?? null, content: p.content })
+        .returning({ id: campaignItems.id })
+        .get();
+      itemIds.push(item.id);
+      if (systemIds && p.outputs) {
+        tx.insert(campaignOutputs)
+          .values([
+            { itemId: item.id, systemId: systemIds.A, output: p.outputs.A.output },
+            { itemId: item.id, systemId: systemIds.B, output: p.outputs.B.output },
+          ])
+          .run();
+      }
+    });
+    const queuePos = new Map<number, number>();
+    const rows = plan.map((a) => {
+      const pos = queuePos.get(a.annotator) ?? 0;
+      queuePos.set(a.annotator, pos + 1);
+      return { campaignId: campaign.id, itemId: itemIds[a.item], annotatorId: a.annotator, position: pos, swapped: def.pairwise && a.swapped };
+    });
+    for (let i = 0; i < rows.length; i += 500) tx.insert(assignments).values(rows.slice(i, i + 500)).run();
+    return { id: campaign.id, items: parsed.length, assignments: rows.length };
+  });
+}
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+export function getCampaign(db: Db, id: number): CampaignRow {
+  const c = Number.isInteger(id) ? db.select().from(campaigns).where(eq(campaigns.id, id)).get() : undefined;
+  if (!c) throw new NotFoundError(`no campaign with id ${id}`);
+  return c;
+}
+
+export function campaignDimensionsOf(db: Db, campaignId: number): DimensionSpec[] {
+  return db
+    .select({ key: campaignDimensions.key, title: campaignDimensions.title, question: campaignDimensions.question, scale: campaignDimensions.scale, categories: campaignDimensions.categories })
+    .from(campaignDimensions)
+    .where(eq(campaignDimensions.campaignId, campaignId))
+    .orderBy(asc(campaignDimensions.position))
+    .all()
+    .map((d) => ({ ...d, question: d.question ?? "" }));
+}
+
+export function campaignSystemsOf(db: Db, campaignId: number): { A?: string; B?: string } {
+  const out: { A?: string; B?: string } = {};
+  for (const s of db.select().from(campaignSystems).where(eq(campaignSystems.campaignId, campaignId)).all()) out[s.slot] = s.name;
+  return out;
+}
+
+export interface CampaignSummary {
+  id: number;
+  name: string;
+  kind: string;
+  status: "open" | "closed";
+  items: number;
+  assignments: number;
+  done: number;
+  skipped: number;
+  createdAt: number;
+}
+
+export function listCampaigns(db: Db): CampaignSummary[] {
+  const rows = db.select().from(campaigns).orderBy(desc(campaigns.id)).all();
+  const counts = db
+    .select({
+      campaignId: assignments.campaignId,
+      total: count(),
+      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
+      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+    })
+    .from(assignments)
+    .groupBy(assignments.campaignId)
+    .all();
+  const items = db.select({ campaignId: campaignItems.campaignId, n: count() }).from(campaignItems).groupBy(campaignItems.campaignId).all();
+  return rows.map((c) => {
+    const a = counts.find((x) => x.campaignId === c.id);
+    return {
+      id: c.id,
+      name: c.name,
+      kind: c.kind,
+      status: c.status,
+      items: items.find((x) => x.campaignId === c.id)?.n ?? 0,
+      assignments: a?.total ?? 0,
+      done: a?.done ?? 0,
+      skipped: a?.skipped ?? 0,
+      createdAt: c.createdAt,
+    };
+  });
+}
+
+export function setCampaignStatus(db: Db, id: number, status: "open" | "closed"): void {
+  getCampaign(db, id);
+  if (status !== "open" && status !== "closed") throw new InvalidInputError(`status: expected open or closed`);
+  db.update(campaigns).set({ status }).where(eq(campaigns.id, id)).run();
+}
+
+/** Progress of each annotator of a campaign. */
+export function annotatorProgress(db: Db, campaignId: number) {
+  return db
+    .select({
+      annotatorId: assignments.annotatorId,
+      email: users.email,
+      name: users.name,
+      total: count(),
+      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
+      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+      msSpent: sql<number>`sum(case when ${assignments.status} = 'done' then ${assignments.msSpent} else 0 end)`,
+    })
+    .from(assignments)
+    .innerJoin(users, eq(users.id, assignments.annotatorId))
+    .where(eq(assignments.campaignId, campaignId))
+    .groupBy(assignments.annotatorId)
+    .orderBy(asc(users.email))
+    .all();
+}
+
+/** Active users who can be given work (any role: researchers annotate too). */
+export function assignableUsers(db: Db) {
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(and(eq(users.disabled, false)))
+    .orderBy(asc(users.role), asc(users.email))
+    .all();
+}

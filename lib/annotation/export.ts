@@ -1,0 +1,82 @@
+/** Campaign export: every label (CSV or JSON) and, in JSON, the agreement report the dashboard shows. */
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { assignments, campaignItems, labels, users } from "@/db/schema";
+import { campaignAgreement } from "./agreement";
+import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
+
+export function labelRows(db: Db, campaignId: number) {
+  return db
+    .select({
+      item: campaignItems.externalId,
+      itemId: campaignItems.id,
+      annotator: users.email,
+      dimension: labels.dimension,
+      value: labels.value,
+      shownValue: labels.shownValue,
+      swapped: labels.swapped,
+      comment: labels.comment,
+      msSpent: assignments.msSpent,
+      submittedAt: assignments.submittedAt,
+    })
+    .from(labels)
+    .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
+    .innerJoin(campaignItems, eq(campaignItems.id, assignments.itemId))
+    .innerJoin(users, eq(users.id, assignments.annotatorId))
+    .where(eq(assignments.campaignId, campaignId))
+    .orderBy(asc(campaignItems.position), asc(users.email), asc(labels.dimension))
+    .all();
+}
+
+const csvCell = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
+  return [columns.join(","), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
+}
+
+/** The agreement report as CSV rows: one per dimension and statistic (Cohen: one per annotator pair and weighting). */
+export function agreementCsv(db: Db, campaignId: number): string {
+  const a = campaignAgreement(db, campaignId);
+  const rows: Array<Record<string, unknown>> = [];
+  for (const d of a.dimensions) {
+    const r = d.report;
+    const ci = r.bootstrap?.ci ?? {};
+    for (const key of ["percentAgreement", "fleissKappa", "krippendorffAlpha"] as const) {
+      rows.push({ dimension: d.dimension.key, statistic: key, raters: "", n: d.labelledItems, value: r[key], ciLow: ci[key]?.[0], ciHigh: ci[key]?.[1], reading: key === "percentAgreement" ? "" : (r.interpretation as Record<string, string | null>)[key], note: r.reasons[key] });
+    }
+    r.cohen.forEach((p, i) => {
+      for (const key of ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"] as const) {
+        if (key !== "kappa" && d.dimension.scale !== "ordinal") continue;
+        const reading = d.cohenInterpretation[i][key === "kappa" ? "kappa" : key === "linearWeightedKappa" ? "linear" : "quadratic"];
+        rows.push({ dimension: d.dimension.key, statistic: `cohen.${key}`, raters: p.raters.join(" x "), n: p.n, value: p[key], ciLow: p.ci?.[key]?.[0], ciHigh: p.ci?.[key]?.[1], reading, note: p.reasons?.[key] });
+      }
+    });
+    if (d.mean !== null) rows.push({ dimension: d.dimension.key, statistic: "meanRating", raters: "", n: d.labelledItems, value: d.mean });
+  }
+  return toCsv(rows, ["dimension", "statistic", "raters", "n", "value", "ciLow", "ciHigh", "reading", "note"]);
+}
+
+export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json", what: "labels" | "agreement" = "labels"): string {
+  const c = getCampaign(db, campaignId);
+  if (format === "csv" && what === "agreement") return agreementCsv(db, campaignId);
+  const rows = labelRows(db, campaignId);
+  if (format === "csv") {
+    return toCsv(rows, ["item", "itemId", "annotator", "dimension", "value", "shownValue", "swapped", "comment", "msSpent", "submittedAt"]);
+  }
+  return (
+    JSON.stringify(
+      {
+        campaign: { id: c.id, name: c.name, kind: c.kind, perItem: c.perItem, tieRule: c.tieRule, status: c.status },
+        systems: campaignSystemsOf(db, campaignId),
+        dimensions: campaignDimensionsOf(db, campaignId),
+        labels: rows,
+        agreement: campaignAgreement(db, campaignId),
+      },
+      null,
+      2,
+    ) + "\n"
+  );
+}

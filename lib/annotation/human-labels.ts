@@ -1,0 +1,60 @@
+/** Reads a campaign's human labels, adjudications and judge labels into per-item, per-dimension maps. */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { adjudications, assignments, campaignItems, judgeLabels, judgeRuns, labels, users } from "@/db/schema";
+
+export interface ItemLabels {
+  itemId: number;
+  externalId: string;
+  position: number;
+  /** dimension → rater email → canonical value */
+  human: Record<string, Record<string, string>>;
+  adjudicated: Record<string, string>;
+}
+
+export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[]; raters: string[] } {
+  const items = db
+    .select({ id: campaignItems.id, externalId: campaignItems.externalId, position: campaignItems.position })
+    .from(campaignItems)
+    .where(eq(campaignItems.campaignId, campaignId))
+    .orderBy(asc(campaignItems.position))
+    .all();
+  const byId = new Map<number, ItemLabels>(items.map((i) => [i.id, { itemId: i.id, externalId: i.externalId, position: i.position, human: {}, adjudicated: {} }]));
+  const rows = db
+    .select({ itemId: assignments.itemId, email: users.email, dimension: labels.dimension, value: labels.value })
+    .from(labels)
+    .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
+    .innerJoin(users, eq(users.id, assignments.annotatorId))
+    .where(and(eq(assignments.campaignId, campaignId), eq(assignments.status, "done")))
+    .orderBy(asc(users.email))
+    .all();
+  const raters = new Set<string>();
+  for (const r of rows) {
+    const it = byId.get(r.itemId)!;
+    (it.human[r.dimension] ??= {})[r.email] = r.value;
+    raters.add(r.email);
+  }
+  const adj = db
+    .select({ itemId: adjudications.itemId, dimension: adjudications.dimension, value: adjudications.value })
+    .from(adjudications)
+    .innerJoin(campaignItems, eq(campaignItems.id, adjudications.itemId))
+    .where(eq(campaignItems.campaignId, campaignId))
+    .all();
+  for (const a of adj) byId.get(a.itemId)!.adjudicated[a.dimension] = a.value;
+  return { items: [...byId.values()], raters: [...raters].sort() };
+}
+
+export function judgeRunsOf(db: Db, campaignId: number) {
+  return db.select().from(judgeRuns).where(eq(judgeRuns.campaignId, campaignId)).orderBy(asc(judgeRuns.id)).all();
+}
+
+/** runId → itemId → dimension → label */
+export function judgeLabelsOf(db: Db, runId: number): Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>> {
+  const out = new Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>>();
+  for (const l of db.select().from(judgeLabels).where(eq(judgeLabels.runId, runId)).all()) {
+    const m = out.get(l.itemId) ?? {};
+    m[l.dimension] = { value: l.value, judgments: l.judgments, analysis: l.analysis };
+    out.set(l.itemId, m);
+  }
+  return out;
+}

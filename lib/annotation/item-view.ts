@@ -1,0 +1,83 @@
+/** The researcher's side-by-side view of one item: unblinded outputs, every human label, every judge verdict, adjudications. */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { adjudications, assignments, campaignItems, campaignOutputs, campaignSystems, labelHistory, labels, users } from "@/db/schema";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { campaignDimensionsOf, getCampaign } from "./campaigns";
+import { judgeLabelsOf, judgeRunsOf } from "./human-labels";
+
+export function itemView(db: Db, campaignId: number, itemId: number) {
+  const campaign = getCampaign(db, campaignId);
+  const item = Number.isInteger(itemId)
+    ? db.select().from(campaignItems).where(and(eq(campaignItems.id, itemId), eq(campaignItems.campaignId, campaignId))).get()
+    : undefined;
+  if (!item) throw new NotFoundError(`no item ${itemId} in campaign ${campaignId}`);
+  const outputs = db
+    .select({ slot: campaignSystems.slot, system: campaignSystems.name, output: campaignOutputs.output })
+    .from(campaignOutputs)
+    .innerJoin(campaignSystems, eq(campaignSystems.id, campaignOutputs.systemId))
+    .where(eq(campaignOutputs.itemId, item.id))
+    .orderBy(asc(campaignSystems.slot))
+    .all();
+  const human = db
+    .select({
+      labelId: labels.id,
+      annotator: users.email,
+      status: assignments.status,
+      skipReason: assignments.skipReason,
+      msSpent: assignments.msSpent,
+      dimension: labels.dimension,
+      value: labels.value,
+      shownValue: labels.shownValue,
+      swapped: labels.swapped,
+      comment: labels.comment,
+      edited: labels.updatedAt,
+    })
+    .from(assignments)
+    .innerJoin(users, eq(users.id, assignments.annotatorId))
+    .leftJoin(labels, eq(labels.assignmentId, assignments.id))
+    .where(eq(assignments.itemId, item.id))
+    .orderBy(asc(users.email))
+    .all();
+  const history = db
+    .select({ labelId: labelHistory.labelId, value: labelHistory.value, writtenAt: labelHistory.writtenAt })
+    .from(labelHistory)
+    .innerJoin(labels, eq(labels.id, labelHistory.labelId))
+    .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
+    .where(eq(assignments.itemId, item.id))
+    .all();
+  const judges = judgeRunsOf(db, campaignId).map((r) => ({ id: r.id, name: r.name, model: r.model, labels: judgeLabelsOf(db, r.id).get(item.id) ?? {} }));
+  const adjudicated = db.select().from(adjudications).where(eq(adjudications.itemId, item.id)).all();
+  const neighbours = db
+    .select({ id: campaignItems.id })
+    .from(campaignItems)
+    .where(eq(campaignItems.campaignId, campaignId))
+    .orderBy(asc(campaignItems.position))
+    .all()
+    .map((r) => r.id);
+  const at = neighbours.indexOf(item.id);
+  return {
+    campaign: { id: campaign.id, name: campaign.name, kind: campaign.kind },
+    item: { id: item.id, externalId: item.externalId, position: item.position, content: item.content },
+    dimensions: campaignDimensionsOf(db, campaignId),
+    outputs,
+    human,
+    history,
+    judges,
+    adjudicated,
+    prev: at > 0 ? neighbours[at - 1] : null,
+    next: at >= 0 && at < neighbours.length - 1 ? neighbours[at + 1] : null,
+  };
+}
+
+/** Records (or replaces) the adjudicated label of one item and dimension. */
+export function adjudicate(db: Db, campaignId: number, itemId: number, dimension: string, value: string, note: string | null, userId: number): void {
+  const view = itemView(db, campaignId, itemId);
+  const dim = view.dimensions.find((d) => d.key === dimension);
+  if (!dim) throw new InvalidInputError(`dimension: "${dimension}" is not a dimension of this campaign`);
+  if (!dim.categories.some((c) => c.value === value)) throw new InvalidInputError(`value: expected one of ${dim.categories.map((c) => c.value).join(", ")}`);
+  db.insert(adjudications)
+    .values({ itemId, dimension, value, note: note?.trim() || null, adjudicatorId: userId })
+    .onConflictDoUpdate({ target: [adjudications.itemId, adjudications.dimension], set: { value, note: note?.trim() || null, adjudicatorId: userId } })
+    .run();
+}

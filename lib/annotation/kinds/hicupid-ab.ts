@@ -1,0 +1,63 @@
+import type { CampaignKindDef } from "./types";
+import { info, str } from "./fields";
+
+/** HiCUPID's human A/B/Tie evaluation: a model's answer against the personalized reference, slots randomised. */
+export const hicupidAb: CampaignKindDef = {
+  kind: "hicupid-ab",
+  label: "HiCUPID A/B/Tie",
+  description: "A question, the user's metadata and two answers (a model's and the personalized reference, slot randomised).",
+  pairwise: true,
+  sources: ["upload"],
+  dimensions: [
+    {
+      key: "personalization",
+      title: "Personalization",
+      question: "Which answer takes the user's characteristics into account better?",
+      scale: "nominal",
+      categories: [
+        { value: "Win", label: "Model wins" },
+        { value: "Tie", label: "Tie" },
+        { value: "Lose", label: "Reference wins" },
+      ],
+    },
+    {
+      key: "logical-validity",
+      title: "Logical validity",
+      question: "Which answer is the logically sounder response to the question?",
+      scale: "nominal",
+      categories: [
+        { value: "Win", label: "Model wins" },
+        { value: "Tie", label: "Tie" },
+        { value: "Lose", label: "Reference wins" },
+      ],
+    },
+  ],
+  keys: [
+    { key: "a", shown: "Win", label: "answer A is better" },
+    { key: "t", shown: "Tie", label: "tie" },
+    { key: "b", shown: "Lose", label: "answer B is better" },
+  ],
+  sideNames: { A: "model", B: "reference" },
+  uploadExample: '{"id": "qa-17", "question": "...", "metadata": "...", "model": "llama-3.1-8b", "answer": "...", "reference": "..."}',
+  parseUpload(obj, where) {
+    return {
+      externalId: str(obj, "id", where)!,
+      content: { question: str(obj, "question", where), metadata: info(obj, "metadata", where) },
+      outputs: {
+        A: { system: str(obj, "model", where, { optional: true }) ?? "model", output: str(obj, "answer", where) },
+        B: { system: "reference", output: str(obj, "reference", where) },
+      },
+    };
+  },
+  defaultTieRule: "tie",
+  defaultGuidelines: [
+    "## What you judge",
+    "",
+    "You see a user's question, what is known about the user, and two answers. Choose the better answer:",
+    "",
+    "- **Personalization**: does it consider the user's characteristics well?",
+    "- **Logical validity**: is it a logically valid response to the question?",
+    "",
+    "Press **A** or **B** for the better answer, **T** if they are of comparable quality.",
+  ].join("\n"),
+};

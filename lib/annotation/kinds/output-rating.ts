@@ -1,0 +1,41 @@
+import type { CampaignKindDef } from "./types";
+import { info, output, str } from "./fields";
+import { InvalidInputError } from "@/lib/errors";
+
+/** Single outputs produced anywhere, each rated 1–3 (the same scale as the session check). */
+export const outputRating: CampaignKindDef = {
+  kind: "output-rating",
+  label: "Output rating (uploaded)",
+  description: "Single outputs from a file, each rated 1–3 for how well it fits the user.",
+  pairwise: false,
+  sources: ["upload"],
+  dimensions: [
+    {
+      key: "quality",
+      title: "Fit to the user",
+      question: "Does the output match the user's profile, requirements and preferences?",
+      scale: "ordinal",
+      categories: [
+        { value: "1", label: "1 · does not match" },
+        { value: "2", label: "2 · basically matches" },
+        { value: "3", label: "3 · completely matches" },
+      ],
+    },
+  ],
+  keys: [
+    { key: "1", shown: "1", label: "does not match" },
+    { key: "2", shown: "2", label: "basically matches" },
+    { key: "3", shown: "3", label: "completely matches" },
+  ],
+  uploadExample: '{"id": "item-1", "context": {"profile": "...", "question": "..."}, "output": "..."}',
+  parseUpload(obj, where) {
+    // A system name would be shown to annotators with the content: refuse it rather than leak it.
+    if (obj.system !== undefined) throw new InvalidInputError(`${where}: field "system" is not accepted for ratings (it would reach annotators)`);
+    return {
+      externalId: str(obj, "id", where)!,
+      content: { context: info(obj, "context", where, { optional: true }) ?? null, output: output(obj.output, "output", where) },
+    };
+  },
+  defaultTieRule: "adjudicate",
+  defaultGuidelines: "Rate each output **1 to 3**: 1 = does not match the user, 2 = basically matches, 3 = completely matches.",
+};

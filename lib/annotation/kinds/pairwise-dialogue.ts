@@ -1,0 +1,65 @@
+import type { CampaignKindDef } from "./types";
+import { info, side, str } from "./fields";
+import { InvalidInputError } from "@/lib/errors";
+
+export const WTL = [
+  { value: "Win", label: "Win" },
+  { value: "Tie", label: "Tie" },
+  { value: "Lose", label: "Lose" },
+];
+
+/** Mem-PAL's multi-turn dialogue comparison: Win/Tie/Lose for the dialogue shown first, on two dimensions. */
+export const pairwiseDialogue: CampaignKindDef = {
+  kind: "pairwise-dialogue",
+  label: "Pairwise dialogue judging",
+  description: "Two dialogues on the same topic, judged Win/Tie/Lose for the first on requirement and preference understanding. Blinded.",
+  pairwise: true,
+  sources: ["upload"],
+  dimensions: [
+    {
+      key: "requirement",
+      title: "Requirement understanding",
+      question: "Which assistant better clarifies what the user actually needs?",
+      scale: "nominal",
+      categories: WTL,
+    },
+    {
+      key: "preference",
+      title: "Preference understanding",
+      question: "Whose proposed solutions better fit the user's preferences?",
+      scale: "nominal",
+      categories: WTL,
+    },
+  ],
+  keys: [
+    { key: "w", shown: "Win", label: "first (left) is better" },
+    { key: "t", shown: "Tie", label: "tie" },
+    { key: "l", shown: "Lose", label: "second (right) is better" },
+  ],
+  sideNames: { A: "A", B: "B" },
+  uploadExample:
+    '{"id": "0003/topic-2", "topic": "Plan a weekend trip", "user_info": {"profile": "...", "requirement": "...", "preferences": ["..."]}, ' +
+    '"a": {"system": "h2memory", "output": [{"role": "user", "content": "..."}, {"role": "assistant", "content": "..."}]}, ' +
+    '"b": {"system": "vanilla-log", "output": [...]}}',
+  parseUpload(obj, where) {
+    const a = side(obj, "a", where);
+    const b = side(obj, "b", where);
+    if (a.system === b.system) throw new InvalidInputError(`${where}: "a.system" and "b.system" must differ`);
+    const topic = str(obj, "topic", where, { optional: true });
+    return {
+      externalId: str(obj, "id", where)!,
+      content: { ...(topic ? { topic } : {}), userInfo: info(obj, "user_info", where) },
+      outputs: { A: a, B: b },
+    };
+  },
+  defaultTieRule: "tie",
+  defaultGuidelines: [
+    "## What you judge",
+    "",
+    "You see the user's information and two dialogues between that user and two assistants on the same topic.",
+    "For each dimension, press **W** if the dialogue on the left is better, **L** if the one on the right is better, **T** for a tie.",
+    "",
+    "- **Requirement understanding**: does the assistant find out what the user actually needs?",
+    "- **Preference understanding**: do its proposals fit the user's stated preferences?",
+  ].join("\n"),
+};

@@ -1,0 +1,44 @@
+import type { CampaignKind } from "@/db/schema";
+
+/** One dimension of a campaign (its label spec): a scale and ordered categories in canonical terms. */
+export interface DimensionSpec {
+  key: string;
+  title: string;
+  question: string;
+  scale: "nominal" | "ordinal";
+  categories: Array<{ value: string; label: string }>;
+}
+
+/** A key the annotator presses and the value it means in the order shown (first/left side's view). */
+export interface KeyChoice {
+  key: string;
+  shown: string;
+  label: string;
+}
+
+/** A parsed uploaded line: the shared context, and for pairwise kinds the two systems' outputs. */
+export interface ParsedItem {
+  externalId: string;
+  content: Record<string, unknown>;
+  outputs?: { A: { system: string; output: unknown }; B: { system: string; output: unknown } };
+}
+
+export interface CampaignKindDef {
+  kind: CampaignKind;
+  label: string;
+  description: string;
+  /** Two outputs compared side by side; labels are Win/Tie/Lose for canonical slot A. */
+  pairwise: boolean;
+  dimensions: DimensionSpec[];
+  keys: KeyChoice[];
+  /** The item sources this kind accepts. */
+  sources: Array<"palset-session" | "upload">;
+  /** Validates one uploaded JSONL record; throws InvalidInputError naming `where` and the field. */
+  parseUpload?: (obj: Record<string, unknown>, where: string) => ParsedItem;
+  uploadExample?: string;
+  defaultGuidelines: string;
+  /** How split human votes are resolved unless the campaign says otherwise ("tie" needs a Tie category). */
+  defaultTieRule: "tie" | "first" | "adjudicate" | "none";
+  /** Names of the two sides in reports (canonical A, B). */
+  sideNames?: { A: string; B: string };
+}

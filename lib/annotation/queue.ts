@@ -1,0 +1,272 @@
+/**
+ * The annotator's side: their queue, one item presented blinded, drafts, idempotent submit, skip.
+ * Every function takes the signed-in user's id and only ever touches that user's assignments: an
+ * assignment of someone else is "not found", whatever id is asked for.
+ */
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { assignments, campaignItems, campaignOutputs, campaignSystems, campaigns, labelHistory, labels } from "@/db/schema";
+import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { canonicalValue, kindDef } from "./kinds";
+import { campaignDimensionsOf } from "./campaigns";
+
+export interface MyCampaign {
+  id: number;
+  name: string;
+  kind: string;
+  status: "open" | "closed";
+  total: number;
+  done: number;
+  skipped: number;
+}
+
+export function myCampaigns(db: Db, userId: number): MyCampaign[] {
+  return db
+    .select({
+      id: campaigns.id,
+      name: campaigns.name,
+      kind: campaigns.kind,
+      status: campaigns.status,
+      total: count(),
+      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
+      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+    })
+    .from(assignments)
+    .innerJoin(campaigns, eq(campaigns.id, assignments.campaignId))
+    .where(eq(assignments.annotatorId, userId))
+    .groupBy(campaigns.id)
+    .orderBy(asc(campaigns.id))
+    .all();
+}
+
+export interface QueueEntry {
+  assignmentId: number;
+  status: "pending" | "done" | "skipped";
+}
+
+export interface MyQueue {
+  campaign: { id: number; name: string; kind: string; status: "open" | "closed"; guidelines: string };
+  entries: QueueEntry[];
+  /** Where to resume: the first item not done or skipped (else the last). */
+  resumeAt: number;
+}
+
+export function myQueue(db: Db, userId: number, campaignId: number): MyQueue {
+  const c = Number.isInteger(campaignId) ? db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get() : undefined;
+  const entries = c
+    ? db
+        .select({ assignmentId: assignments.id, status: assignments.status })
+        .from(assignments)
+        .where(and(eq(assignments.campaignId, campaignId), eq(assignments.annotatorId, userId)))
+        .orderBy(asc(assignments.position))
+        .all()
+    : [];
+  if (!c || entries.length === 0) throw new NotFoundError(`no campaign ${campaignId} in your queue`);
+  const firstOpen = entries.findIndex((e) => e.status === "pending");
+  return {
+    campaign: { id: c.id, name: c.name, kind: c.kind, status: c.status, guidelines: c.guidelines ?? "" },
+    entries,
+    resumeAt: firstOpen >= 0 ? firstOpen : entries.length - 1,
+  };
+}
+
+type AssignmentRow = typeof assignments.$inferSelect;
+
+function ownAssignment(db: Db, userId: number, assignmentId: number): AssignmentRow {
+  const a = Number.isInteger(assignmentId)
+    ? db.select().from(assignments).where(and(eq(assignments.id, assignmentId), eq(assignments.annotatorId, userId))).get()
+    : undefined;
+  if (!a) throw new NotFoundError(`no assignment ${assignmentId} in your queue`);
+  return a;
+}
+
+export interface Draft {
+  values?: Record<string, string>;
+  comments?: Record<string, string>;
+}
+
+/** What an annotator's browser receives: content and outputs in the shown order, no system, item or source id. */
+export interface PresentedItem {
+  assignmentId: number;
+  kind: string;
+  pairwise: boolean;
+  campaignOpen: boolean;
+  dimensions: Array<{ key: string; title: string; question: string; choices: Array<{ key: string; value: string; label: string }> }>;
+  content: Record<string, unknown>;
+  left: unknown;
+  right: unknown;
+  status: "pending" | "done" | "skipped";
+  skipReason: string | null;
+  /** The annotator's current choices in shown terms: the submitted labels, overlaid by an unsaved draft. */
+  values: Record<string, string>;
+  comments: Record<string, string>;
+  submitted: boolean;
+}
+
+export function presentAssignment(db: Db, userId: number, assignmentId: number): PresentedItem {
+  const a = ownAssignment(db, userId, assignmentId);
+  const c = db.select({ kind: campaigns.kind, status: campaigns.status }).from(campaigns).where(eq(campaigns.id, a.campaignId)).get()!;
+  const def = kindDef(c.kind);
+  const item = db.select({ content: campaignItems.content }).from(campaignItems).where(eq(campaignItems.id, a.itemId)).get()!;
+  let left: unknown = null;
+  let right: unknown = null;
+  if (def.pairwise) {
+    const outs = db
+      .select({ slot: campaignSystems.slot, output: campaignOutputs.output })
+      .from(campaignOutputs)
+      .innerJoin(campaignSystems, eq(campaignSystems.id, campaignOutputs.systemId))
+      .where(eq(campaignOutputs.itemId, a.itemId))
+      .all();
+    const A = outs.find((o) => o.slot === "A")?.output ?? null;
+    const B = outs.find((o) => o.slot === "B")?.output ?? null;
+    [left, right] = a.swapped ? [B, A] : [A, B];
+  }
+  const own = db.select().from(labels).where(eq(labels.assignmentId, a.id)).all();
+  const values: Record<string, string> = {};
+  const comments: Record<string, string> = {};
+  for (const l of own) {
+    values[l.dimension] = l.shownValue;
+    if (l.comment) comments[l.dimension] = l.comment;
+  }
+  const draft = (a.draft ?? {}) as Draft;
+  Object.assign(values, draft.values ?? {});
+  Object.assign(comments, draft.comments ?? {});
+  const dims = campaignDimensionsOf(db, a.campaignId);
+  return {
+    assignmentId: a.id,
+    kind: c.kind,
+    pairwise: def.pairwise,
+    campaignOpen: c.status === "open",
+    dimensions: dims.map((d) => ({
+      key: d.key,
+      title: d.title,
+      question: d.question,
+      choices: def.keys.map((k) => ({ key: k.key, value: k.shown, label: k.label })),
+    })),
+    content: item.content,
+    left,
+    right,
+    status: a.status,
+    skipReason: a.skipReason,
+    values,
+    comments,
+    submitted: own.length > 0,
+  };
+}
+
+const MAX_MS_PER_VISIT = 6 * 60 * 60 * 1000;
+
+function msDelta(ms: unknown): number {
+  const n = Number(ms ?? 0);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidInputError("ms: expected a non-negative number of milliseconds");
+  // A tab left open overnight is not annotation time.
+  return Math.min(Math.round(n), MAX_MS_PER_VISIT);
+}
+
+function assertOpen(db: Db, campaignId: number) {
+  const c = db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, campaignId)).get();
+  if (c?.status !== "open") throw new ConflictError("this campaign is closed");
+}
+
+function cleanDraft(draft: unknown): Draft {
+  if (typeof draft !== "object" || draft === null || Array.isArray(draft)) throw new InvalidInputError("draft: expected an object");
+  const d = draft as Record<string, unknown>;
+  const rec = (v: unknown, f: string): Record<string, string> => {
+    if (v === undefined) return {};
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InvalidInputError(`draft.${f}: expected an object`);
+    const out: Record<string, string> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x !== "string" || x.length > 5000) throw new InvalidInputError(`draft.${f}.${k}: expected a string (up to 5000 characters)`);
+      out[k] = x;
+    }
+    return out;
+  };
+  return { values: rec(d.values, "values"), comments: rec(d.comments, "comments") };
+}
+
+export function saveDraft(db: Db, userId: number, assignmentId: number, draft: unknown, ms?: unknown): void {
+  const a = ownAssignment(db, userId, assignmentId);
+  const clean = cleanDraft(draft);
+  const add = msDelta(ms);
+  db.update(assignments)
+    .set({ draft: clean as Record<string, unknown>, msSpent: sql`${assignments.msSpent} + ${add}` })
+    .where(eq(assignments.id, a.id))
+    .run();
+}
+
+export interface Submission {
+  submissionId: string;
+  values: Record<string, string>;
+  comments?: Record<string, string>;
+  ms?: number;
+}
+
+/**
+ * Stores the labels of one item. Idempotent: the same submissionId again (a double click, a retry
+ * after a lost response) changes nothing. A new submission for an item already labelled edits the
+ * labels, keeping the replaced versions in label_history.
+ */
+export function submitLabels(db: Db, userId: number, assignmentId: number, body: Submission): { duplicate: boolean } {
+  if (typeof body?.submissionId !== "string" || !/^[\w-]{8,80}$/.test(body.submissionId)) {
+    throw new InvalidInputError("submissionId: expected a client-generated id of 8–80 letters, digits, - or _");
+  }
+  if (typeof body.values !== "object" || body.values === null) throw new InvalidInputError("values: expected an object of dimension → choice");
+  const comments = body.comments ?? {};
+  const add = msDelta(body.ms);
+  // IMMEDIATE: take the write lock before reading, so concurrent writers queue on busy_timeout
+  // instead of failing to upgrade a read lock.
+  return db.transaction(
+    (tx) => {
+      const a = ownAssignment(tx as unknown as Db, userId, assignmentId);
+      if (a.submissionId === body.submissionId) return { duplicate: true };
+      assertOpen(tx as unknown as Db, a.campaignId);
+      const c = tx.select({ kind: campaigns.kind }).from(campaigns).where(eq(campaigns.id, a.campaignId)).get()!;
+      const def = kindDef(c.kind);
+      const dims = campaignDimensionsOf(tx as unknown as Db, a.campaignId);
+      const allowed = new Set(def.keys.map((k) => k.shown));
+      for (const k of Object.keys(body.values)) {
+        if (!dims.some((d) => d.key === k)) throw new InvalidInputError(`values.${k}: not a dimension of this campaign`);
+      }
+      for (const d of dims) {
+        const v = body.values[d.key];
+        if (v === undefined) throw new InvalidInputError(`values.${d.key}: missing`);
+        if (!allowed.has(v)) throw new InvalidInputError(`values.${d.key}: expected one of ${[...allowed].join(", ")}, got "${v}"`);
+        const comment = typeof comments[d.key] === "string" && comments[d.key].trim() ? comments[d.key].trim().slice(0, 5000) : null;
+        const value = canonicalValue(def, v, a.swapped);
+        const old = tx.select().from(labels).where(and(eq(labels.assignmentId, a.id), eq(labels.dimension, d.key))).get();
+        if (!old) {
+          tx.insert(labels).values({ assignmentId: a.id, dimension: d.key, value, shownValue: v, swapped: a.swapped, comment }).run();
+        } else if (old.value !== value || old.comment !== comment) {
+          tx.insert(labelHistory)
+            .values({ labelId: old.id, value: old.value, shownValue: old.shownValue, comment: old.comment, writtenAt: old.updatedAt ?? old.createdAt })
+            .run();
+          tx.update(labels).set({ value, shownValue: v, comment, updatedAt: Date.now() }).where(eq(labels.id, old.id)).run();
+        }
+      }
+      tx.update(assignments)
+        .set({
+          status: "done",
+          skipReason: null,
+          draft: null,
+          submissionId: body.submissionId,
+          submittedAt: Date.now(),
+          msSpent: sql`${assignments.msSpent} + ${add}`,
+        })
+        .where(eq(assignments.id, a.id))
+        .run();
+      return { duplicate: false };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export function skipAssignment(db: Db, userId: number, assignmentId: number, reason: unknown, ms?: unknown): void {
+  const a = ownAssignment(db, userId, assignmentId);
+  assertOpen(db, a.campaignId);
+  if (typeof reason !== "string" || reason.trim() === "") throw new InvalidInputError("reason: say why you skip this item");
+  if (a.status === "done") throw new ConflictError("this item is already labelled");
+  db.update(assignments)
+    .set({ status: "skipped", skipReason: reason.trim().slice(0, 1000), msSpent: sql`${assignments.msSpent} + ${msDelta(ms)}` })
+    .where(eq(assignments.id, a.id))
+    .run();
+}

@@ -1,0 +1,120 @@
+/**
+ * MemoryBank over PAL-Set / HiCUPID dialogues: timestamped turn memory, one event summary and one
+ * daily portrait per session, a global summary and a global portrait folded forward, and a memory
+ * strength per piece (turns and event summaries) that recall raises (forgetting.ts).
+ * Recall happens while building: session j's user inputs retrieve the top-k pieces of the memory
+ * before j, and those get stronger with their clock reset to session j. Answering never changes
+ * memory, so a task's result does not depend on the order tasks run in.
+ * A session's event and daily-portrait calls run together; each global update waits only for its
+ * own input, so the longest chain grows by one call per session.
+ */
+import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baseline-types";
+import { formatTurns } from "../history-text";
+import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
+import { newTrace, recall, type MemoryTrace } from "./forgetting";
+
+/** A memory piece: its forgetting trace (id, strength, last recall) and what it says. */
+export type Piece = MemoryTrace & { kind: "turn" | "event"; seq: number; date: string; text: string };
+
+export type MemoryBankState = { pieces: Piece[]; globalSummary: string | null; globalPortrait: string | null };
+export const initialMemoryBankState = (): MemoryBankState => ({ pieces: [], globalSummary: null, globalPortrait: null });
+
+export type MemoryBankContext = StepContext & { makeIndex: MakeIndex; k: number };
+
+/** The pieces a session's user inputs bring back from the memory built before it (top-k each). */
+export async function recallIds(
+  makeIndex: MakeIndex,
+  pieces: readonly Piece[],
+  queries: readonly string[],
+  k: number,
+): Promise<Set<string>> {
+  const ids = new Set<string>();
+  if (!pieces.length || !queries.length) return ids;
+  const index = makeIndex<Piece>();
+  await index.add(pieces.map((p) => ({ id: p.id, text: p.text, meta: p })));
+  for (const q of queries) for (const h of await index.search(q, k)) ids.add(h.id);
+  return ids;
+}
+
+export async function memorybankStep(
+  ctx: MemoryBankContext,
+  state: MemoryBankState,
+  s: BaselineSession,
+): Promise<StepResult<MemoryBankState>> {
+  const visibleFrom = s.seq + 1;
+  const entries: BaselineEntry[] = [];
+  // The session's calls do not depend on recall, so they start first and recall runs meanwhile.
+  const eventP = s.turns.length
+    ? ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema })
+    : null;
+  const portraitP = s.turns.length
+    ? ctx.chat({
+        purpose: "memorybank.daily-portrait",
+        prose: true,
+        messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
+        schema: portraitSchema,
+      })
+    : null;
+  // Should recall fail, the pending calls' failures are not left unhandled.
+  void eventP?.catch(() => undefined);
+  void portraitP?.catch(() => undefined);
+  // Recall: only what existed before this session can be brought back by it.
+  const hit = await recallIds(
+    ctx.makeIndex,
+    state.pieces,
+    s.turns.map((t) => t.user),
+    ctx.k,
+  );
+  const pieces = state.pieces.map((p) => {
+    if (!hit.has(p.id)) return p;
+    const r = { ...p, ...recall(p, s.at) };
+    entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom });
+    return r;
+  });
+  if (!eventP || !portraitP) return { state: { ...state, pieces }, entries };
+
+  s.turns.forEach((t, i) => {
+    const piece: Piece = {
+      ...newTrace(`turn:${s.seq}:${i + 1}`, s.at),
+      kind: "turn",
+      seq: s.seq,
+      date: s.date,
+      text: formatTurns(ctx.lang, [t]),
+    };
+    pieces.push(piece);
+    entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
+  });
+  const [globalSummary, globalPortrait, event, daily] = await Promise.all([
+    eventP.then((e) =>
+      ctx.chat({
+        purpose: "memorybank.global-summary",
+        prose: true,
+        messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary),
+        schema: eventSchema,
+      }),
+    ),
+    portraitP.then((p) =>
+      ctx.chat({
+        purpose: "memorybank.global-portrait",
+        prose: true,
+        messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait),
+        schema: portraitSchema,
+      }),
+    ),
+    eventP,
+    portraitP,
+  ]);
+  const eventPiece: Piece = { ...newTrace(`event:${s.seq}`, s.at), kind: "event", seq: s.seq, date: s.date, text: event.summary };
+  pieces.push(eventPiece);
+  entries.push(
+    { kind: "event", key: eventPiece.id, content: eventPiece, visibleFrom },
+    { kind: "daily-portrait", key: `portrait:${s.seq}`, content: daily.portrait, visibleFrom },
+    { kind: "global-summary", key: "global-summary", content: globalSummary.summary, visibleFrom },
+    { kind: "global-portrait", key: "global-portrait", content: globalPortrait.portrait, visibleFrom },
+  );
+  return { state: { pieces, globalSummary: globalSummary.summary, globalPortrait: globalPortrait.portrait }, entries };
+}
+
+/** Calls implied: four per session with dialogue (event, daily portrait, global summary, global portrait). */
+export const memorybankImpliedCalls = (sessions: readonly Pick<BaselineSession, "turns">[]) =>
+  sessions.filter((s) => s.turns.length).length * 4;

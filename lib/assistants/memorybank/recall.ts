@@ -1,0 +1,24 @@
+/**
+ * MemoryBank at answer time: the forgetting rule decides which pieces are still remembered at the
+ * session's time (forgetting.ts: seeded sampling with probability R, or a threshold on R); the top-k
+ * of the rest are retrieved. Answering does not reinforce (see engine.ts).
+ */
+import type { MakeIndex } from "../baseline-types";
+import type { Piece } from "./engine";
+import { decideForgetting, type ForgetRule } from "./forgetting";
+
+export async function memorybankRecall(
+  makeIndex: MakeIndex,
+  k: number,
+  query: string,
+  pieces: readonly Piece[],
+  at: number,
+  rule: ForgetRule,
+): Promise<{ retrieved: Piece[]; forgotten: number }> {
+  const decisions = decideForgetting(pieces, at, rule);
+  const kept = pieces.filter((_, i) => decisions[i].kept);
+  if (!kept.length) return { retrieved: [], forgotten: pieces.length };
+  const index = makeIndex<Piece>();
+  await index.add(kept.map((p) => ({ id: p.id, text: p.text, meta: p })));
+  return { retrieved: (await index.search(query, k)).map((h) => h.doc.meta!), forgotten: pieces.length - kept.length };
+}
