@@ -13,6 +13,7 @@
  */
 import { stepOf } from "@/lib/assistants/h2memory/prompts";
 import type { ChatRequest, Reply } from "./fake-openai";
+import { baselineResponder } from "./baseline-responder";
 
 const userText = (req: ChatRequest) => {
   const u = req.messages.find((m) => m.role === "user");
@@ -106,7 +107,7 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
  * The shared task prompts (lib/assistants/prompts/tasks.ts): a valid answer per output format, in
  * the prompt's language. Selection picks the first two candidate ids the prompt lists.
  */
-export function taskReply(req: ChatRequest): string {
+export function taskReply(req: Pick<ChatRequest, "messages">): string {
   const text = req.messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
   const zh = /[\u4e00-\u9fff]{4}/.test(text);
   if (text.includes('"selected_solutions"')) {
@@ -120,7 +121,12 @@ export function taskReply(req: ChatRequest): string {
   return zh ? "这是一个符合用户情况的回答。" : "An answer that fits the user.";
 }
 
-/** TEST DOUBLE responder for the whole app: H2Memory's steps by their tag, everything else as a task. */
+const baselines = baselineResponder(taskReply);
+
+/**
+ * TEST DOUBLE responder for the whole app (e2e setup, memory benchmark): H2Memory's steps by their
+ * tag, the baselines' steps by their wording (test/baseline-responder.ts), everything else as a task.
+ */
 export function palResponder(req: ChatRequest): Reply {
-  return h2memoryReply(req) ?? taskReply(req);
+  return h2memoryReply(req) ?? baselines(req);
 }
