@@ -52,3 +52,27 @@ test("a researcher builds H2Memory for a demo user with a live progress bar and 
   await expect(page.getByTestId("call-response")).toContainText("situation_aspects");
   await expect(page.getByTestId("call-attempts")).toContainText("h2memory.situation");
 });
+
+test("a build the server lost shows as interrupted and resumes from the page", async ({ page }) => {
+  test.setTimeout(180_000);
+  const s = e2eState();
+  // A build row left running by a server process that no longer exists.
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(s.dbPath);
+  const ds = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
+  const row = db
+    .prepare("insert into memory_builds (dataset_id, method, users, status, sessions_total, sessions_done, pid) values (?, 'h2memory', '[\"0001\"]', 'running', 7, 2, 999999999) returning id")
+    .get(ds) as { id: number };
+  db.close();
+
+  await login(page, account("researcher"));
+  await page.goto(`${s.baseURL}/memory`);
+  const lost = page.getByTestId(`build-${row.id}`);
+  await expect(lost).toHaveAttribute("data-status", "interrupted");
+  await lost.getByRole("button", { name: "Resume" }).click();
+  const resumed = page.locator("[data-status]").first();
+  await expect(resumed).not.toHaveAttribute("data-testid", `build-${row.id}`);
+  await expect(resumed).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
+  await expect(resumed.getByTestId("build-status")).toContainText("7/7 sessions");
+  await expect(resumed).toContainText("user 0001");
+});

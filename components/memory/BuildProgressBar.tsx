@@ -1,6 +1,8 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useActionState, useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
 import type { MemoryBuild } from "@/lib/assistants/build-jobs";
+import { startBuildAction, type BuildActionState } from "@/app/(app)/memory/actions";
 
 /**
  * A live progress bar for one background memory build: polls its state every second while it
@@ -32,7 +34,26 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
         <div className={`h-2 ${colour} transition-all`} style={{ width: `${pct}%` }} />
       </div>
       {b.error ? <p className="mt-1 text-xs text-rose-700">{b.error}</p> : null}
-      {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build; start it again to resume.</p> : null}
+      {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build.</p> : null}
+      {b.status === "interrupted" || b.status === "failed" ? <ResumeButton b={b} /> : null}
     </div>
+  );
+}
+
+/** Starts the same build again: the builder skips complete sessions and redoes the unfinished one. */
+function ResumeButton({ b }: { b: MemoryBuild }) {
+  const [state, action, pending] = useActionState<BuildActionState, FormData>(startBuildAction, {});
+  const router = useRouter();
+  useEffect(() => {
+    if (state.buildId) router.refresh();
+  }, [state.buildId, router]);
+  return (
+    <form action={action} className="mt-1 flex items-center gap-2">
+      <input type="hidden" name="datasetId" value={b.datasetId} />
+      <input type="hidden" name="method" value={b.method} />
+      <input type="hidden" name="users" value={b.users.join(",")} />
+      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">Resume</button>
+      {state.error ? <span role="alert" className="text-xs text-rose-700">{state.error}</span> : null}
+    </form>
   );
 }
