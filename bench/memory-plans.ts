@@ -15,8 +15,8 @@ type Parts = { background: boolean; principle: boolean };
 
 /**
  * H2Memory, per session: ceil(logs / 10) log-graph windows and one situation per component
- * (concurrent, chain 2), one background update (chain +1); one outline call and one rewrite per
- * outline (chain 2). At the first query session M_P is made: one embedding request and, per
+ * (concurrent, chain 2), one background update (chain +1); one outline call (prefetched beside the
+ * logs phase) and one rewrite per outline (chain +1). At the first query session M_P is made: one embedding request and, per
  * cluster, the type then the principle (chain 3, beside the logs phase). Each later query
  * dialogue: one embedding request and, per cluster that gained members, a type update then a
  * principle update (chain 3).
@@ -44,7 +44,9 @@ function h2memoryPlan(parts: Parts): PlanFn {
       const outlines = entries.filter((e) => e.kind === "topic_outline" && e.session === s.key).length;
       const dialogue = s.dialogue.length ? 1 : 0;
       calls += dialogue + outlines;
-      let dialogueChain = dialogue + (outlines ? 1 : 0);
+      // The outline call is prefetched beside the logs phase (prefetchDialogue): only the rewrites wait.
+      logsChain = Math.max(logsChain, dialogue);
+      let dialogueChain = outlines ? 1 : 0;
       if (parts.principle && firstQuery !== undefined && s.split === "query" && outlines) {
         const gained = principles.filter((p) => p.validFromSeq === s.seq + 1 && (p.content as PrincipleEntry).members.length > 0).length;
         calls += 1 + 2 * gained;

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { answerWithMemory } from "../answer";
 import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
 import { dialoguePhase, logsPhase } from "./build";
+import { extractOutlines } from "./topic-outline";
 import { queryGenerationPrompt } from "./prompts";
 import { retrieve, type H2View, type Phase, type Retrieved } from "./retrieve";
 import { ASPECTS, queryGenerationOutput, type Aspect } from "./schemas";
@@ -149,6 +150,11 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string): Assista
         .map((s) => s.content);
       const r = await dialoguePhase(services(ctx, id), optionsFor(ctx, parts), stateFrom(ctx.memory), toH2Session(session), situations);
       write(ctx.memory, r.entries);
+    },
+
+    // Outline extraction reads the dialogue alone: it can run while the logs phase builds the graph.
+    async prefetchDialogue(ctx, session) {
+      await extractOutlines(services(ctx, id), toH2Session(session));
     },
 
     async respond(ctx, input) {

@@ -127,6 +127,10 @@ describe("h2memory against the fake model server", () => {
     expect(requestsOf("background")).toHaveLength(3);
     // One outline call per dialogue; one rewrite per outline (one topic per 4 turns: 2 + 1 + 2).
     expect(requestsOf("topic-outline")).toHaveLength(3);
+    // The outline call needs only the dialogue: it is sent beside the logs phase (before the
+    // session's background update), once, and the dialogue phase takes it from the cache.
+    const steps = fake.chatRequests.map((r) => stepOf(r.messages as never));
+    expect(steps.indexOf("topic-outline")).toBeLessThan(steps.indexOf("background"));
     expect(requestsOf("requirement-refinement")).toHaveLength(5);
 
     const mem = show(db);
