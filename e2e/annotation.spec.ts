@@ -87,9 +87,11 @@ test("pairwise campaign: two annotators complete it with the keyboard, blinded; 
   const before = db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId);
   const get = await s1.page.request.get(`${e2eState().baseURL}/api/assignments/${otherId}`);
   expect(get.status()).toBe(404);
-  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
+  // Same-origin requests (the CSRF guard would refuse others first): ownership is what answers here.
+  const origin = { origin: e2eState().baseURL };
+  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, { headers: origin, data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
   expect(post.status()).toBe(404);
-  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, { data: { draft: { values: { requirement: "Lose" } } } });
+  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, { headers: origin, data: { draft: { values: { requirement: "Lose" } } } });
   expect(patch.status()).toBe(404);
   expect(db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId)).toEqual(before);
   expect((await (await s1.page.request.get(`${e2eState().baseURL}/api/campaigns/${id}/export?format=json`)).status())).toBe(403);
