@@ -7,6 +7,7 @@
 import type { ShownEntry } from "@/lib/memory/show";
 import type { Session } from "@/lib/assistants/types";
 import type { LogGraphEntry, PrincipleEntry } from "@/lib/assistants/h2memory/types";
+import { BASELINE_CALL_PLANS } from "@/lib/assistants/baseline-calls";
 
 export type Plan = { calls: number; chain: number };
 export type PlanFn = (sessions: Session[], entries: ShownEntry[]) => Plan;
@@ -58,7 +59,20 @@ function h2memoryPlan(parts: Parts): PlanFn {
   };
 }
 
+/** The baselines state their own plans (lib/assistants/baseline-calls.ts) over entry counts by kind. */
+const baselinePlans: Record<string, PlanFn> = Object.fromEntries(
+  Object.entries(BASELINE_CALL_PLANS).map(([id, plan]) => [
+    id,
+    (sessions, entries) => {
+      const byKind: Record<string, number> = {};
+      for (const e of entries) byKind[e.kind] = (byKind[e.kind] ?? 0) + 1;
+      return plan(sessions, byKind);
+    },
+  ]),
+);
+
 export const PLANS: Record<string, PlanFn> = {
+  ...baselinePlans,
   vanilla: () => ({ calls: 0, chain: 0 }),
   "vanilla-log": () => ({ calls: 0, chain: 0 }),
   h2memory: h2memoryPlan({ background: true, principle: true }),
