@@ -244,6 +244,12 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["hicupid"] } })).toThrow(
       /config\.tasks/,
     );
+    const check = knownMethod();
+    const bad = (methods: unknown[]) => () =>
+      createExperiment(t.db, { name: "x", datasetId, config: { methods, tasks: ["requirement"] }, knownMethod: check });
+    expect(bad([{ name: "nope" }])).toThrow(/config\.methods\[0\]\.name: unknown method "nope"/);
+    expect(bad([{ name: "vanilla" }, { name: "vanilla-log", options: { x: 1 } }])).toThrow(/config\.methods\[1\]\.options/);
+    expect(bad([{ name: "gold", options: { shots: 2 } }])).toThrow(/config\.methods\[0\]\.options\.shots/);
     expect(() => t.db.delete(datasets).where(eq(datasets.id, datasetId)).run()).toThrow(/used by an experiment/);
   });
 });
