@@ -67,7 +67,7 @@ describe("pal run: SIGKILL and resume", () => {
   it("resumes to the same results without paying for any request twice", async () => {
     const clean = await pal(dbs[0].file, fake.baseURL, RUN);
     expect(clean.stderr).not.toMatch(/Error|failed=[1-9]/);
-    expect(clean.code).toBe(0);
+    expect(clean.code, clean.stderr).toBe(0);
     const cleanOut = JSON.parse(clean.stdout);
 
     // Kill the second run once a few jobs are done and others are in flight.
@@ -88,7 +88,7 @@ describe("pal run: SIGKILL and resume", () => {
     const stuck = (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n;
 
     const resumed = await pal(dbs[1].file, fake.baseURL, ["run", "--resume", "1", "--json"]);
-    expect(resumed.code).toBe(0);
+    expect(resumed.code, resumed.stderr).toBe(0);
     const out = JSON.parse(resumed.stdout);
     expect(out.status).toBe("done");
     expect(out.results).toEqual(cleanOut.results);
@@ -96,7 +96,9 @@ describe("pal run: SIGKILL and resume", () => {
 
     // The ledger: each cache key paid (accepted, not from the cache) at most once, and as many paid as
     // in the uninterrupted run.
-    const paidTwice = watch.prepare("SELECT cache_key, count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING n > 1").all();
+    const paidTwice = watch
+      .prepare("SELECT cache_key, count(*) AS n FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING n > 1")
+      .all();
     expect(paidTwice).toEqual([]);
     const paid = (f: string) => {
       const d = new Database(f, { readonly: true });
@@ -110,4 +112,38 @@ describe("pal run: SIGKILL and resume", () => {
     void stuck;
     watch.close();
   }, 180_000);
+});
+
+describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
+  it("plans each labelled setting and judge, names a bad field, and spends nothing", async () => {
+    const { tempDb: mk } = await import("@/test/db");
+    const { importHicupid } = await import("@/lib/datasets/hicupid/import");
+    const { FIXTURE_JSONL } = await import("@/test/fixtures");
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const t = mk();
+    try {
+      await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" });
+      const cfgFile = path.join(path.dirname(t.file), "cfg.json");
+      fs.writeFileSync(
+        cfgFile,
+        JSON.stringify({
+          methods: [{ name: "full-history" }, { name: "rag-utterance", label: "rag-k15", options: { k: 15 } }],
+          tasks: ["hicupid"],
+          hicupid: { splits: ["test_1"], judges: ["judge", "judge:second"] },
+        }),
+      );
+      const r = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile, "--dry-run", "--json"]);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.rows.map((x: { method: string }) => x.method)).toEqual(["full-history", "rag-k15"]);
+      for (const row of out.rows) expect(row.calls.judge).toBe(2 * row.items);
+      fs.writeFileSync(cfgFile, JSON.stringify({ methods: [{ name: "gold", options: { shots: 2 } }], tasks: ["hicupid"] }));
+      const bad = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim()).toMatch(/^pal: config\.methods\[0\]\.options\.shots: /);
+    } finally {
+      t.cleanup();
+    }
+  }, 60_000);
 });

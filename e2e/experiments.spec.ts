@@ -4,9 +4,10 @@ import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
 
 /**
- * A researcher estimates, launches and watches an experiment on the demo data, with the assistant and
- * judge roles pointed (by an admin, in Admin → Models) at the fake OpenAI-compatible server; then opens
- * the results table, an item's drill-down and the case studies.
+ * A researcher estimates, launches and watches an experiment on the demo data; the assistant role is
+ * the global setup's fake model (TEST DOUBLE), the judge role is pointed by an admin (Admin → Models)
+ * at this spec's own fake server, which answers the G-Score judge. Then the results table, an item's
+ * drill-down and the case studies.
  */
 let fake: FakeOpenAI;
 test.beforeAll(async () => {
@@ -21,7 +22,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   test.setTimeout(150_000);
   await login(page, account("admin"));
   await page.goto(`${e2eState().baseURL}/admin/models`);
-  for (const role of ["assistant", "judge"]) {
+  for (const role of ["judge"]) {
     const card = page.getByTestId(`model-${role}`);
     const form = card.getByRole("form", { name: `Settings of ${role}` });
     await form.getByLabel(/Base URL/).fill(fake.baseURL);
@@ -43,7 +44,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   const estimate = form.getByTestId("estimate");
   await expect(estimate).toContainText("total");
   await expect(estimate.getByRole("row").filter({ hasText: "vanilla-log" })).toContainText("requirement");
-  expect(fake.chatRequests.length).toBe(0); // an estimate spends nothing
+  expect(fake.chatRequests.length).toBe(0); // an estimate spends nothing (no judge call yet)
 
   await form.getByRole("button", { name: "Launch" }).click();
   await researcher.waitForURL(/\/experiments\/\d+$/);
@@ -66,7 +67,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   const drill = researcher.getByTestId("drilldown");
   await expect(drill).toContainText("Score: gscore v");
   await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
-  await expect(drill).toContainText("The user wants a plan for the weekend.");
+  await expect(drill).toContainText("The user wants a plan that suits them.");
 
   await researcher.getByRole("link", { name: /experiment \d+/ }).click();
   await researcher.getByRole("link", { name: "Case studies" }).click();
@@ -74,7 +75,9 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(study).toHaveCount(1);
   await expect(study).toContainText("vanilla-log");
   await expect(study).toContainText("User query");
-  const md = await researcher.request.get(researcher.url().replace("/case-studies", "") .replace("/experiments/", "/api/experiments/") + "/export?format=md");
+  const md = await researcher.request.get(
+    researcher.url().replace("/case-studies", "").replace("/experiments/", "/api/experiments/") + "/export?format=md",
+  );
   expect(md.status()).toBe(200);
   expect(await md.text()).toMatch(/^# Case studies: /);
 });

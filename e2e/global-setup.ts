@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import type { E2EState } from "./state";
 import { freePort, waitForHttp } from "../test/local-server";
+import { startFakeOpenAI } from "../test/fake-openai";
+import { palResponder } from "../test/h2memory-responder";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -11,7 +13,19 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-"));
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), PAL_DB: path.join(dir, "e2e.db"), NEXTAUTH_URL: `http://localhost:${port}` };
+  // TEST DOUBLE: the app's assistant and embedding roles talk to a fake OpenAI-compatible server that
+  // answers every prompt kind validly (H2Memory steps by their tag, task prompts by their format).
+  const fakeModel = await startFakeOpenAI({ respond: palResponder, latencyMs: 20 });
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    PAL_DB: path.join(dir, "e2e.db"),
+    NEXTAUTH_URL: `http://localhost:${port}`,
+    OPENAI_BASE_URL: fakeModel.baseURL,
+    OPENAI_API_KEY: "e2e-fake-key",
+    PAL_MODEL_ASSISTANT: "e2e-fake-assistant",
+    PAL_MODEL_EMBEDDING: "e2e-fake-embedding",
+  };
   let out = "";
   const child = spawn("bash", ["scripts/start.sh"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout!.on("data", (d) => (out += d));
@@ -49,6 +63,7 @@ export default async function globalSetup() {
     } catch {
       /* already gone */
     }
+    await fakeModel.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -24,17 +24,20 @@ export function experimentReplies() {
       return JSON.stringify({ analysis: "a", selected_solutions: ["3", "3"] });
     }
     if (t.includes("You play a user")) return JSON.stringify({ content: "user line" });
-    if (t.includes("Reply type for this turn")) return JSON.stringify({ content: t.includes("nothing is known about this user") ? "reply A" : "reply B" });
+    if (t.includes("Reply type for this turn"))
+      return JSON.stringify({ content: t.includes("nothing is known about this user") ? "reply A" : "reply B" });
     if (t.includes('"assistant-1": <score>')) {
       // The dialogue with "reply A" gets 8, the other 6, whatever the order.
       const firstDialogue = t.split("# Dialogue with assistant-2")[0];
       const aFirst = firstDialogue.includes("reply A");
-      return JSON.stringify({ analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" }, scores: { "assistant-1": aFirst ? 8 : 6, "assistant-2": aFirst ? 6 : 8 } });
+      return JSON.stringify({
+        analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" },
+        scores: { "assistant-1": aFirst ? 8 : 6, "assistant-2": aFirst ? 6 : 8 },
+      });
     }
     return "unexpected prompt";
   };
 }
-
 
 /**
  * Scripted replies for the LLM judges run on annotation campaigns (lib/annotation/llm-judge), over the

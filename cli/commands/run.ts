@@ -31,7 +31,13 @@ type RunOpts = {
   config?: string;
 };
 
-const list = (s?: string) => (s ? s.split(",").map((x) => x.trim()).filter(Boolean) : []);
+const list = (s?: string) =>
+  s
+    ? s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 const int = (s: string | undefined, flag: string) => {
   if (s === undefined) return undefined;
   if (!/^\d+$/.test(s)) throw new CliError(`${flag}: "${s}" is not a whole number`);
@@ -67,7 +73,10 @@ export function registerRun(program: Command): void {
     .option("--reference <m>", "the method the others are compared with")
     .option("--retriever <kind>", "bm25 or dense")
     .option("--concurrency <n>", "jobs in flight at once", "8")
-    .option("--config <file.json>", "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it")
+    .option(
+      "--config <file.json>",
+      "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it",
+    )
     .option("--name <name>", "experiment name")
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
@@ -95,12 +104,22 @@ export function registerRun(program: Command): void {
         };
         if (o.dryRun) {
           const d = dryRun(db, ds.id, config, knownMethod());
-          process.stdout.write(o.json ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total }) + "\n" : dryRunTable(d.rows, d.total));
+          process.stdout.write(
+            o.json
+              ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total, tokenBasis: d.tokenBasis }) + "\n"
+              : dryRunTable(d.rows, d.total, d.tokenBasis),
+          );
           return;
         }
         requireModels(db, config);
-        const label = (v: unknown) => (Array.isArray(v) ? v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",") : "?");
-        id = createExperiment(db, { name: o.name ?? `${o.dataset}: ${label(config.methods)} × ${label(config.tasks)}`, datasetId: ds.id, config, knownMethod: knownMethod() }).id;
+        const label = (v: unknown) =>
+          Array.isArray(v) ? v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",") : "?";
+        id = createExperiment(db, {
+          name: o.name ?? `${o.dataset}: ${label(config.methods)} × ${label(config.tasks)}`,
+          datasetId: ds.id,
+          config,
+          knownMethod: knownMethod(),
+        }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }
       const tty = process.stderr.isTTY;

@@ -3,7 +3,17 @@ import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { postJson } from "./api";
 
-type Progress = { status: string; total: number; done: number; failed: number; running: number; queued: number; cancelled: number; fraction: number; etaMs: number | null };
+type Progress = {
+  status: string;
+  total: number;
+  done: number;
+  failed: number;
+  running: number;
+  queued: number;
+  cancelled: number;
+  fraction: number;
+  etaMs: number | null;
+};
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -16,7 +26,9 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   useEffect(() => {
     if (!ACTIVE.has(p.status)) return;
     const t = setInterval(async () => {
-      const r = await fetch(`/api/experiments/${id}`).then((x) => (x.ok ? x.json() : null)).catch(() => null);
+      const r = await fetch(`/api/experiments/${id}`)
+        .then((x) => (x.ok ? x.json() : null))
+        .catch(() => null);
       if (!r) return;
       setP(r.progress);
       const n = r.progress.done + r.progress.failed;
@@ -43,22 +55,42 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   return (
     <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="progress">
       <div className="flex items-center justify-between">
-        <span data-testid="status" className="font-medium">{p.status}</span>
+        <span data-testid="status" className="font-medium">
+          {p.status}
+        </span>
         <div className="flex gap-2">
-          <button className={btn} disabled={!ACTIVE.has(p.status)} onClick={() => act("pause")}>Pause</button>
-          <button className={btn} disabled={!["queued", "running", "paused"].includes(p.status)} onClick={() => act("cancel")}>Cancel</button>
-          <button className={btn} disabled={ACTIVE.has(p.status) || p.status === "done"} onClick={() => act("resume")}>Resume</button>
-          <button className={btn} disabled={ACTIVE.has(p.status) || p.failed === 0} onClick={() => act("retry-failed")}>Retry failed</button>
+          <button className={btn} disabled={!ACTIVE.has(p.status)} onClick={() => act("pause")}>
+            Pause
+          </button>
+          <button className={btn} disabled={!["queued", "running", "paused"].includes(p.status)} onClick={() => act("cancel")}>
+            Cancel
+          </button>
+          <button className={btn} disabled={ACTIVE.has(p.status) || p.status === "done"} onClick={() => act("resume")}>
+            Resume
+          </button>
+          <button className={btn} disabled={ACTIVE.has(p.status) || p.failed === 0} onClick={() => act("retry-failed")}>
+            Retry failed
+          </button>
         </div>
       </div>
-      <div className="mt-2 h-2 w-full rounded bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(p.fraction * 100)}>
+      <div
+        className="mt-2 h-2 w-full rounded bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(p.fraction * 100)}
+      >
         <div className="h-2 rounded bg-indigo-500" style={{ width: `${Math.round(p.fraction * 100)}%` }} />
       </div>
       <p className="mt-1" data-testid="counts">
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}
       </p>
-      {error ? <p role="alert" className="mt-1 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="mt-1 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
     </section>
   );
 }

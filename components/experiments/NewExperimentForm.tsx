@@ -5,18 +5,36 @@ import { postJson } from "./api";
 
 type DatasetOption = { id: number; name: string; kind: string };
 type TaskOption = { name: string; label: string; datasetKind: string };
-type DryRunRow = { method: string; task: string; items: number; calls: Record<string, number>; promptTokens: number; completionTokens: number };
+type DryRunRow = {
+  method: string;
+  task: string;
+  items: number;
+  calls: Record<string, number>;
+  promptTokens: number;
+  completionTokens: number;
+};
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. */
-export function NewExperimentForm({ datasets, tasks, methods }: { datasets: DatasetOption[]; tasks: TaskOption[]; methods: string[] | null }) {
+type MethodOption = { name: string; kinds: string[] };
+
+export function NewExperimentForm({
+  datasets,
+  tasks,
+  methods: allMethods,
+}: {
+  datasets: DatasetOption[];
+  tasks: TaskOption[];
+  methods: MethodOption[];
+}) {
   const router = useRouter();
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 0);
   const kind = datasets.find((d) => d.id === datasetId)?.kind;
+  const methods = allMethods.filter((m) => !kind || m.kinds.includes(kind)).map((m) => m.name);
+  const [advanced, setAdvanced] = useState("");
   const [name, setName] = useState("");
-  const [methodText, setMethodText] = useState(methods?.slice(0, 2).join(", ") ?? "");
-  const [picked, setPicked] = useState<string[]>(methods?.slice(0, 1) ?? []);
+  const [picked, setPicked] = useState<string[]>(allMethods.slice(0, 1).map((m) => m.name));
   const [taskSel, setTaskSel] = useState<string[]>([]);
   const [users, setUsers] = useState("");
   const [repeats, setRepeats] = useState(1);
@@ -26,14 +44,27 @@ export function NewExperimentForm({ datasets, tasks, methods }: { datasets: Data
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const methodNames = methods ? picked : methodText.split(",").map((s) => s.trim()).filter(Boolean);
+  const methodNames = picked.filter((m) => methods.includes(m));
+  // The advanced JSON (method options and labels, models, hicupid splits and judges, ...) goes over the fields.
+  const extra = (): Record<string, unknown> => {
+    if (!advanced.trim()) return {};
+    const v = JSON.parse(advanced);
+    if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("advanced config: a JSON object is expected");
+    return v;
+  };
   const config = () => ({
     methods: methodNames.map((n) => ({ name: n })),
     tasks: taskSel.filter((t) => tasks.find((x) => x.name === t)?.datasetKind === kind),
-    users: users.trim() ? users.split(",").map((s) => s.trim()).filter(Boolean) : "all",
+    users: users.trim()
+      ? users
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : "all",
     repeats,
     seed,
     retriever,
+    ...extra(),
   });
   const submit = async (dryRun: boolean) => {
     setBusy(true);
@@ -56,61 +87,145 @@ export function NewExperimentForm({ datasets, tasks, methods }: { datasets: Data
   const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
 
   return (
-    <form className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="New experiment" onSubmit={(e) => e.preventDefault()}>
+    <form
+      className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+      aria-label="New experiment"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <h2 className="text-sm font-semibold">New experiment</h2>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-        <label className="block text-xs text-slate-600">Name<input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="(automatic)" /></label>
-        <label className="block text-xs text-slate-600">Data set
+        <label className="block text-xs text-slate-600">
+          Name
+          <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="(automatic)" />
+        </label>
+        <label className="block text-xs text-slate-600">
+          Data set
           <select className={input} value={datasetId} onChange={(e) => setDatasetId(Number(e.target.value))} data-testid="dataset">
-            {datasets.map((d) => <option key={d.id} value={d.id}>{d.name} ({d.kind})</option>)}
+            {datasets.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name} ({d.kind})
+              </option>
+            ))}
           </select>
         </label>
-        <label className="block text-xs text-slate-600">Users (comma-separated ids; empty: all)<input className={input} value={users} onChange={(e) => setUsers(e.target.value)} data-testid="users" /></label>
+        <label className="block text-xs text-slate-600">
+          Users (comma-separated ids; empty: all)
+          <input className={input} value={users} onChange={(e) => setUsers(e.target.value)} data-testid="users" />
+        </label>
       </div>
       <fieldset className="text-xs text-slate-600">
         <legend>Methods (the first is the reference)</legend>
-        {methods ? (
-          <div className="mt-1 flex flex-wrap gap-3">
-            {methods.map((m) => (
-              <label key={m} className="flex items-center gap-1"><input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />{m}</label>
-            ))}
-          </div>
-        ) : (
-          <input className={input} value={methodText} onChange={(e) => setMethodText(e.target.value)} placeholder="vanilla, vanilla-log" data-testid="methods" />
-        )}
+        <div className="mt-1 flex flex-wrap gap-3">
+          {methods.map((m) => (
+            <label key={m} className="flex items-center gap-1">
+              <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
+              {m}
+            </label>
+          ))}
+        </div>
       </fieldset>
       <fieldset className="text-xs text-slate-600">
         <legend>Tasks</legend>
         <div className="mt-1 flex flex-wrap gap-3">
-          {tasks.filter((t) => t.datasetKind === kind).map((t) => (
-            <label key={t.name} className="flex items-center gap-1"><input type="checkbox" name="task" value={t.name} checked={taskSel.includes(t.name)} onChange={() => setTaskSel(toggle(taskSel, t.name))} />{t.label}</label>
-          ))}
+          {tasks
+            .filter((t) => t.datasetKind === kind)
+            .map((t) => (
+              <label key={t.name} className="flex items-center gap-1">
+                <input
+                  type="checkbox"
+                  name="task"
+                  value={t.name}
+                  checked={taskSel.includes(t.name)}
+                  onChange={() => setTaskSel(toggle(taskSel, t.name))}
+                />
+                {t.label}
+              </label>
+            ))}
         </div>
       </fieldset>
       <div className="grid grid-cols-3 gap-3">
-        <label className="block text-xs text-slate-600">Repeats<input type="number" min={1} max={20} className={input} value={repeats} onChange={(e) => setRepeats(Number(e.target.value))} /></label>
-        <label className="block text-xs text-slate-600">Seed<input type="number" min={0} className={input} value={seed} onChange={(e) => setSeed(Number(e.target.value))} /></label>
-        <label className="block text-xs text-slate-600">Retriever
-          <select className={input} value={retriever} onChange={(e) => setRetriever(e.target.value)}><option value="bm25">bm25</option><option value="dense">dense</option></select>
+        <label className="block text-xs text-slate-600">
+          Repeats
+          <input type="number" min={1} max={20} className={input} value={repeats} onChange={(e) => setRepeats(Number(e.target.value))} />
+        </label>
+        <label className="block text-xs text-slate-600">
+          Seed
+          <input type="number" min={0} className={input} value={seed} onChange={(e) => setSeed(Number(e.target.value))} />
+        </label>
+        <label className="block text-xs text-slate-600">
+          Retriever
+          <select className={input} value={retriever} onChange={(e) => setRetriever(e.target.value)}>
+            <option value="bm25">bm25</option>
+            <option value="dense">dense</option>
+          </select>
         </label>
       </div>
-      {error ? <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">{error}</p> : null}
+      <details className="text-xs text-slate-600">
+        <summary>Advanced config (JSON: method options and labels, models per role, HiCUPID splits and judges)</summary>
+        <textarea
+          className={`${input} font-mono`}
+          rows={4}
+          value={advanced}
+          onChange={(e) => setAdvanced(e.target.value)}
+          placeholder='{"methods": [{"name": "rag-utterance", "label": "rag-k15", "options": {"k": 15}}], "hicupid": {"perSplit": 50}}'
+          data-testid="advanced"
+        />
+      </details>
+      {error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
       {estimate ? (
         <table className="w-full text-xs" data-testid="estimate">
-          <thead className="text-left text-slate-500"><tr><th>Method</th><th>Task</th><th>Items</th><th>Assistant</th><th>Simulator</th><th>Judge</th><th>Calls</th><th>Tokens (prompt + completion)</th></tr></thead>
+          <thead className="text-left text-slate-500">
+            <tr>
+              <th>Method</th>
+              <th>Task</th>
+              <th>Items</th>
+              <th>Assistant</th>
+              <th>Simulator</th>
+              <th>Judge</th>
+              <th>Calls</th>
+              <th>Tokens (prompt + completion)</th>
+            </tr>
+          </thead>
           <tbody>
             {[...estimate.rows, estimate.total].map((r) => (
               <tr key={`${r.method}${r.task}`} className="border-t border-slate-100">
-                <td>{r.method}</td><td>{r.task}</td><td>{r.items}</td><td>{r.calls.assistant}</td><td>{r.calls["user-simulator"]}</td><td>{r.calls.judge}</td><td>{r.calls.total}</td>
-                <td>{r.promptTokens} + {r.completionTokens}</td>
+                <td>{r.method}</td>
+                <td>{r.task}</td>
+                <td>{r.items}</td>
+                <td>{r.calls.assistant}</td>
+                <td>{r.calls["user-simulator"]}</td>
+                <td>{r.calls.judge}</td>
+                <td>{r.calls.total}</td>
+                <td>
+                  {r.promptTokens} + {r.completionTokens}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       ) : null}
       <div className="flex gap-2">
-        <button type="button" disabled={busy} onClick={() => submit(true)} className="rounded border border-indigo-600 px-3 py-1.5 text-sm text-indigo-700 disabled:opacity-60">Estimate</button>
-        <button type="button" disabled={busy || !estimate} onClick={() => submit(false)} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60" title={estimate ? "" : "estimate first"}>Launch</button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => submit(true)}
+          className="rounded border border-indigo-600 px-3 py-1.5 text-sm text-indigo-700 disabled:opacity-60"
+        >
+          Estimate
+        </button>
+        <button
+          type="button"
+          disabled={busy || !estimate}
+          onClick={() => submit(false)}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+          title={estimate ? "" : "estimate first"}
+        >
+          Launch
+        </button>
       </div>
     </form>
   );

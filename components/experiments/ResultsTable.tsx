@@ -6,7 +6,7 @@ export type ResultsTableRow = {
   method: string;
   runs: number;
   metrics: Record<string, Stat>;
-  ledger: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number } | null;
+  ledger: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null } | null;
 };
 
 const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
@@ -14,9 +14,18 @@ const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 /** One task's results, methods as rows (as in the papers' tables), sortable by any column, with a bar chart per metric. */
 export function ResultsTable({ task, rows, reference }: { task: string; rows: ResultsTableRow[]; reference: string }) {
   const metrics = Object.keys(rows[0]?.metrics ?? {});
+  const withCost = rows.some((r) => typeof r.ledger?.cost === "number");
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
   const value = (r: ResultsTableRow, key: string): number | string =>
-    key === "method" ? r.method : key === "calls" ? (r.ledger?.calls ?? -1) : key === "tokens" ? (r.ledger ? r.ledger.promptTokens + r.ledger.completionTokens : -1) : (r.metrics[key]?.mean ?? -Infinity);
+    key === "method"
+      ? r.method
+      : key === "calls"
+        ? (r.ledger?.calls ?? -1)
+        : key === "tokens"
+          ? r.ledger
+            ? r.ledger.promptTokens + r.ledger.completionTokens
+            : -1
+          : (r.metrics[key]?.mean ?? -Infinity);
   const sorted = [...rows].sort((a, b) => {
     const x = value(a, sort.key);
     const y = value(b, sort.key);
@@ -25,8 +34,13 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
   });
   const head = (key: string, label: string) => (
     <th className="p-2">
-      <button type="button" className="uppercase hover:text-indigo-700" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== "method" })}>
-        {label}{sort.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
+      <button
+        type="button"
+        className="uppercase hover:text-indigo-700"
+        onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== "method" })}
+      >
+        {label}
+        {sort.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
       </button>
     </th>
   );
@@ -36,7 +50,19 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
       <p className="mb-1 text-xs text-slate-500">mean ± sd over runs; p: paired t-test against {reference}</p>
       <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid={`results-${task}`}>
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
-          <tr>{head("method", "Method")}<th className="p-2">Runs</th>{metrics.map((m) => <th key={m} className="p-0">{head(m, m)}</th>)}{head("calls", "Calls")}<th className="p-2">Cache hits</th>{head("tokens", "Tokens")}</tr>
+          <tr>
+            {head("method", "Method")}
+            <th className="p-2">Runs</th>
+            {metrics.map((m) => (
+              <th key={m} className="p-0">
+                {head(m, m)}
+              </th>
+            ))}
+            {head("calls", "Calls")}
+            <th className="p-2">Cache hits</th>
+            {head("tokens", "Tokens")}
+            {withCost ? <th className="p-2">Cost (USD)</th> : null}
+          </tr>
         </thead>
         <tbody>
           {sorted.map((r) => (
@@ -47,20 +73,30 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
                 const x = r.metrics[m];
                 return (
                   <td key={m} className="p-2" data-metric={m}>
-                    {fmt(x.mean)}{x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}
-                    {x.p !== null ? <span className={`text-xs ${x.p < 0.01 ? "text-emerald-700" : "text-slate-500"}`}> p={x.p.toFixed(3)}</span> : null}
+                    {fmt(x.mean)}
+                    {x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}
+                    {x.p !== null ? (
+                      <span className={`text-xs ${x.p < 0.01 ? "text-emerald-700" : "text-slate-500"}`}> p={x.p.toFixed(3)}</span>
+                    ) : null}
                   </td>
                 );
               })}
               <td className="p-2 text-xs">{r.ledger?.calls ?? "—"}</td>
               <td className="p-2 text-xs">{r.ledger?.cacheHits ?? "—"}</td>
               <td className="p-2 text-xs">{r.ledger ? `${r.ledger.promptTokens} + ${r.ledger.completionTokens}` : "—"}</td>
+              {withCost ? (
+                <td className="p-2 text-xs" data-testid="cost">
+                  {typeof r.ledger?.cost === "number" ? r.ledger.cost.toFixed(4) : "—"}
+                </td>
+              ) : null}
             </tr>
           ))}
         </tbody>
       </table>
       <div className="mt-2 grid grid-cols-2 gap-3 md:grid-cols-4" data-testid={`charts-${task}`}>
-        {metrics.map((m) => <MetricChart key={m} metric={m} rows={rows} />)}
+        {metrics.map((m) => (
+          <MetricChart key={m} metric={m} rows={rows} />
+        ))}
       </div>
     </section>
   );
@@ -78,12 +114,14 @@ function MetricChart({ metric, rows }: { metric: string; rows: ResultsTableRow[]
       <svg width="100%" viewBox={`0 0 ${w + 80} ${rows.length * (bh + 4)}`} role="img" aria-label={`${metric} by method`}>
         {rows.map((r, i) => {
           const v = r.metrics[metric];
-          const len = ((Math.abs(v.mean ?? 0)) / max) * w;
+          const len = (Math.abs(v.mean ?? 0) / max) * w;
           const sd = ((v.sd ?? 0) / max) * w;
           const y = i * (bh + 4);
           return (
             <g key={r.method}>
-              <text x={0} y={y + bh - 3} fontSize={10} fill="#475569">{r.method.slice(0, 12)}</text>
+              <text x={0} y={y + bh - 3} fontSize={10} fill="#475569">
+                {r.method.slice(0, 12)}
+              </text>
               <rect x={80} y={y} width={len} height={bh} fill={(v.mean ?? 0) < 0 ? "#f43f5e" : "#6366f1"} />
               {sd > 0 ? <line x1={80 + len - sd} x2={80 + len + sd} y1={y + bh / 2} y2={y + bh / 2} stroke="#1e293b" /> : null}
             </g>

@@ -82,3 +82,36 @@ export const memoryEntries = sqliteTable(
     index("memory_entries_expired_by").on(t.expiredByStepId),
   ],
 );
+
+export const MEMORY_BUILD_STATUSES = ["running", "complete", "failed"] as const;
+export type MemoryBuildStatus = (typeof MEMORY_BUILD_STATUSES)[number];
+
+/**
+ * A "build memory" request from the app: one method over one user or a whole data set, run in the
+ * background of the server process. Progress (sessions done / total) is written here as it goes, so
+ * a page can poll it and closing the page does not stop the build. A row left `running` by a server
+ * that died is shown as interrupted; starting the same build again resumes it (the builder skips
+ * complete sessions).
+ */
+export const memoryBuilds = sqliteTable(
+  "memory_builds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
+    method: text("method").notNull(),
+    /** The users asked for (every user of the data set when the request named none). */
+    users: text("users", { mode: "json" }).$type<string[]>().notNull(),
+    status: text("status", { enum: MEMORY_BUILD_STATUSES }).notNull().default("running"),
+    sessionsTotal: integer("sessions_total").notNull().default(0),
+    sessionsDone: integer("sessions_done").notNull().default(0),
+    /** The session being built last ("<user>/<session key>"). */
+    current: text("current"),
+    error: text("error"),
+    /** Process id of the server running it: a row still `running` under another pid was interrupted. */
+    pid: integer("pid"),
+    createdBy: integer("created_by"),
+    createdAt: createdAt(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("memory_builds_dataset").on(t.datasetId)],
+);

@@ -123,10 +123,13 @@ async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAss
     memory: new MemoryWriter(db, env.versionId, at, env.stepId),
     seq: session.seq,
   });
+  // Overlaps the dialogue calls that need no logs-phase result with the logs phase (cache warm-up only).
+  const prefetch = a.prefetchDialogue && session.dialogue.length ? a.prefetchDialogue(ctx(session.seq + 1), session).catch(() => undefined) : undefined;
   if (a.buildLogs && session.logs.length > 0) {
     const { dialogue: _dialogue, ...logsOnly } = session;
     void _dialogue;
     await a.buildLogs(ctx(session.seq), logsOnly);
   }
+  await prefetch;
   if (a.buildDialogue) await a.buildDialogue(ctx(session.seq + 1), session);
 }

@@ -12,6 +12,7 @@ import { recursum } from "./methods/recursum";
 import { conditionmem } from "./methods/conditionmem";
 import { memorybank } from "./methods/memorybank";
 import { ldAgent } from "./methods/ld-agent";
+import { h2memory, h2memoryNoBackground, h2memoryNoGraph, h2memoryNoPrinciple, h2memoryNoTopic } from "./h2memory/assistant";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
 export const ASSISTANTS: readonly Assistant<any>[] = [
@@ -23,6 +24,11 @@ export const ASSISTANTS: readonly Assistant<any>[] = [
   conditionmem,
   memorybank,
   ldAgent,
+  h2memory,
+  h2memoryNoGraph,
+  h2memoryNoBackground,
+  h2memoryNoTopic,
+  h2memoryNoPrinciple,
 ];
 
 export function getAssistant(id: string): Assistant<unknown> {

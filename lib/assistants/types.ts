@@ -132,6 +132,12 @@ export interface Assistant<O = Record<string, unknown>> {
    * on: an answer in session seq never sees its own dialogue.
    */
   buildDialogue?(ctx: BuildContext<O>, session: Session): Promise<void>;
+  /**
+   * Optional: the dialogue phase's model calls that do not depend on the logs phase, started beside
+   * `buildLogs` so the two overlap. It writes nothing; `buildDialogue` makes the same calls and gets
+   * them from the cache (or joins them in flight). A failure here is ignored: `buildDialogue` redoes it.
+   */
+  prefetchDialogue?(ctx: Omit<BuildContext<O>, "memory">, session: Session): Promise<void>;
   /** Answers a task input in session ctx.current.seq with what the memory holds at that point. */
   respond(ctx: RespondContext<O>, input: TaskInput): Promise<RespondResult>;
 }

@@ -19,7 +19,10 @@ export const experimentConfigSchema = z
           .object({
             name: z.string().min(1),
             /** A display key when one method runs with several option sets (e.g. "rag-utterance-k15"). */
-            label: z.string().regex(/^[\w.@+-]+$/, "letters, digits and . @ + - _ only").optional(),
+            label: z
+              .string()
+              .regex(/^[\w.@+-]+$/, "letters, digits and . @ + - _ only")
+              .optional(),
             options: z.record(z.string(), z.unknown()).default({}),
           })
           .strict(),
@@ -31,6 +34,13 @@ export const experimentConfigSchema = z
       .strict()
       .default({}),
     retriever: z.enum(["bm25", "dense"]).default("bm25"),
+    /** Prices per role in USD per million tokens, for the cost column (none: no cost shown). */
+    prices: z
+      .partialRecord(
+        z.enum(["assistant", "user-simulator", "judge", "embedding"]),
+        z.object({ prompt: z.number().min(0), completion: z.number().min(0) }).strict(),
+      )
+      .default({}),
     repeats: z.number().int().min(1).max(20).default(1),
     seed: z.number().int().min(0).default(0),
     /** The method the others are compared with (pairwise dialogue judging, significance tests). */
@@ -44,7 +54,11 @@ export const experimentConfigSchema = z
       .object({
         splits: z.array(z.string().min(1)).min(1).default(["test_1", "test_2"]),
         perSplit: z.number().int().min(1).optional(),
-        judges: z.array(z.string().regex(/^judge(:[\w.-]+)?$/, "a judge config name: judge or judge:<name>")).min(1).max(2).default(["judge"]),
+        judges: z
+          .array(z.string().regex(/^judge(:[\w.-]+)?$/, "a judge config name: judge or judge:<name>"))
+          .min(1)
+          .max(2)
+          .default(["judge"]),
       })
       .strict()
       .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),

@@ -25,13 +25,14 @@ export function datasetHash(db: Db, datasetId: number, kind: string): string {
   const h = crypto.createHash("sha256");
   for (const [table, where] of kind === "hicupid" ? HICUPID : PALSET) {
     h.update(`\u0000${table}\u0000`);
-    const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`);
-    for (const row of stmt.iterate(datasetId) as Iterable<Record<string, unknown>>) {
-      for (const [k, v] of Object.entries(row)) {
-        if (k === "id" || k.endsWith("_id")) continue;
-        h.update(`${k}=${v === null ? "\u0001" : String(v)}\u0002`);
-      }
-      h.update("\n");
+    // Rows as arrays (no per-row objects), the id columns left out, one hash update per row.
+    const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`).raw(true);
+    const cols = stmt.columns().map((c) => c.name);
+    const keep = cols.map((k, i) => (k === "id" || k.endsWith("_id") ? -1 : i)).filter((i) => i >= 0);
+    for (const row of stmt.iterate(datasetId) as Iterable<unknown[]>) {
+      let line = "";
+      for (const i of keep) line += `${cols[i]}=${row[i] === null ? "\u0001" : String(row[i])}\u0002`;
+      h.update(line + "\n");
     }
   }
   return h.digest("hex");

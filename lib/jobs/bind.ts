@@ -17,11 +17,13 @@ import { ASSISTANTS } from "@/lib/assistants/registry";
 import { buildMemory } from "@/lib/assistants/build";
 import { respondInSession } from "@/lib/assistants/respond";
 import { datasetById, loadSessions, type DatasetRef } from "@/lib/assistants/sessions";
-import type { CreateRetriever } from "@/lib/assistants/context";
+import { parseOptions, type CreateRetriever } from "@/lib/assistants/context";
+import { InvalidInputError } from "@/lib/errors";
+import type { MethodCheck } from "./create";
 import type { Session } from "@/lib/assistants/types";
 import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
 import type { ModelRoleName } from "@/lib/tasks/ports";
-import { isContextSetting } from "@/lib/tasks/hicupid/settings";
+import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
 import { startServerWorker } from "./server-worker";
 
@@ -83,7 +85,11 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
           return { value: req.parse(r.text), raw: r.text };
         } catch (e) {
           last = e instanceof Error ? e.message : String(e);
-          messages = [...req.messages, { role: "assistant", content: r.text }, { role: "user", content: correctionMessage(last, req.language, false) }];
+          messages = [
+            ...req.messages,
+            { role: "assistant", content: r.text },
+            { role: "user", content: correctionMessage(last, req.language, false) },
+          ];
         }
       }
       throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
@@ -91,7 +97,13 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
     usage() {
       const s = summarizeCalls(db, { jobId });
-      return { calls: s.byStatus.ok, cacheHits: s.cacheHits, requests: s.requests, promptTokens: s.promptTokens, completionTokens: s.completionTokens };
+      return {
+        calls: s.byStatus.ok,
+        cacheHits: s.cacheHits,
+        requests: s.requests,
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+      };
     },
   };
 }
@@ -111,11 +123,24 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const client = o.client ?? ModelClient.create(db, o.clientOptions);
   const builds = new Map<string, Promise<void>>();
   const sessionsOf = new Map<string, Session[]>();
-  const ensureBuilt = (ds: DatasetRef, method: ExperimentConfig["methods"][number], retriever: ExperimentConfig["retriever"], userKey: string) => {
+  const ensureBuilt = (
+    ds: DatasetRef,
+    method: ExperimentConfig["methods"][number],
+    retriever: ExperimentConfig["retriever"],
+    userKey: string,
+  ) => {
     const key = `${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
     let p = builds.get(key);
     if (!p) {
-      p = buildMemory(db, { dataset: ds, method: method.name, options: method.options, retriever, users: [userKey], llm: client, createRetriever: o.createRetriever }).then((r) => {
+      p = buildMemory(db, {
+        dataset: ds,
+        method: method.name,
+        options: method.options,
+        retriever,
+        users: [userKey],
+        llm: client,
+        createRetriever: o.createRetriever,
+      }).then((r) => {
         const failed = r.find((x) => x.status !== "complete");
         if (failed) throw new Error(`the ${method.name} memory of user "${userKey}" could not be built: ${failed.error}`);
       });
@@ -127,7 +152,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   };
   return {
     model: (jobId, config) => jobModel(db, client, jobId, config),
-    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId }): Promise<AssistantPort> {
+    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate }): Promise<AssistantPort> {
       const ds = datasetById(db, datasetId);
       await ensureBuilt(ds, method, config.retriever, userKey);
       const sk = `${ds.id}\u0000${userKey}`;
@@ -149,7 +174,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             createRetriever: o.createRetriever,
             seq: sessionSeq,
             input,
-            llm: client,
+            // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
+            llm: client.withReplicate(replicate),
             origin: { jobId },
             sessions: s,
           });
@@ -169,14 +195,34 @@ export function productionDeps(): WorkerDeps {
   return shared.deps;
 }
 
-/** Method names the experiments accept: the registry's methods and HiCUPID's context settings. */
-export function knownMethod(): (m: string) => boolean {
-  return (m) => ASSISTANTS.some((a) => a.id === m) || isContextSetting(m);
+/** The methods experiments accept: the registry's methods and HiCUPID's context settings, with valid options. */
+export function knownMethod(): MethodCheck {
+  return (m, where) => {
+    if (isContextSetting(m.name)) {
+      const r = CONTEXT_SETTINGS[m.name].options.safeParse(m.options ?? {});
+      if (!r.success)
+        throw new InvalidInputError(`${where}.options.${r.error.issues[0].path.join(".") || "(root)"}: ${r.error.issues[0].message}`);
+      return;
+    }
+    const a = ASSISTANTS.find((x) => x.id === m.name);
+    if (!a) {
+      const all = [...ASSISTANTS.map((x) => x.id), ...Object.keys(CONTEXT_SETTINGS)];
+      throw new InvalidInputError(`${where}.name: unknown method "${m.name}" (available: ${all.join(", ")})`);
+    }
+    try {
+      parseOptions(a, m.options);
+    } catch (e) {
+      throw new InvalidInputError(`${where}.options: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
 }
 
-/** The method names a user may pick in the browser. */
-export function methodChoices(): string[] | null {
-  return ASSISTANTS.map((a) => a.id);
+/** The methods a user may pick in the browser, with the data set kinds they apply to. */
+export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "hicupid"> }> {
+  return [
+    ...ASSISTANTS.map((a) => ({ name: a.id, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
+    ...Object.keys(CONTEXT_SETTINGS).map((name) => ({ name, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
+  ];
 }
 
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */

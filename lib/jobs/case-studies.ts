@@ -15,7 +15,14 @@ export type CaseStudy = {
   itemKey: string;
   /** Labelled facts about the user and the item (profile, situation, query, references). */
   info: Array<{ label: string; text: string }>;
-  outputs: Array<{ jobId: number; method: string; replicate: number; status: string; output: unknown; scores: Record<string, Record<string, number | null>> }>;
+  outputs: Array<{
+    jobId: number;
+    method: string;
+    replicate: number;
+    status: string;
+    output: unknown;
+    scores: Record<string, Record<string, number | null>>;
+  }>;
 };
 
 export function caseStudies(db: Db, experimentId: number): CaseStudy[] {
@@ -41,7 +48,14 @@ export function caseStudies(db: Db, experimentId: number): CaseStudy[] {
       task: s.task,
       itemKey: s.itemKey,
       info: task.describe ? task.describe(db, e.datasetId, s.itemKey) : [],
-      outputs: rows.map((r) => ({ jobId: r.id, method: r.method, replicate: r.replicate, status: r.status, output: r.output, scores: scores.get(r.id) ?? {} })),
+      outputs: rows.map((r) => ({
+        jobId: r.id,
+        method: r.method,
+        replicate: r.replicate,
+        status: r.status,
+        output: r.output,
+        scores: scores.get(r.id) ?? {},
+      })),
     });
   }
   return out;
@@ -53,7 +67,9 @@ export function outputText(output: unknown): string {
   if (typeof output === "string") return output;
   const o = output as Record<string, unknown>;
   if (Array.isArray(o.dialogue)) {
-    return (o.dialogue as Array<{ role: string; content: string }>).map((u) => `${u.role === "user" ? "User" : "Assistant"}: ${u.content}`).join("\n");
+    return (o.dialogue as Array<{ role: string; content: string }>)
+      .map((u) => `${u.role === "user" ? "User" : "Assistant"}: ${u.content}`)
+      .join("\n");
   }
   return Object.entries(o)
     .filter(([, v]) => v !== null && v !== undefined)
@@ -61,7 +77,11 @@ export function outputText(output: unknown): string {
     .join("\n");
 }
 
-const quote = (s: string) => s.split("\n").map((l) => `> ${l}`).join("\n");
+const quote = (s: string) =>
+  s
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
 
 export function caseStudiesMarkdown(db: Db, experimentId: number): string {
   const e = getExperimentRow(db, experimentId);
@@ -74,7 +94,9 @@ export function caseStudiesMarkdown(db: Db, experimentId: number): string {
     for (const o of c.outputs) {
       lines.push(`### ${o.method}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
       lines.push(quote(outputText(o.output)), "");
-      const sc = Object.entries(o.scores).flatMap(([scorer, v]) => Object.entries(v).map(([k, x]) => `${scorer}.${k} = ${x === null ? "—" : Number(x.toFixed(3))}`));
+      const sc = Object.entries(o.scores).flatMap(([scorer, v]) =>
+        Object.entries(v).map(([k, x]) => `${scorer}.${k} = ${x === null ? "—" : Number(x.toFixed(3))}`),
+      );
       if (sc.length) lines.push(`Scores: ${sc.join(", ")}`, "");
     }
   }

@@ -24,7 +24,10 @@ export function pauseExperiment(db: Db, id: number): void {
 export function cancelExperiment(db: Db, id: number): void {
   db.transaction(() => {
     transition(db, id, ["queued", "running", "paused", "draft"], "cancelled", "cancelled");
-    db.update(jobs).set({ status: "cancelled", updatedAt: Date.now() }).where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued"))).run();
+    db.update(jobs)
+      .set({ status: "cancelled", updatedAt: Date.now() })
+      .where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued")))
+      .run();
     db.update(experiments).set({ finishedAt: Date.now() }).where(eq(experiments.id, id)).run();
   });
 }

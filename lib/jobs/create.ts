@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig, type MethodSpec } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskItem } from "@/lib/tasks/types";
@@ -16,19 +16,21 @@ export type PlannedJob = { replicate: number; method: string; task: string; item
 
 export const PAIR_SEP = "~";
 
+/** Checks one method of the config (known name, valid options); throws an error naming the field. */
+export type MethodCheck = (m: MethodSpec, where: string) => void;
+
 export function pairMethod(a: string, b: string): string {
   return `${a}${PAIR_SEP}${b}`;
 }
 
 /** Every job an experiment will run, in the order the worker takes them. */
-export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, kind: string, knownMethod?: (m: string) => boolean): PlannedJob[] {
-  for (const m of config.methods) {
-    if (knownMethod && !knownMethod(m.name)) throw new InvalidInputError(`config.methods: unknown method "${m.name}"`);
-  }
+export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, kind: string, checkMethod?: MethodCheck): PlannedJob[] {
+  for (const [i, m] of config.methods.entries()) checkMethod?.(m, `config.methods[${i}]`);
   const out: PlannedJob[] = [];
   for (const taskName of config.tasks) {
     const task = getTask(taskName, "config.tasks");
-    if (task.datasetKind !== kind) throw new InvalidInputError(`config.tasks: task "${taskName}" needs a ${task.datasetKind} data set, this one is ${kind}`);
+    if (task.datasetKind !== kind)
+      throw new InvalidInputError(`config.tasks: task "${taskName}" needs a ${task.datasetKind} data set, this one is ${kind}`);
     const items: TaskItem[] = task.itemsFor ? task.itemsFor(db, datasetId, config) : task.items(db, datasetId, config.users);
     if (!items.length) throw new InvalidInputError(`config.users: no items for task "${taskName}" among the selected users`);
     if (config.users !== "all") {
@@ -37,11 +39,21 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
       if (missing) throw new InvalidInputError(`config.users: user "${missing}" has no ${taskName} items in this data set`);
     }
     for (let r = 0; r < config.repeats; r++) {
-      for (const m of config.methods) for (const it of items) out.push({ replicate: r, method: methodKey(m), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 0 });
+      for (const m of config.methods)
+        for (const it of items)
+          out.push({ replicate: r, method: methodKey(m), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 0 });
       if (task.pairs) {
         for (const m of config.methods) {
           if (methodKey(m) === config.reference) continue;
-          for (const it of items) out.push({ replicate: r, method: pairMethod(config.reference!, methodKey(m)), task: taskName, itemKey: it.itemKey, userKey: it.userKey, phase: 1 });
+          for (const it of items)
+            out.push({
+              replicate: r,
+              method: pairMethod(config.reference!, methodKey(m)),
+              task: taskName,
+              itemKey: it.itemKey,
+              userKey: it.userKey,
+              phase: 1,
+            });
         }
       }
     }
@@ -49,7 +61,13 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
   return out;
 }
 
-export type CreateExperimentInput = { name: string; datasetId: number; config: unknown; createdBy?: number | null; knownMethod?: (m: string) => boolean };
+export type CreateExperimentInput = {
+  name: string;
+  datasetId: number;
+  config: unknown;
+  createdBy?: number | null;
+  knownMethod?: MethodCheck;
+};
 
 export function createExperiment(db: Db, input: CreateExperimentInput): { id: number; jobs: number } {
   const name = input.name.trim();
@@ -62,12 +80,22 @@ export function createExperiment(db: Db, input: CreateExperimentInput): { id: nu
   return db.transaction((tx) => {
     const id = tx
       .insert(experiments)
-      .values({ name, datasetId: ds.id, datasetHash: hash, config, configHash: configHash(config), status: "queued", createdBy: input.createdBy ?? null })
+      .values({
+        name,
+        datasetId: ds.id,
+        datasetHash: hash,
+        config,
+        configHash: configHash(config),
+        status: "queued",
+        createdBy: input.createdBy ?? null,
+      })
       .returning({ id: experiments.id })
       .get().id;
     const CHUNK = 500;
     for (let i = 0; i < planned.length; i += CHUNK) {
-      tx.insert(jobs).values(planned.slice(i, i + CHUNK).map((p) => ({ experimentId: id, ...p }))).run();
+      tx.insert(jobs)
+        .values(planned.slice(i, i + CHUNK).map((p) => ({ experimentId: id, ...p })))
+        .run();
     }
     return { id, jobs: planned.length };
   });

@@ -5,7 +5,25 @@ import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
-import { planJobs } from "./create";
+import { planJobs, type MethodCheck } from "./create";
+
+/**
+ * Tokens per call by role: the average of this database's paid calls of that role when there are at
+ * least MIN_SAMPLE of them (measured), else the task's own guess.
+ */
+const MIN_SAMPLE = 20;
+export type TokenBasis = Record<string, { prompt: number; completion: number; calls: number }>;
+
+export function measuredTokens(db: Db): TokenBasis {
+  const rows = db.$client
+    .prepare(
+      "SELECT role, count(*) AS n, avg(prompt_tokens) AS p, avg(completion_tokens) AS c FROM llm_calls WHERE status = 'ok' AND cache_hit = 0 GROUP BY role",
+    )
+    .all() as Array<{ role: string; n: number; p: number; c: number }>;
+  return Object.fromEntries(
+    rows.filter((r) => r.n >= MIN_SAMPLE).map((r) => [r.role, { prompt: Math.round(r.p), completion: Math.round(r.c), calls: r.n }]),
+  );
+}
 
 export type DryRunRow = {
   method: string;
@@ -16,11 +34,17 @@ export type DryRunRow = {
   completionTokens: number;
 };
 
-export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMethod?: (m: string) => boolean): { rows: DryRunRow[]; total: DryRunRow } {
+export function dryRun(
+  db: Db,
+  datasetId: number,
+  rawConfig: unknown,
+  knownMethod?: MethodCheck,
+): { rows: DryRunRow[]; total: DryRunRow; tokenBasis: TokenBasis } {
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
   const config = parseExperimentConfig(rawConfig);
   const planned = planJobs(db, ds.id, config, ds.kind, knownMethod);
+  const basis = measuredTokens(db);
   const rows = new Map<string, DryRunRow>();
   for (const j of planned) {
     const task = getTask(j.task);
@@ -40,8 +64,11 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     r.calls.judge += est.judge;
     const n = est.assistant + est["user-simulator"] + est.judge;
     r.calls.total += n;
-    r.promptTokens += n * est.promptTokens;
-    r.completionTokens += n * est.completionTokens;
+    for (const role of ["assistant", "user-simulator", "judge"] as const) {
+      const m = basis[role];
+      r.promptTokens += est[role] * (m?.prompt ?? est.promptTokens);
+      r.completionTokens += est[role] * (m?.completion ?? est.completionTokens);
+    }
     rows.set(key, r);
   }
   const list = [...rows.values()];
@@ -58,5 +85,5 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     promptTokens: list.reduce((s, r) => s + r.promptTokens, 0),
     completionTokens: list.reduce((s, r) => s + r.completionTokens, 0),
   };
-  return { rows: list, total };
+  return { rows: list, total, tokenBasis: basis };
 }

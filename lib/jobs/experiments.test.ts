@@ -5,7 +5,7 @@ import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-
 import { experimentReplies as responder, firstMessage as first } from "@/test/experiment-replies";
 import { ModelClient } from "@/lib/llm/client";
 import { llmCalls } from "@/db/schema";
-import { bindDeps } from "./bind";
+import { bindDeps, knownMethod } from "./bind";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { PALSET_EN } from "@/test/fixtures";
 import { jobs, jobScores, datasets } from "@/db/schema";
@@ -30,13 +30,17 @@ describe("experiments engine against the fake OpenAI server", () => {
   beforeAll(async () => {
     t = tempDb();
     const dir = PALSET_EN;
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => path.join(dir, f));
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => path.join(dir, f));
     await importPalset(t.db, { paths: files, name: "en", lang: "en" });
     datasetId = t.db.select().from(datasets).get()!.id;
     fake = await startFakeOpenAI();
     fake.setResponder(responder());
     vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
+      vi.stubEnv(`PAL_MODEL_${k}`, v);
     deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5, timeoutMs: 2000 }) });
   });
   afterAll(async () => {
@@ -48,19 +52,31 @@ describe("experiments engine against the fake OpenAI server", () => {
   it("scores requirement and solution items exactly, regenerating an invalid selection", async () => {
     const users = [t.db.select().from(jobs).all().length === 0 ? undefined : undefined].filter(Boolean);
     void users;
-    const { id } = createExperiment(t.db, { name: "e1", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement", "solution"] } });
+    const { id } = createExperiment(t.db, {
+      name: "e1",
+      datasetId,
+      config: { methods: [{ name: "vanilla" }], tasks: ["requirement", "solution"] },
+    });
     const before = fake.chatRequests.length;
     expect(await runExperiment(t.db, id, deps, { concurrency: 2 })).toBe("done");
     const res = experimentResults(t.db, id);
     const req = res.results.find((r) => r.task === "requirement")!;
     const sol = res.results.find((r) => r.task === "solution")!;
-    const errs = t.db.select({ e: jobs.error }).from(jobs).where(eq(jobs.experimentId, id)).all().map((j) => j.e).filter(Boolean);
+    const errs = t.db
+      .select({ e: jobs.error })
+      .from(jobs)
+      .where(eq(jobs.experimentId, id))
+      .all()
+      .map((j) => j.e)
+      .filter(Boolean);
     expect(errs).toEqual([]);
     expect(req.failed).toBe(0);
     // BLEU per item against its reference, independently, then the mean ×100.
     const items = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
     const reqItems = items.filter((j) => j.task === "requirement");
-    const expB1 = reqItems.map((j) => memPalBleu(loadPalItem(t.db, datasetId, j.itemKey).requirement, "The user wants a plan for the weekend.")[0] * 100);
+    const expB1 = reqItems.map(
+      (j) => memPalBleu(loadPalItem(t.db, datasetId, j.itemKey).requirement, "The user wants a plan for the weekend.")[0] * 100,
+    );
     expect(req.metrics.bleu1).toBeCloseTo(expB1.reduce((s, x) => s + x, 0) / expB1.length, 10);
     expect(req.metrics.gscore).toBe(75); // 1.5 × 50
     // Selection: ids 1 and 2 are whatever the candidates' labels say: recompute from the data.
@@ -82,16 +98,50 @@ describe("experiments engine against the fake OpenAI server", () => {
     void jobScores;
     // No reference or implicit need reached an assistant prompt.
     const it0 = loadPalItem(t.db, datasetId, reqItems[0].itemKey);
-    const assistantPrompts = fake.chatRequests.filter((r) => /requirement|solution/.test(first(r)) && !first(r).includes('"score"')).map(text);
+    const assistantPrompts = fake.chatRequests
+      .filter((r) => /requirement|solution/.test(first(r)) && !first(r).includes('"score"'))
+      .map(text);
     for (const p of assistantPrompts.filter((p) => p.includes(it0.userQuery))) {
       for (const need of it0.implicitNeeds) expect(p).not.toContain(need);
       expect(p).not.toContain(it0.requirement);
     }
   });
 
+  it("repeats are distinct paid calls: every run's answers and judgments carry their own replicate index", async () => {
+    const { id } = createExperiment(t.db, {
+      name: "rep",
+      datasetId,
+      config: { methods: [{ name: "vanilla" }], tasks: ["requirement"], users: ["0000"], repeats: 2 },
+    });
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    const byJob = new Map(
+      t.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.experimentId, id))
+        .all()
+        .map((j) => [j.id, j.replicate]),
+    );
+    const calls = t.db
+      .select()
+      .from(llmCalls)
+      .all()
+      .filter((c) => c.jobId !== null && byJob.has(c.jobId));
+    const answers = calls.filter((c) => c.purpose === "vanilla.respond.query");
+    expect(answers.length).toBe(byJob.size);
+    // The second run's answers are its own requests (replicate 1), not the first run's cached replies.
+    for (const c of answers) expect(c.replicate).toBe(byJob.get(c.jobId!));
+    expect(answers.filter((c) => byJob.get(c.jobId!) === 1).every((c) => c.replicate === 1)).toBe(true);
+    expect(new Set(answers.map((c) => c.cacheKey)).size).toBe(answers.length);
+  });
+
   it("dry run counts calls per method and task without calling the model", () => {
     const before = fake.chatRequests.length;
-    const d = dryRun(t.db, datasetId, { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement", "dialogue"], users: ["0000"] });
+    const d = dryRun(t.db, datasetId, {
+      methods: [{ name: "vanilla" }, { name: "vanilla-log" }],
+      tasks: ["requirement", "dialogue"],
+      users: ["0000"],
+    });
     expect(fake.chatRequests.length).toBe(before);
     const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
     expect(n).toBeGreaterThan(1);
@@ -99,10 +149,18 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(r.items).toBe(n);
     expect(r.calls).toEqual({ assistant: n, "user-simulator": 0, judge: n, total: 2 * n });
     expect(d.rows.find((x) => x.method === "vanilla~vanilla-log")!.calls.judge).toBe(n * 12);
+    // Tokens: this database's average per role where it has paid calls enough, else the task's guess.
+    const tok = (role: "assistant" | "judge", guess: number) => d.tokenBasis[role]?.prompt ?? guess;
+    expect(r.promptTokens).toBe(n * tok("assistant", 1800) + n * tok("judge", 1800));
+    expect(d.tokenBasis.judge?.calls ?? 0).toBeGreaterThanOrEqual(d.tokenBasis.judge ? 20 : 0);
   });
 
   it("dialogue: FairEval with six distinct judge calls per pair and dimension; the simulator sees no preference in requirement turns", async () => {
-    const { id } = createExperiment(t.db, { name: "e2", datasetId, config: { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], users: ["0000"], reference: "vanilla" } });
+    const { id } = createExperiment(t.db, {
+      name: "e2",
+      datasetId,
+      config: { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], users: ["0000"], reference: "vanilla" },
+    });
     const before = fake.chatRequests.length;
     expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
     const res = experimentResults(t.db, id);
@@ -114,8 +172,18 @@ describe("experiments engine against the fake OpenAI server", () => {
     const judge = fake.chatRequests.slice(before).filter((r) => text(r).includes('"assistant-1": <score>'));
     expect(judge.length).toBe(n * 2 * 6);
     // Six separately paid calls per pair, item and dimension: distinct replicate indices, distinct cache keys, no cache hit.
-    const pairJob = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().find((j) => j.phase === 1)!;
-    const paid = t.db.select().from(llmCalls).where(eq(llmCalls.jobId, pairJob.id)).all().filter((c) => c.purpose === "dialogue.judge.requirement");
+    const pairJob = t.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.experimentId, id))
+      .all()
+      .find((j) => j.phase === 1)!;
+    const paid = t.db
+      .select()
+      .from(llmCalls)
+      .where(eq(llmCalls.jobId, pairJob.id))
+      .all()
+      .filter((c) => c.purpose === "dialogue.judge.requirement");
     expect(paid.length).toBe(6);
     expect(new Set(paid.map((c) => c.replicate)).size).toBe(6);
     expect(new Set(paid.map((c) => c.cacheKey)).size).toBe(6);
@@ -147,17 +215,41 @@ describe("experiments engine against the fake OpenAI server", () => {
     const { id } = createExperiment(t.db, { name: "ctl", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement"] } });
     pauseExperiment(t.db, id);
     expect(await runExperiment(t.db, id, deps)).toBe("paused");
-    expect(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().every((j) => j.status === "queued")).toBe(true);
+    expect(
+      t.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.experimentId, id))
+        .all()
+        .every((j) => j.status === "queued"),
+    ).toBe(true);
     cancelExperiment(t.db, id);
-    expect(t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all().every((j) => j.status === "cancelled")).toBe(true);
+    expect(
+      t.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.experimentId, id))
+        .all()
+        .every((j) => j.status === "cancelled"),
+    ).toBe(true);
     resumeExperiment(t.db, id);
     expect(await runExperiment(t.db, id, deps)).toBe("done");
     expect(experimentResults(t.db, id).results[0].failed).toBe(0);
   });
 
   it("refuses a bad config naming the field, and keeps the data set from being deleted under an experiment", () => {
-    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [], tasks: ["requirement"] } })).toThrow(/config\.methods/);
-    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["hicupid"] } })).toThrow(/config\.tasks/);
+    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [], tasks: ["requirement"] } })).toThrow(
+      /config\.methods/,
+    );
+    expect(() => createExperiment(t.db, { name: "x", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["hicupid"] } })).toThrow(
+      /config\.tasks/,
+    );
+    const check = knownMethod();
+    const bad = (methods: unknown[]) => () =>
+      createExperiment(t.db, { name: "x", datasetId, config: { methods, tasks: ["requirement"] }, knownMethod: check });
+    expect(bad([{ name: "nope" }])).toThrow(/config\.methods\[0\]\.name: unknown method "nope"/);
+    expect(bad([{ name: "vanilla" }, { name: "vanilla-log", options: { x: 1 } }])).toThrow(/config\.methods\[1\]\.options/);
+    expect(bad([{ name: "gold", options: { shots: 2 } }])).toThrow(/config\.methods\[0\]\.options\.shots/);
     expect(() => t.db.delete(datasets).where(eq(datasets.id, datasetId)).run()).toThrow(/used by an experiment/);
   });
 });

@@ -17,7 +17,11 @@ export function resultsCsv(res: ExperimentResults): string {
     }
   }
   for (const p of res.pairwise) {
-    for (const [k, v] of [["win", p.win], ["tie", p.tie], ["lose", p.lose]] as const) {
+    for (const [k, v] of [
+      ["win", p.win],
+      ["tie", p.tie],
+      ["lose", p.lose],
+    ] as const) {
       lines.push(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
     }
   }
@@ -26,10 +30,16 @@ export function resultsCsv(res: ExperimentResults): string {
 
 /** One export file of an experiment by format: csv (summary), json (full results), md (case studies). */
 export function exportExperiment(db: Db, id: number, format: string): { body: string; contentType: string; filename: string } {
-  if (format === "csv") return { body: resultsCsv(experimentResults(db, id)), contentType: "text/csv; charset=utf-8", filename: `experiment-${id}.csv` };
+  if (format === "csv")
+    return { body: resultsCsv(experimentResults(db, id)), contentType: "text/csv; charset=utf-8", filename: `experiment-${id}.csv` };
   if (format === "json") {
-    return { body: JSON.stringify(experimentResults(db, id), null, 2), contentType: "application/json; charset=utf-8", filename: `experiment-${id}.json` };
+    return {
+      body: JSON.stringify(experimentResults(db, id), null, 2),
+      contentType: "application/json; charset=utf-8",
+      filename: `experiment-${id}.json`,
+    };
   }
-  if (format === "md") return { body: caseStudiesMarkdown(db, id), contentType: "text/markdown; charset=utf-8", filename: `experiment-${id}-case-studies.md` };
+  if (format === "md")
+    return { body: caseStudiesMarkdown(db, id), contentType: "text/markdown; charset=utf-8", filename: `experiment-${id}-case-studies.md` };
   throw new InvalidInputError(`format: "${format}" is not one of csv, json, md`);
 }

@@ -1,15 +1,29 @@
 /** Plain-text renderings of results and dry runs (the CLI prints these; the page has its own table). */
-import type { DryRunRow } from "./dry-run";
+import type { DryRunRow, TokenBasis } from "./dry-run";
 import type { ExperimentResults } from "./results";
 import type { Progress } from "./progress";
 
 const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
 
-export function dryRunTable(rows: DryRunRow[], total: DryRunRow): string {
+export function dryRunTable(rows: DryRunRow[], total: DryRunRow, basis: TokenBasis = {}): string {
   const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
   for (const r of [...rows, total]) {
-    lines.push([r.method, r.task, r.items, r.calls.assistant, r.calls["user-simulator"], r.calls.judge, r.calls.total, r.promptTokens, r.completionTokens].join("\t"));
+    lines.push(
+      [
+        r.method,
+        r.task,
+        r.items,
+        r.calls.assistant,
+        r.calls["user-simulator"],
+        r.calls.judge,
+        r.calls.total,
+        r.promptTokens,
+        r.completionTokens,
+      ].join("\t"),
+    );
   }
+  const measured = Object.entries(basis).map(([role, b]) => `${role} ${b.prompt}+${b.completion} (over ${b.calls} calls)`);
+  lines.push(`tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}the tasks' own guesses otherwise`);
   return lines.join("\n") + "\n";
 }
 
@@ -23,10 +37,16 @@ export function resultsTable(res: ExperimentResults): string {
     out.push(`# ${task} (mean ± sd over runs; p: paired t-test vs ${res.reference})`);
     out.push(["method", "runs", ...metrics].join("\t"));
     for (const r of rows) {
-      out.push([r.method, r.runs, ...metrics.map((m) => {
-        const x = r.metrics[m];
-        return `${fmt(x.mean)}${x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}${x.p !== null ? ` (p=${fmt(x.p, 3)})` : ""}`;
-      })].join("\t"));
+      out.push(
+        [
+          r.method,
+          r.runs,
+          ...metrics.map((m) => {
+            const x = r.metrics[m];
+            return `${fmt(x.mean)}${x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}${x.p !== null ? ` (p=${fmt(x.p, 3)})` : ""}`;
+          }),
+        ].join("\t"),
+      );
     }
     out.push("");
   }
@@ -36,7 +56,9 @@ export function resultsTable(res: ExperimentResults): string {
     for (const p of res.pairwise) out.push([p.a, p.b, p.dimension, p.win, p.tie, p.lose].join("\t"));
     out.push("");
   }
-  out.push(`ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`);
+  out.push(
+    `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`,
+  );
   return out.join("\n") + "\n";
 }
 

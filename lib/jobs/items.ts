@@ -9,7 +9,17 @@ import { getExperimentRow } from "./control";
 
 export function listJobs(db: Db, experimentId: number, opts: { limit?: number; offset?: number } = {}) {
   return db
-    .select({ id: jobs.id, replicate: jobs.replicate, method: jobs.method, task: jobs.task, itemKey: jobs.itemKey, status: jobs.status, attempts: jobs.attempts, error: jobs.error, starred: jobs.starred })
+    .select({
+      id: jobs.id,
+      replicate: jobs.replicate,
+      method: jobs.method,
+      task: jobs.task,
+      itemKey: jobs.itemKey,
+      status: jobs.status,
+      attempts: jobs.attempts,
+      error: jobs.error,
+      starred: jobs.starred,
+    })
     .from(jobs)
     .where(eq(jobs.experimentId, experimentId))
     .orderBy(asc(jobs.phase), asc(jobs.task), asc(jobs.itemKey), asc(jobs.method), asc(jobs.replicate))
@@ -19,7 +29,11 @@ export function listJobs(db: Db, experimentId: number, opts: { limit?: number; o
 }
 
 export function getJob(db: Db, experimentId: number, jobId: number) {
-  const job = db.select().from(jobs).where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId))).get();
+  const job = db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId)))
+    .get();
   if (!job) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
   const scores = db.select().from(jobScores).where(eq(jobScores.jobId, jobId)).orderBy(asc(jobScores.scorer), asc(jobScores.version)).all();
   return { job, scores };
@@ -42,9 +56,17 @@ export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
       const j = db
         .select({ id: jobs.id, output: jobs.output })
         .from(jobs)
-        .where(and(eq(jobs.experimentId, experimentId), eq(jobs.replicate, job.replicate), eq(jobs.method, method), eq(jobs.task, job.task), eq(jobs.itemKey, job.itemKey)))
+        .where(
+          and(
+            eq(jobs.experimentId, experimentId),
+            eq(jobs.replicate, job.replicate),
+            eq(jobs.method, method),
+            eq(jobs.task, job.task),
+            eq(jobs.itemKey, job.itemKey),
+          ),
+        )
         .get();
-      return { method, jobId: j?.id ?? null, dialogue: ((j?.output as { dialogue?: Utterance[] } | null)?.dialogue ?? []) };
+      return { method, jobId: j?.id ?? null, dialogue: (j?.output as { dialogue?: Utterance[] } | null)?.dialogue ?? [] };
     });
   }
   return { job, scores, info, dialogues };

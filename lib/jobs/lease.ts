@@ -5,32 +5,61 @@
  * claimed once no phase 0 job of the experiment is unfinished.
  */
 import { and, eq, sql } from "drizzle-orm";
+import type BetterSqlite3 from "better-sqlite3";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 
 export type ClaimedJob = typeof jobs.$inferSelect;
 
+// Statements the worker runs for every job, compiled once per connection.
+const compiled = new WeakMap<object, Map<string, BetterSqlite3.Statement<unknown[], unknown>>>();
+export function stmt(db: Db, sqlText: string): BetterSqlite3.Statement<unknown[], unknown> {
+  let m = compiled.get(db.$client);
+  if (!m) compiled.set(db.$client, (m = new Map()));
+  let s = m.get(sqlText);
+  if (!s) m.set(sqlText, (s = db.$client.prepare(sqlText)));
+  return s;
+}
+
 export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
-  return db.transaction((tx) => {
-    const row = db.$client
-      .prepare(
-        `SELECT id FROM jobs j WHERE j.experiment_id = @e
-           AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_until < @now))
-           AND NOT EXISTS (SELECT 1 FROM jobs p WHERE p.experiment_id = @e AND p.phase < j.phase AND p.status IN ('queued', 'running'))
-         ORDER BY j.phase, j.id LIMIT 1`,
-      )
-      .get({ e: experimentId, now }) as { id: number } | undefined;
-    if (!row) return null;
-    return (
-      tx
-        .update(jobs)
-        .set({ status: "running", worker, startedAt: now, leaseUntil: now + leaseMs, attempts: sql`${jobs.attempts} + 1`, updatedAt: now })
-        .where(eq(jobs.id, row.id))
-        .returning()
-        .get() ?? null
-    );
-  }, { behavior: "immediate" });
+  return db.transaction(
+    (tx) => {
+      // The lowest phase with unfinished work is the only claimable one; each lookup walks the
+      // (experiment, status, phase) index, so a claim costs the same at job 1 and job 100,000.
+      const phase = (
+        stmt(db, "SELECT min(phase) AS p FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as {
+          p: number | null;
+        }
+      ).p;
+      if (phase === null) return null;
+      const row = (stmt(db, "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'queued' AND phase = ? ORDER BY id LIMIT 1").get(
+        experimentId,
+        phase,
+      ) ??
+        stmt(
+          db,
+          "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1",
+        ).get(experimentId, phase, now)) as { id: number } | undefined;
+      if (!row) return null;
+      return (
+        tx
+          .update(jobs)
+          .set({
+            status: "running",
+            worker,
+            startedAt: now,
+            leaseUntil: now + leaseMs,
+            attempts: sql`${jobs.attempts} + 1`,
+            updatedAt: now,
+          })
+          .where(eq(jobs.id, row.id))
+          .returning()
+          .get() ?? null
+      );
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** Extends the lease; false when the job is no longer this worker's (taken over, or cancelled). */
@@ -44,7 +73,14 @@ export function renewLease(db: Db, jobId: number, worker: string, leaseMs: numbe
 }
 
 /** Stores the outcome and its score rows in one transaction; only while the job is still this worker's. */
-export function completeJob(db: Db, jobId: number, worker: string, outcome: JobOutcome, usage: Record<string, number>, now = Date.now()): boolean {
+export function completeJob(
+  db: Db,
+  jobId: number,
+  worker: string,
+  outcome: JobOutcome,
+  usage: Record<string, number>,
+  now = Date.now(),
+): boolean {
   return db.transaction((tx) => {
     const r = tx
       .update(jobs)
@@ -65,7 +101,10 @@ export function completeJob(db: Db, jobId: number, worker: string, outcome: JobO
     for (const s of outcome.scores) {
       tx.insert(jobScores)
         .values({ jobId, scorer: s.scorer, version: s.version, values: s.values, detail: s.detail ?? null })
-        .onConflictDoUpdate({ target: [jobScores.jobId, jobScores.scorer, jobScores.version], set: { values: s.values, detail: s.detail ?? null } })
+        .onConflictDoUpdate({
+          target: [jobScores.jobId, jobScores.scorer, jobScores.version],
+          set: { values: s.values, detail: s.detail ?? null },
+        })
         .run();
     }
     return true;
@@ -73,8 +112,19 @@ export function completeJob(db: Db, jobId: number, worker: string, outcome: JobO
 }
 
 /** A failed attempt: back to the queue while attempts remain, else recorded as failed with the error. */
-export function failJob(db: Db, jobId: number, worker: string, error: string, maxAttempts: number, now = Date.now()): "queued" | "failed" | "lost" {
-  const job = db.select({ attempts: jobs.attempts }).from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running"))).get();
+export function failJob(
+  db: Db,
+  jobId: number,
+  worker: string,
+  error: string,
+  maxAttempts: number,
+  now = Date.now(),
+): "queued" | "failed" | "lost" {
+  const job = db
+    .select({ attempts: jobs.attempts })
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
+    .get();
   if (!job) return "lost";
   const status = job.attempts >= maxAttempts ? "failed" : "queued";
   db.update(jobs)

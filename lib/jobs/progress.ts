@@ -28,9 +28,19 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
   const total = rows.reduce((s, r) => s + r.n, 0);
   const finished = c.done + c.failed + c.skipped;
   // The rate is measured from this run's start, so a resumed run's earlier jobs do not inflate it.
-  const finishedThisRun = e.startedAt ? db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id} AND status IN ('done','failed') AND finished_at >= ${e.startedAt}`)?.n ?? 0 : 0;
+  const finishedThisRun = e.startedAt
+    ? (db.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id} AND status IN ('done','failed') AND finished_at >= ${e.startedAt}`,
+      )?.n ?? 0)
+    : 0;
   const elapsed = e.startedAt ? now - e.startedAt : 0;
   const left = c.queued + c.running;
   const etaMs = finishedThisRun > 0 && elapsed > 0 ? Math.round((elapsed / finishedThisRun) * left) : left === 0 ? 0 : null;
-  return { status: e.status, total, ...(c as Omit<Progress, "status" | "total" | "fraction" | "etaMs">), fraction: total ? finished / total : 1, etaMs };
+  return {
+    status: e.status,
+    total,
+    ...(c as Omit<Progress, "status" | "total" | "fraction" | "etaMs">),
+    fraction: total ? finished / total : 1,
+    etaMs,
+  };
 }

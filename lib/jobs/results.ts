@@ -14,7 +14,14 @@ import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
 
-export type ResultRow = { method: string; task: string; replicate: number; items: number; failed: number; metrics: Record<string, number | null> };
+export type ResultRow = {
+  method: string;
+  task: string;
+  replicate: number;
+  items: number;
+  failed: number;
+  metrics: Record<string, number | null>;
+};
 export type PairRow = { a: string; b: string; dimension: string; win: number; tie: number; lose: number };
 export type SummaryRow = {
   method: string;
@@ -22,7 +29,7 @@ export type SummaryRow = {
   runs: number;
   metrics: Record<string, { mean: number | null; sd: number | null; p: number | null }>;
 };
-export type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number };
+export type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
 export type ExperimentResults = {
   experiment: number;
   status: string;
@@ -57,7 +64,15 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   const config = parseExperimentConfig(e.config);
   const reference = config.reference!;
   const all = db
-    .select({ id: jobs.id, method: jobs.method, task: jobs.task, replicate: jobs.replicate, status: jobs.status, usage: jobs.usage, phase: jobs.phase })
+    .select({
+      id: jobs.id,
+      method: jobs.method,
+      task: jobs.task,
+      replicate: jobs.replicate,
+      status: jobs.status,
+      usage: jobs.usage,
+      phase: jobs.phase,
+    })
     .from(jobs)
     .where(eq(jobs.experimentId, experimentId))
     .all();
@@ -147,7 +162,33 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
       target.completionTokens += j.usage.completionTokens ?? 0;
     }
   }
-  return { experiment: experimentId, status: e.status, reference, results, pairwise: [...pairCounts.values()], summary, ledger, ledgerByMethod };
+  // Cost: the paid tokens of each method's jobs by role, at the config's prices (USD per million tokens).
+  const prices = config.prices;
+  if (Object.keys(prices).length) {
+    const rows = db.all<{ method: string; role: string; p: number; c: number }>(
+      sql`SELECT j.method AS method, c.role AS role, sum(c.prompt_tokens) AS p, sum(c.completion_tokens) AS c
+          FROM llm_calls c JOIN jobs j ON j.id = c.job_id WHERE j.experiment_id = ${experimentId} AND c.cache_hit = 0 GROUP BY j.method, c.role`,
+    );
+    ledger.cost = 0;
+    for (const l of Object.values(ledgerByMethod)) l.cost = 0;
+    for (const r of rows) {
+      const price = prices[r.role as keyof typeof prices];
+      const usd = price ? (r.p * price.prompt + r.c * price.completion) / 1e6 : 0;
+      const l = (ledgerByMethod[r.method] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 });
+      l.cost = (l.cost ?? 0) + usd;
+      ledger.cost += usd;
+    }
+  }
+  return {
+    experiment: experimentId,
+    status: e.status,
+    reference,
+    results,
+    pairwise: [...pairCounts.values()],
+    summary,
+    ledger,
+    ledgerByMethod,
+  };
 }
 
 export function listExperiments(db: Db) {
@@ -158,4 +199,3 @@ export function listExperiments(db: Db) {
         FROM experiments e JOIN datasets d ON d.id = e.dataset_id ORDER BY e.id DESC`,
   );
 }
-

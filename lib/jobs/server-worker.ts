@@ -16,14 +16,22 @@ const g = globalThis as unknown as { __palServerWorker?: State };
 
 export type ServerWorkerOptions = { concurrency?: number; idleMs?: number; leaseMs?: number };
 
-function runnable(db: Db): number[] {
-  return db
+/**
+ * Queued or running experiments, except those another process (a `pal run`) is working on right now
+ * (it holds live leases): that process finishes them; the server takes over only once its leases run out.
+ */
+function runnable(db: Db, self: string): number[] {
+  const ids = db
     .select({ id: experiments.id })
     .from(experiments)
     .where(inArray(experiments.status, ["queued", "running"]))
     .orderBy(experiments.id)
     .all()
     .map((r) => r.id);
+  const busy = db.$client.prepare(
+    "SELECT 1 FROM jobs WHERE experiment_id = ? AND status = 'running' AND lease_until > ? AND worker <> ? LIMIT 1",
+  );
+  return ids.filter((id) => !busy.get(id, Date.now(), self));
 }
 
 /** Starts the loop once per process (later calls only wake it). */
@@ -37,7 +45,7 @@ export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWo
   const idleMs = opts.idleMs ?? 2000;
   void (async () => {
     while (!state.stop) {
-      const ids = runnable(db);
+      const ids = runnable(db, state.worker);
       for (const id of ids) {
         try {
           await runExperiment(db, id, deps(), { worker: state.worker, concurrency: opts.concurrency, leaseMs: opts.leaseMs });

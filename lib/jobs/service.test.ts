@@ -18,6 +18,10 @@ import { startServerWorker, stopServerWorker } from "./server-worker";
 import { experimentProgress } from "./progress";
 import { caseStudiesMarkdown } from "./case-studies";
 import { exportExperiment } from "./export";
+import { claimJob } from "./lease";
+import { cancelExperiment } from "./control";
+import { experimentResults } from "./results";
+import { llmCalls } from "@/db/schema";
 
 describe("experiments from the browser's side", () => {
   let t: ReturnType<typeof tempDb>;
@@ -43,12 +47,15 @@ describe("experiments from the browser's side", () => {
     vi.stubEnv("PAL_MODEL_ASSISTANT", "");
     expect(() => estimateOrLaunch(t.db, { datasetId, config }, null)).toThrow(/no model configured for "assistant"/);
     expect(t.db.select().from(experiments).all()).toEqual([]);
-    expect(() => estimateOrLaunch(t.db, { datasetId, config: { ...config, tasks: ["nope"] }, dryRun: true }, null)).toThrow(/body|config\.tasks/);
+    expect(() => estimateOrLaunch(t.db, { datasetId, config: { ...config, tasks: ["nope"] }, dryRun: true }, null)).toThrow(
+      /body|config\.tasks/,
+    );
     expect(() => estimateOrLaunch(t.db, { datasetId: "1", config }, null)).toThrow(/body\.datasetId/);
   });
 
   it("estimates without calls, launches, and the server's worker runs it to the end", async () => {
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" })) vi.stubEnv(`PAL_MODEL_${k}`, v);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
+      vi.stubEnv(`PAL_MODEL_${k}`, v);
     const est = estimateOrLaunch(t.db, { datasetId, config, dryRun: true }, null);
     expect(est.estimate!.total.calls.total).toBe(est.estimate!.total.items * 2);
     expect(fake.chatRequests.length).toBe(0);
@@ -73,10 +80,48 @@ describe("experiments from the browser's side", () => {
     expect(md).toContain("### vanilla-log\n");
     expect(md).toContain("> requirement: The user wants a plan for the weekend.");
 
+    // No prices configured: no cost. The tokens the fake server reports are in the ledger per method.
+    expect(experimentResults(t.db, experiment!.id).ledgerByMethod.vanilla.cost).toBeUndefined();
     const csv = exportExperiment(t.db, experiment!.id, "csv").body.split("\n");
     expect(csv[0]).toBe("task,method,metric,runs,mean,sd,p_vs_reference,reference");
     expect(csv.filter((l) => l.startsWith("requirement,vanilla,gscore,1,75,"))).toHaveLength(1);
     expect(() => exportExperiment(t.db, experiment!.id, "xls")).toThrow(/format/);
+  });
+
+  it("cost per method from the paid tokens of its jobs at the configured prices", async () => {
+    const prices = { assistant: { prompt: 1, completion: 2 }, judge: { prompt: 10, completion: 20 } };
+    const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, repeats: 2, prices } }, null);
+    startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
+    const deadline = Date.now() + 20_000;
+    while (experimentProgress(t.db, experiment!.id).status !== "done" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const res = experimentResults(t.db, experiment!.id);
+    const ids = new Map(
+      t.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.experimentId, experiment!.id))
+        .all()
+        .map((j) => [j.id, j.method]),
+    );
+    let expected = 0;
+    for (const c of t.db.select().from(llmCalls).all()) {
+      if (c.jobId === null || ids.get(c.jobId) !== "vanilla" || c.cacheHit) continue;
+      const p = prices[c.role as "assistant" | "judge"];
+      expected += (c.promptTokens * p.prompt + c.completionTokens * p.completion) / 1e6;
+    }
+    expect(expected).toBeGreaterThan(0); // the second run's calls are paid (the first run's are cached from above)
+    expect(res.ledgerByMethod.vanilla.cost).toBeCloseTo(expected, 12);
+  });
+
+  it("the server's worker leaves an experiment to the process that holds live leases on it", async () => {
+    const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, repeats: 3 } }, null);
+    claimJob(t.db, experiment!.id, "otherhost:1:cli", 60_000);
+    startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
+    await new Promise((r) => setTimeout(r, 500));
+    const p = experimentProgress(t.db, experiment!.id);
+    expect(p).toMatchObject({ running: 1, done: 0, queued: experiment!.jobs - 1 });
+    stopServerWorker();
+    cancelExperiment(t.db, experiment!.id);
   });
 
   it("pause, cancel and resume through the control body; a bad action names the field", () => {

@@ -61,7 +61,11 @@ const starBody = z.object({ starred: z.boolean() }).strict();
 /** Stars or unstars an item (a case study); the same item of every method is what the case study shows. */
 export function starJob(db: Db, experimentId: number, jobId: number, raw: unknown): { starred: boolean } {
   const { starred } = parseBody(starBody, raw);
-  const r = db.update(jobs).set({ starred }).where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId))).run();
+  const r = db
+    .update(jobs)
+    .set({ starred })
+    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId)))
+    .run();
   if (r.changes !== 1) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
   return { starred };
 }

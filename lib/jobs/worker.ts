@@ -31,6 +31,7 @@ export type WorkerDeps = {
     userKey: string;
     sessionSeq: number;
     jobId: number;
+    replicate: number;
   }): Promise<AssistantPort>;
 };
 
@@ -55,8 +56,12 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const exp = getExperimentRow(db, experimentId);
   if (exp.status === "done" || exp.status === "cancelled" || exp.status === "paused") return exp.status;
   const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
-  if (datasetHash(db, ds.id, ds.kind) !== exp.datasetHash) {
-    throw new ConflictError(`experiment ${experimentId}: data set "${ds.name}" changed since the experiment was created (content hash differs)`);
+  // A first start follows creation, which just hashed the data (and the data set cannot be replaced or
+  // deleted while the experiment exists); a resumed run checks that nothing changed underneath.
+  if (exp.startedAt !== null && datasetHash(db, ds.id, ds.kind) !== exp.datasetHash) {
+    throw new ConflictError(
+      `experiment ${experimentId}: data set "${ds.name}" changed since the experiment was created (content hash differs)`,
+    );
   }
   const config = parseExperimentConfig(exp.config);
   releaseDeadLocalLeases(db, experimentId, os.hostname());
@@ -74,7 +79,15 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     db
       .select({ output: jobs.output })
       .from(jobs)
-      .where(and(eq(jobs.experimentId, experimentId), eq(jobs.replicate, replicate), eq(jobs.method, method), eq(jobs.itemKey, itemKey), eq(jobs.status, "done")))
+      .where(
+        and(
+          eq(jobs.experimentId, experimentId),
+          eq(jobs.replicate, replicate),
+          eq(jobs.method, method),
+          eq(jobs.itemKey, itemKey),
+          eq(jobs.status, "done"),
+        ),
+      )
       .get()?.output ?? null;
 
   const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>) => {
@@ -95,7 +108,15 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         model,
         assistant: (userKey: string, sessionSeq: number) => {
           if (!spec) throw new Error(`job ${job.id}: method ${job.method} is not in the config`);
-          return deps.assistant({ datasetId: exp.datasetId, method: spec, config, userKey, sessionSeq, jobId: job.id });
+          return deps.assistant({
+            datasetId: exp.datasetId,
+            method: spec,
+            config,
+            userKey,
+            sessionSeq,
+            jobId: job.id,
+            replicate: job.replicate,
+          });
         },
         jobOutput: outputOf(job.replicate),
       };
@@ -122,7 +143,9 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         continue;
       }
       // Nothing claimable: done, or waiting on jobs other lanes/workers hold (their leases may run out).
-      const open = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${experimentId} AND status IN ('queued','running')`)!.n;
+      const open = db.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${experimentId} AND status IN ('queued','running')`,
+      )!.n;
       if (open === 0) return;
       await sleep(Math.min(250, leaseMs / 4));
     }

@@ -26,7 +26,13 @@ export function personalInfo(type: "persona" | "profile", meta: QaMetadata): str
   return lines.join("\n");
 }
 
-export function abJudgeMessages(input: { type: "persona" | "profile"; metadata: QaMetadata; question: string; answerA: string; answerB: string }): ChatMessage[] {
+export function abJudgeMessages(input: {
+  type: "persona" | "profile";
+  metadata: QaMetadata;
+  question: string;
+  answerA: string;
+  answerB: string;
+}): ChatMessage[] {
   const content = [
     "Compare two answers (A and B) to a user's question on two criteria:",
     "1. Personalization: does the answer take the user's personal information into account?",
@@ -57,7 +63,10 @@ export function scheduleJudgeMessages(input: { metadata: QaMetadata; question: s
 
 /** The last non-empty line of a judge's reply. */
 function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines.at(-1) ?? "").replace(/[*_`]/g, "");
 }
 

@@ -17,7 +17,10 @@ describe("judge parsers", () => {
     expect(gscoreJudgeOutput.safeParse({ analysis: "", score: 0.7 }).success).toBe(false);
   });
   it("persona items show relation + entity only; profile items add the profile fields", () => {
-    const meta = { persona: { relation: "likes", entity: "Jazz" }, profile: { age: 34, gender: "F", personality: "warm", occupation: "nurse", income_range: "$1" } };
+    const meta = {
+      persona: { relation: "likes", entity: "Jazz" },
+      profile: { age: 34, gender: "F", personality: "warm", occupation: "nurse", income_range: "$1" },
+    };
     const persona = abJudgeMessages({ type: "persona", metadata: meta, question: "q", answerA: "a", answerB: "b" })[0].content;
     expect(persona).toContain("the user likes Jazz");
     expect(persona).not.toContain("nurse");
@@ -38,12 +41,21 @@ describe("dialogue templates", () => {
     }
   });
   it("parses the imported Chinese labels and names a bad one", () => {
-    const t = parseTemplate({ turn_1: { user: "<话题询问>", assistant: "<需求推测>" }, turn_2: { user: "<需求确认>", assistant: "<方案提议>" } }, "x");
+    const t = parseTemplate(
+      { turn_1: { user: "<话题询问>", assistant: "<需求推测>" }, turn_2: { user: "<需求确认>", assistant: "<方案提议>" } },
+      "x",
+    );
     expect(t.turns[1]).toEqual({ user: "requirement_confirmation", assistant: "solution_proposal" });
     expect(() => parseTemplate({ turn_1: { user: "<需求推测>", assistant: "<需求推测>" } }, "tpl")).toThrow(/tpl\.turn_1\.user/);
   });
   it("the simulator's view has no preference or solutions in requirement turns", () => {
-    const topic = { userQuery: "q", implicitNeeds: ["n1", "n2"], requirement: "r", generalPreference: { pos: ["p"], neg: ["n"] }, solutions: { pos: ["s+"], neg: ["s-"] } };
+    const topic = {
+      userQuery: "q",
+      implicitNeeds: ["n1", "n2"],
+      requirement: "r",
+      generalPreference: { pos: ["p"], neg: ["n"] },
+      solutions: { pos: ["s+"], neg: ["s-"] },
+    };
     expect(Object.keys(simulatorView(topic, "requirement_confirmation")).sort()).toEqual(["implicit_needs", "requirement", "user_query"]);
     expect(simulatorView(topic, "solution_feedback")).toHaveProperty("general_preference");
   });

@@ -130,6 +130,8 @@ export class ModelClient {
   private constructor(
     private readonly core: Core,
     readonly origin: Origin,
+    /** Replicate index for calls that name none (an experiment's repeat: its answers are distinct paid calls). */
+    readonly replicate = 0,
   ) {}
 
   /** Logical calls (chat and embed) made through this view, cache hits included. */
@@ -157,7 +159,12 @@ export class ModelClient {
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
   withOrigin(origin: Origin): ModelClient {
-    return new ModelClient(this.core, origin);
+    return new ModelClient(this.core, origin, this.replicate);
+  }
+
+  /** The same client whose calls default to replicate index `replicate` (kept by withOrigin). */
+  withReplicate(replicate: number): ModelClient {
+    return new ModelClient(this.core, this.origin, replicate);
   }
 
   get stats(): Readonly<ClientStats> {
@@ -213,7 +220,7 @@ export class ModelClient {
     const cfg = this.config(o.config ?? role);
     this.local.calls++;
     const origin = o.origin ?? this.origin;
-    const replicate = o.replicate ?? 0;
+    const replicate = o.replicate ?? this.replicate;
     const params = { ...cfg.params, ...o.params };
     const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params, replicate });
     const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };

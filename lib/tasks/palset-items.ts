@@ -49,7 +49,14 @@ export function loadPalItem(db: Db, datasetId: number, itemKey: string): PalItem
     .from(palTopics)
     .innerJoin(palSamples, eq(palSamples.id, palTopics.sampleId))
     .innerJoin(palUsers, eq(palUsers.id, palSamples.userId))
-    .where(and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey), eq(palSamples.sampleKey, sampleKey ?? ""), eq(palTopics.topicKey, topicKey ?? "")))
+    .where(
+      and(
+        eq(palUsers.datasetId, datasetId),
+        eq(palUsers.userKey, userKey),
+        eq(palSamples.sampleKey, sampleKey ?? ""),
+        eq(palTopics.topicKey, topicKey ?? ""),
+      ),
+    )
     .get();
   if (!row) throw new NotFoundError(`item ${itemKey}: no such query topic in this data set`);
   const candidates = db

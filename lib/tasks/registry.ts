@@ -11,7 +11,10 @@ export const TASKS: readonly TaskDef[] = [requirementTask, solutionTask, dialogu
 
 export function getTask(name: string, where = "task"): TaskDef {
   const t = TASKS.find((x) => x.name === name);
-  if (!t) throw new InvalidInputError(`${where}: unknown or not yet available task "${name}" (available: ${TASKS.map((x) => x.name).join(", ")})`);
+  if (!t)
+    throw new InvalidInputError(
+      `${where}: unknown or not yet available task "${name}" (available: ${TASKS.map((x) => x.name).join(", ")})`,
+    );
   return t;
 }
 

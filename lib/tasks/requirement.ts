@@ -45,7 +45,12 @@ export const requirementTask: TaskDef = {
       retrieved: answer.retrieved,
       scores: [
         { scorer: "bleu", version: BLEU_VERSION, values: bleuValues(it.requirement, prediction), detail: { references: [it.requirement] } },
-        { scorer: "gscore", version: GSCORE_JUDGE_VERSION, values: { gscore: verdict.value.score }, detail: { analysis: verdict.value.analysis } },
+        {
+          scorer: "gscore",
+          version: GSCORE_JUDGE_VERSION,
+          values: { gscore: verdict.value.score },
+          detail: { analysis: verdict.value.analysis },
+        },
       ],
     };
   },

@@ -3,16 +3,32 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { listMemoryVersions } from "@/lib/memory/versions";
+import { listDatasets } from "@/lib/datasets/palset/queries";
+import { ASSISTANTS } from "@/lib/assistants/registry";
+import { listMemoryBuilds } from "@/lib/assistants/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
+import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
+import { BuildProgressBar } from "@/components/memory/BuildProgressBar";
 
 export const metadata: Metadata = { title: "Memory" };
 
 export default async function MemoryPage() {
   await requireRole("admin", "researcher");
-  const rows = listMemoryVersions(getDb());
+  const db = getDb();
+  const rows = listMemoryVersions(db);
+  const builds = listMemoryBuilds(db, 10);
+  const datasets = listDatasets(db).map((d) => ({ id: d.id, name: d.name }));
+  const methods = ASSISTANTS.map((a) => ({ id: a.id, label: a.label }));
   return (
     <>
       <PageHeader title="Memory" subtitle="Built memories per data set, user, method and settings (pal memory build), with the model calls each one cost." />
+      <BuildMemoryForm datasets={datasets} methods={methods} />
+      {builds.length ? (
+        <section className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Memory builds">
+          <h2 className="text-sm font-semibold">Recent builds</h2>
+          {builds.map((b) => <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} />)}
+        </section>
+      ) : null}
       {rows.length === 0 ? (
         <EmptyState title="No memory has been built yet">Run <code>npx pal memory build --dataset NAME --method M</code>.</EmptyState>
       ) : (

@@ -24,7 +24,11 @@ export type SimulatorTopic = {
 export function simulatorView(topic: SimulatorTopic, action: ActionCode) {
   const need = { user_query: topic.userQuery, implicit_needs: topic.implicitNeeds, requirement: topic.requirement };
   if (isRequirementAction(action)) return need;
-  return { ...need, general_preference: topic.generalPreference, solutions: { pos_list: topic.solutions.pos, neg_list: topic.solutions.neg } };
+  return {
+    ...need,
+    general_preference: topic.generalPreference,
+    solutions: { pos_list: topic.solutions.pos, neg_list: topic.solutions.neg },
+  };
 }
 
 export function simulatorMessages(

@@ -58,7 +58,8 @@ export const dialogueTask: TaskDef = {
       dialogue.push({ role: "user", content: said.value.content });
       // The method answers the turn: it retrieves for itself (H2Memory summarises a query from the dialogue).
       const turns: Array<{ user: string; assistant?: string }> = [];
-      for (let k = 0; k < dialogue.length; k += 2) turns.push({ user: dialogue[k].content, ...(dialogue[k + 1] ? { assistant: dialogue[k + 1].content } : {}) });
+      for (let k = 0; k < dialogue.length; k += 2)
+        turns.push({ user: dialogue[k].content, ...(dialogue[k + 1] ? { assistant: dialogue[k + 1].content } : {}) });
       const reply = await assistant.respond({ type: "dialogue", turns, action: turn.assistant as AssistantActionCode });
       retrieved.push({ turn: i + 1, entries: reply.retrieved });
       dialogue.push({ role: "assistant", content: outputOf(reply, "dialogue").content });
@@ -68,7 +69,13 @@ export const dialogueTask: TaskDef = {
   },
   metrics: () => ({}),
   pairs: {
-    estimate: () => ({ assistant: 0, "user-simulator": 0, judge: JUDGMENTS_PER_PAIR * DIMENSIONS.length, promptTokens: 2500, completionTokens: 300 }),
+    estimate: () => ({
+      assistant: 0,
+      "user-simulator": 0,
+      judge: JUDGMENTS_PER_PAIR * DIMENSIONS.length,
+      promptTokens: 2500,
+      completionTokens: 300,
+    }),
     async run(ctx, item, a, b) {
       const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
       const da = (ctx.jobOutput(a, item.itemKey) as DialogueOutput | null)?.dialogue;
@@ -101,7 +108,13 @@ export const dialogueTask: TaskDef = {
             replicate,
             temperature: ctx.config.models.judge?.temperature ?? 0.7,
           });
-          judgments.push({ order, scoreFirst: r.value.scores["assistant-1"], scoreSecond: r.value.scores["assistant-2"], analysis: r.value.analysis, replicate });
+          judgments.push({
+            order,
+            scoreFirst: r.value.scores["assistant-1"],
+            scoreSecond: r.value.scores["assistant-2"],
+            analysis: r.value.analysis,
+            replicate,
+          });
         }
         const res = fairEval(judgments, { margin: ctx.config.tieMargin })!;
         values[dim] = res.outcome === "Win" ? 1 : res.outcome === "Lose" ? -1 : 0;

@@ -36,7 +36,9 @@ export function parseTemplate(entry: Record<string, unknown>, where: string): Di
   const turns = keys.map((k) => {
     const t = entry[k] as { user?: unknown; assistant?: unknown } | null;
     const code = (role: "user" | "assistant") => {
-      const raw = String(t?.[role] ?? "").replace(/^[<＜]|[>＞]$/g, "").trim();
+      const raw = String(t?.[role] ?? "")
+        .replace(/^[<＜]|[>＞]$/g, "")
+        .trim();
       const c = actionCode(raw);
       if (!c || !isRoleAction(role, c)) throw new InvalidInputError(`${where}.${k}.${role}: "${raw}" is not a ${role} action`);
       return c;

@@ -41,7 +41,11 @@ export async function historyContext(
   const utterance = setting === "rag-utterance";
   const docs = utterance
     ? history.flatMap((s) => s.dialogue.map((t, i) => ({ id: `${s.seq}:${i}`, text: t.user, meta: { seq: s.seq, turn: i, key: s.key } })))
-    : history.map((s) => ({ id: `${s.seq}`, text: s.dialogue.map((t) => `${t.user}\n${t.assistant}`).join("\n"), meta: { seq: s.seq, key: s.key } }));
+    : history.map((s) => ({
+        id: `${s.seq}`,
+        text: s.dialogue.map((t) => `${t.user}\n${t.assistant}`).join("\n"),
+        meta: { seq: s.seq, key: s.key },
+      }));
   await r.add(docs);
   const hits = await r.search(question, opts.k ?? (utterance ? 5 : 1));
   // Back in the order they happened.

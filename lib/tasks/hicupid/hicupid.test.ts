@@ -87,18 +87,29 @@ describe("hicupid task", () => {
     const expectFor = (judge: number, verdict: "A" | "B") => {
       const ab = (type: string) =>
         abScore(items.filter((i) => i.type === type).map((i) => ({ verdict, modelSlot: modelSlot(7, 0, i.key, judge) }))).score;
-      const sched = scheduleScore(items.filter((i) => i.type === "schedule").map((i) => (judge === 0 && /remind/i.test(i.question) ? "YES" : "NO"))).score;
+      const sched = scheduleScore(
+        items.filter((i) => i.type === "schedule").map((i) => (judge === 0 && /remind/i.test(i.question) ? "YES" : "NO")),
+      ).score;
       return { persona: ab("persona"), profile: ab("profile"), schedule: sched };
     };
     const j1 = expectFor(0, "A");
     const j2 = expectFor(1, "B");
     const labels = (judge: number, verdict: "A" | "B") =>
       items.map((i) =>
-        i.type === "schedule" ? (judge === 0 && /remind/i.test(i.question) ? "YES" : "NO") : modelSlot(7, 0, i.key, judge) === verdict ? "win" : "lose",
+        i.type === "schedule"
+          ? judge === 0 && /remind/i.test(i.question)
+            ? "YES"
+            : "NO"
+          : modelSlot(7, 0, i.key, judge) === verdict
+            ? "win"
+            : "lose",
       );
     const l1 = labels(0, "A");
     const l2 = labels(1, "B");
-    const kappa = cohenKappa(l1.map((x, i) => [x, l2[i]] as const), { categories: ["win", "tie", "lose", "YES", "NO"] }).value;
+    const kappa = cohenKappa(
+      l1.map((x, i) => [x, l2[i]] as const),
+      { categories: ["win", "tie", "lose", "YES", "NO"] },
+    ).value;
     const refs = items.map((i) => i.personalizedAnswer);
     for (const method of ["full-history", "gold", "vanilla"]) {
       const m = res.results.find((r) => r.method === method)!.metrics;
@@ -109,18 +120,31 @@ describe("hicupid task", () => {
       expect(m["persona@2"]).toBe(j2.persona);
       expect(m["total@2"]).toBeCloseTo(hicupidTotal(j2)!, 12);
       expect(m.kappa).toBeCloseTo(kappa!, 12);
-      expect(m.bleu).toBeCloseTo(hfBleu(items.map(() => ANSWER), refs).bleu * 100, 10);
+      expect(m.bleu).toBeCloseTo(
+        hfBleu(
+          items.map(() => ANSWER),
+          refs,
+        ).bleu * 100,
+        10,
+      );
       expect(m.rougeL).toBeCloseTo((refs.reduce((s, r) => s + rougeL(r, ANSWER).fmeasure, 0) / refs.length) * 100, 10);
     }
     // Both slots occur (randomised), and the slot is recorded with each judgment.
     const slots = new Set(items.filter((i) => i.type !== "schedule").map((i) => modelSlot(7, 0, i.key, 0)));
     expect(slots.size).toBe(2);
-    const row = t.db.select().from(jobScores).where(and(eq(jobScores.scorer, "judge"))).all().find((s) => (s.detail as { modelSlot?: string }).modelSlot);
+    const row = t.db
+      .select()
+      .from(jobScores)
+      .where(and(eq(jobScores.scorer, "judge")))
+      .all()
+      .find((s) => (s.detail as { modelSlot?: string }).modelSlot);
     expect(["A", "B"]).toContain((row!.detail as { modelSlot: string }).modelSlot);
 
     // The malformed verdict was asked again (a correction follows the bad reply in the next request).
     const abCalls = fake.chatRequests.filter((r) => body(r).includes("Better Response: <A/B/Tie>"));
-    expect(abCalls.some((r) => r.messages.length === 3 && String(r.messages[1].content).includes("Logical Validity: both fine."))).toBe(true);
+    expect(abCalls.some((r) => r.messages.length === 3 && String(r.messages[1].content).includes("Logical Validity: both fine."))).toBe(
+      true,
+    );
 
     // What the assistant saw: never an answer or the metadata; the gold setting only the relevant dialogues,
     // with the instruction as the system prompt.
@@ -135,7 +159,14 @@ describe("hicupid task", () => {
   });
 
   it("RAG: units back in chronological order and retrieval recall against the relevant dialogues", async () => {
-    const config = { methods: [{ name: "rag-dialogue", options: { k: 1 } }, { name: "rag-utterance", options: { k: 25 } }], tasks: ["hicupid"], hicupid: { splits: ["test_1"] } };
+    const config = {
+      methods: [
+        { name: "rag-dialogue", options: { k: 1 } },
+        { name: "rag-utterance", options: { k: 25 } },
+      ],
+      tasks: ["hicupid"],
+      hicupid: { splits: ["test_1"] },
+    };
     const { id } = createExperiment(t.db, { name: "rag", datasetId, config });
     const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) });
     expect(await runExperiment(t.db, id, deps)).toBe("done");
@@ -143,7 +174,11 @@ describe("hicupid task", () => {
     for (const j of done) {
       const units = j.retrieved as Array<{ dialogue: string; turn?: number }>;
       const item = loadHcItem(t.db, datasetId, j.itemKey);
-      const recall = t.db.select().from(jobScores).where(and(eq(jobScores.jobId, j.id), eq(jobScores.scorer, "retrieval"))).get()!.values.recall;
+      const recall = t.db
+        .select()
+        .from(jobScores)
+        .where(and(eq(jobScores.jobId, j.id), eq(jobScores.scorer, "retrieval")))
+        .get()!.values.recall;
       const got = new Set(units.map((u) => u.dialogue));
       expect(recall).toBe(item.relevantDialogues.filter((k) => got.has(k)).length / item.relevantDialogues.length);
       if (j.method === "rag-dialogue") expect(units.length).toBe(1);

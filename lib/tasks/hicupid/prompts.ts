@@ -18,10 +18,16 @@ export function hicupidAnswerMessages(input: {
   const parts = [
     `# Earlier conversations with the user\n${input.history || "(none)"}`,
     ...(input.examples.length
-      ? [`# Examples of personalized answers (other users)\n${input.examples.map((e) => `Question: ${e.question}\nAnswer: ${e.answer}`).join("\n\n")}`]
+      ? [
+          `# Examples of personalized answers (other users)\n${input.examples.map((e) => `Question: ${e.question}\nAnswer: ${e.answer}`).join("\n\n")}`,
+        ]
       : []),
     `# The user's question\n${input.question}`,
   ];
-  if (input.instruction === "system") return [{ role: "system", content: HICUPID_INSTRUCTION }, { role: "user", content: parts.join("\n\n") }];
+  if (input.instruction === "system")
+    return [
+      { role: "system", content: HICUPID_INSTRUCTION },
+      { role: "user", content: parts.join("\n\n") },
+    ];
   return [{ role: "user", content: [HICUPID_INSTRUCTION, ...parts].join("\n\n") }];
 }

@@ -4,7 +4,16 @@
  * in (A = 0, B = 1); the aggregation decodes them and uses lib/metrics (abScore, scheduleScore,
  * hicupidTotal, corpus BLEU, ROUGE-L) and lib/agreement (Cohen's kappa between the two judges).
  */
-import { abOutcome, abScore, hfBleuFromStats, hicupidTotal, scheduleScore, type AbVerdict, type HfBleuStats, type Slot } from "@/lib/metrics";
+import {
+  abOutcome,
+  abScore,
+  hfBleuFromStats,
+  hicupidTotal,
+  scheduleScore,
+  type AbVerdict,
+  type HfBleuStats,
+  type Slot,
+} from "@/lib/metrics";
 import { cohenKappa } from "@/lib/agreement/cohen";
 import { mean } from "../types";
 
@@ -57,7 +66,12 @@ export function hicupidMetrics(items: Values[], judges: number): Record<string, 
       ).score;
     const persona = ab(0);
     const profile = ab(1);
-    const schedule = scheduleScore(items.map((s) => s[sc]).filter((v) => v && typeof v.yes === "number").map((v) => (v!.yes ? "YES" : "NO"))).score;
+    const schedule = scheduleScore(
+      items
+        .map((s) => s[sc])
+        .filter((v) => v && typeof v.yes === "number")
+        .map((v) => (v!.yes ? "YES" : "NO")),
+    ).score;
     out[`persona${suffix}`] = persona;
     out[`schedule${suffix}`] = schedule;
     out[`profile${suffix}`] = profile;
@@ -68,7 +82,9 @@ export function hicupidMetrics(items: Values[], judges: number): Record<string, 
   out.rougeL = mean(items.map((s) => s.rouge?.rougeL)) === null ? null : mean(items.map((s) => s.rouge?.rougeL))! * 100;
   out.recall = mean(items.map((s) => s.retrieval?.recall));
   if (judges > 1) {
-    const pairs = items.map((s) => [label(s[judgeScorer(0)]), label(s[judgeScorer(1)])] as const).filter((p): p is readonly [string, string] => p[0] !== null && p[1] !== null);
+    const pairs = items
+      .map((s) => [label(s[judgeScorer(0)]), label(s[judgeScorer(1)])] as const)
+      .filter((p): p is readonly [string, string] => p[0] !== null && p[1] !== null);
     out.kappa = pairs.length ? cohenKappa(pairs, { categories: ["win", "tie", "lose", "YES", "NO"] }).value : null;
   }
   return out;

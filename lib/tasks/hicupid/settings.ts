@@ -21,11 +21,23 @@ export const CONTEXT_SETTINGS = {
   gold: { label: "Relevant dialogues only (gold)", options: z.object(common).strict() },
   "rag-utterance": {
     label: "RAG, utterance level",
-    options: z.object({ ...common, retriever: z.enum(["bm25", "dense"]).default("bm25"), k: z.union([z.literal(5), z.literal(15), z.literal(25)]).default(5) }).strict(),
+    options: z
+      .object({
+        ...common,
+        retriever: z.enum(["bm25", "dense"]).default("bm25"),
+        k: z.union([z.literal(5), z.literal(15), z.literal(25)]).default(5),
+      })
+      .strict(),
   },
   "rag-dialogue": {
     label: "RAG, dialogue level",
-    options: z.object({ ...common, retriever: z.enum(["bm25", "dense"]).default("bm25"), k: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(1) }).strict(),
+    options: z
+      .object({
+        ...common,
+        retriever: z.enum(["bm25", "dense"]).default("bm25"),
+        k: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(1),
+      })
+      .strict(),
   },
 } as const;
 

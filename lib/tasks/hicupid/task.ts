@@ -37,7 +37,13 @@ export const hicupidTask: TaskDef = {
   items: (db, datasetId, users) => listHcItems(db, datasetId, users, ["test_1", "test_2"]),
   itemsFor: (db, datasetId, config) => listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit),
   describe: describeHcItem,
-  estimate: (config) => ({ assistant: 1, "user-simulator": 0, judge: config.hicupid.judges.length, promptTokens: 6000, completionTokens: 200 }),
+  estimate: (config) => ({
+    assistant: 1,
+    "user-simulator": 0,
+    judge: config.hicupid.judges.length,
+    promptTokens: 6000,
+    completionTokens: 200,
+  }),
   async run(ctx, item) {
     const it = loadHcItem(ctx.db, ctx.datasetId, item.itemKey);
     const ds = datasetById(ctx.db, ctx.datasetId);
@@ -54,7 +60,13 @@ export const hicupidTask: TaskDef = {
       );
       const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots);
       const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.text, examples, question: it.question });
-      const r = await ctx.model.chatText({ role: "assistant", purpose: `hicupid.answer.${spec.name}`, messages, parse: (t) => t.trim(), replicate: ctx.replicate });
+      const r = await ctx.model.chatText({
+        role: "assistant",
+        purpose: `hicupid.answer.${spec.name}`,
+        messages,
+        parse: (t) => t.trim(),
+        replicate: ctx.replicate,
+      });
       answer = r.value;
       input = { setting: spec.name, options: opts, question: it.question, units: context.units.length, examples: examples.length };
       retrieved = context.units;
@@ -73,7 +85,8 @@ export const hicupidTask: TaskDef = {
       { scorer: "bleu", version: HICUPID_SCORE_VERSION, values: bleuValues(hfBleuStats(answer, it.personalizedAnswer)) },
       { scorer: "rouge", version: HICUPID_SCORE_VERSION, values: { rougeL: rougeL(it.personalizedAnswer, answer).fmeasure } },
     ];
-    if (recall !== null) scores.push({ scorer: "retrieval", version: HICUPID_SCORE_VERSION, values: { recall }, detail: { relevant: it.relevantDialogues } });
+    if (recall !== null)
+      scores.push({ scorer: "retrieval", version: HICUPID_SCORE_VERSION, values: { recall }, detail: { relevant: it.relevantDialogues } });
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
       if (it.type === "schedule") {
         const r = await ctx.model.chatText({
@@ -84,7 +97,12 @@ export const hicupidTask: TaskDef = {
           parse: parseYesNo,
           replicate: ctx.replicate,
         });
-        scores.push({ scorer: judgeScorer(j), version: HICUPID_JUDGE_VERSION, values: { type: TYPE_CODE.schedule, yes: r.value === "YES" ? 1 : 0 }, detail: { judge: config, reply: r.raw } });
+        scores.push({
+          scorer: judgeScorer(j),
+          version: HICUPID_JUDGE_VERSION,
+          values: { type: TYPE_CODE.schedule, yes: r.value === "YES" ? 1 : 0 },
+          detail: { judge: config, reply: r.raw },
+        });
         continue;
       }
       const slot = modelSlot(ctx.config.seed, ctx.replicate, item.itemKey, j);

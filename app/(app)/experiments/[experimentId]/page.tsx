@@ -32,7 +32,12 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
   const exportLink = (format: string, label: string) => (
-    <a className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/api/experiments/${id}/export?format=${format}`}>{label}</a>
+    <a
+      className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+      href={`/api/experiments/${id}/export?format=${format}`}
+    >
+      {label}
+    </a>
   );
   return (
     <>
@@ -43,7 +48,9 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
-            <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>Case studies</Link>
+            <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>
+              Case studies
+            </Link>
           </div>
         }
       />
@@ -53,33 +60,81 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
           <b>{Object.keys(config.models ?? {}).length ? JSON.stringify(config.models) : "the configured defaults per role"}</b>
         </p>
-        <details className="mt-1"><summary>Full config</summary><pre className="overflow-x-auto">{JSON.stringify(e.config, null, 1)}</pre></details>
+        <details className="mt-1">
+          <summary>Full config</summary>
+          <pre className="overflow-x-auto">{JSON.stringify(e.config, null, 1)}</pre>
+        </details>
       </section>
       {tasks.map((task) => {
         const rows = res.summary.filter((s) => s.task === task);
         if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
-        return <ResultsTable key={task} task={task} reference={res.reference} rows={rows.map((r) => ({ ...r, ledger: res.ledgerByMethod[r.method] ?? null }))} />;
+        return (
+          <ResultsTable
+            key={task}
+            task={task}
+            reference={res.reference}
+            rows={rows.map((r) => ({ ...r, ledger: res.ledgerByMethod[r.method] ?? null }))}
+          />
+        );
       })}
       {res.pairwise.length > 0 && (
         <section className="mb-4">
           <h2 className="mb-1 font-semibold">dialogue: Win / Tie / Lose</h2>
           <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="results-pairwise">
-            <thead className="bg-slate-50 text-left text-xs text-slate-500"><tr><th className="p-2">Method</th><th className="p-2">vs</th><th className="p-2">Dimension</th><th className="p-2">W / T / L</th></tr></thead>
-            <tbody>{res.pairwise.map((p) => <tr key={`${p.a}${p.b}${p.dimension}`} className="border-t border-slate-100"><td className="p-2">{p.a}</td><td className="p-2">{p.b}</td><td className="p-2">{p.dimension}</td><td className="p-2">{p.win} / {p.tie} / {p.lose}</td></tr>)}</tbody>
+            <thead className="bg-slate-50 text-left text-xs text-slate-500">
+              <tr>
+                <th className="p-2">Method</th>
+                <th className="p-2">vs</th>
+                <th className="p-2">Dimension</th>
+                <th className="p-2">W / T / L</th>
+              </tr>
+            </thead>
+            <tbody>
+              {res.pairwise.map((p) => (
+                <tr key={`${p.a}${p.b}${p.dimension}`} className="border-t border-slate-100">
+                  <td className="p-2">{p.a}</td>
+                  <td className="p-2">{p.b}</td>
+                  <td className="p-2">{p.dimension}</td>
+                  <td className="p-2">
+                    {p.win} / {p.tie} / {p.lose}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
           </table>
         </section>
       )}
       <section>
         <h2 className="mb-1 font-semibold">Items</h2>
         <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="job-list">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500"><tr><th className="p-2">★</th><th className="p-2">Item</th><th className="p-2">Task</th><th className="p-2">Method</th><th className="p-2">Run</th><th className="p-2">Status</th></tr></thead>
+          <thead className="bg-slate-50 text-left text-xs text-slate-500">
+            <tr>
+              <th className="p-2">★</th>
+              <th className="p-2">Item</th>
+              <th className="p-2">Task</th>
+              <th className="p-2">Method</th>
+              <th className="p-2">Run</th>
+              <th className="p-2">Status</th>
+            </tr>
+          </thead>
           <tbody>
             {jobRows.map((j) => (
               <tr key={j.id} className="border-t border-slate-100">
-                <td className="p-2"><StarButton experimentId={id} jobId={j.id} starred={j.starred} /></td>
-                <td className="p-2"><Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/jobs/${j.id}`}>{j.itemKey}</Link></td>
-                <td className="p-2">{j.task}</td><td className="p-2">{j.method}</td><td className="p-2">{j.replicate}</td>
-                <td className="p-2">{j.status}{j.error ? <span className="text-xs text-red-700"> {j.error}</span> : null}</td>
+                <td className="p-2">
+                  <StarButton experimentId={id} jobId={j.id} starred={j.starred} />
+                </td>
+                <td className="p-2">
+                  <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/jobs/${j.id}`}>
+                    {j.itemKey}
+                  </Link>
+                </td>
+                <td className="p-2">{j.task}</td>
+                <td className="p-2">{j.method}</td>
+                <td className="p-2">{j.replicate}</td>
+                <td className="p-2">
+                  {j.status}
+                  {j.error ? <span className="text-xs text-red-700"> {j.error}</span> : null}
+                </td>
               </tr>
             ))}
           </tbody>

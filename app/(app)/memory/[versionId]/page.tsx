@@ -7,6 +7,8 @@ import { showMemory } from "@/lib/memory/show";
 import { listCalls, summarizeCalls } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LedgerTable } from "@/components/llm/LedgerTable";
+import { GenericMemoryTable, H2MemoryInspector } from "@/components/memory/H2MemoryInspector";
+import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 
 export const metadata: Metadata = { title: "Memory version" };
 
@@ -20,6 +22,8 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
   const entries = showMemory(db, v.id);
   const kinds = Object.entries(entries.reduce<Record<string, number>>((m, e) => ((m[e.kind] = (m[e.kind] ?? 0) + 1), m), {}));
   const origin = { memoryVersionId: v.id };
+  const sessions = loadSessions(db, datasetById(db, v.datasetId), v.userKey).map((x) => ({ seq: x.seq, key: x.key, split: x.split }));
+  const shown = entries.map((e, i) => ({ ...e, id: i }));
   return (
     <>
       <PageHeader title={`${v.method} memory of user ${v.userKey}`} subtitle={`${v.status}, ${v.sessionsDone}/${v.sessionsTotal} sessions, prompts in ${v.language}, settings ${v.settingsKey.slice(0, 12)}`} />
@@ -35,6 +39,16 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
           <ul className="mt-2 text-slate-600">{kinds.map(([k, n]) => <li key={k}><span className="font-mono">{k}</span>: {n}</li>)}</ul>
         </section>
       </div>
+      <section className="mb-8" aria-label="Memory as built">
+        {v.method.startsWith("h2memory") ? (
+          <H2MemoryInspector sessions={sessions} entries={shown} callsBase="/memory/calls" />
+        ) : (
+          <>
+            <h2 className="mb-2 text-sm font-semibold">Entries, session by session</h2>
+            <GenericMemoryTable entries={shown} />
+          </>
+        )}
+      </section>
       <h2 className="mb-2 text-sm font-semibold">Model calls</h2>
       <LedgerTable calls={listCalls(db, origin, { limit: 500 })} summary={summarizeCalls(db, origin)} />
     </>

@@ -39,7 +39,14 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
     <>
       <PageHeader
         title={job.itemKey}
-        subtitle={<><Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>experiment {experimentId}</Link> · {job.task} · {job.method} · run {job.replicate} · {job.status}</>}
+        subtitle={
+          <>
+            <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
+              experiment {experimentId}
+            </Link>{" "}
+            · {job.task} · {job.method} · run {job.replicate} · {job.status}
+          </>
+        }
         actions={<StarButton experimentId={experimentId} jobId={job.id} starred={job.starred} />}
       />
       <div data-testid="drilldown">
@@ -47,7 +54,12 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
           <section className="mb-3 rounded border border-slate-200 bg-white p-3" data-testid="item-info">
             <h2 className="mb-1 text-sm font-semibold">User and references (never shown to the assistant)</h2>
             <dl className="grid grid-cols-1 gap-2 text-xs md:grid-cols-2">
-              {info.map((i) => <div key={i.label}><dt className="font-medium text-slate-500">{i.label}</dt><dd className="whitespace-pre-wrap">{i.text}</dd></div>)}
+              {info.map((i) => (
+                <div key={i.label}>
+                  <dt className="font-medium text-slate-500">{i.label}</dt>
+                  <dd className="whitespace-pre-wrap">{i.text}</dd>
+                </div>
+              ))}
             </dl>
           </section>
         ) : null}
@@ -56,9 +68,13 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
             <div className="mb-3 grid grid-cols-2 gap-3" data-testid="dialogues">
               {dialogues.map((d, k) => (
                 <section key={d.method} className="rounded border border-slate-200 bg-white p-3">
-                  <h2 className="mb-1 text-sm font-semibold">{k === 0 ? "A" : "B"}: {d.method}</h2>
+                  <h2 className="mb-1 text-sm font-semibold">
+                    {k === 0 ? "A" : "B"}: {d.method}
+                  </h2>
                   {d.dialogue.map((u, i) => (
-                    <p key={i} className={`mb-1 rounded px-2 py-1 text-xs ${u.role === "user" ? "bg-slate-50" : "bg-indigo-50"}`}><b>{u.role === "user" ? "User" : "Assistant"}:</b> {u.content}</p>
+                    <p key={i} className={`mb-1 rounded px-2 py-1 text-xs ${u.role === "user" ? "bg-slate-50" : "bg-indigo-50"}`}>
+                      <b>{u.role === "user" ? "User" : "Assistant"}:</b> {u.content}
+                    </p>
                   ))}
                 </section>
               ))}
@@ -66,16 +82,33 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
             {pairDetail
               ? Object.entries(pairDetail).map(([dim, d]) => (
                   <section key={dim} className="mb-3 rounded border border-slate-200 bg-white p-3" data-testid={`judgments-${dim}`}>
-                    <h2 className="mb-1 text-sm font-semibold">{dim}: {d.outcome} for A (mean A {d.meanA.toFixed(2)}, mean B {d.meanB.toFixed(2)})</h2>
+                    <h2 className="mb-1 text-sm font-semibold">
+                      {dim}: {d.outcome} for A (mean A {d.meanA.toFixed(2)}, mean B {d.meanB.toFixed(2)})
+                    </h2>
                     <table className="w-full text-xs">
-                      <thead className="text-left text-slate-500"><tr><th>#</th><th>Order</th><th>A</th><th>B</th><th>Analysis</th></tr></thead>
+                      <thead className="text-left text-slate-500">
+                        <tr>
+                          <th>#</th>
+                          <th>Order</th>
+                          <th>A</th>
+                          <th>B</th>
+                          <th>Analysis</th>
+                        </tr>
+                      </thead>
                       <tbody>
                         {d.judgments.map((j, i) => {
                           const [sa, sb] = j.order === "AB" ? [j.scoreFirst, j.scoreSecond] : [j.scoreSecond, j.scoreFirst];
                           return (
                             <tr key={i} className="border-t border-slate-100 align-top">
-                              <td>{i + 1}</td><td>{j.order === "AB" ? "A first" : "B first"}</td><td>{sa}</td><td>{sb}</td>
-                              <td><pre className="whitespace-pre-wrap">{typeof j.analysis === "string" ? j.analysis : JSON.stringify(j.analysis, null, 1)}</pre></td>
+                              <td>{i + 1}</td>
+                              <td>{j.order === "AB" ? "A first" : "B first"}</td>
+                              <td>{sa}</td>
+                              <td>{sb}</td>
+                              <td>
+                                <pre className="whitespace-pre-wrap">
+                                  {typeof j.analysis === "string" ? j.analysis : JSON.stringify(j.analysis, null, 1)}
+                                </pre>
+                              </td>
                             </tr>
                           );
                         })}

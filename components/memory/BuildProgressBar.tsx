@@ -1,0 +1,59 @@
+"use client";
+import { useActionState, useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import type { MemoryBuild } from "@/lib/assistants/build-jobs";
+import { startBuildAction, type BuildActionState } from "@/app/(app)/memory/actions";
+
+/**
+ * A live progress bar for one background memory build: polls its state every second while it
+ * runs. The build runs in the server; this only watches it (closing the page does not stop it).
+ */
+export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
+  const [b, setB] = useState(initial);
+  useEffect(() => {
+    if (b.status !== "running") return;
+    const t = setTimeout(async () => {
+      const r = await fetch(`/api/memory/builds/${b.id}`, { cache: "no-store" });
+      if (r.ok) setB((await r.json()) as MemoryBuild);
+    }, 1000);
+    return () => clearTimeout(t);
+  }, [b]);
+  const pct = b.sessionsTotal ? Math.round((100 * b.sessionsDone) / b.sessionsTotal) : 100;
+  const colour = b.status === "failed" || b.status === "interrupted" ? "bg-rose-500" : b.status === "complete" ? "bg-emerald-500" : "bg-indigo-500";
+  return (
+    <div className="text-sm" data-testid={`build-${b.id}`} data-status={b.status}>
+      <div className="mb-1 flex justify-between text-xs text-slate-600">
+        <span>
+          #{b.id} {b.method} · {b.datasetName} · {b.users.length === 1 ? `user ${b.users[0]}` : `${b.users.length} users`}
+        </span>
+        <span data-testid="build-status">
+          {b.status} · {b.sessionsDone}/{b.sessionsTotal} sessions{b.current ? ` · ${b.current}` : ""}
+        </span>
+      </div>
+      <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={b.sessionsTotal} aria-valuenow={b.sessionsDone}>
+        <div className={`h-2 ${colour} transition-all`} style={{ width: `${pct}%` }} />
+      </div>
+      {b.error ? <p className="mt-1 text-xs text-rose-700">{b.error}</p> : null}
+      {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build.</p> : null}
+      {b.status === "interrupted" || b.status === "failed" ? <ResumeButton b={b} /> : null}
+    </div>
+  );
+}
+
+/** Starts the same build again: the builder skips complete sessions and redoes the unfinished one. */
+function ResumeButton({ b }: { b: MemoryBuild }) {
+  const [state, action, pending] = useActionState<BuildActionState, FormData>(startBuildAction, {});
+  const router = useRouter();
+  useEffect(() => {
+    if (state.buildId) router.refresh();
+  }, [state.buildId, router]);
+  return (
+    <form action={action} className="mt-1 flex items-center gap-2">
+      <input type="hidden" name="datasetId" value={b.datasetId} />
+      <input type="hidden" name="method" value={b.method} />
+      <input type="hidden" name="users" value={b.users.join(",")} />
+      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">Resume</button>
+      {state.error ? <span role="alert" className="text-xs text-rose-700">{state.error}</span> : null}
+    </form>
+  );
+}

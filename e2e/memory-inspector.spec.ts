@@ -1,0 +1,78 @@
+import { test, expect } from "@playwright/test";
+import { e2eState, login, account } from "./state";
+
+/**
+ * A researcher builds H2Memory for a demo user against the fake model server (started by the global
+ * setup as a test double) and opens the inspector: graph, background, outlines, principles, a call.
+ */
+test("a researcher builds H2Memory for a demo user with a live progress bar and inspects it", async ({ page }) => {
+  test.setTimeout(180_000);
+  const base = e2eState().baseURL;
+  await login(page, account("researcher"));
+  await page.goto(`${base}/memory`);
+  const form = page.getByRole("form", { name: "Build memory" });
+  await form.locator("select[name=datasetId]").selectOption({ label: "PAL-Set demo (en)" });
+  await form.locator("select[name=method]").selectOption("h2memory");
+  await form.getByRole("textbox", { name: /Users/ }).fill("0000");
+  await form.getByRole("button", { name: "Build memory" }).click();
+  const started = form.getByRole("status");
+  await expect(started).toContainText(/Build #\d+ started/);
+  const id = /#(\d+)/.exec((await started.textContent()) ?? "")![1];
+
+  // The bar is polled from the server; it ends complete with every session of the user built.
+  const bar = page.getByTestId(`build-${id}`);
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
+  await expect(bar.getByTestId("build-status")).toContainText("7/7 sessions");
+  await expect(bar.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "7");
+
+  // Leaving and coming back shows the same build (it lives in the server, not the page).
+  await page.reload();
+  await expect(page.getByTestId(`build-${id}`)).toHaveAttribute("data-status", "complete");
+
+  // The memory version of user 0000 → the inspector.
+  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0000" });
+  await row.getByRole("link", { name: "h2memory" }).click();
+  await expect(page.getByRole("heading", { name: /h2memory memory of user 0000/ })).toBeVisible();
+
+  const first = page.getByTestId("sessions").locator("details").first();
+  await expect(first.locator(".react-flow__node").first()).toBeVisible();
+  expect(await first.locator(".react-flow__node").count()).toBeGreaterThanOrEqual(10);
+  await expect(first.locator(".react-flow__edge").first()).toBeAttached();
+  await expect(first.getByTestId("situations").locator("li").first()).toContainText("Recently the user went through");
+  await expect(page.getByTestId("background").locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByTestId("outline").first()).toContainText("Requirement:");
+  await expect(page.getByTestId("principles")).toContainText(/Type: /);
+  await expect(page.getByTestId("principles")).toContainText(/Principle: /);
+
+  // Every entry links to the call that produced it: open one.
+  await first.getByTestId("situations").getByTestId("call-link").first().click();
+  await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
+  await expect(page.getByTestId("call-request")).toContainText("(h2memory/situation)");
+  await expect(page.getByTestId("call-response")).toContainText("situation_aspects");
+  await expect(page.getByTestId("call-attempts")).toContainText("h2memory.situation");
+});
+
+test("a build the server lost shows as interrupted and resumes from the page", async ({ page }) => {
+  test.setTimeout(180_000);
+  const s = e2eState();
+  // A build row left running by a server process that no longer exists.
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(s.dbPath);
+  const ds = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
+  const row = db
+    .prepare("insert into memory_builds (dataset_id, method, users, status, sessions_total, sessions_done, pid) values (?, 'h2memory', '[\"0001\"]', 'running', 7, 2, 999999999) returning id")
+    .get(ds) as { id: number };
+  db.close();
+
+  await login(page, account("researcher"));
+  await page.goto(`${s.baseURL}/memory`);
+  const lost = page.getByTestId(`build-${row.id}`);
+  await expect(lost).toHaveAttribute("data-status", "interrupted");
+  await lost.getByRole("button", { name: "Resume" }).click();
+  const resumed = page.locator("[data-status]").first();
+  await expect(resumed).not.toHaveAttribute("data-testid", `build-${row.id}`);
+  await expect(resumed).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
+  await expect(resumed.getByTestId("build-status")).toContainText("7/7 sessions");
+  await expect(resumed).toContainText("user 0001");
+});

@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { tempDb } from "@/test/db";
+import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { palResponder } from "@/test/h2memory-responder";
+import { importMarkedPalset } from "@/test/marked-data";
+import { memoryBuilds, memoryVersions } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { ModelClient } from "@/lib/llm/client";
+import { getMemoryBuild, listMemoryBuilds, startMemoryBuild, type MemoryBuild } from "./build-jobs";
+import { datasetByName } from "./sessions";
+
+let fake: FakeOpenAI;
+const cleanups: Array<() => void> = [];
+
+beforeEach(async () => {
+  // 30 ms per call: slow enough to watch the progress move.
+  fake = await startFakeOpenAI({ respond: palResponder, latencyMs: 30 });
+  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+  vi.stubEnv("OPENAI_API_KEY", "test-key");
+  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
+  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await fake.close();
+  for (const c of cleanups.splice(0)) c();
+});
+
+async function db(): Promise<Db> {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  const m = await importMarkedPalset(t.db);
+  cleanups.push(m.cleanup);
+  return t.db;
+}
+
+async function until(db: Db, id: number, done: (b: MemoryBuild) => boolean): Promise<MemoryBuild[]> {
+  const seen: MemoryBuild[] = [];
+  for (let i = 0; i < 600; i++) {
+    const b = getMemoryBuild(db, id);
+    seen.push(b);
+    if (done(b)) return seen;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`build ${id} did not finish: ${JSON.stringify(seen.at(-1))}`);
+}
+
+describe("background memory builds", () => {
+  it("returns at once, records progress session by session, and ends complete for a whole data set", async () => {
+    const d = await db();
+    const ds = datasetByName(d, "Marked PAL-Set");
+    const client = () => ModelClient.create(d, { retryBaseMs: 5, timeoutMs: 2000 });
+    const id = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory" }, client);
+    const first = getMemoryBuild(d, id);
+    expect(first).toMatchObject({ status: "running", sessionsDone: 0, sessionsTotal: 6, users: ["0000", "0001"], method: "h2memory" });
+    const seen = await until(d, id, (b) => b.status !== "running");
+    expect(seen.at(-1)).toMatchObject({ status: "complete", sessionsDone: 6, sessionsTotal: 6, error: null, current: null });
+    // The bar moved through intermediate values, never backwards.
+    const dones = seen.map((b) => b.sessionsDone);
+    expect(dones.some((n) => n > 0 && n < 6)).toBe(true);
+    expect(dones.every((n, i) => i === 0 || n >= dones[i - 1])).toBe(true);
+    expect(d.select().from(memoryVersions).all().map((v) => v.status)).toEqual(["complete", "complete"]);
+    expect(listMemoryBuilds(d)[0].id).toBe(id);
+
+    // One user again: nothing left to build, no model call.
+    const before = fake.chatRequests.length;
+    const again = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] }, client);
+    const end = (await until(d, again, (b) => b.status !== "running")).at(-1)!;
+    expect(end).toMatchObject({ status: "complete", sessionsDone: 3, sessionsTotal: 3 });
+    expect(fake.chatRequests.length).toBe(before);
+  });
+
+  it("refuses an unknown method or user, or the same build twice, and writes nothing for bad input", async () => {
+    const d = await db();
+    const ds = datasetByName(d, "Marked PAL-Set");
+    expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "nope" })).toThrow(/unknown method "nope"/);
+    expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["9999"] })).toThrow(/9999/);
+    expect(d.select().from(memoryBuilds).all()).toHaveLength(0);
+    const id = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] });
+    expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "h2memory" })).toThrow(new RegExp(`memory build ${id} is already building`));
+    await until(d, id, (b) => b.status !== "running");
+  });
+
+  it("a build left running by a dead server shows as interrupted", async () => {
+    const d = await db();
+    const ds = datasetByName(d, "Marked PAL-Set");
+    const row = d.insert(memoryBuilds).values({ datasetId: ds.id, method: "h2memory", users: ["0000"], status: "running", sessionsTotal: 3, pid: 999_999_999 }).returning().get();
+    expect(getMemoryBuild(d, row.id).status).toBe("interrupted");
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * M_T: topic outlines of one dialogue (turn span, requirement, solutions with feedback, preference),
+ * each requirement rewritten with the background and the session's k most relevant situations.
+ */
+import { requirementRefinementPrompt, topicOutlinePrompt, type PromptTurn } from "./prompts";
+import { requirementRefinementOutput, topicOutlineOutput } from "./schemas";
+import { backgroundText } from "./background";
+import type { H2Services, H2Session, H2State, SituationEntry, TopicOutlineEntry } from "./types";
+
+/** The reply checked against the dialogue: spans name existing turns, in order. */
+export function outlineSchema(turns: PromptTurn[]) {
+  const pos = new Map(turns.map((t, i) => [t.key, i]));
+  return topicOutlineOutput.superRefine((outlines, ctx) => {
+    outlines.forEach((o, i) => {
+      const [a, b] = o.turn_span.map((k) => pos.get(k));
+      if (a === undefined || b === undefined) ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span names a turn not in the dialogue` });
+      else if (a > b) ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span ends before it starts` });
+    });
+  });
+}
+
+/** Step 2-1 for one dialogue; independent of the logs, so it runs beside the session's log graph. */
+export async function extractOutlines(svc: H2Services, session: H2Session) {
+  if (session.turns.length === 0) return { outlines: [], callKey: null };
+  const r = await svc.chat(topicOutlinePrompt(svc.lang, session.turns), outlineSchema(session.turns));
+  return { outlines: r.value, callKey: r.callKey };
+}
+
+/**
+ * Step 2-2 for every outline of the session (concurrently). Without background or situations (an
+ * ablation, or data without logs) there is nothing to rewrite with and the requirement stays.
+ */
+export async function refineOutlines(
+  svc: H2Services,
+  session: H2Session,
+  extracted: Awaited<ReturnType<typeof extractOutlines>>,
+  background: H2State["background"]["background"] | null,
+  situations: SituationEntry[],
+  k: number,
+): Promise<TopicOutlineEntry[]> {
+  const docs = situations.map((s) => ({ id: `${s.session}/s${s.index}`, text: s.situation }));
+  const bgText = background ? backgroundText(background) : "";
+  return Promise.all(
+    extracted.outlines.map(async (o, index) => {
+      const base = { ...o, session: session.key, index, originalRequirement: o.requirement, callKey: extracted.callKey };
+      if (docs.length === 0 && !bgText) return { ...base, situations: [], refineCallKey: null };
+      const ids = docs.length ? await svc.topK(docs, o.requirement, k) : [];
+      const text = ids.map((id) => docs.find((d) => d.id === id)!.text).join("\n");
+      const r = await svc.chat(requirementRefinementPrompt(svc.lang, bgText, text, o.requirement), requirementRefinementOutput);
+      return { ...base, requirement: r.value.requirement, situations: ids, refineCallKey: r.callKey };
+    }),
+  );
+}
