@@ -71,10 +71,32 @@ export default async function bench() {
       annotators.push({ id: (await createUser(db, { email, role: "annotator", password: PASSWORD })).id, email });
     }
     const lines = Array.from({ length: ITEMS }, (_, i) =>
-      JSON.stringify({ id: `t${i}`, user_info: `user ${i}`, a: { system: "sys-a", output: `answer a ${i}` }, b: { system: "sys-b", output: `answer b ${i}` } }),
+      JSON.stringify({
+        id: `t${i}`,
+        user_info: `user ${i}`,
+        a: { system: "sys-a", output: `answer a ${i}` },
+        b: { system: "sys-b", output: `answer b ${i}` },
+      }),
     );
-    const c = createCampaign(db, { name: "bench", kind: "pairwise-dialogue", perItem: K, annotatorIds: annotators.map((a) => a.id), source: { kind: "upload", fileName: "bench.jsonl", text: lines.join("\n") } }, researcher);
-    const work = new Map(annotators.map((a) => [a.id, (db.$client.prepare("select id from assignments where annotator_id = ? order by position").all(a.id) as Array<{ id: number }>).map((r) => r.id)]));
+    const c = createCampaign(
+      db,
+      {
+        name: "bench",
+        kind: "pairwise-dialogue",
+        perItem: K,
+        annotatorIds: annotators.map((a) => a.id),
+        source: { kind: "upload", fileName: "bench.jsonl", text: lines.join("\n") },
+      },
+      researcher,
+    );
+    const work = new Map(
+      annotators.map((a) => [
+        a.id,
+        (db.$client.prepare("select id from assignments where annotator_id = ? order by position").all(a.id) as Array<{ id: number }>).map(
+          (r) => r.id,
+        ),
+      ]),
+    );
     db.$client.close();
     console.log(`campaign: ${c.items} items × k=${K} = ${c.assignments} assignments over ${ANNOTATORS} annotators`);
 
@@ -88,7 +110,13 @@ export default async function bench() {
     let out = "";
     server = spawn("npx", ["next", "start", "-p", String(port)], {
       cwd: ROOT,
-      env: { ...process.env, PAL_DB: dbPath, NEXTAUTH_SECRET: "bench-secret-not-for-production", NEXTAUTH_URL: base, NODE_ENV: "production" },
+      env: {
+        ...process.env,
+        PAL_DB: dbPath,
+        NEXTAUTH_SECRET: "bench-secret-not-for-production",
+        NEXTAUTH_URL: base,
+        NODE_ENV: "production",
+      },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -138,13 +166,19 @@ export default async function bench() {
     const done = (check.$client.prepare("select count(*) n from assignments where status = 'done'").get() as { n: number }).n;
     check.$client.close();
     const busy = /SQLITE_BUSY|database is locked/i.test(out);
-    console.log(`${submitMs.length} submit requests (${c.assignments} labels of 2 dimensions, each sent twice) in ${wall.toFixed(1)} s: ${(submitMs.length / wall).toFixed(0)} req/s`);
-    console.log(`stored: ${done} assignments done, ${labels} label rows (expected ${c.assignments} and ${c.assignments * 2}); retries recognised: ${duplicatesSeen}; failed requests: ${failures}; SQLITE_BUSY in server log: ${busy ? "YES" : "no"}`);
+    console.log(
+      `${submitMs.length} submit requests (${c.assignments} labels of 2 dimensions, each sent twice) in ${wall.toFixed(1)} s: ${(submitMs.length / wall).toFixed(0)} req/s`,
+    );
+    console.log(
+      `stored: ${done} assignments done, ${labels} label rows (expected ${c.assignments} and ${c.assignments * 2}); retries recognised: ${duplicatesSeen}; failed requests: ${failures}; SQLITE_BUSY in server log: ${busy ? "YES" : "no"}`,
+    );
     const p50 = pct(submitMs, 50);
     const p95 = pct(submitMs, 95);
     const b95 = pct(baselineMs, 95);
     console.log(`submit latency under load: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
-    console.log(`baseline GET /api/me under the same load: p95 ${b95.toFixed(1)} ms; ratio p95 submit / p95 baseline: ${(p95 / b95).toFixed(2)}x`);
+    console.log(
+      `baseline GET /api/me under the same load: p95 ${b95.toFixed(1)} ms; ratio p95 submit / p95 baseline: ${(p95 / b95).toFixed(2)}x`,
+    );
     if (labels !== c.assignments * 2 || done !== c.assignments || failures || busy || duplicatesSeen !== c.assignments) {
       throw new Error("labels were not all stored exactly once");
     }

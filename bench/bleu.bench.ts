@@ -147,11 +147,21 @@ export default async function bleuBench(): Promise<void> {
   const rate = PAIRS / tFast;
   const avgTokens = segmented.reduce((a, [r, c]) => a + r.length + c.length, 0) / (2 * PAIRS);
   console.log(`jieba dictionary load: ${loadMs.toFixed(0)} ms (once per process)`);
-  console.log(`${fmt(PAIRS)} Chinese pairs, ${avgTokens.toFixed(1)} tokens per text; mean B-1..4 ×100: ${mean.map((x) => x.toFixed(2)).join(" / ")}`);
+  console.log(
+    `${fmt(PAIRS)} Chinese pairs, ${avgTokens.toFixed(1)} tokens per text; mean B-1..4 ×100: ${mean.map((x) => x.toFixed(2)).join(" / ")}`,
+  );
   console.log(`full recipe (segment + BLEU-1..4):  ${fmt(rate)} pairs/s  (${(tFast * 1000).toFixed(0)} ms)`);
-  console.log(`straightforward baseline:           ${fmt(PAIRS / tNaive)} pairs/s  → full recipe is ${(tNaive / tFast).toFixed(2)}x faster`);
-  console.log(`jieba segmentation alone:           ${fmt(PAIRS / tSeg)} pairs/s  → segmentation is ${((tSeg / tFast) * 100).toFixed(0)}% of the full recipe's time`);
+  console.log(
+    `straightforward baseline:           ${fmt(PAIRS / tNaive)} pairs/s  → full recipe is ${(tNaive / tFast).toFixed(2)}x faster`,
+  );
+  console.log(
+    `jieba segmentation alone:           ${fmt(PAIRS / tSeg)} pairs/s  → segmentation is ${((tSeg / tFast) * 100).toFixed(0)}% of the full recipe's time`,
+  );
   console.log(`BLEU-1..4 on pre-segmented tokens:  ${fmt(PAIRS / tTokens)} pairs/s`);
-  console.log(`reference Python recipe (jieba + NLTK): ~${fmt(PYTHON_REFERENCE_PAIRS_PER_S)} pairs/s → ${(rate / PYTHON_REFERENCE_PAIRS_PER_S).toFixed(1)}x; target ${fmt(TARGET_PAIRS_PER_S)} pairs/s ${rate >= TARGET_PAIRS_PER_S ? "met" : "NOT met"}`);
-  console.log(`agreement with the baseline (which uses Math.exp/log, not correctly rounded): max |difference| = ${maxDiff.toExponential(1)}`);
+  console.log(
+    `reference Python recipe (jieba + NLTK): ~${fmt(PYTHON_REFERENCE_PAIRS_PER_S)} pairs/s → ${(rate / PYTHON_REFERENCE_PAIRS_PER_S).toFixed(1)}x; target ${fmt(TARGET_PAIRS_PER_S)} pairs/s ${rate >= TARGET_PAIRS_PER_S ? "met" : "NOT met"}`,
+  );
+  console.log(
+    `agreement with the baseline (which uses Math.exp/log, not correctly rounded): max |difference| = ${maxDiff.toExponential(1)}`,
+  );
 }

@@ -14,9 +14,19 @@ import { mulberry32 } from "@/lib/random";
 
 export type GenStats = { users: number; samples: number; logs: number; turns: number; topics: number; candidates: number; bytes: number };
 
-
 const PLACES = ["国际会展中心", "市立医院", "公司会议室", "城市公园", "健身房", "社区图书馆", "江南食府", "客户公司", "地铁站", "游乐园"];
-const THINGS = ["展会订单合同模板", "胃部健康保养方法", "亲子活动推荐", "时间管理技巧", "高血压饮食指南", "周末短途旅行路线", "团队协作工具", "睡眠质量改善方法", "家庭教育书籍", "跑步训练计划"];
+const THINGS = [
+  "展会订单合同模板",
+  "胃部健康保养方法",
+  "亲子活动推荐",
+  "时间管理技巧",
+  "高血压饮食指南",
+  "周末短途旅行路线",
+  "团队协作工具",
+  "睡眠质量改善方法",
+  "家庭教育书籍",
+  "跑步训练计划",
+];
 const PEOPLE = ["妻子", "同事张经理", "客户王总", "儿子的老师", "母亲", "团队成员", "司机", "好友李明"];
 const APPS = ["美团APP", "支付宝", "大众点评", "手机日历", "企业内部系统", "健康通APP", "智能手环", "笔记本电脑", "社交平台", "电子书平台"];
 const CLAUSES = [
@@ -54,14 +64,22 @@ export function generatePalset(out: string, users = 100, seed = 20240101): GenSt
   const logText = () => `${logHead()}${pick(CLAUSES)}。`;
   const logHead = () => {
     switch (int(0, 7)) {
-      case 0: return `用户搜索了“${pick(THINGS)}”，并查看了相关文章和${pick(PLACES)}附近的推荐信息，${pick(CLAUSES)}。`;
-      case 1: return `用户在${pick(APPS)}发布了文章，主要内容为：${pick(CLAUSES)}，${pick(CLAUSES)}。`;
-      case 2: return `用户浏览了${pick(APPS)}的页面，主要内容为：关于“${pick(THINGS)}”的介绍，${pick(CLAUSES)}。`;
-      case 3: return `用户向${pick(PEOPLE)}发送消息：“${pick(CLAUSES)}，${pick(CLAUSES)}。”`;
-      case 4: return `用户接收到来自${pick(APPS)}的消息：“${pick(CLAUSES)}，请注意安排时间。”`;
-      case 5: return `用户在${pick(APPS)}创建了“${pick(THINGS)}”日程，时间：10:00-12:00，地点：${pick(PLACES)}。`;
-      case 6: return `用户通过${pick(APPS)}完成商品购买，产品：${pick(THINGS)}相关用品一份+配套服务一项。`;
-      default: return `用户在${pick(APPS)}上进行了设置操作：${pick(CLAUSES)}，并记录了相关数据。`;
+      case 0:
+        return `用户搜索了“${pick(THINGS)}”，并查看了相关文章和${pick(PLACES)}附近的推荐信息，${pick(CLAUSES)}。`;
+      case 1:
+        return `用户在${pick(APPS)}发布了文章，主要内容为：${pick(CLAUSES)}，${pick(CLAUSES)}。`;
+      case 2:
+        return `用户浏览了${pick(APPS)}的页面，主要内容为：关于“${pick(THINGS)}”的介绍，${pick(CLAUSES)}。`;
+      case 3:
+        return `用户向${pick(PEOPLE)}发送消息：“${pick(CLAUSES)}，${pick(CLAUSES)}。”`;
+      case 4:
+        return `用户接收到来自${pick(APPS)}的消息：“${pick(CLAUSES)}，请注意安排时间。”`;
+      case 5:
+        return `用户在${pick(APPS)}创建了“${pick(THINGS)}”日程，时间：10:00-12:00，地点：${pick(PLACES)}。`;
+      case 6:
+        return `用户通过${pick(APPS)}完成商品购买，产品：${pick(THINGS)}相关用品一份+配套服务一项。`;
+      default:
+        return `用户在${pick(APPS)}上进行了设置操作：${pick(CLAUSES)}，并记录了相关数据。`;
     }
   };
   /** Splits `total` into `n` parts, each in [min, max], deterministically. */
@@ -116,7 +134,16 @@ export function generatePalset(out: string, users = 100, seed = 20240101): GenSt
         for (let t = 0; t < topicsPer[s]; t++) {
           const nTurns = turnsPerTopic[topicCursor++];
           for (let k = 0; k < nTurns; k++) {
-            const kind = k === 0 ? ACTIONS.inquiry : k === 1 ? ACTIONS.confirm : k === nTurns - 1 ? ACTIONS.feedbackEnd : r() < 0.5 ? ACTIONS.discuss : ACTIONS.feedbackMore;
+            const kind =
+              k === 0
+                ? ACTIONS.inquiry
+                : k === 1
+                  ? ACTIONS.confirm
+                  : k === nTurns - 1
+                    ? ACTIONS.feedbackEnd
+                    : r() < 0.5
+                      ? ACTIONS.discuss
+                      : ACTIONS.feedbackMore;
             dialogue[`turn_${++turnNo}`] = {
               user: { action: kind[0], content: sentence(int(8, 14)) },
               assistant: { action: kind[1], content: sentence(int(14, 22)) },

@@ -20,7 +20,10 @@ const N = 400;
 const CONCURRENCY = 4;
 
 export default async function bench() {
-  const fake = await startFakeOpenAI({ latencyMs: 20, respond: (req) => JSON.stringify({ requirement: `r-${String(req.messages[0].content).length}` }) });
+  const fake = await startFakeOpenAI({
+    latencyMs: 20,
+    respond: (req) => JSON.stringify({ requirement: `r-${String(req.messages[0].content).length}` }),
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-llm-"));
   process.env.OPENAI_BASE_URL = fake.baseURL;
   process.env.OPENAI_API_KEY = "bench";
@@ -32,7 +35,9 @@ export default async function bench() {
     const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: "bench", maxRetries: 0 });
     const limit = pLimit(CONCURRENCY);
     let t = performance.now();
-    await Promise.all(prompts.map((p) => limit(() => sdk.chat.completions.create({ model: "fake", messages: [{ role: "user", content: `raw ${p}` }] }))));
+    await Promise.all(
+      prompts.map((p) => limit(() => sdk.chat.completions.create({ model: "fake", messages: [{ role: "user", content: `raw ${p}` }] }))),
+    );
     const raw = performance.now() - t;
 
     const client = ModelClient.create(db, { concurrency: { assistant: CONCURRENCY } });
@@ -48,7 +53,9 @@ export default async function bench() {
 
     const rate = (ms: number) => `${Math.round((N / ms) * 1000)} calls/s`;
     console.log(`bare SDK, ${CONCURRENCY} in flight, 20 ms replies: ${rate(raw)}`);
-    console.log(`ModelClient, empty cache:                 ${rate(cold)}  (${(cold / raw).toFixed(2)}x the bare SDK's time; target <= 1.2x)`);
+    console.log(
+      `ModelClient, empty cache:                 ${rate(cold)}  (${(cold / raw).toFixed(2)}x the bare SDK's time; target <= 1.2x)`,
+    );
     console.log(`ModelClient, all cached:                  ${rate(warm)}  (${(raw / warm).toFixed(1)}x faster than the bare SDK)`);
   } finally {
     db.$client.close();

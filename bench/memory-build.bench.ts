@@ -44,8 +44,13 @@ export default async function bench() {
       await r.search("warm up 预热", 1);
     }
   }
-  const files = fs.readdirSync(PALSET_EN).filter((f) => f.endsWith(".json")).map((f) => path.join(PALSET_EN, f));
-  console.log(`fake model: ${LATENCY} ms per call, ${CONCURRENCY} in flight per role; ideal = max(calls × ${LATENCY} ms / ${CONCURRENCY}, chain × ${LATENCY} ms)`);
+  const files = fs
+    .readdirSync(PALSET_EN)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => path.join(PALSET_EN, f));
+  console.log(
+    `fake model: ${LATENCY} ms per call, ${CONCURRENCY} in flight per role; ideal = max(calls × ${LATENCY} ms / ${CONCURRENCY}, chain × ${LATENCY} ms)`,
+  );
   console.log("method                   users  calls/user (implied)  chain  ideal s  built s  ratio  cached re-run s");
   try {
     for (const a of ASSISTANTS.filter((x) => !only || only.includes(x.id))) {
@@ -95,7 +100,9 @@ export default async function bench() {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     }
-    console.log("target: ratio <= 1.3x for every method; calls equal to the implied count (fewer when identical prompts were de-duplicated)");
+    console.log(
+      "target: ratio <= 1.3x for every method; calls equal to the implied count (fewer when identical prompts were de-duplicated)",
+    );
   } finally {
     await fake.close();
   }

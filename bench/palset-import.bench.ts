@@ -63,7 +63,8 @@ export default async function bench(): Promise<void> {
       parse.push(run(["-e", `JSON.parse(require("fs").readFileSync(${JSON.stringify(file)}, "utf8"))`]));
       const db = path.join(dir, `bench-${i}.db`);
       const r = run([path.join(root, "bin/pal.mjs"), "import", "palset", file, "--name", "bench", "--json"], { PAL_DB: db });
-      if (r.status !== 0) throw new Error(`pal import failed (exit ${r.status}): ${r.stderr.split("\n").filter(Boolean).slice(-3).join(" | ")}`);
+      if (r.status !== 0)
+        throw new Error(`pal import failed (exit ${r.status}): ${r.stderr.split("\n").filter(Boolean).slice(-3).join(" | ")}`);
       cli.push(r);
       for (const f of fs.readdirSync(dir)) if (f.startsWith(`bench-${i}.db`)) fs.rmSync(path.join(dir, f));
     }
@@ -80,10 +81,17 @@ export default async function bench(): Promise<void> {
     console.log(`ratio (best wall):   ${best.toFixed(2)}x`);
     if (cli.every((r) => r.cpuMs !== null) && parse.every((r) => r.cpuMs !== null)) {
       const cpu = median(cli.map((r) => r.cpuMs!)) / median(parse.map((r) => r.cpuMs!));
-      console.log(`ratio (median CPU user+sys, ${fmt(median(cli.map((r) => r.cpuMs!)))} vs ${fmt(median(parse.map((r) => r.cpuMs!)))}): ${cpu.toFixed(2)}x`);
+      console.log(
+        `ratio (median CPU user+sys, ${fmt(median(cli.map((r) => r.cpuMs!)))} vs ${fmt(median(parse.map((r) => r.cpuMs!)))}): ${cpu.toFixed(2)}x`,
+      );
     }
-    console.log(`peak RSS of the CLI: ${rss ? `${(rss / 1024).toFixed(0)} MiB` : "unknown"} (target < 1024 MiB) ${rss && rss < 1 << 20 ? "ok" : rss ? "OVER" : ""}`);
-    if (gen) console.log(`throughput: ${((gen.logs + gen.turns + gen.topics + gen.candidates + gen.samples) / (whole / 1000) / 1000).toFixed(0)}k rows/s`);
+    console.log(
+      `peak RSS of the CLI: ${rss ? `${(rss / 1024).toFixed(0)} MiB` : "unknown"} (target < 1024 MiB) ${rss && rss < 1 << 20 ? "ok" : rss ? "OVER" : ""}`,
+    );
+    if (gen)
+      console.log(
+        `throughput: ${((gen.logs + gen.turns + gen.topics + gen.candidates + gen.samples) / (whole / 1000) / 1000).toFixed(0)}k rows/s`,
+      );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

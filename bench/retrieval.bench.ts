@@ -98,6 +98,8 @@ export default async function main(): Promise<void> {
   console.log(`${DOCS} Chinese memory entries, ${QUERIES} queries, top 3`);
   console.log(`add (tokenize + index): ${f(adds)} entries/s`);
   console.log(`query tokenize alone (floor): ${f(floor)} queries/s`);
-  console.log(`BM25 search: ${f(bm25Qps)} queries/s = ${(bm25Qps / floor).toFixed(2)}x the floor, ${(bm25Qps / naiveQps).toFixed(0)}x a naive scan (${f(naiveQps)}/s)`);
+  console.log(
+    `BM25 search: ${f(bm25Qps)} queries/s = ${(bm25Qps / floor).toFixed(2)}x the floor, ${(bm25Qps / naiveQps).toFixed(0)}x a naive scan (${f(naiveQps)}/s)`,
+  );
   console.log(`TF-IDF search: ${f(tfidfQps)} queries/s = ${(tfidfQps / floor).toFixed(2)}x the floor`);
 }

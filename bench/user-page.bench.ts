@@ -22,7 +22,6 @@ const WARMUP = 10;
 const USERS = Number(process.env.BENCH_USERS ?? 100);
 const TARGET_MS = 300;
 
-
 function pal(env: NodeJS.ProcessEnv, ...args: string[]): string {
   const r = spawnSync(process.execPath, ["bin/pal.mjs", ...args], { cwd: ROOT, env, encoding: "utf8", maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed: ${r.stderr}`);
@@ -52,7 +51,6 @@ class Jar {
   }
 }
 
-
 async function timed(url: string, jar: Jar): Promise<{ ms: number; status: number; bytes: number }> {
   const t0 = performance.now();
   const r = await fetch(url, { headers: { cookie: jar.header() }, redirect: "manual" });
@@ -70,19 +68,27 @@ export default async function bench() {
     const file = path.join(dir, "palset.json");
     let t = performance.now();
     const gen = generatePalset(file, USERS);
-    console.log(`generated ${gen.users} users, ${gen.samples} samples, ${gen.logs} logs, ${gen.turns} turns, ${gen.topics} topics (${(gen.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `generated ${gen.users} users, ${gen.samples} samples, ${gen.logs} logs, ${gen.turns} turns, ${gen.topics} topics (${(gen.bytes / 1e6).toFixed(0)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     // The generator gives every user the paper's average (~996 logs). One more user, written the same
     // way, gets half as many logs again (each second log repeated at the same time), so the page is
     // measured for a user with 1,000+ logs while the full set is loaded around it.
     const heavyFile = path.join(dir, `${String(USERS).padStart(4, "0")}.json`);
     generatePalset(heavyFile, 1, 4242);
-    const heavy = JSON.parse(fs.readFileSync(heavyFile, "utf8")) as Record<string, Record<string, Array<{ logs: Array<{ timestamp: string; content: string }> }>>>;
+    const heavy = JSON.parse(fs.readFileSync(heavyFile, "utf8")) as Record<
+      string,
+      Record<string, Array<{ logs: Array<{ timestamp: string; content: string }> }>>
+    >;
     const heavyKey = String(USERS).padStart(4, "0");
     const one = heavy["0000"];
     for (const split of ["history", "query"]) {
       for (const sample of one[split]) {
         sample.logs = sample.logs.flatMap((l, i) => (i % 2 ? [l, { ...l, content: `${l.content}（再次记录）` }] : [l]));
-        (sample as unknown as { sample_id: string }).sample_id = (sample as unknown as { sample_id: string }).sample_id.replace(/^0000/, heavyKey);
+        (sample as unknown as { sample_id: string }).sample_id = (sample as unknown as { sample_id: string }).sample_id.replace(
+          /^0000/,
+          heavyKey,
+        );
       }
     }
     fs.writeFileSync(heavyFile, JSON.stringify({ [heavyKey]: one }, null, 4));
@@ -167,7 +173,9 @@ export default async function bench() {
     const p95 = pct(page, 95);
     const b50 = pct(baseline, 50);
     const b95 = pct(baseline, 95);
-    console.log(`user page (${(bytes / 1024).toFixed(0)} KB HTML), N=${N}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (first, cold: ${first.ms.toFixed(0)} ms)`);
+    console.log(
+      `user page (${(bytes / 1024).toFixed(0)} KB HTML), N=${N}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (first, cold: ${first.ms.toFixed(0)} ms)`,
+    );
     console.log(`baseline GET /api/me, N=${N}: p50 ${b50.toFixed(1)} ms, p95 ${b95.toFixed(1)} ms`);
     console.log(`ratio p95 user page / p95 baseline: ${(p95 / b95).toFixed(2)}x`);
     console.log(`p95 < ${TARGET_MS} ms: ${p95 < TARGET_MS ? "yes" : "NO"}`);

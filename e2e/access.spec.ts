@@ -12,20 +12,26 @@ const ALL: Role[] = ["admin", "researcher", "annotator"];
  * fails the test, so a new handler cannot ship without its guard being checked.
  */
 const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" | "POST" | "PATCH" | "PUT" | "DELETE", Role[]>> }> = {
-  "me": { sample: "/api/me", methods: { GET: ALL } },
+  me: { sample: "/api/me", methods: { GET: ALL } },
   "admin/users": { sample: "/api/admin/users", methods: { GET: ["admin"], POST: ["admin"] } },
   "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
   "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
   "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
-  "experiments": { sample: "/api/experiments", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
-  "experiments/[experimentId]": { sample: "/api/experiments/999999", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  experiments: { sample: "/api/experiments", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "experiments/[experimentId]": {
+    sample: "/api/experiments/999999",
+    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
+  },
   "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/jobs/[jobId]": { sample: "/api/experiments/999999/jobs/1", methods: { PATCH: ["admin", "researcher"] } },
   "memory/builds/[id]": { sample: "/api/memory/builds/999999", methods: { GET: ["admin", "researcher"] } },
-  "campaigns": { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
+  campaigns: { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
   "campaigns/[campaignId]/export": { sample: "/api/campaigns/1/export", methods: { GET: ["admin", "researcher"] } },
   "campaigns/[campaignId]/judges": { sample: "/api/campaigns/1/judges", methods: { POST: ["admin", "researcher"] } },
-  "campaigns/[campaignId]/llm-judge": { sample: "/api/campaigns/1/llm-judge", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "campaigns/[campaignId]/llm-judge": {
+    sample: "/api/campaigns/1/llm-judge",
+    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
+  },
   "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
@@ -109,7 +115,7 @@ test("a researcher reaches data and experiments but not user management", async 
  */
 type Ids = { en: number; hc: number };
 const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) => string; status?: number }> = {
-  "login": { roles: "public", sample: () => "/login" },
+  login: { roles: "public", sample: () => "/login" },
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
   "(app)/annotate": { roles: ALL, sample: () => "/annotate" },
   "(app)/annotate/[campaignId]": { roles: ALL, sample: () => "/annotate/999999", status: 404 },
@@ -120,8 +126,16 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
   // No experiment exists in the e2e database: the allowed roles get the 404 page, the others 403.
   "(app)/experiments/[experimentId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999", status: 404 },
-  "(app)/experiments/[experimentId]/jobs/[jobId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/jobs/1", status: 404 },
-  "(app)/experiments/[experimentId]/case-studies": { roles: ["admin", "researcher"], sample: () => "/experiments/999999/case-studies", status: 404 },
+  "(app)/experiments/[experimentId]/jobs/[jobId]": {
+    roles: ["admin", "researcher"],
+    sample: () => "/experiments/999999/jobs/1",
+    status: 404,
+  },
+  "(app)/experiments/[experimentId]/case-studies": {
+    roles: ["admin", "researcher"],
+    sample: () => "/experiments/999999/case-studies",
+    status: 404,
+  },
   "(app)/agreement": { roles: ["admin", "researcher"], sample: () => "/agreement" },
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
   "(app)/admin/models": { roles: ["admin"], sample: () => "/admin/models" },
@@ -170,7 +184,8 @@ test("every page is in the page access table and every guarded page and server a
     const bodies = src.split(/export async function /).slice(1);
     expect(bodies.length, `app/${file} exports server actions`).toBeGreaterThan(0);
     // runAction (lib/auth/action.ts) calls requireRole before the action's body.
-    for (const b of bodies) expect(b.split(/\nexport /)[0], `server action ${b.slice(0, 30)} in app/${file}`).toMatch(/requireRole\(|runAction\(\[/);
+    for (const b of bodies)
+      expect(b.split(/\nexport /)[0], `server action ${b.slice(0, 30)} in app/${file}`).toMatch(/requireRole\(|runAction\(\[/);
   }
 });
 

@@ -19,8 +19,9 @@ test.beforeAll(async () => {
   fake.setResponder(campaignJudgeReplies());
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(e2eState().dbPath);
-  db.prepare("insert into model_settings (name, role, base_url, model) values (?, 'judge', ?, 'e2e-campaign-judge') on conflict(name) do update set base_url = excluded.base_url")
-    .run(JUDGE, fake.baseURL);
+  db.prepare(
+    "insert into model_settings (name, role, base_url, model) values (?, 'judge', ?, 'e2e-campaign-judge') on conflict(name) do update set base_url = excluded.base_url",
+  ).run(JUDGE, fake.baseURL);
   db.close();
 });
 test.afterAll(async () => {
@@ -124,7 +125,10 @@ test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 
   await expect(rows.filter({ hasText: /^A/ })).toHaveCount(3);
 });
 
-test("pairwise campaign from an experiment's dialogues: offered on the form, systems linked, names never reach the annotator", async ({ page, browser }) => {
+test("pairwise campaign from an experiment's dialogues: offered on the form, systems linked, names never reach the annotator", async ({
+  page,
+  browser,
+}) => {
   // Two methods' finished dialogues on two topics, stored as the experiments engine stores a job's output.
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(e2eState().dbPath);
@@ -137,12 +141,19 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
     .all(ds.id) as Array<{ k: string }>;
   expect(topics).toHaveLength(2);
   const exp = db
-    .prepare("insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values ('E2E dialogue experiment', ?, 'h', '{}', 'c', 'done') returning id")
+    .prepare(
+      "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values ('E2E dialogue experiment', ?, 'h', '{}', 'c', 'done') returning id",
+    )
     .get(ds.id) as { id: number };
-  const job = db.prepare("insert into jobs (experiment_id, method, task, item_key, status, output) values (?, ?, 'dialogue', ?, 'done', ?)");
+  const job = db.prepare(
+    "insert into jobs (experiment_id, method, task, item_key, status, output) values (?, ?, 'dialogue', ?, 'done', ?)",
+  );
   for (const { k } of topics) {
     for (const m of ["h2memory", "vanilla-log"]) {
-      const dialogue = [{ role: "user", content: `Help me with ${k}.` }, { role: "assistant", content: `Answer from the ${m === "h2memory" ? "first" : "second"} system.` }];
+      const dialogue = [
+        { role: "user", content: `Help me with ${k}.` },
+        { role: "assistant", content: `Answer from the ${m === "h2memory" ? "first" : "second"} system.` },
+      ];
       job.run(exp.id, m, k, JSON.stringify({ template: {}, dialogue }));
     }
   }
@@ -173,4 +184,3 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   for (const b of await Promise.all(bodies)) expect(b).not.toMatch(/h2memory|vanilla-log|E2E dialogue experiment/);
   await ctx.close();
 });
-

@@ -14,7 +14,10 @@ function annotators(): Account[] {
 }
 
 /** Creates a campaign through the form as the researcher; returns its id. */
-async function createCampaign(page: Page, opts: { name: string; kind: string; file?: string; users?: string; sessions?: string; k: string }) {
+async function createCampaign(
+  page: Page,
+  opts: { name: string; kind: string; file?: string; users?: string; sessions?: string; k: string },
+) {
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/campaigns/new`);
   await page.getByLabel("Name").fill(opts.name);
@@ -59,8 +62,16 @@ async function annotateAll(page: Page, campaignId: number, keysFor: (i: number) 
   return total;
 }
 
-test("pairwise campaign: two annotators complete it with the keyboard, blinded; the dashboard shows their kappa", async ({ page, browser }) => {
-  const id = await createCampaign(page, { name: "Pairwise e2e", kind: "Pairwise dialogue judging", file: path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), k: "2" });
+test("pairwise campaign: two annotators complete it with the keyboard, blinded; the dashboard shows their kappa", async ({
+  page,
+  browser,
+}) => {
+  const id = await createCampaign(page, {
+    name: "Pairwise e2e",
+    kind: "Pairwise dialogue judging",
+    file: path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"),
+    k: "2",
+  });
   const [a1, a2] = annotators();
   const s1 = await annotatorPage(browser, a1);
   const s2 = await annotatorPage(browser, a2);
@@ -83,18 +94,28 @@ test("pairwise campaign: two annotators complete it with the keyboard, blinded; 
 
   // Neither reads nor writes the other's assignment, whatever id is sent.
   const db = await import("better-sqlite3").then((m) => new m.default(e2eState().dbPath, { readonly: true }));
-  const otherId = (db.prepare("select a.id from assignments a join users u on u.id = a.annotator_id where a.campaign_id = ? and u.email = ? limit 1").get(id, a2.email) as { id: number }).id;
+  const otherId = (
+    db
+      .prepare("select a.id from assignments a join users u on u.id = a.annotator_id where a.campaign_id = ? and u.email = ? limit 1")
+      .get(id, a2.email) as { id: number }
+  ).id;
   const before = db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId);
   const get = await s1.page.request.get(`${e2eState().baseURL}/api/assignments/${otherId}`);
   expect(get.status()).toBe(404);
   // Same-origin requests (the CSRF guard would refuse others first): ownership is what answers here.
   const origin = { origin: e2eState().baseURL };
-  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, { headers: origin, data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } } });
+  const post = await s1.page.request.post(`${e2eState().baseURL}/api/assignments/${otherId}`, {
+    headers: origin,
+    data: { action: "submit", submissionId: "attack-000001", values: { requirement: "Lose", preference: "Lose" } },
+  });
   expect(post.status()).toBe(404);
-  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, { headers: origin, data: { draft: { values: { requirement: "Lose" } } } });
+  const patch = await s1.page.request.patch(`${e2eState().baseURL}/api/assignments/${otherId}`, {
+    headers: origin,
+    data: { draft: { values: { requirement: "Lose" } } },
+  });
   expect(patch.status()).toBe(404);
   expect(db.prepare("select value, shown_value from labels where assignment_id = ? order by dimension").all(otherId)).toEqual(before);
-  expect((await (await s1.page.request.get(`${e2eState().baseURL}/api/campaigns/${id}/export?format=json`)).status())).toBe(403);
+  expect(await (await s1.page.request.get(`${e2eState().baseURL}/api/campaigns/${id}/export?format=json`)).status()).toBe(403);
   db.close();
 
   // The dashboard shows the kappa, the same number the CLI prints.
@@ -110,7 +131,13 @@ test("pairwise campaign: two annotators complete it with the keyboard, blinded; 
 });
 
 test("session-quality campaign: two annotators rate logs and dialogue 1–3; the dashboard shows the means", async ({ page, browser }) => {
-  const id = await createCampaign(page, { name: "Quality e2e", kind: "Session quality rating (PAL-Set)", users: "1", sessions: "2", k: "2" });
+  const id = await createCampaign(page, {
+    name: "Quality e2e",
+    kind: "Session quality rating (PAL-Set)",
+    users: "1",
+    sessions: "2",
+    k: "2",
+  });
   const [a1, a2] = annotators();
   const s1 = await annotatorPage(browser, a1);
   const s2 = await annotatorPage(browser, a2);

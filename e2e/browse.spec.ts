@@ -24,7 +24,9 @@ function ids() {
     const en = ds("PAL-Set demo (en)");
     const zh = ds("PAL-Set demo (zh)");
     const hc = ds("HiCUPID demo");
-    const hcUser = (db.prepare("select user_key as userKey from hc_users where dataset_id = ? order by position limit 1").get(hc) as { userKey: string }).userKey;
+    const hcUser = (
+      db.prepare("select user_key as userKey from hc_users where dataset_id = ? order by position limit 1").get(hc) as { userKey: string }
+    ).userKey;
     const names = (db.prepare("select name from datasets").all() as { name: string }[]).map((r) => r.name);
     return { en, zh, hc, enQuery: palSample(en, "query"), zhQuery: palSample(zh, "query"), hcUser, names };
   } finally {
@@ -51,7 +53,9 @@ test.describe("researcher browses PAL-Set", () => {
 
     // Sort by logs (server-side, through the URL): numbers sort largest first, a second click flips.
     const logs = async () =>
-      (await table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => Number((r.children[3] as HTMLElement).innerText.replace(/,/g, "")))));
+      await table
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((r) => Number((r.children[3] as HTMLElement).innerText.replace(/,/g, ""))));
     await table.getByRole("button", { name: /Logs/ }).click();
     await expect(page).toHaveURL(/sort=logs/);
     await expect(page).toHaveURL(/dir=desc/);
@@ -89,7 +93,10 @@ test.describe("researcher browses PAL-Set", () => {
     await expect(page.getByTestId("timeline").locator("[data-split=history]").first()).toContainText("history");
 
     // A session: logs, chat with action badges, topics with 8 candidates and pos/neg labels.
-    await page.getByTestId("timeline").getByRole("link", { name: new RegExp(enQuery.sampleKey) }).click();
+    await page
+      .getByTestId("timeline")
+      .getByRole("link", { name: new RegExp(enQuery.sampleKey) })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/sessions/${enQuery.sampleKey}$`));
     await expect(page.getByTestId("log").first()).toBeVisible();
     await expect(page.getByTestId("chat").getByTestId("action-badge").first()).toBeVisible();
@@ -126,7 +133,10 @@ test.describe("researcher browses PAL-Set", () => {
     await openDataset(page, "PAL-Set demo (zh)");
     await page.getByTestId("users-table").getByRole("link", { name: zhQuery.userKey }).click();
     await expect(page.getByTestId("profile")).toBeVisible();
-    await page.getByTestId("timeline").getByRole("link", { name: new RegExp(zhQuery.sampleKey) }).click();
+    await page
+      .getByTestId("timeline")
+      .getByRole("link", { name: new RegExp(zhQuery.sampleKey) })
+      .click();
     await expect(page.getByTestId("chat").getByTestId("bubble-user").first()).toContainText(/[\u4e00-\u9fff]/);
     await expect(page.getByTestId("chat").locator("[data-action=topic_inquiry]").first()).toContainText("话题询问");
     await expect(page.getByTestId("log").first()).toContainText(/[\u4e00-\u9fff]/);
@@ -266,16 +276,26 @@ test.describe("import page", () => {
 
   test("the import API refuses more than 500 MB before reading it", async () => {
     const api = await apiAs(account("researcher"));
-    const manifest = Buffer.from(JSON.stringify({ kind: "palset", name: "too big", files: [{ path: "input.json", size: 600 * 1024 * 1024 }] }));
+    const manifest = Buffer.from(
+      JSON.stringify({ kind: "palset", name: "too big", files: [{ path: "input.json", size: 600 * 1024 * 1024 }] }),
+    );
     const len = Buffer.alloc(4);
     len.writeUInt32BE(manifest.length);
-    const res = await api.post("/api/datasets/import", { headers: { "content-type": "application/x-pal-upload" }, data: Buffer.concat([len, manifest]) });
+    const res = await api.post("/api/datasets/import", {
+      headers: { "content-type": "application/x-pal-upload" },
+      data: Buffer.concat([len, manifest]),
+    });
     expect(res.status()).toBe(413);
     expect((await res.json()).error).toContain("500 MB");
     // Unsafe names are cleaned, never followed out of the upload directory.
-    const m2 = Buffer.from(JSON.stringify({ kind: "palset", name: `E2E path ${Date.now()}`, files: [{ path: "../../etc/evil.txt", size: 1 }] }));
+    const m2 = Buffer.from(
+      JSON.stringify({ kind: "palset", name: `E2E path ${Date.now()}`, files: [{ path: "../../etc/evil.txt", size: 1 }] }),
+    );
     len.writeUInt32BE(m2.length);
-    const r2 = await api.post("/api/datasets/import", { headers: { "content-type": "application/x-pal-upload" }, data: Buffer.concat([len, m2, Buffer.from("x")]) });
+    const r2 = await api.post("/api/datasets/import", {
+      headers: { "content-type": "application/x-pal-upload" },
+      data: Buffer.concat([len, m2, Buffer.from("x")]),
+    });
     expect(r2.status()).toBe(400);
     expect((await r2.json()).error).toContain("etc/evil.txt");
   });

@@ -61,7 +61,9 @@ test("a build the server lost shows as interrupted and resumes from the page", a
   const db = new Database(s.dbPath);
   const ds = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
   const row = db
-    .prepare("insert into memory_builds (dataset_id, method, users, status, sessions_total, sessions_done, pid) values (?, 'h2memory', '[\"0001\"]', 'running', 7, 2, 999999999) returning id")
+    .prepare(
+      "insert into memory_builds (dataset_id, method, users, status, sessions_total, sessions_done, pid) values (?, 'h2memory', '[\"0001\"]', 'running', 7, 2, 999999999) returning id",
+    )
     .get(ds) as { id: number };
   db.close();
 

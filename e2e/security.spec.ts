@@ -56,12 +56,18 @@ test.describe("cross-site requests (CSRF)", () => {
     // No Origin and no Sec-Fetch-Site (a script, or an old browser): refused as well.
     const bare = await apiAs(account("admin"), { origin: null });
     expect((await bare.post("/api/admin/users", { headers: { "content-type": "application/json" }, data: body })).status()).toBe(403);
-    const sameOrigin = await bare.post("/api/admin/users", { headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, data: body });
+    const sameOrigin = await bare.post("/api/admin/users", {
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      data: body,
+    });
     expect(sameOrigin.status()).toBe(201);
     // The right origin but a form body: 415, nothing created.
     const ok = await apiAs(account("admin"));
     const other = `csrf-form-${Date.now()}@x.org`;
-    const r3 = await ok.post("/api/admin/users", { headers: { "content-type": "text/plain" }, data: JSON.stringify({ email: other, role: "admin", password: "long-enough-1" }) });
+    const r3 = await ok.post("/api/admin/users", {
+      headers: { "content-type": "text/plain" },
+      data: JSON.stringify({ email: other, role: "admin", password: "long-enough-1" }),
+    });
     expect(r3.status()).toBe(415);
     expect(userCount(other)).toBe(0);
     expect(query<{ disabled: number }>("select disabled from users where id = 2")[0].disabled).toBe(0);
@@ -74,7 +80,12 @@ test.describe("cross-site requests (CSRF)", () => {
     const evil = await apiAs(account("admin"), { origin: "http://localhost:1" });
     const one = fs.readFileSync(path.join(ROOT, "fixtures", "palset", "en", "users", "0000.json"));
     const res = await evil.post("/api/datasets/import", {
-      multipart: { kind: "palset", name: "PAL-Set demo (en)", replace: "true", files: { name: "0000.json", mimeType: "application/json", buffer: one } },
+      multipart: {
+        kind: "palset",
+        name: "PAL-Set demo (en)",
+        replace: "true",
+        files: { name: "0000.json", mimeType: "application/json", buffer: one },
+      },
     });
     expect(res.status()).toBe(403);
     const [after] = query<{ id: number; n: number }>(
@@ -93,7 +104,7 @@ test.describe("cross-site requests (CSRF)", () => {
     const evil = await apiAs(account("admin"), { origin: "http://evil.example" });
     const res = await evil.post("/admin/users", {
       headers: { "next-action": actionId!, "content-type": "multipart/form-data; boundary=x" },
-      data: "--x\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\n2\r\n--x\r\nContent-Disposition: form-data; name=\"disabled\"\r\n\r\ntrue\r\n--x--\r\n",
+      data: '--x\r\nContent-Disposition: form-data; name="id"\r\n\r\n2\r\n--x\r\nContent-Disposition: form-data; name="disabled"\r\n\r\ntrue\r\n--x--\r\n',
     });
     expect(res.status()).toBe(403);
     expect(await res.text()).toContain("cross-site request refused");
@@ -105,7 +116,10 @@ test("after sign-in, a callback that would leave the app lands on the app instea
   const base = new URL(e2eState().baseURL);
   for (const cb of ["/%5Cevil.example/x", "/%09/evil.example/x"]) {
     await page.context().clearCookies();
-    await page.route((u) => u.hostname === "evil.example", (r) => r.fulfill({ status: 200, body: "evil" }));
+    await page.route(
+      (u) => u.hostname === "evil.example",
+      (r) => r.fulfill({ status: 200, body: "evil" }),
+    );
     await page.goto(url(`/login?callbackUrl=${cb}`));
     await page.getByLabel("Email").fill(account("researcher").email);
     await page.getByLabel("Password").fill(account("researcher").password);
@@ -216,8 +230,19 @@ test.describe("large uploads", () => {
       const result = page.getByTestId("import-result");
       await expect(result).toBeVisible({ timeout: 240_000 });
       const nf = new Intl.NumberFormat("en-US");
-      for (const [label, n] of [["users", stats.users], ["logs", stats.logs], ["turns", stats.turns], ["topics", stats.topics]] as const) {
-        await expect(result.locator("div", { has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd").first(), label).toHaveText(nf.format(n));
+      for (const [label, n] of [
+        ["users", stats.users],
+        ["logs", stats.logs],
+        ["turns", stats.turns],
+        ["topics", stats.topics],
+      ] as const) {
+        await expect(
+          result
+            .locator("div", { has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) })
+            .locator("dd")
+            .first(),
+          label,
+        ).toHaveText(nf.format(n));
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -232,7 +257,10 @@ test.describe("large uploads", () => {
       multipart: { kind: "palset", name, lang: "en", files: { name: "0000.json", mimeType: "application/json", buffer: one } },
     });
     expect(res.status()).toBe(200);
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const last = lines.at(-1);
     expect(last.error).toBeUndefined();
     expect(last.result.stats.users).toBe(1);

@@ -20,7 +20,13 @@ describe("paging and text filter", () => {
     for (const email of ["ann_x@lab.org", "annex@lab.org", "Bob%@lab.org", "bob@lab.org"]) {
       t.db.insert(users).values({ email, role: "annotator", passwordHash: "x" }).run();
     }
-    const find = (q: string) => t!.db.select({ e: users.email }).from(users).where(containsText(users.email, q)).all().map((r) => r.e);
+    const find = (q: string) =>
+      t!.db
+        .select({ e: users.email })
+        .from(users)
+        .where(containsText(users.email, q))
+        .all()
+        .map((r) => r.e);
     expect(find("ANN")).toEqual(["ann_x@lab.org", "annex@lab.org"]);
     expect(find("n_x")).toEqual(["ann_x@lab.org"]);
     expect(find("b%")).toEqual(["Bob%@lab.org"]);

@@ -1,7 +1,9 @@
 // Adds up the vitest and Playwright JSON reports into one closing line: "N passed, N failed".
 import fs from "node:fs";
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : null);
 const [vitestFile, playwrightFile] = process.argv.slice(2);
 

@@ -52,9 +52,13 @@ export function campaignJudgeReplies() {
     if (t.includes('"assistant-1": <score>') && t.includes("Given that you")) {
       const first = t.split("# Dialogue with assistant-2")[0].split("# Dialogue with assistant-1")[1] ?? "";
       const s = first.includes("Given that you") ? [8, 5] : [5, 8];
-      return JSON.stringify({ analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" }, scores: { "assistant-1": s[0], "assistant-2": s[1] } });
+      return JSON.stringify({
+        analysis: { "assistant-1": "x", "assistant-2": "y", overall: "z" },
+        scores: { "assistant-1": s[0], "assistant-2": s[1] },
+      });
     }
-    if (t.includes("Better Response: <A/B/Tie>")) return `1. Personalization: fine\n2. Logical Validity: fine\n\nBetter Response: ${t.includes("Answer (A): Go hiking") ? "A" : "B"}`;
+    if (t.includes("Better Response: <A/B/Tie>"))
+      return `1. Personalization: fine\n2. Logical Validity: fine\n\nBetter Response: ${t.includes("Answer (A): Go hiking") ? "A" : "B"}`;
     if (t.includes('"score": 1, 2 or 3}')) return JSON.stringify({ analysis: "basically matches", score: 2 });
     return fallback(r);
   };

@@ -58,13 +58,19 @@ describe("fake OpenAI-compatible server (test double)", () => {
     fake = await startFakeOpenAI();
     const req = { model: "m", messages: [{ role: "user" as const, content: "x" }] };
     fake.enqueue({ kind: "hang" });
-    const t = await client(fake, { timeout: 300 }).chat.completions.create(req).catch((e) => e);
+    const t = await client(fake, { timeout: 300 })
+      .chat.completions.create(req)
+      .catch((e) => e);
     expect(t).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     fake.enqueue({ kind: "drop" });
-    const d = await client(fake).chat.completions.create(req).catch((e) => e);
+    const d = await client(fake)
+      .chat.completions.create(req)
+      .catch((e) => e);
     expect(d).toBeInstanceOf(OpenAI.APIConnectionError);
     fake.enqueue({ kind: "malformed" });
-    const m = await client(fake).chat.completions.create(req).catch((e) => e);
+    const m = await client(fake)
+      .chat.completions.create(req)
+      .catch((e) => e);
     expect(m).toBeInstanceOf(Error);
     expect(fake.chatRequests).toHaveLength(3);
   });

@@ -152,7 +152,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
             prompt_tokens: promptTokens,
             completion_tokens: completionTokens,
             total_tokens: promptTokens + completionTokens,
-            ...(typeof reply !== "string" && reply.cachedTokens !== undefined ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } } : {}),
+            ...(typeof reply !== "string" && reply.cachedTokens !== undefined
+              ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }
+              : {}),
             ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
               ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
               : {}),
@@ -170,7 +172,11 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         return send(200, {
           object: "list",
           model: json.model,
-          data: texts.map((t, i) => ({ object: "embedding", index: i, embedding: encode(fakeEmbedding(String(t), opts.dimensions ?? 16)) })),
+          data: texts.map((t, i) => ({
+            object: "embedding",
+            index: i,
+            embedding: encode(fakeEmbedding(String(t), opts.dimensions ?? 16)),
+          })),
           usage: { prompt_tokens: texts.reduce((n, t) => n + approxTokens(String(t)), 0), total_tokens: 0 },
         });
       }

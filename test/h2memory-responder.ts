@@ -46,7 +46,10 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
       const ids = logs.map((l) => l[1]);
       const gist = logs.map((l) => l[2].slice(0, 20)).join(zh ? "；" : "; ");
       const aspect = ASPECTS[hash(ids.join(",")) % 4];
-      return JSON.stringify({ situation: zh ? `用户近期经历：${gist}` : `Recently the user went through: ${gist}`, situation_aspects: [aspect] });
+      return JSON.stringify({
+        situation: zh ? `用户近期经历：${gist}` : `Recently the user went through: ${gist}`,
+        situation_aspects: [aspect],
+      });
     }
     case "topic-outline": {
       const dialogue = blocks(body)[0];
@@ -58,7 +61,11 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
           turn_span: [span[0].key, span.at(-1)!.key],
           requirement: zh ? `用户想要：${span[0].user.slice(0, 30)}` : `The user wants: ${span[0].user.slice(0, 60)}`,
           solution_list: [
-            { solution: zh ? `方案：${span.at(-1)!.user.slice(0, 20)}` : `Plan: ${span.at(-1)!.user.slice(0, 40)}`, user_feedback: zh ? "用户认可" : "the user agreed", feedback_type: "pos" },
+            {
+              solution: zh ? `方案：${span.at(-1)!.user.slice(0, 20)}` : `Plan: ${span.at(-1)!.user.slice(0, 40)}`,
+              user_feedback: zh ? "用户认可" : "the user agreed",
+              feedback_type: "pos",
+            },
           ],
           preference: zh ? `偏好与${span[0].user.slice(0, 10)}相关的方案` : `Prefers plans about ${span[0].user.slice(0, 60)}`,
         });
@@ -88,7 +95,9 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
     case "requirement-update": {
       const [type, reqs] = blocks(body);
       const n = (JSON.parse(reqs) as string[]).length;
-      return JSON.stringify(n % 2 === 0 ? { adjust: "Yes", general_requirement: `${type}${zh ? "（修订）" : " (revised)"}` } : { adjust: "No" });
+      return JSON.stringify(
+        n % 2 === 0 ? { adjust: "Yes", general_requirement: `${type}${zh ? "（修订）" : " (revised)"}` } : { adjust: "No" },
+      );
     }
     case "preference-update": {
       const [, principle, prefs] = blocks(body);
@@ -96,7 +105,9 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
       return JSON.stringify(n % 2 === 0 ? { adjust: "Yes", principle: `${principle}${zh ? "（修订）" : " (revised)"}` } : { adjust: "No" });
     }
     case "query-generation": {
-      const ctx = blocks(body)[0].split("\n").filter((l) => l.startsWith("user: "));
+      const ctx = blocks(body)[0]
+        .split("\n")
+        .filter((l) => l.startsWith("user: "));
       return JSON.stringify({ requirement: (ctx.at(-1) ?? "").slice(6) || (zh ? "用户的需求" : "the user's need") });
     }
   }
@@ -113,9 +124,13 @@ export function taskReply(req: Pick<ChatRequest, "messages">): string {
   if (text.includes('"selected_solutions"')) {
     const ids = [...text.matchAll(/"id": "([^"]+)"/g)].map((m) => m[1]);
     const picked = ids.length >= 2 ? ids.slice(0, 2) : ["1", "2"];
-    return JSON.stringify({ analysis: zh ? "这两个方案最符合用户的偏好。" : "These two fit the user's preferences best.", selected_solutions: picked });
+    return JSON.stringify({
+      analysis: zh ? "这两个方案最符合用户的偏好。" : "These two fit the user's preferences best.",
+      selected_solutions: picked,
+    });
   }
-  if (text.includes('{"requirement"')) return JSON.stringify({ requirement: zh ? "用户想要一个适合自己的安排。" : "The user wants a plan that suits them." });
+  if (text.includes('{"requirement"'))
+    return JSON.stringify({ requirement: zh ? "用户想要一个适合自己的安排。" : "The user wants a plan that suits them." });
   if (text.includes('{"solution"')) return JSON.stringify({ solution: zh ? "安排一次轻松的散步。" : "Take a relaxing walk." });
   if (text.includes('{"content"')) return JSON.stringify({ content: zh ? "能再多说一点你的想法吗？" : "Could you tell me a bit more?" });
   return zh ? "这是一个符合用户情况的回答。" : "An answer that fits the user.";

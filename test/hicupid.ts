@@ -38,7 +38,10 @@ export function writeJsonl(file: string, rows: Row[]): void {
 export function writeParquetAuto(file: string, rows: Row[]): void {
   const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, Buffer.from(parquetWriteBuffer({ columnData: names.map((name) => ({ name, data: rows.map((r) => r[name] ?? null) })) })));
+  fs.writeFileSync(
+    file,
+    Buffer.from(parquetWriteBuffer({ columnData: names.map((name) => ({ name, data: rows.map((r) => r[name] ?? null) })) })),
+  );
 }
 
 /** Copies the JSONL fixture to `dir` (dialogue/ and qa/), letting `edit` change a file's rows on the way. */

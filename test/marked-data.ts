@@ -45,13 +45,16 @@ export async function importMarkedHicupid(db: Db, name = "Marked HiCUPID"): Prom
   for (const config of ["dialogue", "qa"]) {
     fs.mkdirSync(path.join(dir, config));
     for (const f of fs.readdirSync(path.join(src, config))) {
-      const rows = fs.readFileSync(path.join(src, config, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      const rows = fs
+        .readFileSync(path.join(src, config, f), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       for (const r of rows) {
         if (config === "dialogue") {
           r.metadata = { ...(r.metadata ?? {}), marker: "MK_DLG_META" };
           r.user += " MK_HC_DLG";
-        }
-        else {
+        } else {
           r.metadata = { ...(r.metadata ?? {}), marker: "MK_QA_META" };
           r.personalized_answer += " MK_QA_ANSWER";
           r.general_answer += " MK_QA_ANSWER";

@@ -32,7 +32,13 @@ export function enData(): Record<string, FixtureJson> {
 /** The Chinese fixture's users merged into one object, in file order. */
 export function zhData(): Record<string, FixtureJson> {
   const dir = path.join(ZH_DIR, "users");
-  return Object.assign({}, ...fs.readdirSync(dir).sort().map((f) => readJson(path.join(dir, f))));
+  return Object.assign(
+    {},
+    ...fs
+      .readdirSync(dir)
+      .sort()
+      .map((f) => readJson(path.join(dir, f))),
+  );
 }
 
 const made: string[] = [];

@@ -20,7 +20,10 @@ export const probe: Assistant<{ window: number }> = {
   buildRoles: ["assistant"],
   usesRetriever: false,
   async buildLogs(ctx, session) {
-    ctx.memory.putMany("log", session.logs.map((l, i) => ({ key: `${session.key}#${i}`, content: l })));
+    ctx.memory.putMany(
+      "log",
+      session.logs.map((l, i) => ({ key: `${session.key}#${i}`, content: l })),
+    );
     const r = await ctx.llm.chat({
       messages: [{ role: "user", content: `PROBE-LOGS summarise these logs:\n${formatLogs(session.logs)}` }],
       schema: Summary,
@@ -30,7 +33,11 @@ export const probe: Assistant<{ window: number }> = {
   },
   async buildDialogue(ctx, session) {
     const text = session.dialogue.map((t) => `user: ${t.user}\nassistant: ${t.assistant}`).join("\n");
-    const r = await ctx.llm.chat({ messages: [{ role: "user", content: `PROBE-DIALOGUE summarise:\n${text}` }], schema: Summary, purpose: "probe.dialogue" });
+    const r = await ctx.llm.chat({
+      messages: [{ role: "user", content: `PROBE-DIALOGUE summarise:\n${text}` }],
+      schema: Summary,
+      purpose: "probe.dialogue",
+    });
     ctx.memory.put("dialogue-summary", session.key, r.value.summary);
     ctx.memory.put("last-dialogue", "latest", r.value.summary);
   },
@@ -38,7 +45,13 @@ export const probe: Assistant<{ window: number }> = {
     const entries = ctx.memory.list();
     const text = entries.map((e) => `${e.kind}/${e.key}: ${JSON.stringify(e.content)}`).join("\n");
     const logs = formatLogs(ctx.current.logs);
-    return answerWithMemory(ctx, "probe", input, `${text}\n${logs}`, entries.map((e) => ({ kind: e.kind, key: e.key, text: JSON.stringify(e.content) })));
+    return answerWithMemory(
+      ctx,
+      "probe",
+      input,
+      `${text}\n${logs}`,
+      entries.map((e) => ({ kind: e.kind, key: e.key, text: JSON.stringify(e.content) })),
+    );
   },
 };
 
@@ -56,7 +69,8 @@ export function probeResponder(req: { messages: Array<{ role: string; content: u
   const first = String(req.messages[0]?.content ?? "");
   const markers = [...new Set(first.match(/MK_[A-Z0-9_]+/g) ?? [])].join(" ");
   if (first.startsWith("PROBE-")) return JSON.stringify({ summary: `saw ${markers}` });
-  if (first.includes('{"requirement"')) return `Here you go:\n\`\`\`json\n${JSON.stringify({ requirement: `needs ${markers}`.trim() })}\n\`\`\``;
+  if (first.includes('{"requirement"'))
+    return `Here you go:\n\`\`\`json\n${JSON.stringify({ requirement: `needs ${markers}`.trim() })}\n\`\`\``;
   if (first.includes('{"solution"')) return JSON.stringify({ solution: "a quiet walk" });
   if (first.includes('"selected_solutions"')) return JSON.stringify({ analysis: "fits", selected_solutions: ["1", "2"] });
   if (first.includes('{"content"')) return JSON.stringify({ content: "Could you tell me more?" });

@@ -18,7 +18,13 @@ let pairwiseId: number;
 
 async function pal(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const env = { ...process.env, PAL_DB: path.join(dir, "pal.db"), OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "k", PAL_MODEL_JUDGE: "fake-judge" };
+    const env = {
+      ...process.env,
+      PAL_DB: path.join(dir, "pal.db"),
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_API_KEY: "k",
+      PAL_MODEL_JUDGE: "fake-judge",
+    };
     const { stdout, stderr } = await run(process.execPath, [path.join(root, "bin", "pal.mjs"), ...args], { cwd: dir, env });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -33,7 +39,13 @@ beforeAll(async () => {
     respond: (r) => {
       const p = String(r.messages[0].content);
       if (p.includes('"assistant-1": <score>')) {
-        return { content: JSON.stringify({ analysis: { "assistant-1": "a", "assistant-2": "b", overall: "c" }, scores: { "assistant-1": 7, "assistant-2": 6 } }), delayMs: 60 };
+        return {
+          content: JSON.stringify({
+            analysis: { "assistant-1": "a", "assistant-2": "b", overall: "c" },
+            scores: { "assistant-1": 7, "assistant-2": 6 },
+          }),
+          delayMs: 60,
+        };
       }
       return `Reasoning.\n\nBetter Response: ${p.includes("Answer (A): Go hiking") ? "A" : "B"}`;
     },
@@ -42,9 +54,23 @@ beforeAll(async () => {
   const r = await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" });
   const a = await createUser(db, { email: "a@x.io", role: "annotator", password: "password-123" });
   const text = fs.readFileSync(path.join(root, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
-  campaignId = createCampaign(db, { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: [a.id], source: { kind: "upload", fileName: "h.jsonl", text } }, r.id).id;
+  campaignId = createCampaign(
+    db,
+    { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: [a.id], source: { kind: "upload", fileName: "h.jsonl", text } },
+    r.id,
+  ).id;
   const pairs = fs.readFileSync(path.join(root, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
-  pairwiseId = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 1, annotatorIds: [a.id], source: { kind: "upload", fileName: "p.jsonl", text: pairs } }, r.id).id;
+  pairwiseId = createCampaign(
+    db,
+    {
+      name: "p",
+      kind: "pairwise-dialogue",
+      perItem: 1,
+      annotatorIds: [a.id],
+      source: { kind: "upload", fileName: "p.jsonl", text: pairs },
+    },
+    r.id,
+  ).id;
   db.$client.close();
 });
 afterAll(async () => {
@@ -79,8 +105,17 @@ describe("pal campaign judge", () => {
 
   it("resumes after the process is killed mid-run: judged items are kept, nothing judged is paid for again", async () => {
     const before = fake.chatRequests.length;
-    const env = { ...process.env, PAL_DB: path.join(dir, "pal.db"), OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "k", PAL_MODEL_JUDGE: "fake-judge" };
-    const child = spawn(process.execPath, [path.join(root, "bin", "pal.mjs"), "campaign", "judge", "--campaign", String(pairwiseId)], { cwd: dir, env });
+    const env = {
+      ...process.env,
+      PAL_DB: path.join(dir, "pal.db"),
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_API_KEY: "k",
+      PAL_MODEL_JUDGE: "fake-judge",
+    };
+    const child = spawn(process.execPath, [path.join(root, "bin", "pal.mjs"), "campaign", "judge", "--campaign", String(pairwiseId)], {
+      cwd: dir,
+      env,
+    });
     // Kill it hard once a few items are stored (each progress line follows an item's transaction).
     await new Promise<void>((resolve) => {
       let err = "";

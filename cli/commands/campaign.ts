@@ -37,31 +37,48 @@ export function registerCampaign(program: Command): void {
     .option("--seed <n>", "HiCUPID: seed of the answer slot shown to the judge", "1")
     .option("--dry-run", "only print how many calls the run would make")
     .option("--json", "machine-readable output")
-    .action(async (o: { campaign: string; judge: string; temperature: string; tieMargin: string; seed: string; dryRun?: boolean; json?: boolean }) => {
-      const num = (flag: string, v: string) => {
-        const n = Number(v);
-        if (v.trim() === "" || !Number.isFinite(n)) throw new CliError(`${flag}: expected a number, got "${v}"`);
-        return n;
-      };
-      const opts = { modelConfig: o.judge, temperature: num("--temperature", o.temperature), tieMargin: num("--tie-margin", o.tieMargin), seed: num("--seed", o.seed) };
-      const { estimateLlmJudge, runLlmJudge } = await import("@/lib/annotation/llm-judge");
-      const { getCampaign } = await import("@/lib/annotation/campaigns");
-      const db = getDb();
-      const id = campaignId(o.campaign);
-      const est = estimateLlmJudge(db, id, opts);
-      if (o.dryRun) {
-        if (o.json) return void console.log(JSON.stringify(est));
-        return void console.log(`${est.judge} with ${est.modelConfig} (${est.model}): ${est.pending} verdicts to make over ${est.items} items, ${est.calls} calls (${est.totalCalls} from scratch)`);
-      }
-      const { ModelClient } = await import("@/lib/llm/client");
-      // The campaign's creator owns a run started from the shell.
-      const r = await runLlmJudge(db, ModelClient.create(db), id, opts, getCampaign(db, id).createdBy, (p) => {
-        process.stderr.write(`judged ${p.judged}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}\n`);
-      });
-      if (o.json) return void console.log(JSON.stringify(r));
-      console.log(`run ${r.runId}: ${r.judged}/${r.total} judged (${r.newlyJudged} now), ${r.failed} failed, ${r.requests} requests`);
-      if (r.failed) process.exitCode = 3;
-    });
+    .action(
+      async (o: {
+        campaign: string;
+        judge: string;
+        temperature: string;
+        tieMargin: string;
+        seed: string;
+        dryRun?: boolean;
+        json?: boolean;
+      }) => {
+        const num = (flag: string, v: string) => {
+          const n = Number(v);
+          if (v.trim() === "" || !Number.isFinite(n)) throw new CliError(`${flag}: expected a number, got "${v}"`);
+          return n;
+        };
+        const opts = {
+          modelConfig: o.judge,
+          temperature: num("--temperature", o.temperature),
+          tieMargin: num("--tie-margin", o.tieMargin),
+          seed: num("--seed", o.seed),
+        };
+        const { estimateLlmJudge, runLlmJudge } = await import("@/lib/annotation/llm-judge");
+        const { getCampaign } = await import("@/lib/annotation/campaigns");
+        const db = getDb();
+        const id = campaignId(o.campaign);
+        const est = estimateLlmJudge(db, id, opts);
+        if (o.dryRun) {
+          if (o.json) return void console.log(JSON.stringify(est));
+          return void console.log(
+            `${est.judge} with ${est.modelConfig} (${est.model}): ${est.pending} verdicts to make over ${est.items} items, ${est.calls} calls (${est.totalCalls} from scratch)`,
+          );
+        }
+        const { ModelClient } = await import("@/lib/llm/client");
+        // The campaign's creator owns a run started from the shell.
+        const r = await runLlmJudge(db, ModelClient.create(db), id, opts, getCampaign(db, id).createdBy, (p) => {
+          process.stderr.write(`judged ${p.judged}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}\n`);
+        });
+        if (o.json) return void console.log(JSON.stringify(r));
+        console.log(`run ${r.runId}: ${r.judged}/${r.total} judged (${r.newlyJudged} now), ${r.failed} failed, ${r.requests} requests`);
+        if (r.failed) process.exitCode = 3;
+      },
+    );
   campaign
     .command("list")
     .description("campaigns with their progress")
@@ -70,7 +87,8 @@ export function registerCampaign(program: Command): void {
       const { listCampaigns } = await import("@/lib/annotation/campaigns");
       const rows = listCampaigns(getDb());
       if (o.json) return void console.log(JSON.stringify(rows));
-      for (const c of rows) console.log(`${String(c.id).padStart(4)}  ${c.kind.padEnd(18)} ${c.status.padEnd(6)} ${c.done}/${c.assignments} done  ${c.name}`);
+      for (const c of rows)
+        console.log(`${String(c.id).padStart(4)}  ${c.kind.padEnd(18)} ${c.status.padEnd(6)} ${c.done}/${c.assignments} done  ${c.name}`);
     });
 }
 

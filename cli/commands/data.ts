@@ -27,7 +27,9 @@ function progressPrinter(): ((p: ImportProgress) => void) | undefined {
 
 function printResult(r: ImportResult, json?: boolean) {
   if (json) return void console.log(JSON.stringify(r));
-  const counts = Object.entries(r.stats).map(([k, v]) => `${v} ${k}`).join(", ");
+  const counts = Object.entries(r.stats)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
   console.log(`imported ${r.kind} data set "${r.name}"${r.language ? ` (${r.language})` : ""}: ${counts}`);
   const w = r.report.warnings;
   if (w.length) {
@@ -58,7 +60,8 @@ async function runImportCommand(
   importer: (onProgress: ((p: ImportProgress) => void) | undefined, importedBy: number | undefined) => Promise<ImportResult>,
 ) {
   const importedBy = o.importedBy === undefined ? undefined : Number(o.importedBy);
-  if (importedBy !== undefined && !Number.isInteger(importedBy)) throw new CliError(`--imported-by: expected a user id, got "${o.importedBy}"`);
+  if (importedBy !== undefined && !Number.isInteger(importedBy))
+    throw new CliError(`--imported-by: expected a user id, got "${o.importedBy}"`);
   if (!o.ndjson) return printResult(await importer(progressPrinter(), importedBy), o.json);
   try {
     console.log(JSON.stringify({ result: await importer(ndjsonProgress(), importedBy) }));
@@ -91,7 +94,9 @@ export function registerData(program: Command): void {
       if (o.lang && o.lang !== "zh" && o.lang !== "en") throw new CliError(`--lang: expected zh or en, got "${o.lang}"`);
       const lang = o.lang as "zh" | "en" | undefined;
       const importer = await kind.importer();
-      await runImportCommand(o, (onProgress, importedBy) => importer(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }));
+      await runImportCommand(o, (onProgress, importedBy) =>
+        importer(getDb(), { paths, name: o.name, lang, replace: o.replace, importedBy, onProgress }),
+      );
     });
   }
 

@@ -49,9 +49,27 @@ describe("pal memory / pal models", () => {
     expect(b.stderr).toMatch(/^0000: session 1\/3 \(0000_sample0\)$/m);
     expect(b.stderr).toMatch(/^0001: complete \(3\/3 sessions\)$/m);
 
-    const s = await pal("memory", "show", "--dataset", "mini", "--method", "vanilla-log", "--user", "0000", "--session", "0000_sample2", "--json");
+    const s = await pal(
+      "memory",
+      "show",
+      "--dataset",
+      "mini",
+      "--method",
+      "vanilla-log",
+      "--user",
+      "0000",
+      "--session",
+      "0000_sample2",
+      "--json",
+    );
     expect(s.status).toBe(0);
-    expect(JSON.parse(s.stdout)).toMatchObject({ method: "vanilla-log", user: "0000", session: "0000_sample2", memory: { status: "complete", sessionsDone: 3 }, entries: [] });
+    expect(JSON.parse(s.stdout)).toMatchObject({
+      method: "vanilla-log",
+      user: "0000",
+      session: "0000_sample2",
+      memory: { status: "complete", sessionsDone: 3 },
+      entries: [],
+    });
   });
 
   it("refuses bad input with one line", async () => {

@@ -5,7 +5,11 @@ import { CliError } from "../errors";
 
 // Library modules load inside the actions: other commands need not load the model client.
 
-const list = (s: string) => s.split(",").map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export function registerMemory(program: Command): void {
   const memory = program.command("memory").description("build and inspect the memories of the assistant methods");
@@ -44,7 +48,9 @@ export function registerMemory(program: Command): void {
         llm,
         onProgress: (p) =>
           process.stderr.write(
-            p.status === "building" ? `${p.userKey}: session ${p.done + 1}/${p.total} (${p.sessionKey})\n` : `${p.userKey}: ${p.status} (${p.done}/${p.total} sessions)\n`,
+            p.status === "building"
+              ? `${p.userKey}: session ${p.done + 1}/${p.total} (${p.sessionKey})\n`
+              : `${p.userKey}: ${p.status} (${p.done}/${p.total} sessions)\n`,
           ),
       });
       const entries: Record<string, number> = {};
@@ -62,10 +68,17 @@ export function registerMemory(program: Command): void {
       if (o.json) console.log(JSON.stringify(summary));
       else {
         for (const r of results) console.log(`${r.userKey}: ${r.status}, ${r.built} session(s) built now${r.error ? ` (${r.error})` : ""}`);
-        console.log(`${summary.calls} request(s) to the endpoint, ${summary.cacheHits} answered from the cache; entries: ${JSON.stringify(entries)}`);
+        console.log(
+          `${summary.calls} request(s) to the endpoint, ${summary.cacheHits} answered from the cache; entries: ${JSON.stringify(entries)}`,
+        );
       }
       if (failed.length) {
-        throw new AppError(`memory incomplete for ${failed.length} user(s): ${failed.map((r) => `${r.userKey} (${r.error})`).join("; ")}`, 502, "memory_incomplete", 3);
+        throw new AppError(
+          `memory incomplete for ${failed.length} user(s): ${failed.map((r) => `${r.userKey} (${r.error})`).join("; ")}`,
+          502,
+          "memory_incomplete",
+          3,
+        );
       }
     });
 
@@ -79,39 +92,57 @@ export function registerMemory(program: Command): void {
     .option("--retriever <kind>", "the retriever the memory was built with", "bm25")
     .option("--options <json>", "method options as JSON (as given to build)")
     .option("--json", "print JSON")
-    .action(async (o: { dataset: string; method: string; user: string; session?: string; retriever: string; options?: string; json?: boolean }) => {
-      const { showUserMemory } = await import("@/lib/assistants/show");
-      const { datasetByName } = await import("@/lib/assistants/sessions");
-      const { ModelClient } = await import("@/lib/llm/client");
-      const db = getDb();
-      let options: unknown;
-      if (o.options !== undefined) {
-        try {
-          options = JSON.parse(o.options);
-        } catch {
-          throw new CliError(`--options: not valid JSON: ${o.options}`);
+    .action(
+      async (o: {
+        dataset: string;
+        method: string;
+        user: string;
+        session?: string;
+        retriever: string;
+        options?: string;
+        json?: boolean;
+      }) => {
+        const { showUserMemory } = await import("@/lib/assistants/show");
+        const { datasetByName } = await import("@/lib/assistants/sessions");
+        const { ModelClient } = await import("@/lib/llm/client");
+        const db = getDb();
+        let options: unknown;
+        if (o.options !== undefined) {
+          try {
+            options = JSON.parse(o.options);
+          } catch {
+            throw new CliError(`--options: not valid JSON: ${o.options}`);
+          }
         }
-      }
-      const r = showUserMemory(db, {
-        dataset: datasetByName(db, o.dataset),
-        method: o.method,
-        userKey: o.user,
-        session: o.session,
-        options,
-        retriever: o.retriever as never,
-        llm: ModelClient.create(db),
-      });
-      const out = {
-        method: o.method,
-        user: o.user,
-        session: r.session,
-        memory: { id: r.version.id, status: r.version.status, settingsKey: r.version.settingsKey, sessionsDone: r.version.sessionsDone, sessionsTotal: r.version.sessionsTotal },
-        entries: r.entries,
-      };
-      if (o.json) return void console.log(JSON.stringify(out));
-      console.log(`${o.method} memory of ${o.user} (${r.version.status}, ${r.version.sessionsDone}/${r.version.sessionsTotal} sessions)${r.session ? ` as seen in ${r.session}` : ""}`);
-      for (const e of r.entries) console.log(`${e.kind}\t${e.key}\t[${e.session}] ${JSON.stringify(e.content).slice(0, 200)}`);
-    });
+        const r = showUserMemory(db, {
+          dataset: datasetByName(db, o.dataset),
+          method: o.method,
+          userKey: o.user,
+          session: o.session,
+          options,
+          retriever: o.retriever as never,
+          llm: ModelClient.create(db),
+        });
+        const out = {
+          method: o.method,
+          user: o.user,
+          session: r.session,
+          memory: {
+            id: r.version.id,
+            status: r.version.status,
+            settingsKey: r.version.settingsKey,
+            sessionsDone: r.version.sessionsDone,
+            sessionsTotal: r.version.sessionsTotal,
+          },
+          entries: r.entries,
+        };
+        if (o.json) return void console.log(JSON.stringify(out));
+        console.log(
+          `${o.method} memory of ${o.user} (${r.version.status}, ${r.version.sessionsDone}/${r.version.sessionsTotal} sessions)${r.session ? ` as seen in ${r.session}` : ""}`,
+        );
+        for (const e of r.entries) console.log(`${e.kind}\t${e.key}\t[${e.session}] ${JSON.stringify(e.content).slice(0, 200)}`);
+      },
+    );
 
   memory
     .command("methods")
@@ -137,7 +168,12 @@ export function registerModels(program: Command): void {
       if (o.json) console.log(JSON.stringify(results));
       else {
         for (const r of results) {
-          const what = r.status === "ok" ? `ok in ${r.latencyMs} ms: ${JSON.stringify(r.reply)}` : r.status === "failed" ? `FAILED: ${r.error}` : "not configured";
+          const what =
+            r.status === "ok"
+              ? `ok in ${r.latencyMs} ms: ${JSON.stringify(r.reply)}`
+              : r.status === "failed"
+                ? `FAILED: ${r.error}`
+                : "not configured";
           console.log(`${r.name.padEnd(16)} ${(r.model ?? "-").padEnd(24)} ${r.baseURL}  ${what}`);
         }
       }

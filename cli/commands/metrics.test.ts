@@ -45,7 +45,10 @@ describe("pal metrics bleu", () => {
     const file = write("pairs.jsonl", `${lines.map((l) => JSON.stringify(l)).join("\n")}\n\n`);
     const { code, stdout } = await pal("metrics", "bleu", "--in", file);
     expect(code).toBe(0);
-    const out = stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const out = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(out.map((o) => o.id)).toEqual([1, 2, 3]);
     expect(out[0]).toEqual({ ...lines[0], bleu: memPalBleu(lines[0].reference!, lines[0].candidate) });
     expect(out[0].bleu[0]).toBeCloseTo(0.8, 15);

@@ -131,43 +131,56 @@ Example:
 --bootstrap 1000 adds 95% percentile intervals over items (seeded by --seed); --majority tie adds
 majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicate, none).`,
     )
-    .action(async (opts: { in?: string; campaign?: string; dimension?: string; out?: string; bootstrap?: string; seed: string; majority?: string; json?: boolean }) => {
-      if (opts.campaign !== undefined) {
-        if (opts.in !== undefined) throw new CliError("give --in or --campaign, not both");
-        const { campaignAgreement } = await import("@/lib/annotation/agreement");
-        const { getDb } = await import("@/db/client");
-        const id = Number(opts.campaign);
-        if (!Number.isInteger(id) || id < 1) throw new CliError(`--campaign: expected a campaign id, got "${opts.campaign}"`);
-        const iterations = opts.bootstrap === undefined ? undefined : Number(opts.bootstrap);
-        if (iterations !== undefined && (!Number.isInteger(iterations) || iterations < 1)) throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
-        const report = campaignAgreement(getDb(), id, { dimension: opts.dimension, bootstrap: iterations, seed: Number(opts.seed) });
-        return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
-      }
-      if (opts.in === undefined) throw new CliError("give --in <file> or --campaign <id>");
-      const { agreementReport, parseAgreementInput } = await import("@/lib/agreement");
-      const where = opts.in === "-" ? "stdin" : opts.in;
-      const text = readInput(opts.in);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        throw new CliError(`${where}: not valid JSON (${(e as Error).message})`);
-      }
-      let iterations: number | undefined;
-      if (opts.bootstrap !== undefined) {
-        iterations = Number(opts.bootstrap);
-        if (!Number.isInteger(iterations) || iterations < 1) throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
-      }
-      const seed = Number(opts.seed);
-      if (!Number.isInteger(seed)) throw new CliError(`--seed: expected an integer, got "${opts.seed}"`);
-      if (opts.majority !== undefined && !TIE_RULES.includes(opts.majority as TieRule)) {
-        throw new CliError(`--majority: expected one of ${TIE_RULES.join(", ")}, got "${opts.majority}"`);
-      }
-      const input = parseAgreementInput(json, where);
-      const report = agreementReport(input, {
-        bootstrap: iterations ? { iterations, seed } : undefined,
-        majority: opts.majority ? { tieRule: opts.majority as TieRule } : undefined,
-      });
-      writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
-    });
+    .action(
+      async (opts: {
+        in?: string;
+        campaign?: string;
+        dimension?: string;
+        out?: string;
+        bootstrap?: string;
+        seed: string;
+        majority?: string;
+        json?: boolean;
+      }) => {
+        if (opts.campaign !== undefined) {
+          if (opts.in !== undefined) throw new CliError("give --in or --campaign, not both");
+          const { campaignAgreement } = await import("@/lib/annotation/agreement");
+          const { getDb } = await import("@/db/client");
+          const id = Number(opts.campaign);
+          if (!Number.isInteger(id) || id < 1) throw new CliError(`--campaign: expected a campaign id, got "${opts.campaign}"`);
+          const iterations = opts.bootstrap === undefined ? undefined : Number(opts.bootstrap);
+          if (iterations !== undefined && (!Number.isInteger(iterations) || iterations < 1))
+            throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
+          const report = campaignAgreement(getDb(), id, { dimension: opts.dimension, bootstrap: iterations, seed: Number(opts.seed) });
+          return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+        }
+        if (opts.in === undefined) throw new CliError("give --in <file> or --campaign <id>");
+        const { agreementReport, parseAgreementInput } = await import("@/lib/agreement");
+        const where = opts.in === "-" ? "stdin" : opts.in;
+        const text = readInput(opts.in);
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          throw new CliError(`${where}: not valid JSON (${(e as Error).message})`);
+        }
+        let iterations: number | undefined;
+        if (opts.bootstrap !== undefined) {
+          iterations = Number(opts.bootstrap);
+          if (!Number.isInteger(iterations) || iterations < 1)
+            throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
+        }
+        const seed = Number(opts.seed);
+        if (!Number.isInteger(seed)) throw new CliError(`--seed: expected an integer, got "${opts.seed}"`);
+        if (opts.majority !== undefined && !TIE_RULES.includes(opts.majority as TieRule)) {
+          throw new CliError(`--majority: expected one of ${TIE_RULES.join(", ")}, got "${opts.majority}"`);
+        }
+        const input = parseAgreementInput(json, where);
+        const report = agreementReport(input, {
+          bootstrap: iterations ? { iterations, seed } : undefined,
+          majority: opts.majority ? { tieRule: opts.majority as TieRule } : undefined,
+        });
+        writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+      },
+    );
 }

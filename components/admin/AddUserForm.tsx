@@ -9,21 +9,51 @@ export function AddUserForm() {
   return (
     <form action={action} className="h-fit space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Add user">
       <h2 className="text-sm font-semibold">Add a user</h2>
-      <label className="block text-xs text-slate-600">Email<input name="email" type="email" required className={input} /></label>
-      <label className="block text-xs text-slate-600">Name (optional)<input name="name" className={input} /></label>
-      <label className="block text-xs text-slate-600">Role
+      <label className="block text-xs text-slate-600">
+        Email
+        <input name="email" type="email" required className={input} />
+      </label>
+      <label className="block text-xs text-slate-600">
+        Name (optional)
+        <input name="name" className={input} />
+      </label>
+      <label className="block text-xs text-slate-600">
+        Role
         <select name="role" defaultValue="annotator" className={input}>
-          <option value="annotator">annotator</option><option value="researcher">researcher</option><option value="admin">admin</option>
+          <option value="annotator">annotator</option>
+          <option value="researcher">researcher</option>
+          <option value="admin">admin</option>
         </select>
       </label>
-      <label className="block text-xs text-slate-600">Password (empty: generate one)<input name="password" type="password" minLength={8} className={input} /></label>
-      {state.error ? <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">{state.error}</p> : null}
-      {state.ok ? (
-        <p role="status" className="rounded bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
-          {state.ok}{state.password ? <> Password (shown once): <code className="font-mono" data-testid="generated-password">{state.password}</code></> : null}
+      <label className="block text-xs text-slate-600">
+        Password (empty: generate one)
+        <input name="password" type="password" minLength={8} className={input} />
+      </label>
+      {state.error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {state.error}
         </p>
       ) : null}
-      <button disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Add user</button>
+      {state.ok ? (
+        <p role="status" className="rounded bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
+          {state.ok}
+          {state.password ? (
+            <>
+              {" "}
+              Password (shown once):{" "}
+              <code className="font-mono" data-testid="generated-password">
+                {state.password}
+              </code>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <button
+        disabled={pending}
+        className="w-full rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+      >
+        Add user
+      </button>
     </form>
   );
 }

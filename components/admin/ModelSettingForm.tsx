@@ -20,26 +20,74 @@ export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
       </div>
       <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
         <input type="hidden" name="name" value={config.name} />
-        <label className="text-xs text-slate-600">Base URL ({config.baseURLFrom})<input name="baseUrl" placeholder={config.baseURL} defaultValue={config.baseURLFrom === "settings" ? config.baseURL : ""} className={input} /></label>
-        <label className="text-xs text-slate-600">Model<input name="model" placeholder={config.model ?? ""} defaultValue={config.modelFrom === "settings" ? (config.model ?? "") : ""} className={input} /></label>
-        <label className="text-xs text-slate-600">API key (empty: keep)<input name="apiKey" type="password" autoComplete="off" className={input} /></label>
-        <label className="text-xs text-slate-600">Parameters (JSON)<input name="params" defaultValue={Object.keys(config.params).length ? JSON.stringify(config.params) : ""} placeholder='{"temperature": 0}' className={input} /></label>
-        <label className="flex items-center gap-1 text-xs text-slate-600"><input type="checkbox" name="clearKey" /> remove the saved key</label>
+        <label className="text-xs text-slate-600">
+          Base URL ({config.baseURLFrom})
+          <input
+            name="baseUrl"
+            placeholder={config.baseURL}
+            defaultValue={config.baseURLFrom === "settings" ? config.baseURL : ""}
+            className={input}
+          />
+        </label>
+        <label className="text-xs text-slate-600">
+          Model
+          <input
+            name="model"
+            placeholder={config.model ?? ""}
+            defaultValue={config.modelFrom === "settings" ? (config.model ?? "") : ""}
+            className={input}
+          />
+        </label>
+        <label className="text-xs text-slate-600">
+          API key (empty: keep)
+          <input name="apiKey" type="password" autoComplete="off" className={input} />
+        </label>
+        <label className="text-xs text-slate-600">
+          Parameters (JSON)
+          <input
+            name="params"
+            defaultValue={Object.keys(config.params).length ? JSON.stringify(config.params) : ""}
+            placeholder='{"temperature": 0}'
+            className={input}
+          />
+        </label>
+        <label className="flex items-center gap-1 text-xs text-slate-600">
+          <input type="checkbox" name="clearKey" /> remove the saved key
+        </label>
         <div className="flex justify-end">
-          <button disabled={saving} className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Save</button>
+          <button
+            disabled={saving}
+            className="rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+          >
+            Save
+          </button>
         </div>
       </form>
       <form action={test} className="mt-2 flex items-center gap-2">
         <input type="hidden" name="name" value={config.name} />
-        <button disabled={testing} className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-60">{testing ? "Testing…" : "Test connection"}</button>
+        <button disabled={testing} className="rounded border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-60">
+          {testing ? "Testing…" : "Test connection"}
+        </button>
         {c ? (
           <span role="status" className={`text-xs ${c.status === "ok" ? "text-emerald-700" : "text-rose-700"}`}>
-            {c.status === "ok" ? `answered in ${c.latencyMs} ms: ${c.reply}` : c.status === "failed" ? `failed: ${c.error}` : "not configured"}
+            {c.status === "ok"
+              ? `answered in ${c.latencyMs} ms: ${c.reply}`
+              : c.status === "failed"
+                ? `failed: ${c.error}`
+                : "not configured"}
           </span>
         ) : null}
       </form>
-      {saved.error || tested.error ? <p role="alert" className="mt-2 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">{saved.error ?? tested.error}</p> : null}
-      {saved.ok ? <p role="status" className="mt-2 text-xs text-emerald-700">{saved.ok}</p> : null}
+      {saved.error || tested.error ? (
+        <p role="alert" className="mt-2 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {saved.error ?? tested.error}
+        </p>
+      ) : null}
+      {saved.ok ? (
+        <p role="status" className="mt-2 text-xs text-emerald-700">
+          {saved.ok}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -48,12 +96,34 @@ export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
 export function AddJudgeForm() {
   const [state, action, pending] = useActionState<ModelActionState, FormData>(saveModelAction, {});
   return (
-    <form action={action} className="flex flex-wrap items-end gap-2 rounded-lg border border-dashed border-slate-300 bg-white p-4" aria-label="Add a named judge">
-      <label className="text-xs text-slate-600">Judge name<input name="name" required pattern="judge:[a-z0-9][a-z0-9_-]*" defaultValue="judge:" className={input} /></label>
-      <label className="text-xs text-slate-600">Model<input name="model" required className={input} /></label>
-      <label className="text-xs text-slate-600">Base URL (empty: the judge role&apos;s)<input name="baseUrl" className={input} /></label>
-      <button disabled={pending} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Add judge</button>
-      {state.error ? <p role="alert" className="w-full text-xs text-rose-700">{state.error}</p> : null}
+    <form
+      action={action}
+      className="flex flex-wrap items-end gap-2 rounded-lg border border-dashed border-slate-300 bg-white p-4"
+      aria-label="Add a named judge"
+    >
+      <label className="text-xs text-slate-600">
+        Judge name
+        <input name="name" required pattern="judge:[a-z0-9][a-z0-9_-]*" defaultValue="judge:" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        Model
+        <input name="model" required className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        Base URL (empty: the judge role&apos;s)
+        <input name="baseUrl" className={input} />
+      </label>
+      <button
+        disabled={pending}
+        className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+      >
+        Add judge
+      </button>
+      {state.error ? (
+        <p role="alert" className="w-full text-xs text-rose-700">
+          {state.error}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -5,7 +5,11 @@ import { setDisabledAction, setRoleAction, type ActionState } from "@/app/(app)/
 type Row = { id: number; email: string; role: string; disabled: boolean };
 
 function Refusal({ state }: { state: ActionState }) {
-  return state.error ? <p role="alert" className="mt-1 text-xs text-rose-700">{state.error}</p> : null;
+  return state.error ? (
+    <p role="alert" className="mt-1 text-xs text-rose-700">
+      {state.error}
+    </p>
+  ) : null;
 }
 
 /** A user's role select with Save; `self` shows it read-only (an admin cannot demote themselves). */
@@ -15,11 +19,24 @@ export function RoleForm({ user, roles, self }: { user: Row; roles: readonly str
     <form action={action}>
       <div className="flex items-center gap-1">
         <input type="hidden" name="id" value={user.id} />
-        <select name="role" defaultValue={user.role} disabled={self} aria-label={`Role of ${user.email}`}
-          className="rounded border border-slate-300 px-1 py-0.5 text-sm">
-          {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+        <select
+          name="role"
+          defaultValue={user.role}
+          disabled={self}
+          aria-label={`Role of ${user.email}`}
+          className="rounded border border-slate-300 px-1 py-0.5 text-sm"
+        >
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
         </select>
-        {self ? null : <button disabled={pending} className="rounded px-2 py-0.5 text-xs text-indigo-600 hover:bg-indigo-50">Save</button>}
+        {self ? null : (
+          <button disabled={pending} className="rounded px-2 py-0.5 text-xs text-indigo-600 hover:bg-indigo-50">
+            Save
+          </button>
+        )}
       </div>
       <Refusal state={state} />
     </form>
@@ -33,7 +50,9 @@ export function DisableForm({ user }: { user: Row }) {
     <form action={action}>
       <input type="hidden" name="id" value={user.id} />
       <input type="hidden" name="disabled" value={String(!user.disabled)} />
-      <button disabled={pending} className="rounded px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-100">{user.disabled ? "Enable" : "Disable"}</button>
+      <button disabled={pending} className="rounded px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-100">
+        {user.disabled ? "Enable" : "Disable"}
+      </button>
       <Refusal state={state} />
     </form>
   );

@@ -2,8 +2,18 @@
 import { useActionState } from "react";
 import { adjudicateAction, type ActionState } from "@/app/(app)/campaigns/actions";
 
-export function AdjudicateForm({ campaignId, itemId, dimension, categories, current }: {
-  campaignId: number; itemId: number; dimension: string; categories: Array<{ value: string; label: string }>; current: string | null;
+export function AdjudicateForm({
+  campaignId,
+  itemId,
+  dimension,
+  categories,
+  current,
+}: {
+  campaignId: number;
+  itemId: number;
+  dimension: string;
+  categories: Array<{ value: string; label: string }>;
+  current: string | null;
 }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(adjudicateAction, {});
   return (
@@ -12,12 +22,26 @@ export function AdjudicateForm({ campaignId, itemId, dimension, categories, curr
       <input type="hidden" name="itemId" value={itemId} />
       <input type="hidden" name="dimension" value={dimension} />
       <select name="value" defaultValue={current ?? categories[0].value} className="rounded border border-slate-300 px-1 py-0.5">
-        {categories.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+        {categories.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
       </select>
       <input name="note" placeholder="note" className="rounded border border-slate-300 px-1 py-0.5" />
-      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5">Record adjudication</button>
-      {state.error ? <span role="alert" className="text-rose-700">{state.error}</span> : null}
-      {state.ok ? <span role="status" className="text-emerald-700">{state.ok}</span> : null}
+      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5">
+        Record adjudication
+      </button>
+      {state.error ? (
+        <span role="alert" className="text-rose-700">
+          {state.error}
+        </span>
+      ) : null}
+      {state.ok ? (
+        <span role="status" className="text-emerald-700">
+          {state.ok}
+        </span>
+      ) : null}
     </form>
   );
 }

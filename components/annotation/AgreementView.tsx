@@ -11,7 +11,9 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
   const row = (name: string, key: "percentAgreement" | "fleissKappa" | "krippendorffAlpha", reading: boolean) => (
     <tr className="border-t border-slate-100">
       <td className="p-1.5">{name}</td>
-      <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-${key}`}>{fmt(r[key])}</td>
+      <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-${key}`}>
+        {fmt(r[key])}
+      </td>
       <td className="p-1.5 tabular-nums text-slate-500">{ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}</td>
       <td className="p-1.5 text-slate-600">{reading ? (landisKoch(r[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}</td>
     </tr>
@@ -22,12 +24,24 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
       <h3 className="font-semibold">{d.dimension.title}</h3>
       <p className="mb-2 text-xs text-slate-500">
         {d.labelledItems} items labelled · {r.raters.length} annotators · {d.dimension.scale}
-        {d.mean !== null ? <> · mean rating <b data-testid={`${d.dimension.key}-mean`}>{fmt(d.mean, 2)}</b></> : null}
+        {d.mean !== null ? (
+          <>
+            {" "}
+            · mean rating <b data-testid={`${d.dimension.key}-mean`}>{fmt(d.mean, 2)}</b>
+          </>
+        ) : null}
       </p>
       <div className="grid gap-4 lg:grid-cols-2">
         <div>
           <table className="w-full text-sm">
-            <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Statistic</th><th className="p-1.5">Value</th><th className="p-1.5">95% CI (bootstrap)</th><th className="p-1.5">Reading</th></tr></thead>
+            <thead className="text-left text-xs text-slate-500">
+              <tr>
+                <th className="p-1.5">Statistic</th>
+                <th className="p-1.5">Value</th>
+                <th className="p-1.5">95% CI (bootstrap)</th>
+                <th className="p-1.5">Reading</th>
+              </tr>
+            </thead>
             <tbody>
               {row("Percent agreement", "percentAgreement", false)}
               {row("Fleiss' kappa", "fleissKappa", true)}
@@ -36,36 +50,78 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
           </table>
           <h4 className="mt-3 text-xs font-semibold text-slate-600">Cohen&apos;s kappa per annotator pair</h4>
           <table className="w-full text-sm">
-            <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Pair</th><th className="p-1.5">n</th><th className="p-1.5">κ</th>{d.dimension.scale === "ordinal" ? <><th className="p-1.5">linear</th><th className="p-1.5">quadratic</th></> : null}</tr></thead>
+            <thead className="text-left text-xs text-slate-500">
+              <tr>
+                <th className="p-1.5">Pair</th>
+                <th className="p-1.5">n</th>
+                <th className="p-1.5">κ</th>
+                {d.dimension.scale === "ordinal" ? (
+                  <>
+                    <th className="p-1.5">linear</th>
+                    <th className="p-1.5">quadratic</th>
+                  </>
+                ) : null}
+              </tr>
+            </thead>
             <tbody>
               {r.cohen.map((p, i) => (
                 <tr key={p.raters.join()} className="border-t border-slate-100">
-                  <td className="p-1.5 text-xs">{p.raters[0]} × {p.raters[1]}</td>
+                  <td className="p-1.5 text-xs">
+                    {p.raters[0]} × {p.raters[1]}
+                  </td>
                   <td className="p-1.5 tabular-nums">{p.n}</td>
-                  <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-cohen-${i}`}>{fmt(p.kappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? p.reasons?.kappa ?? ""}</span></td>
+                  <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-cohen-${i}`}>
+                    {fmt(p.kappa)}{" "}
+                    <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? p.reasons?.kappa ?? ""}</span>
+                  </td>
                   {d.dimension.scale === "ordinal" ? (
                     <>
-                      <td className="p-1.5 tabular-nums">{fmt(p.linearWeightedKappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span></td>
-                      <td className="p-1.5 tabular-nums">{fmt(p.quadraticWeightedKappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].quadratic ?? ""}</span></td>
+                      <td className="p-1.5 tabular-nums">
+                        {fmt(p.linearWeightedKappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span>
+                      </td>
+                      <td className="p-1.5 tabular-nums">
+                        {fmt(p.quadraticWeightedKappa)}{" "}
+                        <span className="text-xs text-slate-500">{d.cohenInterpretation[i].quadratic ?? ""}</span>
+                      </td>
                     </>
                   ) : null}
                 </tr>
               ))}
             </tbody>
           </table>
-          <p className="mt-2 text-xs text-slate-500">Majority vote, split votes: <b>{d.majority.tieRule}</b>.</p>
+          <p className="mt-2 text-xs text-slate-500">
+            Majority vote, split votes: <b>{d.majority.tieRule}</b>.
+          </p>
         </div>
         <div>
           <DistributionChart categories={cats} perRater={d.perRater} />
-          <h4 className="mt-2 text-xs font-semibold text-slate-600">Each annotator against the majority (rows: annotator, columns: majority)</h4>
+          <h4 className="mt-2 text-xs font-semibold text-slate-600">
+            Each annotator against the majority (rows: annotator, columns: majority)
+          </h4>
           <div className="flex flex-wrap gap-3">
             {d.confusion.map((m) => (
               <table key={m.rater} className="text-xs">
                 <caption className="text-left text-slate-500">{m.rater}</caption>
-                <thead><tr><th />{cats.map((c) => <th key={c} className="px-1">{c}</th>)}</tr></thead>
+                <thead>
+                  <tr>
+                    <th />
+                    {cats.map((c) => (
+                      <th key={c} className="px-1">
+                        {c}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
                 <tbody>
                   {m.counts.map((rowCounts, i) => (
-                    <tr key={i}><th className="px-1 text-left">{cats[i]}</th>{rowCounts.map((n, j) => <td key={j} className={`px-1 text-center tabular-nums ${i === j ? "bg-emerald-50" : n ? "bg-rose-50" : ""}`}>{n}</td>)}</tr>
+                    <tr key={i}>
+                      <th className="px-1 text-left">{cats[i]}</th>
+                      {rowCounts.map((n, j) => (
+                        <td key={j} className={`px-1 text-center tabular-nums ${i === j ? "bg-emerald-50" : n ? "bg-rose-50" : ""}`}>
+                          {n}
+                        </td>
+                      ))}
+                    </tr>
                   ))}
                 </tbody>
               </table>

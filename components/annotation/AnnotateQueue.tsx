@@ -11,7 +11,8 @@ import { ItemContent, itemHeadline } from "./ItemContent";
 
 type Props = { campaignName: string; entries: QueueEntry[]; resumeAt: number };
 
-const newId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+const newId = () =>
+  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 async function api(url: string, init?: RequestInit, tries = 3): Promise<Response> {
   for (let i = 1; ; i++) {
@@ -86,7 +87,12 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         setItem(it);
         putValues(it.values);
         putComments(it.comments);
-        putActive(Math.max(0, it.dimensions.findIndex((d) => !it.values[d.key])));
+        putActive(
+          Math.max(
+            0,
+            it.dimensions.findIndex((d) => !it.values[d.key]),
+          ),
+        );
         since.current = Date.now();
         submissionId.current = newId();
         dirty.current = false;
@@ -160,7 +166,13 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     try {
       const r = await api(`/api/assignments/${item.assignmentId}`, {
         method: "POST",
-        body: JSON.stringify({ action: "submit", submissionId: submissionId.current, values: current, comments: commentsRef.current, ms: takeMs() }),
+        body: JSON.stringify({
+          action: "submit",
+          submissionId: submissionId.current,
+          values: current,
+          comments: commentsRef.current,
+          ms: takeMs(),
+        }),
       });
       if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
       markAndAdvance("done");
@@ -174,7 +186,10 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
 
   const skip = async () => {
     if (!item || !skipReason.trim()) return;
-    const r = await api(`/api/assignments/${item.assignmentId}`, { method: "POST", body: JSON.stringify({ action: "skip", reason: skipReason, ms: takeMs() }) });
+    const r = await api(`/api/assignments/${item.assignmentId}`, {
+      method: "POST",
+      body: JSON.stringify({ action: "skip", reason: skipReason, ms: takeMs() }),
+    });
     if (!r.ok) return setError((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
     setSkipping(false);
     setSkipReason("");
@@ -248,8 +263,17 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
               {done} / {entries.length} done{skipped ? ` · ${skipped} skipped` : ""}
             </span>
             <span className="text-xs text-slate-400">item {index + 1}</span>
-            <span className="w-14 text-xs text-slate-400" aria-live="polite">{saved === "saving" ? "saving…" : saved === "saved" ? "draft saved" : ""}</span>
-            <button type="button" onClick={() => setHelp((h) => !h)} className="rounded border border-slate-300 px-2 py-0.5 text-xs" aria-label="Keyboard shortcuts">?</button>
+            <span className="w-14 text-xs text-slate-400" aria-live="polite">
+              {saved === "saving" ? "saving…" : saved === "saved" ? "draft saved" : ""}
+            </span>
+            <button
+              type="button"
+              onClick={() => setHelp((h) => !h)}
+              className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+              aria-label="Keyboard shortcuts"
+            >
+              ?
+            </button>
           </div>
         </div>
         <div className="mt-2 h-1 w-full rounded bg-slate-100">
@@ -301,21 +325,63 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
           </div>
         ) : null}
         <div className="mt-2 flex items-center gap-2 text-xs text-slate-500">
-          <button type="button" disabled={!complete || busy || !item?.campaignOpen} onClick={() => void submit()} className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40">
+          <button
+            type="button"
+            disabled={!complete || busy || !item?.campaignOpen}
+            onClick={() => void submit()}
+            className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40"
+          >
             Submit <kbd className="font-mono">↵</kbd>
           </button>
-          <button type="button" onClick={() => go(index - 1)} disabled={index === 0} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">← prev</button>
-          <button type="button" onClick={() => go(index + 1)} disabled={index >= entries.length - 1} className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40">next →</button>
-          <button type="button" onClick={() => setSkipping(true)} className="rounded border border-slate-300 px-2 py-1">Skip (S)</button>
-          {item?.status === "done" ? <span className="text-emerald-700" data-testid="item-status">submitted — change and press Enter to edit</span> : null}
-          {item?.status === "skipped" ? <span className="text-amber-700" data-testid="item-status">skipped: {item.skipReason}</span> : null}
+          <button
+            type="button"
+            onClick={() => go(index - 1)}
+            disabled={index === 0}
+            className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40"
+          >
+            ← prev
+          </button>
+          <button
+            type="button"
+            onClick={() => go(index + 1)}
+            disabled={index >= entries.length - 1}
+            className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40"
+          >
+            next →
+          </button>
+          <button type="button" onClick={() => setSkipping(true)} className="rounded border border-slate-300 px-2 py-1">
+            Skip (S)
+          </button>
+          {item?.status === "done" ? (
+            <span className="text-emerald-700" data-testid="item-status">
+              submitted — change and press Enter to edit
+            </span>
+          ) : null}
+          {item?.status === "skipped" ? (
+            <span className="text-amber-700" data-testid="item-status">
+              skipped: {item.skipReason}
+            </span>
+          ) : null}
           {!item?.campaignOpen && item ? <span className="text-rose-700">this campaign is closed</span> : null}
-          {error ? <span role="alert" className="text-rose-700">{error}</span> : null}
+          {error ? (
+            <span role="alert" className="text-rose-700">
+              {error}
+            </span>
+          ) : null}
         </div>
         {skipping ? (
           <div className="mt-2 flex items-center gap-2 text-sm">
-            <input autoFocus value={skipReason} onChange={(e) => setSkipReason(e.target.value)} placeholder="Why skip this item? (Enter to confirm, Esc to cancel)" className="flex-1 rounded border border-slate-300 px-2 py-1" aria-label="Skip reason" />
-            <button type="button" onClick={() => void skip()} className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs">Skip item</button>
+            <input
+              autoFocus
+              value={skipReason}
+              onChange={(e) => setSkipReason(e.target.value)}
+              placeholder="Why skip this item? (Enter to confirm, Esc to cancel)"
+              className="flex-1 rounded border border-slate-300 px-2 py-1"
+              aria-label="Skip reason"
+            />
+            <button type="button" onClick={() => void skip()} className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs">
+              Skip item
+            </button>
           </div>
         ) : null}
       </div>
@@ -323,18 +389,34 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div role="dialog" aria-label="Keyboard shortcuts" className="rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm">
           <ul className="grid grid-cols-2 gap-1">
             {(dims[0]?.choices ?? []).map((c) => (
-              <li key={c.key}><kbd className="font-mono font-semibold uppercase">{c.key}</kbd> {c.label}</li>
+              <li key={c.key}>
+                <kbd className="font-mono font-semibold uppercase">{c.key}</kbd> {c.label}
+              </li>
             ))}
-            <li><kbd>↑ ↓</kbd> change dimension</li>
-            <li><kbd>↵ Enter</kbd> submit</li>
-            <li><kbd>← →</kbd> previous / next item</li>
-            <li><kbd>S</kbd> skip with a reason</li>
-            <li><kbd>C</kbd> comment on the dimension</li>
-            <li><kbd>?</kbd> this list · <kbd>Esc</kbd> close</li>
+            <li>
+              <kbd>↑ ↓</kbd> change dimension
+            </li>
+            <li>
+              <kbd>↵ Enter</kbd> submit
+            </li>
+            <li>
+              <kbd>← →</kbd> previous / next item
+            </li>
+            <li>
+              <kbd>S</kbd> skip with a reason
+            </li>
+            <li>
+              <kbd>C</kbd> comment on the dimension
+            </li>
+            <li>
+              <kbd>?</kbd> this list · <kbd>Esc</kbd> close
+            </li>
           </ul>
         </div>
       ) : null}
-      <div className="min-h-[60vh]">{item ? <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} /> : null}</div>
+      <div className="min-h-[60vh]">
+        {item ? <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} /> : null}
+      </div>
     </div>
   );
 }

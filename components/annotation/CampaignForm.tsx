@@ -2,7 +2,15 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-type KindOption = { kind: string; label: string; description: string; sources: string[]; example: string | null; guidelines: string; tieRule: string };
+type KindOption = {
+  kind: string;
+  label: string;
+  description: string;
+  sources: string[];
+  example: string | null;
+  guidelines: string;
+  tieRule: string;
+};
 type Props = {
   kinds: KindOption[];
   datasets: Array<{ id: number; name: string }>;
@@ -49,53 +57,109 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
 
   return (
     <form onSubmit={onSubmit} className="grid max-w-3xl gap-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="New campaign">
-      <label className="block text-xs text-slate-600">Name<input name="name" required className={input} /></label>
-      <label className="block text-xs text-slate-600">Kind
+      <label className="block text-xs text-slate-600">
+        Name
+        <input name="name" required className={input} />
+      </label>
+      <label className="block text-xs text-slate-600">
+        Kind
         <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={input}>
-          {kinds.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+          {kinds.map((k) => (
+            <option key={k.kind} value={k.kind}>
+              {k.label}
+            </option>
+          ))}
         </select>
         <span className="mt-1 block text-slate-500">{def.description}</span>
       </label>
       {canUseExperiment ? (
         <fieldset className="flex gap-4 text-sm">
           <legend className="sr-only">Items from</legend>
-          <label className="flex items-center gap-1"><input type="radio" name="itemsFrom" checked={!fromExperiment} onChange={() => setFromExperiment(false)} /> Uploaded file</label>
-          <label className="flex items-center gap-1"><input type="radio" name="itemsFrom" checked={fromExperiment} onChange={() => setFromExperiment(true)} /> PAL Studio experiment</label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="itemsFrom" checked={!fromExperiment} onChange={() => setFromExperiment(false)} /> Uploaded file
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="itemsFrom" checked={fromExperiment} onChange={() => setFromExperiment(true)} /> PAL Studio experiment
+          </label>
         </fieldset>
       ) : null}
       {source === "experiment" && exp ? (
         <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
-          <legend className="px-1 text-xs font-semibold">{task === "dialogue" ? "Dialogues of two methods on the same topics" : "A method's answers against the personalized reference"}</legend>
-          <label className="col-span-2 block text-xs text-slate-600">Experiment
+          <legend className="px-1 text-xs font-semibold">
+            {task === "dialogue" ? "Dialogues of two methods on the same topics" : "A method's answers against the personalized reference"}
+          </legend>
+          <label className="col-span-2 block text-xs text-slate-600">
+            Experiment
             <select name="experimentId" value={exp.id} onChange={(e) => setExperimentId(Number(e.target.value))} className={input}>
-              {usable.map((e) => <option key={e.id} value={e.id}>#{e.id} {e.name}</option>)}
+              {usable.map((e) => (
+                <option key={e.id} value={e.id}>
+                  #{e.id} {e.name}
+                </option>
+              ))}
             </select>
           </label>
-          <label className="block text-xs text-slate-600">Method (side A)
-            <select name="methodA" key={`a-${exp.id}`} defaultValue={methods[0]} className={input}>{methods.map((m) => <option key={m} value={m}>{m}</option>)}</select>
+          <label className="block text-xs text-slate-600">
+            Method (side A)
+            <select name="methodA" key={`a-${exp.id}`} defaultValue={methods[0]} className={input}>
+              {methods.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
           </label>
           {task === "dialogue" ? (
-            <label className="block text-xs text-slate-600">Method (side B)
-              <select name="methodB" key={`b-${exp.id}`} defaultValue={methods[1]} className={input}>{methods.map((m) => <option key={m} value={m}>{m}</option>)}</select>
+            <label className="block text-xs text-slate-600">
+              Method (side B)
+              <select name="methodB" key={`b-${exp.id}`} defaultValue={methods[1]} className={input}>
+                {methods.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
             </label>
           ) : null}
-          <label className="block text-xs text-slate-600">Repeat<input name="replicate" type="number" min={0} defaultValue={0} className={input} /></label>
+          <label className="block text-xs text-slate-600">
+            Repeat
+            <input name="replicate" type="number" min={0} defaultValue={0} className={input} />
+          </label>
         </fieldset>
       ) : source === "palset-session" ? (
         <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
-          <legend className="px-1 text-xs font-semibold">Sessions to sample (the paper: {paperSample.users} users × {paperSample.sessionsPerUser} sessions)</legend>
-          <label className="col-span-4 block text-xs text-slate-600">PAL-Set data set
-            <select name="datasetId" className={input}>{datasets.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}</select>
+          <legend className="px-1 text-xs font-semibold">
+            Sessions to sample (the paper: {paperSample.users} users × {paperSample.sessionsPerUser} sessions)
+          </legend>
+          <label className="col-span-4 block text-xs text-slate-600">
+            PAL-Set data set
+            <select name="datasetId" className={input}>
+              {datasets.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
           </label>
-          <label className="block text-xs text-slate-600">Users<input name="users" type="number" min={1} defaultValue={paperSample.users} className={input} /></label>
-          <label className="block text-xs text-slate-600">Sessions per user<input name="sessionsPerUser" type="number" min={1} defaultValue={paperSample.sessionsPerUser} className={input} /></label>
-          <label className="block text-xs text-slate-600">Sampling seed<input name="sampleSeed" type="number" defaultValue={paperSample.seed} className={input} /></label>
+          <label className="block text-xs text-slate-600">
+            Users
+            <input name="users" type="number" min={1} defaultValue={paperSample.users} className={input} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Sessions per user
+            <input name="sessionsPerUser" type="number" min={1} defaultValue={paperSample.sessionsPerUser} className={input} />
+          </label>
+          <label className="block text-xs text-slate-600">
+            Sampling seed
+            <input name="sampleSeed" type="number" defaultValue={paperSample.seed} className={input} />
+          </label>
         </fieldset>
       ) : (
         <fieldset className="rounded border border-slate-200 p-3">
           <legend className="px-1 text-xs font-semibold">Items file (JSONL, one item per line)</legend>
           <input name="file" type="file" accept=".jsonl,.json,.txt" required aria-label="Items file" className="text-sm" />
-          {def.example ? <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-[11px] text-slate-600">{def.example}</pre> : null}
+          {def.example ? (
+            <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-[11px] text-slate-600">{def.example}</pre>
+          ) : null}
         </fieldset>
       )}
       <fieldset className="rounded border border-slate-200 p-3">
@@ -110,20 +174,36 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
         </div>
       </fieldset>
       <div className="grid grid-cols-3 gap-3">
-        <label className="block text-xs text-slate-600">Annotations per item (k)<input name="perItem" type="number" min={1} defaultValue={kind === "session-quality" ? 3 : 2} key={kind} className={input} /></label>
-        <label className="block text-xs text-slate-600">Split votes
+        <label className="block text-xs text-slate-600">
+          Annotations per item (k)
+          <input name="perItem" type="number" min={1} defaultValue={kind === "session-quality" ? 3 : 2} key={kind} className={input} />
+        </label>
+        <label className="block text-xs text-slate-600">
+          Split votes
           <select name="tieRule" defaultValue={def.tieRule} key={kind} className={input}>
-            {def.tieRule === "tie" ? <option value="tie">become a tie</option> : null}<option value="first">first category wins</option>
-            <option value="adjudicate">wait for adjudication</option><option value="none">stay unresolved</option>
+            {def.tieRule === "tie" ? <option value="tie">become a tie</option> : null}
+            <option value="first">first category wins</option>
+            <option value="adjudicate">wait for adjudication</option>
+            <option value="none">stay unresolved</option>
           </select>
         </label>
-        <label className="block text-xs text-slate-600">Assignment seed<input name="seed" type="number" defaultValue={1} className={input} /></label>
+        <label className="block text-xs text-slate-600">
+          Assignment seed
+          <input name="seed" type="number" defaultValue={1} className={input} />
+        </label>
       </div>
-      <label className="block text-xs text-slate-600">Guidelines (Markdown)
+      <label className="block text-xs text-slate-600">
+        Guidelines (Markdown)
         <textarea name="guidelines" rows={8} key={kind} defaultValue={def.guidelines} className={`${input} font-mono`} />
       </label>
-      {error ? <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-sm text-rose-700">{error}</p> : null}
-      <button disabled={pending} className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60">{pending ? "Creating…" : "Create campaign"}</button>
+      {error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
+      <button disabled={pending} className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+        {pending ? "Creating…" : "Create campaign"}
+      </button>
     </form>
   );
 }

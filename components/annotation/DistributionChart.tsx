@@ -14,7 +14,9 @@ export function DistributionChart({ categories, perRater }: { categories: string
       <YAxis allowDecimals={false} fontSize={11} />
       <Tooltip />
       <Legend wrapperStyle={{ fontSize: 11 }} />
-      {raters.map((r, i) => <Bar key={r} dataKey={r} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />)}
+      {raters.map((r, i) => (
+        <Bar key={r} dataKey={r} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+      ))}
     </BarChart>
   );
 }

@@ -30,8 +30,12 @@ export function ItemContent({ kind, content, left, right, sideNames }: Props) {
               {((content.requirements as Array<Record<string, unknown>>) ?? []).map((r, i) => (
                 <li key={i}>
                   <span className="font-medium">{String(r.aspect)}</span>: {String(r.requirementType ?? "")}
-                  {(r.preferencePos as string[])?.length ? <div className="text-emerald-800">+ {(r.preferencePos as string[]).join("; ")}</div> : null}
-                  {(r.preferenceNeg as string[])?.length ? <div className="text-rose-800">− {(r.preferenceNeg as string[]).join("; ")}</div> : null}
+                  {(r.preferencePos as string[])?.length ? (
+                    <div className="text-emerald-800">+ {(r.preferencePos as string[]).join("; ")}</div>
+                  ) : null}
+                  {(r.preferenceNeg as string[])?.length ? (
+                    <div className="text-rose-800">− {(r.preferenceNeg as string[]).join("; ")}</div>
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -50,7 +54,9 @@ export function ItemContent({ kind, content, left, right, sideNames }: Props) {
             </ol>
           </details>
           <details open className="rounded-lg border border-slate-200 bg-white p-3">
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">Dialogue ({dialogue.length} utterances)</summary>
+            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
+              Dialogue ({dialogue.length} utterances)
+            </summary>
             <div className="mt-2 max-h-[32rem] overflow-y-auto">
               <Dialogue turns={dialogue} />
             </div>

@@ -16,12 +16,26 @@ export function JudgeImportForm({ campaignId }: { campaignId: number }) {
   }
   return (
     <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2 text-sm" aria-label="Import judge verdicts">
-      <label className="text-xs text-slate-600">Judge name<input name="name" required className="mt-1 block rounded border border-slate-300 px-2 py-1" /></label>
-      <label className="text-xs text-slate-600">Model<input name="model" className="mt-1 block rounded border border-slate-300 px-2 py-1" /></label>
+      <label className="text-xs text-slate-600">
+        Judge name
+        <input name="name" required className="mt-1 block rounded border border-slate-300 px-2 py-1" />
+      </label>
+      <label className="text-xs text-slate-600">
+        Model
+        <input name="model" className="mt-1 block rounded border border-slate-300 px-2 py-1" />
+      </label>
       <input name="file" type="file" accept=".jsonl,.txt" required aria-label="Verdicts file" />
       <button className="rounded border border-slate-300 px-3 py-1">Import verdicts</button>
-      {msg.error ? <span role="alert" className="text-rose-700">{msg.error}</span> : null}
-      {msg.ok ? <span role="status" className="text-emerald-700">{msg.ok}</span> : null}
+      {msg.error ? (
+        <span role="alert" className="text-rose-700">
+          {msg.error}
+        </span>
+      ) : null}
+      {msg.ok ? (
+        <span role="status" className="text-emerald-700">
+          {msg.ok}
+        </span>
+      ) : null}
     </form>
   );
 }

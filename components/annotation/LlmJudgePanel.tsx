@@ -19,7 +19,17 @@ export type Run = {
   completionTokens: number;
   failures: Array<{ itemId: number; externalId: string; dimension: string; error: string }>;
 };
-type Estimate = { judge: string; judgeLabel: string; modelConfig: string; model: string; items: number; pending: number; calls: number; totalCalls: number; runId: number | null };
+type Estimate = {
+  judge: string;
+  judgeLabel: string;
+  modelConfig: string;
+  model: string;
+  items: number;
+  pending: number;
+  calls: number;
+  totalCalls: number;
+  runId: number | null;
+};
 
 /**
  * Runs an LLM judge over the campaign's items: pick the judge configuration, see the dry-run estimate,
@@ -68,43 +78,76 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
     }
   }
 
-  const field = (k: keyof typeof form) => ({ value: form[k], onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value }) });
+  const field = (k: keyof typeof form) => ({
+    value: form[k],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value }),
+  });
   return (
     <div className="space-y-2 rounded border border-slate-200 p-3" data-testid="llm-judge">
       <h3 className="font-medium">Run an LLM judge: {judgeLabel}</h3>
       <div className="flex flex-wrap items-end gap-2 text-sm">
         <label className="text-xs text-slate-600">
           Judge configuration
-          <select aria-label="Judge configuration" className="mt-1 block rounded border border-slate-300 px-2 py-1" {...field("modelConfig")}>
-            {(choices.length ? choices : ["judge"]).map((c) => <option key={c} value={c}>{c}</option>)}
+          <select
+            aria-label="Judge configuration"
+            className="mt-1 block rounded border border-slate-300 px-2 py-1"
+            {...field("modelConfig")}
+          >
+            {(choices.length ? choices : ["judge"]).map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
         </label>
-        <label className="text-xs text-slate-600">Temperature<input aria-label="Temperature" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("temperature")} /></label>
+        <label className="text-xs text-slate-600">
+          Temperature
+          <input aria-label="Temperature" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("temperature")} />
+        </label>
         {kind === "pairwise-dialogue" ? (
-          <label className="text-xs text-slate-600">Tie margin<input aria-label="Tie margin" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("tieMargin")} /></label>
+          <label className="text-xs text-slate-600">
+            Tie margin
+            <input aria-label="Tie margin" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("tieMargin")} />
+          </label>
         ) : null}
         {kind === "hicupid-ab" ? (
-          <label className="text-xs text-slate-600">Slot seed<input aria-label="Slot seed" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("seed")} /></label>
+          <label className="text-xs text-slate-600">
+            Slot seed
+            <input aria-label="Slot seed" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("seed")} />
+          </label>
         ) : null}
-        <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={() => void post(true)}>Estimate calls</button>
-        <button type="button" className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={anyRunning} onClick={() => void post(false)}>
+        <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={() => void post(true)}>
+          Estimate calls
+        </button>
+        <button
+          type="button"
+          className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50"
+          disabled={anyRunning}
+          onClick={() => void post(false)}
+        >
           Run judge
         </button>
       </div>
       {estimate ? (
         <p className="text-sm" role="status" data-testid="llm-judge-estimate">
-          {estimate.modelConfig} ({estimate.model}): {estimate.pending} verdicts to make over {estimate.items} items — <b>{estimate.calls} model calls</b>
+          {estimate.modelConfig} ({estimate.model}): {estimate.pending} verdicts to make over {estimate.items} items —{" "}
+          <b>{estimate.calls} model calls</b>
           {estimate.calls !== estimate.totalCalls ? ` (${estimate.totalCalls} from scratch; the rest are done)` : ""}.
         </p>
       ) : null}
-      {error ? <p role="alert" className="text-sm text-rose-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
       {runs.map((r) => (
         <div key={r.runId} className="text-sm" data-testid={`llm-run-${r.runId}`}>
           <div className="flex items-center gap-2">
             <span className="font-medium">{r.name}</span>
             <progress className="w-48" max={r.total || 1} value={r.judged + r.failed} />
             <span className="tabular-nums" data-testid="llm-run-progress">
-              {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} · {r.running
+              {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} ·{" "}
+              {r.running
                 ? "running"
                 : r.judged === r.total
                   ? "complete"
@@ -119,7 +162,13 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
           {r.failures.length ? (
             <details className="text-xs">
               <summary className="cursor-pointer text-rose-700">{r.failures.length} items the judge could not judge</summary>
-              <ul>{r.failures.map((f) => <li key={`${f.itemId}-${f.dimension}`}>{f.externalId} · {f.dimension}: {f.error}</li>)}</ul>
+              <ul>
+                {r.failures.map((f) => (
+                  <li key={`${f.itemId}-${f.dimension}`}>
+                    {f.externalId} · {f.dimension}: {f.error}
+                  </li>
+                ))}
+              </ul>
             </details>
           ) : null}
         </div>

@@ -9,7 +9,9 @@ export function Dialogue({ turns }: { turns: Turn[] }) {
     <ol className="space-y-2">
       {turns.map((t, i) => (
         <li key={i} className={`flex ${t.role === "user" ? "justify-start" : "justify-end"}`}>
-          <div className={`max-w-[85%] rounded-lg px-3 py-2 text-sm leading-relaxed ${t.role === "user" ? "bg-slate-100 text-slate-900" : "bg-indigo-50 text-slate-900"}`}>
+          <div
+            className={`max-w-[85%] rounded-lg px-3 py-2 text-sm leading-relaxed ${t.role === "user" ? "bg-slate-100 text-slate-900" : "bg-indigo-50 text-slate-900"}`}
+          >
             <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-500">
               {t.role === "user" ? "User" : "Assistant"}
               {t.action ? ` · ${t.action}` : ""}

@@ -35,17 +35,35 @@ export function LoginForm({ next }: { next: string }) {
       <h1 className="text-base font-semibold">Sign in</h1>
       <label className="block text-sm">
         <span className="text-slate-600">Email</span>
-        <input name="email" type="email" autoComplete="username" required autoFocus
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500" />
+        <input
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          className="mt-1 w-full rounded border border-slate-300 px-3 py-2 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+        />
       </label>
       <label className="block text-sm">
         <span className="text-slate-600">Password</span>
-        <input name="password" type="password" autoComplete="current-password" required
-          className="mt-1 w-full rounded border border-slate-300 px-3 py-2 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500" />
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className="mt-1 w-full rounded border border-slate-300 px-3 py-2 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+        />
       </label>
-      {error ? <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">{error}</p> : null}
-      <button type="submit" disabled={busy}
-        className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">
+      {error ? (
+        <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={busy}
+        className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+      >
         {busy ? "Signing in…" : "Sign in"}
       </button>
     </form>

@@ -22,7 +22,11 @@ export function ActionBadge({ label, code }: { label: string; code: string | nul
       className={`inline-flex items-center rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ring-inset ${known ? STYLE[known] : "bg-slate-100 text-slate-600 ring-slate-300"}`}
     >
       {label || "–"}
-      {known ? null : <span className="ml-1" aria-hidden>?</span>}
+      {known ? null : (
+        <span className="ml-1" aria-hidden>
+          ?
+        </span>
+      )}
     </span>
   );
 }

@@ -7,11 +7,19 @@ export function Breadcrumbs({ items }: { items: Array<{ href?: string; label: st
       <ol className="flex flex-wrap items-center gap-1">
         {items.map((it, i) => (
           <li key={i} className="flex items-center gap-1">
-            {i > 0 ? <span aria-hidden className="text-slate-300">/</span> : null}
+            {i > 0 ? (
+              <span aria-hidden className="text-slate-300">
+                /
+              </span>
+            ) : null}
             {it.href && i < items.length - 1 ? (
-              <Link href={it.href} className="hover:text-indigo-700 hover:underline">{it.label}</Link>
+              <Link href={it.href} className="hover:text-indigo-700 hover:underline">
+                {it.label}
+              </Link>
             ) : (
-              <span aria-current={i === items.length - 1 ? "page" : undefined} className="text-slate-700">{it.label}</span>
+              <span aria-current={i === items.length - 1 ? "page" : undefined} className="text-slate-700">
+                {it.label}
+              </span>
             )}
           </li>
         ))}

@@ -10,7 +10,11 @@ const FEEDBACK: Record<string, { icon: string; text: string; cls: string; row: s
 export function FeedbackLabel({ feedback }: { feedback: string }) {
   const f = FEEDBACK[feedback] ?? { icon: "?", text: feedback, cls: "bg-white text-slate-600 ring-slate-300", row: "" };
   return (
-    <span data-testid="feedback" data-feedback={feedback} className={`inline-flex w-24 shrink-0 items-center justify-center gap-1 rounded px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${f.cls}`}>
+    <span
+      data-testid="feedback"
+      data-feedback={feedback}
+      className={`inline-flex w-24 shrink-0 items-center justify-center gap-1 rounded px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${f.cls}`}
+    >
       <span aria-hidden>{f.icon}</span>
       {f.text}
       <span className="sr-only"> feedback ({feedback})</span>
@@ -28,7 +32,11 @@ export function CandidateList({ candidates }: { candidates: Candidate[] }) {
       </p>
       <ol data-testid="candidates" className="space-y-1">
         {candidates.map((c, i) => (
-          <li key={i} data-testid="candidate" className={`flex items-start gap-2 rounded border border-l-4 border-slate-200 bg-white px-2 py-1.5 text-sm ${FEEDBACK[c.feedback]?.row ?? ""}`}>
+          <li
+            key={i}
+            data-testid="candidate"
+            className={`flex items-start gap-2 rounded border border-l-4 border-slate-200 bg-white px-2 py-1.5 text-sm ${FEEDBACK[c.feedback]?.row ?? ""}`}
+          >
             <span className="w-5 shrink-0 pt-0.5 text-right text-xs tabular-nums text-slate-400">{i + 1}</span>
             <FeedbackLabel feedback={c.feedback} />
             <span className="leading-relaxed text-slate-800">{c.solution}</span>

@@ -4,7 +4,19 @@ import { ActionBadge } from "./ActionBadge";
 /** A dialogue turn as the session query returns it. */
 export type ChatTurn = Omit<PalSampleDetail["turns"][number], "turnKey">;
 
-function Bubble({ role, action, code, text, turn }: { role: "user" | "assistant"; action: string; code: string | null; text: string; turn: number }) {
+function Bubble({
+  role,
+  action,
+  code,
+  text,
+  turn,
+}: {
+  role: "user" | "assistant";
+  action: string;
+  code: string | null;
+  text: string;
+  turn: number;
+}) {
   const user = role === "user";
   return (
     <div data-testid={`bubble-${role}`} className={`flex ${user ? "justify-end" : "justify-start"}`}>
@@ -52,7 +64,10 @@ export function ChatView({ turns, topics }: { turns: ChatTurn[]; topics: Array<{
               <div className="flex items-center gap-2 text-xs">
                 <span className="h-px flex-1 bg-slate-200" />
                 {topic ? (
-                  <a href={`#${topic.anchor}`} className="max-w-[70%] truncate rounded-full bg-white px-2 py-0.5 font-medium text-slate-600 ring-1 ring-slate-200 hover:text-indigo-700">
+                  <a
+                    href={`#${topic.anchor}`}
+                    className="max-w-[70%] truncate rounded-full bg-white px-2 py-0.5 font-medium text-slate-600 ring-1 ring-slate-200 hover:text-indigo-700"
+                  >
                     Topic {(g.topicIndex ?? 0) + 1}: {topic.title}
                   </a>
                 ) : (
@@ -63,7 +78,13 @@ export function ChatView({ turns, topics }: { turns: ChatTurn[]; topics: Array<{
               {g.turns.map((t) => (
                 <div key={t.position} className="space-y-2">
                   <Bubble role="user" action={t.userAction} code={t.userActionCode} text={t.userContent} turn={t.position} />
-                  <Bubble role="assistant" action={t.assistantAction} code={t.assistantActionCode} text={t.assistantContent} turn={t.position} />
+                  <Bubble
+                    role="assistant"
+                    action={t.assistantAction}
+                    code={t.assistantActionCode}
+                    text={t.assistantContent}
+                    turn={t.position}
+                  />
                 </div>
               ))}
             </div>

@@ -117,8 +117,17 @@ export function DataTable<T>({
   return (
     <div data-testid={testId} className="rounded-lg border border-slate-200 bg-white">
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-100 px-3 py-2">
-        <form role="search" onSubmit={(e) => { e.preventDefault(); onFilter(text, true); }} className="flex items-center gap-2">
-          <label className="text-xs text-slate-600" htmlFor={`${testId ?? "table"}-filter`}>{filterLabel}</label>
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onFilter(text, true);
+          }}
+          className="flex items-center gap-2"
+        >
+          <label className="text-xs text-slate-600" htmlFor={`${testId ?? "table"}-filter`}>
+            {filterLabel}
+          </label>
           <input
             id={`${testId ?? "table"}-filter`}
             type="search"
@@ -156,7 +165,9 @@ export function DataTable<T>({
                           className={`inline-flex items-center gap-1 rounded uppercase tracking-wide hover:text-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-500 ${sorted ? "text-slate-800" : ""}`}
                         >
                           {flexRender(h.column.columnDef.header, h.getContext())}
-                          <span aria-hidden className="text-[10px]">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
+                          <span aria-hidden className="text-[10px]">
+                            {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}
+                          </span>
                         </button>
                       ) : (
                         flexRender(h.column.columnDef.header, h.getContext())
@@ -183,7 +194,10 @@ export function DataTable<T>({
                   return (
                     <td key={cell.id} className={`px-3 py-1.5 ${meta?.numeric ? "text-right tabular-nums" : ""}`}>
                       {i === 0 ? (
-                        <Link href={rowHref(row.original)} className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500">
+                        <Link
+                          href={rowHref(row.original)}
+                          className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500"
+                        >
                           {flexRender(cell.column.columnDef.cell, cell.getContext())}
                         </Link>
                       ) : (
@@ -195,12 +209,19 @@ export function DataTable<T>({
               </tr>
             ))}
             {data.length === 0 ? (
-              <tr><td colSpan={columns.length} className="px-3 py-6 text-center text-slate-500">{state.filter ? `Nothing matches “${state.filter}”.` : "No rows."}</td></tr>
+              <tr>
+                <td colSpan={columns.length} className="px-3 py-6 text-center text-slate-500">
+                  {state.filter ? `Nothing matches “${state.filter}”.` : "No rows."}
+                </td>
+              </tr>
             ) : null}
           </tbody>
         </table>
       </div>
-      <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 px-3 py-2 text-sm">
+      <nav
+        aria-label="Pagination"
+        className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 px-3 py-2 text-sm"
+      >
         <label className="flex items-center gap-2 text-xs text-slate-600">
           Rows per page
           <select
@@ -208,22 +229,46 @@ export function DataTable<T>({
             onChange={(e) => table.setPagination({ pageIndex: 0, pageSize: Number(e.target.value) })}
             className="rounded border border-slate-300 px-1 py-0.5 text-sm"
           >
-            {PAGE_SIZES.map((n) => <option key={n} value={n}>{n}</option>)}
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
           </select>
         </label>
         <div className="flex items-center gap-1">
-          <PagerButton onClick={() => table.firstPage()} disabled={!table.getCanPreviousPage()} label="First page">«</PagerButton>
-          <PagerButton onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()} label="Previous page">‹ Prev</PagerButton>
-          <span className="px-2 text-xs tabular-nums text-slate-600">Page {state.page} of {pageCount}</span>
-          <PagerButton onClick={() => table.nextPage()} disabled={!table.getCanNextPage()} label="Next page">Next ›</PagerButton>
-          <PagerButton onClick={() => table.lastPage()} disabled={!table.getCanNextPage()} label="Last page">»</PagerButton>
+          <PagerButton onClick={() => table.firstPage()} disabled={!table.getCanPreviousPage()} label="First page">
+            «
+          </PagerButton>
+          <PagerButton onClick={() => table.previousPage()} disabled={!table.getCanPreviousPage()} label="Previous page">
+            ‹ Prev
+          </PagerButton>
+          <span className="px-2 text-xs tabular-nums text-slate-600">
+            Page {state.page} of {pageCount}
+          </span>
+          <PagerButton onClick={() => table.nextPage()} disabled={!table.getCanNextPage()} label="Next page">
+            Next ›
+          </PagerButton>
+          <PagerButton onClick={() => table.lastPage()} disabled={!table.getCanNextPage()} label="Last page">
+            »
+          </PagerButton>
         </div>
       </nav>
     </div>
   );
 }
 
-function PagerButton({ onClick, disabled, label, children }: { onClick: () => void; disabled: boolean; label: string; children: React.ReactNode }) {
+function PagerButton({
+  onClick,
+  disabled,
+  label,
+  children,
+}: {
+  onClick: () => void;
+  disabled: boolean;
+  label: string;
+  children: React.ReactNode;
+}) {
   return (
     <button
       type="button"

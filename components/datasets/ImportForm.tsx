@@ -133,7 +133,13 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
     };
     xhr.open("POST", "/api/datasets/import");
     xhr.setRequestHeader("Content-Type", "application/x-pal-upload");
-    xhr.upload.onprogress = (ev) => setProgress({ phase: "uploading", done: ev.loaded, total: ev.total || total, detail: `${mb(ev.loaded)} of ${mb(ev.total || total)}` });
+    xhr.upload.onprogress = (ev) =>
+      setProgress({
+        phase: "uploading",
+        done: ev.loaded,
+        total: ev.total || total,
+        detail: `${mb(ev.loaded)} of ${mb(ev.total || total)}`,
+      });
     xhr.upload.onload = () => setProgress({ phase: "reading", done: 0, total: 1, detail: "waiting for the server" });
     xhr.onprogress = () => {
       if (xhr.status === 200) take();
@@ -157,11 +163,18 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
       setError("the upload failed (network error); nothing was stored");
       setBusy(false);
     };
-    xhr.send(frame(manifest, picked.map((p) => p.file)));
+    xhr.send(
+      frame(
+        manifest,
+        picked.map((p) => p.file),
+      ),
+    );
   }
 
   const p = overall(progress);
-  const phaseLabel = progress ? (PHASES.find(([ph]) => ph === progress.phase)?.[2] ?? (progress.phase === "done" ? "Done" : progress.phase)) : "";
+  const phaseLabel = progress
+    ? (PHASES.find(([ph]) => ph === progress.phase)?.[2] ?? (progress.phase === "done" ? "Done" : progress.phase))
+    : "";
   const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
   return (
@@ -171,7 +184,10 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
           <legend className="text-xs font-semibold uppercase tracking-wide text-slate-500">Kind</legend>
           <div className="mt-1 flex gap-2">
             {kinds.map((k) => (
-              <label key={k.id} className={`flex flex-1 cursor-pointer items-center gap-2 rounded border px-3 py-2 text-sm ${kind.id === k.id ? "border-indigo-500 bg-indigo-50" : "border-slate-300"}`}>
+              <label
+                key={k.id}
+                className={`flex flex-1 cursor-pointer items-center gap-2 rounded border px-3 py-2 text-sm ${kind.id === k.id ? "border-indigo-500 bg-indigo-50" : "border-slate-300"}`}
+              >
                 <input type="radio" name="kind" value={k.id} checked={kind.id === k.id} onChange={() => switchKind(k.id)} disabled={busy} />
                 {k.label}
               </label>
@@ -180,7 +196,14 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
         </fieldset>
         <label className="block text-xs text-slate-600">
           Name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder={picked.length ? defaultName(picked, kind, lang) : "e.g. PAL-Set (en)"} maxLength={200} disabled={busy} className={input} />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder={picked.length ? defaultName(picked, kind, lang) : "e.g. PAL-Set (en)"}
+            maxLength={200}
+            disabled={busy}
+            className={input}
+          />
         </label>
         {kind.languageChoice ? (
           <label className="block text-xs text-slate-600">
@@ -198,10 +221,7 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
         </label>
         <div>
           <p className="text-xs text-slate-600">
-            Files{" "}
-            <span className="text-slate-400">
-              — {kind.filesHint}
-            </span>
+            Files <span className="text-slate-400">— {kind.filesHint}</span>
           </p>
           <div className="mt-1 flex flex-wrap gap-2">
             <label className="cursor-pointer rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 focus-within:ring-2 focus-within:ring-indigo-500">
@@ -214,7 +234,10 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
                 disabled={busy}
                 className="sr-only"
                 data-testid="import-files"
-                onChange={(e) => { add(e.target.files); e.target.value = ""; }}
+                onChange={(e) => {
+                  add(e.target.files);
+                  e.target.value = "";
+                }}
               />
             </label>
             <label className="cursor-pointer rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 focus-within:ring-2 focus-within:ring-indigo-500">
@@ -227,32 +250,66 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
                 disabled={busy}
                 className="sr-only"
                 data-testid="import-folder"
-                onChange={(e) => { add(e.target.files); e.target.value = ""; }}
+                onChange={(e) => {
+                  add(e.target.files);
+                  e.target.value = "";
+                }}
               />
             </label>
             {picked.length ? (
-              <button type="button" onClick={() => { setPicked([]); setIgnored([]); }} disabled={busy} className="text-xs text-slate-500 hover:underline">
+              <button
+                type="button"
+                onClick={() => {
+                  setPicked([]);
+                  setIgnored([]);
+                }}
+                disabled={busy}
+                className="text-xs text-slate-500 hover:underline"
+              >
                 clear
               </button>
             ) : null}
           </div>
           {picked.length ? (
-            <ul className="mt-2 max-h-48 divide-y divide-slate-100 overflow-auto rounded border border-slate-200 text-xs" data-testid="picked-files">
+            <ul
+              className="mt-2 max-h-48 divide-y divide-slate-100 overflow-auto rounded border border-slate-200 text-xs"
+              data-testid="picked-files"
+            >
               {picked.map((f, i) => (
                 <li key={`${f.path}-${i}`} className="flex items-center gap-2 px-2 py-1">
-                  <span className="truncate font-mono text-slate-700" title={f.path}>{f.path}</span>
+                  <span className="truncate font-mono text-slate-700" title={f.path}>
+                    {f.path}
+                  </span>
                   <span className="ml-auto shrink-0 tabular-nums text-slate-500">{mb(f.file.size)}</span>
-                  <button type="button" aria-label={`Remove ${f.path}`} disabled={busy} onClick={() => setPicked(picked.filter((_, j) => j !== i))} className="text-slate-400 hover:text-rose-600">×</button>
+                  <button
+                    type="button"
+                    aria-label={`Remove ${f.path}`}
+                    disabled={busy}
+                    onClick={() => setPicked(picked.filter((_, j) => j !== i))}
+                    className="text-slate-400 hover:text-rose-600"
+                  >
+                    ×
+                  </button>
                 </li>
               ))}
             </ul>
           ) : null}
           <p className={`mt-1 text-xs ${tooBig ? "font-medium text-rose-700" : "text-slate-500"}`}>
-            {picked.length} file{picked.length === 1 ? "" : "s"}, {mb(total)} {tooBig ? `— more than ${mb(kind.maxBytes)}; use \`npx pal import\` for a set this large` : `(at most ${mb(kind.maxBytes)})`}
+            {picked.length} file{picked.length === 1 ? "" : "s"}, {mb(total)}{" "}
+            {tooBig ? `— more than ${mb(kind.maxBytes)}; use \`npx pal import\` for a set this large` : `(at most ${mb(kind.maxBytes)})`}
           </p>
-          {ignored.length ? <p className="mt-1 text-xs text-amber-700">Ignored (not {kind.extensions.join("/")}): {ignored.slice(0, 5).join(", ")}{ignored.length > 5 ? ` and ${ignored.length - 5} more` : ""}</p> : null}
+          {ignored.length ? (
+            <p className="mt-1 text-xs text-amber-700">
+              Ignored (not {kind.extensions.join("/")}): {ignored.slice(0, 5).join(", ")}
+              {ignored.length > 5 ? ` and ${ignored.length - 5} more` : ""}
+            </p>
+          ) : null}
         </div>
-        <button type="submit" disabled={busy || picked.length === 0 || tooBig} className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={busy || picked.length === 0 || tooBig}
+          className="w-full rounded bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+        >
           {busy ? "Importing…" : "Import"}
         </button>
       </form>
@@ -260,14 +317,36 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
       <div className="space-y-4" aria-live="polite">
         {progress ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="import-progress" data-phase={progress.phase}>
-            <ProgressBar tone={error ? "error" : result ? "done" : "active"} value={p * 100} max={100} label={error ? "Stopped" : `${phaseLabel}${progress.total > 1 && progress.phase !== "uploading" && progress.phase !== "done" ? ` (${progress.done}/${progress.total})` : ""}`} />
-            {progress.detail && !error && progress.phase !== "done" ? <p className="mt-1 truncate text-xs text-slate-500">{progress.detail}</p> : null}
+            <ProgressBar
+              tone={error ? "error" : result ? "done" : "active"}
+              value={p * 100}
+              max={100}
+              label={
+                error
+                  ? "Stopped"
+                  : `${phaseLabel}${progress.total > 1 && progress.phase !== "uploading" && progress.phase !== "done" ? ` (${progress.done}/${progress.total})` : ""}`
+              }
+            />
+            {progress.detail && !error && progress.phase !== "done" ? (
+              <p className="mt-1 truncate text-xs text-slate-500">{progress.detail}</p>
+            ) : null}
             <ol className="mt-3 flex flex-wrap gap-3 text-xs">
               {PHASES.map(([ph, , label], i) => {
                 const at = PHASES.findIndex(([x]) => x === progress.phase);
                 const state = progress.phase === "done" || (at >= 0 && i < at) ? "done" : i === at ? (error ? "failed" : "active") : "todo";
                 return (
-                  <li key={ph} className={state === "done" ? "text-emerald-700" : state === "active" ? "font-medium text-indigo-700" : state === "failed" ? "font-medium text-rose-700" : "text-slate-400"}>
+                  <li
+                    key={ph}
+                    className={
+                      state === "done"
+                        ? "text-emerald-700"
+                        : state === "active"
+                          ? "font-medium text-indigo-700"
+                          : state === "failed"
+                            ? "font-medium text-rose-700"
+                            : "text-slate-400"
+                    }
+                  >
                     {state === "done" ? "✓" : state === "failed" ? "✗" : state === "active" ? "●" : "○"} {label}
                   </li>
                 );
@@ -288,11 +367,18 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
         ) : null}
         {result ? (
           <div data-testid="import-result" className="space-y-4">
-            <div role="status" className="flex flex-wrap items-center gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900">
+            <div
+              role="status"
+              className="flex flex-wrap items-center gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900"
+            >
               <span>
-                Imported <strong>{result.name}</strong> ({kinds.find((k) => k.id === result.kind)?.label ?? result.kind}{result.language ? `, ${result.language}` : ""}).
+                Imported <strong>{result.name}</strong> ({kinds.find((k) => k.id === result.kind)?.label ?? result.kind}
+                {result.language ? `, ${result.language}` : ""}).
               </span>
-              <Link href={datasetHref(result.datasetId)} className="ml-auto rounded bg-emerald-700 px-3 py-1 font-medium text-white hover:bg-emerald-800">
+              <Link
+                href={datasetHref(result.datasetId)}
+                className="ml-auto rounded bg-emerald-700 px-3 py-1 font-medium text-white hover:bg-emerald-800"
+              >
                 Open the data set
               </Link>
             </div>

@@ -25,7 +25,8 @@ export function LogList({ logs, lang }: { logs: LogItem[]; lang: string | null }
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
     return logs.filter(
-      (l) => (type === "all" || (l.logType ?? "unknown") === type) && (!q || l.content.toLowerCase().includes(q) || l.timestamp.includes(q)),
+      (l) =>
+        (type === "all" || (l.logType ?? "unknown") === type) && (!q || l.content.toLowerCase().includes(q) || l.timestamp.includes(q)),
     );
   }, [logs, type, query]);
 
@@ -41,10 +42,17 @@ export function LogList({ logs, lang }: { logs: LogItem[]; lang: string | null }
         </h2>
         <label className="ml-auto flex items-center gap-1 text-xs text-slate-600">
           Type
-          <select value={type} onChange={(e) => setType(e.target.value)} className="rounded border border-slate-300 px-1 py-0.5 text-xs" aria-label="Filter logs by type">
+          <select
+            value={type}
+            onChange={(e) => setType(e.target.value)}
+            className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+            aria-label="Filter logs by type"
+          >
             <option value="all">all types</option>
             {options.map((c) => (
-              <option key={c} value={c}>{logTypeLabel(c === "unknown" ? null : c, lang)} ({present.get(c)})</option>
+              <option key={c} value={c}>
+                {logTypeLabel(c === "unknown" ? null : c, lang)} ({present.get(c)})
+              </option>
             ))}
           </select>
         </label>
@@ -57,12 +65,22 @@ export function LogList({ logs, lang }: { logs: LogItem[]; lang: string | null }
           className="w-44 rounded border border-slate-300 px-2 py-0.5 text-xs focus:border-indigo-500 focus:outline-none"
         />
       </header>
-      {filtering ? <p className="px-4 pt-2 text-xs text-slate-500" aria-live="polite">{shown.length} of {logs.length} logs match</p> : null}
+      {filtering ? (
+        <p className="px-4 pt-2 text-xs text-slate-500" aria-live="polite">
+          {shown.length} of {logs.length} logs match
+        </p>
+      ) : null}
       <ol className="divide-y divide-slate-100">
         {visible.map((l) => (
-          <li key={l.position} data-testid="log" className="grid grid-cols-[7.5rem_1fr] gap-x-3 gap-y-1 px-4 py-2 text-sm sm:grid-cols-[7.5rem_8.5rem_1fr]">
+          <li
+            key={l.position}
+            data-testid="log"
+            className="grid grid-cols-[7.5rem_1fr] gap-x-3 gap-y-1 px-4 py-2 text-sm sm:grid-cols-[7.5rem_8.5rem_1fr]"
+          >
             <time className="whitespace-nowrap font-mono text-xs leading-5 text-slate-500">{l.timestamp}</time>
-            <span className="sm:order-none"><LogTypeBadge code={l.logType} lang={lang} /></span>
+            <span className="sm:order-none">
+              <LogTypeBadge code={l.logType} lang={lang} />
+            </span>
             <p className="col-span-2 leading-relaxed text-slate-800 sm:col-span-1">{l.content}</p>
           </li>
         ))}
@@ -70,7 +88,12 @@ export function LogList({ logs, lang }: { logs: LogItem[]; lang: string | null }
       </ol>
       {!filtering && shown.length > COLLAPSED ? (
         <div className="border-t border-slate-100 px-4 py-2 text-center">
-          <button type="button" onClick={() => setExpanded((x) => !x)} aria-expanded={expanded} className="text-xs font-medium text-indigo-700 hover:underline">
+          <button
+            type="button"
+            onClick={() => setExpanded((x) => !x)}
+            aria-expanded={expanded}
+            className="text-xs font-medium text-indigo-700 hover:underline"
+          >
             {expanded ? "Show fewer logs" : `Show all ${shown.length} logs`}
           </button>
         </div>

@@ -8,9 +8,17 @@ export function Pager({ page, pageSize, total, href }: { page: number; pageSize:
   const to = Math.min(total, page * pageSize);
   const link = (p: number, label: string, aria: string, enabled: boolean) =>
     enabled ? (
-      <Link href={href(p)} aria-label={aria} className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100">{label}</Link>
+      <Link
+        href={href(p)}
+        aria-label={aria}
+        className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100"
+      >
+        {label}
+      </Link>
     ) : (
-      <span aria-disabled className="rounded border border-slate-200 px-2 py-0.5 text-xs text-slate-300">{label}</span>
+      <span aria-disabled className="rounded border border-slate-200 px-2 py-0.5 text-xs text-slate-300">
+        {label}
+      </span>
     );
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-between gap-2 text-sm">
@@ -18,7 +26,9 @@ export function Pager({ page, pageSize, total, href }: { page: number; pageSize:
       <div className="flex items-center gap-1">
         {link(1, "«", "First page", page > 1)}
         {link(page - 1, "‹ Prev", "Previous page", page > 1)}
-        <span className="px-2 text-xs tabular-nums text-slate-600">Page {page} of {pages}</span>
+        <span className="px-2 text-xs tabular-nums text-slate-600">
+          Page {page} of {pages}
+        </span>
         {link(page + 1, "Next ›", "Next page", page < pages)}
         {link(pages, "»", "Last page", page < pages)}
       </div>

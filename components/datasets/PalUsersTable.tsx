@@ -25,7 +25,12 @@ const num = (key: "sessions" | "logs" | "turns" | "topics", header: string): Col
 
 const COLUMNS: ColumnDef<PalUserRow, unknown>[] = [
   { id: "userKey", accessorKey: "userKey", header: "User id", cell: (c) => <span className="font-mono">{c.getValue() as string}</span> },
-  { id: "name", accessorKey: "name", header: "Name", cell: (c) => (c.getValue() as string | null) ?? <span className="text-slate-400">–</span> },
+  {
+    id: "name",
+    accessorKey: "name",
+    header: "Name",
+    cell: (c) => (c.getValue() as string | null) ?? <span className="text-slate-400">–</span>,
+  },
   num("sessions", "Sessions"),
   num("logs", "Logs"),
   num("turns", "Turns"),

@@ -31,7 +31,11 @@ export function Value({ v }: { v: unknown }) {
   if (Array.isArray(v)) {
     return (
       <ul className="list-disc space-y-0.5 pl-4">
-        {v.map((x, i) => <li key={i}><Value v={x} /></li>)}
+        {v.map((x, i) => (
+          <li key={i}>
+            <Value v={x} />
+          </li>
+        ))}
       </ul>
     );
   }
@@ -41,10 +45,17 @@ export function Value({ v }: { v: unknown }) {
         x !== null && typeof x === "object" ? (
           <div key={k}>
             <dt className="font-medium text-slate-600">{k}</dt>
-            <dd className="border-l border-slate-200 pl-2"><Value v={x} /></dd>
+            <dd className="border-l border-slate-200 pl-2">
+              <Value v={x} />
+            </dd>
           </div>
         ) : (
-          <div key={k}><dt className="inline font-medium text-slate-600">{k}: </dt><dd className="inline"><Value v={x} /></dd></div>
+          <div key={k}>
+            <dt className="inline font-medium text-slate-600">{k}: </dt>
+            <dd className="inline">
+              <Value v={x} />
+            </dd>
+          </div>
         ),
       )}
     </dl>
@@ -53,7 +64,10 @@ export function Value({ v }: { v: unknown }) {
 
 /** The Big Five as a small labelled grid: trait, a three-step meter, and the level as a word (readable without colour). */
 export function BigFive({ personality }: { personality: Record<string, unknown> }) {
-  const keys = [...TRAITS.filter((t) => t in personality), ...Object.keys(personality).filter((k) => !(TRAITS as readonly string[]).includes(k))];
+  const keys = [
+    ...TRAITS.filter((t) => t in personality),
+    ...Object.keys(personality).filter((k) => !(TRAITS as readonly string[]).includes(k)),
+  ];
   const steps = ["low", "medium", "high"];
   return (
     <dl data-testid="big-five" className="grid w-fit grid-cols-[max-content_max-content_max-content] items-center gap-x-3 gap-y-1 text-sm">
@@ -68,7 +82,11 @@ export function BigFive({ personality }: { personality: Record<string, unknown> 
                 <span key={st} className={`h-2 w-6 rounded-sm ${i < n ? (LEVEL_BAR[level] ?? "bg-slate-400") : "bg-slate-200"}`} />
               ))}
             </dd>
-            <dd className={`rounded px-1.5 text-center text-xs font-semibold ring-1 ring-inset ${LEVEL_STYLE[level] ?? "bg-white text-slate-700 ring-slate-200"}`}>{level || "–"}</dd>
+            <dd
+              className={`rounded px-1.5 text-center text-xs font-semibold ring-1 ring-inset ${LEVEL_STYLE[level] ?? "bg-white text-slate-700 ring-slate-200"}`}
+            >
+              {level || "–"}
+            </dd>
           </div>
         );
       })}
@@ -77,11 +95,20 @@ export function BigFive({ personality }: { personality: Record<string, unknown> 
 }
 
 /** A PAL-Set user's profile: background (per aspect of life), Big Five, requirement types with preferences. */
-export function ProfileCard({ background, requirementTypes }: { background: Record<string, unknown> | null; requirementTypes: ProfileRequirementType[] }) {
+export function ProfileCard({
+  background,
+  requirementTypes,
+}: {
+  background: Record<string, unknown> | null;
+  requirementTypes: ProfileRequirementType[];
+}) {
   const bg = background ?? {};
   const known = new Set([...BACKGROUND_FIELDS.map(([k]) => k), "personality"]);
   const others = Object.keys(bg).filter((k) => !known.has(k));
-  const personality = bg.personality && typeof bg.personality === "object" && !Array.isArray(bg.personality) ? (bg.personality as Record<string, unknown>) : null;
+  const personality =
+    bg.personality && typeof bg.personality === "object" && !Array.isArray(bg.personality)
+      ? (bg.personality as Record<string, unknown>)
+      : null;
   const byAspect = new Map<string, ProfileRequirementType[]>();
   for (const r of requirementTypes) byAspect.set(r.aspect, [...(byAspect.get(r.aspect) ?? []), r]);
   const aspects = [...ASPECTS.filter((a) => byAspect.has(a)), ...[...byAspect.keys()].filter((a) => !ASPECTS.includes(a))];
@@ -89,7 +116,9 @@ export function ProfileCard({ background, requirementTypes }: { background: Reco
   return (
     <section aria-labelledby="profile-title" data-testid="profile" className="rounded-lg border border-slate-200 bg-white">
       <header className="border-b border-slate-100 px-4 py-2">
-        <h2 id="profile-title" className="text-sm font-semibold text-slate-800">Profile</h2>
+        <h2 id="profile-title" className="text-sm font-semibold text-slate-800">
+          Profile
+        </h2>
       </header>
       <div className="space-y-4 px-4 py-3">
         {Object.keys(bg).length === 0 ? (
@@ -97,9 +126,14 @@ export function ProfileCard({ background, requirementTypes }: { background: Reco
         ) : (
           <dl data-testid="background" className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
             {[...BACKGROUND_FIELDS.filter(([k]) => k in bg), ...others.map((k) => [k, k] as [string, string])].map(([k, label]) => (
-              <div key={k} className={(typeof bg[k] === "object" && bg[k] !== null) || String(bg[k] ?? "").length > 40 ? "sm:col-span-3" : ""}>
+              <div
+                key={k}
+                className={(typeof bg[k] === "object" && bg[k] !== null) || String(bg[k] ?? "").length > 40 ? "sm:col-span-3" : ""}
+              >
                 <dt className="text-[11px] font-semibold uppercase tracking-wide text-slate-500">{label}</dt>
-                <dd className="leading-relaxed text-slate-800"><Value v={bg[k]} /></dd>
+                <dd className="leading-relaxed text-slate-800">
+                  <Value v={bg[k]} />
+                </dd>
               </div>
             ))}
           </dl>
@@ -132,11 +166,23 @@ export function ProfileCard({ background, requirementTypes }: { background: Reco
                           <dl className="mt-1 grid gap-2 text-xs sm:grid-cols-2">
                             <div>
                               <dt className="font-semibold text-emerald-800">✓ Prefers (pos)</dt>
-                              <dd><ul className="list-disc pl-4 text-slate-700">{(r.preferencePos ?? []).map((p, i) => <li key={i}>{p}</li>)}</ul></dd>
+                              <dd>
+                                <ul className="list-disc pl-4 text-slate-700">
+                                  {(r.preferencePos ?? []).map((p, i) => (
+                                    <li key={i}>{p}</li>
+                                  ))}
+                                </ul>
+                              </dd>
                             </div>
                             <div>
                               <dt className="font-semibold text-rose-800">✗ Dislikes (neg)</dt>
-                              <dd><ul className="list-disc pl-4 text-slate-700">{(r.preferenceNeg ?? []).map((p, i) => <li key={i}>{p}</li>)}</ul></dd>
+                              <dd>
+                                <ul className="list-disc pl-4 text-slate-700">
+                                  {(r.preferenceNeg ?? []).map((p, i) => (
+                                    <li key={i}>{p}</li>
+                                  ))}
+                                </ul>
+                              </dd>
                             </div>
                           </dl>
                         ) : null}

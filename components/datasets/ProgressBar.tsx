@@ -1,5 +1,15 @@
 /** A determinate progress bar with a readable label; `value` null means "working, size unknown". */
-export function ProgressBar({ value, max, label, tone = "active" }: { value: number | null; max: number; label: string; tone?: "active" | "done" | "error" }) {
+export function ProgressBar({
+  value,
+  max,
+  label,
+  tone = "active",
+}: {
+  value: number | null;
+  max: number;
+  label: string;
+  tone?: "active" | "done" | "error";
+}) {
   const pct = value == null || max <= 0 ? null : Math.max(0, Math.min(100, (100 * value) / max));
   return (
     <div>

@@ -1,7 +1,6 @@
 import type { QualityReport as Report } from "@/lib/datasets/types";
 import { fmtCount, humanKey as words } from "@/lib/datasets/browse/format";
 
-
 /** Reads a stored report leniently: older or partial reports still show what they have. */
 export function asReport(raw: unknown): Report | null {
   if (!raw || typeof raw !== "object") return null;
@@ -22,7 +21,9 @@ export function QualityReport({ report }: { report: unknown }) {
   return (
     <section aria-labelledby="quality-title" data-testid="quality-report" className="rounded-lg border border-slate-200 bg-white">
       <header className="flex flex-wrap items-baseline justify-between gap-2 border-b border-slate-100 px-4 py-3">
-        <h2 id="quality-title" className="text-sm font-semibold text-slate-800">Data quality</h2>
+        <h2 id="quality-title" className="text-sm font-semibold text-slate-800">
+          Data quality
+        </h2>
         <p className="text-xs text-slate-500">
           {r.warnings.length === 0
             ? "No warnings."
@@ -46,7 +47,9 @@ export function QualityReport({ report }: { report: unknown }) {
               <li key={w.code} className="rounded-md border border-amber-200 bg-amber-50/60">
                 <details>
                   <summary className="flex cursor-pointer flex-wrap items-baseline gap-2 px-3 py-2 text-sm">
-                    <span aria-hidden className="text-amber-600">⚠</span>
+                    <span aria-hidden className="text-amber-600">
+                      ⚠
+                    </span>
                     <span className="font-medium text-amber-900">{w.message}</span>
                     <code className="rounded bg-white px-1 text-[11px] text-amber-800 ring-1 ring-amber-200">{w.code}</code>
                     <span className="ml-auto text-xs tabular-nums text-amber-800">×{fmtCount(w.count)}</span>
@@ -54,7 +57,9 @@ export function QualityReport({ report }: { report: unknown }) {
                   {w.examples?.length ? (
                     <ul className="space-y-1 border-t border-amber-200 px-3 py-2 text-xs">
                       {w.examples.map((e, i) => (
-                        <li key={i} className="break-all font-mono text-slate-700">{e}</li>
+                        <li key={i} className="break-all font-mono text-slate-700">
+                          {e}
+                        </li>
                       ))}
                       {w.count > w.examples.length ? (
                         <li className="text-slate-500">… and {fmtCount(w.count - w.examples.length)} more</li>
@@ -73,7 +78,9 @@ export function QualityReport({ report }: { report: unknown }) {
             </summary>
             <ul className="mt-2 flex flex-wrap gap-1">
               {r.unrecognised.map((k) => (
-                <li key={k}><code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">{k}</code></li>
+                <li key={k}>
+                  <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">{k}</code>
+                </li>
               ))}
             </ul>
           </details>

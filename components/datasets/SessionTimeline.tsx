@@ -14,9 +14,13 @@ export type TimelineSample = {
 
 function Split({ split }: { split: string }) {
   return split === "query" ? (
-    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-amber-900 ring-1 ring-inset ring-amber-300">query · evaluation</span>
+    <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-amber-900 ring-1 ring-inset ring-amber-300">
+      query · evaluation
+    </span>
   ) : (
-    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-slate-600 ring-1 ring-inset ring-slate-200">history</span>
+    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-slate-600 ring-1 ring-inset ring-slate-200">
+      history
+    </span>
   );
 }
 
@@ -29,7 +33,9 @@ export function SessionTimeline({ datasetId, userKey, samples }: { datasetId: nu
   return (
     <section aria-labelledby="timeline-title" data-testid="timeline" className="rounded-lg border border-slate-200 bg-white">
       <header className="flex items-baseline justify-between border-b border-slate-100 px-4 py-2">
-        <h2 id="timeline-title" className="text-sm font-semibold text-slate-800">Sessions <span className="font-normal text-slate-500">({samples.length})</span></h2>
+        <h2 id="timeline-title" className="text-sm font-semibold text-slate-800">
+          Sessions <span className="font-normal text-slate-500">({samples.length})</span>
+        </h2>
         <p className="text-xs text-slate-500">
           {samples.filter((s) => s.split === "history").length} history · {samples.filter((s) => s.split === "query").length} query
         </p>
@@ -52,7 +58,9 @@ export function SessionTimeline({ datasetId, userKey, samples }: { datasetId: nu
               <span className="ml-auto flex gap-3 text-xs tabular-nums text-slate-500">
                 <span>{fmtCount(s.logCount)} logs</span>
                 <span>{fmtCount(s.turnCount)} turns</span>
-                <span>{fmtCount(s.topicCount)} topic{s.topicCount === 1 ? "" : "s"}</span>
+                <span>
+                  {fmtCount(s.topicCount)} topic{s.topicCount === 1 ? "" : "s"}
+                </span>
               </span>
             </Link>
             {s.topics?.length ? (

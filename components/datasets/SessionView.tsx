@@ -45,12 +45,30 @@ export function SessionView({
         >
           {s.split === "query" ? "query · evaluation sample" : s.split}
         </span>
-        <span className="text-slate-600">dialogue at <time className="font-mono">{fmtMinute(s.dialogueTimestamp)}</time></span>
+        <span className="text-slate-600">
+          dialogue at <time className="font-mono">{fmtMinute(s.dialogueTimestamp)}</time>
+        </span>
         <span className="text-slate-400">·</span>
-        <span className="text-slate-600">{fmtCount(s.logs.length)} logs · {fmtCount(s.turns.length)} turns · {fmtCount(s.topics.length)} topics</span>
+        <span className="text-slate-600">
+          {fmtCount(s.logs.length)} logs · {fmtCount(s.turns.length)} turns · {fmtCount(s.topics.length)} topics
+        </span>
         <span className="ml-auto flex gap-2">
-          {s.prev ? <Link href={sessionHref(datasetId, userKey, s.prev)} className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50">‹ Previous session</Link> : null}
-          {s.next ? <Link href={sessionHref(datasetId, userKey, s.next)} className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50">Next session ›</Link> : null}
+          {s.prev ? (
+            <Link
+              href={sessionHref(datasetId, userKey, s.prev)}
+              className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50"
+            >
+              ‹ Previous session
+            </Link>
+          ) : null}
+          {s.next ? (
+            <Link
+              href={sessionHref(datasetId, userKey, s.next)}
+              className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs hover:bg-slate-50"
+            >
+              Next session ›
+            </Link>
+          ) : null}
         </span>
       </div>
       {s.topics.length ? (
@@ -71,7 +89,9 @@ export function SessionView({
       <div className="grid gap-5 xl:grid-cols-2">
         <ChatView turns={s.turns} topics={topicLinks} />
         <section aria-labelledby="topics-title" className="space-y-3">
-          <h2 id="topics-title" className="text-sm font-semibold text-slate-800">Topics <span className="font-normal text-slate-500">({s.topics.length})</span></h2>
+          <h2 id="topics-title" className="text-sm font-semibold text-slate-800">
+            Topics <span className="font-normal text-slate-500">({s.topics.length})</span>
+          </h2>
           {s.topics.map((t, i) => (
             <TopicCard
               key={t.topicKey}

@@ -12,11 +12,15 @@ export function SituationCard({ situation }: { situation: Record<string, unknown
   return (
     <section aria-labelledby="situation-title" data-testid="situation" className="rounded-lg border border-slate-200 bg-white">
       <header className="border-b border-slate-100 px-4 py-2">
-        <h2 id="situation-title" className="text-sm font-semibold text-slate-800">Situation</h2>
+        <h2 id="situation-title" className="text-sm font-semibold text-slate-800">
+          Situation
+        </h2>
       </header>
       {situation && Object.keys(situation).length ? (
         <div className="space-y-2 px-4 py-3 text-sm">
-          {typeof situation.situation === "string" ? <p className="max-w-4xl leading-relaxed text-slate-800">{situation.situation}</p> : null}
+          {typeof situation.situation === "string" ? (
+            <p className="max-w-4xl leading-relaxed text-slate-800">{situation.situation}</p>
+          ) : null}
           <dl className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-slate-600">
             {Object.entries(situation)
               .filter(([k, v]) => !(k === "situation" && typeof v === "string"))

@@ -37,13 +37,18 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 function SolutionColumn({ kind, items }: { kind: "pos" | "neg"; items: string[] }) {
   const pos = kind === "pos";
   return (
-    <div data-testid={`solutions-${kind}`} className={`rounded-md border p-2 ${pos ? "border-emerald-200 bg-emerald-50/50" : "border-rose-200 bg-rose-50/50"}`}>
+    <div
+      data-testid={`solutions-${kind}`}
+      className={`rounded-md border p-2 ${pos ? "border-emerald-200 bg-emerald-50/50" : "border-rose-200 bg-rose-50/50"}`}
+    >
       <p className={`mb-1 text-xs font-semibold ${pos ? "text-emerald-800" : "text-rose-800"}`}>
         <span aria-hidden>{pos ? "✓ " : "✗ "}</span>
         {pos ? "Positive solutions (pos)" : "Negative solutions (neg)"}
       </p>
       <ul className="list-disc space-y-1 pl-5 text-sm leading-relaxed text-slate-800">
-        {items.map((s, i) => <li key={i}>{s}</li>)}
+        {items.map((s, i) => (
+          <li key={i}>{s}</li>
+        ))}
         {items.length === 0 ? <li className="list-none text-slate-400">none</li> : null}
       </ul>
     </div>
@@ -82,7 +87,9 @@ export function TopicCard({
         <h3 id={`${anchor}-title`} className="text-sm font-semibold text-slate-900">
           Topic {index + 1} <span className="font-mono text-xs font-normal text-slate-400">{topic.topicKey}</span>
         </h3>
-        {highlighted ? <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-[11px] font-medium text-indigo-800">linked topic</span> : null}
+        {highlighted ? (
+          <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-[11px] font-medium text-indigo-800">linked topic</span>
+        ) : null}
         <Link href={href} className="ml-auto text-xs text-indigo-700 hover:underline" title="Permanent link to this topic">
           Link to this topic
         </Link>
@@ -93,7 +100,9 @@ export function TopicCard({
         </Field>
         <Field label="Implicit needs">
           <ol className="list-decimal space-y-0.5 pl-5 text-sm leading-relaxed text-slate-800">
-            {topic.implicitNeeds.map((n, i) => <li key={i}>{n}</li>)}
+            {topic.implicitNeeds.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
           </ol>
         </Field>
         <Field label="Requirement">
@@ -108,8 +117,14 @@ export function TopicCard({
               </p>
               {rt && (rt.preferencePos.length || rt.preferenceNeg.length) ? (
                 <dl className="mt-1 grid gap-1 text-xs sm:grid-cols-2">
-                  <div><dt className="font-semibold text-emerald-800">✓ Prefers (pos)</dt><dd className="text-slate-700">{rt.preferencePos.join("; ") || "–"}</dd></div>
-                  <div><dt className="font-semibold text-rose-800">✗ Dislikes (neg)</dt><dd className="text-slate-700">{rt.preferenceNeg.join("; ") || "–"}</dd></div>
+                  <div>
+                    <dt className="font-semibold text-emerald-800">✓ Prefers (pos)</dt>
+                    <dd className="text-slate-700">{rt.preferencePos.join("; ") || "–"}</dd>
+                  </div>
+                  <div>
+                    <dt className="font-semibold text-rose-800">✗ Dislikes (neg)</dt>
+                    <dd className="text-slate-700">{rt.preferenceNeg.join("; ") || "–"}</dd>
+                  </div>
                 </dl>
               ) : null}
             </div>
@@ -126,10 +141,22 @@ export function TopicCard({
         </Field>
         {topic.framework || topic.solutionPreference ? (
           <details className="rounded-md border border-slate-200 text-sm">
-            <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-slate-600">Evidence and feedback reasons (profile files)</summary>
+            <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-slate-600">
+              Evidence and feedback reasons (profile files)
+            </summary>
             <div className="space-y-2 border-t border-slate-100 px-3 py-2 text-xs leading-relaxed text-slate-700">
-              {topic.framework ? <div><p className="font-semibold text-slate-500">Requirement framework</p><Value v={topic.framework} /></div> : null}
-              {topic.solutionPreference ? <div><p className="font-semibold text-slate-500">Solution preference</p><Value v={topic.solutionPreference} /></div> : null}
+              {topic.framework ? (
+                <div>
+                  <p className="font-semibold text-slate-500">Requirement framework</p>
+                  <Value v={topic.framework} />
+                </div>
+              ) : null}
+              {topic.solutionPreference ? (
+                <div>
+                  <p className="font-semibold text-slate-500">Solution preference</p>
+                  <Value v={topic.solutionPreference} />
+                </div>
+              ) : null}
             </div>
           </details>
         ) : null}

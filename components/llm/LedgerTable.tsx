@@ -13,23 +13,31 @@ export function LedgerTable({ calls, summary }: { calls: LedgerCall[]; summary: 
     <section aria-label="Model calls" className="space-y-2">
       <p className="text-sm text-slate-600" data-testid="ledger-summary">
         {summary.requests} request(s) to the endpoint, {summary.cacheHits} from the cache; {summary.byStatus.retry} retried,{" "}
-        {summary.byStatus.invalid} invalid, {summary.byStatus.failed} failed; {summary.promptTokens} prompt + {summary.completionTokens} completion tokens
-        ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning).
+        {summary.byStatus.invalid} invalid, {summary.byStatus.failed} failed; {summary.promptTokens} prompt + {summary.completionTokens}{" "}
+        completion tokens ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning).
       </p>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <table className="w-full text-xs" data-testid="ledger-table">
           <thead className="bg-slate-50 text-left uppercase tracking-wide text-slate-500">
             <tr>
-              <th className="px-2 py-1.5">#</th><th className="px-2 py-1.5">Purpose</th><th className="px-2 py-1.5">Model</th>
-              <th className="px-2 py-1.5">Try</th><th className="px-2 py-1.5">Status</th><th className="px-2 py-1.5">Tokens</th>
-              <th className="px-2 py-1.5">ms</th><th className="px-2 py-1.5">Error</th>
+              <th className="px-2 py-1.5">#</th>
+              <th className="px-2 py-1.5">Purpose</th>
+              <th className="px-2 py-1.5">Model</th>
+              <th className="px-2 py-1.5">Try</th>
+              <th className="px-2 py-1.5">Status</th>
+              <th className="px-2 py-1.5">Tokens</th>
+              <th className="px-2 py-1.5">ms</th>
+              <th className="px-2 py-1.5">Error</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {calls.map((c) => (
               <tr key={c.id}>
                 <td className="px-2 py-1 text-slate-400">{c.id}</td>
-                <td className="px-2 py-1 font-mono">{c.purpose}{c.replicate ? ` (r${c.replicate})` : ""}</td>
+                <td className="px-2 py-1 font-mono">
+                  {c.purpose}
+                  {c.replicate ? ` (r${c.replicate})` : ""}
+                </td>
                 <td className="px-2 py-1">{c.config === c.role ? c.model : `${c.model} (${c.config})`}</td>
                 <td className="px-2 py-1">{c.attempt}</td>
                 <td className="px-2 py-1">
@@ -40,7 +48,10 @@ export function LedgerTable({ calls, summary }: { calls: LedgerCall[]; summary: 
                 <td className="max-w-md px-2 py-1 text-slate-600">
                   {c.error}
                   {c.rawReply ? (
-                    <details><summary className="cursor-pointer text-slate-400">raw reply</summary><pre className="whitespace-pre-wrap">{c.rawReply}</pre></details>
+                    <details>
+                      <summary className="cursor-pointer text-slate-400">raw reply</summary>
+                      <pre className="whitespace-pre-wrap">{c.rawReply}</pre>
+                    </details>
                   ) : null}
                 </td>
               </tr>

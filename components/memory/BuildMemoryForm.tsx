@@ -7,7 +7,13 @@ import { startBuildAction, type BuildActionState } from "@/app/(app)/memory/acti
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** "Build memory": a method over one user (or every user) of a data set, built in the background. */
-export function BuildMemoryForm({ datasets, methods }: { datasets: Array<{ id: number; name: string }>; methods: Array<{ id: string; label: string }> }) {
+export function BuildMemoryForm({
+  datasets,
+  methods,
+}: {
+  datasets: Array<{ id: number; name: string }>;
+  methods: Array<{ id: string; label: string }>;
+}) {
   const [state, action, pending] = useActionState<BuildActionState, FormData>(startBuildAction, {});
   const router = useRouter();
   // The new build appears in the list below with its progress bar.
@@ -15,25 +21,53 @@ export function BuildMemoryForm({ datasets, methods }: { datasets: Array<{ id: n
     if (state.buildId) router.refresh();
   }, [state.buildId, router]);
   return (
-    <form action={action} className="mb-6 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-4" aria-label="Build memory">
-      <label className="block text-xs text-slate-600">Data set
+    <form
+      action={action}
+      className="mb-6 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-4"
+      aria-label="Build memory"
+    >
+      <label className="block text-xs text-slate-600">
+        Data set
         <select name="datasetId" className={input} required>
-          {datasets.map((d) => <option key={d.id} value={d.id}>{d.name}</option>)}
+          {datasets.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
         </select>
       </label>
-      <label className="block text-xs text-slate-600">Method
+      <label className="block text-xs text-slate-600">
+        Method
         <select name="method" className={input} defaultValue={methods.find((m) => m.id === "h2memory")?.id}>
-          {methods.map((m) => <option key={m.id} value={m.id}>{m.label} ({m.id})</option>)}
+          {methods.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label} ({m.id})
+            </option>
+          ))}
         </select>
       </label>
-      <label className="block text-xs text-slate-600">Users (blank: every user)
+      <label className="block text-xs text-slate-600">
+        Users (blank: every user)
         <input name="users" placeholder="e.g. 0000, 0001" className={input} />
       </label>
       <div className="flex items-end">
-        <button disabled={pending} className="w-full rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60">Build memory</button>
+        <button
+          disabled={pending}
+          className="w-full rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+        >
+          Build memory
+        </button>
       </div>
-      {state.error ? <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">{state.error}</p> : null}
-      {state.buildId ? <p role="status" className="text-xs text-emerald-800 sm:col-span-4">Build #{state.buildId} started; it keeps running if you leave this page.</p> : null}
+      {state.error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">
+          {state.error}
+        </p>
+      ) : null}
+      {state.buildId ? (
+        <p role="status" className="text-xs text-emerald-800 sm:col-span-4">
+          Build #{state.buildId} started; it keeps running if you leave this page.
+        </p>
+      ) : null}
     </form>
   );
 }

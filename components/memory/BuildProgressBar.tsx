@@ -19,7 +19,8 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
     return () => clearTimeout(t);
   }, [b]);
   const pct = b.sessionsTotal ? Math.round((100 * b.sessionsDone) / b.sessionsTotal) : 100;
-  const colour = b.status === "failed" || b.status === "interrupted" ? "bg-rose-500" : b.status === "complete" ? "bg-emerald-500" : "bg-indigo-500";
+  const colour =
+    b.status === "failed" || b.status === "interrupted" ? "bg-rose-500" : b.status === "complete" ? "bg-emerald-500" : "bg-indigo-500";
   return (
     <div className="text-sm" data-testid={`build-${b.id}`} data-status={b.status}>
       <div className="mb-1 flex justify-between text-xs text-slate-600">
@@ -30,7 +31,13 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
           {b.status} · {b.sessionsDone}/{b.sessionsTotal} sessions{b.current ? ` · ${b.current}` : ""}
         </span>
       </div>
-      <div className="h-2 w-full overflow-hidden rounded bg-slate-100" role="progressbar" aria-valuemin={0} aria-valuemax={b.sessionsTotal} aria-valuenow={b.sessionsDone}>
+      <div
+        className="h-2 w-full overflow-hidden rounded bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={b.sessionsTotal}
+        aria-valuenow={b.sessionsDone}
+      >
         <div className={`h-2 ${colour} transition-all`} style={{ width: `${pct}%` }} />
       </div>
       {b.error ? <p className="mt-1 text-xs text-rose-700">{b.error}</p> : null}
@@ -52,8 +59,14 @@ function ResumeButton({ b }: { b: MemoryBuild }) {
       <input type="hidden" name="datasetId" value={b.datasetId} />
       <input type="hidden" name="method" value={b.method} />
       <input type="hidden" name="users" value={b.users.join(",")} />
-      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">Resume</button>
-      {state.error ? <span role="alert" className="text-xs text-rose-700">{state.error}</span> : null}
+      <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">
+        Resume
+      </button>
+      {state.error ? (
+        <span role="alert" className="text-xs text-rose-700">
+          {state.error}
+        </span>
+      ) : null}
     </form>
   );
 }

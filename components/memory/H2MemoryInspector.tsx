@@ -6,15 +6,17 @@
 import Link from "next/link";
 import { LogGraphView } from "./LogGraphView";
 import { componentColour } from "./colours";
-import type {
-  BackgroundEntry,
-  LogGraphEntry,
-  PrincipleEntry,
-  SituationEntry,
-  TopicOutlineEntry,
-} from "@/lib/assistants/h2memory/types";
+import type { BackgroundEntry, LogGraphEntry, PrincipleEntry, SituationEntry, TopicOutlineEntry } from "@/lib/assistants/h2memory/types";
 
-export type InspectorEntry = { id: number; kind: string; key: string; content: unknown; validFromSeq: number; validToSeq: number | null; session?: string };
+export type InspectorEntry = {
+  id: number;
+  kind: string;
+  key: string;
+  content: unknown;
+  validFromSeq: number;
+  validToSeq: number | null;
+  session?: string;
+};
 export type InspectorSession = { seq: number; key: string; split: string };
 
 function CallLink({ base, callKey, label = "call" }: { base: string; callKey: string | null | undefined; label?: string }) {
@@ -26,9 +28,18 @@ function CallLink({ base, callKey, label = "call" }: { base: string; callKey: st
   );
 }
 
-const of = <C,>(entries: InspectorEntry[], kind: string) => entries.filter((e) => e.kind === kind) as Array<InspectorEntry & { content: C }>;
+const of = <C,>(entries: InspectorEntry[], kind: string) =>
+  entries.filter((e) => e.kind === kind) as Array<InspectorEntry & { content: C }>;
 
-export function H2MemoryInspector({ sessions, entries, callsBase }: { sessions: InspectorSession[]; entries: InspectorEntry[]; callsBase: string }) {
+export function H2MemoryInspector({
+  sessions,
+  entries,
+  callsBase,
+}: {
+  sessions: InspectorSession[];
+  entries: InspectorEntry[];
+  callsBase: string;
+}) {
   const graphs = of<LogGraphEntry>(entries, "log_graph");
   const situations = of<SituationEntry>(entries, "situation");
   const backgrounds = of<BackgroundEntry>(entries, "background");
@@ -49,16 +60,28 @@ export function H2MemoryInspector({ sessions, entries, callsBase }: { sessions: 
             const bgs = backgrounds.filter((x) => x.content.session === s.key);
             const outs = outlines.filter((x) => x.content.session === s.key);
             return (
-              <details key={s.key} open={s.seq === sessions[0]?.seq} className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`session-${s.key}`}>
+              <details
+                key={s.key}
+                open={s.seq === sessions[0]?.seq}
+                className="rounded-lg border border-slate-200 bg-white p-4"
+                data-testid={`session-${s.key}`}
+              >
                 <summary className="cursor-pointer font-medium">
-                  {s.key} <span className="text-xs text-slate-500">({s.split}, seq {s.seq}) · {sits.length} situations · {outs.length} outlines</span>
+                  {s.key}{" "}
+                  <span className="text-xs text-slate-500">
+                    ({s.split}, seq {s.seq}) · {sits.length} situations · {outs.length} outlines
+                  </span>
                 </summary>
                 {g && g.logs.length ? (
                   <div className="mt-3 grid gap-4 lg:grid-cols-[3fr_2fr]">
                     <LogGraphView logs={g.logs} edges={g.edges} components={g.components} />
                     <ul className="space-y-2" data-testid="situations">
                       {sits.map((x) => (
-                        <li key={x.key} className="rounded border-l-4 bg-slate-50 p-2 text-sm" style={{ borderColor: componentColour(x.content.index) }}>
+                        <li
+                          key={x.key}
+                          className="rounded border-l-4 bg-slate-50 p-2 text-sm"
+                          style={{ borderColor: componentColour(x.content.index) }}
+                        >
                           <div>{x.content.situation}</div>
                           <div className="mt-1 flex gap-2 text-xs text-slate-500">
                             <span>{x.content.aspects.join(", ")}</span>
@@ -83,7 +106,8 @@ export function H2MemoryInspector({ sessions, entries, callsBase }: { sessions: 
                     <div className="font-medium">Background updated</div>
                     {bgs.map((b) => (
                       <div key={b.id}>
-                        <span className="font-mono text-xs">{b.content.aspect}</span>: {b.content.text} <CallLink base={callsBase} callKey={b.content.callKey} />
+                        <span className="font-mono text-xs">{b.content.aspect}</span>: {b.content.text}{" "}
+                        <CallLink base={callsBase} callKey={b.content.callKey} />
                       </div>
                     ))}
                   </div>
@@ -172,7 +196,10 @@ function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string
       <ul className="list-disc pl-5">
         {o.solution_list.map((s, i) => (
           <li key={i}>
-            {s.solution} <span className="text-xs text-slate-500">({s.feedback_type}: {s.user_feedback})</span>
+            {s.solution}{" "}
+            <span className="text-xs text-slate-500">
+              ({s.feedback_type}: {s.user_feedback})
+            </span>
           </li>
         ))}
       </ul>
@@ -210,7 +237,9 @@ export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
               {e.validFromSeq}–{e.validToSeq ?? ""}
             </td>
             <td className="p-1">
-              <pre className="whitespace-pre-wrap text-xs">{typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}</pre>
+              <pre className="whitespace-pre-wrap text-xs">
+                {typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}
+              </pre>
             </td>
           </tr>
         ))}

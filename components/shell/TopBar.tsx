@@ -9,8 +9,13 @@ export function TopBar({ email, role }: { email: string; role: string }) {
         PAL Studio
       </Link>
       <div className="flex items-center gap-3 text-sm">
-        <span className="text-slate-600" data-testid="current-user">{email}</span>
-        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium uppercase tracking-wide text-slate-600" data-testid="current-role">
+        <span className="text-slate-600" data-testid="current-user">
+          {email}
+        </span>
+        <span
+          className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium uppercase tracking-wide text-slate-600"
+          data-testid="current-role"
+        >
           {role}
         </span>
         <SignOutButton />

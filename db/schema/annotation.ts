@@ -26,12 +26,18 @@ export const campaigns = sqliteTable("campaigns", {
   guidelines: text("guidelines"),
   /** k: annotations per item. */
   perItem: integer("per_item").notNull().default(3),
-  status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+  status: text("status", { enum: ["open", "closed"] })
+    .notNull()
+    .default("open"),
   /** How split human votes are resolved (lib/agreement majority tie rule), recorded with the campaign. */
-  tieRule: text("tie_rule", { enum: ["tie", "first", "adjudicate", "none"] }).notNull().default("tie"),
+  tieRule: text("tie_rule", { enum: ["tie", "first", "adjudicate", "none"] })
+    .notNull()
+    .default("tie"),
   /** Sampling parameters (users, sessions per user, seed) or the uploaded file's name. */
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>(),
-  createdBy: integer("created_by").notNull().references(() => users.id, { onDelete: "restrict" }),
+  createdBy: integer("created_by")
+    .notNull()
+    .references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
 });
 
@@ -40,7 +46,9 @@ export const campaignDimensions = sqliteTable(
   "campaign_dimensions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     /** Stable key, e.g. "logs", "dialogue", "requirement", "preference", "personalization". */
     key: text("key").notNull(),
@@ -56,8 +64,12 @@ export const campaignDimensions = sqliteTable(
 export const campaignAnnotators = sqliteTable(
   "campaign_annotators",
   {
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.userId] })],
 );
@@ -71,7 +83,9 @@ export const campaignSystems = sqliteTable(
   "campaign_systems",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     slot: text("slot", { enum: ["A", "B"] }).notNull(),
     name: text("name").notNull(),
     /** Set when the outputs come from an experiment of PAL Studio (source "experiment"). */
@@ -86,7 +100,9 @@ export const campaignItems = sqliteTable(
   "campaign_items",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     /** The id the item had in its source (a session key, an uploaded line's id). Researchers only. */
     externalId: text("external_id").notNull(),
@@ -95,7 +111,10 @@ export const campaignItems = sqliteTable(
     /** Shared context shown with the item (profile, situation, question, user metadata...). */
     content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("campaign_items_campaign").on(t.campaignId, t.position), uniqueIndex("campaign_items_external").on(t.campaignId, t.externalId)],
+  (t) => [
+    index("campaign_items_campaign").on(t.campaignId, t.position),
+    uniqueIndex("campaign_items_external").on(t.campaignId, t.externalId),
+  ],
 );
 
 /** The compared outputs of a pairwise item, each tied to its system by a foreign key. */
@@ -103,8 +122,12 @@ export const campaignOutputs = sqliteTable(
   "campaign_outputs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
-    systemId: integer("system_id").notNull().references(() => campaignSystems.id, { onDelete: "cascade" }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => campaignItems.id, { onDelete: "cascade" }),
+    systemId: integer("system_id")
+      .notNull()
+      .references(() => campaignSystems.id, { onDelete: "cascade" }),
     /** A string, or a dialogue: [{role, content}]. */
     output: text("output", { mode: "json" }).$type<unknown>().notNull(),
   },
@@ -115,14 +138,22 @@ export const assignments = sqliteTable(
   "assignments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
-    annotatorId: integer("annotator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => campaignItems.id, { onDelete: "cascade" }),
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
     /** Order in the annotator's queue. */
     position: integer("position").notNull(),
     /** Shown order (blinding): true when canonical B is shown first/left. Recorded per item and annotator. */
     swapped: integer("swapped", { mode: "boolean" }).notNull().default(false),
-    status: text("status", { enum: ["pending", "done", "skipped"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "done", "skipped"] })
+      .notNull()
+      .default("pending"),
     skipReason: text("skip_reason"),
     /** Autosaved, unsubmitted choices (shown terms). */
     draft: text("draft", { mode: "json" }).$type<Record<string, unknown>>(),
@@ -144,7 +175,9 @@ export const labels = sqliteTable(
   "labels",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    assignmentId: integer("assignment_id").notNull().references(() => assignments.id, { onDelete: "cascade" }),
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     /** Canonical value (Win/Tie/Lose for slot A, or the rating). */
     value: text("value").notNull(),
@@ -163,7 +196,9 @@ export const labelHistory = sqliteTable(
   "label_history",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    labelId: integer("label_id").notNull().references(() => labels.id, { onDelete: "cascade" }),
+    labelId: integer("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
     value: text("value").notNull(),
     shownValue: text("shown_value").notNull(),
     comment: text("comment"),
@@ -179,11 +214,15 @@ export const adjudications = sqliteTable(
   "adjudications",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => campaignItems.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     note: text("note"),
-    adjudicatorId: integer("adjudicator_id").notNull().references(() => users.id, { onDelete: "restrict" }),
+    adjudicatorId: integer("adjudicator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("adjudications_item_dimension").on(t.itemId, t.dimension)],
@@ -195,12 +234,16 @@ export const adjudications = sqliteTable(
  */
 export const judgeRuns = sqliteTable("judge_runs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+  campaignId: integer("campaign_id")
+    .notNull()
+    .references(() => campaigns.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   origin: text("origin", { enum: ["import", "llm"] }).notNull(),
   model: text("model"),
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>(),
-  createdBy: integer("created_by").notNull().references(() => users.id, { onDelete: "restrict" }),
+  createdBy: integer("created_by")
+    .notNull()
+    .references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
   /** LLM runs: the last time a pass over the items finished (null while never finished). */
   finishedAt: integer("finished_at"),
@@ -214,8 +257,12 @@ export const judgeLabels = sqliteTable(
   "judge_labels",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    runId: integer("run_id").notNull().references(() => judgeRuns.id, { onDelete: "cascade" }),
-    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: "cascade" }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => campaignItems.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     judgments: text("judgments", { mode: "json" }).$type<unknown[]>(),
@@ -232,8 +279,12 @@ export const judgeFailures = sqliteTable(
   "judge_failures",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    runId: integer("run_id").notNull().references(() => judgeRuns.id, { onDelete: "cascade" }),
-    itemId: integer("item_id").notNull().references(() => campaignItems.id, { onDelete: "cascade" }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => judgeRuns.id, { onDelete: "cascade" }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => campaignItems.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     error: text("error").notNull(),
     /** The last rejected reply, when there was one. */

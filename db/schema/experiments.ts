@@ -14,7 +14,9 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 export const experiments = sqliteTable("experiments", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "restrict" }),
+  datasetId: integer("dataset_id")
+    .notNull()
+    .references(() => datasets.id, { onDelete: "restrict" }),
   /** sha256 of the data set's rows when the experiment was created. */
   datasetHash: text("dataset_hash").notNull(),
   /** The validated config (lib/experiments/config.ts): users, methods with options, tasks, models, repeats, seed. */
@@ -41,7 +43,9 @@ export const jobs = sqliteTable(
   "jobs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    experimentId: integer("experiment_id").notNull().references(() => experiments.id, { onDelete: "cascade" }),
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
     replicate: integer("replicate").notNull().default(0),
     /** A method name, or "a~b" for a pairwise judgment of two methods' dialogues. */
     method: text("method").notNull(),
@@ -80,7 +84,9 @@ export const jobScores = sqliteTable(
   "job_scores",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    jobId: integer("job_id").notNull().references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: integer("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
     scorer: text("scorer").notNull(),
     version: integer("version").notNull().default(1),
     values: text("values", { mode: "json" }).$type<Record<string, number | null>>().notNull(),

@@ -6,7 +6,9 @@ export const hcUsers = sqliteTable(
   "hc_users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
     userKey: text("user_key").notNull(),
     position: integer("position").notNull(),
     dialogueCount: integer("dialogue_count").notNull().default(0),
@@ -27,8 +29,12 @@ export const hcDialogues = sqliteTable(
   "hc_dialogues",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => hcUsers.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => hcUsers.id, { onDelete: "cascade" }),
     dialogueKey: text("dialogue_key").notNull(),
     split: text("split").notNull(),
     /** Order in the user's history. */
@@ -38,17 +44,16 @@ export const hcDialogues = sqliteTable(
     metadata: text("metadata", { mode: "json" }).$type<unknown>(),
     turnCount: integer("turn_count").notNull().default(0),
   },
-  (t) => [
-    uniqueIndex("hc_dialogues_user_key_split").on(t.userId, t.dialogueKey, t.split),
-    index("hc_dialogues_dataset").on(t.datasetId),
-  ],
+  (t) => [uniqueIndex("hc_dialogues_user_key_split").on(t.userId, t.dialogueKey, t.split), index("hc_dialogues_dataset").on(t.datasetId)],
 );
 
 export const hcTurns = sqliteTable(
   "hc_turns",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    dialogueId: integer("dialogue_id").notNull().references(() => hcDialogues.id, { onDelete: "cascade" }),
+    dialogueId: integer("dialogue_id")
+      .notNull()
+      .references(() => hcDialogues.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     user: text("user").notNull(),
     assistant: text("assistant").notNull(),
@@ -61,8 +66,12 @@ export const hcQa = sqliteTable(
   "hc_qa",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => hcUsers.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => hcUsers.id, { onDelete: "cascade" }),
     split: text("split").notNull(),
     position: integer("position").notNull(),
     type: text("type").notNull(),

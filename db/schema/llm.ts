@@ -92,5 +92,9 @@ export const llmCalls = sqliteTable(
     latencyMs: integer("latency_ms"),
     createdAt: createdAt(),
   },
-  (t) => [index("llm_calls_memory").on(t.memoryVersionId), index("llm_calls_job").on(t.jobId), index("llm_calls_judge_run").on(t.judgeRunId)],
+  (t) => [
+    index("llm_calls_memory").on(t.memoryVersionId),
+    index("llm_calls_job").on(t.jobId),
+    index("llm_calls_judge_run").on(t.judgeRunId),
+  ],
 );

@@ -14,7 +14,9 @@ export const memoryVersions = sqliteTable(
   "memory_versions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
     userKey: text("user_key").notNull(),
     method: text("method").notNull(),
     /** sha256 of the canonical JSON in `settings`. */
@@ -41,7 +43,9 @@ export const memorySteps = sqliteTable(
   "memory_steps",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    versionId: integer("version_id").notNull().references(() => memoryVersions.id, { onDelete: "cascade" }),
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => memoryVersions.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     /** PAL-Set sample id or HiCUPID dialogue id. */
     sessionKey: text("session_key").notNull(),
@@ -62,9 +66,13 @@ export const memoryEntries = sqliteTable(
   "memory_entries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    versionId: integer("version_id").notNull().references(() => memoryVersions.id, { onDelete: "cascade" }),
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => memoryVersions.id, { onDelete: "cascade" }),
     /** The step that wrote it. */
-    stepId: integer("step_id").notNull().references(() => memorySteps.id, { onDelete: "cascade" }),
+    stepId: integer("step_id")
+      .notNull()
+      .references(() => memorySteps.id, { onDelete: "cascade" }),
     /** The step that ended its validity, so a rolled-back step can undo that. */
     expiredByStepId: integer("expired_by_step_id").references((): AnySQLiteColumn => memorySteps.id, { onDelete: "set null" }),
     /** e.g. log, situation, background, topic_outline, principle, summary, record. */
@@ -97,7 +105,9 @@ export const memoryBuilds = sqliteTable(
   "memory_builds",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
     method: text("method").notNull(),
     /** The users asked for (every user of the data set when the request named none). */
     users: text("users", { mode: "json" }).$type<string[]>().notNull(),

@@ -9,7 +9,9 @@ export const palUsers = sqliteTable(
   "pal_users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
     userKey: text("user_key").notNull(),
     position: integer("position").notNull(),
     name: text("name"),
@@ -28,7 +30,9 @@ export const palRequirementTypes = sqliteTable(
   "pal_requirement_types",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => palUsers.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => palUsers.id, { onDelete: "cascade" }),
     aspect: text("aspect").notNull(), // work | health | family | leisure
     typeKey: text("type_key").notNull(), // "work-2"
     requirementType: text("requirement_type"),
@@ -44,8 +48,12 @@ export const palSamples = sqliteTable(
   "pal_samples",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    datasetId: integer("dataset_id").notNull().references(() => datasets.id, { onDelete: "cascade" }),
-    userId: integer("user_id").notNull().references(() => palUsers.id, { onDelete: "cascade" }),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => palUsers.id, { onDelete: "cascade" }),
     sampleKey: text("sample_key").notNull(),
     split: text("split", { enum: SPLITS }).notNull(),
     /** Index within its split array. */
@@ -62,17 +70,16 @@ export const palSamples = sqliteTable(
     topicCount: integer("topic_count").notNull().default(0),
     extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
   },
-  (t) => [
-    uniqueIndex("pal_samples_user_key").on(t.userId, t.sampleKey),
-    index("pal_samples_dataset").on(t.datasetId, t.split),
-  ],
+  (t) => [uniqueIndex("pal_samples_user_key").on(t.userId, t.sampleKey), index("pal_samples_dataset").on(t.datasetId, t.split)],
 );
 
 export const palLogs = sqliteTable(
   "pal_logs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sampleId: integer("sample_id").notNull().references(() => palSamples.id, { onDelete: "cascade" }),
+    sampleId: integer("sample_id")
+      .notNull()
+      .references(() => palSamples.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     timestamp: text("timestamp").notNull(),
     at: integer("at"),
@@ -88,7 +95,9 @@ export const palTurns = sqliteTable(
   "pal_turns",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sampleId: integer("sample_id").notNull().references(() => palSamples.id, { onDelete: "cascade" }),
+    sampleId: integer("sample_id")
+      .notNull()
+      .references(() => palSamples.id, { onDelete: "cascade" }),
     turnKey: text("turn_key").notNull(), // "turn_1"
     position: integer("position").notNull(), // 1-based turn number
     /** Index (0-based) of the topic this turn belongs to: each user Topic Inquiry starts the next. */
@@ -108,7 +117,9 @@ export const palTopics = sqliteTable(
   "pal_topics",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    sampleId: integer("sample_id").notNull().references(() => palSamples.id, { onDelete: "cascade" }),
+    sampleId: integer("sample_id")
+      .notNull()
+      .references(() => palSamples.id, { onDelete: "cascade" }),
     topicKey: text("topic_key").notNull(), // "topic-1"
     position: integer("position").notNull(),
     userQuery: text("user_query").notNull(),
@@ -134,7 +145,9 @@ export const palCandidates = sqliteTable(
   "pal_candidates",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    topicId: integer("topic_id").notNull().references(() => palTopics.id, { onDelete: "cascade" }),
+    topicId: integer("topic_id")
+      .notNull()
+      .references(() => palTopics.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     solution: text("solution").notNull(),
     feedback: text("feedback", { enum: FEEDBACK }).notNull(),
@@ -142,4 +155,3 @@ export const palCandidates = sqliteTable(
   },
   (t) => [index("pal_candidates_topic").on(t.topicId, t.position)],
 );
-

@@ -40,7 +40,11 @@ export interface BootstrapCI {
  * A null statistic on a resample (e.g. kappa when the resample holds one category) is skipped; when
  * fewer than half the resamples are defined the interval is null, since it would describe a biased subset.
  */
-export function bootstrapCI<T>(items: readonly T[], statistic: (sample: readonly T[]) => number | null, opts: BootstrapOptions = {}): BootstrapCI {
+export function bootstrapCI<T>(
+  items: readonly T[],
+  statistic: (sample: readonly T[]) => number | null,
+  opts: BootstrapOptions = {},
+): BootstrapCI {
   const iterations = opts.iterations ?? 1000;
   const seed = opts.seed ?? 1;
   const level = opts.level ?? 0.95;

@@ -88,9 +88,7 @@ export function judgeVsHuman(items: readonly JudgeHumanItem[], opts: JudgeHumanO
 
   const categories = opts.categories ?? categoriesOf([tieLabel, ...resolved.flatMap((r) => [r.llm, r.human])]);
   const allPairs = resolved.map((r) => [r.llm, r.human] as [Label, Label]);
-  const kept = resolved.filter((r) =>
-    variant === "both" ? !(isTie(r.llm) && isTie(r.human)) : !(isTie(r.llm) || isTie(r.human)),
-  );
+  const kept = resolved.filter((r) => (variant === "both" ? !(isTie(r.llm) && isTie(r.human)) : !(isTie(r.llm) || isTie(r.human))));
   const keptPairs = kept.map((r) => [r.llm, r.human] as [Label, Label]);
 
   const index = new Map(categories.map((c, i) => [String(c), i]));

@@ -27,9 +27,25 @@ describe("Fleiss' kappa", () => {
   });
   it("from rating lists; null when items differ in ratings or one category is used", () => {
     // Items (a,a,b) (b,b,b) (a,b,b): P_i = 1/3, 1, 1/3 → P̄ = 5/9; p_a = 3/9, p_b = 6/9 → P̄e = 5/9 → κ = 0.
-    expect(fleissKappa([["a", "a", "b"], ["b", "b", "b"], ["a", "b", "b"]]).value).toBeCloseTo(0, 15);
-    expect(fleissKappa([["a", "b"], ["a", "b", "b"]])).toMatchObject({ value: null, reason: expect.stringMatching(/different numbers/) });
-    expect(fleissKappa([["a", "a"], ["a", "a"]])).toMatchObject({ value: null, reason: expect.stringMatching(/same category/) });
+    expect(
+      fleissKappa([
+        ["a", "a", "b"],
+        ["b", "b", "b"],
+        ["a", "b", "b"],
+      ]).value,
+    ).toBeCloseTo(0, 15);
+    expect(
+      fleissKappa([
+        ["a", "b"],
+        ["a", "b", "b"],
+      ]),
+    ).toMatchObject({ value: null, reason: expect.stringMatching(/different numbers/) });
+    expect(
+      fleissKappa([
+        ["a", "a"],
+        ["a", "a"],
+      ]),
+    ).toMatchObject({ value: null, reason: expect.stringMatching(/same category/) });
     expect(fleissKappa([["a"], ["b"]])).toMatchObject({ value: null, reason: expect.stringMatching(/fewer than two/) });
   });
 });
@@ -59,12 +75,21 @@ describe("Cohen's kappa", () => {
   });
   it("from label pairs, with the declared category order", () => {
     const pairs: Array<[number, number]> = [];
-    table.forEach((row, i) => row.forEach((n, j) => { for (let k = 0; k < n; k++) pairs.push([i + 1, j + 1]); }));
+    table.forEach((row, i) =>
+      row.forEach((n, j) => {
+        for (let k = 0; k < n; k++) pairs.push([i + 1, j + 1]);
+      }),
+    );
     expect(cohenKappa(pairs, { categories: [1, 2, 3], weights: "linear" }).value).toBeCloseTo(49 / 79, 15);
     expect(cohenKappa(pairs, { categories: [1, 2, 3] }).n).toBe(20);
   });
   it("null with a reason when both raters use one category, or nothing overlaps", () => {
-    expect(cohenKappa([["x", "x"], ["x", "x"]])).toMatchObject({ value: null, reason: expect.stringMatching(/same category/) });
+    expect(
+      cohenKappa([
+        ["x", "x"],
+        ["x", "x"],
+      ]),
+    ).toMatchObject({ value: null, reason: expect.stringMatching(/same category/) });
     expect(cohenKappa([])).toMatchObject({ value: null, n: 0 });
   });
 });

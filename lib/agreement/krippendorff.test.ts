@@ -39,12 +39,27 @@ describe("hand-computed and degenerate cases", () => {
   it("two raters, nominal: 1 − (n − 1)·D_o/D_e", () => {
     // Units (a,a) (a,b) (b,b) (b,b): coincidences o_aa = 2, o_ab = o_ba = 1, o_bb = 4; n_a = 3, n_b = 5, n = 8.
     // α = 1 − (8 − 1)·(o_ab + o_ba) / (n_a n_b + n_b n_a) = 1 − 7·2/30 = 8/15.
-    const r = krippendorffAlpha([["a", "a"], ["a", "b"], ["b", "b"], ["b", "b"]]);
+    const r = krippendorffAlpha([
+      ["a", "a"],
+      ["a", "b"],
+      ["b", "b"],
+      ["b", "b"],
+    ]);
     expect(r.value).toBeCloseTo(8 / 15, 15);
   });
   it("null with a reason, never NaN", () => {
-    expect(krippendorffAlpha([["a", "a"], ["a", "a"]])).toMatchObject({ value: null, reason: expect.stringMatching(/variation/) });
-    expect(krippendorffAlpha([["a", null], [null, "b"]])).toMatchObject({ value: null, reason: expect.stringMatching(/two or more/) });
+    expect(
+      krippendorffAlpha([
+        ["a", "a"],
+        ["a", "a"],
+      ]),
+    ).toMatchObject({ value: null, reason: expect.stringMatching(/variation/) });
+    expect(
+      krippendorffAlpha([
+        ["a", null],
+        [null, "b"],
+      ]),
+    ).toMatchObject({ value: null, reason: expect.stringMatching(/two or more/) });
     expect(krippendorffAlpha([])).toMatchObject({ value: null });
   });
 });
@@ -54,28 +69,37 @@ describe("properties", () => {
   const data = fc.array(fc.array(label, { minLength: 3, maxLength: 3 }), { minLength: 2, maxLength: 15 });
   it("invariant to rater order and unit order; at most 1", () => {
     fc.assert(
-      fc.property(data, fc.constantFrom("nominal", "ordinal", "interval") as fc.Arbitrary<"nominal" | "ordinal" | "interval">, (d, scale) => {
-        const a = krippendorffAlpha(d, { scale, categories: [1, 2, 3, 4] }).value;
-        const raterPerm = d.map(([x, y, z]) => [z, x, y]);
-        const b = krippendorffAlpha(raterPerm, { scale, categories: [1, 2, 3, 4] }).value;
-        const c = krippendorffAlpha([...d].reverse(), { scale, categories: [1, 2, 3, 4] }).value;
-        if (a === null) {
-          expect(b).toBeNull();
-          expect(c).toBeNull();
-        } else {
-          expect(b).toBeCloseTo(a, 12);
-          expect(c).toBeCloseTo(a, 12);
-          expect(a).toBeLessThanOrEqual(1 + 1e-12);
-          expect(Number.isFinite(a)).toBe(true);
-        }
-      }),
+      fc.property(
+        data,
+        fc.constantFrom("nominal", "ordinal", "interval") as fc.Arbitrary<"nominal" | "ordinal" | "interval">,
+        (d, scale) => {
+          const a = krippendorffAlpha(d, { scale, categories: [1, 2, 3, 4] }).value;
+          const raterPerm = d.map(([x, y, z]) => [z, x, y]);
+          const b = krippendorffAlpha(raterPerm, { scale, categories: [1, 2, 3, 4] }).value;
+          const c = krippendorffAlpha([...d].reverse(), { scale, categories: [1, 2, 3, 4] }).value;
+          if (a === null) {
+            expect(b).toBeNull();
+            expect(c).toBeNull();
+          } else {
+            expect(b).toBeCloseTo(a, 12);
+            expect(c).toBeCloseTo(a, 12);
+            expect(a).toBeLessThanOrEqual(1 + 1e-12);
+            expect(Number.isFinite(a)).toBe(true);
+          }
+        },
+      ),
     );
   });
   it("perfect agreement gives 1 when more than one value is used", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 2, maxLength: 20 }), (vals) => {
         fc.pre(new Set(vals).size > 1);
-        expect(krippendorffAlpha(vals.map((v) => [v, v, v]), { scale: "nominal" }).value).toBe(1);
+        expect(
+          krippendorffAlpha(
+            vals.map((v) => [v, v, v]),
+            { scale: "nominal" },
+          ).value,
+        ).toBe(1);
       }),
     );
   });

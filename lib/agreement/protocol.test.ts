@@ -13,9 +13,15 @@ describe("majority vote", () => {
   it("ties follow the explicit rule, which is recorded", () => {
     expect(majorityVote(["Win", "Lose"])).toMatchObject({ label: "Tie", rule: "tie", tied: true, candidates: ["Win", "Lose"] });
     expect(majorityVote(["Win", "Lose"], { tieRule: "tie", tieLabel: "T" }).label).toBe("T");
-    expect(majorityVote(["Lose", "Win"], { tieRule: "first", order: ["Win", "Tie", "Lose"] })).toMatchObject({ label: "Win", rule: "first" });
+    expect(majorityVote(["Lose", "Win"], { tieRule: "first", order: ["Win", "Tie", "Lose"] })).toMatchObject({
+      label: "Win",
+      rule: "first",
+    });
     expect(majorityVote(["Win", "Lose"], { tieRule: "adjudicate" })).toMatchObject({ label: null, needsAdjudication: true });
-    expect(majorityVote(["Win", "Lose"], { tieRule: "adjudicate", adjudicated: "Lose" })).toMatchObject({ label: "Lose", rule: "adjudicate" });
+    expect(majorityVote(["Win", "Lose"], { tieRule: "adjudicate", adjudicated: "Lose" })).toMatchObject({
+      label: "Lose",
+      rule: "adjudicate",
+    });
     expect(majorityVote(["Win", "Lose"], { tieRule: "none" }).label).toBeNull();
   });
 });

@@ -77,13 +77,15 @@ export function parseAgreementInput(json: unknown, source?: string): AgreementIn
   if (typeof json !== "object" || json === null || Array.isArray(json)) fail("expected a JSON object");
   const o = json as Record<string, unknown>;
   const scale = o.scale;
-  if (!AGREEMENT_SCALES.includes(scale as AgreementScale)) fail(`scale: expected one of ${AGREEMENT_SCALES.join(", ")}, got ${JSON.stringify(scale)}`);
+  if (!AGREEMENT_SCALES.includes(scale as AgreementScale))
+    fail(`scale: expected one of ${AGREEMENT_SCALES.join(", ")}, got ${JSON.stringify(scale)}`);
   if (!Array.isArray(o.items)) fail("items: expected an array");
   const items = (o.items as unknown[]).map((it, i) => {
     if (typeof it !== "object" || it === null || Array.isArray(it)) fail(`items[${i}]: expected an object`);
     const { id, ratings } = it as Record<string, unknown>;
     if (id !== undefined && typeof id !== "string" && typeof id !== "number") fail(`items[${i}].id: expected a string or number`);
-    if (typeof ratings !== "object" || ratings === null || Array.isArray(ratings)) fail(`items[${i}].ratings: expected an object of rater → label`);
+    if (typeof ratings !== "object" || ratings === null || Array.isArray(ratings))
+      fail(`items[${i}].ratings: expected an object of rater → label`);
     for (const [rater, label] of Object.entries(ratings as object)) {
       if (label !== null && !isLabel(label)) fail(`items[${i}].ratings.${rater}: expected a string, number or null`);
     }
@@ -107,7 +109,8 @@ export function parseAgreementInput(json: unknown, source?: string): AgreementIn
     }
     items.forEach((it, i) => {
       for (const [rater, label] of Object.entries(it.ratings)) {
-        if (label !== null && !seen.has(String(label))) fail(`items[${i}].ratings.${rater}: label ${JSON.stringify(label)} is not in categories`);
+        if (label !== null && !seen.has(String(label)))
+          fail(`items[${i}].ratings.${rater}: label ${JSON.stringify(label)} is not in categories`);
       }
     });
   }
@@ -209,7 +212,11 @@ export function agreementReport(input: AgreementInput, opts: AgreementReportOpti
         percentAgreement: interval((s) => percentAgreement(s.map(present)).value),
         fleissKappa: interval((s) => fleissKappa(s.map(present), categories).value),
         krippendorffAlpha: interval(
-          (s) => krippendorffAlpha(s.map((it) => raters.map((r) => it.ratings[r] ?? null)), { scale, categories }).value,
+          (s) =>
+            krippendorffAlpha(
+              s.map((it) => raters.map((r) => it.ratings[r] ?? null)),
+              { scale, categories },
+            ).value,
         ),
       },
     };

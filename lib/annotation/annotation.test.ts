@@ -35,7 +35,8 @@ beforeEach(async () => {
   db = t.db;
   admin = (await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" })).id;
   ann = [];
-  for (const e of ["a1@x.io", "a2@x.io", "a3@x.io"]) ann.push((await createUser(db, { email: e, role: "annotator", password: "password-123" })).id);
+  for (const e of ["a1@x.io", "a2@x.io", "a3@x.io"])
+    ann.push((await createUser(db, { email: e, role: "annotator", password: "password-123" })).id);
 });
 afterEach(() => t.cleanup());
 
@@ -44,7 +45,9 @@ let sub = 0;
 /** Submits canonical values for an annotator's assignment of an item, pressing what the shown order needs. */
 function label(user: number, externalId: string, canonical: Record<string, string>) {
   const a = db.$client
-    .prepare(`select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ? and a.annotator_id = ?`)
+    .prepare(
+      `select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ? and a.annotator_id = ?`,
+    )
     .get(externalId, user) as { id: number; swapped: number };
   const values = Object.fromEntries(Object.entries(canonical).map(([k, v]) => [k, a.swapped ? flip(v) : v]));
   return submitLabels(db, user, a.id, { submissionId: `sub-${String(++sub).padStart(6, "0")}`, values });
@@ -52,39 +55,79 @@ function label(user: number, externalId: string, canonical: Record<string, strin
 
 describe("campaign creation", () => {
   it("samples PAL-Set sessions, seeded, and balances k annotations over annotators, never twice to one", async () => {
-    const ds = await importPalset(db, { paths: fs.readdirSync(path.join(ROOT, "fixtures/palset/en")).filter((f) => f.endsWith(".json")).map((f) => path.join(ROOT, "fixtures/palset/en", f)), name: "en", lang: "en" });
+    const ds = await importPalset(db, {
+      paths: fs
+        .readdirSync(path.join(ROOT, "fixtures/palset/en"))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => path.join(ROOT, "fixtures/palset/en", f)),
+      name: "en",
+      lang: "en",
+    });
     const spec = { kind: "palset-session" as const, datasetId: ds.datasetId, users: 2, sessionsPerUser: 2, seed: 7 };
     const c = createCampaign(db, { name: "q", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
     const c2 = createCampaign(db, { name: "q2", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
-    const ext = (id: number) => db.$client.prepare("select external_id from campaign_items where campaign_id = ? order by position").all(id);
+    const ext = (id: number) =>
+      db.$client.prepare("select external_id from campaign_items where campaign_id = ? order by position").all(id);
     expect(ext(c.id)).toEqual(ext(c2.id));
     expect(c.items).toBe(4);
     expect(c.assignments).toBe(8);
-    const loads = db.$client.prepare("select annotator_id, count(*) n from assignments where campaign_id = ? group by annotator_id").all(c.id) as Array<{ n: number }>;
+    const loads = db.$client
+      .prepare("select annotator_id, count(*) n from assignments where campaign_id = ? group by annotator_id")
+      .all(c.id) as Array<{ n: number }>;
     expect(Math.max(...loads.map((l) => l.n)) - Math.min(...loads.map((l) => l.n))).toBeLessThanOrEqual(1);
-    const dup = db.$client.prepare("select item_id, annotator_id, count(*) n from assignments group by item_id, annotator_id having n > 1").all();
+    const dup = db.$client
+      .prepare("select item_id, annotator_id, count(*) n from assignments group by item_id, annotator_id having n > 1")
+      .all();
     expect(dup).toEqual([]);
     const item = presentAssignment(db, ann[0], myQueue(db, ann[0], c.id).entries[0].assignmentId);
     expect(Object.keys(item.content)).toEqual(expect.arrayContaining(["profile", "situation", "logs", "dialogue", "requirements"]));
     expect(item.dimensions.map((d) => d.key)).toEqual(["logs", "dialogue"]);
     // A split rating has no "Tie" to become: such campaigns wait for adjudication unless told otherwise.
     expect(db.$client.prepare("select tie_rule from campaigns where id = ?").get(c.id)).toEqual({ tie_rule: "adjudicate" });
-    expect(() => createCampaign(db, { name: "q3", kind: "session-quality", perItem: 2, annotatorIds: ann, tieRule: "tie", source: spec }, admin)).toThrow(/needs a Tie category/);
+    expect(() =>
+      createCampaign(db, { name: "q3", kind: "session-quality", perItem: 2, annotatorIds: ann, tieRule: "tie", source: spec }, admin),
+    ).toThrow(/needs a Tie category/);
   });
 
   it("refuses a bad upload naming the file, line and field, and stores nothing", () => {
     const bad = PAIRWISE.split("\n").slice(0, 2).join("\n") + '\n{"id":"x","user_info":"u","a":{"system":"h2memory","output":"hi"}}\n';
-    expect(() => createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: bad } }, admin)).toThrow(
-      'p.jsonl:3: field "b" must be an object {"system", "output"}',
-    );
+    expect(() =>
+      createCampaign(
+        db,
+        { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: bad } },
+        admin,
+      ),
+    ).toThrow('p.jsonl:3: field "b" must be an object {"system", "output"}');
     expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual({ n: 0 });
-    expect(() => createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 4, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, admin)).toThrow(/at least 4 annotators/);
+    expect(() =>
+      createCampaign(
+        db,
+        {
+          name: "p",
+          kind: "pairwise-dialogue",
+          perItem: 4,
+          annotatorIds: ann,
+          source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+        },
+        admin,
+      ),
+    ).toThrow(/at least 4 annotators/);
   });
 });
 
 describe("the blinded queue", () => {
   it("shows outputs in the recorded order, never a system name; stores labels in canonical order; one per submission", () => {
-    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 3, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, admin);
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 3,
+        annotatorIds: ann,
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      admin,
+    );
     const q = myQueue(db, ann[0], c.id);
     expect(q.entries).toHaveLength(6);
     let swappedSeen = 0;
@@ -95,10 +138,22 @@ describe("the blinded queue", () => {
       expect(json).not.toMatch(/topic-\d/); // no source ids either
       const row = db.select().from(assignments).where(eq(assignments.id, e.assignmentId)).get()!;
       if (row.swapped) swappedSeen++;
-      const r = submitLabels(db, ann[0], e.assignmentId, { submissionId: `same-${e.assignmentId}-xx`, values: { requirement: "Win", preference: "Tie" } });
+      const r = submitLabels(db, ann[0], e.assignmentId, {
+        submissionId: `same-${e.assignmentId}-xx`,
+        values: { requirement: "Win", preference: "Tie" },
+      });
       expect(r.duplicate).toBe(false);
-      expect(submitLabels(db, ann[0], e.assignmentId, { submissionId: `same-${e.assignmentId}-xx`, values: { requirement: "Win", preference: "Tie" } }).duplicate).toBe(true);
-      const stored = db.select().from(labels).where(and(eq(labels.assignmentId, e.assignmentId), eq(labels.dimension, "requirement"))).get()!;
+      expect(
+        submitLabels(db, ann[0], e.assignmentId, {
+          submissionId: `same-${e.assignmentId}-xx`,
+          values: { requirement: "Win", preference: "Tie" },
+        }).duplicate,
+      ).toBe(true);
+      const stored = db
+        .select()
+        .from(labels)
+        .where(and(eq(labels.assignmentId, e.assignmentId), eq(labels.dimension, "requirement")))
+        .get()!;
       expect(stored.value).toBe(row.swapped ? "Lose" : "Win");
       expect(stored.shownValue).toBe("Win");
     }
@@ -112,17 +167,39 @@ describe("the blinded queue", () => {
   });
 
   it("never lets an annotator read, draft, submit or skip another's assignment", () => {
-    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 1, annotatorIds: [ann[0], ann[1]], source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, admin);
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 1,
+        annotatorIds: [ann[0], ann[1]],
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      admin,
+    );
     const other = myQueue(db, ann[1], c.id).entries[0].assignmentId;
     expect(() => presentAssignment(db, ann[0], other)).toThrow(/no assignment/);
-    expect(() => submitLabels(db, ann[0], other, { submissionId: "evil-000001", values: { requirement: "Win", preference: "Win" } })).toThrow(/no assignment/);
+    expect(() =>
+      submitLabels(db, ann[0], other, { submissionId: "evil-000001", values: { requirement: "Win", preference: "Win" } }),
+    ).toThrow(/no assignment/);
     expect(() => skipAssignment(db, ann[0], other, "x")).toThrow(/no assignment/);
     expect(() => myQueue(db, ann[2], c.id)).toThrow(/no campaign/);
     expect(db.$client.prepare("select count(*) n from labels").get()).toEqual({ n: 0 });
   });
 
   it("users with labels cannot be deleted (they are disabled instead)", () => {
-    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 1, annotatorIds: [ann[0]], source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, admin);
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 1,
+        annotatorIds: [ann[0]],
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      admin,
+    );
     label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
     expect(() => db.delete(users).where(eq(users.id, ann[0])).run()).toThrow(/FOREIGN KEY/);
     expect(c.items).toBe(6);
@@ -140,12 +217,24 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     ["topic-6", "Win", "Win", "Win"],
   ];
   function setup() {
-    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: [ann[0], ann[1]], source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, admin);
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 2,
+        annotatorIds: [ann[0], ann[1]],
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      admin,
+    );
     for (const [id, h1, h2] of H) {
       label(ann[0], id, { requirement: h1, preference: "Win" });
       label(ann[1], id, { requirement: h2, preference: "Win" });
     }
-    const file = H.map(([id, , , j]) => JSON.stringify({ item: id, dimension: "requirement", verdict: j, judgments: [{ order: "AB", scoreA: 7, scoreB: 5 }] })).join("\n");
+    const file = H.map(([id, , , j]) =>
+      JSON.stringify({ item: id, dimension: "requirement", verdict: j, judgments: [{ order: "AB", scoreA: 7, scoreB: 5 }] }),
+    ).join("\n");
     const run = importJudgeVerdicts(db, c.id, { name: "judge-x", fileName: "v.jsonl", text: file }, admin);
     return { c, run };
   }
@@ -189,14 +278,37 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     const agreementCsv = exportCampaign(db, c.id, "csv", "agreement").split("\n");
     expect(agreementCsv[0]).toBe("dimension,statistic,raters,n,value,ciLow,ciHigh,reading,note");
     expect(agreementCsv.find((l) => l.startsWith("requirement,cohen.kappa,"))).toContain(String(d.report.cohen[0].kappa));
-    expect(exportCampaign(db, c.id, "csv").split("\n")[0]).toBe("item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt");
+    expect(exportCampaign(db, c.id, "csv").split("\n")[0]).toBe(
+      "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt",
+    );
   });
 
   it("HiCUPID Figure 2: reference-win / tie / model-win and S for the humans and each judge", () => {
-    const c = createCampaign(db, { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: [ann[0]], source: { kind: "upload", fileName: "h.jsonl", text: HICUPID } }, admin);
+    const c = createCampaign(
+      db,
+      { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: [ann[0]], source: { kind: "upload", fileName: "h.jsonl", text: HICUPID } },
+      admin,
+    );
     const vals = ["Win", "Tie", "Lose", "Lose"];
     vals.forEach((v, i) => label(ann[0], `qa-${i + 1}`, { personalization: v, "logical-validity": "Tie" }));
-    importJudgeVerdicts(db, c.id, { name: "gpt", fileName: "j.jsonl", text: vals.map((v, i) => JSON.stringify({ item: `qa-${i + 1}`, dimension: "personalization", winner: v === "Win" ? "demo-model" : v === "Lose" ? "reference" : "tie" })).join("\n") }, admin);
+    importJudgeVerdicts(
+      db,
+      c.id,
+      {
+        name: "gpt",
+        fileName: "j.jsonl",
+        text: vals
+          .map((v, i) =>
+            JSON.stringify({
+              item: `qa-${i + 1}`,
+              dimension: "personalization",
+              winner: v === "Win" ? "demo-model" : v === "Lose" ? "reference" : "tie",
+            }),
+          )
+          .join("\n"),
+      },
+      admin,
+    );
     const f = figure2(db, c.id).find((x) => x.dimension === "personalization")!;
     expect(f.rows[0]).toMatchObject({ source: "Humans", n: 4, referenceWin: 0.5, tie: 0.25, modelWin: 0.25, score: 37.5 });
     expect(f.rows[1]).toMatchObject({ source: "gpt", n: 4, score: 37.5 });
@@ -204,9 +316,18 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
 
   it("refuses a judge file line naming the field; nothing stored", () => {
     const { c } = setup();
-    expect(() => importJudgeVerdicts(db, c.id, { name: "j", fileName: "bad.jsonl", text: '{"item":"topic-1","dimension":"requirement","verdict":"Win"}\n{"item":"topic-2","dimension":"requirement","verdict":"Maybe"}' }, admin)).toThrow(
-      'bad.jsonl:2: field "verdict": expected one of Win, Tie, Lose, got "Maybe"',
-    );
+    expect(() =>
+      importJudgeVerdicts(
+        db,
+        c.id,
+        {
+          name: "j",
+          fileName: "bad.jsonl",
+          text: '{"item":"topic-1","dimension":"requirement","verdict":"Win"}\n{"item":"topic-2","dimension":"requirement","verdict":"Maybe"}',
+        },
+        admin,
+      ),
+    ).toThrow('bad.jsonl:2: field "verdict": expected one of Win, Tie, Lose, got "Maybe"');
     expect(db.$client.prepare("select count(*) n from judge_runs").get()).toEqual({ n: 1 });
   });
 });

@@ -16,7 +16,8 @@ export function planAssignments(itemCount: number, annotators: readonly number[]
   const unique = [...new Set(annotators)];
   if (unique.length !== annotators.length) throw new InvalidInputError("annotators: an annotator is listed twice");
   if (!Number.isInteger(k) || k < 1) throw new InvalidInputError(`perItem: expected a positive integer, got ${k}`);
-  if (k > unique.length) throw new InvalidInputError(`perItem: ${k} annotations per item need at least ${k} annotators, got ${unique.length}`);
+  if (k > unique.length)
+    throw new InvalidInputError(`perItem: ${k} annotations per item need at least ${k} annotators, got ${unique.length}`);
   const rand = mulberry32(seed);
   const load = new Map(unique.map((a) => [a, 0]));
   const out: PlannedAssignment[] = [];

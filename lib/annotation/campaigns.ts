@@ -79,7 +79,8 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
       config = { ...spec };
     } else if (src.kind === "experiment") {
       const spec = { experimentId: src.experimentId, methodA: src.methodA, methodB: src.methodB, replicate: src.replicate ?? 0 };
-      const got = def.kind === "hicupid-ab" ? experimentHicupidItems(tx as unknown as Db, spec) : experimentDialogueItems(tx as unknown as Db, spec);
+      const got =
+        def.kind === "hicupid-ab" ? experimentHicupidItems(tx as unknown as Db, spec) : experimentDialogueItems(tx as unknown as Db, spec);
       parsed = got.items;
       experimentSystems = got.systems;
       experimentId = spec.experimentId;
@@ -94,20 +95,38 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
 
     const campaign = tx
       .insert(campaigns)
-      .values({ name, kind: def.kind, source: src.kind, datasetId, guidelines: input.guidelines?.trim() || def.defaultGuidelines, perItem: input.perItem, tieRule, config, createdBy })
+      .values({
+        name,
+        kind: def.kind,
+        source: src.kind,
+        datasetId,
+        guidelines: input.guidelines?.trim() || def.defaultGuidelines,
+        perItem: input.perItem,
+        tieRule,
+        config,
+        createdBy,
+      })
       .returning({ id: campaigns.id })
       .get();
     tx.insert(campaignDimensions)
       .values(def.dimensions.map((d: DimensionSpec, i) => ({ campaignId: campaign.id, position: i, ...d })))
       .run();
-    tx.insert(campaignAnnotators).values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId }))).run();
+    tx.insert(campaignAnnotators)
+      .values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId })))
+      .run();
     let systemIds: { A: number; B: number } | null = null;
     const first = parsed[0]?.outputs;
     if (def.pairwise && first) {
       const ins = (slot: "A" | "B") =>
         tx
           .insert(campaignSystems)
-          .values({ campaignId: campaign.id, slot, name: first[slot].system, experimentId, method: experimentSystems?.[slot].method ?? null })
+          .values({
+            campaignId: campaign.id,
+            slot,
+            name: first[slot].system,
+            experimentId,
+            method: experimentSystems?.[slot].method ?? null,
+          })
           .returning({ id: campaignSystems.id })
           .get().id;
       systemIds = { A: ins("A"), B: ins("B") };
@@ -133,9 +152,18 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
     const rows = plan.map((a) => {
       const pos = queuePos.get(a.annotator) ?? 0;
       queuePos.set(a.annotator, pos + 1);
-      return { campaignId: campaign.id, itemId: itemIds[a.item], annotatorId: a.annotator, position: pos, swapped: def.pairwise && a.swapped };
+      return {
+        campaignId: campaign.id,
+        itemId: itemIds[a.item],
+        annotatorId: a.annotator,
+        position: pos,
+        swapped: def.pairwise && a.swapped,
+      };
     });
-    for (let i = 0; i < rows.length; i += 500) tx.insert(assignments).values(rows.slice(i, i + 500)).run();
+    for (let i = 0; i < rows.length; i += 500)
+      tx.insert(assignments)
+        .values(rows.slice(i, i + 500))
+        .run();
     return { id: campaign.id, items: parsed.length, assignments: rows.length };
   });
 }
@@ -150,7 +178,13 @@ export function getCampaign(db: Db, id: number): CampaignRow {
 
 export function campaignDimensionsOf(db: Db, campaignId: number): DimensionSpec[] {
   return db
-    .select({ key: campaignDimensions.key, title: campaignDimensions.title, question: campaignDimensions.question, scale: campaignDimensions.scale, categories: campaignDimensions.categories })
+    .select({
+      key: campaignDimensions.key,
+      title: campaignDimensions.title,
+      question: campaignDimensions.question,
+      scale: campaignDimensions.scale,
+      categories: campaignDimensions.categories,
+    })
     .from(campaignDimensions)
     .where(eq(campaignDimensions.campaignId, campaignId))
     .orderBy(asc(campaignDimensions.position))

@@ -13,7 +13,10 @@ afterEach(() => cleanup?.());
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/annotation-submit-worker.ts", ...args], { cwd: ROOT, env });
+    const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test/annotation-submit-worker.ts", ...args], {
+      cwd: ROOT,
+      env,
+    });
     let out = "";
     let err = "";
     p.stdout.on("data", (d) => (out += d));
@@ -28,7 +31,11 @@ async function setup() {
   const r = (await createUser(t.db, { email: "r@x.io", role: "researcher", password: "password-123" })).id;
   const a = [];
   for (const e of ["a1@x.io", "a2@x.io"]) a.push((await createUser(t.db, { email: e, role: "annotator", password: "password-123" })).id);
-  const c = createCampaign(t.db, { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: a, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, r);
+  const c = createCampaign(
+    t.db,
+    { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: a, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } },
+    r,
+  );
   return { ...t, a, c };
 }
 

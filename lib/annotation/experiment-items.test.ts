@@ -27,9 +27,19 @@ beforeEach(async () => {
 afterEach(() => t.cleanup());
 
 /** An experiment row with finished jobs, as the experiments engine stores them (output per method and item). */
-function experiment(datasetId: number, rows: Array<{ method: string; task: string; itemKey: string; output: unknown; status?: "done" | "failed" }>) {
-  const e = db.insert(experiments).values({ name: "exp", datasetId, datasetHash: "h", config: {}, configHash: "c", status: "done" }).returning().get();
-  for (const r of rows) db.insert(jobs).values({ experimentId: e.id, method: r.method, task: r.task, itemKey: r.itemKey, status: r.status ?? "done", output: r.output }).run();
+function experiment(
+  datasetId: number,
+  rows: Array<{ method: string; task: string; itemKey: string; output: unknown; status?: "done" | "failed" }>,
+) {
+  const e = db
+    .insert(experiments)
+    .values({ name: "exp", datasetId, datasetHash: "h", config: {}, configHash: "c", status: "done" })
+    .returning()
+    .get();
+  for (const r of rows)
+    db.insert(jobs)
+      .values({ experimentId: e.id, method: r.method, task: r.task, itemKey: r.itemKey, status: r.status ?? "done", output: r.output })
+      .run();
   return e.id;
 }
 
@@ -40,11 +50,21 @@ const dialogue = (who: string) => [
 
 describe("campaign items from an experiment", () => {
   it("pairs two methods' dialogues per topic, links the systems to the experiment, and never shows a method name", async () => {
-    const paths = fs.readdirSync(PALSET_EN).filter((f) => f.endsWith(".json")).map((f) => path.join(PALSET_EN, f));
+    const paths = fs
+      .readdirSync(PALSET_EN)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => path.join(PALSET_EN, f));
     const ds = await importPalset(db, { paths, name: "en", lang: "en" });
     const topics = listQueryTopics(db, ds.datasetId, "all").slice(0, 3);
     const exp = experiment(ds.datasetId, [
-      ...topics.flatMap((tp) => ["h2memory", "vanilla-log"].map((m) => ({ method: m, task: "dialogue", itemKey: tp.itemKey, output: { template: {}, dialogue: dialogue(m) } }))),
+      ...topics.flatMap((tp) =>
+        ["h2memory", "vanilla-log"].map((m) => ({
+          method: m,
+          task: "dialogue",
+          itemKey: tp.itemKey,
+          output: { template: {}, dialogue: dialogue(m) },
+        })),
+      ),
       // Only one method finished this topic: no pair, no item. A pairwise judging job is not a method.
       { method: "h2memory", task: "dialogue", itemKey: "x/y/z", output: { dialogue: dialogue("h2memory") } },
       { method: "h2memory~vanilla-log", task: "dialogue", itemKey: topics[0].itemKey, output: {} },
@@ -52,18 +72,41 @@ describe("campaign items from an experiment", () => {
     expect(experimentSourceChoices(db)).toEqual([{ id: exp, name: "exp", tasks: { dialogue: ["h2memory", "vanilla-log"] } }]);
     const c = createCampaign(
       db,
-      { name: "from exp", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB: "vanilla-log" } },
+      {
+        name: "from exp",
+        kind: "pairwise-dialogue",
+        perItem: 2,
+        annotatorIds: ann,
+        source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB: "vanilla-log" },
+      },
       researcher,
     );
     expect(c.items).toBe(3);
-    expect(db.$client.prepare("select dataset_id as d, source from campaigns where id = ?").get(c.id)).toEqual({ d: ds.datasetId, source: "experiment" });
-    const systems = db.$client.prepare("select slot, name, experiment_id, method from campaign_systems where campaign_id = ? order by slot").all(c.id);
+    expect(db.$client.prepare("select dataset_id as d, source from campaigns where id = ?").get(c.id)).toEqual({
+      d: ds.datasetId,
+      source: "experiment",
+    });
+    const systems = db.$client
+      .prepare("select slot, name, experiment_id, method from campaign_systems where campaign_id = ? order by slot")
+      .all(c.id);
     expect(systems).toEqual([
       { slot: "A", name: "h2memory", experiment_id: exp, method: "h2memory" },
       { slot: "B", name: "vanilla-log", experiment_id: exp, method: "vanilla-log" },
     ]);
-    const content = JSON.parse((db.$client.prepare("select content from campaign_items where campaign_id = ? order by position").get(c.id) as { content: string }).content);
-    expect(Object.keys(content.userInfo).sort()).toEqual(["background", "general_preference", "implicit_needs", "personality", "requirement", "situation", "solutions", "user_query"]);
+    const content = JSON.parse(
+      (db.$client.prepare("select content from campaign_items where campaign_id = ? order by position").get(c.id) as { content: string })
+        .content,
+    );
+    expect(Object.keys(content.userInfo).sort()).toEqual([
+      "background",
+      "general_preference",
+      "implicit_needs",
+      "personality",
+      "requirement",
+      "situation",
+      "solutions",
+      "user_query",
+    ]);
     // What an annotator receives for each item: outputs in the shown order, no method name.
     const q = myQueue(db, ann[0], c.id);
     expect(q.entries.length).toBeGreaterThan(0);
@@ -78,14 +121,29 @@ describe("campaign items from an experiment", () => {
   it("takes a method's HiCUPID answers against the personalized reference, leaving schedule questions out", async () => {
     const ds = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "hc" });
     const items = listHcItems(db, ds.datasetId, "all", ["test_1", "test_2"]);
-    const exp = experiment(ds.datasetId, items.map((it, i) => ({ method: "utterance-rag", task: "hicupid", itemKey: it.itemKey, output: { answer: `answer ${i}` } })));
+    const exp = experiment(
+      ds.datasetId,
+      items.map((it, i) => ({ method: "utterance-rag", task: "hicupid", itemKey: it.itemKey, output: { answer: `answer ${i}` } })),
+    );
     const kept = items.filter((it) => loadHcItem(db, ds.datasetId, it.itemKey).type !== "schedule");
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(items.length);
-    const c = createCampaign(db, { name: "hc", kind: "hicupid-ab", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "utterance-rag" } }, researcher);
+    const c = createCampaign(
+      db,
+      {
+        name: "hc",
+        kind: "hicupid-ab",
+        perItem: 1,
+        annotatorIds: ann,
+        source: { kind: "experiment", experimentId: exp, methodA: "utterance-rag" },
+      },
+      researcher,
+    );
     expect(c.items).toBe(kept.length);
     const out = db.$client
-      .prepare("select s.slot, s.name, s.experiment_id as e, o.output from campaign_outputs o join campaign_systems s on s.id = o.system_id join campaign_items i on i.id = o.item_id where i.external_id = ?")
+      .prepare(
+        "select s.slot, s.name, s.experiment_id as e, o.output from campaign_outputs o join campaign_systems s on s.id = o.system_id join campaign_items i on i.id = o.item_id where i.external_id = ?",
+      )
       .all(kept[0].itemKey) as Array<{ slot: string; name: string; e: number; output: string }>;
     const ref = loadHcItem(db, ds.datasetId, kept[0].itemKey).personalizedAnswer;
     expect(out.find((o) => o.slot === "B")).toMatchObject({ name: "reference", e: exp, output: JSON.stringify(ref) });
@@ -93,15 +151,38 @@ describe("campaign items from an experiment", () => {
   });
 
   it("names what is missing and stores nothing", async () => {
-    const paths = fs.readdirSync(PALSET_EN).filter((f) => f.endsWith(".json")).map((f) => path.join(PALSET_EN, f));
+    const paths = fs
+      .readdirSync(PALSET_EN)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => path.join(PALSET_EN, f));
     const ds = await importPalset(db, { paths, name: "en", lang: "en" });
     const exp = experiment(ds.datasetId, []);
     const mk = (methodB?: string) => () =>
-      createCampaign(db, { name: "x", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB } }, researcher);
+      createCampaign(
+        db,
+        {
+          name: "x",
+          kind: "pairwise-dialogue",
+          perItem: 1,
+          annotatorIds: ann,
+          source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB },
+        },
+        researcher,
+      );
     expect(mk()).toThrow(/source.methodB: choose the second method/);
     expect(mk("vanilla")).toThrow(/has no dialogue that both h2memory and vanilla finished/);
     expect(() =>
-      createCampaign(db, { name: "x", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "experiment", experimentId: 999, methodA: "a", methodB: "b" } }, researcher),
+      createCampaign(
+        db,
+        {
+          name: "x",
+          kind: "pairwise-dialogue",
+          perItem: 1,
+          annotatorIds: ann,
+          source: { kind: "experiment", experimentId: 999, methodA: "a", methodB: "b" },
+        },
+        researcher,
+      ),
     ).toThrow(/no experiment with id 999/);
     expect(db.$client.prepare("select count(*) as n from campaigns").get()).toEqual({ n: 0 });
   });

@@ -23,7 +23,11 @@ export interface ExperimentSourceSpec {
   replicate?: number;
 }
 
-export type ExperimentItems = { datasetId: number; items: ParsedItem[]; systems: { A: { name: string; method: string | null }; B: { name: string; method: string | null } } };
+export type ExperimentItems = {
+  datasetId: number;
+  items: ParsedItem[];
+  systems: { A: { name: string; method: string | null }; B: { name: string; method: string | null } };
+};
 
 function experimentRow(db: Db, id: number) {
   const e = Number.isInteger(id) ? db.select().from(experiments).where(eq(experiments.id, id)).get() : undefined;
@@ -35,7 +39,15 @@ function doneJobs(db: Db, experimentId: number, task: string, method: string, re
   return db
     .select({ itemKey: jobs.itemKey, output: jobs.output })
     .from(jobs)
-    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.task, task), eq(jobs.method, method), eq(jobs.replicate, replicate), eq(jobs.status, "done")))
+    .where(
+      and(
+        eq(jobs.experimentId, experimentId),
+        eq(jobs.task, task),
+        eq(jobs.method, method),
+        eq(jobs.replicate, replicate),
+        eq(jobs.status, "done"),
+      ),
+    )
     .orderBy(asc(jobs.id))
     .all();
 }
@@ -74,8 +86,15 @@ export function experimentDialogueItems(db: Db, spec: ExperimentSourceSpec): Exp
       outputs: { A: { system: spec.methodA, output: da }, B: { system: spec.methodB, output: dB } },
     });
   }
-  if (!items.length) throw new InvalidInputError(`source: experiment ${e.id} has no dialogue that both ${spec.methodA} and ${spec.methodB} finished (repeat ${r})`);
-  return { datasetId: e.datasetId, items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: spec.methodB, method: spec.methodB } } };
+  if (!items.length)
+    throw new InvalidInputError(
+      `source: experiment ${e.id} has no dialogue that both ${spec.methodA} and ${spec.methodB} finished (repeat ${r})`,
+    );
+  return {
+    datasetId: e.datasetId,
+    items,
+    systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: spec.methodB, method: spec.methodB } },
+  };
 }
 
 /** HiCUPID A/B items: the method's answers to persona and profile questions against the personalized reference. */
@@ -94,8 +113,13 @@ export function experimentHicupidItems(db: Db, spec: ExperimentSourceSpec): Expe
       outputs: { A: { system: spec.methodA, output: answer }, B: { system: "reference", output: it.personalizedAnswer } },
     });
   }
-  if (!items.length) throw new InvalidInputError(`source: experiment ${e.id} has no finished persona or profile answer of ${spec.methodA} (repeat ${r})`);
-  return { datasetId: e.datasetId, items, systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: "reference", method: null } } };
+  if (!items.length)
+    throw new InvalidInputError(`source: experiment ${e.id} has no finished persona or profile answer of ${spec.methodA} (repeat ${r})`);
+  return {
+    datasetId: e.datasetId,
+    items,
+    systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: "reference", method: null } },
+  };
 }
 
 /** The experiments a campaign can take items from, with the methods that finished each task. */

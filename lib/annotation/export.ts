@@ -15,7 +15,13 @@ export function judgeRunsExport(db: Db, campaignId: number) {
     model: r.model,
     config: r.config,
     labels: db
-      .select({ item: campaignItems.externalId, dimension: judgeLabels.dimension, value: judgeLabels.value, analysis: judgeLabels.analysis, judgments: judgeLabels.judgments })
+      .select({
+        item: campaignItems.externalId,
+        dimension: judgeLabels.dimension,
+        value: judgeLabels.value,
+        analysis: judgeLabels.analysis,
+        judgments: judgeLabels.judgments,
+      })
       .from(judgeLabels)
       .innerJoin(campaignItems, eq(campaignItems.id, judgeLabels.itemId))
       .where(eq(judgeLabels.runId, r.id))
@@ -71,13 +77,33 @@ export function agreementCsv(db: Db, campaignId: number): string {
     const r = d.report;
     const ci = r.bootstrap?.ci ?? {};
     for (const key of ["percentAgreement", "fleissKappa", "krippendorffAlpha"] as const) {
-      rows.push({ dimension: d.dimension.key, statistic: key, raters: "", n: d.labelledItems, value: r[key], ciLow: ci[key]?.[0], ciHigh: ci[key]?.[1], reading: key === "percentAgreement" ? "" : (r.interpretation as Record<string, string | null>)[key], note: r.reasons[key] });
+      rows.push({
+        dimension: d.dimension.key,
+        statistic: key,
+        raters: "",
+        n: d.labelledItems,
+        value: r[key],
+        ciLow: ci[key]?.[0],
+        ciHigh: ci[key]?.[1],
+        reading: key === "percentAgreement" ? "" : (r.interpretation as Record<string, string | null>)[key],
+        note: r.reasons[key],
+      });
     }
     r.cohen.forEach((p, i) => {
       for (const key of ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"] as const) {
         if (key !== "kappa" && d.dimension.scale !== "ordinal") continue;
         const reading = d.cohenInterpretation[i][key === "kappa" ? "kappa" : key === "linearWeightedKappa" ? "linear" : "quadratic"];
-        rows.push({ dimension: d.dimension.key, statistic: `cohen.${key}`, raters: p.raters.join(" x "), n: p.n, value: p[key], ciLow: p.ci?.[key]?.[0], ciHigh: p.ci?.[key]?.[1], reading, note: p.reasons?.[key] });
+        rows.push({
+          dimension: d.dimension.key,
+          statistic: `cohen.${key}`,
+          raters: p.raters.join(" x "),
+          n: p.n,
+          value: p[key],
+          ciLow: p.ci?.[key]?.[0],
+          ciHigh: p.ci?.[key]?.[1],
+          reading,
+          note: p.reasons?.[key],
+        });
       }
     });
     if (d.mean !== null) rows.push({ dimension: d.dimension.key, statistic: "meanRating", raters: "", n: d.labelledItems, value: d.mean });

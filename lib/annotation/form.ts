@@ -31,7 +31,13 @@ export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> 
   if (source === "palset-session") {
     return {
       ...base,
-      source: { kind: "palset-session", datasetId: int(form, "datasetId"), users: int(form, "users", 5), sessionsPerUser: int(form, "sessionsPerUser", 10), seed: int(form, "sampleSeed", 1) },
+      source: {
+        kind: "palset-session",
+        datasetId: int(form, "datasetId"),
+        users: int(form, "users", 5),
+        sessionsPerUser: int(form, "sessionsPerUser", 10),
+        seed: int(form, "sampleSeed", 1),
+      },
     };
   }
   if (source === "upload") {
@@ -45,7 +51,13 @@ export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> 
     if (!text("methodA")) throw new InvalidInputError("methodA: choose the method on side A");
     return {
       ...base,
-      source: { kind: "experiment", experimentId: int(form, "experimentId"), methodA: text("methodA"), methodB: text("methodB") || undefined, replicate: int(form, "replicate", 0) },
+      source: {
+        kind: "experiment",
+        experimentId: int(form, "experimentId"),
+        methodA: text("methodA"),
+        methodB: text("methodB") || undefined,
+        replicate: int(form, "replicate", 0),
+      },
     };
   }
   throw new InvalidInputError(`source: expected palset-session, upload or experiment, got "${source}"`);

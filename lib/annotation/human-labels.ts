@@ -19,7 +19,9 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
     .where(eq(campaignItems.campaignId, campaignId))
     .orderBy(asc(campaignItems.position))
     .all();
-  const byId = new Map<number, ItemLabels>(items.map((i) => [i.id, { itemId: i.id, externalId: i.externalId, position: i.position, human: {}, adjudicated: {} }]));
+  const byId = new Map<number, ItemLabels>(
+    items.map((i) => [i.id, { itemId: i.id, externalId: i.externalId, position: i.position, human: {}, adjudicated: {} }]),
+  );
   const rows = db
     .select({ itemId: assignments.itemId, email: users.email, dimension: labels.dimension, value: labels.value })
     .from(labels)
@@ -49,7 +51,10 @@ export function judgeRunsOf(db: Db, campaignId: number) {
 }
 
 /** runId → itemId → dimension → label */
-export function judgeLabelsOf(db: Db, runId: number): Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>> {
+export function judgeLabelsOf(
+  db: Db,
+  runId: number,
+): Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>> {
   const out = new Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>>();
   for (const l of db.select().from(judgeLabels).where(eq(judgeLabels.runId, runId)).all()) {
     const m = out.get(l.itemId) ?? {};

@@ -9,7 +9,11 @@ import { judgeLabelsOf, judgeRunsOf } from "./human-labels";
 export function itemView(db: Db, campaignId: number, itemId: number) {
   const campaign = getCampaign(db, campaignId);
   const item = Number.isInteger(itemId)
-    ? db.select().from(campaignItems).where(and(eq(campaignItems.id, itemId), eq(campaignItems.campaignId, campaignId))).get()
+    ? db
+        .select()
+        .from(campaignItems)
+        .where(and(eq(campaignItems.id, itemId), eq(campaignItems.campaignId, campaignId)))
+        .get()
     : undefined;
   if (!item) throw new NotFoundError(`no item ${itemId} in campaign ${campaignId}`);
   const outputs = db
@@ -46,7 +50,12 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
     .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
     .where(eq(assignments.itemId, item.id))
     .all();
-  const judges = judgeRunsOf(db, campaignId).map((r) => ({ id: r.id, name: r.name, model: r.model, labels: judgeLabelsOf(db, r.id).get(item.id) ?? {} }));
+  const judges = judgeRunsOf(db, campaignId).map((r) => ({
+    id: r.id,
+    name: r.name,
+    model: r.model,
+    labels: judgeLabelsOf(db, r.id).get(item.id) ?? {},
+  }));
   const adjudicated = db.select().from(adjudications).where(eq(adjudications.itemId, item.id)).all();
   const neighbours = db
     .select({ id: campaignItems.id })
@@ -71,13 +80,25 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
 }
 
 /** Records (or replaces) the adjudicated label of one item and dimension. */
-export function adjudicate(db: Db, campaignId: number, itemId: number, dimension: string, value: string, note: string | null, userId: number): void {
+export function adjudicate(
+  db: Db,
+  campaignId: number,
+  itemId: number,
+  dimension: string,
+  value: string,
+  note: string | null,
+  userId: number,
+): void {
   const view = itemView(db, campaignId, itemId);
   const dim = view.dimensions.find((d) => d.key === dimension);
   if (!dim) throw new InvalidInputError(`dimension: "${dimension}" is not a dimension of this campaign`);
-  if (!dim.categories.some((c) => c.value === value)) throw new InvalidInputError(`value: expected one of ${dim.categories.map((c) => c.value).join(", ")}`);
+  if (!dim.categories.some((c) => c.value === value))
+    throw new InvalidInputError(`value: expected one of ${dim.categories.map((c) => c.value).join(", ")}`);
   db.insert(adjudications)
     .values({ itemId, dimension, value, note: note?.trim() || null, adjudicatorId: userId })
-    .onConflictDoUpdate({ target: [adjudications.itemId, adjudications.dimension], set: { value, note: note?.trim() || null, adjudicatorId: userId } })
+    .onConflictDoUpdate({
+      target: [adjudications.itemId, adjudications.dimension],
+      set: { value, note: note?.trim() || null, adjudicatorId: userId },
+    })
     .run();
 }

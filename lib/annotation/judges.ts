@@ -33,7 +33,12 @@ export function importJudgeVerdicts(db: Db, campaignId: number, input: JudgeImpo
   const dims = campaignDimensionsOf(db, campaignId);
   const systems = campaignSystemsOf(db, campaignId);
   const items = new Map(
-    db.select({ id: campaignItems.id, externalId: campaignItems.externalId }).from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).all().map((i) => [i.externalId, i.id]),
+    db
+      .select({ id: campaignItems.id, externalId: campaignItems.externalId })
+      .from(campaignItems)
+      .where(eq(campaignItems.campaignId, campaignId))
+      .all()
+      .map((i) => [i.externalId, i.id]),
   );
   const rows: Array<Omit<typeof judgeLabels.$inferInsert, "runId">> = [];
   const seen = new Set<string>();
@@ -48,14 +53,17 @@ export function importJudgeVerdicts(db: Db, campaignId: number, input: JudgeImpo
     }
     if (typeof o !== "object" || o === null || Array.isArray(o)) throw new InvalidInputError(`${where}: expected a JSON object`);
     const itemId = items.get(String(o.item));
-    if (o.item === undefined || itemId === undefined) throw new InvalidInputError(`${where}: field "item": no item "${String(o.item)}" in this campaign`);
+    if (o.item === undefined || itemId === undefined)
+      throw new InvalidInputError(`${where}: field "item": no item "${String(o.item)}" in this campaign`);
     const dim = dims.find((d) => d.key === o.dimension);
     if (!dim) throw new InvalidInputError(`${where}: field "dimension": expected one of ${dims.map((d) => d.key).join(", ")}`);
     let value: string;
     if (o.verdict !== undefined) {
       value = String(o.verdict);
       if (!dim.categories.some((x) => x.value === value)) {
-        throw new InvalidInputError(`${where}: field "verdict": expected one of ${dim.categories.map((x) => x.value).join(", ")}, got "${value}"`);
+        throw new InvalidInputError(
+          `${where}: field "verdict": expected one of ${dim.categories.map((x) => x.value).join(", ")}, got "${value}"`,
+        );
       }
     } else if (def.pairwise && typeof o.winner === "string") {
       value = o.winner === systems.A ? "Win" : o.winner === systems.B ? "Lose" : /^tie$/i.test(o.winner) ? "Tie" : "";
@@ -64,20 +72,37 @@ export function importJudgeVerdicts(db: Db, campaignId: number, input: JudgeImpo
       throw new InvalidInputError(`${where}: field "verdict" is missing`);
     }
     if (o.judgments !== undefined && !Array.isArray(o.judgments)) throw new InvalidInputError(`${where}: field "judgments" must be a list`);
-    if (o.analysis !== undefined && typeof o.analysis !== "string") throw new InvalidInputError(`${where}: field "analysis" must be a string`);
+    if (o.analysis !== undefined && typeof o.analysis !== "string")
+      throw new InvalidInputError(`${where}: field "analysis" must be a string`);
     const key = `${itemId}|${dim.key}`;
     if (seen.has(key)) throw new InvalidInputError(`${where}: item "${String(o.item)}" dimension "${dim.key}" is given twice`);
     seen.add(key);
-    rows.push({ itemId, dimension: dim.key, value, judgments: (o.judgments as unknown[]) ?? null, analysis: (o.analysis as string) ?? null });
+    rows.push({
+      itemId,
+      dimension: dim.key,
+      value,
+      judgments: (o.judgments as unknown[]) ?? null,
+      analysis: (o.analysis as string) ?? null,
+    });
   });
   if (!rows.length) throw new InvalidInputError(`${input.fileName}: no verdicts`);
   return db.transaction((tx) => {
     const run = tx
       .insert(judgeRuns)
-      .values({ campaignId, name, origin: "import", model: input.model?.trim() || null, config: { file: input.fileName }, createdBy: userId })
+      .values({
+        campaignId,
+        name,
+        origin: "import",
+        model: input.model?.trim() || null,
+        config: { file: input.fileName },
+        createdBy: userId,
+      })
       .returning({ id: judgeRuns.id })
       .get();
-    for (let i = 0; i < rows.length; i += 500) tx.insert(judgeLabels).values(rows.slice(i, i + 500).map((r) => ({ ...r, runId: run.id }))).run();
+    for (let i = 0; i < rows.length; i += 500)
+      tx.insert(judgeLabels)
+        .values(rows.slice(i, i + 500).map((r) => ({ ...r, runId: run.id })))
+        .run();
     return { runId: run.id, labels: rows.length };
   });
 }
@@ -144,7 +169,12 @@ export function humanVsJudge(db: Db, campaignId: number, runId: number, opts: Hu
         title: d.title,
         result,
         table11: { judge: count(result.llmCounts), human: count(result.humanCounts) },
-        disagreements: result.disagreements.map((x) => ({ itemId: Number(x.id), externalId: ext.get(Number(x.id))!, judge: String(x.llm), human: String(x.human) })),
+        disagreements: result.disagreements.map((x) => ({
+          itemId: Number(x.id),
+          externalId: ext.get(Number(x.id))!,
+          judge: String(x.llm),
+          human: String(x.human),
+        })),
       };
     }),
   };
@@ -180,8 +210,16 @@ export function figure2(db: Db, campaignId: number): Array<{ dimension: string; 
     title: d.title,
     rows: [
       // Every human vote counts, as in HiCUPID's survey of several evaluators per response.
-      row("Humans", items.flatMap((it) => Object.values(it.human[d.key] ?? {}))),
-      ...judged.map(({ run, labels }) => row(run.name, items.map((it) => labels.get(it.itemId)?.[d.key]?.value).filter((v): v is string => !!v))),
+      row(
+        "Humans",
+        items.flatMap((it) => Object.values(it.human[d.key] ?? {})),
+      ),
+      ...judged.map(({ run, labels }) =>
+        row(
+          run.name,
+          items.map((it) => labels.get(it.itemId)?.[d.key]?.value).filter((v): v is string => !!v),
+        ),
+      ),
     ],
   }));
 }

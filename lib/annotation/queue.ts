@@ -74,7 +74,11 @@ type AssignmentRow = typeof assignments.$inferSelect;
 
 function ownAssignment(db: Db, userId: number, assignmentId: number): AssignmentRow {
   const a = Number.isInteger(assignmentId)
-    ? db.select().from(assignments).where(and(eq(assignments.id, assignmentId), eq(assignments.annotatorId, userId))).get()
+    ? db
+        .select()
+        .from(assignments)
+        .where(and(eq(assignments.id, assignmentId), eq(assignments.annotatorId, userId)))
+        .get()
     : undefined;
   if (!a) throw new NotFoundError(`no assignment ${assignmentId} in your queue`);
   return a;
@@ -176,7 +180,8 @@ function cleanDraft(draft: unknown): Draft {
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InvalidInputError(`draft.${f}: expected an object`);
     const out: Record<string, string> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (typeof x !== "string" || x.length > 5000) throw new InvalidInputError(`draft.${f}.${k}: expected a string (up to 5000 characters)`);
+      if (typeof x !== "string" || x.length > 5000)
+        throw new InvalidInputError(`draft.${f}.${k}: expected a string (up to 5000 characters)`);
       out[k] = x;
     }
     return out;
@@ -210,7 +215,8 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
   if (typeof body?.submissionId !== "string" || !/^[\w-]{8,80}$/.test(body.submissionId)) {
     throw new InvalidInputError("submissionId: expected a client-generated id of 8–80 letters, digits, - or _");
   }
-  if (typeof body.values !== "object" || body.values === null) throw new InvalidInputError("values: expected an object of dimension → choice");
+  if (typeof body.values !== "object" || body.values === null)
+    throw new InvalidInputError("values: expected an object of dimension → choice");
   const comments = body.comments ?? {};
   const add = msDelta(body.ms);
   // IMMEDIATE: take the write lock before reading, so concurrent writers queue on busy_timeout
@@ -233,12 +239,22 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
         if (!allowed.has(v)) throw new InvalidInputError(`values.${d.key}: expected one of ${[...allowed].join(", ")}, got "${v}"`);
         const comment = typeof comments[d.key] === "string" && comments[d.key].trim() ? comments[d.key].trim().slice(0, 5000) : null;
         const value = canonicalValue(def, v, a.swapped);
-        const old = tx.select().from(labels).where(and(eq(labels.assignmentId, a.id), eq(labels.dimension, d.key))).get();
+        const old = tx
+          .select()
+          .from(labels)
+          .where(and(eq(labels.assignmentId, a.id), eq(labels.dimension, d.key)))
+          .get();
         if (!old) {
           tx.insert(labels).values({ assignmentId: a.id, dimension: d.key, value, shownValue: v, swapped: a.swapped, comment }).run();
         } else if (old.value !== value || old.comment !== comment) {
           tx.insert(labelHistory)
-            .values({ labelId: old.id, value: old.value, shownValue: old.shownValue, comment: old.comment, writtenAt: old.updatedAt ?? old.createdAt })
+            .values({
+              labelId: old.id,
+              value: old.value,
+              shownValue: old.shownValue,
+              comment: old.comment,
+              writtenAt: old.updatedAt ?? old.createdAt,
+            })
             .run();
           tx.update(labels).set({ value, shownValue: v, comment, updatedAt: Date.now() }).where(eq(labels.id, old.id)).run();
         }

@@ -24,7 +24,11 @@ export interface RatingVsJudgeDimension {
   disagreements: Array<{ itemId: number; externalId: string; judge: string; humans: string[] }>;
 }
 
-export function ratingVsJudge(db: Db, campaignId: number, runId: number): { run: { id: number; name: string; model: string | null }; dimensions: RatingVsJudgeDimension[] } {
+export function ratingVsJudge(
+  db: Db,
+  campaignId: number,
+  runId: number,
+): { run: { id: number; name: string; model: string | null }; dimensions: RatingVsJudgeDimension[] } {
   const c = getCampaign(db, campaignId);
   if (kindDef(c.kind).pairwise) throw new InvalidInputError("the rating comparison applies to rating campaigns");
   const run = judgeRunsOf(db, campaignId).find((r) => r.id === runId);

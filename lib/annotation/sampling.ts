@@ -27,14 +27,23 @@ export function seededShuffle<T>(xs: readonly T[], seed: number): T[] {
   return out;
 }
 
-export function sampleSessions(db: Db, datasetId: number, spec: SessionSampleSpec): Array<{ sampleId: number; userKey: string; sampleKey: string }> {
+export function sampleSessions(
+  db: Db,
+  datasetId: number,
+  spec: SessionSampleSpec,
+): Array<{ sampleId: number; userKey: string; sampleKey: string }> {
   const ds = db.select({ kind: datasets.kind }).from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new InvalidInputError(`dataset: no data set with id ${datasetId}`);
   if (ds.kind !== "palset") throw new InvalidInputError(`dataset: session-quality campaigns need a PAL-Set data set`);
   for (const k of ["users", "sessionsPerUser"] as const) {
     if (!Number.isInteger(spec[k]) || spec[k] < 1) throw new InvalidInputError(`${k}: expected a positive integer, got ${spec[k]}`);
   }
-  const users = db.select({ id: palUsers.id, key: palUsers.userKey }).from(palUsers).where(eq(palUsers.datasetId, datasetId)).orderBy(asc(palUsers.position)).all();
+  const users = db
+    .select({ id: palUsers.id, key: palUsers.userKey })
+    .from(palUsers)
+    .where(eq(palUsers.datasetId, datasetId))
+    .orderBy(asc(palUsers.position))
+    .all();
   const chosen = seededShuffle(users, spec.seed).slice(0, spec.users);
   const out: Array<{ sampleId: number; userKey: string; sampleKey: string }> = [];
   chosen.forEach((u, i) => {

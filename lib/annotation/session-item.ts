@@ -21,7 +21,12 @@ export function sessionItemContent(db: Db, datasetId: number, userKey: string, s
   const reqs = linked.length ? linked : u.requirementTypes;
   const seen = new Set<string>();
   const requirements = reqs
-    .map((r) => ({ aspect: r.aspect, requirementType: r.requirementType, preferencePos: r.preferencePos ?? [], preferenceNeg: r.preferenceNeg ?? [] }))
+    .map((r) => ({
+      aspect: r.aspect,
+      requirementType: r.requirementType,
+      preferencePos: r.preferencePos ?? [],
+      preferenceNeg: r.preferenceNeg ?? [],
+    }))
     .filter((r) => {
       const k = `${r.aspect}|${r.requirementType}`;
       return seen.has(k) ? false : (seen.add(k), true);

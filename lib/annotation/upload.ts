@@ -18,7 +18,8 @@ export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: st
     }
     if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new InvalidInputError(`${where}: expected a JSON object`);
     const item = def.parseUpload!(obj as Record<string, unknown>, where);
-    if (seen.has(item.externalId)) throw new InvalidInputError(`${where}: id "${item.externalId}" repeats line ${seen.get(item.externalId)}`);
+    if (seen.has(item.externalId))
+      throw new InvalidInputError(`${where}: id "${item.externalId}" repeats line ${seen.get(item.externalId)}`);
     seen.set(item.externalId, i + 1);
     if (item.outputs) {
       // Labels are stored for canonical slot A: the first line fixes which system that is; a later
@@ -28,7 +29,9 @@ export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: st
       let { A, B } = item.outputs;
       if (A.system === systems.B && B.system === systems.A) [A, B] = [B, A];
       if (A.system !== systems.A || B.system !== systems.B) {
-        throw new InvalidInputError(`${where}: systems "${A.system}" and "${B.system}" differ from line 1's "${systems.A}" and "${systems.B}"`);
+        throw new InvalidInputError(
+          `${where}: systems "${A.system}" and "${B.system}" differ from line 1's "${systems.A}" and "${systems.B}"`,
+        );
       }
       item.outputs = { A, B };
     }

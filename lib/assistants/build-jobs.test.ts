@@ -59,7 +59,13 @@ describe("background memory builds", () => {
     const dones = seen.map((b) => b.sessionsDone);
     expect(dones.some((n) => n > 0 && n < 6)).toBe(true);
     expect(dones.every((n, i) => i === 0 || n >= dones[i - 1])).toBe(true);
-    expect(d.select().from(memoryVersions).all().map((v) => v.status)).toEqual(["complete", "complete"]);
+    expect(
+      d
+        .select()
+        .from(memoryVersions)
+        .all()
+        .map((v) => v.status),
+    ).toEqual(["complete", "complete"]);
     expect(listMemoryBuilds(d)[0].id).toBe(id);
 
     // One user again: nothing left to build, no model call.
@@ -77,14 +83,20 @@ describe("background memory builds", () => {
     expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["9999"] })).toThrow(/9999/);
     expect(d.select().from(memoryBuilds).all()).toHaveLength(0);
     const id = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] });
-    expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "h2memory" })).toThrow(new RegExp(`memory build ${id} is already building`));
+    expect(() => startMemoryBuild(d, { datasetId: ds.id, method: "h2memory" })).toThrow(
+      new RegExp(`memory build ${id} is already building`),
+    );
     await until(d, id, (b) => b.status !== "running");
   });
 
   it("a build left running by a dead server shows as interrupted", async () => {
     const d = await db();
     const ds = datasetByName(d, "Marked PAL-Set");
-    const row = d.insert(memoryBuilds).values({ datasetId: ds.id, method: "h2memory", users: ["0000"], status: "running", sessionsTotal: 3, pid: 999_999_999 }).returning().get();
+    const row = d
+      .insert(memoryBuilds)
+      .values({ datasetId: ds.id, method: "h2memory", users: ["0000"], status: "running", sessionsTotal: 3, pid: 999_999_999 })
+      .returning()
+      .get();
     expect(getMemoryBuild(d, row.id).status).toBe("interrupted");
   });
 });

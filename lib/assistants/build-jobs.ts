@@ -43,14 +43,29 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
   const same = db
     .select({ id: memoryBuilds.id, users: memoryBuilds.users })
     .from(memoryBuilds)
-    .where(and(eq(memoryBuilds.datasetId, dataset.id), eq(memoryBuilds.method, method), eq(memoryBuilds.status, "running"), eq(memoryBuilds.pid, process.pid)))
+    .where(
+      and(
+        eq(memoryBuilds.datasetId, dataset.id),
+        eq(memoryBuilds.method, method),
+        eq(memoryBuilds.status, "running"),
+        eq(memoryBuilds.pid, process.pid),
+      ),
+    )
     .all()
     .find((r) => r.users.some((u) => users.includes(u)));
   if (same) throw new ConflictError(`memory build ${same.id} is already building ${method} for some of these users; wait for it to finish`);
   const total = users.reduce((n, u) => n + loadSessions(db, dataset, u).length, 0);
   const row = db
     .insert(memoryBuilds)
-    .values({ datasetId: dataset.id, method, users, status: "running", sessionsTotal: total, pid: process.pid, createdBy: req.createdBy ?? null })
+    .values({
+      datasetId: dataset.id,
+      method,
+      users,
+      status: "running",
+      sessionsTotal: total,
+      pid: process.pid,
+      createdBy: req.createdBy ?? null,
+    })
     .returning({ id: memoryBuilds.id })
     .get();
 

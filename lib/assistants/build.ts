@@ -9,7 +9,13 @@ import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { BuildContext, Session } from "./types";
 
-export type BuildProgress = { userKey: string; done: number; total: number; sessionKey?: string; status: "building" | "complete" | "failed" };
+export type BuildProgress = {
+  userKey: string;
+  done: number;
+  total: number;
+  sessionKey?: string;
+  status: "building" | "complete" | "failed";
+};
 
 export type UserBuildResult = {
   userKey: string;
@@ -66,7 +72,11 @@ async function buildUser(
     sessionsTotal: sessions.length,
   });
   const llm = o.llm.withOrigin({ memoryVersionId: version.id });
-  const complete = new Set(listSteps(db, version.id).filter((s) => s.status === "complete").map((s) => s.seq));
+  const complete = new Set(
+    listSteps(db, version.id)
+      .filter((s) => s.status === "complete")
+      .map((s) => s.seq),
+  );
   let built = 0;
   let error: string | null = null;
   const report = (status: BuildProgress["status"], sessionKey?: string) =>
@@ -99,7 +109,9 @@ async function buildUser(
   report(status);
   const entries = Object.fromEntries(
     (
-      db.$client.prepare("select kind, count(*) as n from memory_entries where version_id = ? group by kind order by kind").all(version.id) as Array<{
+      db.$client
+        .prepare("select kind, count(*) as n from memory_entries where version_id = ? group by kind order by kind")
+        .all(version.id) as Array<{
         kind: string;
         n: number;
       }>
@@ -108,7 +120,14 @@ async function buildUser(
   return { userKey, versionId: version.id, status, built, error, entries };
 }
 
-type StepEnv = { llm: ModelClient; options: unknown; retrieverKind: ReturnType<typeof checkRetrieverKind>; userKey: string; versionId: number; stepId: number };
+type StepEnv = {
+  llm: ModelClient;
+  options: unknown;
+  retrieverKind: ReturnType<typeof checkRetrieverKind>;
+  userKey: string;
+  versionId: number;
+  stepId: number;
+};
 
 /** The two phases of one session (see lib/memory/README.md): logs at seq, dialogue at seq + 1. */
 async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, env: StepEnv, session: Session): Promise<void> {
@@ -124,7 +143,8 @@ async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAss
     seq: session.seq,
   });
   // Overlaps the dialogue calls that need no logs-phase result with the logs phase (cache warm-up only).
-  const prefetch = a.prefetchDialogue && session.dialogue.length ? a.prefetchDialogue(ctx(session.seq + 1), session).catch(() => undefined) : undefined;
+  const prefetch =
+    a.prefetchDialogue && session.dialogue.length ? a.prefetchDialogue(ctx(session.seq + 1), session).catch(() => undefined) : undefined;
   if (a.buildLogs && session.logs.length > 0) {
     const { dialogue: _dialogue, ...logsOnly } = session;
     void _dialogue;

@@ -40,7 +40,8 @@ export function parseOptions<O>(a: Assistant<O>, options: unknown): O {
 
 export function checkRetrieverKind(kind: string | undefined): RetrieverKind {
   const k = kind ?? "bm25";
-  if (!(RETRIEVER_KINDS as readonly string[]).includes(k)) throw new InvalidInputError(`--retriever: expected ${RETRIEVER_KINDS.join(" or ")}, got "${k}"`);
+  if (!(RETRIEVER_KINDS as readonly string[]).includes(k))
+    throw new InvalidInputError(`--retriever: expected ${RETRIEVER_KINDS.join(" or ")}, got "${k}"`);
   return k as RetrieverKind;
 }
 
@@ -62,7 +63,14 @@ export function retrieverFactory(
  * method and its options, the retriever where the method uses one, and the endpoint/model/params
  * of each role used while building (never the API key), and the prompt language.
  */
-export function memorySettings(db: Db, a: Assistant<unknown>, options: unknown, retriever: RetrieverKind, language: Language, llm: ModelClient) {
+export function memorySettings(
+  db: Db,
+  a: Assistant<unknown>,
+  options: unknown,
+  retriever: RetrieverKind,
+  language: Language,
+  llm: ModelClient,
+) {
   void db;
   const models = Object.fromEntries(
     a.buildRoles.map((role) => {

@@ -52,7 +52,11 @@ const show = (db: Db, user: string, session?: string) =>
 const inputs: TaskInput[] = [
   { type: "query", query: "Any ideas for this weekend?" },
   { type: "requirement", requirement: "The user wants a relaxing weekend plan." },
-  { type: "selection", requirement: "A relaxing weekend plan.", candidates: Array.from({ length: 8 }, (_, i) => ({ id: String(i + 1), solution: `option ${i + 1}` })) },
+  {
+    type: "selection",
+    requirement: "A relaxing weekend plan.",
+    candidates: Array.from({ length: 8 }, (_, i) => ({ id: String(i + 1), solution: `option ${i + 1}` })),
+  },
   { type: "dialogue", turns: [{ user: "I need some advice." }], action: "requirement_prediction" },
 ];
 
@@ -60,7 +64,9 @@ const inputs: TaskInput[] = [
 async function answerAll(db: Db) {
   const dataset = datasetByName(db, "Marked PAL-Set");
   const out = [];
-  for (const seq of [0, 1, 2]) for (const input of inputs) out.push((await respondInSession(db, { dataset, userKey: "0000", method: "probe", seq, input, llm: client(db) })).output);
+  for (const seq of [0, 1, 2])
+    for (const input of inputs)
+      out.push((await respondInSession(db, { dataset, userKey: "0000", method: "probe", seq, input, llm: client(db) })).output);
   return out;
 }
 
@@ -73,7 +79,13 @@ describe("memory build", () => {
       ["0001", "complete", 3],
     ]);
     // 3 sessions x (logs + dialogue) per user, each accepted once.
-    expect(db.select().from(llmCalls).all().filter((c) => c.status === "ok" && !c.cacheHit)).toHaveLength(12);
+    expect(
+      db
+        .select()
+        .from(llmCalls)
+        .all()
+        .filter((c) => c.status === "ok" && !c.cacheHit),
+    ).toHaveLength(12);
     expect(llm.stats.requests).toBeGreaterThanOrEqual(12);
     expect(results[0].entries).toEqual({ "dialogue-summary": 3, "last-dialogue": 3, log: 12, "log-summary": 3 });
     const all = show(db, "0000");
@@ -123,7 +135,9 @@ describe("memory build", () => {
       const k = i % 5 === 0 ? kinds[Math.floor(i / 5) % kinds.length] : undefined;
       return k === "invalid" ? undefined : k;
     });
-    fake.setResponder((req, i) => (i % 5 === 0 && kinds[Math.floor(i / 5) % kinds.length] === "invalid" ? "Sorry, I cannot {do that" : probeResponder(req)));
+    fake.setResponder((req, i) =>
+      i % 5 === 0 && kinds[Math.floor(i / 5) % kinds.length] === "invalid" ? "Sorry, I cannot {do that" : probeResponder(req),
+    );
     const { results } = await build(faulty);
     expect(results.map((r) => r.status)).toEqual(["complete", "complete"]);
     expect([show(faulty, "0000"), show(faulty, "0001")]).toEqual(expected);
@@ -137,7 +151,11 @@ describe("memory build", () => {
     expect(fake.chatRequests.length).toBeGreaterThanOrEqual(25);
     expect(total("retry")).toBeGreaterThanOrEqual(2);
     expect(total("invalid")).toBeGreaterThanOrEqual(1);
-    const errors = faulty.select({ e: llmCalls.error }).from(llmCalls).all().map((r) => r.e ?? "");
+    const errors = faulty
+      .select({ e: llmCalls.error })
+      .from(llmCalls)
+      .all()
+      .map((r) => r.e ?? "");
     expect(errors.some((e) => e.startsWith("HTTP 429"))).toBe(true);
     expect(errors.some((e) => e === "timeout")).toBe(true);
     expect(errors.some((e) => e.startsWith("HTTP 500"))).toBe(true);
@@ -151,7 +169,11 @@ describe("memory build", () => {
   it("records a step that keeps failing, and the next run resumes from it", async () => {
     const db = await palsetDb();
     // Session 1's dialogue phase of user 0000 always fails (401 is not retried).
-    fake.setFault((req) => (String(req.messages[0].content).includes("PROBE-DIALOGUE") && String(req.messages[0].content).includes("MK_S1_DLG") ? { kind: "status", status: 401 } : undefined));
+    fake.setFault((req) =>
+      String(req.messages[0].content).includes("PROBE-DIALOGUE") && String(req.messages[0].content).includes("MK_S1_DLG")
+        ? { kind: "status", status: 401 }
+        : undefined,
+    );
     const first = await build(db, "probe", ["0000"]);
     expect(first.results[0]).toMatchObject({ status: "failed", built: 1, error: expect.stringMatching(/^0000_sample1: .*HTTP 401/) });
     const steps = db.select().from(memorySteps).all();
@@ -178,8 +200,15 @@ describe("memory build", () => {
     db.update(memorySteps).set({ status: "building" }).where(eq(memorySteps.id, step2.id)).run();
     db.update(memoryVersions).set({ status: "building" }).run();
     db.delete(memoryEntries).where(eq(memoryEntries.stepId, step2.id)).run();
-    db.insert(memoryEntries).values({ versionId: step2.versionId, stepId: step2.id, kind: "log", key: "stray", content: "half", validFromSeq: 2 }).run();
-    const prev = db.select().from(memoryEntries).where(eq(memoryEntries.kind, "log-summary")).all().find((e) => e.validFromSeq === 1)!;
+    db.insert(memoryEntries)
+      .values({ versionId: step2.versionId, stepId: step2.id, kind: "log", key: "stray", content: "half", validFromSeq: 2 })
+      .run();
+    const prev = db
+      .select()
+      .from(memoryEntries)
+      .where(eq(memoryEntries.kind, "log-summary"))
+      .all()
+      .find((e) => e.validFromSeq === 1)!;
     db.update(memoryEntries).set({ validToSeq: 2, expiredByStepId: step2.id }).where(eq(memoryEntries.id, prev.id)).run();
 
     const { results, llm } = await build(db, "probe", ["0000"]);
@@ -233,7 +262,14 @@ describe("what reaches a prompt", () => {
     expect(results[0].entries).toEqual({ "dialogue-summary": expect.any(Number), "last-dialogue": expect.any(Number) });
     for (const u of users) {
       const n = loadSessions(t.db, dataset, u).length;
-      const r = await respondInSession(t.db, { dataset, userKey: u, method: "probe", seq: n, input: { type: "question", question: "What should I do tonight?" }, llm: client(t.db) });
+      const r = await respondInSession(t.db, {
+        dataset,
+        userKey: u,
+        method: "probe",
+        seq: n,
+        input: { type: "question", question: "What should I do tonight?" },
+        llm: client(t.db),
+      });
       expect(r.output.type).toBe("question");
       expect(r.retrieved.length).toBeGreaterThan(0);
     }
@@ -245,8 +281,8 @@ describe("what reaches a prompt", () => {
   it("refuses to answer from a memory that is not built up to the session", async () => {
     const db = await palsetDb();
     const dataset = datasetByName(db, "Marked PAL-Set");
-    await expect(respondInSession(db, { dataset, userKey: "0000", method: "probe", seq: 1, input: inputs[0], llm: client(db) })).rejects.toThrow(
-      /not built/,
-    );
+    await expect(
+      respondInSession(db, { dataset, userKey: "0000", method: "probe", seq: 1, input: inputs[0], llm: client(db) }),
+    ).rejects.toThrow(/not built/);
   });
 });

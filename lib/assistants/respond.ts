@@ -40,16 +40,30 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
     throw new InvalidInputError(`session ${o.seq} is outside user "${o.userKey}"'s timeline (0..${sessions.length})`);
   }
   const settings = memorySettings(db, a, options, retrieverKind, language, o.llm);
-  const version = findMemoryVersion(db, { datasetId: o.dataset.id, userKey: o.userKey, method: a.id, settingsKey: settingsKeyOf(settings) });
+  const version = findMemoryVersion(db, {
+    datasetId: o.dataset.id,
+    userKey: o.userKey,
+    method: a.id,
+    settingsKey: settingsKeyOf(settings),
+  });
   // Steps 0..seq-1 fully, and step seq's logs phase: the step as a whole must be complete.
   const needed = Math.min(o.seq + 1, sessions.length);
-  const done = new Set(version ? listSteps(db, version.id).filter((s) => s.status === "complete").map((s) => s.seq) : []);
+  const done = new Set(
+    version
+      ? listSteps(db, version.id)
+          .filter((s) => s.status === "complete")
+          .map((s) => s.seq)
+      : [],
+  );
   for (let s = 0; s < needed; s++) {
     if (!done.has(s)) {
-      throw new ConflictError(`the ${a.id} memory of user "${o.userKey}" is not built up to session ${s}: run pal memory build --method ${a.id} first`);
+      throw new ConflictError(
+        `the ${a.id} memory of user "${o.userKey}" is not built up to session ${s}: run pal memory build --method ${a.id} first`,
+      );
     }
   }
-  if (!version) throw new ConflictError(`the ${a.id} memory of user "${o.userKey}" has not been built: run pal memory build --method ${a.id} first`);
+  if (!version)
+    throw new ConflictError(`the ${a.id} memory of user "${o.userKey}" has not been built: run pal memory build --method ${a.id} first`);
   const current = sessions[o.seq];
   const llm = o.llm.withOrigin(o.origin ?? {});
   const ctx: RespondContext<unknown> = {

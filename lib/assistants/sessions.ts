@@ -24,7 +24,13 @@ export function datasetById(db: Db, id: number): DatasetRef {
 /** The user ids of a data set, in file order. */
 export function listUserKeys(db: Db, ds: DatasetRef): string[] {
   const t = ds.kind === "palset" ? palUsers : hcUsers;
-  return db.select({ k: t.userKey }).from(t).where(eq(t.datasetId, ds.id)).orderBy(asc(t.position)).all().map((r) => r.k);
+  return db
+    .select({ k: t.userKey })
+    .from(t)
+    .where(eq(t.datasetId, ds.id))
+    .orderBy(asc(t.position))
+    .all()
+    .map((r) => r.k);
 }
 
 export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[] {
@@ -45,17 +51,32 @@ export function loadSessions(db: Db, ds: DatasetRef, userKey: string): Session[]
 }
 
 function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] {
-  const user = db.select({ id: palUsers.id }).from(palUsers).where(and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey))).get();
+  const user = db
+    .select({ id: palUsers.id })
+    .from(palUsers)
+    .where(and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey)))
+    .get();
   if (!user) throw new NotFoundError(`no user "${userKey}" in this data set`);
   const samples = db
-    .select({ id: palSamples.id, key: palSamples.sampleKey, split: palSamples.split, seq: palSamples.seq, ts: palSamples.dialogueTimestamp })
+    .select({
+      id: palSamples.id,
+      key: palSamples.sampleKey,
+      split: palSamples.split,
+      seq: palSamples.seq,
+      ts: palSamples.dialogueTimestamp,
+    })
     .from(palSamples)
     .where(eq(palSamples.userId, user.id))
     .orderBy(asc(palSamples.seq))
     .all();
   const ids = samples.map((s) => s.id);
   const logs = ids.length
-    ? db.select({ s: palLogs.sampleId, timestamp: palLogs.timestamp, content: palLogs.content }).from(palLogs).where(inArray(palLogs.sampleId, ids)).orderBy(asc(palLogs.sampleId), asc(palLogs.position)).all()
+    ? db
+        .select({ s: palLogs.sampleId, timestamp: palLogs.timestamp, content: palLogs.content })
+        .from(palLogs)
+        .where(inArray(palLogs.sampleId, ids))
+        .orderBy(asc(palLogs.sampleId), asc(palLogs.position))
+        .all()
     : [];
   const turns = ids.length
     ? db.select().from(palTurns).where(inArray(palTurns.sampleId, ids)).orderBy(asc(palTurns.sampleId), asc(palTurns.position)).all()
@@ -80,7 +101,11 @@ function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] 
 }
 
 function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
-  const user = db.select({ id: hcUsers.id }).from(hcUsers).where(and(eq(hcUsers.datasetId, datasetId), eq(hcUsers.userKey, userKey))).get();
+  const user = db
+    .select({ id: hcUsers.id })
+    .from(hcUsers)
+    .where(and(eq(hcUsers.datasetId, datasetId), eq(hcUsers.userKey, userKey)))
+    .get();
   if (!user) throw new NotFoundError(`no user "${userKey}" in this data set`);
   // Only keys, split and order: a dialogue's metadata is judge material.
   const dialogues = db
@@ -91,7 +116,12 @@ function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
     .all();
   const ids = dialogues.map((d) => d.id);
   const turns = ids.length
-    ? db.select({ d: hcTurns.dialogueId, user: hcTurns.user, assistant: hcTurns.assistant }).from(hcTurns).where(inArray(hcTurns.dialogueId, ids)).orderBy(asc(hcTurns.dialogueId), asc(hcTurns.position)).all()
+    ? db
+        .select({ d: hcTurns.dialogueId, user: hcTurns.user, assistant: hcTurns.assistant })
+        .from(hcTurns)
+        .where(inArray(hcTurns.dialogueId, ids))
+        .orderBy(asc(hcTurns.dialogueId), asc(hcTurns.position))
+        .all()
     : [];
   return dialogues.map((d, i) => ({
     seq: i,
@@ -101,6 +131,13 @@ function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
     logs: [],
     dialogue: turns
       .filter((t) => t.d === d.id)
-      .map((t) => ({ user: t.user, assistant: t.assistant, userAction: null, userActionCode: null, assistantAction: null, assistantActionCode: null })),
+      .map((t) => ({
+        user: t.user,
+        assistant: t.assistant,
+        userAction: null,
+        userActionCode: null,
+        assistantAction: null,
+        assistantActionCode: null,
+      })),
   }));
 }

@@ -12,14 +12,20 @@ export function memoryVersionFor(db: Db, o: MethodSetup & { dataset: DatasetRef;
   const a = getAssistant(o.method);
   const settings = memorySettings(db, a, parseOptions(a, o.options), checkRetrieverKind(o.retriever), o.dataset.language, o.llm);
   const v = findMemoryVersion(db, { datasetId: o.dataset.id, userKey: o.userKey, method: a.id, settingsKey: settingsKeyOf(settings) });
-  if (!v) throw new NotFoundError(`no ${a.id} memory of user "${o.userKey}" in "${o.dataset.name}" with these settings: run pal memory build first`);
+  if (!v)
+    throw new NotFoundError(
+      `no ${a.id} memory of user "${o.userKey}" in "${o.dataset.name}" with these settings: run pal memory build first`,
+    );
   return v;
 }
 
 export type MemoryShow = { version: MemoryVersion; session: string | null; entries: ShownEntry[] };
 
 /** `pal memory show`: every stored entry, or with `session` those an answer in that session may use. */
-export function showUserMemory(db: Db, o: MethodSetup & { dataset: DatasetRef; userKey: string; llm: ModelClient; session?: string }): MemoryShow {
+export function showUserMemory(
+  db: Db,
+  o: MethodSetup & { dataset: DatasetRef; userKey: string; llm: ModelClient; session?: string },
+): MemoryShow {
   const version = memoryVersionFor(db, o);
   let at: number | undefined;
   if (o.session !== undefined) {

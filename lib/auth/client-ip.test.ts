@@ -28,7 +28,9 @@ describe("installForwardedHeaderGuard", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as AddressInfo).port;
-    await fetch(`http://127.0.0.1:${port}/`, { headers: { "x-forwarded-for": "6.6.6.6", "x-real-ip": "6.6.6.6", "x-forwarded-host": "evil.example", "x-other": "kept" } });
+    await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { "x-forwarded-for": "6.6.6.6", "x-real-ip": "6.6.6.6", "x-forwarded-host": "evil.example", "x-other": "kept" },
+    });
     await new Promise((r) => server.close(r));
     expect(seen[0]["x-forwarded-for"]).toBeUndefined();
     expect(seen[0]["x-real-ip"]).toBeUndefined();

@@ -10,13 +10,23 @@ import { trustProxy, type Env } from "./origin";
  */
 export function clientIp(headers: Record<string, unknown> | undefined, env: Env = process.env): string {
   const get = (k: string) => (typeof headers?.[k] === "string" ? (headers[k] as string) : "");
-  const entries = get("x-forwarded-for").split(",").map((s) => s.trim()).filter(Boolean);
+  const entries = get("x-forwarded-for")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const ip = trustProxy(env) ? entries.at(-1) || get("x-real-ip") : entries.at(-1);
   return (ip || "local").slice(0, 64);
 }
 
 /** The headers by which a client could claim another address, host or scheme. */
-export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "x-real-ip", "forwarded"];
+export const FORWARDING_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-real-ip",
+  "forwarded",
+];
 
 export function stripForwardingHeaders(headers: http.IncomingHttpHeaders): void {
   for (const h of FORWARDING_HEADERS) delete headers[h];

@@ -30,7 +30,9 @@ export const authOptions: NextAuthOptions = {
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
-        const email = String(credentials?.email ?? "").trim().toLowerCase();
+        const email = String(credentials?.email ?? "")
+          .trim()
+          .toLowerCase();
         const password = String(credentials?.password ?? "");
         if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > 1024) throw new Error("invalid");
         const db = getDb();

@@ -31,5 +31,7 @@ export function isLoginLocked(db: Db, email: string, ip: string, now = Date.now(
 export function recordLoginAttempt(db: Db, email: string, ip: string, success: boolean, now = Date.now()): void {
   db.insert(loginAttempts).values({ email, ip, success, at: now }).run();
   // Old attempts are useless; keep the table small.
-  db.delete(loginAttempts).where(lt(loginAttempts.at, now - 2 * LOGIN_LIMIT.windowMs)).run();
+  db.delete(loginAttempts)
+    .where(lt(loginAttempts.at, now - 2 * LOGIN_LIMIT.windowMs))
+    .run();
 }

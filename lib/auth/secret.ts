@@ -23,9 +23,12 @@ export function secretFile(db: string = databasePath(), env: Env = process.env):
 /** Refuses a secret (or its folder) that someone else owns or could read or replace. */
 function checkPrivate(p: string, st: fs.Stats, mode: number): void {
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new Error(`${p} is owned by uid ${st.uid}, not by this process (uid ${uid}); refusing to use it`);
+  if (uid !== undefined && st.uid !== uid)
+    throw new Error(`${p} is owned by uid ${st.uid}, not by this process (uid ${uid}); refusing to use it`);
   if ((st.mode & 0o777) !== mode) {
-    throw new Error(`${p} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; it must be ${mode.toString(8).padStart(4, "0")} (chmod ${mode.toString(8)} ${p})`);
+    throw new Error(
+      `${p} has mode ${(st.mode & 0o777).toString(8).padStart(4, "0")}; it must be ${mode.toString(8).padStart(4, "0")} (chmod ${mode.toString(8)} ${p})`,
+    );
   }
 }
 

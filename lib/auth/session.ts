@@ -56,7 +56,10 @@ export function withRole<C = unknown>(roles: Role[], handler: Handler<C>, option
     if (roles.length && !roles.includes(user.role)) return NextResponse.json({ error: "forbidden" }, { status: 403 });
     if (!SAFE_METHODS.has(req.method) && hasBody(req.headers) && !accepts.includes(mediaType(req.headers))) {
       const got = mediaType(req.headers) || "none";
-      return NextResponse.json({ error: `send the body as ${accepts.join(" or ")} (got ${got})`, code: "unsupported_media_type" }, { status: 415 });
+      return NextResponse.json(
+        { error: `send the body as ${accepts.join(" or ")} (got ${got})`, code: "unsupported_media_type" },
+        { status: 415 },
+      );
     }
     try {
       return await handler(req, { ...ctx, user });

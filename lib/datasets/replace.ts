@@ -28,11 +28,16 @@ export function checkName(db: Queryable, name: string, kind: string, replace?: b
   if (!found) return null;
   if (!replace) throw new ConflictError(`a data set named "${name}" already exists (use --replace to replace it)`);
   if (found.kind !== kind) {
-    throw new ConflictError(`"${name}" is a ${datasetKind(found.kind).label} data set; a ${datasetKind(kind).label} import does not replace it`);
+    throw new ConflictError(
+      `"${name}" is a ${datasetKind(found.kind).label} data set; a ${datasetKind(kind).label} import does not replace it`,
+    );
   }
   // An experiment's results stand on the data it ran on: that data set is never replaced under it.
   const used = db.select({ id: experiments.id }).from(experiments).where(eq(experiments.datasetId, found.id)).get();
-  if (used) throw new ConflictError(`"${name}" is used by experiment ${used.id}; import under another name (an experiment's data set is not replaced)`);
+  if (used)
+    throw new ConflictError(
+      `"${name}" is used by experiment ${used.id}; import under another name (an experiment's data set is not replaced)`,
+    );
   return { id: found.id };
 }
 
@@ -43,7 +48,12 @@ export function checkName(db: Queryable, name: string, kind: string, replace?: b
 export function claimDataset(tx: Tx, name: string, kind: string, values: DatasetValues, replace?: boolean): number {
   const found = checkName(tx, name, kind, replace);
   const row = { importedBy: null, stats: null, report: null, ...values };
-  if (!found) return tx.insert(datasets).values({ name, kind, ...row }).returning({ id: datasets.id }).get().id;
+  if (!found)
+    return tx
+      .insert(datasets)
+      .values({ name, kind, ...row })
+      .returning({ id: datasets.id })
+      .get().id;
   datasetKind(kind).clearContents(tx, found.id);
   tx.update(datasets).set(row).where(eq(datasets.id, found.id)).run();
   return found.id;

@@ -51,7 +51,10 @@ export class TableWriter<T extends SQLiteTable> {
   private statement(rows: number): Prepared {
     let st = this.statements.get(rows);
     if (!st) {
-      st = this.tx.insert(this.table).values(this.placeholders(rows) as never).prepare() as unknown as Prepared;
+      st = this.tx
+        .insert(this.table)
+        .values(this.placeholders(rows) as never)
+        .prepare() as unknown as Prepared;
       this.statements.set(rows, st);
     }
     return st;

@@ -22,7 +22,11 @@ export function demoDatasets() {
   const palsetFiles = (lang: "zh" | "en") => {
     const dir = path.join(fx, "palset", lang);
     // input.json with all users plus the profile files beside it (not the per-user copies in users/).
-    return fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => path.join(dir, f));
+    return fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => path.join(dir, f));
   };
   return [
     { name: "PAL-Set demo (zh)", run: (db: Db) => importPalset(db, { paths: palsetFiles("zh"), name: "PAL-Set demo (zh)", lang: "zh" }) },

@@ -17,13 +17,23 @@ export type CallDetail = {
  * every attempt in the ledger. A key found in neither is a 404.
  */
 export function callDetail(db: Db, cacheKey: string): CallDetail {
-  if (!/^[0-9a-f]{16,128}$/i.test(cacheKey)) throw new InvalidInputError(`call key: expected a hex cache key, got "${cacheKey.slice(0, 80)}"`);
+  if (!/^[0-9a-f]{16,128}$/i.test(cacheKey))
+    throw new InvalidInputError(`call key: expected a hex cache key, got "${cacheKey.slice(0, 80)}"`);
   const c = db.select().from(llmCache).where(eq(llmCache.key, cacheKey)).get();
   const attempts = db.select().from(llmCalls).where(eq(llmCalls.cacheKey, cacheKey)).orderBy(asc(llmCalls.id)).all();
   if (!c && attempts.length === 0) throw new NotFoundError(`no model call with key ${cacheKey}`);
   return {
     cacheKey,
-    cached: c ? { model: c.model, endpoint: c.endpoint, request: c.request, response: c.response, promptTokens: c.promptTokens, completionTokens: c.completionTokens } : null,
+    cached: c
+      ? {
+          model: c.model,
+          endpoint: c.endpoint,
+          request: c.request,
+          response: c.response,
+          promptTokens: c.promptTokens,
+          completionTokens: c.completionTokens,
+        }
+      : null,
     attempts,
   };
 }

@@ -25,7 +25,18 @@ export async function checkModel(db: Db, name: string, timeoutMs = 20_000): Prom
   const cfg = resolveModelConfig(db, name);
   const sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: timeoutMs, maxRetries: 0 });
   const started = Date.now();
-  const base = { origin: {}, purpose: "models.check", role: cfg.role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey: null, cacheHit: false, replicate: 0, attempt: 1 };
+  const base = {
+    origin: {},
+    purpose: "models.check",
+    role: cfg.role,
+    config: cfg.name,
+    endpoint: cfg.baseURL,
+    model: cfg.model,
+    cacheKey: null,
+    cacheHit: false,
+    replicate: 0,
+    attempt: 1,
+  };
   try {
     let reply: string;
     let promptTokens = 0;
@@ -35,7 +46,11 @@ export async function checkModel(db: Db, name: string, timeoutMs = 20_000): Prom
       reply = `${r.data[0]?.embedding.length ?? 0} dimensions`;
       promptTokens = r.usage?.prompt_tokens ?? 0;
     } else {
-      const r = await sdk.chat.completions.create({ model: cfg.model, messages: [{ role: "user", content: "Reply with the single word OK." }], max_tokens: 5 });
+      const r = await sdk.chat.completions.create({
+        model: cfg.model,
+        messages: [{ role: "user", content: "Reply with the single word OK." }],
+        max_tokens: 5,
+      });
       reply = (r.choices[0]?.message?.content ?? "").slice(0, 60);
       promptTokens = r.usage?.prompt_tokens ?? 0;
       completionTokens = r.usage?.completion_tokens ?? 0;

@@ -45,10 +45,20 @@ describe("extractJson", () => {
 
 describe("ModelClient.chat", () => {
   it("answers a second identical request from the persistent cache, at no charge; a replicate index is a new request", async () => {
-    fake.setResponder(() => ({ content: `{"requirement": "r${fake.chatRequests.length}"}`, promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 }));
+    fake.setResponder(() => ({
+      content: `{"requirement": "r${fake.chatRequests.length}"}`,
+      promptTokens: 11,
+      completionTokens: 5,
+      cachedTokens: 4,
+      reasoningTokens: 2,
+    }));
     const c = client({ origin: {} });
     const a = await c.chat({ messages: ask("hello"), schema: Req, purpose: "test.cache" });
-    expect(a).toMatchObject({ value: { requirement: "r1" }, cacheHit: false, usage: { promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 } });
+    expect(a).toMatchObject({
+      value: { requirement: "r1" },
+      cacheHit: false,
+      usage: { promptTokens: 11, completionTokens: 5, cachedTokens: 4, reasoningTokens: 2 },
+    });
     // A new client (a new process) still hits the cache.
     const b = await client().chat({ messages: ask("hello"), schema: Req, purpose: "test.cache" });
     expect(b).toMatchObject({ value: { requirement: "r1" }, cacheHit: true, usage: { promptTokens: 0 } });
@@ -86,7 +96,12 @@ describe("ModelClient.chat", () => {
   });
 
   it("retries a 429 after the Retry-After delay, and 500s and dropped connections with backoff", async () => {
-    fake.enqueue({ kind: "status", status: 429, retryAfterSeconds: 1 }, { kind: "status", status: 500 }, { kind: "drop" }, '{"requirement": "ok"}');
+    fake.enqueue(
+      { kind: "status", status: 429, retryAfterSeconds: 1 },
+      { kind: "status", status: 500 },
+      { kind: "drop" },
+      '{"requirement": "ok"}',
+    );
     const c = client();
     const started = Date.now();
     const r = await c.chat({ messages: ask("x"), schema: Req, purpose: "test.retry" });
@@ -125,7 +140,9 @@ describe("ModelClient.chat", () => {
 
   it("does not retry a 400 or 401 (a bad request stays bad)", async () => {
     fake.enqueue({ kind: "status", status: 401 });
-    const err = await client().chat({ messages: ask("x"), purpose: "test.401" }).catch((e) => e);
+    const err = await client()
+      .chat({ messages: ask("x"), purpose: "test.401" })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ModelCallError);
     expect(fake.chatRequests).toHaveLength(1);
     expect(ledger().map((x) => [x.status, x.error?.slice(0, 8)])).toEqual([["failed", "HTTP 401"]]);
@@ -154,7 +171,10 @@ describe("ModelClient.chat", () => {
   });
 
   it("regenerates a reply in the wrong language", async () => {
-    fake.enqueue('{"requirement": "The user wants a quiet place to rest on the weekend."}', '{"requirement": "用户希望周末找个安静的地方休息。"}');
+    fake.enqueue(
+      '{"requirement": "The user wants a quiet place to rest on the weekend."}',
+      '{"requirement": "用户希望周末找个安静的地方休息。"}',
+    );
     const r = await client().chat({ messages: ask("问题"), schema: Req, language: "zh", purpose: "test.lang" });
     expect(r.value.requirement).toMatch(/安静/);
     expect(ledger().map((x) => [x.status, x.error])).toEqual([

@@ -231,11 +231,21 @@ export class ModelClient {
       const checked = checkReply(text, o.schema, o.language);
       if (!checked.ok) return null; // cached under an older schema: ask again
       this.core.stats.cacheHits++;
-      recordCall(db, { ...base, cacheHit: true, attempt: 1, status: "ok", error: how === "shared" ? "shared with a concurrent identical call" : null });
+      recordCall(db, {
+        ...base,
+        cacheHit: true,
+        attempt: 1,
+        status: "ok",
+        error: how === "shared" ? "shared with a concurrent identical call" : null,
+      });
       return { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
     };
 
-    const cached = db.select({ response: llmCache.response }).from(llmCache).where(inArray(llmCache.key, [cacheKey])).get();
+    const cached = db
+      .select({ response: llmCache.response })
+      .from(llmCache)
+      .where(inArray(llmCache.key, [cacheKey]))
+      .get();
     if (cached) {
       const r = hit(cached.response, "cache");
       if (r) return r;
@@ -259,10 +269,22 @@ export class ModelClient {
         let reply: OpenAI.Chat.Completions.ChatCompletion;
         try {
           reply = await this.withRetries(
-            () => sdk.chat.completions.create({ model: cfg.model, messages, ...params } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+            () =>
+              sdk.chat.completions.create({
+                model: cfg.model,
+                messages,
+                ...params,
+              } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
             (error, willRetry) => {
               attempt++;
-              recordCall(db, { ...base, cacheHit: false, attempt, status: willRetry ? "retry" : "failed", error, latencyMs: Date.now() - started });
+              recordCall(db, {
+                ...base,
+                cacheHit: false,
+                attempt,
+                status: willRetry ? "retry" : "failed",
+                error,
+                latencyMs: Date.now() - started,
+              });
             },
           );
         } catch (e) {
@@ -285,7 +307,14 @@ export class ModelClient {
         if (checked.ok) {
           recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
           db.insert(llmCache)
-            .values({ key: cacheKey, endpoint: cfg.baseURL, model: cfg.model, request: { messages: o.messages, params, replicate }, response: raw, ...usage })
+            .values({
+              key: cacheKey,
+              endpoint: cfg.baseURL,
+              model: cfg.model,
+              request: { messages: o.messages, params, replicate },
+              response: raw,
+              ...usage,
+            })
             // A cached reply that an updated schema rejects is replaced by the accepted one.
             .onConflictDoUpdate({ target: llmCache.key, set: { response: raw, ...usage } })
             .run();
@@ -295,13 +324,31 @@ export class ModelClient {
         lastRaw = raw;
         lastError = checked.error;
         const last = round === this.core.opts.regenerations;
-        recordCall(db, { ...base, cacheHit: false, attempt, status: last ? "failed" : "invalid", error: checked.error, rawReply: raw, latencyMs, ...usage });
+        recordCall(db, {
+          ...base,
+          cacheHit: false,
+          attempt,
+          status: last ? "failed" : "invalid",
+          error: checked.error,
+          rawReply: raw,
+          latencyMs,
+          ...usage,
+        });
         // Ask again with the rejected reply and what was wrong with it, so a deterministic model
         // does not repeat itself.
-        messages = [...o.messages, { role: "assistant", content: raw }, { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) }];
+        messages = [
+          ...o.messages,
+          { role: "assistant", content: raw },
+          { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
+        ];
       }
       this.core.stats.failed++;
-      throw new ModelCallError(`${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`, o.purpose, lastRaw, "invalid");
+      throw new ModelCallError(
+        `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+        o.purpose,
+        lastRaw,
+        "invalid",
+      );
     });
     this.core.inflight.set(cacheKey, run);
     try {
@@ -326,12 +373,24 @@ export class ModelClient {
     const found = new Map<string, number[]>();
     const unique = [...new Set(keys)];
     for (let i = 0; i < unique.length; i += 500) {
-      for (const r of db.select().from(embeddingCache).where(inArray(embeddingCache.key, unique.slice(i, i + 500))).all()) {
+      for (const r of db
+        .select()
+        .from(embeddingCache)
+        .where(inArray(embeddingCache.key, unique.slice(i, i + 500)))
+        .all()) {
         found.set(r.key, Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)));
       }
     }
     const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
-    const base = { origin, purpose: o.purpose, role: "embedding" as const, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, replicate: 0 };
+    const base = {
+      origin,
+      purpose: o.purpose,
+      role: "embedding" as const,
+      config: cfg.name,
+      endpoint: cfg.baseURL,
+      model: cfg.model,
+      replicate: 0,
+    };
     if (missing.length === 0 && texts.length > 0) {
       this.core.stats.cacheHits++;
       recordCall(db, { ...base, cacheKey: null, cacheHit: true, attempt: 1, status: "ok" });
@@ -349,7 +408,15 @@ export class ModelClient {
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
               (error, willRetry) => {
                 attempt++;
-                recordCall(db, { ...base, cacheKey: null, cacheHit: false, attempt, status: willRetry ? "retry" : "failed", error, latencyMs: Date.now() - started });
+                recordCall(db, {
+                  ...base,
+                  cacheKey: null,
+                  cacheHit: false,
+                  attempt,
+                  status: willRetry ? "retry" : "failed",
+                  error,
+                  latencyMs: Date.now() - started,
+                });
               },
             );
           } catch (e) {
@@ -358,13 +425,24 @@ export class ModelClient {
           }
           const promptTokens = res.usage?.prompt_tokens ?? 0;
           this.core.stats.promptTokens += promptTokens;
-          recordCall(db, { ...base, cacheKey: null, cacheHit: false, attempt: attempt + 1, status: "ok", promptTokens, latencyMs: Date.now() - started });
+          recordCall(db, {
+            ...base,
+            cacheKey: null,
+            cacheHit: false,
+            attempt: attempt + 1,
+            status: "ok",
+            promptTokens,
+            latencyMs: Date.now() - started,
+          });
           const insert = db.$client.prepare("insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
           db.$client.transaction(() => {
             for (const d of res.data) {
               const [key] = chunk[d.index];
               const v = d.embedding as number[];
-              found.set(key, v.map((x) => Math.fround(x)));
+              found.set(
+                key,
+                v.map((x) => Math.fround(x)),
+              );
               insert.run(key, cfg.model, v.length, Buffer.from(new Float32Array(v).buffer));
             }
           })();

@@ -22,7 +22,11 @@ afterEach(() => {
 
 describe("model configuration", () => {
   it("takes the environment as defaults, per-role variables over the shared ones", () => {
-    expect(resolveModelConfig(t.db, "assistant")).toMatchObject({ baseURL: "http://127.0.0.1:9/v1", apiKey: "env-key", model: "env-assistant" });
+    expect(resolveModelConfig(t.db, "assistant")).toMatchObject({
+      baseURL: "http://127.0.0.1:9/v1",
+      apiKey: "env-key",
+      model: "env-assistant",
+    });
     expect(resolveModelConfig(t.db, "judge")).toMatchObject({ baseURL: "http://127.0.0.1:8/v1", model: "env-judge" });
     expect(() => resolveModelConfig(t.db, "embedding")).toThrow(/PAL_MODEL_EMBEDDING/);
     expect(() => resolveModelConfig(t.db, "critic")).toThrow(/unknown role/);
@@ -31,11 +35,23 @@ describe("model configuration", () => {
   it("lets saved settings override field by field, stores keys encrypted, and never lists them", () => {
     saveModelSetting(t.db, { name: "assistant", model: "saved-model", apiKey: "sk-secret-123" });
     saveModelSetting(t.db, { name: "judge:gscore", model: "gpt-judge", params: { temperature: 0 } });
-    const row = t.db.select().from(modelSettings).all().find((r) => r.name === "assistant")!;
+    const row = t.db
+      .select()
+      .from(modelSettings)
+      .all()
+      .find((r) => r.name === "assistant")!;
     expect(row.apiKeyEnc).toMatch(/^v1:/);
     expect(JSON.stringify(t.db.$client.prepare("select * from model_settings").all())).not.toContain("sk-secret-123");
-    expect(resolveModelConfig(t.db, "assistant")).toMatchObject({ model: "saved-model", apiKey: "sk-secret-123", baseURL: "http://127.0.0.1:9/v1" });
-    expect(resolveModelConfig(t.db, "judge:gscore")).toMatchObject({ model: "gpt-judge", baseURL: "http://127.0.0.1:8/v1", params: { temperature: 0 } });
+    expect(resolveModelConfig(t.db, "assistant")).toMatchObject({
+      model: "saved-model",
+      apiKey: "sk-secret-123",
+      baseURL: "http://127.0.0.1:9/v1",
+    });
+    expect(resolveModelConfig(t.db, "judge:gscore")).toMatchObject({
+      model: "gpt-judge",
+      baseURL: "http://127.0.0.1:8/v1",
+      params: { temperature: 0 },
+    });
     const listed = listModelConfigs(t.db);
     expect(listed.map((c) => c.name)).toEqual(["assistant", "user-simulator", "judge", "embedding", "judge:gscore"]);
     expect(listed[0]).toMatchObject({ key: "set", model: "saved-model", modelFrom: "settings", baseURLFrom: "env" });

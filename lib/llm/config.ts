@@ -44,8 +44,10 @@ export function isModelRole(s: string): s is ModelRole {
 /** "judge:gscore" → judge; a bare role → itself. */
 export function roleOf(name: string): ModelRole {
   const role = name.includes(":") ? name.slice(0, name.indexOf(":")) : name;
-  if (!isModelRole(role)) throw new InvalidInputError(`model configuration "${name}": unknown role "${role}" (expected ${MODEL_ROLES.join(", ")})`);
-  if (name.includes(":") && role !== "judge") throw new InvalidInputError(`model configuration "${name}": only judges have named configurations`);
+  if (!isModelRole(role))
+    throw new InvalidInputError(`model configuration "${name}": unknown role "${role}" (expected ${MODEL_ROLES.join(", ")})`);
+  if (name.includes(":") && role !== "judge")
+    throw new InvalidInputError(`model configuration "${name}": only judges have named configurations`);
   if (name.includes(":") && !/^judge:[a-z0-9][a-z0-9_-]{0,40}$/.test(name)) {
     throw new InvalidInputError(`model configuration "${name}": a judge name is lower-case letters, digits, - or _`);
   }
@@ -55,7 +57,13 @@ export function roleOf(name: string): ModelRole {
 type Row = typeof modelSettings.$inferSelect;
 
 function rows(db: Db): Map<string, Row> {
-  return new Map(db.select().from(modelSettings).all().map((r) => [r.name, r]));
+  return new Map(
+    db
+      .select()
+      .from(modelSettings)
+      .all()
+      .map((r) => [r.name, r]),
+  );
 }
 
 function envDefaults(role: ModelRole) {
@@ -126,7 +134,8 @@ export function saveModelSetting(db: Db, input: ModelSettingInput): void {
   const role = roleOf(input.name);
   const clean = (s: string | null | undefined) => (s == null || s.trim() === "" ? null : s.trim());
   const baseUrl = clean(input.baseUrl);
-  if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new InvalidInputError(`${input.name}: base URL "${baseUrl}" is not an http(s) URL`);
+  if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl))
+    throw new InvalidInputError(`${input.name}: base URL "${baseUrl}" is not an http(s) URL`);
   const values: Partial<typeof modelSettings.$inferInsert> = {
     baseUrl,
     model: clean(input.model),

@@ -91,6 +91,7 @@ export function checkReply<T>(raw: string, schema: z.ZodType<T> | undefined, lan
   } else if (!raw.trim()) {
     return { ok: false, error: "the reply is empty" };
   }
-  if (language && isWrongLanguage(value, language)) return { ok: false, error: `the reply is not in the data set's language (${language})` };
+  if (language && isWrongLanguage(value, language))
+    return { ok: false, error: `the reply is not in the data set's language (${language})` };
   return { ok: true, value: value as T };
 }

@@ -103,8 +103,14 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
     .groupBy(llmCalls.status, llmCalls.cacheHit)
     .all();
   const s: LedgerSummary = {
-    rows: 0, requests: 0, cacheHits: 0, byStatus: { ok: 0, retry: 0, invalid: 0, failed: 0 },
-    promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0,
+    rows: 0,
+    requests: 0,
+    cacheHits: 0,
+    byStatus: { ok: 0, retry: 0, invalid: 0, failed: 0 },
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
   };
   for (const r of rows) {
     s.rows += r.n;

@@ -35,7 +35,10 @@ export function openMemoryVersion(db: Db, id: MemoryIdentity & { language: strin
   if (found) {
     if (found.sessionsTotal !== id.sessionsTotal) {
       // The data set gained sessions: the memory is incomplete again and the builder goes on.
-      db.update(memoryVersions).set({ sessionsTotal: id.sessionsTotal, status: "building", updatedAt: Date.now() }).where(eq(memoryVersions.id, found.id)).run();
+      db.update(memoryVersions)
+        .set({ sessionsTotal: id.sessionsTotal, status: "building", updatedAt: Date.now() })
+        .where(eq(memoryVersions.id, found.id))
+        .run();
       return { ...found, sessionsTotal: id.sessionsTotal, status: "building" };
     }
     return found;
@@ -57,8 +60,13 @@ export function openMemoryVersion(db: Db, id: MemoryIdentity & { language: strin
 }
 
 export function setVersionStatus(db: Db, versionId: number, status: MemoryStatus, error: string | null = null): void {
-  const done = db.$client.prepare("select count(*) as n from memory_steps where version_id = ? and status = 'complete'").get(versionId) as { n: number };
-  db.update(memoryVersions).set({ status, error, sessionsDone: done.n, updatedAt: Date.now() }).where(eq(memoryVersions.id, versionId)).run();
+  const done = db.$client.prepare("select count(*) as n from memory_steps where version_id = ? and status = 'complete'").get(versionId) as {
+    n: number;
+  };
+  db.update(memoryVersions)
+    .set({ status, error, sessionsDone: done.n, updatedAt: Date.now() })
+    .where(eq(memoryVersions.id, versionId))
+    .run();
 }
 
 export function listSteps(db: Db, versionId: number): MemoryStep[] {
@@ -72,12 +80,19 @@ export function listSteps(db: Db, versionId: number): MemoryStep[] {
  */
 export function beginStep(db: Db, versionId: number, seq: number, sessionKey: string): MemoryStep {
   return db.transaction((tx) => {
-    const old = tx.select().from(memorySteps).where(and(eq(memorySteps.versionId, versionId), eq(memorySteps.seq, seq))).get();
+    const old = tx
+      .select()
+      .from(memorySteps)
+      .where(and(eq(memorySteps.versionId, versionId), eq(memorySteps.seq, seq)))
+      .get();
     if (old) {
       if (old.status === "complete") return old;
       tx.update(memoryEntries).set({ validToSeq: null, expiredByStepId: null }).where(eq(memoryEntries.expiredByStepId, old.id)).run();
       tx.delete(memoryEntries).where(eq(memoryEntries.stepId, old.id)).run();
-      tx.update(memorySteps).set({ status: "building", error: null, sessionKey, startedAt: Date.now(), finishedAt: null }).where(eq(memorySteps.id, old.id)).run();
+      tx.update(memorySteps)
+        .set({ status: "building", error: null, sessionKey, startedAt: Date.now(), finishedAt: null })
+        .where(eq(memorySteps.id, old.id))
+        .run();
       return { ...old, status: "building" as const, error: null, sessionKey };
     }
     return tx.insert(memorySteps).values({ versionId, seq, sessionKey }).returning().get();

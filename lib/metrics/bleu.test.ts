@@ -60,7 +60,16 @@ describe("NLTK published values", () => {
   it("sentence_bleu and the list-of-weights form", () => {
     expect(sentenceBleu(refs3, hypothesis1, undefined, { smoothing: "method0" })).toBe(0.5045666840058485);
     expect(sentenceBleu(refs3, hypothesis1, [0.2, 0.2, 0.2, 0.2, 0.2], { smoothing: "method0" })).toBeCloseTo(0.3920263408415, 12);
-    const multi = sentenceBleuMulti(refs3, hypothesis1, [[0.5, 0.5], [1 / 3, 1 / 3, 1 / 3], [0.25, 0.25, 0.25, 0.25]], { smoothing: "method0" });
+    const multi = sentenceBleuMulti(
+      refs3,
+      hypothesis1,
+      [
+        [0.5, 0.5],
+        [1 / 3, 1 / 3, 1 / 3],
+        [0.25, 0.25, 0.25, 0.25],
+      ],
+      { smoothing: "method0" },
+    );
     expect(multi[0]).toBeCloseTo(0.7453559924999299, 15);
     expect(multi[1]).toBeCloseTo(0.6240726989348756, 15);
     expect(multi[2]).toBe(0.5045666840058485);
@@ -203,7 +212,10 @@ describe("properties", () => {
   });
 
   it("Chinese text with itself scores 1 (B-1)", () => {
-    const zh = fc.array(fc.constantFrom("我们", "今天", "需要", "健康", "饮食", "计划", "，", "散步", "北京大学"), { minLength: 1, maxLength: 20 });
+    const zh = fc.array(fc.constantFrom("我们", "今天", "需要", "健康", "饮食", "计划", "，", "散步", "北京大学"), {
+      minLength: 1,
+      maxLength: 20,
+    });
     fc.assert(
       fc.property(zh, (parts) => {
         const text = parts.join("");
@@ -275,10 +287,12 @@ describe("bit-for-bit parity with a Python rendering of NLTK 3.8 (test/fixtures/
 describe("helpers", () => {
   it("meanBleu averages per order", () => {
     expect(meanBleu([])).toBeNull();
-    expect(meanBleu([
-      [1, 0.5, 0.25, 0],
-      [0, 0.5, 0.75, 1],
-    ])).toEqual([0.5, 0.5, 0.5, 0.5]);
+    expect(
+      meanBleu([
+        [1, 0.5, 0.25, 0],
+        [0, 0.5, 0.75, 1],
+      ]),
+    ).toEqual([0.5, 0.5, 0.5, 0.5]);
   });
 
   it("fsum is correctly rounded (Python math.fsum examples)", () => {

@@ -65,7 +65,13 @@ function numericCodesFit(base: number, maxOrder: number): boolean {
 }
 
 /** Every n-gram code (orders 1..maxOrder) of `ids`, by start position; numeric or string codes. */
-function forEachNgram(ids: Int32Array, maxOrder: number, base: number, numeric: boolean, fn: (code: number | string, order: number) => boolean | void) {
+function forEachNgram(
+  ids: Int32Array,
+  maxOrder: number,
+  base: number,
+  numeric: boolean,
+  fn: (code: number | string, order: number) => boolean | void,
+) {
   const len = ids.length;
   for (let i = 0; i < len; i++) {
     let num = 0;

@@ -4,7 +4,19 @@ import { hfBleu, hfBleuFromStats, hfBleuItem, hfBleuStats, tokenize13a } from ".
 describe("sacrebleu 13a tokenization", () => {
   it("splits symbols, and periods/commas except inside numbers, and a dash after a digit", () => {
     expect(tokenize13a("Hello, world! It's 3.5-4 (approx.).")).toEqual([
-      "Hello", ",", "world", "!", "It's", "3.5", "-", "4", "(", "approx", ".", ")", ".",
+      "Hello",
+      ",",
+      "world",
+      "!",
+      "It's",
+      "3.5",
+      "-",
+      "4",
+      "(",
+      "approx",
+      ".",
+      ")",
+      ".",
     ]);
     // &amp; unescaped then split; 1,000.5 kept; x-y kept; "-\n" joins the line.
     expect(tokenize13a('a&amp;b 1,000.5 x-y "q" end-\nline')).toEqual(["a", "&", "b", "1,000.5", "x-y", '"', "q", '"', "endline"]);

@@ -129,9 +129,7 @@ export function hfBleuFromStats(items: readonly HfBleuStats[], opts: Pick<HfBleu
     translationLength += s.translationLength;
     referenceLength += s.referenceLength;
   }
-  const precisions = matches.map((m, i) =>
-    smooth ? (m + 1) / (possible[i] + 1) : possible[i] > 0 ? m / possible[i] : 0,
-  );
+  const precisions = matches.map((m, i) => (smooth ? (m + 1) / (possible[i] + 1) : possible[i] > 0 ? m / possible[i] : 0));
   let geoMean = 0;
   if (Math.min(...precisions) > 0) {
     let logSum = 0;
@@ -148,7 +146,11 @@ export function hfBleuFromStats(items: readonly HfBleuStats[], opts: Pick<HfBleu
 }
 
 /** `evaluate.load("bleu").compute(predictions, references, smooth=True)` (smooth configurable). In 0..1. */
-export function hfBleu(predictions: readonly string[], references: readonly (string | readonly string[])[], opts: HfBleuOptions = {}): HfBleuResult {
+export function hfBleu(
+  predictions: readonly string[],
+  references: readonly (string | readonly string[])[],
+  opts: HfBleuOptions = {},
+): HfBleuResult {
   if (predictions.length !== references.length) throw new RangeError("predictions and references differ in length");
   const stats = predictions.map((p, i) => hfBleuStats(p, references[i], opts));
   return hfBleuFromStats(stats, opts);

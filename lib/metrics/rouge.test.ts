@@ -25,7 +25,12 @@ describe("rouge_score ROUGE-L", () => {
     expect(rougeL(["x y z", "a b c d e"], "a c e").fmeasure).toBeCloseTo(0.75, 15);
     expect(fmeasure(0, 0)).toBe(0);
     expect(meanRougeL([])).toBeNull();
-    expect(meanRougeL([{ references: "a b c d e", prediction: "a c e" }, { references: "x", prediction: "x" }])).toBeCloseTo(0.875, 15);
+    expect(
+      meanRougeL([
+        { references: "a b c d e", prediction: "a c e" },
+        { references: "x", prediction: "x" },
+      ]),
+    ).toBeCloseTo(0.875, 15);
   });
 
   it("LCS is symmetric and bounded by the shorter length", () => {

@@ -17,7 +17,10 @@ export interface SelectionItemScore {
  * One item. `candidates` maps each candidate id to its feedback label. Invalid selections (not exactly
  * two ids, a repeated id, an unknown id) score null with the reason; the experiments part regenerates them.
  */
-export function selectionItemScore(selected: ReadonlyArray<string | number>, candidates: Readonly<Record<string, Feedback>>): SelectionItemScore {
+export function selectionItemScore(
+  selected: ReadonlyArray<string | number>,
+  candidates: Readonly<Record<string, Feedback>>,
+): SelectionItemScore {
   if (selected.length !== 2) return { score: null, reason: `expected exactly 2 selected ids, got ${selected.length}` };
   const ids = selected.map(String);
   if (ids[0] === ids[1]) return { score: null, reason: `id ${ids[0]} selected twice` };

@@ -49,7 +49,10 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
   async add(docs: RetrievalDoc<T>[]): Promise<void> {
     this.list.check(docs);
     if (docs.length === 0) return;
-    const vectors = await this.embedChecked(docs.map((d) => d.text), (i) => `docs[${i}] (id ${docs[i].id})`);
+    const vectors = await this.embedChecked(
+      docs.map((d) => d.text),
+      (i) => `docs[${i}] (id ${docs[i].id})`,
+    );
     // A concurrent add may have taken an id while we awaited the embeddings.
     this.list.check(docs);
     this.list.push(docs);
@@ -68,7 +71,9 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
   private async embedChecked(texts: string[], what: (i: number) => string): Promise<number[][]> {
     const vectors = await this.embed(texts);
     if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-      throw new InvalidInputError(`embedding ${this.settings.model}: expected ${texts.length} vectors, got ${Array.isArray(vectors) ? vectors.length : typeof vectors}`);
+      throw new InvalidInputError(
+        `embedding ${this.settings.model}: expected ${texts.length} vectors, got ${Array.isArray(vectors) ? vectors.length : typeof vectors}`,
+      );
     }
     let dim = this.dimension;
     vectors.forEach((v, i) => {
@@ -76,7 +81,8 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
         throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: not a vector of finite numbers`);
       }
       if (dim === -1) dim = v.length;
-      if (v.length !== dim) throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: dimension ${v.length}, expected ${dim}`);
+      if (v.length !== dim)
+        throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: dimension ${v.length}, expected ${dim}`);
     });
     this.dimension = dim;
     return vectors;

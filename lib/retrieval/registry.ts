@@ -50,10 +50,7 @@ export function isRetrieverKind(s: string): s is RetrieverKind {
 }
 
 /** A retriever of the given kind (dense needs opts.embed and opts.model). */
-export function createRetriever<T = unknown, K extends RetrieverKind = RetrieverKind>(
-  kind: K,
-  opts: RetrieverOptions<K>,
-): Retriever<T> {
+export function createRetriever<T = unknown, K extends RetrieverKind = RetrieverKind>(kind: K, opts: RetrieverOptions<K>): Retriever<T> {
   if (!isRetrieverKind(kind)) {
     throw new InvalidInputError(`retriever: unknown kind "${String(kind)}" (one of ${RETRIEVER_KINDS.join(", ")})`);
   }

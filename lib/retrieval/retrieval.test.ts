@@ -97,8 +97,18 @@ describe("BM25", () => {
   it("refuses duplicate ids and bad k without changing anything", async () => {
     const r = new Bm25Retriever();
     await r.add(EN);
-    await expect(r.add([{ id: "n1", text: "new" }, { id: "d0", text: "again" }])).rejects.toThrow(/docs\[1\]\.id: duplicate id "d0"/);
-    await expect(r.add([{ id: "n1", text: "a" }, { id: "n1", text: "b" }])).rejects.toThrow(InvalidInputError);
+    await expect(
+      r.add([
+        { id: "n1", text: "new" },
+        { id: "d0", text: "again" },
+      ]),
+    ).rejects.toThrow(/docs\[1\]\.id: duplicate id "d0"/);
+    await expect(
+      r.add([
+        { id: "n1", text: "a" },
+        { id: "n1", text: "b" },
+      ]),
+    ).rejects.toThrow(InvalidInputError);
     expect(r.size).toBe(3);
     expect(await r.search("new", 3)).toEqual([]);
     await expect(r.search("cat", -1)).rejects.toThrow(/k: must be a non-negative integer/);
@@ -213,9 +223,19 @@ describe("dense", () => {
   it("refuses a missing embed function and broken vectors, storing nothing", async () => {
     expect(() => createRetriever("dense", { model: "m" } as never)).toThrow(/opts\.embed/);
     const short = new DenseRetriever({ model: "m", embed: async (t) => t.slice(1).map(() => [1]) });
-    await expect(short.add([{ id: "1", text: "x" }, { id: "2", text: "y" }])).rejects.toThrow(/expected 2 vectors, got 1/);
+    await expect(
+      short.add([
+        { id: "1", text: "x" },
+        { id: "2", text: "y" },
+      ]),
+    ).rejects.toThrow(/expected 2 vectors, got 1/);
     const ragged = new DenseRetriever({ model: "m", embed: async (t) => t.map((_, i) => (i === 0 ? [1, 0] : [1])) });
-    await expect(ragged.add([{ id: "1", text: "x" }, { id: "2", text: "y" }])).rejects.toThrow(/docs\[1\] \(id 2\): dimension 1, expected 2/);
+    await expect(
+      ragged.add([
+        { id: "1", text: "x" },
+        { id: "2", text: "y" },
+      ]),
+    ).rejects.toThrow(/docs\[1\] \(id 2\): dimension 1, expected 2/);
     expect(ragged.size).toBe(0);
     const nan = new DenseRetriever({ model: "m", embed: async (t) => t.map(() => [NaN]) });
     await expect(nan.add([{ id: "1", text: "x" }])).rejects.toThrow(/not a vector of finite numbers/);

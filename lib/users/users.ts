@@ -9,7 +9,11 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from 
 export const MAX_PASSWORD_BYTES = 72;
 
 export const newUserSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "email: not a valid email address" })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "email: not a valid email address" })),
   name: z.string().trim().max(200).optional(),
   role: z.enum(ROLES, { error: `role: must be one of ${ROLES.join(", ")}` }),
   // bcrypt reads only the first 72 bytes: a longer password would silently match any with the same start.
@@ -17,7 +21,9 @@ export const newUserSchema = z.object({
     .string()
     .min(8, { error: "password: at least 8 characters" })
     .refine((p) => p.trim().length > 0, { error: "password: must not be only spaces" })
-    .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, { error: `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)` }),
+    .refine((p) => Buffer.byteLength(p, "utf8") <= MAX_PASSWORD_BYTES, {
+      error: `password: at most ${MAX_PASSWORD_BYTES} bytes (bcrypt's limit)`,
+    }),
 });
 
 export type PublicUser = {
@@ -48,7 +54,11 @@ export async function createUser(db: Db, input: z.input<typeof newUserSchema>): 
     throw new ConflictError(`a user with email ${email} already exists`);
   }
   const passwordHash = await hashPassword(password);
-  return db.insert(users).values({ email, name: name || null, role, passwordHash }).returning(publicColumns).get();
+  return db
+    .insert(users)
+    .values({ email, name: name || null, role, passwordHash })
+    .returning(publicColumns)
+    .get();
 }
 
 export function listUsers(db: Db): PublicUser[] {
@@ -91,9 +101,17 @@ export async function setPassword(db: Db, id: number, password: string): Promise
   const parsed = newUserSchema.shape.password.safeParse(password);
   if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => i.message).join("; "));
   const pw = parsed.data;
-  db.update(users).set({ passwordHash: await hashPassword(pw) }).where(eq(users.id, id)).run();
+  db.update(users)
+    .set({ passwordHash: await hashPassword(pw) })
+    .where(eq(users.id, id))
+    .run();
 }
 
 export function countUsers(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(users).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .get()?.n ?? 0
+  );
 }

@@ -28,8 +28,15 @@ describe("lint: lib/ and db/ never import the front ends", () => {
   });
 
   it("allows lib/ → lib/ and db/, and app/ → components/", async () => {
-    expect(await restricted("lib/ok.ts", 'import { getDb } from "@/db/client";\nimport { AppError } from "./errors";\nexport const x = [getDb, AppError];\n')).toEqual([]);
-    expect(await restricted("app/ok.tsx", 'import { ImportForm } from "@/components/datasets/ImportForm";\nexport const x = ImportForm;\n')).toEqual([]);
+    expect(
+      await restricted(
+        "lib/ok.ts",
+        'import { getDb } from "@/db/client";\nimport { AppError } from "./errors";\nexport const x = [getDb, AppError];\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await restricted("app/ok.tsx", 'import { ImportForm } from "@/components/datasets/ImportForm";\nexport const x = ImportForm;\n'),
+    ).toEqual([]);
     // A package whose name merely contains "app" is no front end.
     expect(await restricted("lib/ok2.ts", 'import { NextResponse } from "next/server";\nexport const x = NextResponse;\n')).toEqual([]);
   });

@@ -15,7 +15,9 @@ export default async function AnnotatePage() {
     <>
       <PageHeader title="Your annotation queue" subtitle={`Signed in as ${user.email}. You only ever see your own assignments.`} />
       {mine.length === 0 ? (
-        <EmptyState title="Nothing assigned to you yet">When a researcher adds you to a campaign, its items appear here one at a time.</EmptyState>
+        <EmptyState title="Nothing assigned to you yet">
+          When a researcher adds you to a campaign, its items appear here one at a time.
+        </EmptyState>
       ) : (
         <ul className="space-y-2" data-testid="my-campaigns">
           {mine.map((c) => (

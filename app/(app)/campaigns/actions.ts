@@ -30,7 +30,15 @@ export async function adjudicateAction(_prev: ActionState, form: FormData): Prom
   const campaignId = Number(form.get("campaignId"));
   const itemId = Number(form.get("itemId"));
   return asState(() => {
-    adjudicate(getDb(), campaignId, itemId, String(form.get("dimension")), String(form.get("value")), String(form.get("note") ?? ""), user.id);
+    adjudicate(
+      getDb(),
+      campaignId,
+      itemId,
+      String(form.get("dimension")),
+      String(form.get("value")),
+      String(form.get("note") ?? ""),
+      user.id,
+    );
     revalidatePath(`/campaigns/${campaignId}/items/${itemId}`);
   }, "Adjudication recorded.");
 }

@@ -28,16 +28,28 @@ export default async function ExperimentsPage() {
       ) : (
         <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="experiment-list">
           <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-            <tr><th className="p-2">#</th><th className="p-2">Name</th><th className="p-2">Data set</th><th className="p-2">Status</th><th className="p-2">Progress</th></tr>
+            <tr>
+              <th className="p-2">#</th>
+              <th className="p-2">Name</th>
+              <th className="p-2">Data set</th>
+              <th className="p-2">Status</th>
+              <th className="p-2">Progress</th>
+            </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.id} className="border-t border-slate-100">
                 <td className="p-2">{r.id}</td>
-                <td className="p-2"><Link className="text-indigo-700 hover:underline" href={`/experiments/${r.id}`}>{r.name}</Link></td>
+                <td className="p-2">
+                  <Link className="text-indigo-700 hover:underline" href={`/experiments/${r.id}`}>
+                    {r.name}
+                  </Link>
+                </td>
                 <td className="p-2">{r.datasetName}</td>
                 <td className="p-2">{r.status}</td>
-                <td className="p-2">{r.finished}/{r.total}</td>
+                <td className="p-2">
+                  {r.finished}/{r.total}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -12,7 +12,12 @@ export async function startBuildAction(_prev: BuildActionState, form: FormData):
     const users = String(form.get("users") ?? "")
       .split(/[\s,]+/)
       .filter(Boolean);
-    const buildId = startMemoryBuild(getDb(), { datasetId: Number(form.get("datasetId")), method: String(form.get("method") ?? ""), users, createdBy: user.id });
+    const buildId = startMemoryBuild(getDb(), {
+      datasetId: Number(form.get("datasetId")),
+      method: String(form.get("method") ?? ""),
+      users,
+      createdBy: user.id,
+    });
     revalidatePath("/memory");
     return { buildId };
   });

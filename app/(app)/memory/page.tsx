@@ -21,30 +21,52 @@ export default async function MemoryPage() {
   const methods = ASSISTANTS.map((a) => ({ id: a.id, label: a.label }));
   return (
     <>
-      <PageHeader title="Memory" subtitle="Built memories per data set, user, method and settings (pal memory build), with the model calls each one cost." />
+      <PageHeader
+        title="Memory"
+        subtitle="Built memories per data set, user, method and settings (pal memory build), with the model calls each one cost."
+      />
       <BuildMemoryForm datasets={datasets} methods={methods} />
       {builds.length ? (
         <section className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Memory builds">
           <h2 className="text-sm font-semibold">Recent builds</h2>
-          {builds.map((b) => <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} />)}
+          {builds.map((b) => (
+            <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} />
+          ))}
         </section>
       ) : null}
       {rows.length === 0 ? (
-        <EmptyState title="No memory has been built yet">Run <code>npx pal memory build --dataset NAME --method M</code>.</EmptyState>
+        <EmptyState title="No memory has been built yet">
+          Run <code>npx pal memory build --dataset NAME --method M</code>.
+        </EmptyState>
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
           <table className="w-full text-sm" data-testid="memory-table">
             <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr><th className="px-3 py-2">Data set</th><th className="px-3 py-2">User</th><th className="px-3 py-2">Method</th><th className="px-3 py-2">Status</th><th className="px-3 py-2">Sessions</th><th className="px-3 py-2">Entries</th><th className="px-3 py-2">Calls</th></tr>
+              <tr>
+                <th className="px-3 py-2">Data set</th>
+                <th className="px-3 py-2">User</th>
+                <th className="px-3 py-2">Method</th>
+                <th className="px-3 py-2">Status</th>
+                <th className="px-3 py-2">Sessions</th>
+                <th className="px-3 py-2">Entries</th>
+                <th className="px-3 py-2">Calls</th>
+              </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {rows.map((v) => (
                 <tr key={v.id}>
                   <td className="px-3 py-2">{v.datasetName}</td>
                   <td className="px-3 py-2 font-mono">{v.userKey}</td>
-                  <td className="px-3 py-2"><Link className="text-indigo-600 hover:underline" href={`/memory/${v.id}`}>{v.method}</Link> <span className="text-xs text-slate-400">{v.settingsKey.slice(0, 8)}</span></td>
+                  <td className="px-3 py-2">
+                    <Link className="text-indigo-600 hover:underline" href={`/memory/${v.id}`}>
+                      {v.method}
+                    </Link>{" "}
+                    <span className="text-xs text-slate-400">{v.settingsKey.slice(0, 8)}</span>
+                  </td>
                   <td className="px-3 py-2">{v.status}</td>
-                  <td className="px-3 py-2">{v.sessionsDone}/{v.sessionsTotal}</td>
+                  <td className="px-3 py-2">
+                    {v.sessionsDone}/{v.sessionsTotal}
+                  </td>
                   <td className="px-3 py-2">{v.entries}</td>
                   <td className="px-3 py-2">{v.calls}</td>
                 </tr>

@@ -30,7 +30,8 @@ export const outputRating: CampaignKindDef = {
   uploadExample: '{"id": "item-1", "context": {"profile": "...", "question": "..."}, "output": "..."}',
   parseUpload(obj, where) {
     // A system name would be shown to annotators with the content: refuse it rather than leak it.
-    if (obj.system !== undefined) throw new InvalidInputError(`${where}: field "system" is not accepted for ratings (it would reach annotators)`);
+    if (obj.system !== undefined)
+      throw new InvalidInputError(`${where}: field "system" is not accepted for ratings (it would reach annotators)`);
     return {
       externalId: str(obj, "id", where)!,
       content: { context: info(obj, "context", where, { optional: true }) ?? null, output: output(obj.output, "output", where) },

@@ -39,7 +39,8 @@ export function dialogueJudgeInput(content: Obj): RequirementJudgeInput & Prefer
 
 /** A dialogue output as utterances (a plain text output becomes one assistant turn). */
 export function utterances(output: unknown): Utterance[] {
-  if (Array.isArray(output)) return output.map((t) => ({ role: (t as Obj).role === "user" ? "user" : "assistant", content: text((t as Obj).content) }));
+  if (Array.isArray(output))
+    return output.map((t) => ({ role: (t as Obj).role === "user" ? "user" : "assistant", content: text((t as Obj).content) }));
   return [{ role: "assistant", content: text(output) }];
 }
 
@@ -49,6 +50,7 @@ export function utterances(output: unknown): Utterance[] {
  */
 export function hicupidJudgeInput(content: Obj): { type: "persona" | "profile"; metadata: QaMetadata } {
   const m = content.metadata;
-  if (isObj(m) && (isObj(m.persona) || isObj(m.profile))) return { type: isObj(m.profile) ? "profile" : "persona", metadata: m as QaMetadata };
+  if (isObj(m) && (isObj(m.persona) || isObj(m.profile)))
+    return { type: isObj(m.profile) ? "profile" : "persona", metadata: m as QaMetadata };
   return { type: "persona", metadata: { persona: { entity: text(m) } } };
 }

@@ -51,7 +51,18 @@ const pal = (...args: string[]) => run(process.execPath, [path.join(root, "bin",
 describe("an LLM judge on a campaign made from an experiment", () => {
   it("reaches the experiment's pairwise verdicts from the cache, with no new request", async () => {
     await pal("demo");
-    const { stdout } = await pal("run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla,vanilla-log", "--task", "dialogue", "--users", "0000", "--json");
+    const { stdout } = await pal(
+      "run",
+      "--dataset",
+      "PAL-Set demo (en)",
+      "--method",
+      "vanilla,vanilla-log",
+      "--task",
+      "dialogue",
+      "--users",
+      "0000",
+      "--json",
+    );
     const exp = JSON.parse(stdout);
     expect(exp.status).toBe("done");
     const pairwise = exp.pairwise as Array<{ a: string; b: string; dimension: string; win: number; tie: number; lose: number }>;
@@ -66,7 +77,13 @@ describe("an LLM judge on a campaign made from an experiment", () => {
       const a = await createUser(db, { email: "a@x.io", role: "annotator", password: "password-123" });
       const c = createCampaign(
         db,
-        { name: "from exp", kind: "pairwise-dialogue", perItem: 1, annotatorIds: [a.id], source: { kind: "experiment", experimentId: exp.experiment, methodA: "vanilla", methodB: "vanilla-log" } },
+        {
+          name: "from exp",
+          kind: "pairwise-dialogue",
+          perItem: 1,
+          annotatorIds: [a.id],
+          source: { kind: "experiment", experimentId: exp.experiment, methodA: "vanilla", methodB: "vanilla-log" },
+        },
         r.id,
       );
       expect(c.items).toBe(3);
@@ -77,7 +94,11 @@ describe("an LLM judge on a campaign made from an experiment", () => {
       const values = db.select().from(judgeLabels).where(eq(judgeLabels.runId, run.runId)).all();
       for (const p of pairwise) {
         const got = values.filter((v) => v.dimension === p.dimension).map((v) => v.value);
-        expect({ win: got.filter((v) => v === "Win").length, tie: got.filter((v) => v === "Tie").length, lose: got.filter((v) => v === "Lose").length }).toEqual({
+        expect({
+          win: got.filter((v) => v === "Win").length,
+          tie: got.filter((v) => v === "Tie").length,
+          lose: got.filter((v) => v === "Lose").length,
+        }).toEqual({
           win: p.win,
           tie: p.tie,
           lose: p.lose,

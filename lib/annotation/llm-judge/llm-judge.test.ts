@@ -45,7 +45,8 @@ const prompt = (r: ChatRequest) => String(r.messages[0]?.content ?? "");
 const firstShown = (r: ChatRequest) => prompt(r).split("# Dialogue with assistant-2")[0].split("# Dialogue with assistant-1")[1] ?? "";
 /** The fixture's h2memory dialogues ask "Given that you ..."; vanilla-log's list "ten popular options". */
 const isH2 = (dialogue: string) => dialogue.includes("Given that you");
-const judgeReply = (s1: number, s2: number) => JSON.stringify({ analysis: { "assistant-1": "a", "assistant-2": "b", overall: "c" }, scores: { "assistant-1": s1, "assistant-2": s2 } });
+const judgeReply = (s1: number, s2: number) =>
+  JSON.stringify({ analysis: { "assistant-1": "a", "assistant-2": "b", overall: "c" }, scores: { "assistant-1": s1, "assistant-2": s2 } });
 
 /**
  * Preference: h2memory's dialogue scores 8, the other 5, whatever the order (so h2memory wins).
@@ -58,7 +59,17 @@ function dialogueResponder(r: ChatRequest): string {
 }
 
 function pairwiseCampaign() {
-  return createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, researcher);
+  return createCampaign(
+    db,
+    {
+      name: "p",
+      kind: "pairwise-dialogue",
+      perItem: 2,
+      annotatorIds: ann,
+      source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+    },
+    researcher,
+  );
 }
 
 const itemSystems = () =>
@@ -132,12 +143,20 @@ describe("the pairwise dialogue judge on a campaign", () => {
     // Another margin is another run; its calls are the same requests, answered by the cache at no cost.
     const loose = await runLlmJudge(db, client(), c.id, { tieMargin: 1 }, researcher);
     expect(loose.runId).not.toBe(strict.runId);
-    expect(llmJudgeRuns(db, c.id).map((x) => x.name)).toEqual(["LLM dialogue-pair (fake-judge)", "LLM dialogue-pair (fake-judge, margin 1)"]);
+    expect(llmJudgeRuns(db, c.id).map((x) => x.name)).toEqual([
+      "LLM dialogue-pair (fake-judge)",
+      "LLM dialogue-pair (fake-judge, margin 1)",
+    ]);
     expect(loose.requests).toBe(0);
     expect(fake.chatRequests).toHaveLength(72);
     const sys = itemSystems();
     const value = (runId: number) =>
-      db.select().from(judgeLabels).where(eq(judgeLabels.runId, runId)).all().filter((l) => l.dimension === "preference")
+      db
+        .select()
+        .from(judgeLabels)
+        .where(eq(judgeLabels.runId, runId))
+        .all()
+        .filter((l) => l.dimension === "preference")
         .map((l) => [sys.find((x) => x.id === l.itemId && x.slot === "A")!.name === "h2memory", l.value]);
     for (const [aIsH2, v] of value(strict.runId)) expect(v).toBe(aIsH2 ? "Win" : "Lose");
     for (const [, v] of value(loose.runId)) expect(v).toBe("Tie");
@@ -163,7 +182,13 @@ describe("the pairwise dialogue judge on a campaign", () => {
     expect(fails[0].rawReply).toBe("I think assistant-1 is better.");
     const topic1 = itemSystems().find((s) => s.ext === "topic-1")!.id;
     expect(fails[0].itemId).toBe(topic1);
-    expect(db.select().from(judgeLabels).all().some((l) => l.itemId === topic1 && l.dimension === "preference")).toBe(false);
+    expect(
+      db
+        .select()
+        .from(judgeLabels)
+        .all()
+        .some((l) => l.itemId === topic1 && l.dimension === "preference"),
+    ).toBe(false);
     // Regenerated replies: the requirement judgments of every item were asked twice and then accepted.
     const reqRows = db.select().from(llmCalls).where(eq(llmCalls.purpose, "campaign.judge.dialogue.requirement")).all();
     expect(reqRows.filter((x) => x.status === "invalid")).toHaveLength(36);
@@ -216,8 +241,14 @@ describe("the pairwise dialogue judge on a campaign", () => {
 
 describe("the HiCUPID A/B judge on a campaign", () => {
   it("shows the model's answer in a seeded random slot, records it, and maps the verdict to canonical terms", async () => {
-    const c = createCampaign(db, { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "h.jsonl", text: HICUPID } }, researcher);
-    const refs = HICUPID.trim().split("\n").map((l) => JSON.parse(l).reference as string);
+    const c = createCampaign(
+      db,
+      { name: "h", kind: "hicupid-ab", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "h.jsonl", text: HICUPID } },
+      researcher,
+    );
+    const refs = HICUPID.trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).reference as string);
     let n = 0;
     fake.setResponder((q) => {
       const p = prompt(q);
@@ -229,7 +260,9 @@ describe("the HiCUPID A/B judge on a campaign", () => {
     expect(estimateLlmJudge(db, c.id)).toMatchObject({ judge: "hicupid-ab", calls: 4, pending: 8 });
     const r = await runLlmJudge(db, client(), c.id, { seed: 3 }, researcher);
     expect(r).toMatchObject({ judged: 8, failed: 0, requests: 5 });
-    const slots = HICUPID.trim().split("\n").map((l) => judgeModelSlot(3, JSON.parse(l).id));
+    const slots = HICUPID.trim()
+      .split("\n")
+      .map((l) => judgeModelSlot(3, JSON.parse(l).id));
     expect(new Set(slots).size).toBe(2);
     for (const q of fake.chatRequests) expect(prompt(q)).not.toContain("demo-model");
     const labels = db.select().from(judgeLabels).where(eq(judgeLabels.runId, r.runId)).all();
@@ -244,20 +277,36 @@ describe("the HiCUPID A/B judge on a campaign", () => {
 describe("the 1–3 rating judge", () => {
   it("sees exactly the guidelines and the item's visible content, and stores the score", async () => {
     const ds = await importPalset(db, {
-      paths: fs.readdirSync(path.join(ROOT, "fixtures/palset/en")).filter((f) => f.endsWith(".json")).map((f) => path.join(ROOT, "fixtures/palset/en", f)),
+      paths: fs
+        .readdirSync(path.join(ROOT, "fixtures/palset/en"))
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => path.join(ROOT, "fixtures/palset/en", f)),
       name: "en",
       lang: "en",
     });
     const guidelines = "## Rate it\n\nBe strict: **1** unless the logs clearly show the situation's key events.";
     const c = createCampaign(
       db,
-      { name: "q", kind: "session-quality", perItem: 1, guidelines, annotatorIds: ann, source: { kind: "palset-session", datasetId: ds.datasetId, users: 1, sessionsPerUser: 2, seed: 7 } },
+      {
+        name: "q",
+        kind: "session-quality",
+        perItem: 1,
+        guidelines,
+        annotatorIds: ann,
+        source: { kind: "palset-session", datasetId: ds.datasetId, users: 1, sessionsPerUser: 2, seed: 7 },
+      },
       researcher,
     );
-    fake.setResponder((q) => JSON.stringify({ analysis: "the logs match", score: prompt(q).includes("The dimension to rate: Logs") ? 3 : 2 }));
+    fake.setResponder((q) =>
+      JSON.stringify({ analysis: "the logs match", score: prompt(q).includes("The dimension to rate: Logs") ? 3 : 2 }),
+    );
     const r = await runLlmJudge(db, client(), c.id, {}, researcher);
     expect(r).toMatchObject({ total: 4, judged: 4, requests: 4 });
-    const items = db.$client.prepare("select id, external_id, content from campaign_items where campaign_id = ?").all(c.id) as Array<{ id: number; external_id: string; content: string }>;
+    const items = db.$client.prepare("select id, external_id, content from campaign_items where campaign_id = ?").all(c.id) as Array<{
+      id: number;
+      external_id: string;
+      content: string;
+    }>;
     for (const q of fake.chatRequests) {
       const p = prompt(q);
       expect(p).toContain(`"""\n${guidelines}\n"""`);
@@ -269,7 +318,12 @@ describe("the 1–3 rating judge", () => {
       const rest = p.replace(guidelines, "").replace(JSON.stringify(JSON.parse(item!.content), null, 2), "");
       expect(rest.length).toBeLessThan(1200);
     }
-    const values = db.select().from(judgeLabels).all().map((l) => `${l.dimension}=${l.value}`).sort();
+    const values = db
+      .select()
+      .from(judgeLabels)
+      .all()
+      .map((l) => `${l.dimension}=${l.value}`)
+      .sort();
     expect(values).toEqual(["dialogue=2", "dialogue=2", "logs=3", "logs=3"]);
   });
 
@@ -278,12 +332,24 @@ describe("the 1–3 rating judge", () => {
       JSON.stringify({ id: "o1", context: { question: "周末去哪里玩？" }, output: "建议去郊外的安静公园散步。" }),
       JSON.stringify({ id: "o2", context: { question: "推荐一本书" }, output: "可以读一本经典科幻小说。" }),
     ].join("\n");
-    const c = createCampaign(db, { name: "o", kind: "output-rating", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "o.jsonl", text } }, researcher);
-    fake.setResponder((q) => (q.messages.length === 1 ? JSON.stringify({ analysis: "符合", score: 5 }) : JSON.stringify({ analysis: "基本符合用户需求", score: 2 })));
+    const c = createCampaign(
+      db,
+      { name: "o", kind: "output-rating", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "o.jsonl", text } },
+      researcher,
+    );
+    fake.setResponder((q) =>
+      q.messages.length === 1 ? JSON.stringify({ analysis: "符合", score: 5 }) : JSON.stringify({ analysis: "基本符合用户需求", score: 2 }),
+    );
     const r = await runLlmJudge(db, client(), c.id, {}, researcher);
     expect(r).toMatchObject({ judged: 2, failed: 0, requests: 4 });
     expect(prompt(fake.chatRequests[0])).toContain("# 任务说明");
-    expect(db.select().from(judgeLabels).all().map((l) => l.value)).toEqual(["2", "2"]);
+    expect(
+      db
+        .select()
+        .from(judgeLabels)
+        .all()
+        .map((l) => l.value),
+    ).toEqual(["2", "2"]);
   });
 
   it("compares the judge's ratings with the annotators' (numbers worked out by hand)", async () => {
@@ -291,14 +357,19 @@ describe("the 1–3 rating judge", () => {
       JSON.stringify({ id: "o1", context: { question: "Weekend plan?" }, output: "A quiet walk in the park." }),
       JSON.stringify({ id: "o2", context: { question: "A book?" }, output: "A cookbook." }),
     ].join("\n");
-    const c = createCampaign(db, { name: "o", kind: "output-rating", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "o.jsonl", text } }, researcher);
+    const c = createCampaign(
+      db,
+      { name: "o", kind: "output-rating", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "o.jsonl", text } },
+      researcher,
+    );
     const human: Record<string, [string, string]> = { o1: ["3", "3"], o2: ["2", "1"] };
     let n = 0;
     for (const [k, user] of ann.entries()) {
       const rows = db.$client
         .prepare("select a.id, i.external_id as ext from assignments a join campaign_items i on i.id = a.item_id where a.annotator_id = ?")
         .all(user) as Array<{ id: number; ext: string }>;
-      for (const a of rows) submitLabels(db, user, a.id, { submissionId: `sub-${String(++n).padStart(6, "0")}`, values: { quality: human[a.ext][k] } });
+      for (const a of rows)
+        submitLabels(db, user, a.id, { submissionId: `sub-${String(++n).padStart(6, "0")}`, values: { quality: human[a.ext][k] } });
     }
     fake.setResponder((q) => JSON.stringify({ analysis: "x", score: prompt(q).includes("quiet walk") ? 3 : 2 }));
     const r = await runLlmJudge(db, client(), c.id, {}, researcher);
@@ -331,7 +402,17 @@ describe("the judge-run request body", () => {
     expect(() => judgeRequest({ temperature: "warm" })).toThrow(/temperature: expected a number, got "warm"/);
     expect(() => judgeRequest({ modelConfig: 3 })).toThrow(/modelConfig: expected a string/);
     expect(() => judgeRequest([])).toThrow(/expected a JSON object/);
-    const c = createCampaign(db, { name: "p", kind: "pairwise-dialogue", perItem: 1, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } }, researcher);
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 1,
+        annotatorIds: ann,
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      researcher,
+    );
     expect(() => estimateLlmJudge(db, c.id, { temperature: 5 })).toThrow(/temperature: expected 0..2, got 5/);
     expect(() => estimateLlmJudge(db, c.id, { tieMargin: -1 })).toThrow(/tieMargin/);
   });

@@ -43,7 +43,11 @@ export function judgeModel(client: ModelClient, runId: number, modelConfig: stri
         } catch (e) {
           last = e instanceof Error ? e.message : String(e);
           raw = r.text;
-          messages = [...c.messages, { role: "assistant", content: r.text }, { role: "user", content: correctionMessage(last, c.language, false) }];
+          messages = [
+            ...c.messages,
+            { role: "assistant", content: r.text },
+            { role: "user", content: correctionMessage(last, c.language, false) },
+          ];
         }
       }
       throw new ModelCallError(`${c.purpose}: no parsable reply after ${TEXT_TRIES} tries (${last})`, c.purpose, raw, "invalid");

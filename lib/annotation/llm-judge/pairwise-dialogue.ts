@@ -26,7 +26,10 @@ export const pairwiseDialogueJudge: CampaignJudgeDef = {
     await Promise.all(
       dims.map(async (dim) => {
         if (!(DIMENSIONS as readonly string[]).includes(dim)) {
-          out[dim] = { error: `the pairwise dialogue judge has no "${dim}" dimension (it judges ${DIMENSIONS.join(", ")})`, rawReply: null };
+          out[dim] = {
+            error: `the pairwise dialogue judge has no "${dim}" dimension (it judges ${DIMENSIONS.join(", ")})`,
+            rawReply: null,
+          };
           return;
         }
         try {

@@ -26,7 +26,11 @@ export const ratingJudge: CampaignJudgeDef = {
             schema: ratingJudgeOutput,
             language: lang,
           });
-          out[key] = { value: String(r.value.score), judgments: [{ score: r.value.score, analysis: r.value.analysis }], analysis: r.value.analysis };
+          out[key] = {
+            value: String(r.value.score),
+            judgments: [{ score: r.value.score, analysis: r.value.analysis }],
+            analysis: r.value.analysis,
+          };
         } catch (e) {
           if (!(e instanceof ModelCallError)) throw e;
           out[key] = { error: e.message, rawReply: e.rawReply };

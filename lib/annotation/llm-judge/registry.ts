@@ -13,4 +13,3 @@ export function judgeForKind(kind: string): CampaignJudgeDef {
   if (!j) throw new InvalidInputError(`no LLM judge applies to ${kind} campaigns`);
   return j;
 }
-

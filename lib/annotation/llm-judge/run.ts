@@ -34,7 +34,9 @@ export function judgeConfigChoices(db: Db): string[] {
 function settingsOf(db: Db, o: LlmJudgeOptions): JudgeSettings {
   const modelConfig = (o.modelConfig ?? "judge").trim() || "judge";
   if (!judgeConfigChoices(db).includes(modelConfig)) {
-    throw new InvalidInputError(`judge: "${modelConfig}" is not a judge configuration (expected one of ${judgeConfigChoices(db).join(", ")})`);
+    throw new InvalidInputError(
+      `judge: "${modelConfig}" is not a judge configuration (expected one of ${judgeConfigChoices(db).join(", ")})`,
+    );
   }
   const temperature = o.temperature ?? 0.7;
   if (!(temperature >= 0 && temperature <= 2)) throw new InvalidInputError(`temperature: expected 0..2, got ${temperature}`);
@@ -48,7 +50,12 @@ function settingsOf(db: Db, o: LlmJudgeOptions): JudgeSettings {
 type RunConfig = JudgeSettings & { judge: string };
 
 const sameConfig = (a: Record<string, unknown> | null, b: RunConfig) =>
-  !!a && a.judge === b.judge && a.modelConfig === b.modelConfig && a.temperature === b.temperature && a.tieMargin === b.tieMargin && a.seed === b.seed;
+  !!a &&
+  a.judge === b.judge &&
+  a.modelConfig === b.modelConfig &&
+  a.temperature === b.temperature &&
+  a.tieMargin === b.tieMargin &&
+  a.seed === b.seed;
 
 function existingRun(db: Db, campaignId: number, config: RunConfig) {
   return db
@@ -62,7 +69,12 @@ function existingRun(db: Db, campaignId: number, config: RunConfig) {
 
 /** The (item, dimension) pairs a run still has to judge: all of them for a new run. */
 function pending(db: Db, campaignId: number, dims: string[], runId: number | null): Map<number, string[]> {
-  const items = db.select({ id: campaignItems.id }).from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).orderBy(asc(campaignItems.position)).all();
+  const items = db
+    .select({ id: campaignItems.id })
+    .from(campaignItems)
+    .where(eq(campaignItems.campaignId, campaignId))
+    .orderBy(asc(campaignItems.position))
+    .all();
   const done = new Set(
     runId === null
       ? []
@@ -121,7 +133,12 @@ export function estimateLlmJudge(db: Db, campaignId: number, o: LlmJudgeOptions 
 }
 
 function loadItems(db: Db, campaignId: number, ids: number[]): JudgeItem[] {
-  const rows = db.select().from(campaignItems).where(and(eq(campaignItems.campaignId, campaignId), inArray(campaignItems.id, ids))).orderBy(asc(campaignItems.position)).all();
+  const rows = db
+    .select()
+    .from(campaignItems)
+    .where(and(eq(campaignItems.campaignId, campaignId), inArray(campaignItems.id, ids)))
+    .orderBy(asc(campaignItems.position))
+    .all();
   const outputs = db
     .select({ itemId: campaignOutputs.itemId, slot: campaignSystems.slot, output: campaignOutputs.output })
     .from(campaignOutputs)
@@ -138,7 +155,12 @@ function loadItems(db: Db, campaignId: number, ids: number[]): JudgeItem[] {
 }
 
 /** Creates the run, or finds the one with the same judge and settings (to resume it). */
-export function ensureLlmJudgeRun(db: Db, campaignId: number, o: LlmJudgeOptions, userId: number): { runId: number; def: CampaignJudgeDef; settings: JudgeSettings } {
+export function ensureLlmJudgeRun(
+  db: Db,
+  campaignId: number,
+  o: LlmJudgeOptions,
+  userId: number,
+): { runId: number; def: CampaignJudgeDef; settings: JudgeSettings } {
   const c = getCampaign(db, campaignId);
   const def = judgeForKind(c.kind);
   const settings = settingsOf(db, o);
@@ -153,7 +175,11 @@ export function ensureLlmJudgeRun(db: Db, campaignId: number, o: LlmJudgeOptions
     settings.seed !== 1 && def.name === "hicupid-ab" ? `seed ${settings.seed}` : "",
   ].filter(Boolean);
   const name = `LLM ${def.name} (${[settings.modelConfig === "judge" ? model : settings.modelConfig, ...extra].join(", ")})`;
-  const run = db.insert(judgeRuns).values({ campaignId, name, origin: "llm", model, config: { ...config }, createdBy: userId }).returning({ id: judgeRuns.id }).get();
+  const run = db
+    .insert(judgeRuns)
+    .values({ campaignId, name, origin: "llm", model, config: { ...config }, createdBy: userId })
+    .returning({ id: judgeRuns.id })
+    .get();
   return { runId: run.id, def, settings };
 }
 
@@ -184,7 +210,12 @@ export async function runLlmJudge(
   const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
   const c = getCampaign(db, campaignId);
   const dimensions = campaignDimensionsOf(db, campaignId);
-  const todo = pending(db, campaignId, dimensions.map((d) => d.key), runId);
+  const todo = pending(
+    db,
+    campaignId,
+    dimensions.map((d) => d.key),
+    runId,
+  );
   const items = loadItems(db, campaignId, [...todo.keys()]);
   const model = judgeModel(client, runId, settings.modelConfig, settings.temperature);
   const ctx = { model, settings, guidelines: c.guidelines ?? "", dimensions };
@@ -202,7 +233,10 @@ export async function runLlmJudge(
             if ("error" in r) {
               tx.insert(judgeFailures)
                 .values({ runId, itemId: item.id, dimension: dim, error: r.error, rawReply: r.rawReply })
-                .onConflictDoUpdate({ target: [judgeFailures.runId, judgeFailures.itemId, judgeFailures.dimension], set: { error: r.error, rawReply: r.rawReply } })
+                .onConflictDoUpdate({
+                  target: [judgeFailures.runId, judgeFailures.itemId, judgeFailures.dimension],
+                  set: { error: r.error, rawReply: r.rawReply },
+                })
                 .run();
             } else {
               // Another process resuming the same run may have written it first: its verdict stands.
@@ -211,7 +245,9 @@ export async function runLlmJudge(
                 .values({ runId, itemId: item.id, dimension: dim, value: r.value, judgments: r.judgments, analysis: r.analysis })
                 .onConflictDoNothing()
                 .run();
-              tx.delete(judgeFailures).where(and(eq(judgeFailures.runId, runId), eq(judgeFailures.itemId, item.id), eq(judgeFailures.dimension, dim))).run();
+              tx.delete(judgeFailures)
+                .where(and(eq(judgeFailures.runId, runId), eq(judgeFailures.itemId, item.id), eq(judgeFailures.dimension, dim)))
+                .run();
               newlyJudged += w.changes;
             }
           }
@@ -233,13 +269,20 @@ function runProgress(db: Db, runId: number, campaignId: number, dims: number): L
 }
 
 /** Runs started by this server process and still going (the campaign page shows them as running). */
-const active: Map<number, Promise<unknown>> = ((globalThis as { __palJudgeRuns?: Map<number, Promise<unknown>> }).__palJudgeRuns ??= new Map());
+const active: Map<number, Promise<unknown>> = ((globalThis as { __palJudgeRuns?: Map<number, Promise<unknown>> }).__palJudgeRuns ??=
+  new Map());
 
 /**
  * Starts a run in the background of the server and returns its id at once (the page polls the progress).
  * A run already going is not started twice.
  */
-export function startLlmJudge(db: Db, client: ModelClient, campaignId: number, o: LlmJudgeOptions, userId: number): { runId: number; started: boolean } {
+export function startLlmJudge(
+  db: Db,
+  client: ModelClient,
+  campaignId: number,
+  o: LlmJudgeOptions,
+  userId: number,
+): { runId: number; started: boolean } {
   const { runId } = ensureLlmJudgeRun(db, campaignId, o, userId);
   if (active.has(runId)) return { runId, started: false };
   const p = runLlmJudge(db, client, campaignId, o, userId)
@@ -275,7 +318,12 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
     .map((r) => {
       const ledger = summarizeCalls(db, { judgeRunId: r.id });
       const failures = db
-        .select({ itemId: judgeFailures.itemId, externalId: campaignItems.externalId, dimension: judgeFailures.dimension, error: judgeFailures.error })
+        .select({
+          itemId: judgeFailures.itemId,
+          externalId: campaignItems.externalId,
+          dimension: judgeFailures.dimension,
+          error: judgeFailures.error,
+        })
         .from(judgeFailures)
         .innerJoin(campaignItems, eq(campaignItems.id, judgeFailures.itemId))
         .where(eq(judgeFailures.runId, r.id))

@@ -80,7 +80,9 @@ export function stateFrom(memory: RespondContext["memory"]): H2State {
   // Listed oldest first: the last one carries the span the background covers so far.
   const latest = bgs.at(-1)?.content;
   if (latest) state.background = { ...state.background, time_span: latest.timeSpan, start: latest.timeSpan.split(" ~ ")[0] || null };
-  state.outlines = memory.list<TopicOutlineEntry>("topic_outline").map((o) => ({ key: o.key, requirement: o.content.requirement, preference: o.content.preference }));
+  state.outlines = memory
+    .list<TopicOutlineEntry>("topic_outline")
+    .map((o) => ({ key: o.key, requirement: o.content.requirement, preference: o.content.preference }));
   const ps = memory.list<PrincipleEntry>("principle").map((p) => p.content);
   state.principles = ps.length ? ps.sort((a, b) => a.cluster - b.cluster) : null;
   return state;
@@ -105,7 +107,12 @@ export function phaseOf(input: TaskInput): Phase {
  * What an answer in the current session retrieves. The dialogue task first asks the model for the
  * requirement the dialogue so far points to (Mem-PAL's query generation) and retrieves with that.
  */
-export async function retrieveFor(id: string, parts: H2Parts, ctx: RespondContext<H2AssistantOptions>, input: TaskInput): Promise<Retrieved> {
+export async function retrieveFor(
+  id: string,
+  parts: H2Parts,
+  ctx: RespondContext<H2AssistantOptions>,
+  input: TaskInput,
+): Promise<Retrieved> {
   const svc = services(ctx, id);
   let query: string;
   if (input.type === "query") query = input.query;

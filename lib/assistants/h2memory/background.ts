@@ -25,10 +25,14 @@ export async function updateBackground(
   if (situations.length === 0) return { state: prev, changed: [] };
   const span = sessionSpan(session);
   const r = await svc.chat(
-    backgroundPrompt(svc.lang, { time_span: prev.time_span, background: prev.background }, {
-      time_span: `${span.start} ~ ${span.end}`,
-      situation_list: situations.map((s) => s.situation),
-    }),
+    backgroundPrompt(
+      svc.lang,
+      { time_span: prev.time_span, background: prev.background },
+      {
+        time_span: `${span.start} ~ ${span.end}`,
+        situation_list: situations.map((s) => s.situation),
+      },
+    ),
     backgroundUpdateOutput,
   );
   const start = prev.start ?? span.start;

@@ -34,8 +34,15 @@ const session = (seq: number, nLogs: number, nTurns: number, split: "history" | 
   key: `u_sample${seq}`,
   split,
   timestamp: `2024-0${seq + 1}-28 20:00:00`,
-  logs: Array.from({ length: nLogs }, (_, i) => ({ timestamp: `2024-0${seq + 1}-${String(i + 1).padStart(2, "0")} 09:00`, content: `log ${seq}.${i} event` })),
-  turns: Array.from({ length: nTurns }, (_, i) => ({ key: `turn_${i + 1}`, user: `user says ${seq}.${i}`, assistant: `assistant says ${seq}.${i}` })),
+  logs: Array.from({ length: nLogs }, (_, i) => ({
+    timestamp: `2024-0${seq + 1}-${String(i + 1).padStart(2, "0")} 09:00`,
+    content: `log ${seq}.${i} event`,
+  })),
+  turns: Array.from({ length: nTurns }, (_, i) => ({
+    key: `turn_${i + 1}`,
+    user: `user says ${seq}.${i}`,
+    assistant: `assistant says ${seq}.${i}`,
+  })),
 });
 
 describe("H2Memory session build", () => {
@@ -48,7 +55,11 @@ describe("H2Memory session build", () => {
     expect(shown[0]).toEqual(Array.from({ length: 10 }, (_, i) => `log_${i}`));
     expect(shown[1]).toEqual(Array.from({ length: 20 }, (_, i) => `log_${i}`)); // 10 analysed + 10 context
     expect(shown[2]).toEqual(Array.from({ length: 15 }, (_, i) => `log_${i + 10}`));
-    expect(lg.map((c) => /range (log_\d+ ~ log_\d+)/.exec(c.messages[1].content)?.[1])).toEqual(["log_0 ~ log_9", "log_10 ~ log_19", "log_20 ~ log_24"]);
+    expect(lg.map((c) => /range (log_\d+ ~ log_\d+)/.exec(c.messages[1].content)?.[1])).toEqual([
+      "log_0 ~ log_9",
+      "log_10 ~ log_19",
+      "log_20 ~ log_24",
+    ]);
     // Scripted edges link each run of 3 logs: 25 logs → 9 components → 9 situations.
     const graph = r.entries.find((e) => e.kind === "log_graph")!.content as { components: string[][] };
     expect(graph.components).toHaveLength(9);

@@ -69,9 +69,21 @@ export async function dialoguePhase(
   const next = session.seq + 1;
   const extracted = await extractOutlines(svc, session);
   const full = opts.mode === "full";
-  const outlines = await refineOutlines(svc, session, extracted, full && opts.parts.background ? state.background.background : null, full ? situations : [], opts.k);
+  const outlines = await refineOutlines(
+    svc,
+    session,
+    extracted,
+    full && opts.parts.background ? state.background.background : null,
+    full ? situations : [],
+    opts.k,
+  );
   const added = outlines.map((o) => ({ key: outlineKey(session.key, o.index), requirement: o.requirement, preference: o.preference }));
-  const entries: H2Entry[] = outlines.map((o) => ({ kind: "topic_outline" as const, key: outlineKey(session.key, o.index), content: o, validFrom: next }));
+  const entries: H2Entry[] = outlines.map((o) => ({
+    kind: "topic_outline" as const,
+    key: outlineKey(session.key, o.index),
+    content: o,
+    validFrom: next,
+  }));
   let principles = state.principles;
   if (!opts.parts.principle) {
     // ablation without M_P: nothing to abstract

@@ -146,7 +146,13 @@ describe("h2memory against the fake model server", () => {
       ["log_20", "log_24", 10],
     ]);
     // Every entry carries the cache key of the call that made it, and that call is in the ledger.
-    const ledgerKeys = new Set(db.select({ k: llmCalls.cacheKey }).from(llmCalls).all().map((r) => r.k));
+    const ledgerKeys = new Set(
+      db
+        .select({ k: llmCalls.cacheKey })
+        .from(llmCalls)
+        .all()
+        .map((r) => r.k),
+    );
     for (const w of g.windows) expect(ledgerKeys.has(w.callKey!)).toBe(true);
     const situations = mem.filter((e) => e.kind === "situation");
     expect(situations).toHaveLength(13);
@@ -175,14 +181,21 @@ describe("h2memory against the fake model server", () => {
     expect(initial).toHaveLength(2);
     expect(requestsOf("requirement-abstraction")).toHaveLength(2);
     expect(requestsOf("preference-abstraction")).toHaveLength(2);
-    expect(initial.flatMap((p) => (p.content as PrincipleEntry).members).sort()).toEqual(outlines.slice(0, 3).map((o) => o.key).sort());
+    expect(initial.flatMap((p) => (p.content as PrincipleEntry).members).sort()).toEqual(
+      outlines
+        .slice(0, 3)
+        .map((o) => o.key)
+        .sort(),
+    );
     // The query session's 2 requirements join their nearest centres; each cluster that gained
     // members gets one type update and one principle update, and a new version from session 3.
     const gained = principles.filter((p) => p.from === 3);
     expect(gained.length).toBeGreaterThanOrEqual(1);
     expect(requestsOf("requirement-update")).toHaveLength(gained.length);
     expect(requestsOf("preference-update")).toHaveLength(gained.length);
-    expect(gained.flatMap((p) => (p.content as PrincipleEntry).members)).toEqual(expect.arrayContaining(outlines.slice(3).map((o) => o.key)));
+    expect(gained.flatMap((p) => (p.content as PrincipleEntry).members)).toEqual(
+      expect.arrayContaining(outlines.slice(3).map((o) => o.key)),
+    );
 
     // A second build makes no call at all.
     const again = await build(db);
@@ -194,14 +207,17 @@ describe("h2memory against the fake model server", () => {
     const db = await h2Db();
     await build(db);
     const sessions = loadSessions(db, dataset(db), "0000");
-    const ask = (input: TaskInput) => respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: 2, input, llm: client(db) });
+    const ask = (input: TaskInput) =>
+      respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: 2, input, llm: client(db) });
     const query = "Any ideas for topic 1 of sample 0?";
 
     fake.chatRequests.length = 0;
     const q = await ask({ type: "query", query });
     expect(q.output).toEqual({ type: "query", requirement: "The user wants a plan that suits them." });
     const kinds = (items: RetrievedItem[]) => [...new Set(items.map((i) => i.kind))].sort();
-    expect(kinds(q.retrieved)).toEqual(["background", "principle", "situation", "topic_outline"].filter((k) => q.retrieved.some((i) => i.kind === k)));
+    expect(kinds(q.retrieved)).toEqual(
+      ["background", "principle", "situation", "topic_outline"].filter((k) => q.retrieved.some((i) => i.kind === k)),
+    );
     // Situations only from the current session (M_G^j), outlines only from earlier dialogues.
     for (const s of q.retrieved.filter((i) => i.kind === "situation")) expect(s.key.startsWith(`${sessions[2].key}/`)).toBe(true);
     const outlinesQ = q.retrieved.filter((i) => i.kind === "topic_outline");
@@ -250,7 +266,8 @@ describe("h2memory against the fake model server", () => {
         { type: "requirement", requirement: "A relaxing weekend plan." },
         { type: "dialogue", turns: [{ user: "I need some advice." }], action: "solution_proposal" },
       ];
-      for (const input of inputs) await respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: s.seq, input, llm: client(db) });
+      for (const input of inputs)
+        await respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: s.seq, input, llm: client(db) });
       const all = fake.chatRequests.map(text).join("\n");
       expect(all).not.toMatch(new RegExp(`MK_S${s.seq}_(DLG|TOPIC)`));
       for (let later = s.seq + 1; later < sessions.length; later++) expect(all).not.toContain(`MK_S${later}_`);
@@ -272,7 +289,14 @@ describe("h2memory against the fake model server", () => {
     const mem = showUserMemory(t.db, { dataset: ds, method: "h2memory", userKey: user, llm: client(t.db) }).entries;
     expect(mem.filter((e) => e.kind === "principle")).toHaveLength(n);
     expect(mem.some((e) => e.kind === "log_graph" || e.kind === "situation" || e.kind === "background")).toBe(false);
-    await respondInSession(t.db, { dataset: ds, userKey: user, method: "h2memory", seq: n, input: { type: "question", question: "What should I do tonight?" }, llm: client(t.db) });
+    await respondInSession(t.db, {
+      dataset: ds,
+      userKey: user,
+      method: "h2memory",
+      seq: n,
+      input: { type: "question", question: "What should I do tonight?" },
+      llm: client(t.db),
+    });
     const prompts = fake.chatRequests.map(text).join("\n");
     expect(prompts).toContain("MK_HC_DLG");
     expect(prompts).not.toMatch(/MK_QA_|MK_DLG_META/);
@@ -306,7 +330,11 @@ describe("h2memory against the fake model server", () => {
     const total = (k: "retry" | "invalid") => sums.reduce((n, s) => n + s.byStatus[k], 0);
     expect(total("retry")).toBeGreaterThanOrEqual(3);
     expect(total("invalid")).toBeGreaterThanOrEqual(1);
-    const errors = faulty.select({ e: llmCalls.error }).from(llmCalls).all().map((r) => r.e ?? "");
+    const errors = faulty
+      .select({ e: llmCalls.error })
+      .from(llmCalls)
+      .all()
+      .map((r) => r.e ?? "");
     expect(errors.some((e) => e.startsWith("HTTP 429"))).toBe(true);
     expect(errors.some((e) => e.startsWith("HTTP 500"))).toBe(true);
 
@@ -325,7 +353,14 @@ describe("h2memory against the fake model server", () => {
     expect(r.entries.log_graph).toBeGreaterThan(0);
     expect(r.entries.principle).toBeGreaterThan(0);
     for (const req of fake.chatRequests) expect(text(req)).toMatch(/[\u4e00-\u9fff]/);
-    const a = await respondInSession(t.db, { dataset: ds, userKey: r.userKey, method: "h2memory", seq: 2, input: { type: "query", query: "周末有什么安排建议？" }, llm: client(t.db) });
+    const a = await respondInSession(t.db, {
+      dataset: ds,
+      userKey: r.userKey,
+      method: "h2memory",
+      seq: 2,
+      input: { type: "query", query: "周末有什么安排建议？" },
+      llm: client(t.db),
+    });
     expect(a.output).toEqual({ type: "query", requirement: "用户想要一个适合自己的安排。" });
   });
 
@@ -356,4 +391,3 @@ describe("h2memory against the fake model server", () => {
 function range(a: number, b: number): number[] {
   return Array.from({ length: b - a }, (_, i) => a + i);
 }
-

@@ -35,7 +35,8 @@ export interface LogWindow {
 export function logWindows(count: number, size = LOG_WINDOW_SIZE, context = LOG_WINDOW_CONTEXT): LogWindow[] {
   if (!Number.isInteger(count) || count < 0) throw new InvalidInputError(`log windows: count must be a non-negative integer, got ${count}`);
   if (!Number.isInteger(size) || size < 1) throw new InvalidInputError(`log windows: size must be a positive integer, got ${size}`);
-  if (!Number.isInteger(context) || context < 0) throw new InvalidInputError(`log windows: context must be a non-negative integer, got ${context}`);
+  if (!Number.isInteger(context) || context < 0)
+    throw new InvalidInputError(`log windows: context must be a non-negative integer, got ${context}`);
   const out: LogWindow[] = [];
   for (let start = 0; start < count; start += size) {
     out.push({ index: out.length, start, end: Math.min(start + size, count), contextStart: Math.max(0, start - context) });
@@ -71,7 +72,10 @@ export interface WindowRelations {
   missing: number[];
 }
 
-const relatedList = z.array(z.union([z.string(), z.number()])).optional().default([]);
+const relatedList = z
+  .array(z.union([z.string(), z.number()]))
+  .optional()
+  .default([]);
 const relationsEntry = z.object({ caused_by: relatedList, follows: relatedList });
 
 /**
@@ -179,7 +183,9 @@ export function logComponents(count: number, edges: readonly LogEdge[]): LogComp
   };
   for (const e of edges) {
     if (!Number.isInteger(e.from) || !Number.isInteger(e.to) || e.from < 0 || e.to >= count || e.from >= e.to) {
-      throw new InvalidInputError(`log graph: edge ${e.from} → ${e.to} is not between two logs of a ${count}-log session (earlier → later)`);
+      throw new InvalidInputError(
+        `log graph: edge ${e.from} → ${e.to} is not between two logs of a ${count}-log session (earlier → later)`,
+      );
     }
     const a = find(e.from);
     const b = find(e.to);

@@ -31,7 +31,13 @@ describe("clusterRequirements", () => {
 
   it("uses 8 clusters by default, fewer when there are fewer (distinct) points", () => {
     expect(clusterRequirements(PAIRS).centroids.length).toBe(6);
-    const dup = clusterRequirements([[1, 1], [1, 1], [5, 5], [1, 1], [5, 5]]);
+    const dup = clusterRequirements([
+      [1, 1],
+      [1, 1],
+      [5, 5],
+      [1, 1],
+      [5, 5],
+    ]);
     expect(dup.assignments).toEqual([0, 0, 1, 0, 1]);
     expect(dup.counts).toEqual([3, 2]);
     expect(clusterRequirements([])).toMatchObject({ centroids: [], counts: [], assignments: [] });
@@ -62,7 +68,10 @@ describe("clusterRequirements", () => {
       "book a beach hotel for the family holiday",
     ];
     const v = new TfidfVectorizer({ language: "en" }).fit(reqs);
-    const r = clusterRequirements(reqs.map((t) => v.transformDense(t)), { n: 2 });
+    const r = clusterRequirements(
+      reqs.map((t) => v.transformDense(t)),
+      { n: 2 },
+    );
     expect(r.assignments).toEqual([0, 1, 0, 1]);
   });
 });

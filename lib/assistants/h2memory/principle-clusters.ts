@@ -156,7 +156,8 @@ export interface Assignment {
  * members, c ← c + (x − c)/(count + 1). Only that cluster changes.
  */
 export function assignRequirement(state: PrincipleClusterState, vector: readonly number[]): Assignment {
-  if (state.centroids.length === 0) throw new InvalidInputError("clusters: no clusters to assign a requirement to (cluster the history first)");
+  if (state.centroids.length === 0)
+    throw new InvalidInputError("clusters: no clusters to assign a requirement to (cluster the history first)");
   checkVectors([vector], "requirement", state.centroids[0].length);
   const cluster = nearestCluster(state.centroids, vector);
   const old = state.centroids[cluster];

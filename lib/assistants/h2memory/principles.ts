@@ -5,25 +5,21 @@
  * On data without logs (dialogue-only mode) each dialogue gets its own principle, no clustering.
  */
 import { assignRequirement, clusterRequirements } from "./principle-clusters";
-import {
-  preferenceAbstractionPrompt,
-  preferenceUpdatePrompt,
-  requirementAbstractionPrompt,
-  requirementUpdatePrompt,
-} from "./prompts";
-import {
-  preferenceAbstractionOutput,
-  preferenceUpdateOutput,
-  requirementAbstractionOutput,
-  requirementUpdateOutput,
-} from "./schemas";
+import { preferenceAbstractionPrompt, preferenceUpdatePrompt, requirementAbstractionPrompt, requirementUpdatePrompt } from "./prompts";
+import { preferenceAbstractionOutput, preferenceUpdateOutput, requirementAbstractionOutput, requirementUpdateOutput } from "./schemas";
 import type { H2Services, H2State, PrincipleEntry } from "./types";
 
 type Outline = H2State["outlines"][number];
 
 /** Steps 4-1 then 4-2 for one group of outlines. */
 async function abstractGroup(svc: H2Services, cluster: number, members: Outline[], centre?: number[]): Promise<PrincipleEntry> {
-  const gr = await svc.chat(requirementAbstractionPrompt(svc.lang, members.map((m) => m.requirement)), requirementAbstractionOutput);
+  const gr = await svc.chat(
+    requirementAbstractionPrompt(
+      svc.lang,
+      members.map((m) => m.requirement),
+    ),
+    requirementAbstractionOutput,
+  );
   const pr = await svc.chat(
     preferenceAbstractionPrompt(svc.lang, gr.value.general_requirement, members.map((m) => m.preference).filter(Boolean)),
     preferenceAbstractionOutput,
@@ -80,7 +76,14 @@ export async function updatePrinciples(svc: H2Services, principles: PrincipleEnt
   await Promise.all(
     [...joined].map(async ([i, outs]) => {
       const p = next[i];
-      const ru = await svc.chat(requirementUpdatePrompt(svc.lang, p.general_requirement, outs.map((o) => o.requirement)), requirementUpdateOutput);
+      const ru = await svc.chat(
+        requirementUpdatePrompt(
+          svc.lang,
+          p.general_requirement,
+          outs.map((o) => o.requirement),
+        ),
+        requirementUpdateOutput,
+      );
       if (ru.value.adjust === "yes") p.general_requirement = ru.value.general_requirement!.trim();
       const pu = await svc.chat(
         preferenceUpdatePrompt(svc.lang, p.general_requirement, p.principle, outs.map((o) => o.preference).filter(Boolean)),

@@ -6,9 +6,21 @@ const logs = [{ id: "log_0", timestamp: "2024-01-01 09:00", content: "加班到�
 const cases = (lang: P.Lang): Array<[P.Prompt, string[], string[]]> => [
   [P.logGraphPrompt(lang, logs, { first: "log_0", last: "log_0" }), ["加班到深夜", "log_0 ~ log_0"], ["caused_by", "follows"]],
   [P.situationPrompt(lang, logs, []), ["加班到深夜"], ["situation", "situation_aspects"]],
-  [P.topicOutlinePrompt(lang, [{ key: "turn_1", user: "U1", assistant: "A1" }]), ["turn_1", "U1", "A1"], ["turn_span", "requirement", "solution_list", "user_feedback", "feedback_type", "preference"]],
+  [
+    P.topicOutlinePrompt(lang, [{ key: "turn_1", user: "U1", assistant: "A1" }]),
+    ["turn_1", "U1", "A1"],
+    ["turn_span", "requirement", "solution_list", "user_feedback", "feedback_type", "preference"],
+  ],
   [P.requirementRefinementPrompt(lang, "BG", "SIT", "REQ"), ["BG", "SIT", "REQ"], ["requirement"]],
-  [P.backgroundPrompt(lang, { time_span: "T0", background: { work: "W", health: "", family: "", leisure: "" } }, { time_span: "T1", situation_list: ["S1"] }), ["T0", "T1", "S1", '"work": "W"'], ["updating_aspects", "updating_content"]],
+  [
+    P.backgroundPrompt(
+      lang,
+      { time_span: "T0", background: { work: "W", health: "", family: "", leisure: "" } },
+      { time_span: "T1", situation_list: ["S1"] },
+    ),
+    ["T0", "T1", "S1", '"work": "W"'],
+    ["updating_aspects", "updating_content"],
+  ],
   [P.requirementAbstractionPrompt(lang, ["R1", "R2"]), ["R1", "R2"], ["general_requirement"]],
   [P.preferenceAbstractionPrompt(lang, "GR", ["P1"]), ["GR", "P1"], ["principle"]],
   [P.requirementUpdatePrompt(lang, "GR", ["R3"]), ["GR", "R3"], ["adjust", "general_requirement"]],

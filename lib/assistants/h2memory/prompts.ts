@@ -36,7 +36,13 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
 const lines = (xs: string[]) => xs.join("\n");
 
 function prompt(step: H2Step, system: string, user: string): Prompt {
-  return { step, messages: [{ role: "system", content: `${system} ${stepTag(step)}` }, { role: "user", content: user }] };
+  return {
+    step,
+    messages: [
+      { role: "system", content: `${system} ${stepTag(step)}` },
+      { role: "user", content: user },
+    ],
+  };
 }
 
 const SYSTEM: Record<Lang, string> = {
@@ -98,10 +104,7 @@ export type SubgraphEdge = { from: string; to: string; type: "caused_by" | "foll
 /** Step 1-2: a situation (and its aspects) from one connected component of the log graph. */
 export function situationPrompt(lang: Lang, logs: PromptLog[], edges: SubgraphEdge[]): Prompt {
   const rel = (e: SubgraphEdge) => `${e.to} ${e.type} ${e.from}`;
-  const subgraph = lines([
-    ...logs.map(logLine),
-    ...(edges.length ? [lang === "zh" ? "关系：" : "Relations:", ...edges.map(rel)] : []),
-  ]);
+  const subgraph = lines([...logs.map(logLine), ...(edges.length ? [lang === "zh" ? "关系：" : "Relations:", ...edges.map(rel)] : [])]);
   const example = '{"situation": "...", "situation_aspects": ["..."]}';
   const user =
     lang === "zh"
@@ -133,8 +136,7 @@ export function situationPrompt(lang: Lang, logs: PromptLog[], edges: SubgraphEd
 }
 
 export type PromptTurn = { key: string; user: string; assistant: string };
-const dialogueText = (turns: PromptTurn[]) =>
-  turns.map((t) => `${t.key}\nuser: ${t.user}\nassistant: ${t.assistant}`).join("\n");
+const dialogueText = (turns: PromptTurn[]) => turns.map((t) => `${t.key}\nuser: ${t.user}\nassistant: ${t.assistant}`).join("\n");
 
 /** Step 2-1: topic outlines of one dialogue. */
 export function topicOutlinePrompt(lang: Lang, turns: PromptTurn[]): Prompt {
@@ -402,9 +404,14 @@ export function queryGenerationPrompt(lang: Lang, context: Array<{ role: "user" 
 }
 
 /** A topic outline as text for the memory block of a task prompt (requirement-only or with solutions). */
-export function outlineText(lang: Lang, o: Pick<TopicOutline, "requirement" | "solution_list" | "preference">, withSolutions: boolean): string {
+export function outlineText(
+  lang: Lang,
+  o: Pick<TopicOutline, "requirement" | "solution_list" | "preference">,
+  withSolutions: boolean,
+): string {
   if (!withSolutions) return o.requirement;
-  const fb = (t: string) => (lang === "zh" ? { pos: "接受", neg: "拒绝", others: "不明" } : { pos: "accepted", neg: "rejected", others: "unclear" })[t] ?? t;
+  const fb = (t: string) =>
+    (lang === "zh" ? { pos: "接受", neg: "拒绝", others: "不明" } : { pos: "accepted", neg: "rejected", others: "unclear" })[t] ?? t;
   const sols = o.solution_list.map((s) => `  - ${s.solution} (${fb(s.feedback_type)}${s.user_feedback ? `: ${s.user_feedback}` : ""})`);
   return lines([
     `${lang === "zh" ? "需求" : "Requirement"}: ${o.requirement}`,

@@ -13,7 +13,11 @@ const svc = {
   lang: "en" as const,
   async topK(docs: Array<{ id: string; text: string }>, query: string, k: number) {
     const q = new Set(query.toLowerCase().split(/\W+/));
-    const score = (t: string) => t.toLowerCase().split(/\W+/).filter((w) => q.has(w)).length;
+    const score = (t: string) =>
+      t
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((w) => q.has(w)).length;
     return docs
       .map((d, i) => ({ id: d.id, s: score(d.text), i }))
       .filter((d) => d.s > 0)
@@ -42,9 +46,18 @@ const outline = (session: string, index: number, requirement: string) => ({
 const view: H2View = {
   session: "s5",
   situations: [
-    { key: "s4/s0", content: { session: "s4", index: 0, situation: "running marathon training", aspects: ["health"], logIds: [], callKey: null } },
-    { key: "s5/s0", content: { session: "s5", index: 0, situation: "running in the park every morning", aspects: ["leisure"], logIds: [], callKey: null } },
-    { key: "s5/s1", content: { session: "s5", index: 1, situation: "deadline at work project", aspects: ["work"], logIds: [], callKey: null } },
+    {
+      key: "s4/s0",
+      content: { session: "s4", index: 0, situation: "running marathon training", aspects: ["health"], logIds: [], callKey: null },
+    },
+    {
+      key: "s5/s0",
+      content: { session: "s5", index: 0, situation: "running in the park every morning", aspects: ["leisure"], logIds: [], callKey: null },
+    },
+    {
+      key: "s5/s1",
+      content: { session: "s5", index: 1, situation: "deadline at work project", aspects: ["work"], logIds: [], callKey: null },
+    },
   ],
   background: [
     { key: "work", content: { aspect: "work", text: "engineer", timeSpan: "", session: "s1", callKey: null } },
@@ -53,8 +66,20 @@ const view: H2View = {
   ],
   outlines: [outline("s1", 0, "running shoes advice"), outline("s2", 0, "dinner recipe"), outline("s3", 0, "running route plan")],
   principles: [
-    { key: "cluster-0", content: { cluster: 0, general_requirement: "sport gear", principle: "prefers cheap gear", members: ["s1/t0", "s3/t0"], callKeys: [] } },
-    { key: "cluster-1", content: { cluster: 1, general_requirement: "cooking", principle: "vegetarian", members: ["s2/t0"], callKeys: [] } },
+    {
+      key: "cluster-0",
+      content: {
+        cluster: 0,
+        general_requirement: "sport gear",
+        principle: "prefers cheap gear",
+        members: ["s1/t0", "s3/t0"],
+        callKeys: [],
+      },
+    },
+    {
+      key: "cluster-1",
+      content: { cluster: 1, general_requirement: "cooking", principle: "vegetarian", members: ["s2/t0"], callKeys: [] },
+    },
   ],
 };
 const ALL: H2Parts = { graph: true, background: true, topic: true, principle: true };

@@ -28,7 +28,12 @@ export type Retrieved = { query: string; phase: Phase; items: RetrievedItem[]; t
 
 const HEAD: Record<Lang, Record<RetrievedItem["kind"], string>> = {
   zh: { situation: "用户近期情况", background: "用户背景", topic_outline: "相关历史话题", principle: "需求类型与偏好原则" },
-  en: { situation: "User's recent situations", background: "User background", topic_outline: "Related past topics", principle: "Requirement types and preference principles" },
+  en: {
+    situation: "User's recent situations",
+    background: "User background",
+    topic_outline: "Related past topics",
+    principle: "Requirement types and preference principles",
+  },
 };
 
 export async function retrieve(
@@ -48,7 +53,11 @@ export async function retrieve(
   let aspects: Aspect[] = [...ASPECTS];
   if (parts.graph) {
     const recent = view.situations.filter((s) => s.content.session === view.session);
-    const ids = await svc.topK(recent.map((s) => ({ id: s.key, text: s.content.situation })), query, k);
+    const ids = await svc.topK(
+      recent.map((s) => ({ id: s.key, text: s.content.situation })),
+      query,
+      k,
+    );
     const hits = ids.map((id) => recent.find((s) => s.key === id)!);
     for (const s of hits) items.push({ kind: "situation", key: s.key, text: s.content.situation });
     aspects = ASPECTS.filter((a) => hits.some((s) => s.content.aspects.includes(a)));
@@ -59,7 +68,11 @@ export async function retrieve(
 
   const principleText = (p: PrincipleEntry) => (withSolutions ? `${p.general_requirement}: ${p.principle}` : p.general_requirement);
   if (parts.topic) {
-    const ids = await svc.topK(view.outlines.map((o) => ({ id: o.key, text: o.content.requirement })), query, k);
+    const ids = await svc.topK(
+      view.outlines.map((o) => ({ id: o.key, text: o.content.requirement })),
+      query,
+      k,
+    );
     const hits = ids.map((id) => view.outlines.find((o) => o.key === id)!);
     for (const o of hits) items.push({ kind: "topic_outline", key: o.key, text: outlineText(svc.lang, o.content, withSolutions) });
     if (parts.principle) {
@@ -75,8 +88,13 @@ export async function retrieve(
     }
   } else if (parts.principle) {
     // Without M_T there is no outline to map from: the principles closest to the query stand alone.
-    const ids = await svc.topK(view.principles.map((p) => ({ id: p.key, text: p.content.general_requirement })), query, k);
-    for (const id of ids) items.push({ kind: "principle", key: id, text: principleText(view.principles.find((p) => p.key === id)!.content) });
+    const ids = await svc.topK(
+      view.principles.map((p) => ({ id: p.key, text: p.content.general_requirement })),
+      query,
+      k,
+    );
+    for (const id of ids)
+      items.push({ kind: "principle", key: id, text: principleText(view.principles.find((p) => p.key === id)!.content) });
   }
 
   return { query, phase, items, text: memoryText(svc.lang, items) };
@@ -87,6 +105,12 @@ export function memoryText(lang: Lang, items: RetrievedItem[]): string {
   const kinds: RetrievedItem["kind"][] = ["background", "situation", "topic_outline", "principle"];
   return kinds
     .filter((kind) => items.some((i) => i.kind === kind))
-    .map((kind) => `## ${HEAD[lang][kind]}\n${items.filter((i) => i.kind === kind).map((i) => `- ${i.text.replace(/\n/g, "\n  ")}`).join("\n")}`)
+    .map(
+      (kind) =>
+        `## ${HEAD[lang][kind]}\n${items
+          .filter((i) => i.kind === kind)
+          .map((i) => `- ${i.text.replace(/\n/g, "\n  ")}`)
+          .join("\n")}`,
+    )
     .join("\n\n");
 }

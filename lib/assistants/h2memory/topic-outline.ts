@@ -13,7 +13,8 @@ export function outlineSchema(turns: PromptTurn[]) {
   return topicOutlineOutput.superRefine((outlines, ctx) => {
     outlines.forEach((o, i) => {
       const [a, b] = o.turn_span.map((k) => pos.get(k));
-      if (a === undefined || b === undefined) ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span names a turn not in the dialogue` });
+      if (a === undefined || b === undefined)
+        ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span names a turn not in the dialogue` });
       else if (a > b) ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span ends before it starts` });
     });
   });

@@ -68,7 +68,14 @@ export type LogGraphEntry = {
 };
 
 /** kind "situation", key = `${session}/s${i}`: one situation per component, with its aspects (F_GB). */
-export type SituationEntry = { session: string; index: number; situation: string; aspects: Aspect[]; logIds: string[]; callKey: string | null };
+export type SituationEntry = {
+  session: string;
+  index: number;
+  situation: string;
+  aspects: Aspect[];
+  logIds: string[];
+  callKey: string | null;
+};
 
 /** kind "background", key = aspect: the aspect's summary as of this session (a new version per change). */
 export type BackgroundEntry = { aspect: Aspect; text: string; timeSpan: string; session: string; callKey: string | null };

@@ -53,8 +53,7 @@ export function recall(trace: MemoryTrace, at: number, opts: { maxStrength?: num
 }
 
 export type ForgetRule =
-  | { kind: "sample"; seed: number; horizonDays?: number }
-  | { kind: "threshold"; threshold: number; horizonDays?: number };
+  { kind: "sample"; seed: number; horizonDays?: number } | { kind: "threshold"; threshold: number; horizonDays?: number };
 
 export const DEFAULT_FORGET_RULE: ForgetRule = { kind: "sample", seed: DEFAULT_FORGET_SEED, horizonDays: FORGET_HORIZON_DAYS };
 

@@ -16,7 +16,11 @@ describe("task prompts", () => {
     expect(en.messages[0].content).toContain("nothing is known about this user yet");
     expect(en.messages[0].content).toContain('{"solution"');
 
-    const d = taskPrompt({ type: "dialogue", turns: [{ user: "Hi", assistant: "Hello" }, { user: "Any ideas?" }], action: "solution_proposal" }, "", "en");
+    const d = taskPrompt(
+      { type: "dialogue", turns: [{ user: "Hi", assistant: "Hello" }, { user: "Any ideas?" }], action: "solution_proposal" },
+      "",
+      "en",
+    );
     expect(d.messages[0].content).toContain("user: Hi\nassistant: Hello\nuser: Any ideas?");
     expect(d.messages[0].content).toContain("<Solution Proposal>");
   });
@@ -25,7 +29,11 @@ describe("task prompts", () => {
     const p = taskPrompt({ type: "selection", requirement: "需求", candidates }, "", "zh");
     expect(p.messages[0].content).toContain("方案 8");
     const s = p.schema!;
-    expect(p.toOutput(s.parse({ analysis: "…", selected_solutions: [3, "5"] }))).toEqual({ type: "selection", analysis: "…", selected_solutions: ["3", "5"] });
+    expect(p.toOutput(s.parse({ analysis: "…", selected_solutions: [3, "5"] }))).toEqual({
+      type: "selection",
+      analysis: "…",
+      selected_solutions: ["3", "5"],
+    });
     expect(s.safeParse({ analysis: "", selected_solutions: ["1", "2", "3"] }).success).toBe(false);
     expect(s.safeParse({ analysis: "", selected_solutions: ["1", "9"] }).success).toBe(false);
     expect(s.safeParse({ analysis: "", selected_solutions: ["2", "2"] }).success).toBe(false);

@@ -56,15 +56,15 @@ const SelectionOut = (ids: string[]) =>
     selected_solutions: z
       .array(z.union([z.string(), z.number()]).transform(String))
       .length(2)
-      .refine((xs) => xs.every((x) => ids.includes(x)) && xs[0] !== xs[1], { message: `must be two different ids out of ${ids.join(", ")}` }),
+      .refine((xs) => xs.every((x) => ids.includes(x)) && xs[0] !== xs[1], {
+        message: `must be two different ids out of ${ids.join(", ")}`,
+      }),
   });
 const ContentOut = z.object({ content: z.string().min(1) });
 
 function dialogueContext(turns: Array<{ user: string; assistant?: string }>, lang: Language): string {
   const [u, a] = lang === "zh" ? ["用户", "助手"] : ["user", "assistant"];
-  return turns
-    .flatMap((t) => [`${u}: ${t.user}`, ...(t.assistant !== undefined ? [`${a}: ${t.assistant}`] : [])])
-    .join("\n");
+  return turns.flatMap((t) => [`${u}: ${t.user}`, ...(t.assistant !== undefined ? [`${a}: ${t.assistant}`] : [])]).join("\n");
 }
 
 /** The prompt for one task input, given the memory text a method retrieved for it. */
@@ -96,7 +96,11 @@ export function taskPrompt(input: TaskInput, memoryText: string, lang: Language)
       };
     case "selection": {
       const ids = input.candidates.map((c) => c.id);
-      const list = JSON.stringify(input.candidates.map((c) => ({ id: c.id, solution: c.solution })), null, 1);
+      const list = JSON.stringify(
+        input.candidates.map((c) => ({ id: c.id, solution: c.solution })),
+        null,
+        1,
+      );
       const schema = SelectionOut(ids);
       return {
         messages: user(

@@ -54,24 +54,61 @@ describe("upload", () => {
   it("streams each file of a framed body to disk, keeping folders and separating clashes", async () => {
     const dir = uploadDir();
     const r = await receiveFramed(
-      framed({ kind: "hicupid", name: "x", files: [{ path: "hf/dialogue/train.parquet", size: 5 }, { path: "hf/qa/train.parquet", size: 3 }, { path: "hf/qa/train.parquet", size: 2 }] }, [
-        Buffer.from("hello"),
-        Buffer.from("abc"),
-        Buffer.from("zz"),
-      ]),
+      framed(
+        {
+          kind: "hicupid",
+          name: "x",
+          files: [
+            { path: "hf/dialogue/train.parquet", size: 5 },
+            { path: "hf/qa/train.parquet", size: 3 },
+            { path: "hf/qa/train.parquet", size: 2 },
+          ],
+        },
+        [Buffer.from("hello"), Buffer.from("abc"), Buffer.from("zz")],
+      ),
       dir,
     );
-    expect(r.files.map((f) => path.relative(dir, f).split(path.sep).join("/"))).toEqual(["hf/dialogue/train.parquet", "hf/qa/train.parquet", "copy-2/hf/qa/train.parquet"]);
+    expect(r.files.map((f) => path.relative(dir, f).split(path.sep).join("/"))).toEqual([
+      "hf/dialogue/train.parquet",
+      "hf/qa/train.parquet",
+      "copy-2/hf/qa/train.parquet",
+    ]);
     expect(r.files.map((f) => fs.readFileSync(f, "utf8"))).toEqual(["hello", "abc", "zz"]);
   });
 
   it("refuses short, long, oversized, nameless and wrong-type uploads with a clear reason", async () => {
-    expect((await refusal(receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: 5 }] }, [Buffer.from("abc")]), uploadDir()))).message).toMatch(/ended early/);
-    expect((await refusal(receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: 2 }] }, [Buffer.from("abc")]), uploadDir()))).message).toMatch(/more bytes/);
-    const big = await refusal(receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: MAX_UPLOAD_BYTES + 1 }] }, []), uploadDir()));
+    expect(
+      (
+        await refusal(
+          receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: 5 }] }, [Buffer.from("abc")]), uploadDir()),
+        )
+      ).message,
+    ).toMatch(/ended early/);
+    expect(
+      (
+        await refusal(
+          receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: 2 }] }, [Buffer.from("abc")]), uploadDir()),
+        )
+      ).message,
+    ).toMatch(/more bytes/);
+    const big = await refusal(
+      receiveFramed(framed({ kind: "palset", name: "x", files: [{ path: "a.json", size: MAX_UPLOAD_BYTES + 1 }] }, []), uploadDir()),
+    );
     expect([big.status, big.message]).toEqual([413, expect.stringContaining("500 MB")]);
-    expect((await refusal(receiveFramed(framed({ kind: "palset", name: " ", files: [{ path: "a.json", size: 1 }] }, [Buffer.from("x")]), uploadDir()))).message).toMatch(/name/);
-    expect((await refusal(receiveFramed(framed({ kind: "hicupid", name: "x", files: [{ path: "README.md", size: 1 }] }, [Buffer.from("x")]), uploadDir()))).message).toMatch(/README\.md.*\.parquet/);
+    expect(
+      (
+        await refusal(
+          receiveFramed(framed({ kind: "palset", name: " ", files: [{ path: "a.json", size: 1 }] }, [Buffer.from("x")]), uploadDir()),
+        )
+      ).message,
+    ).toMatch(/name/);
+    expect(
+      (
+        await refusal(
+          receiveFramed(framed({ kind: "hicupid", name: "x", files: [{ path: "README.md", size: 1 }] }, [Buffer.from("x")]), uploadDir()),
+        )
+      ).message,
+    ).toMatch(/README\.md.*\.parquet/);
     expect(() => checkTotal(MAX_UPLOAD_BYTES)).not.toThrow();
   });
 });
@@ -79,9 +116,27 @@ describe("upload", () => {
 describe("list state and ids", () => {
   it("accepts only known sorts and bounded numbers", () => {
     const sorts = ["userKey", "logs"] as const;
-    expect(readListState({ sort: "logs", dir: "desc", q: " 00 ", page: "3", size: "50" }, sorts, { sort: "userKey" })).toEqual({ sort: "logs", dir: "desc", filter: "00", page: 3, pageSize: 50 });
-    expect(readListState({ sort: "drop table", dir: "up", page: "-2", size: "7" }, sorts, { sort: "userKey" })).toEqual({ sort: "userKey", dir: "asc", filter: "", page: 1, pageSize: 25 });
-    expect([parseId("12"), parseId("0"), parseId("1e3"), parseId("99999999999999999999"), parseId("abc")]).toEqual([12, null, null, null, null]);
+    expect(readListState({ sort: "logs", dir: "desc", q: " 00 ", page: "3", size: "50" }, sorts, { sort: "userKey" })).toEqual({
+      sort: "logs",
+      dir: "desc",
+      filter: "00",
+      page: 3,
+      pageSize: 50,
+    });
+    expect(readListState({ sort: "drop table", dir: "up", page: "-2", size: "7" }, sorts, { sort: "userKey" })).toEqual({
+      sort: "userKey",
+      dir: "asc",
+      filter: "",
+      page: 1,
+      pageSize: 25,
+    });
+    expect([parseId("12"), parseId("0"), parseId("1e3"), parseId("99999999999999999999"), parseId("abc")]).toEqual([
+      12,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect([segment("%30000"), segment("0000"), segment("%E0%A4%A")]).toEqual(["0000", "0000", null]);
   });
 

@@ -66,5 +66,9 @@ export function dialogueAnchor(dialogueKey: string): string {
 
 /** A count key as words: "candidateSolutions" → "candidate solutions", "logType.web_search" → "log type: web search". */
 export function humanKey(key: string): string {
-  return key.replace(/\./g, ": ").replace(/[_-]+/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  return key
+    .replace(/\./g, ": ")
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase();
 }

@@ -9,10 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { databasePath, projectRoot } from "@/db/client";
 
-export type ImportEvent =
-  | { phase: string; done: number; total: number; detail?: string }
-  | { result: unknown }
-  | { error: string };
+export type ImportEvent = { phase: string; done: number; total: number; detail?: string } | { result: unknown } | { error: string };
 
 export type RunImportOptions = {
   /** A kind id of lib/datasets/kinds. */
@@ -47,7 +44,12 @@ export async function* runImport(opts: RunImportOptions): AsyncGenerator<ImportE
   const spawnError = new Promise<Error>((resolve) => child.on("error", resolve));
 
   const scrub = (s: string) =>
-    s.split(uploadDir + path.sep).join("").split(uploadDir).join("upload").replace("(use --replace to replace it)", "(tick “Replace” to replace it)");
+    s
+      .split(uploadDir + path.sep)
+      .join("")
+      .split(uploadDir)
+      .join("upload")
+      .replace("(use --replace to replace it)", "(tick “Replace” to replace it)");
   let final = false;
   const lines = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
   for await (const line of lines) {

@@ -45,7 +45,10 @@ export function fmtMB(bytes: number): string {
 /** `limit`: the kind's limit once the manifest is known; the overall ceiling before that. */
 export function checkTotal(bytes: number, limit = MAX_UPLOAD_BYTES): void {
   if (bytes > limit) {
-    throw new UploadError(`the upload is ${fmtMB(bytes)}; at most ${fmtMB(limit)} in total can be imported at once (use \`npx pal import\` for larger sets)`, 413);
+    throw new UploadError(
+      `the upload is ${fmtMB(bytes)}; at most ${fmtMB(limit)} in total can be imported at once (use \`npx pal import\` for larger sets)`,
+      413,
+    );
   }
 }
 
@@ -67,7 +70,10 @@ function cleanPart(part: string): string {
  * upload directory.
  */
 export function sanitizeRelativePath(p: string): string | null {
-  const parts = p.split(/[\\/]+/).map(cleanPart).filter((x) => x !== "");
+  const parts = p
+    .split(/[\\/]+/)
+    .map(cleanPart)
+    .filter((x) => x !== "");
   if (parts.length === 0) return null;
   return parts.slice(-4).join("/");
 }
@@ -170,7 +176,10 @@ export async function receiveFramed(body: ReadableStream<Uint8Array>, dir: strin
     throw new UploadError("malformed upload (the manifest is not JSON)");
   }
   const manifest = parseManifest(raw);
-  checkTotal(manifest.files.reduce((s, f) => s + f.size, 0), datasetKind(manifest.kind).upload.maxBytes);
+  checkTotal(
+    manifest.files.reduce((s, f) => s + f.size, 0),
+    datasetKind(manifest.kind).upload.maxBytes,
+  );
   const files = plannedPaths(dir, manifest);
   for (const [i, f] of manifest.files.entries()) await writeStreamed(files[i], reader, f.size);
   if (!(await reader.atEnd())) throw new UploadError("malformed upload (more bytes than the manifest lists)");

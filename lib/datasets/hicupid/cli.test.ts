@@ -3,7 +3,17 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
-import { FIXTURE_HF, FIXTURE_JSONL, FIXTURE_STATS, ROOT, dumpDataset, readJsonl, tableCounts, tempDir, writeParquetAuto } from "@/test/hicupid";
+import {
+  FIXTURE_HF,
+  FIXTURE_JSONL,
+  FIXTURE_STATS,
+  ROOT,
+  dumpDataset,
+  readJsonl,
+  tableCounts,
+  tempDir,
+  writeParquetAuto,
+} from "@/test/hicupid";
 
 let dir: string;
 let dbFile: string;

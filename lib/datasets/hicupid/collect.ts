@@ -122,7 +122,11 @@ export class HicupidCollector {
     const acc = this.dialogues[d];
     if (row.type !== null && acc.typeColumn !== null && row.type !== acc.typeColumn && !acc.typeMixed) {
       acc.typeMixed = true;
-      this.warnings.add("dialogue-type-mixed", "a dialogue's rows disagree on its type; the first row's type is kept", `${label}: ${where}`);
+      this.warnings.add(
+        "dialogue-type-mixed",
+        "a dialogue's rows disagree on its type; the first row's type is kept",
+        `${label}: ${where}`,
+      );
     }
     acc.typeColumn ??= row.type;
     if (acc.metadata === null) acc.metadata = row.metadata;
@@ -148,7 +152,12 @@ export class HicupidCollector {
     }
     if (row.dialogueKeys.length === 0) this.warnings.add("qa-no-dialogues", "QA pair lists no relevant dialogue", `${label}: ${where}`);
     for (const col of ["question", "personalizedAnswer", "generalAnswer"] as const) {
-      if (!row[col].trim()) this.emptyString(label, where, col === "question" ? "question" : col === "personalizedAnswer" ? "personalized_answer" : "general_answer");
+      if (!row[col].trim())
+        this.emptyString(
+          label,
+          where,
+          col === "question" ? "question" : col === "personalizedAnswer" ? "personalized_answer" : "general_answer",
+        );
     }
   }
 
@@ -238,13 +247,27 @@ export class HicupidCollector {
     const given = typeColumn?.trim() || typeFromMetadata(d.metadata);
     let type: string | null = given ?? null;
     if (given) {
-      if (!isHcType(given)) this.warnings.add("unknown-dialogue-type", `dialogue type not one of ${HC_TYPES.join(", ")}; kept as given`, `${at}: "${given}"`);
-      const conflict = (refBits & PERSONA && given !== "persona") || (refBits & SCHEDULE && given !== "schedule") || (refBits & PROFILE && given !== "profile");
-      if (conflict) this.warnings.add("dialogue-type-conflict", "a dialogue's type does not match the QA pairs that reference it", `${at}: type "${given}"`);
+      if (!isHcType(given))
+        this.warnings.add("unknown-dialogue-type", `dialogue type not one of ${HC_TYPES.join(", ")}; kept as given`, `${at}: "${given}"`);
+      const conflict =
+        (refBits & PERSONA && given !== "persona") ||
+        (refBits & SCHEDULE && given !== "schedule") ||
+        (refBits & PROFILE && given !== "profile");
+      if (conflict)
+        this.warnings.add(
+          "dialogue-type-conflict",
+          "a dialogue's type does not match the QA pairs that reference it",
+          `${at}: type "${given}"`,
+        );
     } else if (refBits === PERSONA) type = "persona";
     else if (refBits === SCHEDULE) type = "schedule";
     else if (refBits === PROFILE) type = "profile";
-    if (!type) this.warnings.add("dialogue-type-unknown", "no type column, metadata or QA reference tells the dialogue's type", `${at}: user ${this.users[d.user].key} dialogue ${d.key}`);
+    if (!type)
+      this.warnings.add(
+        "dialogue-type-unknown",
+        "no type column, metadata or QA reference tells the dialogue's type",
+        `${at}: user ${this.users[d.user].key} dialogue ${d.key}`,
+      );
     return { ...d, type };
   }
 

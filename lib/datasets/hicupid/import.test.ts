@@ -79,7 +79,17 @@ describe("importHicupid: the fixture", () => {
   it("stores what the fixture says: splits, types, order, nested metadata, dialogue id lists", async () => {
     const r = await importHicupid(db, { paths: [FIXTURE_HF], name: "hf" });
     const dump = dumpDataset(db, r.datasetId);
-    expect(dump.users.map((u) => [u.userKey, u.dialogueCount, u.turnCount, u.qaCount, u.personaDialogues, u.profileDialogues, u.scheduleDialogues])).toEqual([
+    expect(
+      dump.users.map((u) => [
+        u.userKey,
+        u.dialogueCount,
+        u.turnCount,
+        u.qaCount,
+        u.personaDialogues,
+        u.profileDialogues,
+        u.scheduleDialogues,
+      ]),
+    ).toEqual([
       ["0", 10, 22, 5, 5, 2, 3],
       ["1", 10, 22, 5, 5, 2, 3],
       ["2", 10, 22, 5, 5, 2, 3],
@@ -87,7 +97,11 @@ describe("importHicupid: the fixture", () => {
     // History order is file order: persona 0-4, profile 5-6, schedule 7-9.
     const u0 = dump.dialogues.filter((d) => d.userKey === "0");
     expect(u0.map((d) => [d.dialogueKey, d.type, d.split])).toEqual(
-      ["persona", "persona", "persona", "persona", "persona", "profile", "profile", "schedule", "schedule", "schedule"].map((t, i) => [String(i), t, "train"]),
+      ["persona", "persona", "persona", "persona", "persona", "profile", "profile", "schedule", "schedule", "schedule"].map((t, i) => [
+        String(i),
+        t,
+        "train",
+      ]),
     );
     expect(dump.dialogues.filter((d) => d.userKey === "2").every((d) => d.split === "test_2")).toBe(true);
     expect(u0[1].metadata).toEqual({ persona: { relation: "owns", entity: "A golden retriever named Max" } });
@@ -96,9 +110,24 @@ describe("importHicupid: the fixture", () => {
     expect(profileQa.dialogueIds).toEqual(["5", "6", "3"]);
     expect(profileQa.metadata).toEqual({
       persona: { relation: "is interested in", entity: "Watercolor painting" },
-      profile: { age: 34, gender: "Female", personality: "Curious, organized, warm", occupation: "Veterinary nurse", income_range: "$40,000 - $55,000" },
+      profile: {
+        age: 34,
+        gender: "Female",
+        personality: "Curious, organized, warm",
+        occupation: "Veterinary nurse",
+        income_range: "$40,000 - $55,000",
+      },
     });
-    expect(r.report.counts).toMatchObject({ "qa.train": 6, "qa.test_1": 4, "qa.test_2": 5, "qa.persona": 6, "qa.profile": 3, "qa.schedule": 6, "dialogues.train": 20, "dialogues.test_2": 10 });
+    expect(r.report.counts).toMatchObject({
+      "qa.train": 6,
+      "qa.test_1": 4,
+      "qa.test_2": 5,
+      "qa.persona": 6,
+      "qa.profile": 3,
+      "qa.schedule": 6,
+      "dialogues.train": 20,
+      "dialogues.test_2": 10,
+    });
   });
 
   it("records the data set with its stats and report", async () => {
@@ -138,7 +167,10 @@ describe("importHicupid: layouts", () => {
     const dir = tmp();
     const qa = readJsonl(path.join(FIXTURE_JSONL, "qa/train.jsonl")).map((r) => ({ ...r, split: "dev" }));
     writeParquetAuto(path.join(dir, "all_qa.parquet"), qa);
-    const r = await importHicupid(db, { paths: [path.join(FIXTURE_JSONL, "dialogue/train.jsonl"), path.join(dir, "all_qa.parquet")], name: "list" });
+    const r = await importHicupid(db, {
+      paths: [path.join(FIXTURE_JSONL, "dialogue/train.jsonl"), path.join(dir, "all_qa.parquet")],
+      name: "list",
+    });
     expect(r.stats).toEqual({ users: 2, dialogues: 20, turns: 44, qa: 6 });
     expect(r.report.counts["qa.dev"]).toBe(6);
   });
@@ -146,7 +178,9 @@ describe("importHicupid: layouts", () => {
   it("keeps unknown columns in extra and lists them", async () => {
     const dir = tmp();
     copyJsonlFixture(dir, (rel, rows) =>
-      rows.map((r, i) => (rel === "qa/train.jsonl" ? { ...r, question_id: `q${i}`, n_hop: 1 } : rel === "dialogue/train.jsonl" ? { ...r, turn_note: i } : r)),
+      rows.map((r, i) =>
+        rel === "qa/train.jsonl" ? { ...r, question_id: `q${i}`, n_hop: 1 } : rel === "dialogue/train.jsonl" ? { ...r, turn_note: i } : r,
+      ),
     );
     const r = await importHicupid(db, { paths: [dir], name: "extra" });
     const dump = dumpDataset(db, r.datasetId);
@@ -173,7 +207,9 @@ describe("importHicupid: layouts", () => {
     const dir = tmp();
     copyJsonlFixture(dir, (rel, rows) => (rel.startsWith("dialogue/") ? rows.map(({ type: _t, metadata: _m, ...r }) => r) : rows));
     const r = await importHicupid(db, { paths: [dir], name: "untyped" });
-    const types = dumpDataset(db, r.datasetId).dialogues.filter((d) => d.userKey === "0").map((d) => d.type);
+    const types = dumpDataset(db, r.datasetId)
+      .dialogues.filter((d) => d.userKey === "0")
+      .map((d) => d.type);
     // User 0's QA pairs reference persona 0, 1, 3 (3 via the profile pair), profile 5, 6 and schedule 7, 9.
     expect(types).toEqual(["persona", "persona", null, "persona", null, "profile", "profile", "schedule", null, "schedule"]);
     const unknown = r.report.warnings.find((w) => w.code === "dialogue-type-unknown")!;
@@ -190,7 +226,10 @@ describe("importHicupid: layouts", () => {
     });
     const r = await importHicupid(db, { paths: [dir], name: "warn" });
     const byCode = Object.fromEntries(r.report.warnings.map((w) => [w.code, w]));
-    expect(byCode["qa-unknown-dialogue"]).toMatchObject({ count: 2, examples: ["qa/test_1.jsonl: line 1: user 0 dialogue 99", "qa/test_2.jsonl: line 6: user 7 dialogue 4"] });
+    expect(byCode["qa-unknown-dialogue"]).toMatchObject({
+      count: 2,
+      examples: ["qa/test_1.jsonl: line 1: user 0 dialogue 99", "qa/test_2.jsonl: line 6: user 7 dialogue 4"],
+    });
     expect(byCode["empty-string"]).toMatchObject({ count: 1, examples: ['qa/test_2.jsonl: line 6: column "general_answer"'] });
     expect(byCode["user-without-dialogues"]).toMatchObject({ count: 1, examples: ["user 7"] });
     expect(r.stats.users).toBe(4);
@@ -214,7 +253,10 @@ describe("importHicupid: refusals leave the database as it was", () => {
     const dir = tmp();
     parquetCopy(dir);
     const file = path.join(dir, "qa/test_1-00000-of-00001.parquet");
-    writeParquetAuto(file, readJsonl(path.join(FIXTURE_JSONL, "qa/test_1.jsonl")).map(({ question: _q, ...r }) => r));
+    writeParquetAuto(
+      file,
+      readJsonl(path.join(FIXTURE_JSONL, "qa/test_1.jsonl")).map(({ question: _q, ...r }) => r),
+    );
     await expectRefused([dir], 'qa/test_1-00000-of-00001.parquet: row 1: missing required column "question"');
   });
 
@@ -245,7 +287,9 @@ describe("importHicupid: refusals leave the database as it was", () => {
     db = t.db;
     cleanups.push(t.cleanup);
     dir = tmp();
-    copyJsonlFixture(dir, (rel, rows) => (rel === "qa/train.jsonl" ? rows.map((r, i) => (i === 4 ? { ...r, metadata: "{persona" } : r)) : rows));
+    copyJsonlFixture(dir, (rel, rows) =>
+      rel === "qa/train.jsonl" ? rows.map((r, i) => (i === 4 ? { ...r, metadata: "{persona" } : r)) : rows,
+    );
     await expectRefused([dir], 'qa/train.jsonl: line 5: column "metadata": a string that is not valid JSON');
   });
 
@@ -256,14 +300,22 @@ describe("importHicupid: refusals leave the database as it was", () => {
     );
     const second = await importHicupid(db, { paths: [FIXTURE_JSONL], name: "demo", replace: true });
     expect(second.datasetId).toBe(first.datasetId); // the replace rule keeps the id (see replace.test.ts)
-    expect(db.select().from(datasets).all().map((d) => d.name)).toEqual(["demo"]);
+    expect(
+      db
+        .select()
+        .from(datasets)
+        .all()
+        .map((d) => d.name),
+    ).toEqual(["demo"]);
     expect(hicupidStats(db, second.datasetId)).toEqual(FIXTURE_STATS);
     expect(tableCounts(db)).toEqual({ datasets: 1, hc_users: 3, hc_dialogues: 30, hc_turns: 66, hc_qa: 15 });
 
     const dir = tmp();
     copyJsonlFixture(dir, (rel, rows) => (rel === "qa/test_2.jsonl" ? rows.map(({ type: _t, ...r }) => r) : rows));
     const before = dumpDataset(db, second.datasetId);
-    await expect(importHicupid(db, { paths: [dir], name: "demo", replace: true })).rejects.toThrow('qa/test_2.jsonl: line 1: missing required column "type"');
+    await expect(importHicupid(db, { paths: [dir], name: "demo", replace: true })).rejects.toThrow(
+      'qa/test_2.jsonl: line 1: missing required column "type"',
+    );
     expect(dumpDataset(db, second.datasetId)).toEqual(before);
   });
 

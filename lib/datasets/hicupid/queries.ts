@@ -63,10 +63,7 @@ export function listHcUsers(db: Db, datasetId: number, opts: HcUserListOptions =
   const { page, pageSize, offset } = pageWindow(opts.page, opts.pageSize);
   const sort = HC_USER_SORTS.includes(opts.sort as HcUserSort) ? (opts.sort as HcUserSort) : "position";
   const filter = opts.filter?.trim();
-  const where = and(
-    eq(hcUsers.datasetId, datasetId),
-    filter ? containsText(hcUsers.userKey, filter) : undefined,
-  );
+  const where = and(eq(hcUsers.datasetId, datasetId), filter ? containsText(hcUsers.userKey, filter) : undefined);
   const rows = db
     .select(userColumns)
     .from(hcUsers)
@@ -150,7 +147,11 @@ export function listHcQa(db: Db, datasetId: number, opts: HcQaListOptions = {}):
   // The user's id first, so the pairs are found through hc_qa_user rather than by scanning the set.
   let userId: number | undefined;
   if (opts.userKey !== undefined) {
-    userId = db.select({ id: hcUsers.id }).from(hcUsers).where(and(eq(hcUsers.datasetId, datasetId), eq(hcUsers.userKey, opts.userKey))).get()?.id;
+    userId = db
+      .select({ id: hcUsers.id })
+      .from(hcUsers)
+      .where(and(eq(hcUsers.datasetId, datasetId), eq(hcUsers.userKey, opts.userKey)))
+      .get()?.id;
     if (userId === undefined) return { rows: [], total: 0, page, pageSize };
   }
   const where = and(
@@ -228,7 +229,13 @@ function loadDialogues(db: Db, where: SQL): HcDialogue[] {
     .orderBy(asc(hcDialogues.position))
     .all();
   const turns = db
-    .select({ dialogueId: hcTurns.dialogueId, position: hcTurns.position, user: hcTurns.user, assistant: hcTurns.assistant, extra: hcTurns.extra })
+    .select({
+      dialogueId: hcTurns.dialogueId,
+      position: hcTurns.position,
+      user: hcTurns.user,
+      assistant: hcTurns.assistant,
+      extra: hcTurns.extra,
+    })
     .from(hcTurns)
     .innerJoin(hcDialogues, eq(hcTurns.dialogueId, hcDialogues.id))
     .where(where)

@@ -16,8 +16,18 @@ export const hicupidKind: DatasetKindDef = {
     languageChoice: false,
     filesHint: "the Hugging Face parquet files (dialogue/, qa/ folders) or JSONL rows",
   },
-  counts: [["users", "Users"], ["dialogues", "Dialogues"], ["turns", "Turns"], ["qa", "QA items"]],
-  summary: [["users", "users"], ["dialogues", "dialogues"], ["turns", "turns"], ["qa", "QA items"]],
+  counts: [
+    ["users", "Users"],
+    ["dialogues", "Dialogues"],
+    ["turns", "Turns"],
+    ["qa", "QA items"],
+  ],
+  summary: [
+    ["users", "users"],
+    ["dialogues", "dialogues"],
+    ["turns", "turns"],
+    ["qa", "QA items"],
+  ],
   stats: hicupidStats,
   importer: async () => (await import("../hicupid/import")).importHicupid,
   // hc_users cascades to dialogues, turns and QA.

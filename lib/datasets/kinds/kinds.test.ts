@@ -17,7 +17,10 @@ describe("data-set kind registry", () => {
       for (const e of k.upload.extensions) expect(e).toMatch(/^\.[a-z0-9]+$/);
       expect(k.counts.map(([key]) => key)).toContain("users");
     }
-    expect(uploadKinds().map((k) => [k.id, k.label])).toEqual([["palset", "PAL-Set"], ["hicupid", "HiCUPID"]]);
+    expect(uploadKinds().map((k) => [k.id, k.label])).toEqual([
+      ["palset", "PAL-Set"],
+      ["hicupid", "HiCUPID"],
+    ]);
     expect(() => datasetKind("movies")).toThrow(new InvalidInputError('kind: expected one of palset, hicupid, got "movies"'));
   });
 

@@ -16,8 +16,21 @@ export const palsetKind: DatasetKindDef = {
     languageChoice: true,
     filesHint: "input.json or per-user <id>.json files, plus profile files (background, requirement, preference, situation, …)",
   },
-  counts: [["users", "Users"], ["samples", "Sessions"], ["logs", "Logs"], ["turns", "Turns"], ["topics", "Topics"], ["candidateSolutions", "Candidates"]],
-  summary: [["users", "users"], ["samples", "sessions"], ["logs", "logs"], ["turns", "turns"], ["topics", "topics"]],
+  counts: [
+    ["users", "Users"],
+    ["samples", "Sessions"],
+    ["logs", "Logs"],
+    ["turns", "Turns"],
+    ["topics", "Topics"],
+    ["candidateSolutions", "Candidates"],
+  ],
+  summary: [
+    ["users", "users"],
+    ["samples", "sessions"],
+    ["logs", "logs"],
+    ["turns", "turns"],
+    ["topics", "topics"],
+  ],
   stats: palsetStats,
   importer: async () => (await import("../palset/import")).importPalset,
   // pal_users cascades to samples, logs, turns, topics, candidates and requirement types.

@@ -57,7 +57,7 @@ describe("turn → topic assignment", () => {
 
 describe("log types", () => {
   it.each([
-    ["The user searched for \"gym near me\" and viewed a map.", "web_search"],
+    ['The user searched for "gym near me" and viewed a map.', "web_search"],
     ["The user published a post on Weibo, with the main content summarized as: a run.", "content_publishing"],
     ["The user browsed a product page on JD, with the main content summarized as: shoes.", "content_browsing"],
     ["The user sent a message to his wife: 'Home late.'", "message_sending"],

@@ -32,18 +32,54 @@ const ZH: Record<string, ActionCode> = {
 // of the Chinese labels ("Demand Speculation", "Topic Query", "Plan Proposal", ...).
 const SUBJECT: Record<string, string> = {
   topic: "topic",
-  requirement: "req", requirements: "req", need: "req", needs: "req", demand: "req", demands: "req",
-  solution: "sol", solutions: "sol", plan: "sol", scheme: "sol", proposal: "sol", option: "sol",
+  requirement: "req",
+  requirements: "req",
+  need: "req",
+  needs: "req",
+  demand: "req",
+  demands: "req",
+  solution: "sol",
+  solutions: "sol",
+  plan: "sol",
+  scheme: "sol",
+  proposal: "sol",
+  option: "sol",
   feedback: "fb",
 };
 const ACT: Record<string, string> = {
-  inquiry: "ask", enquiry: "ask", query: "ask", question: "ask", inquire: "ask", inquiring: "ask", initiation: "ask",
-  confirmation: "confirm", confirm: "confirm", confirming: "confirm", clarification: "confirm",
-  prediction: "predict", predict: "predict", inference: "predict", speculation: "predict", guess: "predict", conjecture: "predict", estimation: "predict", presumption: "predict",
-  discussion: "discuss", discuss: "discuss", discussing: "discuss",
+  inquiry: "ask",
+  enquiry: "ask",
+  query: "ask",
+  question: "ask",
+  inquire: "ask",
+  inquiring: "ask",
+  initiation: "ask",
+  confirmation: "confirm",
+  confirm: "confirm",
+  confirming: "confirm",
+  clarification: "confirm",
+  prediction: "predict",
+  predict: "predict",
+  inference: "predict",
+  speculation: "predict",
+  guess: "predict",
+  conjecture: "predict",
+  estimation: "predict",
+  presumption: "predict",
+  discussion: "discuss",
+  discuss: "discuss",
+  discussing: "discuss",
   feedback: "feedback",
-  proposal: "propose", propose: "propose", proposing: "propose", suggestion: "propose", recommendation: "propose", offer: "propose",
-  response: "respond", reply: "respond", respond: "respond", answer: "respond",
+  proposal: "propose",
+  propose: "propose",
+  proposing: "propose",
+  suggestion: "propose",
+  recommendation: "propose",
+  offer: "propose",
+  response: "respond",
+  reply: "respond",
+  respond: "respond",
+  answer: "respond",
 };
 const PAIRS: Record<string, ActionCode> = {
   "topic ask": "topic_inquiry",
@@ -71,8 +107,12 @@ function computeCode(label: string): ActionCode | null {
   const zh = bare.replace(/\s+/g, "");
   if (ZH[zh]) return ZH[zh];
   const snake = bare.toLowerCase().replace(/[\s_\-]+/g, "_");
-  if ((USER_ACTIONS as readonly string[]).includes(snake) || (ASSISTANT_ACTIONS as readonly string[]).includes(snake)) return snake as ActionCode;
-  const words = bare.toLowerCase().split(/[^a-z]+/).filter((w) => w && w !== "of" && w !== "the" && w !== "to" && w !== "on" && w !== "user" && w !== "assistant");
+  if ((USER_ACTIONS as readonly string[]).includes(snake) || (ASSISTANT_ACTIONS as readonly string[]).includes(snake))
+    return snake as ActionCode;
+  const words = bare
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w && w !== "of" && w !== "the" && w !== "to" && w !== "on" && w !== "user" && w !== "assistant");
   if (words.length < 2 || words.length > 3) return null;
   // "Feedback Response" and "Solution Feedback": feedback is a subject first, an act second.
   const subject = SUBJECT[words[0]];

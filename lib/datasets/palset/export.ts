@@ -20,7 +20,9 @@ export function* palsetUsers(db: Queryable, datasetId: number, userKey?: string)
   const users = db
     .select({ id: palUsers.id, userKey: palUsers.userKey, extra: palUsers.extra })
     .from(palUsers)
-    .where(userKey === undefined ? eq(palUsers.datasetId, datasetId) : and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey)))
+    .where(
+      userKey === undefined ? eq(palUsers.datasetId, datasetId) : and(eq(palUsers.datasetId, datasetId), eq(palUsers.userKey, userKey)),
+    )
     .orderBy(asc(palUsers.position))
     .all();
   if (userKey !== undefined && users.length === 0) throw new NotFoundError(`no user "${userKey}" in this data set`);
@@ -58,13 +60,23 @@ function userObject(db: Queryable, userId: number, extra: Record<string, unknown
     db.select().from(palTurns).where(inArray(palTurns.sampleId, ids)).orderBy(asc(palTurns.sampleId), asc(palTurns.position)).all(),
     (r) => r.sampleId,
   );
-  const topicRows = db.select().from(palTopics).where(inArray(palTopics.sampleId, ids)).orderBy(asc(palTopics.sampleId), asc(palTopics.position)).all();
+  const topicRows = db
+    .select()
+    .from(palTopics)
+    .where(inArray(palTopics.sampleId, ids))
+    .orderBy(asc(palTopics.sampleId), asc(palTopics.position))
+    .all();
   const topics = groupBy(topicRows, (r) => r.sampleId);
   const candidates = groupBy(
     db
       .select()
       .from(palCandidates)
-      .where(inArray(palCandidates.topicId, topicRows.map((t) => t.id)))
+      .where(
+        inArray(
+          palCandidates.topicId,
+          topicRows.map((t) => t.id),
+        ),
+      )
       .orderBy(asc(palCandidates.topicId), asc(palCandidates.position))
       .all(),
     (r) => r.topicId,

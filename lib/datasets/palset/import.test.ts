@@ -28,7 +28,16 @@ describe("importPalset: round trip", () => {
   it("one input.json (+ profile files in the directory) → export equal key for key", async () => {
     const r = await importPalset(db, { paths: [EN_DIR] });
     expect(r).toMatchObject({ name: "mini-en", kind: "palset", language: "en" });
-    expect(r.stats).toEqual({ users: 2, samples: 6, historySamples: 4, querySamples: 2, logs: 24, turns: 36, topics: 10, candidateSolutions: 80 });
+    expect(r.stats).toEqual({
+      users: 2,
+      samples: 6,
+      historySamples: 4,
+      querySamples: 2,
+      logs: 24,
+      turns: 36,
+      topics: 10,
+      candidateSolutions: 80,
+    });
     same(palsetToJson(db, r.datasetId), enData());
   });
 
@@ -44,7 +53,12 @@ describe("importPalset: round trip", () => {
     const r = await importPalset(db, { paths: files, name: "listed" });
     // Users in the order the files were given.
     expect(Object.keys(palsetToJson(db, r.datasetId))).toEqual(["0001", "0000"]);
-    const names = db.select({ n: palUsers.name }).from(palUsers).where(eq(palUsers.datasetId, r.datasetId)).orderBy(asc(palUsers.position)).all();
+    const names = db
+      .select({ n: palUsers.name })
+      .from(palUsers)
+      .where(eq(palUsers.datasetId, r.datasetId))
+      .orderBy(asc(palUsers.position))
+      .all();
     expect(names.map((x) => x.n)).toEqual(["王芳", "李明"]);
   });
 
@@ -56,7 +70,9 @@ describe("importPalset: round trip", () => {
     await importPalset(db, { paths: [ZH_DIR] });
     await exportPalset(db, { dataset: "mini-zh", user: "0000", out: path.join(dir, "u.json") });
     expect(fs.readFileSync(path.join(dir, "u.json"), "utf8")).toBe(fs.readFileSync(path.join(ZH_DIR, "users/0000.json"), "utf8"));
-    await expect(exportPalset(db, { dataset: "mini-zh", user: "9999", out: path.join(dir, "none.json") })).rejects.toThrow(/no user "9999"/);
+    await expect(exportPalset(db, { dataset: "mini-zh", user: "9999", out: path.join(dir, "none.json") })).rejects.toThrow(
+      /no user "9999"/,
+    );
     expect(fs.existsSync(path.join(dir, "none.json"))).toBe(false);
     await expect(exportPalset(db, { dataset: "nope" })).rejects.toThrow(NotFoundError);
   });
@@ -64,7 +80,11 @@ describe("importPalset: round trip", () => {
   it("keeps unknown keys, key order and `$` keys at every level", async () => {
     const data = enData();
     data["0000"].extra_top = 1;
-    data["0000"].history[0].logs[0] = { content: data["0000"].history[0].logs[0].content, timestamp: data["0000"].history[0].logs[0].timestamp, $keys: "clash" };
+    data["0000"].history[0].logs[0] = {
+      content: data["0000"].history[0].logs[0].content,
+      timestamp: data["0000"].history[0].logs[0].timestamp,
+      $keys: "clash",
+    };
     data["0000"].history[0].dialogue.turn_2.assistant.reference = { a: [1, 2] };
     data["0000"].history[0].topics["topic-1"] = { ...data["0000"].history[0].topics["topic-1"], $x: null, requirement: "moved" };
     const r = await importPalset(db, { paths: [writeTemp(data)], name: "odd" });
@@ -76,7 +96,10 @@ describe("importPalset: round trip", () => {
     await importPalset(db, { paths: [EN_DIR], onProgress: (p) => seen.push(p) });
     expect([...new Set(seen.map((p) => p.phase))]).toEqual(["reading", "validating", "writing", "done"]);
     const writing = seen.filter((p) => p.phase === "writing");
-    expect(writing.map((p) => [p.done, p.total])).toEqual([[0, 2], [1, 2]]);
+    expect(writing.map((p) => [p.done, p.total])).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
     expect(seen.at(-1)).toMatchObject({ phase: "done", done: 2, total: 2 });
   });
 });
@@ -86,7 +109,9 @@ describe("importPalset: names, --replace, atomicity", () => {
     const a = await importPalset(db, { paths: [EN_DIR], name: "set" });
     const other = await importPalset(db, { paths: [ZH_DIR], name: "other" });
     const before = tableCounts(db);
-    await expect(importPalset(db, { paths: [ZH_DIR], name: "set" })).rejects.toThrow('a data set named "set" already exists (use --replace to replace it)');
+    await expect(importPalset(db, { paths: [ZH_DIR], name: "set" })).rejects.toThrow(
+      'a data set named "set" already exists (use --replace to replace it)',
+    );
     expect(tableCounts(db)).toEqual(before);
 
     const b = await importPalset(db, { paths: [ZH_DIR], name: "set", replace: true });
@@ -95,7 +120,14 @@ describe("importPalset: names, --replace, atomicity", () => {
     same(palsetToJson(db, b.datasetId), zhData());
     same(palsetToJson(db, other.datasetId), zhData());
     expect(tableCounts(db)).toEqual(before); // both fixtures have the same shape
-    expect(db.select().from(datasets).all().map((d) => d.name).sort()).toEqual(["other", "set"]);
+    expect(
+      db
+        .select()
+        .from(datasets)
+        .all()
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(["other", "set"]);
   });
 
   it("derives a default name from the directory and language", async () => {
@@ -115,15 +147,31 @@ describe("importPalset: names, --replace, atomicity", () => {
 describe("importPalset: malformed files are refused whole", () => {
   type Case = [string, (d: Record<string, FixtureJson>) => unknown, RegExp | string];
   const cases: Case[] = [
-    ["invalid JSON", () => '{"0000": {"history": [}', "input.json: invalid JSON: unexpected \"}\" (line 1, column 23)"],
-    ["invalid JSON, later line", () => '{\n  "0000": {\n    "history": [],\n    "query": [],\n  }\n}', "input.json: invalid JSON: expected a property name, found \"}\" (line 5, column 3)"],
+    ["invalid JSON", () => '{"0000": {"history": [}', 'input.json: invalid JSON: unexpected "}" (line 1, column 23)'],
+    [
+      "invalid JSON, later line",
+      () => '{\n  "0000": {\n    "history": [],\n    "query": [],\n  }\n}',
+      'input.json: invalid JSON: expected a property name, found "}" (line 5, column 3)',
+    ],
     ["not an object keyed by user id", () => [1, 2], "input.json: expected an object keyed by user id, got an array"],
     ["history not an array", (d) => ((d["0000"].history = {}), d), "input.json: 0000.history: expected an array, got an object"],
     ["query missing", (d) => (delete d["0001"].query, d), "input.json: 0001.query: missing (expected an array)"],
     ["user not an object", (d) => ((d["0001"] = "x"), d), 'input.json: 0001: expected an object, got string "x"'],
-    ["sample ids not unique", (d) => ((d["0000"].query[0].sample_id = "0000_sample1"), d), 'input.json: 0000.query[0] (0000_sample1).sample_id: duplicate sample id "0000_sample1" (also at history[1])'],
-    ["log timestamp", (d) => ((d["0000"].history[1].logs[2].timestamp = "yesterday"), d), /^input\.json: 0000\.history\[1\] \(0000_sample1\)\.logs\[2\]\.timestamp: "yesterday" is not a timestamp/],
-    ["dialogue timestamp", (d) => ((d["0001"].query[0].dialogue_timestamp = "2024-13-01 10:00"), d), /^input\.json: 0001\.query\[0\] \(0001_sample2\)\.dialogue_timestamp: "2024-13-01 10:00" is not a timestamp/],
+    [
+      "sample ids not unique",
+      (d) => ((d["0000"].query[0].sample_id = "0000_sample1"), d),
+      'input.json: 0000.query[0] (0000_sample1).sample_id: duplicate sample id "0000_sample1" (also at history[1])',
+    ],
+    [
+      "log timestamp",
+      (d) => ((d["0000"].history[1].logs[2].timestamp = "yesterday"), d),
+      /^input\.json: 0000\.history\[1\] \(0000_sample1\)\.logs\[2\]\.timestamp: "yesterday" is not a timestamp/,
+    ],
+    [
+      "dialogue timestamp",
+      (d) => ((d["0001"].query[0].dialogue_timestamp = "2024-13-01 10:00"), d),
+      /^input\.json: 0001\.query\[0\] \(0001_sample2\)\.dialogue_timestamp: "2024-13-01 10:00" is not a timestamp/,
+    ],
     [
       "turn keys out of order",
       (d) => {
@@ -144,13 +192,41 @@ describe("importPalset: malformed files are refused whole", () => {
       },
       'input.json: 0000.history[0] (0000_sample0).dialogue.foo: unexpected key "foo" (turn keys are turn_1, turn_2, … in order)',
     ],
-    ["turn without assistant", (d) => (delete d["0000"].history[0].dialogue.turn_2.assistant, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_2.assistant: missing (expected an object)"],
-    ["utterance without action", (d) => (delete d["0000"].history[0].dialogue.turn_1.user.action, d), "input.json: 0000.history[0] (0000_sample0).dialogue.turn_1.user.action: missing (expected a string)"],
-    ["dialogue an array", (d) => ((d["0000"].query[0].dialogue = []), d), "input.json: 0000.query[0] (0000_sample2).dialogue: expected an object, got an array"],
-    ["3 implicit needs", (d) => (d["0001"].history[0].topics["topic-2"].implicit_needs.push("a third"), d), "input.json: 0001.history[0] (0001_sample0).topics.topic-2.implicit_needs: expected exactly 2 implicit needs, got 3"],
-    ["feedback not pos/neg/neu", (d) => ((d["0000"].history[0].topics["topic-1"].candidate_solutions[5].feedback = "good"), d), 'input.json: 0000.history[0] (0000_sample0).topics.topic-1.candidate_solutions[5].feedback: "good" is not one of pos, neg, neu'],
-    ["text not a string", (d) => ((d["0000"].history[0].logs[0].content = 5), d), "input.json: 0000.history[0] (0000_sample0).logs[0].content: expected a string, got number 5"],
-    ["solution list item not a string", (d) => ((d["0000"].history[0].topics["topic-1"].solution.neg[1] = { s: 1 }), d), "input.json: 0000.history[0] (0000_sample0).topics.topic-1.solution.neg[1]: expected a string, got an object"],
+    [
+      "turn without assistant",
+      (d) => (delete d["0000"].history[0].dialogue.turn_2.assistant, d),
+      "input.json: 0000.history[0] (0000_sample0).dialogue.turn_2.assistant: missing (expected an object)",
+    ],
+    [
+      "utterance without action",
+      (d) => (delete d["0000"].history[0].dialogue.turn_1.user.action, d),
+      "input.json: 0000.history[0] (0000_sample0).dialogue.turn_1.user.action: missing (expected a string)",
+    ],
+    [
+      "dialogue an array",
+      (d) => ((d["0000"].query[0].dialogue = []), d),
+      "input.json: 0000.query[0] (0000_sample2).dialogue: expected an object, got an array",
+    ],
+    [
+      "3 implicit needs",
+      (d) => (d["0001"].history[0].topics["topic-2"].implicit_needs.push("a third"), d),
+      "input.json: 0001.history[0] (0001_sample0).topics.topic-2.implicit_needs: expected exactly 2 implicit needs, got 3",
+    ],
+    [
+      "feedback not pos/neg/neu",
+      (d) => ((d["0000"].history[0].topics["topic-1"].candidate_solutions[5].feedback = "good"), d),
+      'input.json: 0000.history[0] (0000_sample0).topics.topic-1.candidate_solutions[5].feedback: "good" is not one of pos, neg, neu',
+    ],
+    [
+      "text not a string",
+      (d) => ((d["0000"].history[0].logs[0].content = 5), d),
+      "input.json: 0000.history[0] (0000_sample0).logs[0].content: expected a string, got number 5",
+    ],
+    [
+      "solution list item not a string",
+      (d) => ((d["0000"].history[0].topics["topic-1"].solution.neg[1] = { s: 1 }), d),
+      "input.json: 0000.history[0] (0000_sample0).topics.topic-1.solution.neg[1]: expected a string, got an object",
+    ],
   ];
 
   it.each(cases)("%s", async (_, mutate, expected) => {
@@ -176,7 +252,9 @@ describe("importPalset: malformed files are refused whole", () => {
     d["0001"].history[0].logs[0].timestamp = "soon";
     writeTemp({ "0001": d["0001"] }, "0001.json", dir);
     const before = tableCounts(db);
-    await expect(importPalset(db, { paths: [dir] })).rejects.toThrow(/^0001\.json: 0001\.history\[0\] \(0001_sample0\)\.logs\[0\]\.timestamp: "soon"/);
+    await expect(importPalset(db, { paths: [dir] })).rejects.toThrow(
+      /^0001\.json: 0001\.history\[0\] \(0001_sample0\)\.logs\[0\]\.timestamp: "soon"/,
+    );
     expect(tableCounts(db)).toEqual(before);
   });
 
@@ -197,11 +275,19 @@ describe("importPalset: malformed files are refused whole", () => {
     await importPalset(db, { paths: [EN_DIR], name: "first" });
     const before = tableCounts(db);
     // Sabotage: a trigger makes the 20th turn insert fail, after users, samples and logs went in.
-    db.$client.exec(`create trigger boom before insert on pal_turns when (select count(*) from pal_turns) >= ${before.palTurns + 20} begin select raise(abort, 'boom'); end`);
+    db.$client.exec(
+      `create trigger boom before insert on pal_turns when (select count(*) from pal_turns) >= ${before.palTurns + 20} begin select raise(abort, 'boom'); end`,
+    );
     await expect(importPalset(db, { paths: [ZH_DIR], name: "second" })).rejects.toThrow("boom");
     db.$client.exec("drop trigger boom");
     expect(tableCounts(db)).toEqual(before);
-    expect(db.select().from(datasets).all().map((d) => d.name)).toEqual(["first"]);
+    expect(
+      db
+        .select()
+        .from(datasets)
+        .all()
+        .map((d) => d.name),
+    ).toEqual(["first"]);
   });
 });
 
@@ -209,7 +295,13 @@ describe("importPalset: structure", () => {
   it("assigns turns to topics: each user Topic Inquiry starts the next", async () => {
     const r = await importPalset(db, { paths: [EN_DIR] });
     const rows = db
-      .select({ key: palTurns.turnKey, topic: palTurns.topicIndex, code: palTurns.userActionCode, label: palTurns.userAction, acode: palTurns.assistantActionCode })
+      .select({
+        key: palTurns.turnKey,
+        topic: palTurns.topicIndex,
+        code: palTurns.userActionCode,
+        label: palTurns.userAction,
+        acode: palTurns.assistantActionCode,
+      })
       .from(palTurns)
       .innerJoin(palSamples, eq(palTurns.sampleId, palSamples.id))
       .where(and(eq(palSamples.datasetId, r.datasetId), eq(palSamples.sampleKey, "0000_sample0")))
@@ -218,26 +310,54 @@ describe("importPalset: structure", () => {
     // Topic 1: inquiry, confirmation, discussion, feedback; topic 2: inquiry, confirmation, feedback.
     expect(rows.map((t) => t.topic)).toEqual([0, 0, 0, 0, 1, 1, 1]);
     expect(rows.map((t) => t.code)).toEqual([
-      "topic_inquiry", "requirement_confirmation", "solution_discussion", "solution_feedback", "topic_inquiry", "requirement_confirmation", "solution_feedback",
+      "topic_inquiry",
+      "requirement_confirmation",
+      "solution_discussion",
+      "solution_feedback",
+      "topic_inquiry",
+      "requirement_confirmation",
+      "solution_feedback",
     ]);
     expect(rows[0]).toMatchObject({ label: "Topic Inquiry", acode: "requirement_prediction" });
   });
 
   it("links situations, requirement types, frameworks, solution preferences and dialogue templates", async () => {
     const r = await importPalset(db, { paths: [ZH_DIR] });
-    const s = db.select().from(palSamples).where(and(eq(palSamples.datasetId, r.datasetId), eq(palSamples.sampleKey, "0000_sample2"))).get()!;
+    const s = db
+      .select()
+      .from(palSamples)
+      .where(and(eq(palSamples.datasetId, r.datasetId), eq(palSamples.sampleKey, "0000_sample2")))
+      .get()!;
     expect(s.situation).toMatchObject({ end_timestamp: s.dialogueTimestamp, requirement_ids: ["family-1", "leisure-1"] });
     const topics = db.select().from(palTopics).where(eq(palTopics.sampleId, s.id)).orderBy(asc(palTopics.position)).all();
     expect(topics.map((t) => t.requirementTypeKey)).toEqual(["family-1", "leisure-1"]);
     expect(topics[0].framework).toMatchObject({ requirement: topics[0].requirement });
-    expect((topics[1].solutionPreference as { pos_list: Array<{ solution: string }> }).pos_list.map((x) => x.solution)).toEqual(topics[1].solutionPos);
+    expect((topics[1].solutionPreference as { pos_list: Array<{ solution: string }> }).pos_list.map((x) => x.solution)).toEqual(
+      topics[1].solutionPos,
+    );
     expect(topics[0].dialogueTemplate).toMatchObject({ turn_1: { user: "<话题询问>", assistant: "<需求推测>" } });
     // History topics have no template (templates are for query topics only).
-    const h = db.select({ t: palTopics.dialogueTemplate }).from(palTopics).innerJoin(palSamples, eq(palTopics.sampleId, palSamples.id)).where(eq(palSamples.sampleKey, "0000_sample0")).all();
+    const h = db
+      .select({ t: palTopics.dialogueTemplate })
+      .from(palTopics)
+      .innerJoin(palSamples, eq(palTopics.sampleId, palSamples.id))
+      .where(eq(palSamples.sampleKey, "0000_sample0"))
+      .all();
     expect(h.every((x) => x.t === null)).toBe(true);
-    expect(r.report.counts).toMatchObject({ situationsLinked: 6, situationsUnlinked: 2, frameworksLinked: 10, solutionPreferencesLinked: 10, dialogueTemplatesLinked: 4, topicsWithRequirementType: 10 });
+    expect(r.report.counts).toMatchObject({
+      situationsLinked: 6,
+      situationsUnlinked: 2,
+      frameworksLinked: 10,
+      solutionPreferencesLinked: 10,
+      dialogueTemplatesLinked: 4,
+      topicsWithRequirementType: 10,
+    });
     // The situation without a dialogue stays in the user's raw profile.
-    const u = db.select().from(palUsers).where(and(eq(palUsers.datasetId, r.datasetId), eq(palUsers.userKey, "0000"))).get()!;
+    const u = db
+      .select()
+      .from(palUsers)
+      .where(and(eq(palUsers.datasetId, r.datasetId), eq(palUsers.userKey, "0000")))
+      .get()!;
     expect(Object.keys((u.profileRaw as { situation: object }).situation)).toEqual(["2023-12-30"]);
   });
 
@@ -249,14 +369,23 @@ describe("importPalset: structure", () => {
     expect(row.stats).toEqual(r.stats);
     expect(row.report).toEqual(r.report);
     expect(row.source).toBe("en"); // the folder name, not the server path
-    const counts = db.select({ k: palSamples.sampleKey, l: palSamples.logCount, t: palSamples.turnCount, p: palSamples.topicCount }).from(palSamples).where(eq(palSamples.datasetId, r.datasetId)).orderBy(asc(palSamples.id)).all();
+    const counts = db
+      .select({ k: palSamples.sampleKey, l: palSamples.logCount, t: palSamples.turnCount, p: palSamples.topicCount })
+      .from(palSamples)
+      .where(eq(palSamples.datasetId, r.datasetId))
+      .orderBy(asc(palSamples.id))
+      .all();
     expect(counts[0]).toEqual({ k: "0000_sample0", l: 4, t: 7, p: 2 });
   });
 });
 
 describe("pal import palset (CLI)", () => {
   const cli = (args: string[], env: Record<string, string>) =>
-    spawnSync(process.execPath, [path.join(ROOT, "bin/pal.mjs"), ...args], { env: { ...process.env, ...env }, encoding: "utf8", timeout: 60_000 });
+    spawnSync(process.execPath, [path.join(ROOT, "bin/pal.mjs"), ...args], {
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
   /** stderr without the progress lines (one per phase when not on a terminal). */
   const errorLines = (stderr: string) => stderr.split("\n").filter((l) => l && !/^(reading|validating|writing|done)\.\.\.$/.test(l));
 
@@ -305,7 +434,10 @@ describe("demo fixtures (fixtures/palset)", () => {
     const present = fs.existsSync(path.join(dir, "input.json")) && fs.existsSync(path.join(dir, "users"));
     it.skipIf(!present)(`${lang}: both layouts import and export equal to input.json`, async () => {
       const original = readJson(path.join(dir, "input.json"));
-      const profiles = fs.readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "input.json").map((f) => path.join(dir, f));
+      const profiles = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".json") && f !== "input.json")
+        .map((f) => path.join(dir, f));
       const a = await importPalset(db, { paths: [path.join(dir, "input.json"), ...profiles], name: `demo-${lang}-input` });
       const b = await importPalset(db, { paths: [path.join(dir, "users"), ...profiles], name: `demo-${lang}-users` });
       expect(a.language).toBe(lang);

@@ -63,7 +63,11 @@ export function readJsonFile(file: string): unknown {
  * SQLite itself would (the transaction is IMMEDIATE, so no other writer interleaves).
  */
 function nextId(tx: Tx, t: typeof palUsers | typeof palSamples | typeof palTopics, table: string): number {
-  const top = tx.select({ m: max(t.id) }).from(t).get()?.m ?? 0;
+  const top =
+    tx
+      .select({ m: max(t.id) })
+      .from(t)
+      .get()?.m ?? 0;
   const seq = tx.get<{ seq: number } | undefined>(sql`select seq from sqlite_sequence where name = ${table}`)?.seq ?? 0;
   return Math.max(top, seq) + 1;
 }
@@ -92,7 +96,12 @@ function pickProfiles(files: ProfileFile[], lang: string, rb: ReportBuilder): Ma
     const isEn = (x: ProfileFile) => /[_-]en\.json$/i.test(x.file);
     const fits = (x: ProfileFile) => (lang === "en") === isEn(x);
     if (fits(f) && !fits(prev)) out.set(f.kind, f);
-    else if (fits(f) === fits(prev)) rb.warn("profile-duplicate", "two profile files of one kind; the first is used", `${path.basename(prev.file)}, ${path.basename(f.file)}`);
+    else if (fits(f) === fits(prev))
+      rb.warn(
+        "profile-duplicate",
+        "two profile files of one kind; the first is used",
+        `${path.basename(prev.file)}, ${path.basename(f.file)}`,
+      );
   }
   return out;
 }
@@ -142,7 +151,8 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
   for (const [kind, f] of profiles) {
     if (kind === "dialogue_template") continue;
     for (const uid of Object.keys(f.data)) {
-      if (!where.has(uid)) rb.warn("profile-unknown-user", "profile entry of a user not in the data (ignored)", `${path.basename(f.file)}: ${uid}`);
+      if (!where.has(uid))
+        rb.warn("profile-unknown-user", "profile entry of a user not in the data (ignored)", `${path.basename(f.file)}: ${uid}`);
     }
   }
   const templates = dialogueTemplates(profiles.get("dialogue_template"));
@@ -151,24 +161,76 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
   // ---- writing: one transaction ----
   const datasetId = db.transaction(
     (tx) => {
-      const id = claimDataset(tx, name, "palset", { language: lang, source: describeSource(opts.paths), importedBy: opts.importedBy }, opts.replace);
+      const id = claimDataset(
+        tx,
+        name,
+        "palset",
+        { language: lang, source: describeSource(opts.paths), importedBy: opts.importedBy },
+        opts.replace,
+      );
       const w = {
         users: new TableWriter(tx, palUsers, ["id", "datasetId", "userKey", "position", "name", "background", "profileRaw", "extra"]),
-        types: new TableWriter(tx, palRequirementTypes, ["userId", "aspect", "typeKey", "requirementType", "preferencePos", "preferenceNeg"]),
+        types: new TableWriter(tx, palRequirementTypes, [
+          "userId",
+          "aspect",
+          "typeKey",
+          "requirementType",
+          "preferencePos",
+          "preferenceNeg",
+        ]),
         samples: new TableWriter(tx, palSamples, [
-          "id", "datasetId", "userId", "sampleKey", "split", "position", "seq", "dialogueTimestamp", "dialogueAt", "situation", "logCount", "turnCount", "topicCount", "extra",
+          "id",
+          "datasetId",
+          "userId",
+          "sampleKey",
+          "split",
+          "position",
+          "seq",
+          "dialogueTimestamp",
+          "dialogueAt",
+          "situation",
+          "logCount",
+          "turnCount",
+          "topicCount",
+          "extra",
         ]),
         logs: new TableWriter(tx, palLogs, ["sampleId", "position", "timestamp", "at", "logType", "content", "extra"]),
         turns: new TableWriter(tx, palTurns, [
-          "sampleId", "turnKey", "position", "topicIndex", "userAction", "userActionCode", "userContent", "assistantAction", "assistantActionCode", "assistantContent", "extra",
+          "sampleId",
+          "turnKey",
+          "position",
+          "topicIndex",
+          "userAction",
+          "userActionCode",
+          "userContent",
+          "assistantAction",
+          "assistantActionCode",
+          "assistantContent",
+          "extra",
         ]),
         topics: new TableWriter(tx, palTopics, [
-          "id", "sampleId", "topicKey", "position", "userQuery", "implicitNeeds", "requirement", "solutionPos", "solutionNeg",
-          "requirementTypeKey", "framework", "solutionPreference", "dialogueTemplate", "extra",
+          "id",
+          "sampleId",
+          "topicKey",
+          "position",
+          "userQuery",
+          "implicitNeeds",
+          "requirement",
+          "solutionPos",
+          "solutionNeg",
+          "requirementTypeKey",
+          "framework",
+          "solutionPreference",
+          "dialogueTemplate",
+          "extra",
         ]),
         candidates: new TableWriter(tx, palCandidates, ["topicId", "position", "solution", "feedback", "extra"]),
       };
-      const ids = { user: nextId(tx, palUsers, "pal_users"), sample: nextId(tx, palSamples, "pal_samples"), topic: nextId(tx, palTopics, "pal_topics") };
+      const ids = {
+        user: nextId(tx, palUsers, "pal_users"),
+        sample: nextId(tx, palSamples, "pal_samples"),
+        topic: nextId(tx, palTopics, "pal_topics"),
+      };
       entries.forEach((e, position) => {
         progress({ phase: "writing", done: position, total: entries.length, detail: e.userKey });
         writeUser(w, ids, id, position, e.userKey, e.user!, profiles, templates, rb);
@@ -178,9 +240,13 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
       w.turns.flush();
       w.candidates.flush();
       w.types.flush();
-      for (const t of templates.values()) if (!t.used) rb.warn("profile-unlinked", "profile entry without a matching topic (not imported)", `dialogue_template ${t.key}`);
+      for (const t of templates.values())
+        if (!t.used) rb.warn("profile-unlinked", "profile entry without a matching topic (not imported)", `dialogue_template ${t.key}`);
       const stats = palsetStats(tx, id);
-      tx.update(datasets).set({ stats, report: rb.toReport(stats) }).where(eq(datasets.id, id)).run();
+      tx.update(datasets)
+        .set({ stats, report: rb.toReport(stats) })
+        .where(eq(datasets.id, id))
+        .run();
       return id;
     },
     { behavior: "immediate" },
@@ -188,7 +254,14 @@ export async function importPalset(db: Db, opts: ImportOptions): Promise<ImportR
   progress({ phase: "done", done: entries.length, total: entries.length });
 
   const row = db.select({ stats: datasets.stats, report: datasets.report }).from(datasets).where(eq(datasets.id, datasetId)).get()!;
-  return { datasetId, name, kind: "palset", language: lang, stats: row.stats ?? {}, report: (row.report as QualityReport) ?? rb.toReport() };
+  return {
+    datasetId,
+    name,
+    kind: "palset",
+    language: lang,
+    stats: row.stats ?? {},
+    report: (row.report as QualityReport) ?? rb.toReport(),
+  };
 }
 
 type Template = { key: string; entry: Record<string, unknown>; used: boolean };
@@ -232,7 +305,8 @@ function writeUser(
     return isObj(v) ? v : null;
   };
   const samples: Array<{ split: "history" | "query"; position: number; sample: PalSample; at: number | null }> = [];
-  for (const split of KEYS.user) user[split].forEach((sample, i) => samples.push({ split, position: i, sample, at: parseTimestamp(sample.dialogue_timestamp) }));
+  for (const split of KEYS.user)
+    user[split].forEach((sample, i) => samples.push({ split, position: i, sample, at: parseTimestamp(sample.dialogue_timestamp) }));
 
   // Profile: normalised background, requirement types, links to samples/topics.
   const raw: Record<string, unknown> = {};
@@ -250,7 +324,11 @@ function writeUser(
   const { links, unlinked } = linkUser(
     userKey,
     samples.map((s) => ({ sampleKey: s.sample.sample_id, dialogueAt: s.at, topicKeys: Object.keys(s.sample.topics) })),
-    { situation: prof("situation"), requirement_framework: prof("requirement_framework"), solution_preference: prof("solution_preference") },
+    {
+      situation: prof("situation"),
+      requirement_framework: prof("requirement_framework"),
+      solution_preference: prof("solution_preference"),
+    },
     rb,
   );
   Object.assign(raw, unlinked);

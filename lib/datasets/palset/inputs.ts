@@ -55,7 +55,8 @@ export function resolveInputs(paths: string[]): ResolvedInputs {
     for (const d of subdirs) for (const f of jsonFilesIn(d)) if (!profileKindOf(f)) dataFiles.push(f);
   }
   const unique = [...new Set(dataFiles.map((f) => path.resolve(f)))];
-  if (unique.length === 0) throw new DatasetError(`${paths.join(", ")}: no PAL-Set data files found (expected input.json or per-user <id>.json files)`);
+  if (unique.length === 0)
+    throw new DatasetError(`${paths.join(", ")}: no PAL-Set data files found (expected input.json or per-user <id>.json files)`);
   return { dataFiles: unique, profileFiles };
 }
 

@@ -12,7 +12,8 @@ export class LanguageCounter {
   cjk = 0;
   latin = 0;
   add(s: string): void {
-    let cjk = 0, latin = 0;
+    let cjk = 0,
+      latin = 0;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff)) cjk++;

@@ -22,8 +22,14 @@ const PATTERNS: Array<[LogType, RegExp]> = [
   ["content_publishing", /\b(?:published|posted|shared|uploaded) (?:a|an|the|his|her|their)?\b|发布了|发表了|发布/i],
   ["content_browsing", /\b(?:browsed|viewed|read|watched) (?:a|an|the)\b|浏览了|浏览/i],
   ["message_sending", /\bsent (?:a )?messages? to\b|发送了?(?:一条)?消息|发消息/i],
-  ["message_receiving", /\breceived (?:a |an )?(?:message|notification|reminder|push)|(?:收到|接收到|接收)了?(?:来自)?.{0,30}?(?:消息|通知|提醒|推送)/i],
-  ["schedule_management", /\b(?:created|scheduled|set up|added) (?:a |an )?(?:schedule|calendar event|event|reminder)|创建了?.{0,30}?日程|日程/i],
+  [
+    "message_receiving",
+    /\breceived (?:a |an )?(?:message|notification|reminder|push)|(?:收到|接收到|接收)了?(?:来自)?.{0,30}?(?:消息|通知|提醒|推送)/i,
+  ],
+  [
+    "schedule_management",
+    /\b(?:created|scheduled|set up|added) (?:a |an )?(?:schedule|calendar event|event|reminder)|创建了?.{0,30}?日程|日程/i,
+  ],
   ["transaction_record", /\bcompleted (?:a |the )?purchase\b|\bpurchased\b|完成了?.{0,12}?(?:购买|消费|订单|支付)|购买了/i],
   ["device_operation", /\bperformed (?:a |an )?.{0,60}?operation\b|(?:进行|完成)了.{0,30}?操作/i],
 ];

@@ -40,7 +40,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 
 /** lower case, `_`/`-`/spaces collapsed: "Health_Status" → "health status". */
 function norm(k: string): string {
-  return k.trim().toLowerCase().replace(/[\s_\-]+/g, " ");
+  return k
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_\-]+/g, " ");
 }
 
 function levenshtein(a: string, b: string): number {
@@ -94,9 +97,20 @@ const traitKey = keyMatcher({
 });
 
 const LEVELS: Record<string, string> = {
-  low: "low", 低: "low", 较低: "low",
-  medium: "medium", moderate: "medium", mid: "medium", middle: "medium", average: "medium", 中: "medium", 中等: "medium", 适中: "medium",
-  high: "high", 高: "high", 较高: "high",
+  low: "low",
+  低: "low",
+  较低: "low",
+  medium: "medium",
+  moderate: "medium",
+  mid: "medium",
+  middle: "medium",
+  average: "medium",
+  中: "medium",
+  中等: "medium",
+  适中: "medium",
+  high: "high",
+  高: "high",
+  较高: "high",
 };
 
 const aspectKey = keyMatcher({
@@ -182,7 +196,12 @@ function typeEntries(kind: "requirement" | "preference", raw: Obj, where: string
 }
 
 /** requirement.json + preference.json of one user → one row per requirement type. */
-export function requirementTypes(requirement: Obj | null, preference: Obj | null, userKey: string, rb: ReportBuilder): RequirementTypeRow[] {
+export function requirementTypes(
+  requirement: Obj | null,
+  preference: Obj | null,
+  userKey: string,
+  rb: ReportBuilder,
+): RequirementTypeRow[] {
   const rows = new Map<string, RequirementTypeRow>();
   const row = (aspect: string, typeKey: string) => {
     let r = rows.get(typeKey);
@@ -304,7 +323,11 @@ export function linkUser(
           if (i < links[idx].topics.length && typeof id === "string") links[idx].topics[i].requirementTypeKey = id;
         });
         if (ids.length !== links[idx].topics.length) {
-          rb.warn("requirement-ids-count", "situation's requirement_ids count differs from the sample's topic count", `situation ${userKey}.${dateKey}: ${ids.length} ids, ${links[idx].topics.length} topics`);
+          rb.warn(
+            "requirement-ids-count",
+            "situation's requirement_ids count differs from the sample's topic count",
+            `situation ${userKey}.${dateKey}: ${ids.length} ids, ${links[idx].topics.length} topics`,
+          );
         }
       }
     }
@@ -329,7 +352,11 @@ export function linkUser(
         const ti = byNo.get(topicNo(tk));
         if (ti === undefined || !isObj(tv)) {
           ((kept[dateKey] ??= {}) as Obj)[tk] = tv;
-          rb.warn("profile-unlinked", "profile entry without a matching topic (kept in the user's profile)", `${kind} ${userKey}.${dateKey}.${tk}`);
+          rb.warn(
+            "profile-unlinked",
+            "profile entry without a matching topic (kept in the user's profile)",
+            `${kind} ${userKey}.${dateKey}.${tk}`,
+          );
           continue;
         }
         links[idx].topics[ti][field] = tv;

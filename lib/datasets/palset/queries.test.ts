@@ -55,7 +55,13 @@ describe("read model", () => {
   it("a user: profile, requirement types with preferences, timeline with counts", () => {
     const u = getPalUser(db, en, "0000")!;
     expect(u).toMatchObject({ userKey: "0000", name: "Li Ming", background: { occupation: "Sales manager." } });
-    expect(u.requirementTypes[0]).toEqual({ aspect: "work", typeKey: "work-1", requirementType: "Time management", preferencePos: ["Likes simple steps for work-1."], preferenceNeg: ["Dislikes long plans for work-1."] });
+    expect(u.requirementTypes[0]).toEqual({
+      aspect: "work",
+      typeKey: "work-1",
+      requirementType: "Time management",
+      preferencePos: ["Likes simple steps for work-1."],
+      preferenceNeg: ["Dislikes long plans for work-1."],
+    });
     expect(u.timeline.map((s) => [s.sampleKey, s.split, s.logCount, s.turnCount, s.topicCount, s.hasSituation])).toEqual([
       ["0000_sample0", "history", 4, 7, 2, true],
       ["0000_sample1", "history", 4, 4, 1, true],
@@ -68,12 +74,27 @@ describe("read model", () => {
 
   it("a sample: situation, logs with types, turns with actions and topics, topics with candidates and requirement type", () => {
     const s = getPalSample(db, en, "0000", "0000_sample2")!;
-    expect(s).toMatchObject({ split: "query", seq: 2, prevSampleKey: "0000_sample1", nextSampleKey: null, situation: { requirement_ids: ["family-1", "leisure-1"] } });
+    expect(s).toMatchObject({
+      split: "query",
+      seq: 2,
+      prevSampleKey: "0000_sample1",
+      nextSampleKey: null,
+      situation: { requirement_ids: ["family-1", "leisure-1"] },
+    });
     expect(s.logs).toHaveLength(4);
     expect(s.logs[0]).toMatchObject({ position: 0, logType: expect.any(String) });
     expect(s.turns.map((t) => t.topicIndex)).toEqual([0, 0, 0, 0, 1, 1, 1]);
-    expect(s.turns[0]).toMatchObject({ turnKey: "turn_1", userAction: "Topic Inquiry", userActionCode: "topic_inquiry", assistantActionCode: "requirement_prediction" });
-    expect(s.topics[0]).toMatchObject({ topicKey: "topic-1", requirementTypeKey: "family-1", requirementType: { aspect: "family", requirementType: "Time with family" } });
+    expect(s.turns[0]).toMatchObject({
+      turnKey: "turn_1",
+      userAction: "Topic Inquiry",
+      userActionCode: "topic_inquiry",
+      assistantActionCode: "requirement_prediction",
+    });
+    expect(s.topics[0]).toMatchObject({
+      topicKey: "topic-1",
+      requirementTypeKey: "family-1",
+      requirementType: { aspect: "family", requirementType: "Time with family" },
+    });
     expect(s.topics[0].candidates.map((c) => c.feedback)).toEqual(["neu", "pos", "neg", "neu", "pos", "neu", "neg", "neu"]);
     expect(s.topics[0].dialogueTemplate).not.toBeNull();
     expect(getPalSample(db, en, "0000", "0001_sample0")).toBeNull();

@@ -104,7 +104,13 @@ export type PalUserDetail = {
   position: number;
   background: Record<string, unknown> | null;
   profileRaw: Record<string, unknown> | null;
-  requirementTypes: Array<{ aspect: string; typeKey: string; requirementType: string | null; preferencePos: string[] | null; preferenceNeg: string[] | null }>;
+  requirementTypes: Array<{
+    aspect: string;
+    typeKey: string;
+    requirementType: string | null;
+    preferencePos: string[] | null;
+    preferenceNeg: string[] | null;
+  }>;
   /** The user's samples (sessions): history then query, in time order. */
   timeline: Array<{
     sampleKey: string;
@@ -164,7 +170,12 @@ export function getPalUser(db: Queryable, datasetId: number, userKey: string): P
   const ids = samples.map((s) => s.id);
   const topics = ids.length
     ? db
-        .select({ sampleId: palTopics.sampleId, topicKey: palTopics.topicKey, userQuery: palTopics.userQuery, requirementTypeKey: palTopics.requirementTypeKey })
+        .select({
+          sampleId: palTopics.sampleId,
+          topicKey: palTopics.topicKey,
+          userQuery: palTopics.userQuery,
+          requirementTypeKey: palTopics.requirementTypeKey,
+        })
         .from(palTopics)
         .where(inArray(palTopics.sampleId, ids))
         .orderBy(asc(palTopics.sampleId), asc(palTopics.position))
@@ -194,7 +205,11 @@ export function getPalUser(db: Queryable, datasetId: number, userKey: string): P
     background: u.background,
     profileRaw: u.profileRaw,
     requirementTypes,
-    timeline: samples.map(({ id, hasSituation, ...s }) => ({ ...s, hasSituation: Boolean(hasSituation), topics: topicsBySample.get(id) ?? [] })),
+    timeline: samples.map(({ id, hasSituation, ...s }) => ({
+      ...s,
+      hasSituation: Boolean(hasSituation),
+      topics: topicsBySample.get(id) ?? [],
+    })),
     logTypes,
   };
 }
@@ -233,7 +248,12 @@ export type PalSampleDetail = {
     solutionNeg: string[];
     requirementTypeKey: string | null;
     /** The linked requirement type of the user (requirement.json / preference.json), when imported. */
-    requirementType: { aspect: string; requirementType: string | null; preferencePos: string[] | null; preferenceNeg: string[] | null } | null;
+    requirementType: {
+      aspect: string;
+      requirementType: string | null;
+      preferencePos: string[] | null;
+      preferenceNeg: string[] | null;
+    } | null;
     framework: Record<string, unknown> | null;
     solutionPreference: Record<string, unknown> | null;
     dialogueTemplate: Record<string, unknown> | null;
@@ -258,7 +278,13 @@ export function getPalSample(db: Queryable, datasetId: number, userKey: string, 
       .where(and(eq(palSamples.userId, x.userId), eq(palSamples.seq, seq)))
       .get()?.k ?? null;
   const logs = db
-    .select({ position: palLogs.position, timestamp: palLogs.timestamp, at: palLogs.at, logType: palLogs.logType, content: palLogs.content })
+    .select({
+      position: palLogs.position,
+      timestamp: palLogs.timestamp,
+      at: palLogs.at,
+      logType: palLogs.logType,
+      content: palLogs.content,
+    })
     .from(palLogs)
     .where(eq(palLogs.sampleId, x.id))
     .orderBy(asc(palLogs.position))
@@ -288,15 +314,28 @@ export function getPalSample(db: Queryable, datasetId: number, userKey: string, 
       rtNeg: palRequirementTypes.preferenceNeg,
     })
     .from(palTopics)
-    .leftJoin(palRequirementTypes, and(eq(palRequirementTypes.userId, x.userId), eq(palRequirementTypes.typeKey, palTopics.requirementTypeKey)))
+    .leftJoin(
+      palRequirementTypes,
+      and(eq(palRequirementTypes.userId, x.userId), eq(palRequirementTypes.typeKey, palTopics.requirementTypeKey)),
+    )
     .where(eq(palTopics.sampleId, x.id))
     .orderBy(asc(palTopics.position))
     .all();
   const candidates = topics.length
     ? db
-        .select({ topicId: palCandidates.topicId, position: palCandidates.position, solution: palCandidates.solution, feedback: palCandidates.feedback })
+        .select({
+          topicId: palCandidates.topicId,
+          position: palCandidates.position,
+          solution: palCandidates.solution,
+          feedback: palCandidates.feedback,
+        })
         .from(palCandidates)
-        .where(inArray(palCandidates.topicId, topics.map((t) => t.topic.id)))
+        .where(
+          inArray(
+            palCandidates.topicId,
+            topics.map((t) => t.topic.id),
+          ),
+        )
         .orderBy(asc(palCandidates.topicId), asc(palCandidates.position))
         .all()
     : [];

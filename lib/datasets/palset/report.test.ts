@@ -23,7 +23,9 @@ describe("quality report", () => {
     expect(w["mixed-language"].examples).toContain('0000.query[0] (0000_sample2).topics.topic-1.requirement: "用户需要一个计划。"');
     const z = zhData()["0000"];
     z.history[0].logs[0].content = "The user searched for something in English.";
-    expect(warnings(z, "zh")["mixed-language"].examples).toEqual(['0000.history[0] (0000_sample0).logs[0].content: "The user searched for something in Engli…"']);
+    expect(warnings(z, "zh")["mixed-language"].examples).toEqual([
+      '0000.history[0] (0000_sample0).logs[0].content: "The user searched for something in Engli…"',
+    ]);
   });
 
   it("unknown actions (kept), other role's actions, dialogues not opening with a Topic Inquiry", () => {
@@ -57,7 +59,10 @@ describe("quality report", () => {
     u.query[0].logs[1].timestamp = "2024-01-01T00:00:00";
     const w = warnings(u);
     expect(w["empty-string"].examples).toEqual(["0000.history[1] (0000_sample1).logs[1].content"]);
-    expect(w["logs-out-of-order"].examples).toEqual(["0000.history[1] (0000_sample1).logs[3].timestamp", "0000.query[0] (0000_sample2).logs[1].timestamp"]);
+    expect(w["logs-out-of-order"].examples).toEqual([
+      "0000.history[1] (0000_sample1).logs[3].timestamp",
+      "0000.query[0] (0000_sample2).logs[1].timestamp",
+    ]);
   });
 
   it("keeps at most 5 examples but counts all", () => {

@@ -38,7 +38,8 @@ export class ReportBuilder {
   /** The report; `base` (the data set's stats) leads the counts. */
   toReport(base: Record<string, number> = {}): QualityReport {
     const report: QualityReport = { counts: { ...base, ...this.counts }, warnings: this.warnings.list() };
-    if (this.unrecognisedKeys.size) report.unrecognised = [...this.unrecognisedKeys].map(([what, u]) => `${what} (${u.n}×, e.g. ${u.example})`);
+    if (this.unrecognisedKeys.size)
+      report.unrecognised = [...this.unrecognisedKeys].map(([what, u]) => `${what} (${u.n}×, e.g. ${u.example})`);
     return report;
   }
 }
@@ -64,7 +65,10 @@ export function reportUser(rb: ReportBuilder, lang: "zh" | "en", userKey: string
 }
 
 function reportSample(rb: ReportBuilder, userKey: string, user: PalUser, at: PropertyKey[], sample: PalSample): void {
-  const where = (...rest: PropertyKey[]) => () => formatPath(userKey, user, [...at, ...rest]);
+  const where =
+    (...rest: PropertyKey[]) =>
+    () =>
+      formatPath(userKey, user, [...at, ...rest]);
 
   // Same-shaped zero-padded timestamps order as strings; only odd pairs need parsing.
   let prev = "";
@@ -82,10 +86,21 @@ function reportSample(rb: ReportBuilder, userKey: string, user: PalUser, at: Pro
     for (const role of ["user", "assistant"] as const) {
       const label = turn[role].action;
       const code = actionCode(label);
-      if (!code) rb.warn("unknown-action", "action label not among the 8 of Mem-PAL (kept as it is)", () => `${where("dialogue", key, role, "action")()}: ${JSON.stringify(label)}`);
-      else if (!isRoleAction(role, code)) rb.warn("role-action", `an action of the other role`, () => `${where("dialogue", key, role, "action")()}: ${JSON.stringify(label)}`);
+      if (!code)
+        rb.warn(
+          "unknown-action",
+          "action label not among the 8 of Mem-PAL (kept as it is)",
+          () => `${where("dialogue", key, role, "action")()}: ${JSON.stringify(label)}`,
+        );
+      else if (!isRoleAction(role, code))
+        rb.warn(
+          "role-action",
+          `an action of the other role`,
+          () => `${where("dialogue", key, role, "action")()}: ${JSON.stringify(label)}`,
+        );
       if (role === "user" && code === "topic_inquiry") inquiries++;
-      if (first && role === "user" && code !== "topic_inquiry") rb.warn("dialogue-start", "dialogue does not start with a Topic Inquiry", where("dialogue", key, "user", "action"));
+      if (first && role === "user" && code !== "topic_inquiry")
+        rb.warn("dialogue-start", "dialogue does not start with a Topic Inquiry", where("dialogue", key, "user", "action"));
     }
     first = false;
   }
@@ -94,19 +109,38 @@ function reportSample(rb: ReportBuilder, userKey: string, user: PalUser, at: Pro
   const topicKeys = Object.keys(sample.topics);
   if (topicKeys.length === 0) rb.warn("no-topics", "sample without topics", where("topics"));
   if (!first && inquiries !== topicKeys.length) {
-    rb.warn("topic-count-mismatch", "number of Topic Inquiry turns differs from the number of topics (turn→topic assignment is approximate)", () => `${where("dialogue")()}: ${inquiries} inquiries, ${topicKeys.length} topics`);
+    rb.warn(
+      "topic-count-mismatch",
+      "number of Topic Inquiry turns differs from the number of topics (turn→topic assignment is approximate)",
+      () => `${where("dialogue")()}: ${inquiries} inquiries, ${topicKeys.length} topics`,
+    );
   }
   for (const tk of topicKeys) {
     const topic = sample.topics[tk];
     const c = topic.candidate_solutions;
-    if (c.length !== 8) rb.warn("candidate-count", "topic without exactly 8 candidate solutions", () => `${where("topics", tk, "candidate_solutions")()}: ${c.length}`);
+    if (c.length !== 8)
+      rb.warn(
+        "candidate-count",
+        "topic without exactly 8 candidate solutions",
+        () => `${where("topics", tk, "candidate_solutions")()}: ${c.length}`,
+      );
     const pos = c.filter((x) => x.feedback === "pos");
     const neg = c.filter((x) => x.feedback === "neg");
-    if (pos.length !== 2 || neg.length !== 2) rb.warn("feedback-count", "topic without exactly 2 pos and 2 neg candidates", () => `${where("topics", tk, "candidate_solutions")()}: ${pos.length} pos, ${neg.length} neg`);
+    if (pos.length !== 2 || neg.length !== 2)
+      rb.warn(
+        "feedback-count",
+        "topic without exactly 2 pos and 2 neg candidates",
+        () => `${where("topics", tk, "candidate_solutions")()}: ${pos.length} pos, ${neg.length} neg`,
+      );
     for (const pol of ["pos", "neg"] as const) {
       const marked = new Set((pol === "pos" ? pos : neg).map((x) => x.solution));
       topic.solution[pol].forEach((s, i) => {
-        if (!marked.has(s)) rb.warn("candidates-missing-solution", `a ${pol} solution is not among the candidates marked ${pol}`, where("topics", tk, "solution", pol, i));
+        if (!marked.has(s))
+          rb.warn(
+            "candidates-missing-solution",
+            `a ${pol} solution is not among the candidates marked ${pol}`,
+            where("topics", tk, "solution", pol, i),
+          );
       });
     }
   }

@@ -66,17 +66,29 @@ describe("PAL-Set schema", () => {
 
   it("the fast validator and zod agree on mutated users", () => {
     // Mutations that touch every rule: wrong types, missing keys, renamed keys, bad values.
-    const junk = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.string(), fc.constant([]), fc.constant({}), fc.constant("yesterday"), fc.constant("good"), fc.constant("2024-01-01 10:00"), fc.constant(["a", "b"]));
+    const junk = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.integer(),
+      fc.string(),
+      fc.constant([]),
+      fc.constant({}),
+      fc.constant("yesterday"),
+      fc.constant("good"),
+      fc.constant("2024-01-01 10:00"),
+      fc.constant(["a", "b"]),
+    );
     fc.assert(
       fc.property(fc.nat(), fc.nat(), junk, fc.boolean(), (pick, depthPick, value, rename) => {
         const u = user0();
         // Collect every (parent, key) in the user object and mutate one of them.
         const slots: Array<[FixtureJson, string | number]> = [];
         const walk = (v: FixtureJson) => {
-          if (v && typeof v === "object") for (const k of Object.keys(v)) {
-            slots.push([v, Array.isArray(v) ? Number(k) : k]);
-            walk(v[k]);
-          }
+          if (v && typeof v === "object")
+            for (const k of Object.keys(v)) {
+              slots.push([v, Array.isArray(v) ? Number(k) : k]);
+              walk(v[k]);
+            }
         };
         walk(u);
         const [parent, key] = slots[(pick + depthPick) % slots.length];

@@ -43,7 +43,12 @@ export const dialogueSchema = z.record(z.string(), turnSchema).superRefine((dial
   // parsers keep in file order, often last) would be reported as the turn after it being out of place.
   for (const key in dialogue) {
     if (!/^turn_[1-9][0-9]*$/.test(key)) {
-      ctx.addIssue({ code: "custom", path: [key], input: key, message: `unexpected key ${show(key)} (turn keys are turn_1, turn_2, … in order)` });
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        input: key,
+        message: `unexpected key ${show(key)} (turn keys are turn_1, turn_2, … in order)`,
+      });
       return;
     }
   }
@@ -69,9 +74,7 @@ export const candidateSchema = z.looseObject({
 
 export const topicSchema = z.looseObject({
   user_query: text,
-  implicit_needs: z
-    .array(text)
-    .length(2, { error: (iss) => `expected exactly 2 implicit needs, got ${(iss.input as unknown[]).length}` }),
+  implicit_needs: z.array(text).length(2, { error: (iss) => `expected exactly 2 implicit needs, got ${(iss.input as unknown[]).length}` }),
   requirement: text,
   solution: z.looseObject({ pos: z.array(text), neg: z.array(text) }),
   candidate_solutions: z.array(candidateSchema),
@@ -86,25 +89,23 @@ export const sampleSchema = z.looseObject({
 });
 
 /** One user's object: `{history: [sample...], query: [sample...]}`; sample ids unique within the user. */
-export const userSchema = z
-  .looseObject({ history: z.array(sampleSchema), query: z.array(sampleSchema) })
-  .superRefine((user, ctx) => {
-    const seen = new Map<string, string>();
-    for (const split of KEYS.user) {
-      user[split].forEach((s, i) => {
-        const where = `${split}[${i}]`;
-        const first = seen.get(s.sample_id);
-        if (first !== undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: [split, i, "sample_id"],
-            input: s.sample_id,
-            message: `duplicate sample id ${show(s.sample_id)} (also at ${first})`,
-          });
-        } else seen.set(s.sample_id, where);
-      });
-    }
-  });
+export const userSchema = z.looseObject({ history: z.array(sampleSchema), query: z.array(sampleSchema) }).superRefine((user, ctx) => {
+  const seen = new Map<string, string>();
+  for (const split of KEYS.user) {
+    user[split].forEach((s, i) => {
+      const where = `${split}[${i}]`;
+      const first = seen.get(s.sample_id);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [split, i, "sample_id"],
+          input: s.sample_id,
+          message: `duplicate sample id ${show(s.sample_id)} (also at ${first})`,
+        });
+      } else seen.set(s.sample_id, where);
+    });
+  }
+});
 
 // ---- published types (what a valid file holds) ----
 export type PalLog = z.infer<typeof logSchema>;

@@ -6,12 +6,7 @@ import type { Queryable } from "../writer";
 export function palsetStats(db: Queryable, datasetId: number): Record<string, number> {
   const n = (q: { get(): { n: number } | undefined }) => q.get()?.n ?? 0;
   const inSet = eq(palSamples.datasetId, datasetId);
-  const splits = db
-    .select({ split: palSamples.split, n: count() })
-    .from(palSamples)
-    .where(inSet)
-    .groupBy(palSamples.split)
-    .all();
+  const splits = db.select({ split: palSamples.split, n: count() }).from(palSamples).where(inSet).groupBy(palSamples.split).all();
   const bySplit = Object.fromEntries(splits.map((r) => [r.split, r.n]));
   return {
     users: n(db.select({ n: count() }).from(palUsers).where(eq(palUsers.datasetId, datasetId))),

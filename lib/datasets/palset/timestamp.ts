@@ -10,7 +10,8 @@ const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** Two ASCII digits at i as a number, or -1. */
 function d2(s: string, i: number): number {
-  const a = s.charCodeAt(i) - 48, b = s.charCodeAt(i + 1) - 48;
+  const a = s.charCodeAt(i) - 48,
+    b = s.charCodeAt(i + 1) - 48;
   return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
@@ -30,12 +31,18 @@ function daysFromCivil(y: number, m: number, d: number): number {
  */
 function parseFast(s: string): number | null | undefined {
   const n = s.length;
-  if ((n !== 16 && n !== 19) || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58) return undefined;
+  if ((n !== 16 && n !== 19) || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58)
+    return undefined;
   if (n === 19 && s.charCodeAt(16) !== 58) return undefined;
-  const y = d2(s, 0) * 100 + d2(s, 2), mo = d2(s, 5), d = d2(s, 8), h = d2(s, 11), mi = d2(s, 14);
+  const y = d2(s, 0) * 100 + d2(s, 2),
+    mo = d2(s, 5),
+    d = d2(s, 8),
+    h = d2(s, 11),
+    mi = d2(s, 14);
   const se = n === 19 ? d2(s, 17) : 0;
-  if (y < 0 || d2(s, 0) < 0 || d2(s, 2) < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return null;
-  const leap = mo === 2 && (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0));
+  if (y < 0 || d2(s, 0) < 0 || d2(s, 2) < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59)
+    return null;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   if (d > DAYS[mo - 1] + (leap ? 1 : 0)) return null;
   return ((daysFromCivil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + se * 1000;
 }
@@ -46,7 +53,9 @@ export function parseTimestamp(s: string): number | null {
   if (fast !== undefined) return fast;
   const m = TS.exec(s.trim());
   if (!m) return null;
-  const y = +m[1], mo = +m[2], d = +m[3];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3];
   const h = m[4] === undefined ? 0 : +m[4];
   const mi = m[5] === undefined ? 0 : +m[5];
   const se = m[6] === undefined ? 0 : +m[6];

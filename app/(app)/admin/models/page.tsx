@@ -31,7 +31,9 @@ export default async function ModelsPage() {
           </div>
         ))}
       </div>
-      <div className="mt-6"><AddJudgeForm /></div>
+      <div className="mt-6">
+        <AddJudgeForm />
+      </div>
     </>
   );
 }

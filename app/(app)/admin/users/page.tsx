@@ -18,12 +18,21 @@ export default async function UsersPage() {
   const users = listUsers(getDb());
   return (
     <>
-      <PageHeader title="Users" subtitle="Accounts and roles. Admins manage users; researchers run data, experiments and campaigns; annotators see only their own queue." />
+      <PageHeader
+        title="Users"
+        subtitle="Accounts and roles. Admins manage users; researchers run data, experiments and campaigns; annotators see only their own queue."
+      />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
           <table className="w-full text-sm" data-testid="users-table">
             <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-500">
-              <tr><th className="px-3 py-2">Email</th><th className="px-3 py-2">Role</th><th className="px-3 py-2">Status</th><th className="px-3 py-2">Last login</th><th className="px-3 py-2" /></tr>
+              <tr>
+                <th className="px-3 py-2">Email</th>
+                <th className="px-3 py-2">Role</th>
+                <th className="px-3 py-2">Status</th>
+                <th className="px-3 py-2">Last login</th>
+                <th className="px-3 py-2" />
+              </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {users.map((u) => (
@@ -36,8 +45,11 @@ export default async function UsersPage() {
                     <RoleForm user={u} roles={ROLES} self={u.id === me.id} />
                   </td>
                   <td className="px-3 py-2">
-                    {u.disabled ? <span className="rounded bg-rose-50 px-2 py-0.5 text-xs text-rose-700">disabled</span>
-                      : <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs text-emerald-700">active</span>}
+                    {u.disabled ? (
+                      <span className="rounded bg-rose-50 px-2 py-0.5 text-xs text-rose-700">disabled</span>
+                    ) : (
+                      <span className="rounded bg-emerald-50 px-2 py-0.5 text-xs text-emerald-700">active</span>
+                    )}
                   </td>
                   <td className="px-3 py-2 text-slate-500">{when(u.lastLoginAt)}</td>
                   <td className="px-3 py-2 text-right">

@@ -3,7 +3,18 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { annotatorProgress, campaignAgreement, campaignDimensionsOf, campaignSystemsOf, figure2, getCampaign, humanVsJudge, itemsOverview, kindDef, ratingVsJudge } from "@/lib/annotation";
+import {
+  annotatorProgress,
+  campaignAgreement,
+  campaignDimensionsOf,
+  campaignSystemsOf,
+  figure2,
+  getCampaign,
+  humanVsJudge,
+  itemsOverview,
+  kindDef,
+  ratingVsJudge,
+} from "@/lib/annotation";
 import { judgeRunsOf } from "@/lib/annotation/human-labels";
 import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -19,7 +30,13 @@ export const dynamic = "force-dynamic";
 
 type Search = { variant?: string; humans?: string; items?: string };
 
-export default async function CampaignPage({ params, searchParams }: { params: Promise<{ campaignId: string }>; searchParams: Promise<Search> }) {
+export default async function CampaignPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ campaignId: string }>;
+  searchParams: Promise<Search>;
+}) {
   await requireRole("admin", "researcher");
   const db = getDb();
   const id = Number((await params).campaignId);
@@ -44,17 +61,34 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const onlyDisagreements = sp.items === "disagreements";
   const overview = itemsOverview(db, id, { onlyDisagreements });
   const dims = campaignDimensionsOf(db, id);
-  const q = (o: Search) => `?${new URLSearchParams({ variant, humans, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
+  const q = (o: Search) =>
+    `?${new URLSearchParams({ variant, humans, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
   return (
     <div className="space-y-5">
       <PageHeader
         title={c.name}
-        subtitle={<>{def.label} · k = {c.perItem} · {c.status}{systems.A ? <> · A = <b>{systems.A}</b>, B = <b>{systems.B}</b></> : null}</>}
+        subtitle={
+          <>
+            {def.label} · k = {c.perItem} · {c.status}
+            {systems.A ? (
+              <>
+                {" "}
+                · A = <b>{systems.A}</b>, B = <b>{systems.B}</b>
+              </>
+            ) : null}
+          </>
+        }
         actions={
           <div className="flex gap-2 text-sm">
-            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv`}>Labels CSV</a>
-            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv&what=agreement`}>Agreement CSV</a>
-            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=json`}>Labels + agreement JSON</a>
+            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv`}>
+              Labels CSV
+            </a>
+            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=csv&what=agreement`}>
+              Agreement CSV
+            </a>
+            <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=json`}>
+              Labels + agreement JSON
+            </a>
             <form action={setStatusAction}>
               <input type="hidden" name="campaignId" value={id} />
               <input type="hidden" name="status" value={c.status === "open" ? "closed" : "open"} />
@@ -66,7 +100,15 @@ export default async function CampaignPage({ params, searchParams }: { params: P
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Progress per annotator</h2>
         <table className="w-full text-sm" data-testid="progress-table">
-          <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Annotator</th><th className="p-1.5">Done</th><th className="p-1.5">Skipped</th><th className="p-1.5">Total</th><th className="p-1.5">Mean time per item</th></tr></thead>
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className="p-1.5">Annotator</th>
+              <th className="p-1.5">Done</th>
+              <th className="p-1.5">Skipped</th>
+              <th className="p-1.5">Total</th>
+              <th className="p-1.5">Mean time per item</th>
+            </tr>
+          </thead>
           <tbody>
             {progress.map((p) => (
               <tr key={p.annotatorId} className="border-t border-slate-100">
@@ -79,18 +121,29 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             ))}
           </tbody>
         </table>
-        <p className="mt-2 text-xs text-slate-500">Same numbers on the command line: <code>pal metrics agreement --campaign {id} --json</code>, <code>pal campaign export --campaign {id}</code>.</p>
+        <p className="mt-2 text-xs text-slate-500">
+          Same numbers on the command line: <code>pal metrics agreement --campaign {id} --json</code>,{" "}
+          <code>pal campaign export --campaign {id}</code>.
+        </p>
       </section>
 
       <h2 className="font-semibold">Agreement between annotators</h2>
-      {agreement.dimensions.map((d) => <DimensionAgreementView key={d.dimension.key} d={d} />)}
+      {agreement.dimensions.map((d) => (
+        <DimensionAgreementView key={d.dimension.key} d={d} />
+      ))}
 
       <section className="rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="mb-2 font-semibold">Items with the most disagreement</h2>
-        {agreement.mostDisagreement.length === 0 ? <p className="text-sm text-slate-500">None yet.</p> : (
+        {agreement.mostDisagreement.length === 0 ? (
+          <p className="text-sm text-slate-500">None yet.</p>
+        ) : (
           <ul className="flex flex-wrap gap-2 text-sm">
             {agreement.mostDisagreement.map((m) => (
-              <li key={m.itemId}><Link className="rounded bg-rose-50 px-2 py-0.5 text-rose-800 hover:underline" href={`/campaigns/${id}/items/${m.itemId}`}>{m.externalId} ({fmt(m.score, 2)})</Link></li>
+              <li key={m.itemId}>
+                <Link className="rounded bg-rose-50 px-2 py-0.5 text-rose-800 hover:underline" href={`/campaigns/${id}/items/${m.itemId}`}>
+                  {m.externalId} ({fmt(m.score, 2)})
+                </Link>
+              </li>
             ))}
           </ul>
         )}
@@ -98,48 +151,135 @@ export default async function CampaignPage({ params, searchParams }: { params: P
 
       <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
         <h2 className="font-semibold">Judges on the same items</h2>
-        <LlmJudgePanel campaignId={id} kind={c.kind} judgeLabel={judgeForKind(c.kind).label} initialRuns={llmJudgeRuns(db, id)} choices={judgeConfigChoices(db)} />
+        <LlmJudgePanel
+          campaignId={id}
+          kind={c.kind}
+          judgeLabel={judgeForKind(c.kind).label}
+          initialRuns={llmJudgeRuns(db, id)}
+          choices={judgeConfigChoices(db)}
+        />
         <JudgeImportForm campaignId={id} />
         <p className="text-xs text-slate-500">
-          JSONL, one verdict per line: <code>{`{"item": "<item id>", "dimension": "${def.dimensions[0].key}", "verdict": "${def.dimensions[0].categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`}</code>
-          {def.pairwise ? <> — verdicts are for side A ({systems.A}); <code>{`"winner": "<system name>" | "Tie"`}</code> works too.</> : null}
+          JSONL, one verdict per line:{" "}
+          <code>{`{"item": "<item id>", "dimension": "${def.dimensions[0].key}", "verdict": "${def.dimensions[0].categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`}</code>
+          {def.pairwise ? (
+            <>
+              {" "}
+              — verdicts are for side A ({systems.A}); <code>{`"winner": "<system name>" | "Tie"`}</code> works too.
+            </>
+          ) : null}
         </p>
         {def.pairwise && runs.length ? (
           <p className="text-sm">
             Humans by{" "}
-            <Link className={humans === "vote" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "vote" })}>vote</Link> /{" "}
-            <Link className={humans === "adjudication" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "adjudication" })}>adjudication</Link>
+            <Link className={humans === "vote" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "vote" })}>
+              vote
+            </Link>{" "}
+            /{" "}
+            <Link className={humans === "adjudication" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "adjudication" })}>
+              adjudication
+            </Link>
             {" · "}ties dropped when{" "}
-            <Link className={variant === "both" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "both" })}>both call a tie (Mem-PAL)</Link> /{" "}
-            <Link className={variant === "either" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "either" })}>either does (stricter)</Link>
+            <Link className={variant === "both" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "both" })}>
+              both call a tie (Mem-PAL)
+            </Link>{" "}
+            /{" "}
+            <Link className={variant === "either" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "either" })}>
+              either does (stricter)
+            </Link>
           </p>
         ) : null}
         {vs.map((v) => (
           <div key={v.run.id} className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
-            <h3 className="font-medium">{v.run.name}{v.run.model ? ` (${v.run.model})` : ""}: {systems.A} vs {systems.B}</h3>
+            <h3 className="font-medium">
+              {v.run.name}
+              {v.run.model ? ` (${v.run.model})` : ""}: {systems.A} vs {systems.B}
+            </h3>
             <table className="mt-2 text-sm" data-testid="table11">
-              <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5" />{v.dimensions.map((d) => <th key={d.dimension} className="p-1.5">{d.title} (W / T / L)</th>)}</tr></thead>
+              <thead className="text-left text-xs text-slate-500">
+                <tr>
+                  <th className="p-1.5" />
+                  {v.dimensions.map((d) => (
+                    <th key={d.dimension} className="p-1.5">
+                      {d.title} (W / T / L)
+                    </th>
+                  ))}
+                </tr>
+              </thead>
               <tbody>
-                <tr><td className="p-1.5">Judge</td>{v.dimensions.map((d) => <td key={d.dimension} className="p-1.5 tabular-nums">{d.table11.judge.Win} / {d.table11.judge.Tie} / {d.table11.judge.Lose}</td>)}</tr>
-                <tr><td className="p-1.5">Human ({v.humans})</td>{v.dimensions.map((d) => <td key={d.dimension} className="p-1.5 tabular-nums">{d.table11.human.Win} / {d.table11.human.Tie} / {d.table11.human.Lose}</td>)}</tr>
-                <tr className="border-t border-slate-100"><td className="p-1.5">Fleiss κ, ties dropped ({v.variant})</td>{v.dimensions.map((d) => <td key={d.dimension} className="p-1.5 tabular-nums">{fmt(d.result.fleissKappa.value)} (n = {d.result.n}, {d.result.droppedTies} dropped)</td>)}</tr>
-                <tr><td className="p-1.5">Cohen κ, ties dropped</td>{v.dimensions.map((d) => <td key={d.dimension} className="p-1.5 tabular-nums">{fmt(d.result.cohenKappa.value)}</td>)}</tr>
-                <tr><td className="p-1.5">Cohen κ, all items</td>{v.dimensions.map((d) => <td key={d.dimension} className="p-1.5 tabular-nums">{fmt(d.result.plain.cohenKappa.value)} (Fleiss {fmt(d.result.plain.fleissKappa.value)})</td>)}</tr>
-                <tr><td className="p-1.5">Disagreements</td>{v.dimensions.map((d) => (
-                  <td key={d.dimension} className="p-1.5 text-xs">
-                    {d.disagreements.map((x) => <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>{x.externalId}</Link>)}
-                  </td>
-                ))}</tr>
+                <tr>
+                  <td className="p-1.5">Judge</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 tabular-nums">
+                      {d.table11.judge.Win} / {d.table11.judge.Tie} / {d.table11.judge.Lose}
+                    </td>
+                  ))}
+                </tr>
+                <tr>
+                  <td className="p-1.5">Human ({v.humans})</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 tabular-nums">
+                      {d.table11.human.Win} / {d.table11.human.Tie} / {d.table11.human.Lose}
+                    </td>
+                  ))}
+                </tr>
+                <tr className="border-t border-slate-100">
+                  <td className="p-1.5">Fleiss κ, ties dropped ({v.variant})</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 tabular-nums">
+                      {fmt(d.result.fleissKappa.value)} (n = {d.result.n}, {d.result.droppedTies} dropped)
+                    </td>
+                  ))}
+                </tr>
+                <tr>
+                  <td className="p-1.5">Cohen κ, ties dropped</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 tabular-nums">
+                      {fmt(d.result.cohenKappa.value)}
+                    </td>
+                  ))}
+                </tr>
+                <tr>
+                  <td className="p-1.5">Cohen κ, all items</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 tabular-nums">
+                      {fmt(d.result.plain.cohenKappa.value)} (Fleiss {fmt(d.result.plain.fleissKappa.value)})
+                    </td>
+                  ))}
+                </tr>
+                <tr>
+                  <td className="p-1.5">Disagreements</td>
+                  {v.dimensions.map((d) => (
+                    <td key={d.dimension} className="p-1.5 text-xs">
+                      {d.disagreements.map((x) => (
+                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
+                          {x.externalId}
+                        </Link>
+                      ))}
+                    </td>
+                  ))}
+                </tr>
               </tbody>
             </table>
           </div>
         ))}
         {ratingVs.map((v) => (
           <div key={v.run.id} className="rounded border border-slate-200 p-3" data-testid={`rating-judge-${v.run.id}`}>
-            <h3 className="font-medium">{v.run.name}{v.run.model ? ` (${v.run.model})` : ""} against the annotators</h3>
+            <h3 className="font-medium">
+              {v.run.name}
+              {v.run.model ? ` (${v.run.model})` : ""} against the annotators
+            </h3>
             <table className="mt-2 text-sm">
               <thead className="text-left text-xs text-slate-500">
-                <tr><th className="p-1.5">Dimension</th><th className="p-1.5">Items</th><th className="p-1.5">Judge mean</th><th className="p-1.5">Human mean</th><th className="p-1.5">Exact match</th><th className="p-1.5">Cohen κ (plain / linear / quadratic)</th><th className="p-1.5">Off by ≥ 1</th></tr>
+                <tr>
+                  <th className="p-1.5">Dimension</th>
+                  <th className="p-1.5">Items</th>
+                  <th className="p-1.5">Judge mean</th>
+                  <th className="p-1.5">Human mean</th>
+                  <th className="p-1.5">Exact match</th>
+                  <th className="p-1.5">Cohen κ (plain / linear / quadratic)</th>
+                  <th className="p-1.5">Off by ≥ 1</th>
+                </tr>
               </thead>
               <tbody>
                 {v.dimensions.map((d) => (
@@ -149,8 +289,17 @@ export default async function CampaignPage({ params, searchParams }: { params: P
                     <td className="p-1.5 tabular-nums">{fmt(d.judgeMean, 2)}</td>
                     <td className="p-1.5 tabular-nums">{fmt(d.humanMean, 2)}</td>
                     <td className="p-1.5 tabular-nums">{d.exact === null ? "—" : `${fmt(d.exact * 100, 1)}%`}</td>
-                    <td className="p-1.5 tabular-nums">{fmt(d.kappa.plain.value)} / {fmt(d.kappa.linear.value)} / {fmt(d.kappa.quadratic.value)}{d.kappa.reading ? ` (${d.kappa.reading})` : ""}</td>
-                    <td className="p-1.5 text-xs">{d.disagreements.map((x) => <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>{x.externalId}</Link>)}</td>
+                    <td className="p-1.5 tabular-nums">
+                      {fmt(d.kappa.plain.value)} / {fmt(d.kappa.linear.value)} / {fmt(d.kappa.quadratic.value)}
+                      {d.kappa.reading ? ` (${d.kappa.reading})` : ""}
+                    </td>
+                    <td className="p-1.5 text-xs">
+                      {d.disagreements.map((x) => (
+                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
+                          {x.externalId}
+                        </Link>
+                      ))}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -162,13 +311,17 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             <h3 className="font-medium">{f.title}: reference win / tie / model win and S</h3>
             {f.rows.map((r) => (
               <div key={r.source} className="mt-1 flex items-center gap-2 text-xs">
-                <span className="w-32 truncate">{r.source} (n = {r.n})</span>
+                <span className="w-32 truncate">
+                  {r.source} (n = {r.n})
+                </span>
                 <div className="flex h-4 w-80 overflow-hidden rounded">
                   <div className="bg-sky-500" style={{ width: `${r.referenceWin * 100}%` }} title="reference wins" />
                   <div className="bg-purple-400" style={{ width: `${r.tie * 100}%` }} title="tie" />
                   <div className="bg-rose-500" style={{ width: `${r.modelWin * 100}%` }} title="model wins" />
                 </div>
-                <span className="tabular-nums">{fmt(r.referenceWin * 100, 1)}% / {fmt(r.tie * 100, 1)}% / {fmt(r.modelWin * 100, 1)}% · S = {fmt(r.score, 1)}</span>
+                <span className="tabular-nums">
+                  {fmt(r.referenceWin * 100, 1)}% / {fmt(r.tie * 100, 1)}% / {fmt(r.modelWin * 100, 1)}% · S = {fmt(r.score, 1)}
+                </span>
               </div>
             ))}
           </div>
@@ -178,16 +331,34 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         <h2 className="mb-2 font-semibold">
           Items{" "}
           <span className="text-sm font-normal">
-            <Link className={onlyDisagreements ? "text-indigo-700" : "font-semibold"} href={q({ items: "all" })}>all</Link> /{" "}
-            <Link className={onlyDisagreements ? "font-semibold" : "text-indigo-700"} href={q({ items: "disagreements" })}>only disagreements</Link>
+            <Link className={onlyDisagreements ? "text-indigo-700" : "font-semibold"} href={q({ items: "all" })}>
+              all
+            </Link>{" "}
+            /{" "}
+            <Link className={onlyDisagreements ? "font-semibold" : "text-indigo-700"} href={q({ items: "disagreements" })}>
+              only disagreements
+            </Link>
           </span>
         </h2>
         <table className="w-full text-sm" data-testid="items-table">
-          <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Item</th>{dims.map((d) => <th key={d.key} className="p-1.5">{d.title}: humans · judges</th>)}</tr></thead>
+          <thead className="text-left text-xs text-slate-500">
+            <tr>
+              <th className="p-1.5">Item</th>
+              {dims.map((d) => (
+                <th key={d.key} className="p-1.5">
+                  {d.title}: humans · judges
+                </th>
+              ))}
+            </tr>
+          </thead>
           <tbody>
             {overview.slice(0, 500).map((r) => (
               <tr key={r.itemId} className={`border-t border-slate-100 ${r.disagree ? "bg-rose-50/40" : ""}`}>
-                <td className="p-1.5"><Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`}>{r.externalId}</Link></td>
+                <td className="p-1.5">
+                  <Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`}>
+                    {r.externalId}
+                  </Link>
+                </td>
                 {dims.map((d) => (
                   <td key={d.key} className="p-1.5 text-xs tabular-nums">
                     {r.cells[d.key].humans.join(" ") || "—"}
@@ -199,11 +370,15 @@ export default async function CampaignPage({ params, searchParams }: { params: P
             ))}
           </tbody>
         </table>
-        {overview.length > 500 ? <p className="mt-1 text-xs text-slate-500">First 500 of {overview.length} shown; the export has them all.</p> : null}
+        {overview.length > 500 ? (
+          <p className="mt-1 text-xs text-slate-500">First 500 of {overview.length} shown; the export has them all.</p>
+        ) : null}
       </section>
       <details className="rounded-lg border border-slate-200 bg-white p-4">
         <summary className="cursor-pointer text-sm font-medium">Guidelines</summary>
-        <div className="mt-2"><Guidelines text={c.guidelines ?? ""} /></div>
+        <div className="mt-2">
+          <Guidelines text={c.guidelines ?? ""} />
+        </div>
       </details>
     </div>
   );

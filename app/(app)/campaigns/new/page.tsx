@@ -17,8 +17,18 @@ export default async function NewCampaignPage() {
     <>
       <PageHeader title="New campaign" subtitle="Items, annotators, k annotations per item, guidelines." />
       <CampaignForm
-        kinds={CAMPAIGN_KIND_DEFS.map((k) => ({ kind: k.kind, label: k.label, description: k.description, sources: k.sources, example: k.uploadExample ?? null, guidelines: k.defaultGuidelines, tieRule: k.defaultTieRule }))}
-        datasets={listDatasets(db).filter((d) => d.kind === "palset").map((d) => ({ id: d.id, name: d.name }))}
+        kinds={CAMPAIGN_KIND_DEFS.map((k) => ({
+          kind: k.kind,
+          label: k.label,
+          description: k.description,
+          sources: k.sources,
+          example: k.uploadExample ?? null,
+          guidelines: k.defaultGuidelines,
+          tieRule: k.defaultTieRule,
+        }))}
+        datasets={listDatasets(db)
+          .filter((d) => d.kind === "palset")
+          .map((d) => ({ id: d.id, name: d.name }))}
         users={assignableUsers(db)}
         paperSample={PAPER_SAMPLE}
         experiments={experimentSourceChoices(db)}

@@ -15,7 +15,13 @@ import { QualityReport } from "@/components/datasets/QualityReport";
 
 export const metadata: Metadata = { title: "Data set" };
 
-export default async function DatasetPage({ params, searchParams }: { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function DatasetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ datasetId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   await requireRole("admin", "researcher");
   const id = parseId((await params).datasetId);
   const db = getDb();
@@ -35,7 +41,11 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
           <>
             {kind.label}
             {ds.language ? ` · ${ds.language}` : ""} · imported {fmtMinute(ds.createdAt)}
-            {ds.source ? <span className="block max-w-3xl truncate text-xs text-slate-400" title={ds.source}>from {ds.source}</span> : null}
+            {ds.source ? (
+              <span className="block max-w-3xl truncate text-xs text-slate-400" title={ds.source}>
+                from {ds.source}
+              </span>
+            ) : null}
           </>
         }
         actions={
@@ -60,7 +70,9 @@ export default async function DatasetPage({ params, searchParams }: { params: Pr
       <div className="space-y-6">
         <CountGrid testId="dataset-counts" counts={kind.counts.map(([k, label]) => ({ label, value: stats[k] }))} />
         <section aria-labelledby="users-title">
-          <h2 id="users-title" className="mb-2 text-sm font-semibold text-slate-800">Users</h2>
+          <h2 id="users-title" className="mb-2 text-sm font-semibold text-slate-800">
+            Users
+          </h2>
           {table}
         </section>
         <QualityReport report={ds.report} />

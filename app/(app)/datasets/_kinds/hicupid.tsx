@@ -27,7 +27,10 @@ export const hicupidViews: KindViews = {
           title={`User ${u.userKey}`}
           subtitle={`HiCUPID · ${ds.name}`}
           actions={
-            <Link href={qaHref(ds.id, { user: u.userKey })} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
+            <Link
+              href={qaHref(ds.id, { user: u.userKey })}
+              className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700"
+            >
               This user&apos;s QA ({fmtCount(u.qa)})
             </Link>
           }

@@ -29,7 +29,11 @@ export const palsetViews: KindViews = {
           title={u.name ? `${u.name} (${u.userKey})` : `User ${u.userKey}`}
           subtitle={`PAL-Set · ${ds.name} · ${fmtSpan(samples[0]?.dialogueTimestamp, samples[samples.length - 1]?.dialogueTimestamp)}`}
           actions={
-            <a href={`/api/datasets/${ds.id}/export?user=${encodeURIComponent(u.userKey)}`} download className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            <a
+              href={`/api/datasets/${ds.id}/export?user=${encodeURIComponent(u.userKey)}`}
+              download
+              className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            >
               Download user JSON
             </a>
           }

@@ -26,8 +26,15 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
   const shown = entries.map((e, i) => ({ ...e, id: i }));
   return (
     <>
-      <PageHeader title={`${v.method} memory of user ${v.userKey}`} subtitle={`${v.status}, ${v.sessionsDone}/${v.sessionsTotal} sessions, prompts in ${v.language}, settings ${v.settingsKey.slice(0, 12)}`} />
-      {v.error ? <p role="alert" className="mb-4 rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">{v.error}</p> : null}
+      <PageHeader
+        title={`${v.method} memory of user ${v.userKey}`}
+        subtitle={`${v.status}, ${v.sessionsDone}/${v.sessionsTotal} sessions, prompts in ${v.language}, settings ${v.settingsKey.slice(0, 12)}`}
+      />
+      {v.error ? (
+        <p role="alert" className="mb-4 rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">
+          {v.error}
+        </p>
+      ) : null}
       <div className="mb-6 grid gap-4 lg:grid-cols-2">
         <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
           <h2 className="mb-2 font-semibold">Settings</h2>
@@ -35,8 +42,23 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
         </section>
         <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
           <h2 className="mb-2 font-semibold">Sessions and entries</h2>
-          <p className="text-slate-600">{steps.filter((s) => s.status === "complete").length} session step(s) complete{steps.some((s) => s.status !== "complete") ? `, ${steps.filter((s) => s.status !== "complete").map((s) => `${s.sessionKey} ${s.status}`).join(", ")}` : ""}.</p>
-          <ul className="mt-2 text-slate-600">{kinds.map(([k, n]) => <li key={k}><span className="font-mono">{k}</span>: {n}</li>)}</ul>
+          <p className="text-slate-600">
+            {steps.filter((s) => s.status === "complete").length} session step(s) complete
+            {steps.some((s) => s.status !== "complete")
+              ? `, ${steps
+                  .filter((s) => s.status !== "complete")
+                  .map((s) => `${s.sessionKey} ${s.status}`)
+                  .join(", ")}`
+              : ""}
+            .
+          </p>
+          <ul className="mt-2 text-slate-600">
+            {kinds.map(([k, n]) => (
+              <li key={k}>
+                <span className="font-mono">{k}</span>: {n}
+              </li>
+            ))}
+          </ul>
         </section>
       </div>
       <section className="mb-8" aria-label="Memory as built">

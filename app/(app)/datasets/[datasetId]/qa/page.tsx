@@ -18,7 +18,13 @@ export const metadata: Metadata = { title: "QA browser" };
 
 const PAGE_SIZE = 20;
 
-export default async function QaPage({ params, searchParams }: { params: Promise<{ datasetId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function QaPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ datasetId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   await requireRole("admin", "researcher");
   const id = parseId((await params).datasetId);
   const db = getDb();
@@ -40,21 +46,38 @@ export default async function QaPage({ params, searchParams }: { params: Promise
   const user = (one(sp, "user") ?? "").trim().slice(0, 100);
   const { page } = pageWindow(Number(one(sp, "page")), PAGE_SIZE);
 
-  const { rows, total } = listHcQa(db, ds.id, { type: type || undefined, split: split || undefined, userKey: user || undefined, page, pageSize: PAGE_SIZE });
+  const { rows, total } = listHcQa(db, ds.id, {
+    type: type || undefined,
+    split: split || undefined,
+    userKey: user || undefined,
+    page,
+    pageSize: PAGE_SIZE,
+  });
   const filters = { type, split, user };
 
   return (
     <>
       <Breadcrumbs items={[{ href: "/datasets", label: "Datasets" }, { href: datasetHref(ds.id), label: ds.name }, { label: "QA" }]} />
-      <PageHeader title="QA browser" subtitle={`${ds.name} · questions with personalized and general answers, their judge metadata and relevant dialogues`} />
+      <PageHeader
+        title="QA browser"
+        subtitle={`${ds.name} · questions with personalized and general answers, their judge metadata and relevant dialogues`}
+      />
       <div className="space-y-4">
         <QaFilters action={`/datasets/${ds.id}/qa`} types={types} splits={splits} value={filters} />
         <Pager page={page} pageSize={PAGE_SIZE} total={total} href={(p) => qaHref(ds.id, { ...filters, page: p > 1 ? p : undefined })} />
         <div className="space-y-3" data-testid="qa-list">
-          {rows.map((qa) => <QaItem key={qa.id} datasetId={ds.id} qa={qa} />)}
-          {rows.length === 0 ? <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-500">No QA item matches these filters.</p> : null}
+          {rows.map((qa) => (
+            <QaItem key={qa.id} datasetId={ds.id} qa={qa} />
+          ))}
+          {rows.length === 0 ? (
+            <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-500">
+              No QA item matches these filters.
+            </p>
+          ) : null}
         </div>
-        {total > PAGE_SIZE ? <Pager page={page} pageSize={PAGE_SIZE} total={total} href={(p) => qaHref(ds.id, { ...filters, page: p > 1 ? p : undefined })} /> : null}
+        {total > PAGE_SIZE ? (
+          <Pager page={page} pageSize={PAGE_SIZE} total={total} href={(p) => qaHref(ds.id, { ...filters, page: p > 1 ? p : undefined })} />
+        ) : null}
       </div>
     </>
   );

@@ -14,6 +14,10 @@ export const PATCH = withRole<{ params: Promise<{ id: string }> }>(["admin"], as
   const id = Number((await params).id);
   if (!Number.isInteger(id) || !getUser(getDb(), id)) return NextResponse.json({ error: "no such user" }, { status: 404 });
   const parsed = patchSchema.safeParse(await req.json().catch(() => null));
-  if (!parsed.success) return NextResponse.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return NextResponse.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   return NextResponse.json(updateUser(getDb(), id, parsed.data, user.id));
 });

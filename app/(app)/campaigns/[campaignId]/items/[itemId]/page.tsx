@@ -31,15 +31,33 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
     <div className="space-y-4">
       <PageHeader
         title={`${v.campaign.name} · ${v.item.externalId}`}
-        subtitle={<Link className="text-indigo-700" href={base}>← campaign</Link>}
+        subtitle={
+          <Link className="text-indigo-700" href={base}>
+            ← campaign
+          </Link>
+        }
         actions={
           <div className="flex gap-2 text-sm">
-            {v.prev ? <Link className="rounded border border-slate-300 px-2 py-1" href={`${base}/items/${v.prev}`}>← prev item</Link> : null}
-            {v.next ? <Link className="rounded border border-slate-300 px-2 py-1" href={`${base}/items/${v.next}`}>next item →</Link> : null}
+            {v.prev ? (
+              <Link className="rounded border border-slate-300 px-2 py-1" href={`${base}/items/${v.prev}`}>
+                ← prev item
+              </Link>
+            ) : null}
+            {v.next ? (
+              <Link className="rounded border border-slate-300 px-2 py-1" href={`${base}/items/${v.next}`}>
+                next item →
+              </Link>
+            ) : null}
           </div>
         }
       />
-      <ItemContent kind={v.campaign.kind} content={v.item.content} left={A?.output} right={B?.output} sideNames={A && B ? [`A · ${A.system}`, `B · ${B.system}`] : undefined} />
+      <ItemContent
+        kind={v.campaign.kind}
+        content={v.item.content}
+        left={A?.output}
+        right={B?.output}
+        sideNames={A && B ? [`A · ${A.system}`, `B · ${B.system}`] : undefined}
+      />
       {v.dimensions.map((d) => {
         const humans = v.human.filter((h) => h.dimension === d.key);
         const adj = v.adjudicated.find((a) => a.dimension === d.key);
@@ -47,33 +65,69 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
         const values = new Set([...humans.map((h) => h.value), ...v.judges.map((j) => j.labels[d.key]?.value).filter(Boolean)]);
         return (
           <section key={d.key} className={`rounded-lg border bg-white p-4 ${values.size > 1 ? "border-rose-300" : "border-slate-200"}`}>
-            <h2 className="font-semibold">{d.title}{values.size > 1 ? <span className="ml-2 text-xs text-rose-700">disagreement</span> : null}</h2>
+            <h2 className="font-semibold">
+              {d.title}
+              {values.size > 1 ? <span className="ml-2 text-xs text-rose-700">disagreement</span> : null}
+            </h2>
             <table className="mt-2 w-full text-sm">
-              <thead className="text-left text-xs text-slate-500"><tr><th className="p-1.5">Rater</th><th className="p-1.5">Label (for A)</th><th className="p-1.5">As pressed</th><th className="p-1.5">Comment / analysis</th></tr></thead>
+              <thead className="text-left text-xs text-slate-500">
+                <tr>
+                  <th className="p-1.5">Rater</th>
+                  <th className="p-1.5">Label (for A)</th>
+                  <th className="p-1.5">As pressed</th>
+                  <th className="p-1.5">Comment / analysis</th>
+                </tr>
+              </thead>
               <tbody>
                 {humans.map((h) => (
                   <tr key={`${h.annotator}`} className="border-t border-slate-100">
                     <td className="p-1.5">{h.annotator}</td>
                     <td className="p-1.5">{label(h.value!)}</td>
-                    <td className="p-1.5 text-xs text-slate-500">{h.shownValue}{h.swapped ? " (B shown first)" : ""}{h.edited ? " · edited" : ""}</td>
+                    <td className="p-1.5 text-xs text-slate-500">
+                      {h.shownValue}
+                      {h.swapped ? " (B shown first)" : ""}
+                      {h.edited ? " · edited" : ""}
+                    </td>
                     <td className="p-1.5 text-xs">{h.comment}</td>
                   </tr>
                 ))}
-                {v.judges.map((j) => j.labels[d.key] ? (
-                  <tr key={`j${j.id}`} className="border-t border-slate-100 bg-slate-50">
-                    <td className="p-1.5">judge: {j.name}</td>
-                    <td className="p-1.5">{label(j.labels[d.key].value)}</td>
-                    <td className="p-1.5" />
-                    <td className="p-1.5 text-xs">
-                      {j.labels[d.key].analysis}
-                      {j.labels[d.key].judgments?.length ? <details><summary className="cursor-pointer">{j.labels[d.key].judgments!.length} judgments (both orders)</summary><JudgmentsTable judgments={j.labels[d.key].judgments!} /></details> : null}
-                    </td>
+                {v.judges.map((j) =>
+                  j.labels[d.key] ? (
+                    <tr key={`j${j.id}`} className="border-t border-slate-100 bg-slate-50">
+                      <td className="p-1.5">judge: {j.name}</td>
+                      <td className="p-1.5">{label(j.labels[d.key].value)}</td>
+                      <td className="p-1.5" />
+                      <td className="p-1.5 text-xs">
+                        {j.labels[d.key].analysis}
+                        {j.labels[d.key].judgments?.length ? (
+                          <details>
+                            <summary className="cursor-pointer">{j.labels[d.key].judgments!.length} judgments (both orders)</summary>
+                            <JudgmentsTable judgments={j.labels[d.key].judgments!} />
+                          </details>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ) : null,
+                )}
+                {adj ? (
+                  <tr className="border-t border-slate-100 bg-emerald-50">
+                    <td className="p-1.5">adjudicated</td>
+                    <td className="p-1.5">{label(adj.value)}</td>
+                    <td />
+                    <td className="p-1.5 text-xs">{adj.note}</td>
                   </tr>
-                ) : null)}
-                {adj ? <tr className="border-t border-slate-100 bg-emerald-50"><td className="p-1.5">adjudicated</td><td className="p-1.5">{label(adj.value)}</td><td /><td className="p-1.5 text-xs">{adj.note}</td></tr> : null}
+                ) : null}
               </tbody>
             </table>
-            <div className="mt-2"><AdjudicateForm campaignId={v.campaign.id} itemId={v.item.id} dimension={d.key} categories={d.categories} current={adj?.value ?? null} /></div>
+            <div className="mt-2">
+              <AdjudicateForm
+                campaignId={v.campaign.id}
+                itemId={v.item.id}
+                dimension={d.key}
+                categories={d.categories}
+                current={adj?.value ?? null}
+              />
+            </div>
           </section>
         );
       })}

@@ -13,7 +13,11 @@ import { HashTarget } from "@/components/datasets/HashTarget";
 export const metadata: Metadata = { title: "Topic" };
 
 /** A topic's own URL: its session, with the topic highlighted and scrolled into view. */
-export default async function TopicPage({ params }: { params: Promise<{ datasetId: string; userKey: string; sampleKey: string; topicKey: string }> }) {
+export default async function TopicPage({
+  params,
+}: {
+  params: Promise<{ datasetId: string; userKey: string; sampleKey: string; topicKey: string }>;
+}) {
   await requireRole("admin", "researcher");
   const p = await params;
   const loaded = loadSession(getDb(), p);
