@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { registerUser } from "./user";
-import { registerPending } from "./pending";
 import { registerMetrics } from "./metrics";
 import { registerData } from "./data";
 import { registerDemo } from "./demo";
@@ -18,5 +17,4 @@ export const commands: Array<(program: Command) => void> = [
   registerModels,
   registerCampaign,
   registerRun,
-  registerPending,
 ];
