@@ -16,6 +16,8 @@ export type InspectorEntry = {
   validFromSeq: number;
   validToSeq: number | null;
   session?: string;
+  /** The calls that produced it (every method's entries carry them). */
+  callKeys?: string[];
 };
 export type InspectorSession = { seq: number; key: string; split: string };
 
@@ -213,7 +215,7 @@ function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string
 }
 
 /** Other methods' memories, generically: kind / key / content per entry, with validity. */
-export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
+export function GenericMemoryTable({ entries, callsBase }: { entries: InspectorEntry[]; callsBase: string }) {
   // Session by session, in the order the builder wrote them.
   entries = [...entries].sort((a, b) => a.validFromSeq - b.validFromSeq || a.kind.localeCompare(b.kind) || a.key.localeCompare(b.key));
   return (
@@ -225,6 +227,7 @@ export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
           <th className="p-1">key</th>
           <th className="p-1">seq</th>
           <th className="p-1">content</th>
+          <th className="p-1">model calls</th>
         </tr>
       </thead>
       <tbody>
@@ -240,6 +243,13 @@ export function GenericMemoryTable({ entries }: { entries: InspectorEntry[] }) {
               <pre className="whitespace-pre-wrap text-xs">
                 {typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}
               </pre>
+            </td>
+            <td className="p-1">
+              {(e.callKeys ?? []).map((k, i, all) => (
+                <div key={k}>
+                  <CallLink base={callsBase} callKey={k} label={all.length > 1 ? `call ${i + 1}` : "call"} />
+                </div>
+              ))}
             </td>
           </tr>
         ))}

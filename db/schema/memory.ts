@@ -82,6 +82,8 @@ export const memoryEntries = sqliteTable(
     content: text("content", { mode: "json" }).$type<unknown>().notNull(),
     validFromSeq: integer("valid_from_seq").notNull(),
     validToSeq: integer("valid_to_seq"),
+    /** Cache keys of the model calls that produced it (the ledger rows the inspector links to); [] when none did. */
+    callKeys: text("call_keys", { mode: "json" }).$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [

@@ -47,6 +47,8 @@ export function chatOf(ctx: AnyCtx): ChatFn {
       language: c.prose ? ctx.language : undefined,
       purpose: c.purpose,
     });
+    // While building, the entries this phase puts next record the call (the inspector's link).
+    if (r.cacheKey && "noteCall" in ctx.memory) ctx.memory.noteCall(r.cacheKey);
     return r.value;
   };
 }

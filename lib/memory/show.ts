@@ -8,6 +8,8 @@ export type ShownEntry = {
   session: string;
   validFromSeq: number;
   validToSeq: number | null;
+  /** Cache keys of the model calls that produced it (links to the ledger); [] when none did. */
+  callKeys: string[];
 };
 
 /**
@@ -17,11 +19,13 @@ export type ShownEntry = {
 export function showMemory(db: Db, versionId: number, at?: number): ShownEntry[] {
   const rows = db.$client
     .prepare(
-      `select e.kind, e.key, e.content, s.session_key as session, e.valid_from_seq as validFromSeq, e.valid_to_seq as validToSeq
+      `select e.kind, e.key, e.content, s.session_key as session, e.valid_from_seq as validFromSeq, e.valid_to_seq as validToSeq, e.call_keys as callKeys
        from memory_entries e join memory_steps s on s.id = e.step_id
        where e.version_id = ? ${at === undefined ? "" : "and e.valid_from_seq <= @at and (e.valid_to_seq is null or e.valid_to_seq > @at)"}
        order by e.kind, e.key, e.valid_from_seq, e.id`.replace(/@at/g, "?"),
     )
-    .all(...(at === undefined ? [versionId] : [versionId, at, at])) as Array<Omit<ShownEntry, "content"> & { content: string }>;
-  return rows.map((r) => ({ ...r, content: JSON.parse(r.content) }));
+    .all(...(at === undefined ? [versionId] : [versionId, at, at])) as Array<
+    Omit<ShownEntry, "content" | "callKeys"> & { content: string; callKeys: string }
+  >;
+  return rows.map((r) => ({ ...r, content: JSON.parse(r.content), callKeys: JSON.parse(r.callKeys) as string[] }));
 }

@@ -87,13 +87,41 @@ export class MemoryWriter extends MemoryReader {
     super(db, versionId, at);
   }
 
-  /** Adds an entry, or replaces the visible entry with the same kind and key. */
-  put<C>(kind: string, key: string, content: C): MemoryEntry<C> {
+  private readonly calls: string[] = [];
+
+  /**
+   * Notes a model call made in this phase. Every entry put afterwards (without explicit call keys)
+   * records the calls noted so far, so any method's entries link to the ledger rows that produced
+   * them without each method threading cache keys through its own data.
+   */
+  noteCall(cacheKey: string): void {
+    if (!this.calls.includes(cacheKey)) this.calls.push(cacheKey);
+  }
+
+  /** The calls noted in this phase so far. */
+  notedCalls(): string[] {
+    return [...this.calls];
+  }
+
+  /**
+   * Adds an entry, or replaces the visible entry with the same kind and key. `callKeys` names the
+   * calls that produced it; by default the calls noted in this phase. Stored sorted: concurrent
+   * calls finish in any order, and a rebuild must store the same memory.
+   */
+  put<C>(kind: string, key: string, content: C, callKeys: readonly string[] = this.calls): MemoryEntry<C> {
     return this.db.transaction(() => {
       this.expire(kind, key);
       const row = this.db
         .insert(memoryEntries)
-        .values({ versionId: this.versionId, stepId: this.stepId, kind, key, content, validFromSeq: this.at })
+        .values({
+          versionId: this.versionId,
+          stepId: this.stepId,
+          kind,
+          key,
+          content,
+          validFromSeq: this.at,
+          callKeys: [...callKeys].sort(),
+        })
         .returning()
         .get();
       return { id: row.id, kind, key, content, validFromSeq: this.at, validToSeq: null };
@@ -101,9 +129,9 @@ export class MemoryWriter extends MemoryReader {
   }
 
   /** Adds many entries in one transaction (e.g. every log of a session). */
-  putMany<C>(kind: string, items: Array<{ key: string; content: C }>): void {
+  putMany<C>(kind: string, items: Array<{ key: string; content: C; callKeys?: readonly string[] }>): void {
     this.db.transaction(() => {
-      for (const it of items) this.put(kind, it.key, it.content);
+      for (const it of items) this.put(kind, it.key, it.content, it.callKeys);
     });
   }
 

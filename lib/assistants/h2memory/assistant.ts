@@ -93,7 +93,20 @@ function optionsFor(ctx: Common, parts: H2Parts): H2Options {
 }
 
 function write(memory: BuildContext["memory"], entries: Array<{ kind: string; key: string; content: unknown }>) {
-  for (const e of entries) memory.put(e.kind, e.key, e.content);
+  for (const e of entries) memory.put(e.kind, e.key, e.content, callKeysIn(e.content));
+}
+
+/**
+ * H2Memory knows exactly which call produced each entry (finer than "the calls of this phase"), so
+ * it names them; the store keeps them in the same column as every other method's.
+ */
+export function callKeysIn(content: unknown): string[] {
+  const keys = new Set<string>();
+  const c = content as { callKey?: unknown; refineCallKey?: unknown; callKeys?: unknown; windows?: unknown } | null;
+  for (const k of [c?.callKey, c?.refineCallKey, ...(Array.isArray(c?.callKeys) ? c.callKeys : [])]) if (typeof k === "string") keys.add(k);
+  if (Array.isArray(c?.windows))
+    for (const w of c.windows as Array<{ callKey?: unknown }>) if (typeof w?.callKey === "string") keys.add(w.callKey);
+  return [...keys];
 }
 
 /** Requirement-phase inputs: Task 1, and the requirement-prediction turns of a dialogue. */

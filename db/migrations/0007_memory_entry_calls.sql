@@ -1,0 +1,1 @@
+ALTER TABLE `memory_entries` ADD `call_keys` text DEFAULT '[]' NOT NULL;
