@@ -78,3 +78,29 @@ test("a build the server lost shows as interrupted and resumes from the page", a
   await expect(resumed.getByTestId("build-status")).toContainText("7/7 sessions");
   await expect(resumed).toContainText("user 0001");
 });
+
+test("a baseline's memory entries link to the model calls that produced them", async ({ page }) => {
+  test.setTimeout(180_000);
+  const base = e2eState().baseURL;
+  await login(page, account("researcher"));
+  await page.goto(`${base}/memory`);
+  const form = page.getByRole("form", { name: "Build memory" });
+  await form.locator("select[name=datasetId]").selectOption({ label: "PAL-Set demo (en)" });
+  await form.locator("select[name=method]").selectOption("recursum");
+  await form.getByRole("textbox", { name: /Users/ }).fill("0002");
+  await form.getByRole("button", { name: "Build memory" }).click();
+  const started = form.getByRole("status");
+  await expect(started).toContainText(/Build #\d+ started/);
+  const id = /#(\d+)/.exec((await started.textContent()) ?? "")![1];
+  await expect(page.getByTestId(`build-${id}`)).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
+
+  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0002" });
+  await row.getByRole("link", { name: "recursum" }).click();
+  await expect(page.getByRole("heading", { name: /recursum memory of user 0002/ })).toBeVisible();
+
+  // A summary entry (written by a model call) links to its call; the call page shows that call.
+  const summary = page.getByTestId("generic-memory").getByRole("row").filter({ hasText: "summary" }).first();
+  await summary.getByTestId("call-link").first().click();
+  await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
+  await expect(page.getByTestId("call-attempts")).toContainText("recursum");
+});
