@@ -33,7 +33,11 @@ export type BuildOptions = MethodSetup & {
   users: string[];
   llm: ModelClient;
   onProgress?: (p: BuildProgress) => void;
-  /** Users built at the same time (each user's sessions stay in order). Default 2. */
+  /**
+   * Users built at the same time (each user's sessions stay in order). Default 8: one user's session
+   * rarely has enough independent calls to fill the model client's per-role slots, which all users
+   * share, so more users side by side keep them busy without changing what is built.
+   */
   parallelUsers?: number;
 };
 
@@ -49,7 +53,7 @@ export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildRes
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;
   const settings = memorySettings(db, a, options, retrieverKind, language, o.llm);
-  const limit = pLimit(o.parallelUsers ?? 2);
+  const limit = pLimit(o.parallelUsers ?? 8);
   return Promise.all(o.users.map((userKey) => limit(() => buildUser(db, o, userKey, options, retrieverKind, settings))));
 }
 
