@@ -99,7 +99,10 @@ test("a baseline's memory entries link to the model calls that produced them", a
   await expect(page.getByRole("heading", { name: /recursum memory of user 0002/ })).toBeVisible();
 
   // A summary entry (written by a model call) links to its call; the call page shows that call.
-  const summary = page.getByTestId("generic-memory").getByRole("row").filter({ hasText: "summary" }).first();
+  const summary = page.getByTestId("generic-memory").getByRole("row").filter({ hasText: "dialogue-summary" }).first();
+  // RecurSum's renderer shows the summary as text, not as JSON.
+  await expect(summary).toContainText("summary after session");
+  await expect(summary).not.toContainText('"summary":');
   await summary.getByTestId("call-link").first().click();
   await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
   await expect(page.getByTestId("call-attempts")).toContainText("recursum");

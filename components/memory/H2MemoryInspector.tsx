@@ -5,6 +5,7 @@
  */
 import Link from "next/link";
 import { LogGraphView } from "./LogGraphView";
+import { renderEntry } from "./entry-renderers";
 import { componentColour } from "./colours";
 import type { BackgroundEntry, LogGraphEntry, PrincipleEntry, SituationEntry, TopicOutlineEntry } from "@/lib/assistants/h2memory/types";
 
@@ -215,7 +216,7 @@ function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string
 }
 
 /** Other methods' memories, generically: kind / key / content per entry, with validity. */
-export function GenericMemoryTable({ entries, callsBase }: { entries: InspectorEntry[]; callsBase: string }) {
+export function GenericMemoryTable({ method, entries, callsBase }: { method: string; entries: InspectorEntry[]; callsBase: string }) {
   // Session by session, in the order the builder wrote them.
   entries = [...entries].sort((a, b) => a.validFromSeq - b.validFromSeq || a.kind.localeCompare(b.kind) || a.key.localeCompare(b.key));
   return (
@@ -240,9 +241,11 @@ export function GenericMemoryTable({ entries, callsBase }: { entries: InspectorE
               {e.validFromSeq}–{e.validToSeq ?? ""}
             </td>
             <td className="p-1">
-              <pre className="whitespace-pre-wrap text-xs">
-                {typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}
-              </pre>
+              {renderEntry(method, e.kind, e.content) ?? (
+                <pre className="whitespace-pre-wrap text-xs">
+                  {typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}
+                </pre>
+              )}
             </td>
             <td className="p-1">
               {(e.callKeys ?? []).map((k, i, all) => (

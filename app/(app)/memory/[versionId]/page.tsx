@@ -67,7 +67,7 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
         ) : (
           <>
             <h2 className="mb-2 text-sm font-semibold">Entries, session by session</h2>
-            <GenericMemoryTable entries={shown} callsBase="/memory/calls" />
+            <GenericMemoryTable method={v.method} entries={shown} callsBase="/memory/calls" />
           </>
         )}
       </section>

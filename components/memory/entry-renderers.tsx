@@ -1,0 +1,70 @@
+/**
+ * Readable views of the baselines' memory entries in the generic memory table, registered per
+ * method and entry kind in one place (a kind without a renderer shows its JSON). A renderer returns
+ * null when the content does not have the shape it expects, so the table falls back to the JSON.
+ */
+import type { ReactNode } from "react";
+
+type Renderer = (content: unknown) => ReactNode | null;
+
+const str = (x: unknown): x is string => typeof x === "string";
+const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** A text with an optional small label above it. */
+function Text({ label, text }: { label?: string; text: string }) {
+  return (
+    <div className="text-xs">
+      {label ? <div className="text-slate-500">{label}</div> : null}
+      <div className="whitespace-pre-wrap">{text}</div>
+    </div>
+  );
+}
+
+/** RecurSum: the running summary (of dialogues or of logs). */
+const summary: Renderer = (c) =>
+  obj(c) && str(c.summary) ? <Text label={`summary after session ${Number(c.seq) + 1}`} text={c.summary} /> : null;
+
+/** ConditionMem: a remembered user input with its summary and note. */
+const record: Renderer = (c) =>
+  obj(c) && str(c.summary) && str(c.note) ? (
+    <div className="space-y-1 text-xs">
+      {str(c.userInput) ? <Text label="user input" text={c.userInput} /> : null}
+      <Text label="summary" text={c.summary} />
+      <Text label="note" text={c.note} />
+    </div>
+  ) : null;
+
+/** LD-Agent: an event summary with its nouns. */
+const ldEvent: Renderer = (c) =>
+  obj(c) && str(c.summary) ? (
+    <div className="text-xs">
+      <Text text={c.summary} />
+      {Array.isArray(c.nouns) && c.nouns.length ? <div className="text-slate-500">nouns: {c.nouns.join(", ")}</div> : null}
+    </div>
+  ) : null;
+
+/** LD-Agent: persona traits extracted in one session. */
+const persona: Renderer = (c) =>
+  Array.isArray(c) && c.every((t) => obj(t) && str(t.trait)) ? (
+    <ul className="list-disc pl-4 text-xs">
+      {(c as Array<{ trait: string; turn?: number }>).map((t, i) => (
+        <li key={i}>{t.trait}</li>
+      ))}
+    </ul>
+  ) : null;
+
+/** MemoryBank: plain-text portraits and summaries, and event pieces with their text. */
+const plain: Renderer = (c) => (str(c) ? <Text text={c} /> : null);
+const piece: Renderer = (c) => (obj(c) && str(c.text) ? <Text label={str(c.date) ? c.date : undefined} text={c.text} /> : null);
+
+export const ENTRY_RENDERERS: Record<string, Record<string, Renderer>> = {
+  recursum: { "dialogue-summary": summary, "log-summary": summary },
+  conditionmem: { record },
+  "ld-agent": { event: ldEvent, "persona-user": persona, "persona-assistant": persona },
+  memorybank: { turn: piece, event: piece, "daily-portrait": plain, "global-summary": plain, "global-portrait": plain },
+};
+
+/** The method's view of an entry, or null for the JSON fallback. */
+export function renderEntry(method: string, kind: string, content: unknown): ReactNode | null {
+  return ENTRY_RENDERERS[method]?.[kind]?.(content) ?? null;
+}
