@@ -90,6 +90,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       )
       .get()?.output ?? null;
 
+  const memo = new Map<string, unknown>();
   const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>) => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
     try {
@@ -119,6 +120,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
           });
         },
         jobOutput: outputOf(job.replicate),
+        memo,
       };
       const item = { itemKey: job.itemKey, userKey: job.userKey ?? "" };
       const outcome = isPair
