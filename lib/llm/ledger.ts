@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
@@ -91,21 +91,21 @@ export type LedgerSummary = {
   reasoningTokens: number;
 };
 
+function originColumn(origin: Origin): [string, number] {
+  if (origin.memoryVersionId !== undefined) return ["memory_version_id", origin.memoryVersionId];
+  if (origin.jobId !== undefined) return ["job_id", origin.jobId];
+  if (origin.judgeRunId !== undefined) return ["judge_run_id", origin.judgeRunId];
+  throw new Error("an origin needs a memoryVersionId, a jobId or a judgeRunId");
+}
+
+/** Read after every experiment job (its usage): a compiled statement per origin column. */
 export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
-  const rows = db
-    .select({
-      status: llmCalls.status,
-      cacheHit: llmCalls.cacheHit,
-      n: sql<number>`count(*)`,
-      p: sql<number>`coalesce(sum(${llmCalls.promptTokens}), 0)`,
-      c: sql<number>`coalesce(sum(${llmCalls.completionTokens}), 0)`,
-      ca: sql<number>`coalesce(sum(${llmCalls.cachedTokens}), 0)`,
-      r: sql<number>`coalesce(sum(${llmCalls.reasoningTokens}), 0)`,
-    })
-    .from(llmCalls)
-    .where(originFilter(origin))
-    .groupBy(llmCalls.status, llmCalls.cacheHit)
-    .all();
+  const [column, id] = originColumn(origin);
+  const rows = stmt(
+    db,
+    `SELECT status, cache_hit AS cacheHit, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p, coalesce(sum(completion_tokens), 0) AS c,
+     coalesce(sum(cached_tokens), 0) AS ca, coalesce(sum(reasoning_tokens), 0) AS r FROM llm_calls WHERE ${column} = ? GROUP BY status, cache_hit`,
+  ).all(id) as Array<{ status: LlmCallStatus; cacheHit: number; n: number; p: number; c: number; ca: number; r: number }>;
   const s: LedgerSummary = {
     rows: 0,
     requests: 0,
