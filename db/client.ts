@@ -34,8 +34,39 @@ export function openDb(file: string = databasePath()): Db {
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
+  cacheStatements(db, sqlite);
   migrate(db, { migrationsFolder: path.join(/*turbopackIgnore: true*/ projectRoot(), "db", "migrations") });
   return db;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Drizzle compiles every query it runs with `prepare`, which costs more than running a small query. Its
+ * session gets a client whose `prepare` keeps the last few hundred statements by SQL text (values are
+ * bound parameters, so the texts repeat). Drizzle switches a statement to raw rows when it wants arrays
+ * and never back, so a reused statement is reset to objects first. Direct `db.$client` use is untouched.
+ */
+function cacheStatements(db: Db, sqlite: Database.Database): void {
+  const cache = new Map<string, Database.Statement>();
+  const client = {
+    prepare(text: string): Database.Statement {
+      let s = cache.get(text);
+      if (s) {
+        cache.delete(text); // re-inserted below: the Map's order is the least recently used first
+        if (s.busy)
+          s = sqlite.prepare(text); // still iterating: a second use needs its own statement
+        else if (s.reader) s.raw(false);
+      } else {
+        s = sqlite.prepare(text);
+      }
+      cache.set(text, s);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return s;
+    },
+    transaction: sqlite.transaction.bind(sqlite),
+  };
+  (db as unknown as { session: { client: unknown } }).session.client = client;
 }
 
 const globalForDb = globalThis as unknown as { __palDb?: { file: string; db: Db } };

@@ -1,4 +1,5 @@
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { ConflictError, InvalidInputError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import type { Origin } from "@/lib/llm/ledger";
@@ -48,14 +49,25 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
   });
   // Steps 0..seq-1 fully, and step seq's logs phase: the step as a whole must be complete.
   const needed = Math.min(o.seq + 1, sessions.length);
+  // One step per (version, seq): a count answers the common case without loading every step.
+  const complete = version
+    ? (
+        stmt(db, "SELECT count(*) AS n FROM memory_steps WHERE version_id = ? AND status = 'complete' AND seq < ?").get(
+          version.id,
+          needed,
+        ) as {
+          n: number;
+        }
+      ).n
+    : 0;
   const done = new Set(
-    version
+    version && complete < needed
       ? listSteps(db, version.id)
           .filter((s) => s.status === "complete")
           .map((s) => s.seq)
       : [],
   );
-  for (let s = 0; s < needed; s++) {
+  for (let s = 0; s < (complete < needed ? needed : 0); s++) {
     if (!done.has(s)) {
       throw new ConflictError(
         `the ${a.id} memory of user "${o.userKey}" is not built up to session ${s}: run pal memory build --method ${a.id} first`,

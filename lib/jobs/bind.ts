@@ -123,6 +123,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const client = o.client ?? ModelClient.create(db, o.clientOptions);
   const builds = new Map<string, Promise<void>>();
   const sessionsOf = new Map<string, Session[]>();
+  // Like the sessions, a data set's identity is read once: ids are never reused and its content cannot change under an experiment.
+  const datasetsById = new Map<number, DatasetRef>();
   const ensureBuilt = (
     ds: DatasetRef,
     method: ExperimentConfig["methods"][number],
@@ -153,7 +155,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   return {
     model: (jobId, config) => jobModel(db, client, jobId, config),
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate }): Promise<AssistantPort> {
-      const ds = datasetById(db, datasetId);
+      let ds = datasetsById.get(datasetId);
+      if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
       await ensureBuilt(ds, method, config.retriever, userKey);
       const sk = `${ds.id}\u0000${userKey}`;
       let sessions = sessionsOf.get(sk);

@@ -4,27 +4,23 @@
  * is claimable again, so nothing finished is lost and nothing unfinished is stuck. Phase 1 jobs are only
  * claimed once no phase 0 job of the experiment is unfinished.
  */
-import { and, eq, sql } from "drizzle-orm";
-import type BetterSqlite3 from "better-sqlite3";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { jobs, jobScores } from "@/db/schema";
+import { stmt } from "@/db/statements";
+import { jobs } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 
-export type ClaimedJob = typeof jobs.$inferSelect;
+/** What the worker needs of a claimed job. */
+export type ClaimedJob = Pick<
+  typeof jobs.$inferSelect,
+  "id" | "experimentId" | "replicate" | "method" | "task" | "itemKey" | "userKey" | "phase" | "attempts" | "status" | "worker"
+>;
 
-// Statements the worker runs for every job, compiled once per connection.
-const compiled = new WeakMap<object, Map<string, BetterSqlite3.Statement<unknown[], unknown>>>();
-export function stmt(db: Db, sqlText: string): BetterSqlite3.Statement<unknown[], unknown> {
-  let m = compiled.get(db.$client);
-  if (!m) compiled.set(db.$client, (m = new Map()));
-  let s = m.get(sqlText);
-  if (!s) m.set(sqlText, (s = db.$client.prepare(sqlText)));
-  return s;
-}
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: number, now = Date.now()): ClaimedJob | null {
   return db.transaction(
-    (tx) => {
+    () => {
       // The lowest phase with unfinished work is the only claimable one; each lookup walks the
       // (experiment, status, phase) index, so a claim costs the same at job 1 and job 100,000.
       const phase = (
@@ -42,21 +38,12 @@ export function claimJob(db: Db, experimentId: number, worker: string, leaseMs: 
           "SELECT id FROM jobs WHERE experiment_id = ? AND status = 'running' AND phase = ? AND lease_until < ? ORDER BY id LIMIT 1",
         ).get(experimentId, phase, now)) as { id: number } | undefined;
       if (!row) return null;
-      return (
-        tx
-          .update(jobs)
-          .set({
-            status: "running",
-            worker,
-            startedAt: now,
-            leaseUntil: now + leaseMs,
-            attempts: sql`${jobs.attempts} + 1`,
-            updatedAt: now,
-          })
-          .where(eq(jobs.id, row.id))
-          .returning()
-          .get() ?? null
-      );
+      return stmt(
+        db,
+        `UPDATE jobs SET status = 'running', worker = ?, started_at = ?, lease_until = ?, attempts = attempts + 1, updated_at = ?
+         WHERE id = ? RETURNING id, experiment_id AS experimentId, replicate, method, task, item_key AS itemKey, user_key AS userKey,
+         phase, attempts, status, worker`,
+      ).get(worker, now, now + leaseMs, now, row.id) as ClaimedJob;
     },
     { behavior: "immediate" },
   );
@@ -81,34 +68,21 @@ export function completeJob(
   usage: Record<string, number>,
   now = Date.now(),
 ): boolean {
-  return db.transaction((tx) => {
-    const r = tx
-      .update(jobs)
-      .set({
-        status: "done",
-        finishedAt: now,
-        leaseUntil: null,
-        error: null,
-        input: outcome.input,
-        output: outcome.output,
-        retrieved: outcome.retrieved ?? null,
-        usage,
-        updatedAt: now,
-      })
-      .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
-      .run();
+  return db.$client.transaction(() => {
+    const r = stmt(
+      db,
+      `UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, error = NULL, input = ?, output = ?, retrieved = ?,
+       usage = ?, updated_at = ? WHERE id = ? AND worker = ? AND status = 'running'`,
+    ).run(now, json(outcome.input), json(outcome.output), json(outcome.retrieved), json(usage), now, jobId, worker);
     if (r.changes !== 1) return false;
-    for (const s of outcome.scores) {
-      tx.insert(jobScores)
-        .values({ jobId, scorer: s.scorer, version: s.version, values: s.values, detail: s.detail ?? null })
-        .onConflictDoUpdate({
-          target: [jobScores.jobId, jobScores.scorer, jobScores.version],
-          set: { values: s.values, detail: s.detail ?? null },
-        })
-        .run();
-    }
+    const insert = stmt(
+      db,
+      `INSERT INTO job_scores (job_id, scorer, version, "values", detail) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (job_id, scorer, version) DO UPDATE SET "values" = excluded."values", detail = excluded.detail`,
+    );
+    for (const s of outcome.scores) insert.run(jobId, s.scorer, s.version, JSON.stringify(s.values), json(s.detail));
     return true;
-  });
+  })();
 }
 
 /** A failed attempt: back to the queue while attempts remain, else recorded as failed with the error. */

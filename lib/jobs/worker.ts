@@ -7,6 +7,7 @@
 import os from "node:os";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { datasets, experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
@@ -72,7 +73,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     .run();
 
   const stopped = () => {
-    const s = db.select({ status: experiments.status }).from(experiments).where(eq(experiments.id, experimentId)).get()?.status;
+    const s = (stmt(db, "SELECT status FROM experiments WHERE id = ?").get(experimentId) as { status: ExperimentStatus } | undefined)
+      ?.status;
     return s === "paused" || s === "cancelled";
   };
   const outputOf = (replicate: number) => (method: string, itemKey: string) =>
@@ -90,6 +92,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       )
       .get()?.output ?? null;
 
+  const memo = new Map<string, unknown>();
   const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>) => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
     try {
@@ -119,6 +122,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
           });
         },
         jobOutput: outputOf(job.replicate),
+        memo,
       };
       const item = { itemKey: job.itemKey, userKey: job.userKey ?? "" };
       const outcome = isPair

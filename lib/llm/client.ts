@@ -4,6 +4,7 @@ import pRetry from "p-retry";
 import { inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { embeddingCache, llmCache, type ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
@@ -79,6 +80,7 @@ type Core = {
   db: Db;
   opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
   limits: Map<ModelRole, LimitFunction>;
+  sdks: Map<string, OpenAI>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
 };
@@ -151,6 +153,7 @@ export class ModelClient {
         concurrency: options.concurrency ?? {},
       },
       limits: new Map(),
+      sdks: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
     };
@@ -186,7 +189,14 @@ export class ModelClient {
 
   private sdk(cfg: ModelConfig): OpenAI {
     // Retries are ours (one ledger row per attempt), so the SDK makes exactly one try.
-    return new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: this.core.opts.timeoutMs, maxRetries: 0 });
+    // One SDK instance per endpoint and key: building one per call showed up in the experiments bench.
+    const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}`;
+    let sdk = this.core.sdks.get(key);
+    if (!sdk) {
+      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: this.core.opts.timeoutMs, maxRetries: 0 });
+      this.core.sdks.set(key, sdk);
+    }
+    return sdk;
   }
 
   /** Runs `once` with transport retries; each failed attempt becomes a ledger row via `onFail`. */
@@ -241,11 +251,7 @@ export class ModelClient {
       return { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
     };
 
-    const cached = db
-      .select({ response: llmCache.response })
-      .from(llmCache)
-      .where(inArray(llmCache.key, [cacheKey]))
-      .get();
+    const cached = stmt(db, "SELECT response FROM llm_cache WHERE key = ?").get(cacheKey) as { response: string } | undefined;
     if (cached) {
       const r = hit(cached.response, "cache");
       if (r) return r;

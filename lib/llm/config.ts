@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { decryptSecret, encryptSecret } from "./secrets";
@@ -54,16 +55,14 @@ export function roleOf(name: string): ModelRole {
   return role;
 }
 
-type Row = typeof modelSettings.$inferSelect;
+type Row = Pick<typeof modelSettings.$inferSelect, "name" | "baseUrl" | "apiKeyEnc" | "model" | "params">;
 
+// Read on every model call: a compiled statement rather than a query built each time.
 function rows(db: Db): Map<string, Row> {
-  return new Map(
-    db
-      .select()
-      .from(modelSettings)
-      .all()
-      .map((r) => [r.name, r]),
-  );
+  const raw = stmt(db, "SELECT name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, model, params FROM model_settings").all() as Array<
+    Omit<Row, "params"> & { params: string | null }
+  >;
+  return new Map(raw.map((r) => [r.name, { ...r, params: r.params === null ? null : (JSON.parse(r.params) as Record<string, unknown>) }]));
 }
 
 function envDefaults(role: ModelRole) {

@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
 
 /** What caused a call: at most one of these is set; a call with none is an ad-hoc check. */
@@ -26,31 +27,34 @@ export type LedgerRow = {
   latencyMs?: number | null;
 };
 
+const INSERT_CALL = `INSERT INTO llm_calls (memory_version_id, job_id, judge_run_id, purpose, role, config, endpoint, model, cache_key,
+  cache_hit, replicate, attempt, status, error, raw_reply, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, latency_ms)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** One ledger row, written at once (a crash loses no recorded attempt). */
 export function recordCall(db: Db, r: LedgerRow): void {
-  db.insert(llmCalls)
-    .values({
-      memoryVersionId: r.origin.memoryVersionId ?? null,
-      jobId: r.origin.jobId ?? null,
-      judgeRunId: r.origin.judgeRunId ?? null,
-      purpose: r.purpose,
-      role: r.role,
-      config: r.config,
-      endpoint: r.endpoint,
-      model: r.model,
-      cacheKey: r.cacheKey,
-      cacheHit: r.cacheHit,
-      replicate: r.replicate,
-      attempt: r.attempt,
-      status: r.status,
-      error: r.error ?? null,
-      rawReply: r.rawReply ?? null,
-      promptTokens: r.promptTokens ?? 0,
-      completionTokens: r.completionTokens ?? 0,
-      cachedTokens: r.cachedTokens ?? 0,
-      reasoningTokens: r.reasoningTokens ?? 0,
-      latencyMs: r.latencyMs ?? null,
-    })
-    .run();
+  stmt(db, INSERT_CALL).run(
+    r.origin.memoryVersionId ?? null,
+    r.origin.jobId ?? null,
+    r.origin.judgeRunId ?? null,
+    r.purpose,
+    r.role,
+    r.config,
+    r.endpoint,
+    r.model,
+    r.cacheKey,
+    r.cacheHit ? 1 : 0,
+    r.replicate,
+    r.attempt,
+    r.status,
+    r.error ?? null,
+    r.rawReply ?? null,
+    r.promptTokens ?? 0,
+    r.completionTokens ?? 0,
+    r.cachedTokens ?? 0,
+    r.reasoningTokens ?? 0,
+    r.latencyMs ?? null,
+  );
 }
 
 function originFilter(origin: Origin) {
@@ -87,21 +91,21 @@ export type LedgerSummary = {
   reasoningTokens: number;
 };
 
+function originColumn(origin: Origin): [string, number] {
+  if (origin.memoryVersionId !== undefined) return ["memory_version_id", origin.memoryVersionId];
+  if (origin.jobId !== undefined) return ["job_id", origin.jobId];
+  if (origin.judgeRunId !== undefined) return ["judge_run_id", origin.judgeRunId];
+  throw new Error("an origin needs a memoryVersionId, a jobId or a judgeRunId");
+}
+
+/** Read after every experiment job (its usage): a compiled statement per origin column. */
 export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
-  const rows = db
-    .select({
-      status: llmCalls.status,
-      cacheHit: llmCalls.cacheHit,
-      n: sql<number>`count(*)`,
-      p: sql<number>`coalesce(sum(${llmCalls.promptTokens}), 0)`,
-      c: sql<number>`coalesce(sum(${llmCalls.completionTokens}), 0)`,
-      ca: sql<number>`coalesce(sum(${llmCalls.cachedTokens}), 0)`,
-      r: sql<number>`coalesce(sum(${llmCalls.reasoningTokens}), 0)`,
-    })
-    .from(llmCalls)
-    .where(originFilter(origin))
-    .groupBy(llmCalls.status, llmCalls.cacheHit)
-    .all();
+  const [column, id] = originColumn(origin);
+  const rows = stmt(
+    db,
+    `SELECT status, cache_hit AS cacheHit, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p, coalesce(sum(completion_tokens), 0) AS c,
+     coalesce(sum(cached_tokens), 0) AS ca, coalesce(sum(reasoning_tokens), 0) AS r FROM llm_calls WHERE ${column} = ? GROUP BY status, cache_hit`,
+  ).all(id) as Array<{ status: LlmCallStatus; cacheHit: number; n: number; p: number; c: number; ca: number; r: number }>;
   const s: LedgerSummary = {
     rows: 0,
     requests: 0,

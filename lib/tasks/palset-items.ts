@@ -93,6 +93,22 @@ export function loadPalItem(db: Db, datasetId: number, itemKey: string): PalItem
   };
 }
 
+const MEMO_ITEMS = 10_000;
+
+/**
+ * loadPalItem through the worker run's memo: an experiment asks for the same item once per repeat and
+ * method, and the data set cannot change while the experiment exists. The items are read-only.
+ */
+export function palItemOf(ctx: { db: Db; datasetId: number; memo?: Map<string, unknown> }, itemKey: string): PalItem {
+  const k = `palItem\u0000${ctx.datasetId}\u0000${itemKey}`;
+  let it = ctx.memo?.get(k) as PalItem | undefined;
+  if (!it) {
+    it = loadPalItem(ctx.db, ctx.datasetId, itemKey);
+    if (ctx.memo && ctx.memo.size < MEMO_ITEMS) ctx.memo.set(k, it);
+  }
+  return it;
+}
+
 /** Background and personality as the simulator and the judges read them. */
 export function describeUser(bg: Record<string, unknown> | null): { background: string; personality: string } {
   if (!bg) return { background: "", personality: "" };

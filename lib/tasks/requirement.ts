@@ -6,7 +6,7 @@
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
 import { outputOf } from "./ports";
-import { describePalItem, listQueryTopics, loadPalItem } from "./palset-items";
+import { describePalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
 export const BLEU_VERSION = 1;
@@ -24,7 +24,7 @@ export const requirementTask: TaskDef = {
   describe: describePalItem,
   estimate: () => ({ assistant: 1, "user-simulator": 0, judge: 1, promptTokens: 1800, completionTokens: 150 }),
   async run(ctx, item) {
-    const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+    const it = palItemOf(ctx, item.itemKey);
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
     const answer = await assistant.respond({ type: "query", query: it.userQuery });
     const prediction = outputOf(answer, "query").requirement;

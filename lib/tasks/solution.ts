@@ -8,7 +8,7 @@
  */
 import { memPalBleu, selectionItemScore, selectionScore, type Feedback } from "@/lib/metrics";
 import { ModelCallError } from "@/lib/llm/errors";
-import { describePalItem, listQueryTopics, loadPalItem } from "./palset-items";
+import { describePalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { outputOf } from "./ports";
 import { BLEU_VERSION } from "./requirement";
 import { mean, type ScoreRow, type TaskDef } from "./types";
@@ -23,7 +23,7 @@ export const solutionTask: TaskDef = {
   describe: describePalItem,
   estimate: () => ({ assistant: 2, "user-simulator": 0, judge: 0, promptTokens: 2000, completionTokens: 200 }),
   async run(ctx, item) {
-    const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+    const it = palItemOf(ctx, item.itemKey);
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
     const gen = await assistant.respond({ type: "requirement", requirement: it.requirement });
     const solution = outputOf(gen, "requirement").solution;

@@ -26,6 +26,8 @@ export type JobContext = {
   assistant: (userKey: string, sessionSeq: number) => Promise<AssistantPort>;
   /** Outputs of other jobs of the same experiment (pairwise judging reads the two dialogues). */
   jobOutput: (method: string, itemKey: string) => unknown;
+  /** Kept for one worker run: an item read once serves every repeat and method (see palItemOf). */
+  memo?: Map<string, unknown>;
 };
 
 /** Expected model calls per item, by role (the dry run multiplies them out). */

@@ -7,7 +7,7 @@
  */
 import { fairEval, type PairJudgment } from "@/lib/metrics";
 import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
-import { describePalItem, describeUser, listQueryTopics, loadPalItem } from "../palset-items";
+import { describePalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
 import { outputOf } from "../ports";
 import type { AssistantActionCode } from "@/lib/assistants/sessions";
@@ -30,7 +30,7 @@ export const dialogueTask: TaskDef = {
   // 6 turns on average: a simulator line and a reply per turn (a method may add its own retrieval query).
   estimate: () => ({ assistant: 6, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
   async run(ctx, item) {
-    const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+    const it = palItemOf(ctx, item.itemKey);
     const template = it.dialogueTemplate
       ? parseTemplate(it.dialogueTemplate, `dialogue_template[${it.sampleKey}_${it.topicKey}]`)
       : generateTemplate(templateSeed(ctx.config.seed, ctx.replicate, item.itemKey));
@@ -77,7 +77,7 @@ export const dialogueTask: TaskDef = {
       completionTokens: 300,
     }),
     async run(ctx, item, a, b) {
-      const it = loadPalItem(ctx.db, ctx.datasetId, item.itemKey);
+      const it = palItemOf(ctx, item.itemKey);
       const da = (ctx.jobOutput(a, item.itemKey) as DialogueOutput | null)?.dialogue;
       const db = (ctx.jobOutput(b, item.itemKey) as DialogueOutput | null)?.dialogue;
       if (!da || !db) throw new Error(`dialogue of ${!da ? a : b} for ${item.itemKey} is missing`);
