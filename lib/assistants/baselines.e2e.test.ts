@@ -1,11 +1,11 @@
+import { fakeModelPerTest } from "@/test/fake-model-env";
 /**
  * The six memory baselines end to end: the real model client over HTTP to the fake OpenAI server
  * (scripted replies), the real builder and memory store on SQLite, the real BM25 retriever.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type ChatRequest, type FakeOpenAI, type Fault } from "@/test/fake-openai";
-import { importMarkedHicupid, importMarkedPalset } from "@/test/marked-data";
+import { describe, expect, it } from "vitest";
+import { type ChatRequest, type Fault } from "@/test/fake-openai";
+import { importMarkedHicupid } from "@/test/marked-data";
 import { probeResponder } from "@/test/probe-assistant";
 import { baselinePurpose, baselineResponder, fakeWorthRemembering } from "@/test/baseline-responder";
 import { llmCalls } from "@/db/schema";
@@ -24,34 +24,12 @@ import { ldAgentImpliedCalls } from "./ld-agent/engine";
 const BASELINES = ["turn-rag", "session-rag", "recursum", "conditionmem", "memorybank", "ld-agent"] as const;
 type Method = (typeof BASELINES)[number];
 
-let fake: FakeOpenAI;
-const dbs: Array<ReturnType<typeof tempDb>> = [];
-const cleanups: Array<() => void> = [];
+const m = fakeModelPerTest(baselineResponder(probeResponder));
 
-beforeEach(async () => {
-  fake = await startFakeOpenAI({ respond: baselineResponder(probeResponder) });
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  for (const t of dbs.splice(0)) t.cleanup();
-  for (const c of cleanups.splice(0)) c();
-});
-
-async function palsetDb(): Promise<Db> {
-  const t = tempDb();
-  dbs.push(t);
-  cleanups.push((await importMarkedPalset(t.db)).cleanup);
-  return t.db;
-}
+const palsetDb = () => m.palsetDb();
 async function hicupidDb(): Promise<Db> {
-  const t = tempDb();
-  dbs.push(t);
-  cleanups.push((await importMarkedHicupid(t.db)).cleanup);
+  const t = m.db();
+  m.onCleanup((await importMarkedHicupid(t.db)).cleanup);
   return t.db;
 }
 
@@ -100,7 +78,7 @@ describe.each(BASELINES)("%s over the marked PAL-Set", (method) => {
     const db = await palsetDb();
     const results = await build(db, method);
     expect(results.map((r) => r.status)).toEqual(["complete", "complete"]);
-    const buildReqs = [...fake.chatRequests];
+    const buildReqs = [...m.fake.chatRequests];
     // Every call the algorithm makes ends in one accepted ledger row (fresh or from the cache, since
     // identical prompts are asked once); fewer requests than that reach the server.
     const accepted = db
@@ -115,7 +93,7 @@ describe.each(BASELINES)("%s over the marked PAL-Set", (method) => {
     for (const r of buildReqs) expect(promptText(r)).not.toMatch(/MK_S\d_TOPIC/);
 
     // Answer in the query session (seq 2): its logs yes; its dialogue, topics or later sessions never.
-    const before = fake.chatRequests.length;
+    const before = m.fake.chatRequests.length;
     const out = await respondInSession(db, {
       dataset: datasetByName(db, PAL),
       method,
@@ -125,7 +103,7 @@ describe.each(BASELINES)("%s over the marked PAL-Set", (method) => {
       llm: client(db),
       createRetriever,
     });
-    const answerReqs = fake.chatRequests.slice(before);
+    const answerReqs = m.fake.chatRequests.slice(before);
     expect(answerReqs.length).toBe(out.calls);
     const all = answerReqs.map(promptText).join("\n");
     expect(all).toContain("MK_S2_LOG");
@@ -133,10 +111,10 @@ describe.each(BASELINES)("%s over the marked PAL-Set", (method) => {
     expect(all).not.toContain("(u0001)");
     if (method !== "recursum") expect(out.retrieved.some((x) => x.kind === "log")).toBe(true);
 
-    const again = fake.chatRequests.length;
+    const again = m.fake.chatRequests.length;
     const second = await build(db, method);
     expect(second.map((r) => r.built)).toEqual([0, 0]);
-    expect(fake.chatRequests.length).toBe(again);
+    expect(m.fake.chatRequests.length).toBe(again);
   });
 });
 
@@ -173,7 +151,7 @@ describe("what each baseline stores and retrieves", () => {
     const sessions = loadSessions(db, datasetByName(db, PAL), "0000");
     const yes = sessions.flatMap((s) => s.dialogue.filter((t) => fakeWorthRemembering(t.user)).map(() => s.seq));
     expect(entries.filter((e) => e.kind === "record").map((e) => e.validFromSeq)).toEqual(yes.map((s) => s + 1));
-    const before = fake.chatRequests.length;
+    const before = m.fake.chatRequests.length;
     const out = await respondInSession(db, {
       dataset: datasetByName(db, PAL),
       method: "conditionmem",
@@ -183,7 +161,7 @@ describe("what each baseline stores and retrieves", () => {
       llm: client(db),
       createRetriever,
     });
-    const reqs = fake.chatRequests.slice(before);
+    const reqs = m.fake.chatRequests.slice(before);
     expect(reqs.map((r) => baselinePurpose(r) ?? "answer")).toEqual(["conditionmem.reflection", "answer"]);
     expect(out.retrieved.filter((r) => r.kind === "record").length).toBeLessThanOrEqual(3);
   });
@@ -219,7 +197,7 @@ describe("the dense retriever setting", () => {
     const dataset = datasetByName(db, PAL);
     const r = await buildMemory(db, { dataset, method, users: ["0000"], llm: client(db), createRetriever, retriever: "dense" });
     expect(r[0].status).toBe("complete");
-    const embedBefore = fake.embeddingRequests.length;
+    const embedBefore = m.fake.embeddingRequests.length;
     const out = await respondInSession(db, {
       dataset,
       method,
@@ -230,7 +208,7 @@ describe("the dense retriever setting", () => {
       llm: client(db),
       createRetriever,
     });
-    expect(fake.embeddingRequests.length).toBeGreaterThan(embedBefore);
+    expect(m.fake.embeddingRequests.length).toBeGreaterThan(embedBefore);
     expect(out.retrieved.filter((x) => x.kind === "log")).toHaveLength(3);
     // The dense memory is a different version from the BM25 one (the retriever is part of its settings).
     await expect(
@@ -259,7 +237,7 @@ describe("faults and HiCUPID", () => {
       const db = await palsetDb();
       let n = 0;
       const seen = new Set<string>();
-      fake.setFault((req) => {
+      m.fake.setFault((req) => {
         // Each distinct prompt is faulted once at most (every fifth one), so retries succeed.
         const key = promptText(req);
         if (seen.has(key)) return undefined;
@@ -268,7 +246,7 @@ describe("faults and HiCUPID", () => {
       });
       let invalid = 0;
       const base = baselineResponder(probeResponder);
-      fake.setResponder((req) => (invalid++ % 10 === 0 && baselinePurpose(req) ? "not json at all" : base(req)));
+      m.fake.setResponder((req) => (invalid++ % 10 === 0 && baselinePurpose(req) ? "not json at all" : base(req)));
       const results = await build(db, method);
       expect(results.map((r) => r.status)).toEqual(["complete", "complete"]);
       expect(memoryOf(db, method)).toEqual(expected);
@@ -294,7 +272,7 @@ describe("faults and HiCUPID", () => {
       llm: client(db),
       createRetriever,
     });
-    for (const r of fake.chatRequests) expect(promptText(r)).not.toMatch(/MK_DLG_META|MK_QA_/);
-    expect(fake.chatRequests.map(promptText).join("\n")).toContain("MK_HC_DLG");
+    for (const r of m.fake.chatRequests) expect(promptText(r)).not.toMatch(/MK_DLG_META|MK_QA_/);
+    expect(m.fake.chatRequests.map(promptText).join("\n")).toContain("MK_HC_DLG");
   });
 });

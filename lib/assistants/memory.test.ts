@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeModelPerTest } from "@/test/fake-model-env";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI, type Fault } from "@/test/fake-openai";
-import { importMarkedHicupid, importMarkedPalset } from "@/test/marked-data";
+import { type Fault } from "@/test/fake-openai";
+import { importMarkedHicupid } from "@/test/marked-data";
 import { probeResponder, registerProbe } from "@/test/probe-assistant";
 import { memoryEntries, memorySteps, memoryVersions, llmCalls } from "@/db/schema";
 import type { Db } from "@/db/client";
@@ -16,29 +16,9 @@ import type { TaskInput } from "./types";
 
 registerProbe();
 
-let fake: FakeOpenAI;
-const dbs: Array<ReturnType<typeof tempDb>> = [];
-const cleanups: Array<() => void> = [];
+const m = fakeModelPerTest(probeResponder, { embedding: false });
 
-beforeEach(async () => {
-  fake = await startFakeOpenAI({ respond: probeResponder });
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  for (const t of dbs.splice(0)) t.cleanup();
-  for (const c of cleanups.splice(0)) c();
-});
-
-async function palsetDb(): Promise<Db> {
-  const t = tempDb();
-  dbs.push(t);
-  cleanups.push((await importMarkedPalset(t.db)).cleanup);
-  return t.db;
-}
+const palsetDb = () => m.palsetDb();
 
 const client = (db: Db) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500 });
 const build = (db: Db, method = "probe", users?: string[]) => {
@@ -121,7 +101,7 @@ describe("memory build", () => {
     const expected = [show(clean, "0000"), show(clean, "0001")];
     const answers = await answerAll(clean);
 
-    fake.chatRequests.length = 0;
+    m.fake.chatRequests.length = 0;
     const faulty = await palsetDb();
     const kinds: Array<Fault | "invalid"> = [
       { kind: "status", status: 429, retryAfterSeconds: 0 },
@@ -131,11 +111,11 @@ describe("memory build", () => {
       { kind: "drop" },
     ];
     // Every fifth request is faulty, cycling through the kinds.
-    fake.setFault((_req, i) => {
+    m.fake.setFault((_req, i) => {
       const k = i % 5 === 0 ? kinds[Math.floor(i / 5) % kinds.length] : undefined;
       return k === "invalid" ? undefined : k;
     });
-    fake.setResponder((req, i) =>
+    m.fake.setResponder((req, i) =>
       i % 5 === 0 && kinds[Math.floor(i / 5) % kinds.length] === "invalid" ? "Sorry, I cannot {do that" : probeResponder(req),
     );
     const { results } = await build(faulty);
@@ -148,7 +128,7 @@ describe("memory build", () => {
     const sums = versions.map((v) => summarizeCalls(faulty, { memoryVersionId: v.id }));
     const total = (k: "retry" | "invalid" | "ok") => sums.reduce((n, s) => n + s.byStatus[k], 0);
     expect(total("ok")).toBe(12);
-    expect(fake.chatRequests.length).toBeGreaterThanOrEqual(25);
+    expect(m.fake.chatRequests.length).toBeGreaterThanOrEqual(25);
     expect(total("retry")).toBeGreaterThanOrEqual(2);
     expect(total("invalid")).toBeGreaterThanOrEqual(1);
     const errors = faulty
@@ -161,7 +141,7 @@ describe("memory build", () => {
     expect(errors.some((e) => e.startsWith("HTTP 500"))).toBe(true);
     expect(errors.some((e) => /Connection|fetch failed|socket/i.test(e))).toBe(true);
 
-    fake.setFault(undefined);
+    m.fake.setFault(undefined);
     const again = await build(faulty);
     expect(again.llm.stats.requests).toBe(0);
   });
@@ -169,7 +149,7 @@ describe("memory build", () => {
   it("records a step that keeps failing, and the next run resumes from it", async () => {
     const db = await palsetDb();
     // Session 1's dialogue phase of user 0000 always fails (401 is not retried).
-    fake.setFault((req) =>
+    m.fake.setFault((req) =>
       String(req.messages[0].content).includes("PROBE-DIALOGUE") && String(req.messages[0].content).includes("MK_S1_DLG")
         ? { kind: "status", status: 401 }
         : undefined,
@@ -182,7 +162,7 @@ describe("memory build", () => {
       [1, "failed"],
     ]);
     // The failed step's logs-phase entries are not left behind after the resume.
-    fake.setFault(undefined);
+    m.fake.setFault(undefined);
     const second = await build(db, "probe", ["0000"]);
     expect(second.results[0]).toMatchObject({ status: "complete", built: 2 });
     const clean = await palsetDb();
@@ -226,21 +206,21 @@ describe("what reaches a prompt", () => {
     const sessions = loadSessions(db, dataset, "0000");
     expect(sessions).toHaveLength(3);
     // No build prompt ever saw a topic.
-    expect(JSON.stringify(fake.chatRequests)).not.toMatch(/_TOPIC/);
+    expect(JSON.stringify(m.fake.chatRequests)).not.toMatch(/_TOPIC/);
     for (const method of ["probe", "vanilla-log", "vanilla"]) {
       for (const s of sessions) {
         for (const input of inputs) {
-          const before = fake.chatRequests.length;
+          const before = m.fake.chatRequests.length;
           const r = await respondInSession(db, { dataset, userKey: "0000", method, seq: s.seq, input, llm: client(db) });
           expect(r.calls).toBe(1);
-          const prompts = JSON.stringify(fake.chatRequests.slice(before).map((x) => x.messages));
+          const prompts = JSON.stringify(m.fake.chatRequests.slice(before).map((x) => x.messages));
           const own = JSON.stringify(r);
           for (const text of [prompts, own]) {
             expect(text, `${method} at ${s.key}`).not.toMatch(new RegExp(`MK_S${s.seq}_(DLG|TOPIC)`));
             for (let later = s.seq + 1; later < sessions.length; later++) expect(text).not.toMatch(new RegExp(`MK_S${later}_`));
             expect(text).not.toMatch(/_TOPIC/);
           }
-          if (fake.chatRequests.length === before) continue; // answered from the cache: the prompt was checked the first time
+          if (m.fake.chatRequests.length === before) continue; // answered from the cache: the prompt was checked the first time
           // Positive controls: the current logs reach vanilla-log and probe; earlier dialogues reach probe.
           if (method !== "vanilla") expect(prompts).toContain(`MK_S${s.seq}_LOG`);
           else expect(prompts).not.toMatch(/MK_S\d_LOG/);
@@ -251,9 +231,8 @@ describe("what reaches a prompt", () => {
   });
 
   it("HiCUPID: no QA material or dialogue metadata ever reaches a memory or assistant prompt", async () => {
-    const t = tempDb();
-    dbs.push(t);
-    cleanups.push((await importMarkedHicupid(t.db)).cleanup);
+    const t = m.db();
+    m.onCleanup((await importMarkedHicupid(t.db)).cleanup);
     const dataset = datasetByName(t.db, "Marked HiCUPID");
     const users = ["0", "1"];
     const results = await buildMemory(t.db, { dataset, method: "probe", users, llm: client(t.db) });
@@ -273,7 +252,7 @@ describe("what reaches a prompt", () => {
       expect(r.output.type).toBe("question");
       expect(r.retrieved.length).toBeGreaterThan(0);
     }
-    const everything = JSON.stringify(fake.chatRequests);
+    const everything = JSON.stringify(m.fake.chatRequests);
     expect(everything).toContain("MK_HC_DLG"); // positive control: dialogue text does travel through memory
     expect(everything).not.toMatch(/MK_QA_|MK_DLG_META/);
   });

@@ -1,12 +1,12 @@
+import { fakeModelPerTest } from "@/test/fake-model-env";
 /**
  * H2Memory end to end: the real builder, memory store, model client (over HTTP) and retrievers,
  * against the fake OpenAI server (test double) answering every H2Memory step validly. Checks the
  * calls it makes (count and content), the memory it stores, what it retrieves per phase, that a
  * 20%-faulty build gives the same memory, and that a second build makes no call.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI, type Fault } from "@/test/fake-openai";
+import { describe, expect, it } from "vitest";
+import { type Fault } from "@/test/fake-openai";
 import { palResponder } from "@/test/h2memory-responder";
 import { importMarkedHicupid } from "@/test/marked-data";
 import { enData, writeTemp, zhData } from "@/test/palset";
@@ -23,23 +23,7 @@ import type { RetrievedItem, TaskInput } from "../types";
 import { stepOf } from "./prompts";
 import type { LogGraphEntry, PrincipleEntry, SituationEntry, TopicOutlineEntry } from "./types";
 
-let fake: FakeOpenAI;
-const dbs: Array<ReturnType<typeof tempDb>> = [];
-const cleanups: Array<() => void> = [];
-
-beforeEach(async () => {
-  fake = await startFakeOpenAI({ respond: palResponder });
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  for (const t of dbs.splice(0)) t.cleanup();
-  for (const c of cleanups.splice(0)) c();
-});
+const m = fakeModelPerTest(palResponder);
 
 const NAME = "H2 PAL-Set";
 
@@ -48,8 +32,7 @@ const NAME = "H2 PAL-Set";
  * 0000's first session grown to 25 logs (three log-graph windows).
  */
 async function h2Db(): Promise<Db> {
-  const t = tempDb();
-  dbs.push(t);
+  const t = m.db();
   const data = enData();
   for (const [uid, user] of Object.entries(data)) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw published JSON
@@ -94,7 +77,7 @@ const show = (db: Db, user = "0000", method = "h2memory") =>
     content: e.content,
   }));
 const text = (r: { messages: Array<{ content: unknown }> }) => r.messages.map((m) => String(m.content)).join("\n");
-const requestsOf = (step: string) => fake.chatRequests.filter((r) => stepOf(r.messages as never) === step);
+const requestsOf = (step: string) => m.fake.chatRequests.filter((r) => stepOf(r.messages as never) === step);
 
 describe("h2memory against the fake model server", () => {
   it("makes the calls the algorithm implies, over the right log windows, and stores M_G, M_B, M_T and M_P", async () => {
@@ -129,7 +112,7 @@ describe("h2memory against the fake model server", () => {
     expect(requestsOf("topic-outline")).toHaveLength(3);
     // The outline call needs only the dialogue: it is sent beside the logs phase (before the
     // session's background update), once, and the dialogue phase takes it from the cache.
-    const steps = fake.chatRequests.map((r) => stepOf(r.messages as never));
+    const steps = m.fake.chatRequests.map((r) => stepOf(r.messages as never));
     expect(steps.indexOf("topic-outline")).toBeLessThan(steps.indexOf("background"));
     expect(requestsOf("requirement-refinement")).toHaveLength(5);
 
@@ -211,7 +194,7 @@ describe("h2memory against the fake model server", () => {
       respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: 2, input, llm: client(db) });
     const query = "Any ideas for topic 1 of sample 0?";
 
-    fake.chatRequests.length = 0;
+    m.fake.chatRequests.length = 0;
     const q = await ask({ type: "query", query });
     expect(q.output).toEqual({ type: "query", requirement: "The user wants a plan that suits them." });
     const kinds = (items: RetrievedItem[]) => [...new Set(items.map((i) => i.kind))].sort();
@@ -228,10 +211,10 @@ describe("h2memory against the fake model server", () => {
     for (const o of outlinesQ) expect(o.text).not.toMatch(/Plan: |the user agreed|Prefers plans/);
     for (const p of q.retrieved.filter((i) => i.kind === "principle")) expect(p.text).not.toMatch(/Principle: /);
     // One call: the task prompt, which carries the retrieved memory.
-    expect(fake.chatRequests).toHaveLength(1);
-    for (const item of q.retrieved) expect(text(fake.chatRequests[0])).toContain(item.text.split("\n")[0]);
+    expect(m.fake.chatRequests).toHaveLength(1);
+    for (const item of q.retrieved) expect(text(m.fake.chatRequests[0])).toContain(item.text.split("\n")[0]);
 
-    fake.chatRequests.length = 0;
+    m.fake.chatRequests.length = 0;
     const r = await ask({ type: "requirement", requirement: "The user wants a practical plan for topic 1." });
     const outlinesR = r.retrieved.filter((i) => i.kind === "topic_outline");
     expect(outlinesR.length).toBeGreaterThan(0);
@@ -239,13 +222,13 @@ describe("h2memory against the fake model server", () => {
     const principlesR = r.retrieved.filter((i) => i.kind === "principle");
     expect(principlesR.length).toBeGreaterThan(0);
     for (const p of principlesR) expect(p.text).toMatch(/Principle: /);
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(m.fake.chatRequests).toHaveLength(1);
 
     // Dialogue: a query-generation call, then the turn; the phase follows the turn's action.
-    fake.chatRequests.length = 0;
+    m.fake.chatRequests.length = 0;
     const turns = [{ user: "I need a practical plan for topic 1." }];
     const d1 = await ask({ type: "dialogue", turns, action: "requirement_prediction" });
-    expect(fake.chatRequests.map((x) => stepOf(x.messages as never) ?? "task")).toEqual(["query-generation", "task"]);
+    expect(m.fake.chatRequests.map((x) => stepOf(x.messages as never) ?? "task")).toEqual(["query-generation", "task"]);
     expect(d1.output.type).toBe("dialogue");
     const d2 = await ask({ type: "dialogue", turns, action: "solution_proposal" });
     const o1 = d1.retrieved.filter((i) => i.kind === "topic_outline");
@@ -260,7 +243,7 @@ describe("h2memory against the fake model server", () => {
     await build(db);
     const sessions = loadSessions(db, dataset(db), "0000");
     for (const s of sessions) {
-      fake.chatRequests.length = 0;
+      m.fake.chatRequests.length = 0;
       const inputs: TaskInput[] = [
         { type: "query", query: "Any ideas for this weekend?" },
         { type: "requirement", requirement: "A relaxing weekend plan." },
@@ -268,7 +251,7 @@ describe("h2memory against the fake model server", () => {
       ];
       for (const input of inputs)
         await respondInSession(db, { dataset: dataset(db), userKey: "0000", method: "h2memory", seq: s.seq, input, llm: client(db) });
-      const all = fake.chatRequests.map(text).join("\n");
+      const all = m.fake.chatRequests.map(text).join("\n");
       expect(all).not.toMatch(new RegExp(`MK_S${s.seq}_(DLG|TOPIC)`));
       for (let later = s.seq + 1; later < sessions.length; later++) expect(all).not.toContain(`MK_S${later}_`);
       expect(all).not.toMatch(/MK_S\d+_TOPIC/);
@@ -276,13 +259,12 @@ describe("h2memory against the fake model server", () => {
   });
 
   it("HiCUPID: outlines and one principle per dialogue, and no QA material or dialogue metadata in any prompt", async () => {
-    const t = tempDb();
-    dbs.push(t);
-    cleanups.push((await importMarkedHicupid(t.db)).cleanup);
+    const t = m.db();
+    m.onCleanup((await importMarkedHicupid(t.db)).cleanup);
     const ds = datasetByName(t.db, "Marked HiCUPID");
     const all = await buildMemory(t.db, { dataset: ds, method: "h2memory", users: listUserKeys(t.db, ds).slice(0, 2), llm: client(t.db) });
     expect(all.every((r) => r.status === "complete")).toBe(true);
-    const steps = new Set(fake.chatRequests.map((r) => stepOf(r.messages as never)));
+    const steps = new Set(m.fake.chatRequests.map((r) => stepOf(r.messages as never)));
     expect([...steps].sort()).toEqual(["preference-abstraction", "requirement-abstraction", "topic-outline"]);
     const user = all[0].userKey;
     const n = loadSessions(t.db, ds, user).length;
@@ -297,7 +279,7 @@ describe("h2memory against the fake model server", () => {
       input: { type: "question", question: "What should I do tonight?" },
       llm: client(t.db),
     });
-    const prompts = fake.chatRequests.map(text).join("\n");
+    const prompts = m.fake.chatRequests.map(text).join("\n");
     expect(prompts).toContain("MK_HC_DLG");
     expect(prompts).not.toMatch(/MK_QA_|MK_DLG_META/);
   });
@@ -316,11 +298,11 @@ describe("h2memory against the fake model server", () => {
       { kind: "drop" },
     ];
     const faultOf = (i: number) => (i % 5 === 0 ? kinds[Math.floor(i / 5) % kinds.length] : undefined);
-    fake.setFault((_req, i) => {
+    m.fake.setFault((_req, i) => {
       const k = faultOf(i);
       return k === "invalid" ? undefined : k;
     });
-    fake.setResponder((req, i) => (faultOf(i) === "invalid" ? '{"broken": ' : palResponder(req)));
+    m.fake.setResponder((req, i) => (faultOf(i) === "invalid" ? '{"broken": ' : palResponder(req)));
     const { results } = await build(faulty, ["0000", "0001"]);
     expect(results.map((r) => r.status)).toEqual(["complete", "complete"]);
     expect([show(faulty, "0000"), show(faulty, "0001")]).toEqual(expected);
@@ -338,21 +320,20 @@ describe("h2memory against the fake model server", () => {
     expect(errors.some((e) => e.startsWith("HTTP 429"))).toBe(true);
     expect(errors.some((e) => e.startsWith("HTTP 500"))).toBe(true);
 
-    fake.setFault(undefined);
+    m.fake.setFault(undefined);
     const again = await build(faulty, ["0000", "0001"]);
     expect(again.llm.stats.requests).toBe(0);
   });
 
   it("a Chinese data set builds with the Chinese prompts (the log-graph reply, ids only, is not language-checked)", async () => {
-    const t = tempDb();
-    dbs.push(t);
+    const t = m.db();
     await importPalset(t.db, { paths: [writeTemp(zhData())], name: "zh", lang: "zh" });
     const ds = datasetByName(t.db, "zh");
     const [r] = await buildMemory(t.db, { dataset: ds, method: "h2memory", users: [listUserKeys(t.db, ds)[0]], llm: client(t.db) });
     expect(r).toMatchObject({ status: "complete", error: null });
     expect(r.entries.log_graph).toBeGreaterThan(0);
     expect(r.entries.principle).toBeGreaterThan(0);
-    for (const req of fake.chatRequests) expect(text(req)).toMatch(/[\u4e00-\u9fff]/);
+    for (const req of m.fake.chatRequests) expect(text(req)).toMatch(/[\u4e00-\u9fff]/);
     const a = await respondInSession(t.db, {
       dataset: ds,
       userKey: r.userKey,
