@@ -16,47 +16,13 @@ import { openDb } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { freePort, waitForHttp } from "../test/local-server";
+import { pct, signIn, type Jar } from "./http-session";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const ANNOTATORS = 20;
 const ITEMS = 500;
 const K = 2;
 const PASSWORD = "bench-password-1";
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
-
-class Jar {
-  private cookies = new Map<string, string>();
-  take(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-async function signIn(base: string, email: string): Promise<Jar> {
-  const jar = new Jar();
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  jar.take(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const r = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, json: "true" }),
-    redirect: "manual",
-  });
-  jar.take(r);
-  if (!jar.header().includes("session-token")) throw new Error(`sign-in of ${email} failed (${r.status})`);
-  return jar;
-}
 
 export default async function bench() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-annotate-"));
@@ -123,7 +89,7 @@ export default async function bench() {
     server.stdout!.on("data", (d) => (out += d));
     server.stderr!.on("data", (d) => (out += d));
     await waitForHttp(`${base}/login`, server, () => out);
-    const jars = await Promise.all(annotators.map((a) => signIn(base, a.email)));
+    const jars = await Promise.all(annotators.map((a) => signIn(base, a.email, PASSWORD)));
 
     const submitMs: number[] = [];
     const baselineMs: number[] = [];

@@ -15,6 +15,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { generatePalset } from "./gen-palset";
 import { freePort, waitForHttp } from "../test/local-server";
+import { pct, signIn, type Jar } from "./http-session";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const N = Number(process.env.BENCH_N ?? 50);
@@ -26,29 +27,6 @@ function pal(env: NodeJS.ProcessEnv, ...args: string[]): string {
   const r = spawnSync(process.execPath, ["bin/pal.mjs", ...args], { cwd: ROOT, env, encoding: "utf8", maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
-}
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
-
-/** A tiny cookie jar: enough for next-auth's csrf + session cookies. */
-class Jar {
-  private cookies = new Map<string, string>();
-  take(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, i).trim(), pair.slice(i + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-  has(suffix: string) {
-    return [...this.cookies.keys()].some((k) => k.endsWith(suffix));
-  }
 }
 
 async function timed(url: string, jar: Jar): Promise<{ ms: number; status: number; bytes: number }> {
@@ -137,18 +115,7 @@ export default async function bench() {
     await waitForHttp(`${base}/login`, server, () => out);
 
     // 3. sign in (next-auth credentials flow, as e2e/api-client.ts does)
-    const jar = new Jar();
-    const csrfRes = await fetch(`${base}/api/auth/csrf`);
-    jar.take(csrfRes);
-    const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-    const login = await fetch(`${base}/api/auth/callback/credentials`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-      redirect: "manual",
-    });
-    jar.take(login);
-    if (!jar.has("next-auth.session-token")) throw new Error(`sign-in failed (${login.status})`);
+    const jar = await signIn(base, email, password);
 
     // 4. measure
     const pageUrl = `${base}/datasets/${ds.id}/users/${encodeURIComponent(user.userKey)}`;
