@@ -8,7 +8,7 @@
  * response) → checks that every label is stored exactly once and no request failed (no SQLITE_BUSY),
  * and prints p50/p95 submit latency against the p95 of GET /api/me measured under the same load.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +16,7 @@ import { openDb } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { freePort, waitForHttp } from "../test/local-server";
+import { ensureBuild } from "./app-build";
 import { pct, signIn, type Jar } from "./http-session";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -66,11 +67,7 @@ export default async function bench() {
     db.$client.close();
     console.log(`campaign: ${c.items} items × k=${K} = ${c.assignments} assignments over ${ANNOTATORS} annotators`);
 
-    if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-      console.log("no build found: running `next build`...");
-      const b = spawnSync("npx", ["next", "build"], { cwd: ROOT, env: { ...process.env, PAL_SKIP_TYPECHECK: "1" }, encoding: "utf8" });
-      if (b.status !== 0) throw new Error(`next build failed:\n${b.stdout}\n${b.stderr}`);
-    }
+    ensureBuild(ROOT);
     const port = await freePort();
     const base = `http://localhost:${port}`;
     let out = "";
@@ -99,7 +96,7 @@ export default async function bench() {
       const t0 = performance.now();
       const r = await fetch(`${base}/api/assignments/${id}`, {
         method: "POST",
-        headers: { "content-type": "application/json", cookie: jar.header() },
+        headers: { "content-type": "application/json", cookie: jar.header(), origin: base }, // the CSRF guard wants the app's own origin
         body: JSON.stringify({ action: "submit", submissionId, values: { requirement: "Win", preference: "Tie" }, ms: 1000 }),
       });
       const body = (await r.json().catch(() => ({}))) as { duplicate?: boolean; error?: string };

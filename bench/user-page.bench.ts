@@ -15,6 +15,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { generatePalset } from "./gen-palset";
 import { freePort, waitForHttp } from "../test/local-server";
+import { ensureBuild } from "./app-build";
 import { pct, signIn, type Jar } from "./http-session";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -92,11 +93,7 @@ export default async function bench() {
     console.log(`user ${user.userKey}: ${user.logs} logs in ${user.sessions} sessions`);
 
     // 2. app
-    if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-      console.log("no build found: running `next build` (a minute or two)...");
-      const b = spawnSync("npx", ["next", "build"], { cwd: ROOT, env: { ...process.env, PAL_SKIP_TYPECHECK: "1" }, encoding: "utf8" });
-      if (b.status !== 0) throw new Error(`next build failed:\n${b.stdout}\n${b.stderr}`);
-    }
+    ensureBuild(ROOT);
     const email = "bench-researcher@pal.local";
     const password = "bench-password-1";
     pal(env, "user", "add", "--email", email, "--role", "researcher", "--password", password);
