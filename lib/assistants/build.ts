@@ -52,7 +52,7 @@ export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildRes
   const options = parseOptions(a, o.options);
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;
-  const settings = memorySettings(db, a, options, retrieverKind, language, o.llm);
+  const settings = memorySettings(a, options, retrieverKind, language, o.llm);
   const limit = pLimit(o.parallelUsers ?? 8);
   return Promise.all(o.users.map((userKey) => limit(() => buildUser(db, o, userKey, options, retrieverKind, settings))));
 }

@@ -1,4 +1,3 @@
-import type { Db } from "@/db/client";
 import { InvalidInputError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import { createRetriever, RETRIEVER_KINDS, type Retriever, type RetrieverKind } from "@/lib/retrieval";
@@ -63,15 +62,7 @@ export function retrieverFactory(
  * method and its options, the retriever where the method uses one, and the endpoint/model/params
  * of each role used while building (never the API key), and the prompt language.
  */
-export function memorySettings(
-  db: Db,
-  a: Assistant<unknown>,
-  options: unknown,
-  retriever: RetrieverKind,
-  language: Language,
-  llm: ModelClient,
-) {
-  void db;
+export function memorySettings(a: Assistant<unknown>, options: unknown, retriever: RetrieverKind, language: Language, llm: ModelClient) {
   const models = Object.fromEntries(
     a.buildRoles.map((role) => {
       const c = llm.config(role === "judge" ? "judge" : role);
