@@ -87,12 +87,14 @@ async function buildUser(
     o.onProgress?.({ userKey, done: complete.size, total: sessions.length, sessionKey, status });
 
   if (version.status !== "building") setVersionStatus(db, version.id, "building");
-  for (const session of sessions) {
+  for (const [i, session] of sessions.entries()) {
     if (complete.has(session.seq)) continue;
     report("building", session.key);
     const step = beginStep(db, version.id, session.seq, session.key);
     try {
-      await buildSession(db, o, a, { llm, options, retrieverKind, userKey, versionId: version.id, stepId: step.id }, session);
+      // The user with the most sessions still to build goes first when users share the model's slots.
+      const stepLlm = llm.withPriority(sessions.length - i);
+      await buildSession(db, o, a, { llm: stepLlm, options, retrieverKind, userKey, versionId: version.id, stepId: step.id }, session);
       finishStep(db, step.id, "complete");
       complete.add(session.seq);
       built++;

@@ -1,5 +1,5 @@
 import OpenAI, { APIError } from "openai";
-import pLimit, { type LimitFunction } from "p-limit";
+import PQueue from "p-queue";
 import pRetry from "p-retry";
 import { inArray } from "drizzle-orm";
 import type { z } from "zod";
@@ -79,7 +79,7 @@ export type ClientStats = {
 type Core = {
   db: Db;
   opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
-  limits: Map<ModelRole, LimitFunction>;
+  limits: Map<ModelRole, PQueue>;
   sdks: Map<string, OpenAI>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
@@ -134,6 +134,12 @@ export class ModelClient {
     readonly origin: Origin,
     /** Replicate index for calls that name none (an experiment's repeat: its answers are distinct paid calls). */
     readonly replicate = 0,
+    /**
+     * Queue priority of this view's calls (higher first; equal ones in arrival order). A memory build
+     * gives each session's calls the user's remaining sessions, so when users share the slots the one
+     * with the longest chain still to walk is never kept waiting behind work that has slack.
+     */
+    readonly priority = 0,
   ) {}
 
   /** Logical calls (chat and embed) made through this view, cache hits included. */
@@ -162,12 +168,17 @@ export class ModelClient {
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
   withOrigin(origin: Origin): ModelClient {
-    return new ModelClient(this.core, origin, this.replicate);
+    return new ModelClient(this.core, origin, this.replicate, this.priority);
   }
 
   /** The same client whose calls default to replicate index `replicate` (kept by withOrigin). */
   withReplicate(replicate: number): ModelClient {
-    return new ModelClient(this.core, this.origin, replicate);
+    return new ModelClient(this.core, this.origin, replicate, this.priority);
+  }
+
+  /** The same client whose calls wait in the per-role queue with `priority` (kept by withOrigin). */
+  withPriority(priority: number): ModelClient {
+    return new ModelClient(this.core, this.origin, this.replicate, priority);
   }
 
   get stats(): Readonly<ClientStats> {
@@ -178,13 +189,15 @@ export class ModelClient {
     return resolveModelConfig(this.core.db, name);
   }
 
-  private limit(role: ModelRole): LimitFunction {
-    let l = this.core.limits.get(role);
-    if (!l) {
-      l = pLimit(Math.max(1, this.core.opts.concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)));
-      this.core.limits.set(role, l);
+  /** Runs `fn` in one of the role's concurrency slots, queued by this view's priority. */
+  private limit(role: ModelRole): <R>(fn: () => Promise<R>) => Promise<R> {
+    let q = this.core.limits.get(role);
+    if (!q) {
+      q = new PQueue({ concurrency: Math.max(1, this.core.opts.concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)) });
+      this.core.limits.set(role, q);
     }
-    return l;
+    const queue = q;
+    return <R>(fn: () => Promise<R>) => queue.add(fn, { priority: this.priority }) as Promise<R>;
   }
 
   private sdk(cfg: ModelConfig): OpenAI {

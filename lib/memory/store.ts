@@ -1,6 +1,5 @@
-import { and, asc, eq, gt, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memoryEntries } from "@/db/schema";
+import { stmt } from "@/db/statements";
 
 /** One stored memory entry as methods see it. */
 export type MemoryEntry<C = unknown> = {
@@ -24,52 +23,39 @@ export class MemoryReader {
     readonly at: number,
   ) {}
 
-  protected visible() {
-    return and(
-      eq(memoryEntries.versionId, this.versionId),
-      lte(memoryEntries.validFromSeq, this.at),
-      or(isNull(memoryEntries.validToSeq), gt(memoryEntries.validToSeq, this.at)),
-    );
-  }
-
   /** Entries of one kind (or all kinds), oldest first: by valid_from_seq, then creation. */
   list<C = unknown>(kind?: string): MemoryEntry<C>[] {
-    const where = kind === undefined ? this.visible() : and(this.visible(), eq(memoryEntries.kind, kind));
-    return this.db
-      .select({
-        id: memoryEntries.id,
-        kind: memoryEntries.kind,
-        key: memoryEntries.key,
-        content: memoryEntries.content,
-        validFromSeq: memoryEntries.validFromSeq,
-        validToSeq: memoryEntries.validToSeq,
-      })
-      .from(memoryEntries)
-      .where(where)
-      .orderBy(asc(memoryEntries.validFromSeq), asc(memoryEntries.id))
-      .all() as MemoryEntry<C>[];
+    const rows = (
+      kind === undefined
+        ? stmt(this.db, `${SELECT} ${VISIBLE} order by valid_from_seq, id`).all(this.versionId, this.at, this.at)
+        : stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? order by valid_from_seq, id`).all(this.versionId, this.at, this.at, kind)
+    ) as Row[];
+    return rows.map(toEntry<C>);
   }
 
   get<C = unknown>(kind: string, key: string): MemoryEntry<C> | null {
-    return (
-      (this.db
-        .select({
-          id: memoryEntries.id,
-          kind: memoryEntries.kind,
-          key: memoryEntries.key,
-          content: memoryEntries.content,
-          validFromSeq: memoryEntries.validFromSeq,
-          validToSeq: memoryEntries.validToSeq,
-        })
-        .from(memoryEntries)
-        .where(and(this.visible(), eq(memoryEntries.kind, kind), eq(memoryEntries.key, key)))
-        .get() as MemoryEntry<C> | undefined) ?? null
-    );
+    const row = stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? and key = ? order by id limit 1`).get(
+      this.versionId,
+      this.at,
+      this.at,
+      kind,
+      key,
+    ) as Row | undefined;
+    return row ? toEntry<C>(row) : null;
   }
 
   count(kind?: string): number {
     return this.list(kind).length;
   }
+}
+
+// Hand-written SQL (compiled once per connection): memory is read and written between the chained
+// model calls of every build, where drizzle's query building cost more than the queries.
+const SELECT = "select id, kind, key, content, valid_from_seq, valid_to_seq, step_id from memory_entries";
+const VISIBLE = "where version_id = ? and valid_from_seq <= ? and (valid_to_seq is null or valid_to_seq > ?)";
+type Row = { id: number; kind: string; key: string; content: string; valid_from_seq: number; valid_to_seq: number | null; step_id: number };
+function toEntry<C>(r: Row): MemoryEntry<C> {
+  return { id: r.id, kind: r.kind, key: r.key, content: JSON.parse(r.content) as C, validFromSeq: r.valid_from_seq, validToSeq: r.valid_to_seq };
 }
 
 /**
@@ -109,42 +95,38 @@ export class MemoryWriter extends MemoryReader {
    * calls finish in any order, and a rebuild must store the same memory.
    */
   put<C>(kind: string, key: string, content: C, callKeys: readonly string[] = this.calls): MemoryEntry<C> {
-    return this.db.transaction(() => {
+    return this.db.$client.transaction(() => {
       this.expire(kind, key);
-      const row = this.db
-        .insert(memoryEntries)
-        .values({
-          versionId: this.versionId,
-          stepId: this.stepId,
-          kind,
-          key,
-          content,
-          validFromSeq: this.at,
-          callKeys: [...callKeys].sort(),
-        })
-        .returning()
-        .get();
-      return { id: row.id, kind, key, content, validFromSeq: this.at, validToSeq: null };
-    });
+      const r = stmt(
+        this.db,
+        "insert into memory_entries (version_id, step_id, kind, key, content, valid_from_seq, call_keys) values (?, ?, ?, ?, ?, ?, ?)",
+      ).run(this.versionId, this.stepId, kind, key, JSON.stringify(content), this.at, JSON.stringify([...callKeys].sort()));
+      return { id: Number(r.lastInsertRowid), kind, key, content, validFromSeq: this.at, validToSeq: null };
+    })();
   }
 
   /** Adds many entries in one transaction (e.g. every log of a session). */
   putMany<C>(kind: string, items: Array<{ key: string; content: C; callKeys?: readonly string[] }>): void {
-    this.db.transaction(() => {
+    this.db.$client.transaction(() => {
       for (const it of items) this.put(kind, it.key, it.content, it.callKeys);
-    });
+    })();
   }
 
   /** Ends the visibility of an entry (no-op when none is visible). Returns whether one was. */
   expire(kind: string, key: string): boolean {
-    const e = this.get(kind, key);
+    const e = stmt(this.db, `select id, valid_from_seq, step_id from memory_entries ${VISIBLE} and kind = ? and key = ? order by id limit 1`).get(
+      this.versionId,
+      this.at,
+      this.at,
+      kind,
+      key,
+    ) as Pick<Row, "id" | "valid_from_seq" | "step_id"> | undefined;
     if (!e) return false;
-    const row = this.db.select({ stepId: memoryEntries.stepId }).from(memoryEntries).where(eq(memoryEntries.id, e.id)).get();
-    if (row?.stepId === this.stepId && e.validFromSeq === this.at) {
+    if (e.step_id === this.stepId && e.valid_from_seq === this.at) {
       // Written and replaced within the same phase: nobody could ever see it.
-      this.db.delete(memoryEntries).where(eq(memoryEntries.id, e.id)).run();
+      stmt(this.db, "delete from memory_entries where id = ?").run(e.id);
     } else {
-      this.db.update(memoryEntries).set({ validToSeq: this.at, expiredByStepId: this.stepId }).where(eq(memoryEntries.id, e.id)).run();
+      stmt(this.db, "update memory_entries set valid_to_seq = ?, expired_by_step_id = ? where id = ?").run(this.at, this.stepId, e.id);
     }
     return true;
   }
