@@ -15,45 +15,48 @@ export type PlanFn = (sessions: Session[], entries: ShownEntry[]) => Plan;
 type Parts = { background: boolean; principle: boolean };
 
 /**
- * H2Memory, per session: ceil(logs / 10) log-graph windows and one situation per component
- * (concurrent, chain 2), one background update (chain +1); one outline call (prefetched beside the
- * logs phase) and one rewrite per outline (chain +1). At the first query session M_P is made: one embedding request and, per
- * cluster, the type then the principle (chain 3, beside the logs phase). Each later query
+ * H2Memory, per session: ceil(logs / 10) log-graph windows and one situation per component, one
+ * background update; one outline call and one rewrite per outline. At the first query session M_P
+ * is made: one embedding request and, per cluster, the type then the principle. Each later query
  * dialogue: one embedding request and, per cluster that gained members, a type update then a
- * principle update (chain 3).
+ * principle update.
+ * The chain is the longest path through what must wait for what. A session's windows, situations
+ * (windows → situations: 2 deep) and outline call read that session alone (Assistant.prefetch), so
+ * they wait for nothing built before; the background update waits for them and for the previous
+ * session's build; the rewrites wait for the outline and the logs phase; M_P's steps wait for the
+ * rewrites (or, at the first query session, run beside the logs phase: 3 deep).
  */
 function h2memoryPlan(parts: Parts): PlanFn {
   return (sessions, entries) => {
     let calls = 0;
-    let chain = 0;
+    let chain = 0; // when the previous session's build ends, in calls
     const firstQuery = sessions.find((s) => s.split === "query")?.seq;
+    const principles = entries.filter((e) => e.kind === "principle");
     for (const s of sessions) {
       const g = entries.find((e) => e.kind === "log_graph" && e.key === s.key)?.content as LogGraphEntry | undefined;
       const windows = Math.ceil(s.logs.length / 10);
       const components = g?.components.length ?? 0;
       const bg = parts.background && components > 0 ? 1 : 0;
-      let logsChain = windows ? 2 + bg : 0;
       calls += windows + components + bg;
-      const principles = entries.filter((e) => e.kind === "principle");
+      const graphDone = windows ? (components ? 2 : 1) : 0;
+      let logsEnd = windows ? Math.max(chain, graphDone) + bg : chain;
       if (parts.principle && s.seq === firstQuery) {
         const made = principles.filter((p) => p.validFromSeq === s.seq).length;
         if (made) {
           calls += 1 + 2 * made;
-          logsChain = Math.max(logsChain, 3);
+          logsEnd = Math.max(logsEnd, chain + 3);
         }
       }
       const outlines = entries.filter((e) => e.kind === "topic_outline" && e.session === s.key).length;
       const dialogue = s.dialogue.length ? 1 : 0;
       calls += dialogue + outlines;
-      // The outline call is prefetched beside the logs phase (prefetchDialogue): only the rewrites wait.
-      logsChain = Math.max(logsChain, dialogue);
-      let dialogueChain = outlines ? 1 : 0;
+      let end = outlines ? Math.max(logsEnd, dialogue) + 1 : Math.max(logsEnd, dialogue);
       if (parts.principle && firstQuery !== undefined && s.split === "query" && outlines) {
         const gained = principles.filter((p) => p.validFromSeq === s.seq + 1 && (p.content as PrincipleEntry).members.length > 0).length;
         calls += 1 + 2 * gained;
-        dialogueChain += 1 + (gained ? 2 : 0);
+        end += 1 + (gained ? 2 : 0);
       }
-      chain += logsChain + dialogueChain;
+      chain = end;
     }
     return { calls, chain };
   };

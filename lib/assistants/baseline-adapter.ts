@@ -35,7 +35,7 @@ export function toBaselineSession(s: Session | SessionLogs): BaselineSession {
   };
 }
 
-type AnyCtx = BuildContext<unknown> | RespondContext<unknown>;
+type AnyCtx = BuildContext<unknown> | RespondContext<unknown> | Omit<BuildContext<unknown>, "memory">;
 
 /** Every baseline call goes to the assistant role through the one model client. */
 export function chatOf(ctx: AnyCtx): ChatFn {
@@ -48,7 +48,7 @@ export function chatOf(ctx: AnyCtx): ChatFn {
       purpose: c.purpose,
     });
     // While building, the entries this phase puts next record the call (the inspector's link).
-    if (r.cacheKey && "noteCall" in ctx.memory) ctx.memory.noteCall(r.cacheKey);
+    if (r.cacheKey && "memory" in ctx && "noteCall" in ctx.memory) ctx.memory.noteCall(r.cacheKey);
     return r.value;
   };
 }

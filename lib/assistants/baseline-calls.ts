@@ -32,7 +32,10 @@ export const BASELINE_CALL_PLANS: Record<string, Planner> = {
   },
   memorybank: (ss) => {
     const bs = ss.map(toBaselineSession);
-    return { calls: memorybankImpliedCalls(bs), chain: 2 * bs.filter((s) => s.turns.length).length };
+    // Event summaries and daily portraits read one session alone (started ahead); each global
+    // summary and portrait waits for the previous one: n sessions with dialogue chain n + 1 calls.
+    const n = bs.filter((s) => s.turns.length).length;
+    return { calls: memorybankImpliedCalls(bs), chain: n ? n + 1 : 0 };
   },
   "ld-agent": (ss) => {
     const bs = ss.map(toBaselineSession);

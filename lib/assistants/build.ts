@@ -39,6 +39,11 @@ export type BuildOptions = MethodSetup & {
    * share, so more users side by side keep them busy without changing what is built.
    */
   parallelUsers?: number;
+  /**
+   * Sessions ahead of the one being built whose session-only calls (Assistant.prefetch) may start
+   * early, below the priority of every call being built. Default 2.
+   */
+  lookahead?: number;
 };
 
 /**
@@ -87,13 +92,28 @@ async function buildUser(
     o.onProgress?.({ userKey, done: complete.size, total: sessions.length, sessionKey, status });
 
   if (version.status !== "building") setVersionStatus(db, version.id, "building");
+  // Priorities: session i's calls get the number of sessions left (the user with the longest chain
+  // still to walk goes first when users share the model's slots); prefetches of later sessions sit
+  // below every such call and are raised to it when their session's turn comes.
+  const chainPriority = (i: number) => sessions.length - i;
+  const prefetchGroup = (i: number) => `memory:${version.id}:${i}`;
+  const prefetched = new Set<number>();
+  const prefetch = (i: number, priority: number) => {
+    if (!a.prefetch || prefetched.has(i) || complete.has(sessions[i].seq)) return;
+    prefetched.add(i);
+    const pctx = buildContext(o, a, { llm: llm.withPriority(priority, prefetchGroup(i)), options, retrieverKind, userKey });
+    void a.prefetch({ ...pctx, seq: sessions[i].seq }, sessions[i]).catch(() => undefined);
+  };
+  const lookahead = o.lookahead ?? 2;
   for (const [i, session] of sessions.entries()) {
     if (complete.has(session.seq)) continue;
     report("building", session.key);
     const step = beginStep(db, version.id, session.seq, session.key);
     try {
-      // The user with the most sessions still to build goes first when users share the model's slots.
-      const stepLlm = llm.withPriority(sessions.length - i);
+      llm.raiseGroup(prefetchGroup(i), chainPriority(i));
+      prefetch(i, chainPriority(i));
+      for (let j = i + 1; j <= Math.min(sessions.length - 1, i + lookahead); j++) prefetch(j, chainPriority(j) - sessions.length);
+      const stepLlm = llm.withPriority(chainPriority(i));
       await buildSession(db, o, a, { llm: stepLlm, options, retrieverKind, userKey, versionId: version.id, stepId: step.id }, session);
       finishStep(db, step.id, "complete");
       complete.add(session.seq);
@@ -135,9 +155,13 @@ type StepEnv = {
   stepId: number;
 };
 
-/** The two phases of one session (see lib/memory/README.md): logs at seq, dialogue at seq + 1. */
-async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, env: StepEnv, session: Session): Promise<void> {
-  const ctx = (at: number): BuildContext<unknown> => ({
+/** What every build call of a method sees, without the memory (a prefetch writes nothing). */
+function buildContext(
+  o: BuildOptions,
+  a: ReturnType<typeof getAssistant>,
+  env: Pick<StepEnv, "llm" | "options" | "retrieverKind" | "userKey">,
+): Omit<BuildContext<unknown>, "memory" | "seq"> {
+  return {
     llm: env.llm,
     options: env.options,
     language: o.dataset.language,
@@ -145,17 +169,20 @@ async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAss
     userKey: env.userKey,
     retrieverKind: env.retrieverKind,
     retriever: retrieverFactory(o, env.retrieverKind, o.dataset.language, env.llm, a.id),
+  };
+}
+
+/** The two phases of one session (see lib/memory/README.md): logs at seq, dialogue at seq + 1. */
+async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, env: StepEnv, session: Session): Promise<void> {
+  const ctx = (at: number): BuildContext<unknown> => ({
+    ...buildContext(o, a, env),
     memory: new MemoryWriter(db, env.versionId, at, env.stepId),
     seq: session.seq,
   });
-  // Overlaps the dialogue calls that need no logs-phase result with the logs phase (cache warm-up only).
-  const prefetch =
-    a.prefetchDialogue && session.dialogue.length ? a.prefetchDialogue(ctx(session.seq + 1), session).catch(() => undefined) : undefined;
   if (a.buildLogs && session.logs.length > 0) {
     const { dialogue: _dialogue, ...logsOnly } = session;
     void _dialogue;
     await a.buildLogs(ctx(session.seq), logsOnly);
   }
-  await prefetch;
   if (a.buildDialogue) await a.buildDialogue(ctx(session.seq + 1), session);
 }

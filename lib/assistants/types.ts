@@ -133,11 +133,13 @@ export interface Assistant<O = Record<string, unknown>> {
    */
   buildDialogue?(ctx: BuildContext<O>, session: Session): Promise<void>;
   /**
-   * Optional: the dialogue phase's model calls that do not depend on the logs phase, started beside
-   * `buildLogs` so the two overlap. It writes nothing; `buildDialogue` makes the same calls and gets
-   * them from the cache (or joins them in flight). A failure here is ignored: `buildDialogue` redoes it.
+   * Optional: the model calls of a session's build that depend on that session alone (its logs or
+   * dialogue), never on memory. The builder starts them ahead, while earlier sessions still build, at
+   * a priority below every call of the sessions being built, so they fill idle slots instead of
+   * lengthening the chain. It writes nothing; the phases make the same calls and get them from the
+   * cache (or join them in flight). A failure here is ignored: the phase redoes the call.
    */
-  prefetchDialogue?(ctx: Omit<BuildContext<O>, "memory">, session: Session): Promise<void>;
+  prefetch?(ctx: Omit<BuildContext<O>, "memory">, session: Session): Promise<void>;
   /** Answers a task input in session ctx.current.seq with what the memory holds at that point. */
   respond(ctx: RespondContext<O>, input: TaskInput): Promise<RespondResult>;
 }

@@ -5,7 +5,7 @@ import { inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
-import { embeddingCache, llmCache, type ModelRole } from "@/db/schema";
+import { embeddingCache, type ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
@@ -80,6 +80,8 @@ type Core = {
   db: Db;
   opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
   limits: Map<ModelRole, PQueue>;
+  /** Chat calls queued but not started, by cache key: their queue, priority and group. */
+  waiting: Map<string, { role: ModelRole; priority: number; group: string | null }>;
   sdks: Map<string, OpenAI>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
@@ -140,6 +142,8 @@ export class ModelClient {
      * with the longest chain still to walk is never kept waiting behind work that has slack.
      */
     readonly priority = 0,
+    /** A name for this view's queued calls, so they can be moved up together (raiseGroup). */
+    readonly group: string | null = null,
   ) {}
 
   /** Logical calls (chat and embed) made through this view, cache hits included. */
@@ -159,6 +163,7 @@ export class ModelClient {
         concurrency: options.concurrency ?? {},
       },
       limits: new Map(),
+      waiting: new Map(),
       sdks: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
@@ -168,17 +173,22 @@ export class ModelClient {
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
   withOrigin(origin: Origin): ModelClient {
-    return new ModelClient(this.core, origin, this.replicate, this.priority);
+    return new ModelClient(this.core, origin, this.replicate, this.priority, this.group);
   }
 
   /** The same client whose calls default to replicate index `replicate` (kept by withOrigin). */
   withReplicate(replicate: number): ModelClient {
-    return new ModelClient(this.core, this.origin, replicate, this.priority);
+    return new ModelClient(this.core, this.origin, replicate, this.priority, this.group);
   }
 
-  /** The same client whose calls wait in the per-role queue with `priority` (kept by withOrigin). */
-  withPriority(priority: number): ModelClient {
-    return new ModelClient(this.core, this.origin, this.replicate, priority);
+  /** The same client whose calls wait in the per-role queue with `priority` (kept by withOrigin), named `group`. */
+  withPriority(priority: number, group: string | null = null): ModelClient {
+    return new ModelClient(this.core, this.origin, this.replicate, priority, group);
+  }
+
+  /** Moves every call of `group` still waiting for a slot up to `priority` (a prefetch now needed). */
+  raiseGroup(group: string, priority: number): void {
+    for (const [id, w] of this.core.waiting) if (w.group === group) this.raiseTo(id, priority);
   }
 
   get stats(): Readonly<ClientStats> {
@@ -189,15 +199,41 @@ export class ModelClient {
     return resolveModelConfig(this.core.db, name);
   }
 
-  /** Runs `fn` in one of the role's concurrency slots, queued by this view's priority. */
-  private limit(role: ModelRole): <R>(fn: () => Promise<R>) => Promise<R> {
+  private queue(role: ModelRole): PQueue {
     let q = this.core.limits.get(role);
     if (!q) {
       q = new PQueue({ concurrency: Math.max(1, this.core.opts.concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)) });
       this.core.limits.set(role, q);
     }
-    const queue = q;
-    return <R>(fn: () => Promise<R>) => queue.add(fn, { priority: this.priority }) as Promise<R>;
+    return q;
+  }
+
+  /**
+   * Runs `fn` in one of the role's concurrency slots, queued by this view's priority. With an `id`
+   * (a chat call's cache key) a later identical call of higher priority can move it up (raise).
+   */
+  private limit(role: ModelRole, id?: string): <R>(fn: () => Promise<R>) => Promise<R> {
+    const queue = this.queue(role);
+    const waiting = this.core.waiting;
+    return <R>(fn: () => Promise<R>) => {
+      if (id === undefined) return queue.add(fn, { priority: this.priority }) as Promise<R>;
+      waiting.set(id, { role, priority: this.priority, group: this.group });
+      return queue.add(
+        () => {
+          waiting.delete(id);
+          return fn();
+        },
+        { priority: this.priority, id },
+      ) as Promise<R>;
+    };
+  }
+
+  /** A call waiting for a slot moves up to `priority` (never down). */
+  private raiseTo(id: string, priority: number): void {
+    const w = this.core.waiting.get(id);
+    if (!w || w.priority >= priority) return;
+    w.priority = priority;
+    this.queue(w.role).setPriority(id, priority);
   }
 
   private sdk(cfg: ModelConfig): OpenAI {
@@ -271,13 +307,15 @@ export class ModelClient {
     }
     const pending = this.core.inflight.get(cacheKey);
     if (pending) {
+      // A call joining an identical one still waiting for a slot lends it its own priority.
+      this.raiseTo(cacheKey, this.priority);
       const shared = await pending;
       const r = hit(shared.text, "shared");
       if (r) return r;
     }
 
     let value: T | undefined;
-    const run = this.limit(role)(async () => {
+    const run = this.limit(role, cacheKey)(async () => {
       const sdk = this.sdk(cfg);
       let attempt = 0;
       let messages = o.messages;
@@ -325,18 +363,24 @@ export class ModelClient {
         const latencyMs = Date.now() - started;
         if (checked.ok) {
           recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
-          db.insert(llmCache)
-            .values({
-              key: cacheKey,
-              endpoint: cfg.baseURL,
-              model: cfg.model,
-              request: { messages: o.messages, params, replicate },
-              response: raw,
-              ...usage,
-            })
-            // A cached reply that an updated schema rejects is replaced by the accepted one.
-            .onConflictDoUpdate({ target: llmCache.key, set: { response: raw, ...usage } })
-            .run();
+          // A cached reply that an updated schema rejects is replaced by the accepted one.
+          stmt(
+            db,
+            `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
+               completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
+          ).run(
+            cacheKey,
+            cfg.baseURL,
+            cfg.model,
+            JSON.stringify({ messages: o.messages, params, replicate }),
+            raw,
+            usage.promptTokens,
+            usage.completionTokens,
+            usage.cachedTokens,
+            usage.reasoningTokens,
+          );
           value = checked.value;
           return { text: raw, usage };
         }

@@ -11,6 +11,7 @@ import { answerWithMemory } from "../answer";
 import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
 import { dialoguePhase, logsPhase } from "./build";
 import { extractOutlines } from "./topic-outline";
+import { buildSessionGraph } from "./situations";
 import { queryGenerationPrompt } from "./prompts";
 import { retrieve, type H2View, type Phase, type Retrieved } from "./retrieve";
 import { ASPECTS, queryGenerationOutput, type Aspect } from "./schemas";
@@ -172,9 +173,16 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string): Assista
       write(ctx.memory, r.entries);
     },
 
-    // Outline extraction reads the dialogue alone: it can run while the logs phase builds the graph.
-    async prefetchDialogue(ctx, session) {
-      await extractOutlines(services(ctx, id), toH2Session(session));
+    // The log graph and its situations read the session's logs alone, outline extraction its
+    // dialogue alone: both can run while earlier sessions build.
+    async prefetch(ctx, session) {
+      const svc = services(ctx, id);
+      const opts = optionsFor(ctx, parts);
+      const s = toH2Session(session);
+      await Promise.all([
+        opts.mode === "full" && s.logs.length ? buildSessionGraph(svc, s, opts.window) : null,
+        s.turns.length ? extractOutlines(svc, s) : null,
+      ]);
     },
 
     async respond(ctx, input) {

@@ -36,6 +36,22 @@ export async function recallIds(
   return ids;
 }
 
+/**
+ * The two calls that read one session alone (its event summary and daily portrait): the step makes
+ * them, and the builder may start them ahead (prefetch) with the very same requests.
+ */
+export function sessionSummaries(ctx: StepContext, s: BaselineSession) {
+  return [
+    ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema }),
+    ctx.chat({
+      purpose: "memorybank.daily-portrait",
+      prose: true,
+      messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
+      schema: portraitSchema,
+    }),
+  ] as const;
+}
+
 export async function memorybankStep(
   ctx: MemoryBankContext,
   state: MemoryBankState,
@@ -43,21 +59,27 @@ export async function memorybankStep(
 ): Promise<StepResult<MemoryBankState>> {
   const visibleFrom = s.seq + 1;
   const entries: BaselineEntry[] = [];
-  // The session's calls do not depend on recall, so they start first and recall runs meanwhile.
-  const eventP = s.turns.length
-    ? ctx.chat({ purpose: "memorybank.event", prose: true, messages: eventSummaryPrompt(ctx.lang, s.date, s.turns), schema: eventSchema })
-    : null;
-  const portraitP = s.turns.length
-    ? ctx.chat({
-        purpose: "memorybank.daily-portrait",
-        prose: true,
-        messages: dailyPortraitPrompt(ctx.lang, s.date, s.turns),
-        schema: portraitSchema,
-      })
-    : null;
+  // The session's calls do not depend on recall, so they start first (each global update as soon
+  // as its own input is back) and recall runs meanwhile.
+  const [eventP, portraitP] = s.turns.length ? sessionSummaries(ctx, s) : [null, null];
+  const summaryP = eventP?.then((e) =>
+    ctx.chat({
+      purpose: "memorybank.global-summary",
+      prose: true,
+      messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary),
+      schema: eventSchema,
+    }),
+  );
+  const portraitUpdateP = portraitP?.then((p) =>
+    ctx.chat({
+      purpose: "memorybank.global-portrait",
+      prose: true,
+      messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait),
+      schema: portraitSchema,
+    }),
+  );
   // Should recall fail, the pending calls' failures are not left unhandled.
-  void eventP?.catch(() => undefined);
-  void portraitP?.catch(() => undefined);
+  for (const p of [eventP, portraitP, summaryP, portraitUpdateP]) void p?.catch(() => undefined);
   // Recall: only what existed before this session can be brought back by it.
   const hit = await recallIds(
     ctx.makeIndex,
@@ -71,7 +93,7 @@ export async function memorybankStep(
     entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom });
     return r;
   });
-  if (!eventP || !portraitP) return { state: { ...state, pieces }, entries };
+  if (!eventP || !portraitP || !summaryP || !portraitUpdateP) return { state: { ...state, pieces }, entries };
 
   s.turns.forEach((t, i) => {
     const piece: Piece = {
@@ -84,26 +106,7 @@ export async function memorybankStep(
     pieces.push(piece);
     entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
   });
-  const [globalSummary, globalPortrait, event, daily] = await Promise.all([
-    eventP.then((e) =>
-      ctx.chat({
-        purpose: "memorybank.global-summary",
-        prose: true,
-        messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary),
-        schema: eventSchema,
-      }),
-    ),
-    portraitP.then((p) =>
-      ctx.chat({
-        purpose: "memorybank.global-portrait",
-        prose: true,
-        messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait),
-        schema: portraitSchema,
-      }),
-    ),
-    eventP,
-    portraitP,
-  ]);
+  const [globalSummary, globalPortrait, event, daily] = await Promise.all([summaryP, portraitUpdateP, eventP, portraitP]);
   const eventPiece: Piece = { ...newTrace(`event:${s.seq}`, s.at), kind: "event", seq: s.seq, date: s.date, text: event.summary };
   pieces.push(eventPiece);
   entries.push(

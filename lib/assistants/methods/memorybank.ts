@@ -12,7 +12,7 @@ import {
   toBaselineSession,
 } from "../baseline-adapter";
 import { pick } from "../history-text";
-import { memorybankStep, type Piece } from "../memorybank/engine";
+import { memorybankStep, sessionSummaries, type Piece } from "../memorybank/engine";
 import { memorybankRecall } from "../memorybank/recall";
 
 const options = z.object({
@@ -39,6 +39,11 @@ export const memorybank: Assistant<z.infer<typeof options>> = {
   buildRoles: ["assistant"],
   usesRetriever: true,
   buildLogs: async (ctx, s) => storeLogs(ctx, s),
+  // A session's event summary and daily portrait read its dialogue alone.
+  prefetch: async (ctx, s) => {
+    const b = toBaselineSession(s);
+    if (b.turns.length) await Promise.all(sessionSummaries({ chat: chatOf(ctx), lang: ctx.language }, b));
+  },
   buildDialogue: async (ctx, s) => {
     const pieces = [...ctx.memory.list<Piece>("turn"), ...ctx.memory.list<Piece>("event")].map((e) => e.content);
     const state = {
