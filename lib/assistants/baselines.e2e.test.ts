@@ -191,6 +191,30 @@ describe("what each baseline stores and retrieves", () => {
   });
 });
 
+describe("calls that read one session alone start ahead", () => {
+  it("memorybank: later sessions' event summaries are asked before the first global update; the ledger has one row per call", async () => {
+    const db = await palsetDb();
+    const dataset = datasetByName(db, PAL);
+    const sessions = loadSessions(db, dataset, "0000");
+    expect(sessions.filter((s) => s.dialogue.length).length).toBeGreaterThanOrEqual(3);
+    const r = await buildMemory(db, { dataset, method: "memorybank", users: ["0000"], llm: client(db), createRetriever });
+    expect(r[0].status).toBe("complete");
+    const purposes = m.fake.chatRequests.map((q) => ({ purpose: baselinePurpose(q), text: promptText(q) }));
+    const firstGlobal = purposes.findIndex((p) => p.purpose === "memorybank.global-summary");
+    // With a look-ahead of two sessions, the event summaries of sessions 0, 1 and 2 are all asked first.
+    const early = purposes.slice(0, firstGlobal).filter((p) => p.purpose === "memorybank.event");
+    expect(early.map((p) => /MK_S(\d)_DLG/.exec(p.text)?.[1])).toEqual(["0", "1", "2"]);
+    // Prefetched or not, every call the algorithm makes is one accepted ledger row.
+    const accepted = db
+      .select()
+      .from(llmCalls)
+      .all()
+      .filter((c) => c.status === "ok");
+    expect(accepted.length).toBe(memorybankImpliedCalls(sessions.map(toBaselineSession)));
+    expect(accepted.every((c) => !c.cacheHit)).toBe(true);
+  });
+});
+
 describe("the dense retriever setting", () => {
   it.each(["turn-rag", "ld-agent"] as const)("%s retrieves through the embedding role when --retriever dense", async (method) => {
     const db = await palsetDb();

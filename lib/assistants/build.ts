@@ -101,7 +101,7 @@ async function buildUser(
   const prefetch = (i: number, priority: number) => {
     if (!a.prefetch || prefetched.has(i) || complete.has(sessions[i].seq)) return;
     prefetched.add(i);
-    const pctx = buildContext(o, a, { llm: llm.withPriority(priority, prefetchGroup(i)), options, retrieverKind, userKey });
+    const pctx = buildContext(o, a, { llm: llm.prefetching(prefetchGroup(i), priority), options, retrieverKind, userKey });
     void a.prefetch({ ...pctx, seq: sessions[i].seq }, sessions[i]).catch(() => undefined);
   };
   const lookahead = o.lookahead ?? 2;

@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import type { Origin } from "@/lib/llm/ledger";
 import { MemoryReader } from "@/lib/memory/store";
-import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versions";
+import { findMemoryVersionId, listSteps, settingsKeyOf } from "@/lib/memory/versions";
 import { getAssistant } from "./registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
@@ -41,7 +41,7 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
     throw new InvalidInputError(`session ${o.seq} is outside user "${o.userKey}"'s timeline (0..${sessions.length})`);
   }
   const settings = memorySettings(a, options, retrieverKind, language, o.llm);
-  const version = findMemoryVersion(db, {
+  const versionId = findMemoryVersionId(db, {
     datasetId: o.dataset.id,
     userKey: o.userKey,
     method: a.id,
@@ -50,10 +50,10 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
   // Steps 0..seq-1 fully, and step seq's logs phase: the step as a whole must be complete.
   const needed = Math.min(o.seq + 1, sessions.length);
   // One step per (version, seq): a count answers the common case without loading every step.
-  const complete = version
+  const complete = versionId
     ? (
         stmt(db, "SELECT count(*) AS n FROM memory_steps WHERE version_id = ? AND status = 'complete' AND seq < ?").get(
-          version.id,
+          versionId,
           needed,
         ) as {
           n: number;
@@ -61,8 +61,8 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
       ).n
     : 0;
   const done = new Set(
-    version && complete < needed
-      ? listSteps(db, version.id)
+    versionId && complete < needed
+      ? listSteps(db, versionId)
           .filter((s) => s.status === "complete")
           .map((s) => s.seq)
       : [],
@@ -74,7 +74,7 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
       );
     }
   }
-  if (!version)
+  if (!versionId)
     throw new ConflictError(`the ${a.id} memory of user "${o.userKey}" has not been built: run pal memory build --method ${a.id} first`);
   const current = sessions[o.seq];
   const llm = o.llm.withOrigin(o.origin ?? {});
@@ -86,7 +86,7 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
     userKey: o.userKey,
     retrieverKind,
     retriever: retrieverFactory(o, retrieverKind, language, llm, a.id),
-    memory: new MemoryReader(db, version.id, o.seq),
+    memory: new MemoryReader(db, versionId, o.seq),
     current: current
       ? { seq: current.seq, key: current.key, split: current.split, timestamp: current.timestamp, logs: current.logs }
       : { seq: o.seq, key: "(after the last session)", split: "", timestamp: null, logs: [] },

@@ -59,7 +59,7 @@ function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<strin
 
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
 export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig): BoundModel {
-  const llm = client.withOrigin({ jobId });
+  const llm = client.withOrigin({ jobId }).deferringHits();
   const opts = (req: ChatRequest) => ({
     role: req.role,
     config: req.config,
@@ -95,11 +95,13 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
       throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
+    takeDeferredHits: () => client.takeDeferredHits(),
     usage() {
       const s = summarizeCalls(db, { jobId });
+      const deferred = client.deferredHitsOf({ jobId });
       return {
-        calls: s.byStatus.ok,
-        cacheHits: s.cacheHits,
+        calls: s.byStatus.ok + deferred,
+        cacheHits: s.cacheHits + deferred,
         requests: s.requests,
         promptTokens: s.promptTokens,
         completionTokens: s.completionTokens,
@@ -178,7 +180,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             seq: sessionSeq,
             input,
             // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
-            llm: client.withReplicate(replicate),
+            llm: client.withReplicate(replicate).deferringHits(),
             origin: { jobId },
             sessions: s,
           });

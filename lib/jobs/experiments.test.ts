@@ -211,6 +211,27 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(experimentResults(t.db, id).results[0].metrics).toEqual(experimentResults(t.db, clean).results[0].metrics);
   });
 
+  it("a re-run from the cache writes each job's cache-hit rows with its result, and its usage counts them", async () => {
+    const cfg = { methods: [{ name: "vanilla" }], tasks: ["requirement"], users: ["0000"] };
+    const { id: first } = createExperiment(t.db, { name: "paid", datasetId, config: cfg });
+    await runExperiment(t.db, first, deps);
+    const before = fake.chatRequests.length;
+    const { id } = createExperiment(t.db, { name: "cached", datasetId, config: cfg });
+    expect(await runExperiment(t.db, id, deps)).toBe("done");
+    expect(fake.chatRequests.length).toBe(before);
+    const done = t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();
+    expect(done.length).toBeGreaterThan(0);
+    for (const j of done) {
+      const rows = t.db.select().from(llmCalls).where(eq(llmCalls.jobId, j.id)).all();
+      // The answer and the G-Score judge: two calls, both from the cache, none left unwritten.
+      expect(rows.map((r) => [r.cacheHit, r.status])).toEqual([
+        [true, "ok"],
+        [true, "ok"],
+      ]);
+      expect(j.usage).toMatchObject({ calls: 2, cacheHits: 2, requests: 0 });
+    }
+  });
+
   it("pause stops the worker between jobs, cancel cancels queued jobs, resume finishes", async () => {
     const { id } = createExperiment(t.db, { name: "ctl", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement"] } });
     pauseExperiment(t.db, id);

@@ -9,6 +9,7 @@ import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { jobs } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
+import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 
 /** What the worker needs of a claimed job. */
 export type ClaimedJob = Pick<
@@ -66,9 +67,12 @@ export function completeJob(
   worker: string,
   outcome: JobOutcome,
   usage: Record<string, number>,
+  ledger: readonly LedgerRow[] = [],
   now = Date.now(),
 ): boolean {
   return db.$client.transaction(() => {
+    // Written whatever becomes of the job: they record calls that were made.
+    recordCalls(db, ledger);
     const r = stmt(
       db,
       `UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, error = NULL, input = ?, output = ?, retrieved = ?,

@@ -15,11 +15,16 @@ import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
+import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { claimJob, completeJob, failJob, releaseDeadLocalLeases, renewLease } from "./lease";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 
-export type BoundModel = ModelPort & { usage(): Record<string, number> };
+export type BoundModel = ModelPort & {
+  usage(): Record<string, number>;
+  /** Ledger rows the job's calls left to be written with its result (cache hits; see ModelClient.deferringHits). */
+  takeDeferredHits(): LedgerRow[];
+};
 
 export type WorkerDeps = {
   /** The model client bound to one job (its ledger origin) and the experiment's model settings. */
@@ -95,9 +100,10 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const memo = new Map<string, unknown>();
   const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>) => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
+    let model: BoundModel | undefined;
     try {
       const task = getTask(job.task);
-      const model = deps.model(job.id, config);
+      model = deps.model(job.id, config);
       const isPair = job.method.includes(PAIR_SEP);
       const spec = config.methods.find((m) => methodKey(m) === job.method);
       const ctx = {
@@ -128,8 +134,10 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       const outcome = isPair
         ? await task.pairs!.run(ctx, item, ...(job.method.split(PAIR_SEP) as [string, string]))
         : await task.run(ctx, item);
-      if (completeJob(db, job.id, worker, outcome, model.usage())) opts.onProgress?.({ jobId: job.id, status: "done" });
+      if (completeJob(db, job.id, worker, outcome, model.usage(), model.takeDeferredHits()))
+        opts.onProgress?.({ jobId: job.id, status: "done" });
     } catch (e) {
+      recordCalls(db, model?.takeDeferredHits() ?? []);
       const msg = e instanceof Error ? e.message : String(e);
       const s = failJob(db, job.id, worker, msg, config.maxAttempts);
       if (s !== "lost") opts.onProgress?.({ jobId: job.id, status: s, error: msg });

@@ -224,3 +224,74 @@ describe("ModelClient.embed", () => {
     expect(fake.embeddingRequests).toHaveLength(2);
   });
 });
+
+describe("ModelClient queue priority, prefetches and deferred cache hits", () => {
+  // One slot: the order requests reach the server is the queue's order.
+  const order = () => fake.chatRequests.map((r) => String(r.messages[0].content));
+  const slow = () => fake.setResponder(() => ({ content: '{"requirement": "ok"}', delayMs: 30 }));
+
+  it("gives a free slot to the highest priority waiting, equal priorities in arrival order", async () => {
+    slow();
+    const c = client({ concurrency: { assistant: 1 } });
+    const call = (v: ModelClient, name: string) => v.chat({ messages: ask(name), schema: Req, purpose: "test.priority" });
+    await Promise.all([
+      call(c, "first"), // takes the slot at once
+      call(c.withPriority(1), "low-a"),
+      call(c.withPriority(5), "high"),
+      call(c.withPriority(1), "low-b"),
+      call(c.withPriority(3), "mid"),
+    ]);
+    expect(order()).toEqual(["first", "high", "mid", "low-a", "low-b"]);
+  });
+
+  it("raises a waiting prefetch when its group is due, and when an identical call of higher priority joins it", async () => {
+    slow();
+    const c = client({ concurrency: { assistant: 1 } });
+    const call = (v: ModelClient, name: string) => v.chat({ messages: ask(name), schema: Req, purpose: "test.priority" });
+    const all = [
+      call(c, "first"),
+      call(c.prefetching("later", -10), "prefetch-later"),
+      call(c.prefetching("due", -10), "prefetch-due"),
+      call(c.prefetching("joined", -10), "prefetch-joined"),
+      call(c.withPriority(2), "chain"),
+    ];
+    c.raiseGroup("due", 3);
+    all.push(call(c.withPriority(4), "prefetch-joined")); // the same request: joins the queued one and lends it priority 4
+    await Promise.all(all);
+    expect(order()).toEqual(["first", "prefetch-joined", "prefetch-due", "chain", "prefetch-later"]);
+  });
+
+  it("records one ledger row per call the build makes: the prefetch's paid attempt stands for the identical later call", async () => {
+    fake.setResponder(() => '{"requirement": "ok"}');
+    const c = client({ origin: {} });
+    await c.prefetching("g", 0).chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" });
+    await c.chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" }); // the build's own call: no second row
+    expect(ledger().map((r) => [r.cacheHit, r.status])).toEqual([[false, "ok"]]);
+    // A later identical call (e.g. a rebuild) is an ordinary cache hit again.
+    await c.chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" });
+    expect(ledger().map((r) => r.cacheHit)).toEqual([false, true]);
+    // A prefetch answered from the cache records nothing.
+    await c.prefetching("g", 0).chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" });
+    expect(ledger()).toHaveLength(2);
+    expect(fake.chatRequests).toHaveLength(1);
+  });
+
+  it("keeps a deferring view's cache hits until they are taken, and writes paid calls at once", async () => {
+    fake.setResponder(() => '{"requirement": "ok"}');
+    const c = client();
+    const job = c.withOrigin({}).deferringHits();
+    await job.chat({ messages: ask("once"), schema: Req, purpose: "test.defer" });
+    expect(ledger()).toHaveLength(1); // paid: written at once
+    await job.chat({ messages: ask("once"), schema: Req, purpose: "test.defer" });
+    await job.withReplicate(0).chat({ messages: ask("once"), schema: Req, purpose: "test.defer" });
+    expect(ledger()).toHaveLength(1);
+    expect(c.deferredHitsOf({})).toBe(2);
+    expect(c.deferredHitsOf({ jobId: 8 })).toBe(0);
+    const rows = c.takeDeferredHits();
+    expect(rows.map((r) => [r.origin.jobId, r.cacheHit, r.purpose])).toEqual([
+      [undefined, true, "test.defer"],
+      [undefined, true, "test.defer"],
+    ]);
+    expect(c.takeDeferredHits()).toEqual([]);
+  });
+});

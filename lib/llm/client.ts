@@ -9,7 +9,7 @@ import { embeddingCache, type ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
-import { recordCall, type Origin } from "./ledger";
+import { recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
 
@@ -76,10 +76,37 @@ export type ClientStats = {
   completionTokens: number;
 };
 
+/** What distinguishes the views of one client. */
+type View = {
+  origin: Origin;
+  replicate: number;
+  /**
+   * Queue priority of the view's calls (higher first; equal ones in arrival order). A memory build
+   * gives each session's calls the user's remaining sessions, so when users share the slots the one
+   * with the longest chain still to walk is never kept waiting behind work that has slack.
+   */
+  priority: number;
+  /** A name for the view's queued calls, so they can be moved up together (raiseGroup). */
+  group: string | null;
+  /** Cache hits kept for takeDeferredHits() instead of written at once. */
+  deferHits: boolean;
+  /** Calls made ahead of need (a memory build's prefetch): see prefetching(). */
+  prefetch: boolean;
+};
+
+const sameOrigin = (a: Origin, b: Origin) =>
+  (a.memoryVersionId ?? null) === (b.memoryVersionId ?? null) &&
+  (a.jobId ?? null) === (b.jobId ?? null) &&
+  (a.judgeRunId ?? null) === (b.judgeRunId ?? null);
+
 type Core = {
   db: Db;
   opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
   limits: Map<ModelRole, PQueue>;
+  /** Replies paid for by prefetches and not yet asked for by the build (see prefetching()). */
+  prefetchPaid: Set<string>;
+  /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
+  deferred: LedgerRow[];
   /** Chat calls queued but not started, by cache key: their queue, priority and group. */
   waiting: Map<string, { role: ModelRole; priority: number; group: string | null }>;
   sdks: Map<string, OpenAI>;
@@ -133,18 +160,18 @@ export class ModelClient {
 
   private constructor(
     private readonly core: Core,
-    readonly origin: Origin,
-    /** Replicate index for calls that name none (an experiment's repeat: its answers are distinct paid calls). */
-    readonly replicate = 0,
-    /**
-     * Queue priority of this view's calls (higher first; equal ones in arrival order). A memory build
-     * gives each session's calls the user's remaining sessions, so when users share the slots the one
-     * with the longest chain still to walk is never kept waiting behind work that has slack.
-     */
-    readonly priority = 0,
-    /** A name for this view's queued calls, so they can be moved up together (raiseGroup). */
-    readonly group: string | null = null,
+    private readonly view: View,
   ) {}
+
+  /** Where this view's calls are recorded in the ledger. */
+  get origin(): Origin {
+    return this.view.origin;
+  }
+
+  /** Replicate index for calls that name none (an experiment's repeat: its answers are distinct paid calls). */
+  get replicate(): number {
+    return this.view.replicate;
+  }
 
   /** Logical calls (chat and embed) made through this view, cache hits included. */
   get callsMade(): number {
@@ -164,26 +191,66 @@ export class ModelClient {
       },
       limits: new Map(),
       waiting: new Map(),
+      deferred: [],
+      prefetchPaid: new Set(),
       sdks: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
     };
-    return new ModelClient(core, options.origin ?? {});
+    return new ModelClient(core, {
+      origin: options.origin ?? {},
+      replicate: 0,
+      priority: 0,
+      group: null,
+      deferHits: false,
+      prefetch: false,
+    });
   }
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
   withOrigin(origin: Origin): ModelClient {
-    return new ModelClient(this.core, origin, this.replicate, this.priority, this.group);
+    return new ModelClient(this.core, { ...this.view, origin });
   }
 
   /** The same client whose calls default to replicate index `replicate` (kept by withOrigin). */
   withReplicate(replicate: number): ModelClient {
-    return new ModelClient(this.core, this.origin, replicate, this.priority, this.group);
+    return new ModelClient(this.core, { ...this.view, replicate });
   }
 
-  /** The same client whose calls wait in the per-role queue with `priority` (kept by withOrigin), named `group`. */
-  withPriority(priority: number, group: string | null = null): ModelClient {
-    return new ModelClient(this.core, this.origin, this.replicate, priority, group);
+  /** The same client whose calls wait in the per-role queue with `priority` (kept by withOrigin). */
+  withPriority(priority: number): ModelClient {
+    return new ModelClient(this.core, { ...this.view, priority, group: null, prefetch: false });
+  }
+
+  /**
+   * The same client for calls made ahead of need, queued as `group` with `priority` (raiseGroup moves
+   * them up when they are due). Their replies only warm the cache, so the ledger gets one row per
+   * call the algorithm makes: a prefetch records its paid attempts, and the identical call made
+   * later in the build records nothing for the reply the prefetch paid for; a prefetch answered
+   * from the cache or by a call in flight records nothing at all.
+   */
+  prefetching(group: string, priority: number): ModelClient {
+    return new ModelClient(this.core, { ...this.view, priority, group, prefetch: true });
+  }
+
+  /**
+   * The same client whose cache hits are not written at once but kept until takeDeferredHits():
+   * an experiment job writes them with its result in one transaction. A hit costs nothing, so a
+   * crash that loses one loses no money, and the redone job records it again. Paid attempts are
+   * always written at once.
+   */
+  deferringHits(): ModelClient {
+    return new ModelClient(this.core, { ...this.view, deferHits: true });
+  }
+
+  /** The cache-hit rows deferred so far (by every view of this client), handed over once. */
+  takeDeferredHits(): LedgerRow[] {
+    return this.core.deferred.splice(0);
+  }
+
+  /** Deferred cache-hit rows of one origin not yet handed over (what a job's usage must count). */
+  deferredHitsOf(origin: Origin): number {
+    return this.core.deferred.filter((r) => sameOrigin(r.origin, origin)).length;
   }
 
   /** Moves every call of `group` still waiting for a slot up to `priority` (a prefetch now needed). */
@@ -216,14 +283,15 @@ export class ModelClient {
     const queue = this.queue(role);
     const waiting = this.core.waiting;
     return <R>(fn: () => Promise<R>) => {
-      if (id === undefined) return queue.add(fn, { priority: this.priority }) as Promise<R>;
-      waiting.set(id, { role, priority: this.priority, group: this.group });
+      const { priority, group } = this.view;
+      if (id === undefined) return queue.add(fn, { priority }) as Promise<R>;
+      waiting.set(id, { role, priority, group });
       return queue.add(
         () => {
           waiting.delete(id);
           return fn();
         },
-        { priority: this.priority, id },
+        { priority, id },
       ) as Promise<R>;
     };
   }
@@ -289,15 +357,19 @@ export class ModelClient {
     const hit = (text: string, how: "cache" | "shared"): ChatResult<T> | null => {
       const checked = checkReply(text, o.schema, o.language);
       if (!checked.ok) return null; // cached under an older schema: ask again
+      const result = { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
+      if (this.view.prefetch || this.core.prefetchPaid.delete(cacheKey)) return result;
       this.core.stats.cacheHits++;
-      recordCall(db, {
+      const row: LedgerRow = {
         ...base,
         cacheHit: true,
         attempt: 1,
         status: "ok",
         error: how === "shared" ? "shared with a concurrent identical call" : null,
-      });
-      return { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
+      };
+      if (this.view.deferHits) this.core.deferred.push(row);
+      else recordCall(db, row);
+      return result;
     };
 
     const cached = stmt(db, "SELECT response FROM llm_cache WHERE key = ?").get(cacheKey) as { response: string } | undefined;
@@ -308,14 +380,17 @@ export class ModelClient {
     const pending = this.core.inflight.get(cacheKey);
     if (pending) {
       // A call joining an identical one still waiting for a slot lends it its own priority.
-      this.raiseTo(cacheKey, this.priority);
+      this.raiseTo(cacheKey, this.view.priority);
       const shared = await pending;
       const r = hit(shared.text, "shared");
       if (r) return r;
     }
 
     let value: T | undefined;
-    const run = this.limit(role, cacheKey)(async () => {
+    const run = this.limit(
+      role,
+      cacheKey,
+    )(async () => {
       const sdk = this.sdk(cfg);
       let attempt = 0;
       let messages = o.messages;
@@ -363,6 +438,7 @@ export class ModelClient {
         const latencyMs = Date.now() - started;
         if (checked.ok) {
           recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
+          if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
           // A cached reply that an updated schema rejects is replaced by the accepted one.
           stmt(
             db,
@@ -456,7 +532,9 @@ export class ModelClient {
     };
     if (missing.length === 0 && texts.length > 0) {
       this.core.stats.cacheHits++;
-      recordCall(db, { ...base, cacheKey: null, cacheHit: true, attempt: 1, status: "ok" });
+      const row: LedgerRow = { ...base, cacheKey: null, cacheHit: true, attempt: 1, status: "ok" };
+      if (this.view.deferHits) this.core.deferred.push(row);
+      else recordCall(db, row);
     }
     const batch = o.batchSize ?? 64;
     const sdk = this.sdk(cfg);

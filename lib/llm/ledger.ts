@@ -57,6 +57,14 @@ export function recordCall(db: Db, r: LedgerRow): void {
   );
 }
 
+/** Many ledger rows in one transaction (joins the caller's, when there is one). */
+export function recordCalls(db: Db, rows: readonly LedgerRow[]): void {
+  if (rows.length === 0) return;
+  db.$client.transaction(() => {
+    for (const r of rows) recordCall(db, r);
+  })();
+}
+
 function originFilter(origin: Origin) {
   if (origin.memoryVersionId !== undefined) return eq(llmCalls.memoryVersionId, origin.memoryVersionId);
   if (origin.jobId !== undefined) return eq(llmCalls.jobId, origin.jobId);

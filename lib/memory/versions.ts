@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { memorySteps, memoryVersions, memoryEntries, type MemoryStatus } from "@/db/schema";
 import { hashOf } from "@/lib/llm/hash";
+import { stmt } from "@/db/statements";
 
 export type MemoryVersion = typeof memoryVersions.$inferSelect;
 export type MemoryStep = typeof memorySteps.$inferSelect;
@@ -26,6 +27,17 @@ export function findMemoryVersion(db: Db, id: Omit<MemoryIdentity, "settings"> &
       )
       .get() ?? null
   );
+}
+
+/** The id of the version for this identity (hand-written SQL: an experiment looks it up for every item). */
+export function findMemoryVersionId(db: Db, id: Omit<MemoryIdentity, "settings"> & { settingsKey: string }): number | null {
+  const row = stmt(db, "SELECT id FROM memory_versions WHERE dataset_id = ? AND user_key = ? AND method = ? AND settings_key = ?").get(
+    id.datasetId,
+    id.userKey,
+    id.method,
+    id.settingsKey,
+  ) as { id: number } | undefined;
+  return row?.id ?? null;
 }
 
 /** The version for this identity, created (status building) when there is none yet. */
