@@ -55,7 +55,14 @@ const SELECT = "select id, kind, key, content, valid_from_seq, valid_to_seq, ste
 const VISIBLE = "where version_id = ? and valid_from_seq <= ? and (valid_to_seq is null or valid_to_seq > ?)";
 type Row = { id: number; kind: string; key: string; content: string; valid_from_seq: number; valid_to_seq: number | null; step_id: number };
 function toEntry<C>(r: Row): MemoryEntry<C> {
-  return { id: r.id, kind: r.kind, key: r.key, content: JSON.parse(r.content) as C, validFromSeq: r.valid_from_seq, validToSeq: r.valid_to_seq };
+  return {
+    id: r.id,
+    kind: r.kind,
+    key: r.key,
+    content: JSON.parse(r.content) as C,
+    validFromSeq: r.valid_from_seq,
+    validToSeq: r.valid_to_seq,
+  };
 }
 
 /**
@@ -114,13 +121,10 @@ export class MemoryWriter extends MemoryReader {
 
   /** Ends the visibility of an entry (no-op when none is visible). Returns whether one was. */
   expire(kind: string, key: string): boolean {
-    const e = stmt(this.db, `select id, valid_from_seq, step_id from memory_entries ${VISIBLE} and kind = ? and key = ? order by id limit 1`).get(
-      this.versionId,
-      this.at,
-      this.at,
-      kind,
-      key,
-    ) as Pick<Row, "id" | "valid_from_seq" | "step_id"> | undefined;
+    const e = stmt(
+      this.db,
+      `select id, valid_from_seq, step_id from memory_entries ${VISIBLE} and kind = ? and key = ? order by id limit 1`,
+    ).get(this.versionId, this.at, this.at, kind, key) as Pick<Row, "id" | "valid_from_seq" | "step_id"> | undefined;
     if (!e) return false;
     if (e.step_id === this.stepId && e.valid_from_seq === this.at) {
       // Written and replaced within the same phase: nobody could ever see it.
