@@ -197,7 +197,11 @@ describe("calls that read one session alone start ahead", () => {
     const dataset = datasetByName(db, PAL);
     const sessions = loadSessions(db, dataset, "0000");
     expect(sessions.filter((s) => s.dialogue.length).length).toBeGreaterThanOrEqual(3);
-    const r = await buildMemory(db, { dataset, method: "memorybank", users: ["0000"], llm: client(db), createRetriever });
+    // Slots for all six calls of sessions 0-2, and replies slow enough that all six are asked first.
+    const reply = baselineResponder(probeResponder);
+    m.fake.setResponder((req) => ({ content: reply(req), delayMs: 40 }));
+    const llm = ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500, concurrency: { assistant: 8 } });
+    const r = await buildMemory(db, { dataset, method: "memorybank", users: ["0000"], llm, createRetriever });
     expect(r[0].status).toBe("complete");
     const purposes = m.fake.chatRequests.map((q) => ({ purpose: baselinePurpose(q), text: promptText(q) }));
     const firstGlobal = purposes.findIndex((p) => p.purpose === "memorybank.global-summary");

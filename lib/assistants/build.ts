@@ -44,6 +44,8 @@ export type BuildOptions = MethodSetup & {
    * early, below the priority of every call being built. Default 2.
    */
   lookahead?: number;
+  /** The users' sessions when the caller holds them already (loadSessions otherwise). */
+  sessionsOf?: (userKey: string) => Session[];
 };
 
 /**
@@ -71,7 +73,7 @@ async function buildUser(
   settings: Record<string, unknown>,
 ): Promise<UserBuildResult> {
   const a = getAssistant(o.method);
-  const sessions = loadSessions(db, o.dataset, userKey);
+  const sessions = o.sessionsOf?.(userKey) ?? loadSessions(db, o.dataset, userKey);
   const version = openMemoryVersion(db, {
     datasetId: o.dataset.id,
     userKey,

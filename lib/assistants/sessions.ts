@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { datasets, hcDialogues, hcTurns, hcUsers, palLogs, palSamples, palTurns, palUsers } from "@/db/schema";
+import { stmt } from "@/db/statements";
+import { datasets, hcDialogues, hcTurns, hcUsers, palSamples, palUsers } from "@/db/schema";
 import { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import type { DatasetKind, Language, Session } from "./types";
@@ -50,6 +51,18 @@ export function loadSessions(db: Db, ds: DatasetRef, userKey: string): Session[]
   return ds.kind === "palset" ? loadPalSessions(db, ds.id, userKey) : loadHcSessions(db, ds.id, userKey);
 }
 
+/** Rows grouped by a key, each group in the rows' order (linear, where a filter per session was quadratic). */
+function groupBy<T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> {
+  const m = new Map<K, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = m.get(k);
+    if (g) g.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
+}
+
 function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] {
   const user = db
     .select({ id: palUsers.id })
@@ -69,34 +82,43 @@ function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] 
     .where(eq(palSamples.userId, user.id))
     .orderBy(asc(palSamples.seq))
     .all();
-  const ids = samples.map((s) => s.id);
-  const logs = ids.length
-    ? db
-        .select({ s: palLogs.sampleId, timestamp: palLogs.timestamp, content: palLogs.content })
-        .from(palLogs)
-        .where(inArray(palLogs.sampleId, ids))
-        .orderBy(asc(palLogs.sampleId), asc(palLogs.position))
-        .all()
-    : [];
-  const turns = ids.length
-    ? db.select().from(palTurns).where(inArray(palTurns.sampleId, ids)).orderBy(asc(palTurns.sampleId), asc(palTurns.position)).all()
-    : [];
+  // Hand-written SQL: an experiment loads each user's whole timeline, and drizzle's row mapping cost
+  // more than the queries.
+  const logs = stmt(
+    db,
+    `SELECT l.sample_id AS s, l.timestamp, l.content FROM pal_logs l JOIN pal_samples p ON p.id = l.sample_id
+     WHERE p.user_id = ? ORDER BY l.sample_id, l.position`,
+  ).all(user.id) as Array<{ s: number; timestamp: string; content: string }>;
+  const turns = stmt(
+    db,
+    `SELECT t.sample_id AS sampleId, t.user_content AS userContent, t.assistant_content AS assistantContent, t.user_action AS userAction,
+     t.user_action_code AS userActionCode, t.assistant_action AS assistantAction, t.assistant_action_code AS assistantActionCode
+     FROM pal_turns t JOIN pal_samples p ON p.id = t.sample_id WHERE p.user_id = ? ORDER BY t.sample_id, t.position`,
+  ).all(user.id) as Array<{
+    sampleId: number;
+    userContent: string;
+    assistantContent: string;
+    userAction: string;
+    userActionCode: string | null;
+    assistantAction: string;
+    assistantActionCode: string | null;
+  }>;
+  const logsOf = groupBy(logs, (l) => l.s);
+  const turnsOf = groupBy(turns, (t) => t.sampleId);
   return samples.map((s, i) => ({
     seq: i,
     key: s.key,
     split: s.split,
     timestamp: s.ts,
-    logs: logs.filter((l) => l.s === s.id).map(({ timestamp, content }) => ({ timestamp, content })),
-    dialogue: turns
-      .filter((t) => t.sampleId === s.id)
-      .map((t) => ({
-        user: t.userContent,
-        assistant: t.assistantContent,
-        userAction: t.userAction,
-        userActionCode: t.userActionCode,
-        assistantAction: t.assistantAction,
-        assistantActionCode: t.assistantActionCode,
-      })),
+    logs: (logsOf.get(s.id) ?? []).map(({ timestamp, content }) => ({ timestamp, content })),
+    dialogue: (turnsOf.get(s.id) ?? []).map((t) => ({
+      user: t.userContent,
+      assistant: t.assistantContent,
+      userAction: t.userAction,
+      userActionCode: t.userActionCode,
+      assistantAction: t.assistantAction,
+      assistantActionCode: t.assistantActionCode,
+    })),
   }));
 }
 
@@ -123,21 +145,20 @@ function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
         .orderBy(asc(hcTurns.dialogueId), asc(hcTurns.position))
         .all()
     : [];
+  const turnsOf = groupBy(turns, (t) => t.d);
   return dialogues.map((d, i) => ({
     seq: i,
     key: d.key,
     split: d.split,
     timestamp: null,
     logs: [],
-    dialogue: turns
-      .filter((t) => t.d === d.id)
-      .map((t) => ({
-        user: t.user,
-        assistant: t.assistant,
-        userAction: null,
-        userActionCode: null,
-        assistantAction: null,
-        assistantActionCode: null,
-      })),
+    dialogue: (turnsOf.get(d.id) ?? []).map((t) => ({
+      user: t.user,
+      assistant: t.assistant,
+      userAction: null,
+      userActionCode: null,
+      assistantAction: null,
+      assistantActionCode: null,
+    })),
   }));
 }

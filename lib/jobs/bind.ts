@@ -127,6 +127,12 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const sessionsOf = new Map<string, Session[]>();
   // Like the sessions, a data set's identity is read once: ids are never reused and its content cannot change under an experiment.
   const datasetsById = new Map<number, DatasetRef>();
+  const sessionsFor = (ds: DatasetRef, userKey: string): Session[] => {
+    const sk = `${ds.id}\u0000${userKey}`;
+    let sessions = sessionsOf.get(sk);
+    if (!sessions) sessionsOf.set(sk, (sessions = loadSessions(db, ds, userKey)));
+    return sessions;
+  };
   const ensureBuilt = (
     ds: DatasetRef,
     method: ExperimentConfig["methods"][number],
@@ -142,6 +148,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
         options: method.options,
         retriever,
         users: [userKey],
+        sessionsOf: (u) => sessionsFor(ds, u),
         llm: client,
         createRetriever: o.createRetriever,
       }).then((r) => {
@@ -160,13 +167,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
       await ensureBuilt(ds, method, config.retriever, userKey);
-      const sk = `${ds.id}\u0000${userKey}`;
-      let sessions = sessionsOf.get(sk);
-      if (!sessions) {
-        sessions = loadSessions(db, ds, userKey);
-        sessionsOf.set(sk, sessions);
-      }
-      const s = sessions;
+      const s = sessionsFor(ds, userKey);
       return {
         method: method.name,
         async respond(input) {

@@ -48,8 +48,6 @@ export type WorkerOptions = {
   onProgress?: (event: { jobId: number; status: "done" | "failed" | "queued"; error?: string }) => void;
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export function workerId(): string {
   return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
@@ -98,7 +96,13 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       .get()?.output ?? null;
 
   const memo = new Map<string, unknown>();
-  const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>) => {
+  type Progress = Parameters<NonNullable<WorkerOptions["onProgress"]>>[0];
+  /**
+   * Runs one job and returns what stores its result (or its failure), for the lane to run in the
+   * transaction that also claims its next job: one commit per item, which is most of an item's
+   * cost when its calls come from the cache.
+   */
+  const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>): Promise<() => Progress | null> => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
     let model: BoundModel | undefined;
     try {
@@ -134,32 +138,63 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       const outcome = isPair
         ? await task.pairs!.run(ctx, item, ...(job.method.split(PAIR_SEP) as [string, string]))
         : await task.run(ctx, item);
-      if (completeJob(db, job.id, worker, outcome, model.usage(), model.takeDeferredHits()))
-        opts.onProgress?.({ jobId: job.id, status: "done" });
+      const m = model;
+      // usage() and the deferred cache hits are read in the same synchronous block that writes them.
+      return () => (completeJob(db, job.id, worker, outcome, m.usage(), m.takeDeferredHits()) ? { jobId: job.id, status: "done" } : null);
     } catch (e) {
-      recordCalls(db, model?.takeDeferredHits() ?? []);
+      const m = model;
       const msg = e instanceof Error ? e.message : String(e);
-      const s = failJob(db, job.id, worker, msg, config.maxAttempts);
-      if (s !== "lost") opts.onProgress?.({ jobId: job.id, status: s, error: msg });
+      return () => {
+        recordCalls(db, m?.takeDeferredHits() ?? []);
+        const s = failJob(db, job.id, worker, msg, config.maxAttempts);
+        return s === "lost" ? null : { jobId: job.id, status: s, error: msg };
+      };
     } finally {
       clearInterval(heartbeat);
     }
   };
 
+  const claim = () => (stopped() ? null : claimJob(db, experimentId, worker, leaseMs));
+  // A lane with nothing to claim waits until another lane finishes a job (which may open the next
+  // phase, or end the run) or, for jobs other workers hold, a poll interval.
+  let finished: Array<() => void> = [];
+  const jobFinished = () => {
+    const w = finished;
+    finished = [];
+    for (const f of w) f();
+  };
+  const nextFinishOrPoll = () =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, Math.min(250, leaseMs / 4));
+      finished.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
   const lane = async () => {
+    let job = claim();
     for (;;) {
-      if (stopped()) return;
-      const job = claimJob(db, experimentId, worker, leaseMs);
       if (job) {
-        await runOne(job);
+        const finish = await runOne(job);
+        const [event, next] = db.$client
+          .transaction(() => {
+            const ev = finish();
+            return [ev, claim()] as const;
+          })
+          .immediate();
+        if (event) opts.onProgress?.(event);
+        jobFinished();
+        job = next;
         continue;
       }
+      if (stopped()) return;
       // Nothing claimable: done, or waiting on jobs other lanes/workers hold (their leases may run out).
       const open = db.get<{ n: number }>(
         sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${experimentId} AND status IN ('queued','running')`,
       )!.n;
       if (open === 0) return;
-      await sleep(Math.min(250, leaseMs / 4));
+      await nextFinishOrPoll();
+      job = claim();
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
