@@ -14,7 +14,7 @@ import { baselinePurpose, baselineResponder } from "@/test/baseline-responder";
 import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { callDetail } from "@/lib/llm/call-detail";
-import { showMemory, type ShownEntry } from "@/lib/memory/show";
+import { callPurposes, showMemory, type ShownEntry } from "@/lib/memory/show";
 import { defaultRetrievers as createRetriever } from "./context";
 import { buildMemory } from "./build";
 import { datasetByName, loadSessions } from "./sessions";
@@ -42,7 +42,8 @@ let cleanup: () => void;
  */
 function respond(req: ChatRequest): string {
   const sentence = /Sentence: ([^\n]*)/.exec(String(req.messages.at(-1)?.content ?? ""))?.[1] ?? "";
-  if (baselinePurpose(req) === "ld-agent.persona" && sentence.startsWith("Assistant replies") && sentence.includes("(Solution Proposal)"))
+  const proposes = sentence.startsWith("Assistant replies") && sentence.includes("(Solution Proposal)");
+  if (baselinePurpose(req) === "ld-agent.persona" && proposes)
     return JSON.stringify({ traits: [`proposes solutions ${/MK_S\d+_DLG/.exec(sentence)?.[0] ?? ""}`.trim()] });
   return baselineResponder(probeResponder)(req);
 }
@@ -85,7 +86,10 @@ function linkedCalls(db: Db, versionId: number, e: ShownEntry): Linked[] {
     expect(ok.length, `${e.kind} ${e.key}: ${key} has no accepted ledger row of its memory`).toBeGreaterThan(0);
     expect(d.cached, `${e.kind} ${e.key}: ${key} not cached`).not.toBeNull();
     const request = d.cached!.request as { messages: ChatMessage[] };
-    return { key, purpose: ok[0].purpose, messages: request.messages, reply: JSON.parse(d.cached!.response) as Record<string, unknown> };
+    const reply = JSON.parse(d.cached!.response) as Record<string, unknown>;
+    // The inspector labels the link with the same purpose.
+    expect(callPurposes(db, versionId)[key]).toBe(ok[0].purpose);
+    return { key, purpose: ok[0].purpose, messages: request.messages, reply };
   });
 }
 
@@ -137,7 +141,8 @@ const checks: Record<string, (c: Check) => void> = {
       const linked = calls(e);
       // Its own summary call only: not the other chain's call of the same session.
       expect(purposes(linked), `${e.kind} of session ${s.seq}`).toEqual([`recursum.${e.kind}`]);
-      const expected = e.kind === "dialogue-summary" ? dialogueSummaryPrompt("en", prev, s.turns) : logSummaryPrompt("en", prev, s.logs);
+      const expected =
+        e.kind === "dialogue-summary" ? dialogueSummaryPrompt("en", prev, s.turns) : logSummaryPrompt("en", prev, s.logs);
       expect(linked[0].messages).toEqual(expected);
       expect(linked[0].reply.summary).toBe(c.summary);
     }
@@ -233,7 +238,10 @@ const checks: Record<string, (c: Check) => void> = {
         const ev = e.content as LdEvent;
         // Each session's utterances share its time, so a flushed batch is whole sessions.
         const lines = ev.seqs.flatMap((seq) =>
-          sessions[seq].turns.flatMap((u) => [`${speaker("en", "user")}: ${u.user}`, `${speaker("en", "assistant")}: ${u.assistant}`]),
+          sessions[seq].turns.flatMap((u) => [
+            `${speaker("en", "user")}: ${u.user}`,
+            `${speaker("en", "assistant")}: ${u.assistant}`,
+          ]),
         );
         expect(purposes(linked), e.key).toEqual(["ld-agent.event-summary"]);
         expect(linked[0].messages).toEqual(ldEventPrompt("en", lines));

@@ -26,7 +26,10 @@ const line = (lang: Lang, u: CachedUtterance) => `${speaker(lang, u.speaker)}: $
  * Summarises one flushed batch into an event (one call); its nouns come from the batch's text.
  * Returns the summarising call's key beside the event, for the event's entry.
  */
-export async function summariseBatch(ctx: LdAgentContext, batch: readonly CachedUtterance[]): Promise<{ event: LdEvent; callKey: string }> {
+export async function summariseBatch(
+  ctx: LdAgentContext,
+  batch: readonly CachedUtterance[],
+): Promise<{ event: LdEvent; callKey: string }> {
   const lines = batch.map((u) => line(ctx.lang, u));
   const { value, callKey } = await ctx.chat({
     purpose: "ld-agent.event-summary",
@@ -35,7 +38,13 @@ export async function summariseBatch(ctx: LdAgentContext, batch: readonly Cached
     schema: eventSummarySchema,
   });
   const seqs = [...new Set(batch.map((u) => u.seq))];
-  const event = { key: `event:${seqs.join("-")}`, at: batch[batch.length - 1].at, summary: value.summary, nouns: ctx.nouns(lines.join("\n"), ctx.lang), seqs };
+  const event: LdEvent = {
+    key: `event:${seqs.join("-")}`,
+    at: batch[batch.length - 1].at,
+    summary: value.summary,
+    nouns: ctx.nouns(lines.join("\n"), ctx.lang),
+    seqs,
+  };
   return { event, callKey };
 }
 
