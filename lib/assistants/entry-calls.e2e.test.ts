@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
-import { importMarkedPalset } from "@/test/marked-data";
+import { importMarkedHicupid, importMarkedPalset } from "@/test/marked-data";
 import { probeResponder } from "@/test/probe-assistant";
 import { baselinePurpose, baselineResponder } from "@/test/baseline-responder";
 import type { Db } from "@/db/client";
@@ -17,7 +17,7 @@ import { callDetail } from "@/lib/llm/call-detail";
 import { callPurposes, showMemory, type ShownEntry } from "@/lib/memory/show";
 import { defaultRetrievers as createRetriever } from "./context";
 import { buildMemory } from "./build";
-import { datasetByName, loadSessions } from "./sessions";
+import { datasetByName, listUserKeys, loadSessions } from "./sessions";
 import { toBaselineSession } from "./baseline-adapter";
 import type { BaselineSession } from "./baseline-types";
 import { speaker, type ChatMessage } from "./history-text";
@@ -29,12 +29,12 @@ import type { StoredRecord } from "./conditionmem/engine";
 import type { Piece } from "./memorybank/engine";
 import type { LdEvent, PersonaTrait } from "./ld-agent/engine";
 
-const DATASET = "Marked PAL-Set";
-const USERS = ["0000", "0001"];
+/** PAL-Set (logs and dialogues) and HiCUPID (dialogues only: the methods run their dialogue parts). */
+const DATASETS = ["Marked PAL-Set", "Marked HiCUPID"];
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
-let cleanup: () => void;
+let cleanups: Array<() => void>;
 
 /**
  * The shared fake finds traits in user sentences only; here some assistant sentences reveal one too,
@@ -45,6 +45,9 @@ function respond(req: ChatRequest): string {
   const proposes = sentence.startsWith("Assistant replies") && sentence.includes("(Solution Proposal)");
   if (baselinePurpose(req) === "ld-agent.persona" && proposes)
     return JSON.stringify({ traits: [`proposes solutions ${/MK_S\d+_DLG/.exec(sentence)?.[0] ?? ""}`.trim()] });
+  // HiCUPID: its user lines (marked) with a question, and its (unmarked) assistant lines of even length.
+  const hicupid = sentence.includes("MK_HC_DLG") ? sentence.includes("?") : !sentence.includes("MK_") && sentence.length % 2 === 0;
+  if (baselinePurpose(req) === "ld-agent.persona" && hicupid) return JSON.stringify({ traits: ["gives or seeks advice"] });
   return baselineResponder(probeResponder)(req);
 }
 
@@ -55,20 +58,20 @@ beforeEach(async () => {
   vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
   vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
   t = tempDb();
-  cleanup = (await importMarkedPalset(t.db, DATASET)).cleanup;
+  cleanups = [(await importMarkedPalset(t.db, DATASETS[0])).cleanup, (await importMarkedHicupid(t.db, DATASETS[1])).cleanup];
 });
 afterEach(async () => {
   vi.unstubAllEnvs();
   await fake.close();
   t.cleanup();
-  cleanup();
+  for (const c of cleanups) c();
 });
 
-async function build(db: Db, method: string) {
+async function build(db: Db, dataset: string, users: string[], method: string) {
   const results = await buildMemory(db, {
-    dataset: datasetByName(db, DATASET),
+    dataset: datasetByName(db, dataset),
     method,
-    users: USERS,
+    users,
     llm: ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500 }),
     createRetriever,
   });
@@ -127,9 +130,9 @@ const checks: Record<string, (c: Check) => void> = {
     for (const e of entries) expect(e.callKeys, `${e.kind} ${e.key}`).toEqual([]);
   },
   recursum: ({ entries, sessions, calls, previous }) => {
-    const summaries = entries.filter((e) => e.kind !== "log");
-    expect(summaries.map((e) => e.kind)).toContain("dialogue-summary");
-    expect(summaries.map((e) => e.kind)).toContain("log-summary");
+    const kinds = entries.map((e) => e.kind);
+    expect(kinds).toContain("dialogue-summary");
+    expect(kinds.includes("log-summary")).toBe(sessions.some((s) => s.logs.length > 0));
     for (const e of entries) {
       if (e.kind === "log") {
         expect(e.callKeys).toEqual([]);
@@ -263,16 +266,17 @@ const checks: Record<string, (c: Check) => void> = {
   },
 };
 
-describe.each(Object.keys(checks))("%s", (method) => {
+describe.each(DATASETS.flatMap((d) => Object.keys(checks).map((m) => [d, m])))("%s, %s", (dataset, method) => {
   it("links each entry to exactly the calls it was made from, and a rebuild from the cache stores the same links", async () => {
     const db = t.db;
-    const ds = datasetByName(db, DATASET);
-    const results = await build(db, method);
+    const ds = datasetByName(db, dataset);
+    const users = listUserKeys(db, ds).slice(0, 2);
+    const results = await build(db, dataset, users, method);
     const stored: ShownEntry[][] = [];
     for (const [i, r] of results.entries()) {
       const entries = showMemory(db, r.versionId);
       expect(entries.length).toBeGreaterThan(0);
-      const sessions = loadSessions(db, ds, USERS[i]).map(toBaselineSession);
+      const sessions = loadSessions(db, ds, users[i]).map(toBaselineSession);
       checks[method]({
         db,
         versionId: r.versionId,
@@ -287,7 +291,7 @@ describe.each(Object.keys(checks))("%s", (method) => {
     // Rebuild from scratch: every call is answered by the cache, and the same links are stored.
     const before = fake.chatRequests.length;
     db.$client.prepare("delete from memory_versions where id in (?, ?)").run(results[0].versionId, results[1].versionId);
-    const again = await build(db, method);
+    const again = await build(db, dataset, users, method);
     expect(fake.chatRequests.length).toBe(before);
     expect(again.map((r) => showMemory(db, r.versionId))).toEqual(stored);
   });
