@@ -144,8 +144,7 @@ const checks: Record<string, (c: Check) => void> = {
       const linked = calls(e);
       // Its own summary call only: not the other chain's call of the same session.
       expect(purposes(linked), `${e.kind} of session ${s.seq}`).toEqual([`recursum.${e.kind}`]);
-      const expected =
-        e.kind === "dialogue-summary" ? dialogueSummaryPrompt("en", prev, s.turns) : logSummaryPrompt("en", prev, s.logs);
+      const expected = e.kind === "dialogue-summary" ? dialogueSummaryPrompt("en", prev, s.turns) : logSummaryPrompt("en", prev, s.logs);
       expect(linked[0].messages).toEqual(expected);
       expect(linked[0].reply.summary).toBe(c.summary);
     }
@@ -241,10 +240,7 @@ const checks: Record<string, (c: Check) => void> = {
         const ev = e.content as LdEvent;
         // Each session's utterances share its time, so a flushed batch is whole sessions.
         const lines = ev.seqs.flatMap((seq) =>
-          sessions[seq].turns.flatMap((u) => [
-            `${speaker("en", "user")}: ${u.user}`,
-            `${speaker("en", "assistant")}: ${u.assistant}`,
-          ]),
+          sessions[seq].turns.flatMap((u) => [`${speaker("en", "user")}: ${u.user}`, `${speaker("en", "assistant")}: ${u.assistant}`]),
         );
         expect(purposes(linked), e.key).toEqual(["ld-agent.event-summary"]);
         expect(linked[0].messages).toEqual(ldEventPrompt("en", lines));

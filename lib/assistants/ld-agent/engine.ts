@@ -26,10 +26,7 @@ const line = (lang: Lang, u: CachedUtterance) => `${speaker(lang, u.speaker)}: $
  * Summarises one flushed batch into an event (one call); its nouns come from the batch's text.
  * Returns the summarising call's key beside the event, for the event's entry.
  */
-export async function summariseBatch(
-  ctx: LdAgentContext,
-  batch: readonly CachedUtterance[],
-): Promise<{ event: LdEvent; callKey: string }> {
+export async function summariseBatch(ctx: LdAgentContext, batch: readonly CachedUtterance[]): Promise<{ event: LdEvent; callKey: string }> {
   const lines = batch.map((u) => line(ctx.lang, u));
   const { value, callKey } = await ctx.chat({
     purpose: "ld-agent.event-summary",
