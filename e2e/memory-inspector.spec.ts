@@ -98,12 +98,16 @@ test("a baseline's memory entries link to the model calls that produced them", a
   await row.getByRole("link", { name: "recursum" }).click();
   await expect(page.getByRole("heading", { name: /recursum memory of user 0002/ })).toBeVisible();
 
-  // A summary entry (written by a model call) links to its call; the call page shows that call.
+  // A summary entry links to exactly the call it was made from (not the log-summary call of the same
+  // session), labelled with what that call did; the call page shows that call.
   const summary = page.getByTestId("generic-memory").getByRole("row").filter({ hasText: "dialogue-summary" }).first();
   // RecurSum's renderer shows the summary as text, not as JSON.
   await expect(summary).toContainText("summary after session");
   await expect(summary).not.toContainText('"summary":');
-  await summary.getByTestId("call-link").first().click();
+  await expect(summary.getByTestId("call-link")).toHaveCount(1);
+  await expect(summary.getByTestId("call-link")).toHaveText("dialogue-summary call");
+  await summary.getByTestId("call-link").click();
   await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
-  await expect(page.getByTestId("call-attempts")).toContainText("recursum");
+  await expect(page.getByTestId("call-attempts")).toContainText("recursum.dialogue-summary");
+  await expect(page.getByTestId("call-attempts")).not.toContainText("recursum.log-summary");
 });

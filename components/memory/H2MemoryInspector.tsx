@@ -215,8 +215,21 @@ function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string
   );
 }
 
-/** Other methods' memories, generically: kind / key / content per entry, with validity. */
-export function GenericMemoryTable({ method, entries, callsBase }: { method: string; entries: InspectorEntry[]; callsBase: string }) {
+/**
+ * Other methods' memories, generically: kind / key / content per entry, with validity and the calls
+ * it was made from, each labelled with what the call did (`purposes`: cache key → ledger purpose).
+ */
+export function GenericMemoryTable({
+  method,
+  entries,
+  callsBase,
+  purposes = {},
+}: {
+  method: string;
+  entries: InspectorEntry[];
+  callsBase: string;
+  purposes?: Record<string, string>;
+}) {
   // Session by session, in the order the builder wrote them.
   entries = [...entries].sort((a, b) => a.validFromSeq - b.validFromSeq || a.kind.localeCompare(b.kind) || a.key.localeCompare(b.key));
   return (
@@ -250,7 +263,11 @@ export function GenericMemoryTable({ method, entries, callsBase }: { method: str
             <td className="p-1">
               {(e.callKeys ?? []).map((k, i, all) => (
                 <div key={k}>
-                  <CallLink base={callsBase} callKey={k} label={all.length > 1 ? `call ${i + 1}` : "call"} />
+                  <CallLink
+                    base={callsBase}
+                    callKey={k}
+                    label={callLabel(method, purposes[k]) ?? (all.length > 1 ? `call ${i + 1}` : "call")}
+                  />
                 </div>
               ))}
             </td>
@@ -259,4 +276,10 @@ export function GenericMemoryTable({ method, entries, callsBase }: { method: str
       </tbody>
     </table>
   );
+}
+
+/** "conditionmem.record" → "record call" inside a ConditionMem memory; another method's purpose is shown whole. */
+function callLabel(method: string, purpose: string | undefined): string | null {
+  if (!purpose) return null;
+  return `${purpose.startsWith(`${method}.`) ? purpose.slice(method.length + 1) : purpose} call`;
 }

@@ -47,17 +47,16 @@ export function chatOf(ctx: AnyCtx): ChatFn {
       language: c.prose ? ctx.language : undefined,
       purpose: c.purpose,
     });
-    // While building, the entries this phase puts next record the call (the inspector's link).
-    if (r.cacheKey && "memory" in ctx && "noteCall" in ctx.memory) ctx.memory.noteCall(r.cacheKey);
-    return r.value;
+    // The key goes back to the engine, which attaches it to exactly the entries made from this reply.
+    return { value: r.value, callKey: r.cacheKey };
   };
 }
 
 export const indexOf = (ctx: AnyCtx): MakeIndex => (() => ctx.retriever()) as unknown as MakeIndex;
 
-/** Writes a step's entries (the phase decides from which session they are visible). */
+/** Writes a step's entries with the calls each was made from (the phase decides from which session they are visible). */
 export function putEntries(ctx: BuildContext<unknown>, entries: readonly BaselineEntry[]): void {
-  for (const e of entries) ctx.memory.put(e.kind, e.key, e.content);
+  for (const e of entries) ctx.memory.put(e.kind, e.key, e.content, e.callKeys);
 }
 
 /** Phase 1 for every log-using baseline: keep the session's logs for later top-k retrieval. No call. */

@@ -3,6 +3,8 @@
  * ld-agent) share: the session they are built from, the model call they make, and the entries they
  * leave in memory. Each method's build step is `step(state, session) → { state, entries, calls }`
  * with a JSON state, so a build can stop after any session and resume from the stored state.
+ * Every entry names the model calls whose replies it was made from (their cache keys), so the
+ * inspector links each entry to exactly those ledger rows.
  */
 import type { z } from "zod";
 import type { ChatMessage, Lang, LogItem, TurnItem } from "./history-text";
@@ -27,14 +29,17 @@ export type ChatCall<T> = {
   /** True when the reply is prose in the data set's language (a summary, a note), so the client may check it. */
   prose?: boolean;
 };
-export type ChatFn = <T>(call: ChatCall<T>) => Promise<T>;
+/** A validated reply and the cache key of the call that gave it (deterministic: a cached rebuild gets the same key). */
+export type Called<T> = { value: T; callKey: string };
+export type ChatFn = <T>(call: ChatCall<T>) => Promise<Called<T>>;
 
 /**
  * A memory entry as a method produces it. `visibleFrom` is the first session whose answers may use
  * it: seq + 1 for what session seq taught, seq itself for what session seq's arrival flushed out of
- * earlier sessions (LD-Agent's event memory).
+ * earlier sessions (LD-Agent's event memory). `callKeys`: the calls whose replies it was made from,
+ * [] for an entry no call made (a copy of the data, a cache, a strength change on recall).
  */
-export type BaselineEntry = { kind: string; key: string; content: unknown; visibleFrom: number };
+export type BaselineEntry = { kind: string; key: string; content: unknown; visibleFrom: number; callKeys: readonly string[] };
 
 export type StepResult<S> = { state: S; entries: BaselineEntry[] };
 

@@ -29,3 +29,14 @@ export function showMemory(db: Db, versionId: number, at?: number): ShownEntry[]
   >;
   return rows.map((r) => ({ ...r, content: JSON.parse(r.content), callKeys: JSON.parse(r.callKeys) as string[] }));
 }
+
+/**
+ * The purpose of each call a memory's build made (from its ledger rows, cache hits included), by cache
+ * key: the inspector labels an entry's links with what each call did ("record", "global-summary").
+ */
+export function callPurposes(db: Db, versionId: number): Record<string, string> {
+  const rows = db.$client
+    .prepare("select distinct cache_key as key, purpose from llm_calls where memory_version_id = ? and cache_key is not null")
+    .all(versionId) as Array<{ key: string; purpose: string }>;
+  return Object.fromEntries(rows.map((r) => [r.key, r.purpose]));
+}

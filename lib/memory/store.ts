@@ -80,34 +80,19 @@ export class MemoryWriter extends MemoryReader {
     super(db, versionId, at);
   }
 
-  private readonly calls: string[] = [];
-
-  /**
-   * Notes a model call made in this phase. Every entry put afterwards (without explicit call keys)
-   * records the calls noted so far, so any method's entries link to the ledger rows that produced
-   * them without each method threading cache keys through its own data.
-   */
-  noteCall(cacheKey: string): void {
-    if (!this.calls.includes(cacheKey)) this.calls.push(cacheKey);
-  }
-
-  /** The calls noted in this phase so far. */
-  notedCalls(): string[] {
-    return [...this.calls];
-  }
-
   /**
    * Adds an entry, or replaces the visible entry with the same kind and key. `callKeys` names the
-   * calls that produced it; by default the calls noted in this phase. Stored sorted: concurrent
-   * calls finish in any order, and a rebuild must store the same memory.
+   * model calls whose replies it was made from ([] when none was: copies of the data, caches).
+   * Stored sorted and once each (identical requests share a key): concurrent calls finish in any
+   * order, and a rebuild must store the same memory.
    */
-  put<C>(kind: string, key: string, content: C, callKeys: readonly string[] = this.calls): MemoryEntry<C> {
+  put<C>(kind: string, key: string, content: C, callKeys: readonly string[] = []): MemoryEntry<C> {
     return this.db.$client.transaction(() => {
       this.expire(kind, key);
       const r = stmt(
         this.db,
         "insert into memory_entries (version_id, step_id, kind, key, content, valid_from_seq, call_keys) values (?, ?, ?, ?, ?, ?, ?)",
-      ).run(this.versionId, this.stepId, kind, key, JSON.stringify(content), this.at, JSON.stringify([...callKeys].sort()));
+      ).run(this.versionId, this.stepId, kind, key, JSON.stringify(content), this.at, JSON.stringify([...new Set(callKeys)].sort()));
       return { id: Number(r.lastInsertRowid), kind, key, content, validFromSeq: this.at, validToSeq: null };
     })();
   }

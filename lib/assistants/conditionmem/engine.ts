@@ -20,27 +20,31 @@ export async function conditionmemStep(
 ): Promise<StepResult<ConditionMemState>> {
   const made = await Promise.all(
     s.turns.map(async (t, i) => {
-      const { decision } = await ctx.chat({
+      const d = await ctx.chat({
         purpose: "conditionmem.decision",
         messages: decisionPrompt(ctx.lang, t.user),
         schema: decisionSchema,
       });
-      if (decision === "no") return null;
+      if (d.value.decision === "no") return null;
       const r = await ctx.chat({
         purpose: "conditionmem.record",
         prose: true,
         messages: recordPrompt(ctx.lang, s.turns.slice(0, i), t.user),
         schema: recordSchema,
       });
-      return { seq: s.seq, turn: i + 1, userInput: t.user, summary: r.summary, note: r.note } satisfies StoredRecord;
+      const record: StoredRecord = { seq: s.seq, turn: i + 1, userInput: t.user, summary: r.value.summary, note: r.value.note };
+      // A record exists because its decision said yes, and says what its three-step record call wrote.
+      return { record, callKeys: [d.callKey, r.callKey] };
     }),
   );
-  const records = made.filter((r): r is StoredRecord => r !== null);
-  const entries: BaselineEntry[] = records.map((r) => ({
+  const kept = made.filter((m) => m !== null);
+  const records = kept.map((m) => m.record);
+  const entries: BaselineEntry[] = kept.map(({ record, callKeys }) => ({
     kind: "record",
-    key: `${s.seq}:turn_${r.turn}`,
-    content: r,
+    key: `${s.seq}:turn_${record.turn}`,
+    content: record,
     visibleFrom: s.seq + 1,
+    callKeys,
   }));
   return {
     state: {

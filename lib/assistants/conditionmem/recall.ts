@@ -29,7 +29,7 @@ export async function conditionmemRecall(
   const index = makeIndex<StoredRecord>();
   await index.add(records.map((r) => ({ id: `${r.seq}:${r.turn}`, text: recordText(r), meta: r })));
   const first = (await index.search(query, k)).map((h) => h.doc.meta!);
-  const reflection = await chat({
+  const { value: reflection } = await chat({
     purpose: "conditionmem.reflection",
     messages: reflectionPrompt(lang, first.map(recordText), query),
     schema: reflectionSchema,

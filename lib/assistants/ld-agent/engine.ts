@@ -22,29 +22,40 @@ export type LdAgentContext = StepContext & { nouns: NounFn; betaMs?: number };
 
 const line = (lang: Lang, u: CachedUtterance) => `${speaker(lang, u.speaker)}: ${u.text}`;
 
-/** Summarises one flushed batch into an event (one call); its nouns come from the batch's text. */
-export async function summariseBatch(ctx: LdAgentContext, batch: readonly CachedUtterance[]): Promise<LdEvent> {
+/**
+ * Summarises one flushed batch into an event (one call); its nouns come from the batch's text.
+ * Returns the summarising call's key beside the event, for the event's entry.
+ */
+export async function summariseBatch(ctx: LdAgentContext, batch: readonly CachedUtterance[]): Promise<{ event: LdEvent; callKey: string }> {
   const lines = batch.map((u) => line(ctx.lang, u));
-  const { summary } = await ctx.chat({
+  const { value, callKey } = await ctx.chat({
     purpose: "ld-agent.event-summary",
     prose: true,
     messages: eventSummaryPrompt(ctx.lang, lines),
     schema: eventSummarySchema,
   });
   const seqs = [...new Set(batch.map((u) => u.seq))];
-  return { key: `event:${seqs.join("-")}`, at: batch[batch.length - 1].at, summary, nouns: ctx.nouns(lines.join("\n"), ctx.lang), seqs };
+  const event: LdEvent = {
+    key: `event:${seqs.join("-")}`,
+    at: batch[batch.length - 1].at,
+    summary: value.summary,
+    nouns: ctx.nouns(lines.join("\n"), ctx.lang),
+    seqs,
+  };
+  return { event, callKey };
 }
 
 /** The flush caused by a session arriving at `at`: entries are visible to answers in that session. */
 export async function ldAgentArrival(ctx: LdAgentContext, state: LdAgentState, seq: number, at: number): Promise<StepResult<LdAgentState>> {
   const arrival = flushOnArrival(state.cache, at, ctx.betaMs ?? DEFAULT_BETA_MS);
   if (!arrival.flushed) return { state, entries: [] };
-  const event = await summariseBatch(ctx, arrival.flushed);
+  const { event, callKey } = await summariseBatch(ctx, arrival.flushed);
   return {
     state: { ...state, cache: arrival.cache, events: [...state.events, event] },
     entries: [
-      { kind: "event", key: event.key, content: event, visibleFrom: seq },
-      { kind: "cache", key: "cache", content: arrival.cache, visibleFrom: seq },
+      { kind: "event", key: event.key, content: event, visibleFrom: seq, callKeys: [callKey] },
+      // The cache is what is left of the utterances: no call made it.
+      { kind: "cache", key: "cache", content: arrival.cache, visibleFrom: seq, callKeys: [] },
     ],
   };
 }
@@ -60,21 +71,35 @@ export async function ldAgentDialogue(ctx: LdAgentContext, state: LdAgentState, 
   const pushed = pushAll(state.cache, utterances, beta);
   const extract = (text: string) =>
     ctx.chat({ purpose: "ld-agent.persona", messages: personaPrompt(ctx.lang, text), schema: personaSchema });
-  const [events, personas] = await Promise.all([
+  const [summarised, personas] = await Promise.all([
     Promise.all(pushed.flushed.map((b) => summariseBatch(ctx, b))),
     Promise.all(s.turns.map(async (t) => Promise.all([extract(t.user), extract(t.assistant)]))),
   ]);
   const visibleFrom = s.seq + 1;
-  const entries: BaselineEntry[] = events.map((e) => ({ kind: "event", key: e.key, content: e, visibleFrom }));
+  const entries: BaselineEntry[] = summarised.map(({ event, callKey }) => ({
+    kind: "event",
+    key: event.key,
+    content: event,
+    visibleFrom,
+    callKeys: [callKey],
+  }));
   const newUser: PersonaTrait[] = [];
   const newAgent: PersonaTrait[] = [];
+  // A bank's update links to the extraction calls whose traits it holds (a call that found none added nothing).
+  const userCalls: string[] = [];
+  const agentCalls: string[] = [];
   personas.forEach(([u, a], i) => {
-    for (const trait of u.traits) newUser.push({ seq: s.seq, turn: i + 1, trait });
-    for (const trait of a.traits) newAgent.push({ seq: s.seq, turn: i + 1, trait });
+    for (const trait of u.value.traits) newUser.push({ seq: s.seq, turn: i + 1, trait });
+    for (const trait of a.value.traits) newAgent.push({ seq: s.seq, turn: i + 1, trait });
+    if (u.value.traits.length) userCalls.push(u.callKey);
+    if (a.value.traits.length) agentCalls.push(a.callKey);
   });
-  if (newUser.length) entries.push({ kind: "persona-user", key: `persona-user:${s.seq}`, content: newUser, visibleFrom });
-  if (newAgent.length) entries.push({ kind: "persona-assistant", key: `persona-assistant:${s.seq}`, content: newAgent, visibleFrom });
-  entries.push({ kind: "cache", key: "cache", content: pushed.cache, visibleFrom });
+  if (newUser.length)
+    entries.push({ kind: "persona-user", key: `persona-user:${s.seq}`, content: newUser, visibleFrom, callKeys: userCalls });
+  if (newAgent.length)
+    entries.push({ kind: "persona-assistant", key: `persona-assistant:${s.seq}`, content: newAgent, visibleFrom, callKeys: agentCalls });
+  entries.push({ kind: "cache", key: "cache", content: pushed.cache, visibleFrom, callKeys: [] });
+  const events = summarised.map((x) => x.event);
   return {
     state: {
       cache: pushed.cache,

@@ -66,7 +66,7 @@ export async function memorybankStep(
     ctx.chat({
       purpose: "memorybank.global-summary",
       prose: true,
-      messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.summary),
+      messages: globalSummaryPrompt(ctx.lang, state.globalSummary, s.date, e.value.summary),
       schema: eventSchema,
     }),
   );
@@ -74,7 +74,7 @@ export async function memorybankStep(
     ctx.chat({
       purpose: "memorybank.global-portrait",
       prose: true,
-      messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.portrait),
+      messages: globalPortraitPrompt(ctx.lang, state.globalPortrait, s.date, p.value.portrait),
       schema: portraitSchema,
     }),
   );
@@ -90,7 +90,8 @@ export async function memorybankStep(
   const pieces = state.pieces.map((p) => {
     if (!hit.has(p.id)) return p;
     const r = { ...p, ...recall(p, s.at) };
-    entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom });
+    // A strength change is arithmetic, not a reply: no call made this version of the piece.
+    entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom, callKeys: [] });
     return r;
   });
   if (!eventP || !portraitP || !summaryP || !portraitUpdateP) return { state: { ...state, pieces }, entries };
@@ -104,18 +105,40 @@ export async function memorybankStep(
       text: formatTurns(ctx.lang, [t]),
     };
     pieces.push(piece);
-    entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom });
+    entries.push({ kind: "turn", key: piece.id, content: piece, visibleFrom, callKeys: [] });
   });
   const [globalSummary, globalPortrait, event, daily] = await Promise.all([summaryP, portraitUpdateP, eventP, portraitP]);
-  const eventPiece: Piece = { ...newTrace(`event:${s.seq}`, s.at), kind: "event", seq: s.seq, date: s.date, text: event.summary };
+  const eventPiece: Piece = {
+    ...newTrace(`event:${s.seq}`, s.at),
+    kind: "event",
+    seq: s.seq,
+    date: s.date,
+    text: event.value.summary,
+  };
   pieces.push(eventPiece);
+  // Each global update folds in this session's reply it was given, so it links to that call and its own.
   entries.push(
-    { kind: "event", key: eventPiece.id, content: eventPiece, visibleFrom },
-    { kind: "daily-portrait", key: `portrait:${s.seq}`, content: daily.portrait, visibleFrom },
-    { kind: "global-summary", key: "global-summary", content: globalSummary.summary, visibleFrom },
-    { kind: "global-portrait", key: "global-portrait", content: globalPortrait.portrait, visibleFrom },
+    { kind: "event", key: eventPiece.id, content: eventPiece, visibleFrom, callKeys: [event.callKey] },
+    { kind: "daily-portrait", key: `portrait:${s.seq}`, content: daily.value.portrait, visibleFrom, callKeys: [daily.callKey] },
+    {
+      kind: "global-summary",
+      key: "global-summary",
+      content: globalSummary.value.summary,
+      visibleFrom,
+      callKeys: [event.callKey, globalSummary.callKey],
+    },
+    {
+      kind: "global-portrait",
+      key: "global-portrait",
+      content: globalPortrait.value.portrait,
+      visibleFrom,
+      callKeys: [daily.callKey, globalPortrait.callKey],
+    },
   );
-  return { state: { pieces, globalSummary: globalSummary.summary, globalPortrait: globalPortrait.portrait }, entries };
+  return {
+    state: { pieces, globalSummary: globalSummary.value.summary, globalPortrait: globalPortrait.value.portrait },
+    entries,
+  };
 }
 
 /** Calls implied: four per session with dialogue (event, daily portrait, global summary, global portrait). */

@@ -88,7 +88,7 @@ export const ldAgent: Assistant<Options> = {
     const state = stateOf(ctx);
     // A cache still open when the question comes more than β later is closed now (HiCUPID's last dialogue).
     const open = flushOnArrival(state.cache, at, ctx.options.betaSeconds * 1000);
-    const events = open.flushed ? [...state.events, await summariseBatch(engineCtx(ctx), open.flushed)] : state.events;
+    const events = open.flushed ? [...state.events, (await summariseBatch(engineCtx(ctx), open.flushed)).event] : state.events;
     const gamma = ctx.options.gamma ?? LD_AGENT_GAMMA[ctx.retrieverKind as keyof typeof LD_AGENT_GAMMA] ?? 0;
     // γ for BM25 is set on scores normalised to [0, 1) (score.ts); normalising does not change the ranking.
     const index: MakeIndex =

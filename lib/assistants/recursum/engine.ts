@@ -3,7 +3,7 @@
  * memory M_j = LLM(M_{j-1}, D_j) and (Mem-PAL's log handling) a log summary L_j = LLM(L_{j-1}, logs_j).
  * The two chains do not depend on each other, so a session's two calls run together.
  */
-import type { BaselineSession, StepContext, StepResult } from "../baseline-types";
+import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baseline-types";
 import { dialogueSummaryPrompt, logSummaryPrompt, summarySchema } from "./prompts";
 
 /** The stored form of M_j and L_j. */
@@ -32,14 +32,28 @@ export async function recursumStep(ctx: StepContext, state: RecurSumState, s: Ba
       : null,
   ]);
   const next: RecurSumState = {
-    dialogueSummary: dialogue?.summary ?? state.dialogueSummary,
-    logSummary: logs?.summary ?? state.logSummary,
+    dialogueSummary: dialogue?.value.summary ?? state.dialogueSummary,
+    logSummary: logs?.value.summary ?? state.logSummary,
   };
-  const entries = [];
+  const entries: BaselineEntry[] = [];
   // One entry per chain under a fixed key: each update replaces the previous one from the next session on.
+  // Each is the reply of its own summary call (the previous summary's calls stay on the entry it replaces).
   if (dialogue)
-    entries.push({ kind: "dialogue-summary", key: "M", content: { seq: s.seq, summary: dialogue.summary }, visibleFrom: s.seq + 1 });
-  if (logs) entries.push({ kind: "log-summary", key: "L", content: { seq: s.seq, summary: logs.summary }, visibleFrom: s.seq + 1 });
+    entries.push({
+      kind: "dialogue-summary",
+      key: "M",
+      content: { seq: s.seq, summary: dialogue.value.summary },
+      visibleFrom: s.seq + 1,
+      callKeys: [dialogue.callKey],
+    });
+  if (logs)
+    entries.push({
+      kind: "log-summary",
+      key: "L",
+      content: { seq: s.seq, summary: logs.value.summary },
+      visibleFrom: s.seq + 1,
+      callKeys: [logs.callKey],
+    });
   return { state: next, entries };
 }
 

@@ -9,7 +9,7 @@ export type SessionDoc = { seq: number; sampleKey: string; date: string; text: s
 export function sessionEntries(lang: Lang, s: BaselineSession): BaselineEntry[] {
   if (!s.turns.length) return [];
   const doc: SessionDoc = { seq: s.seq, sampleKey: s.sampleKey, date: s.date, text: formatTurns(lang, s.turns) };
-  return [{ kind: "session", key: s.sampleKey, content: doc, visibleFrom: s.seq + 1 }];
+  return [{ kind: "session", key: s.sampleKey, content: doc, visibleFrom: s.seq + 1, callKeys: [] }];
 }
 
 export async function retrieveSessions(makeIndex: MakeIndex, k: number, query: string, sessions: readonly SessionDoc[]) {

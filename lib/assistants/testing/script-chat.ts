@@ -1,8 +1,10 @@
 /**
  * For unit tests of the build steps: a ChatFn that answers from a function of (purpose, prompt),
  * validates the answer with the call's schema like the model client does, and records every call.
+ * Its call key stands in for the client's cache key: derived from the request alone, like the real one.
  * End-to-end tests go through the real model client and test/fake-openai.ts instead.
  */
+import { createHash } from "node:crypto";
 import type { ChatCall, ChatFn } from "../baseline-types";
 
 export type RecordedCall = { purpose: string; system: string; user: string };
@@ -17,7 +19,8 @@ export function scriptChat(answer: (purpose: string, user: string) => unknown): 
       .join("\n");
     calls.push({ purpose: c.purpose, system, user });
     await Promise.resolve();
-    return c.schema.parse(answer(c.purpose, user));
+    const callKey = `${c.purpose}:${createHash("sha256").update(JSON.stringify(c.messages)).digest("hex").slice(0, 12)}`;
+    return { value: c.schema.parse(answer(c.purpose, user)), callKey };
   };
   return { chat, calls };
 }

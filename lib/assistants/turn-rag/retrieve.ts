@@ -15,6 +15,7 @@ export function utteranceEntries(s: BaselineSession): BaselineEntry[] {
       key: `${s.seq}:turn_${i + 1}:${who}`,
       content: { seq: s.seq, turn: i + 1, speaker: who, text: who === "user" ? t.user : t.assistant } satisfies Utterance,
       visibleFrom: s.seq + 1,
+      callKeys: [],
     })),
   );
 }

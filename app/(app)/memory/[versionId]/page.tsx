@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { getMemoryVersion, listSteps } from "@/lib/memory/versions";
-import { showMemory } from "@/lib/memory/show";
+import { callPurposes, showMemory } from "@/lib/memory/show";
 import { listCalls, summarizeCalls } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LedgerTable } from "@/components/llm/LedgerTable";
@@ -67,7 +67,7 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
         ) : (
           <>
             <h2 className="mb-2 text-sm font-semibold">Entries, session by session</h2>
-            <GenericMemoryTable method={v.method} entries={shown} callsBase="/memory/calls" />
+            <GenericMemoryTable method={v.method} entries={shown} callsBase="/memory/calls" purposes={callPurposes(db, v.id)} />
           </>
         )}
       </section>
