@@ -10,6 +10,7 @@ import { z } from "zod";
 import { answerWithMemory } from "../answer";
 import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
 import { dialoguePhase, logsPhase } from "./build";
+import { h2memoryEstimate } from "./calls";
 import { extractOutlines } from "./topic-outline";
 import { queryGenerationPrompt } from "./prompts";
 import { retrieve, type H2View, type Phase, type Retrieved } from "./retrieve";
@@ -171,6 +172,8 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string): Assista
       const r = await dialoguePhase(services(ctx, id), optionsFor(ctx, parts), stateFrom(ctx.memory), toH2Session(session), situations);
       write(ctx.memory, r.entries);
     },
+
+    estimateBuild: (sessions, ctx) => h2memoryEstimate(parts, sessions, ctx),
 
     // Outline extraction reads the dialogue alone: it can run while the logs phase builds the graph.
     async prefetchDialogue(ctx, session) {
