@@ -1,6 +1,6 @@
 /** Plain-text renderings of results and dry runs (the CLI prints these; the page has its own table). */
 import type { BuildRow, DryRunResult, DryRunRow, TokenBasis } from "./dry-run";
-import type { ExperimentResults } from "./results";
+import type { ExperimentResults, Ledger } from "./results";
 import type { Progress } from "./progress";
 
 const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
@@ -94,6 +94,18 @@ export function resultsTable(res: ExperimentResults): string {
   out.push(
     `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`,
   );
+  const line = (l: Ledger) =>
+    `${l.calls}\t${l.cacheHits}\t${l.promptTokens}\t${l.completionTokens}\t${typeof l.cost === "number" ? l.cost.toFixed(4) : "—"}`;
+  const methods = [...new Set([...Object.keys(res.ledgerByMethod), ...Object.keys(res.memoryBuildByMethod)])];
+  if (methods.length) {
+    out.push("", "# ledger per method (answering, and building the memory it answered from)");
+    out.push("method\tpart\tcalls\tcache hits\tprompt tokens\tcompletion tokens\tcost (USD)");
+    for (const m of methods) {
+      if (res.ledgerByMethod[m]) out.push(`${m}\tanswering\t${line(res.ledgerByMethod[m])}`);
+      if (res.memoryBuildByMethod[m]) out.push(`${m}\tmemory build\t${line(res.memoryBuildByMethod[m])}`);
+    }
+    out.push(`memory build (each version once)\t\t${line(res.memoryBuild)}`);
+  }
   return out.join("\n") + "\n";
 }
 
