@@ -15,7 +15,8 @@ export type BuildProgress = {
   done: number;
   total: number;
   sessionKey?: string;
-  status: "building" | "complete" | "failed";
+  /** "waiting": another builder (process) holds this memory; this one waits for it. */
+  status: "waiting" | "building" | "complete" | "failed";
 };
 
 export type UserBuildResult = {
@@ -80,7 +81,9 @@ async function buildUser(
   });
   // One builder per version, across processes: wait while another live builder holds it; what it
   // built is then found complete below and skipped.
-  const lease = await acquireVersion(db, opened.id, builderId(), o.lease);
+  const lease = await acquireVersion(db, opened.id, builderId(), o.lease, () =>
+    o.onProgress?.({ userKey, done: opened.sessionsDone, total: sessions.length, status: "waiting" }),
+  );
   try {
     const version = getMemoryVersion(db, opened.id)!;
     return await buildVersion(db, o, a, { userKey, sessions, version, options, retrieverKind, held: lease.held });

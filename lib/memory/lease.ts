@@ -70,10 +70,21 @@ export type VersionLease = {
  * Waits until this builder holds the version's lease, then keeps it renewed until release(). While
  * another live builder holds it, this one only polls: it makes no model call and writes nothing.
  */
-export async function acquireVersion(db: Db, versionId: number, builder: string, o: LeaseOptions = {}): Promise<VersionLease> {
+export async function acquireVersion(
+  db: Db,
+  versionId: number,
+  builder: string,
+  o: LeaseOptions = {},
+  onWait?: () => void,
+): Promise<VersionLease> {
   const leaseMs = o.leaseMs ?? 60_000;
   const pollMs = o.pollMs ?? 1_000;
-  while (!tryClaimVersion(db, versionId, builder, leaseMs)) await new Promise((r) => setTimeout(r, pollMs));
+  let waited = false;
+  while (!tryClaimVersion(db, versionId, builder, leaseMs)) {
+    if (!waited) onWait?.();
+    waited = true;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
   let held = true;
   const timer = setInterval(
     () => {
