@@ -26,7 +26,12 @@ type BuildRow = {
   promptTokens: Range | null;
   completionTokens: Range | null;
 };
-type Estimate = { rows: DryRunRow[]; total: DryRunRow; builds: BuildRow[]; withBuilds: { calls: Range; promptTokens: Range; completionTokens: Range } };
+type Estimate = {
+  rows: DryRunRow[];
+  total: DryRunRow;
+  builds: BuildRow[];
+  withBuilds: { calls: Range; promptTokens: Range; completionTokens: Range };
+};
 const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";

@@ -60,7 +60,8 @@ const exactly = (assistant: number): BuildEstimate => ({ calls: { assistant: { m
 
 export const BASELINE_BUILD_ESTIMATES = {
   recursum: (ss: readonly Session[], done: ReadonlySet<number>) => exactly(recursumImpliedCalls(pending(ss, done).map(toBaselineSession))),
-  memorybank: (ss: readonly Session[], done: ReadonlySet<number>) => exactly(memorybankImpliedCalls(pending(ss, done).map(toBaselineSession))),
+  memorybank: (ss: readonly Session[], done: ReadonlySet<number>) =>
+    exactly(memorybankImpliedCalls(pending(ss, done).map(toBaselineSession))),
   /** The short-term cache carries over from the built prefix: what the whole timeline costs minus what the prefix did. */
   "ld-agent": (ss: readonly Session[], done: ReadonlySet<number>) => {
     const bs = ss.map(toBaselineSession);

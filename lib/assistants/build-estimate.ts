@@ -74,7 +74,13 @@ export function estimateMemoryBuild(db: Db, i: EstimateBuildInput): MemoryBuildE
       out.calls = null;
       continue;
     }
-    const done = new Set(v ? listSteps(db, v.id).filter((s) => s.status === "complete").map((s) => s.seq) : []);
+    const done = new Set(
+      v
+        ? listSteps(db, v.id)
+            .filter((s) => s.status === "complete")
+            .map((s) => s.seq)
+        : [],
+    );
     const e = a.estimateBuild(sessions, { options, datasetKind: i.dataset.kind, retrieverKind, done });
     if (out.calls) {
       for (const [role, r] of Object.entries(e.calls) as Array<[ModelRole, CallRange]>) {

@@ -62,7 +62,9 @@ function expectedCalls(db: Db): number {
 
 /** The version's ledger: rows, paid rows, distinct cache keys. */
 function ledger(db: Db, versionId: number) {
-  const rows = db.$client.prepare("select cache_key as k, cache_hit as hit, status from llm_calls where memory_version_id = ?").all(versionId) as Array<{
+  const rows = db.$client
+    .prepare("select cache_key as k, cache_hit as hit, status from llm_calls where memory_version_id = ?")
+    .all(versionId) as Array<{
     k: string;
     hit: number;
     status: string;
@@ -117,8 +119,14 @@ describe("memory version lease", () => {
     const before = entriesOf(db, v);
     // A crash in the middle of the last session: its step left "building", the version too, a lease held.
     const crash = (builder: string, leaseUntil: number) => {
-      db.$client.prepare("update memory_steps set status = 'building' where version_id = ? and seq = (select max(seq) from memory_steps where version_id = ?)").run(v, v);
-      db.$client.prepare("update memory_versions set status = 'building', builder = ?, lease_until = ? where id = ?").run(builder, leaseUntil, v);
+      db.$client
+        .prepare(
+          "update memory_steps set status = 'building' where version_id = ? and seq = (select max(seq) from memory_steps where version_id = ?)",
+        )
+        .run(v, v);
+      db.$client
+        .prepare("update memory_versions set status = 'building', builder = ?, lease_until = ? where id = ?")
+        .run(builder, leaseUntil, v);
     };
 
     // Live lease of another machine: nothing happens until it runs out, then the step is redone.
@@ -160,7 +168,9 @@ describe("memory version lease", () => {
     expect(spawnSync(process.execPath, [bin, "memory", "methods"], { env, encoding: "utf8" }).status).toBe(0);
     const run = () =>
       new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
-        const p = spawn(process.execPath, [bin, "memory", "build", "--dataset", NAME, "--method", METHOD, "--users", USER, "--json"], { env });
+        const p = spawn(process.execPath, [bin, "memory", "build", "--dataset", NAME, "--method", METHOD, "--users", USER, "--json"], {
+          env,
+        });
         let stderr = "";
         let stdout = "";
         p.stderr.on("data", (d) => (stderr += d));

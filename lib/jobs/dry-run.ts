@@ -71,7 +71,13 @@ export type DryRunResult = {
 
 const range = (min: number, max: number): CallRange => ({ min, max });
 
-function buildRows(db: Db, datasetId: number, config: ReturnType<typeof parseExperimentConfig>, users: string[], basis: TokenBasis): BuildRow[] {
+function buildRows(
+  db: Db,
+  datasetId: number,
+  config: ReturnType<typeof parseExperimentConfig>,
+  users: string[],
+  basis: TokenBasis,
+): BuildRow[] {
   const ds = datasetById(db, datasetId);
   const llm = ModelClient.create(db);
   const out: BuildRow[] = [];
@@ -84,8 +90,17 @@ function buildRows(db: Db, datasetId: number, config: ReturnType<typeof parseExp
     const first = seen.get(id);
     if (first) {
       const zero = range(0, 0);
-      out.push({ method: methodKey(m), users: users.length, usersBuilt: users.length, calls: {}, total: zero, exact: true,
-        note: `shares the memory of ${first}`, promptTokens: zero, completionTokens: zero });
+      out.push({
+        method: methodKey(m),
+        users: users.length,
+        usersBuilt: users.length,
+        calls: {},
+        total: zero,
+        exact: true,
+        note: `shares the memory of ${first}`,
+        promptTokens: zero,
+        completionTokens: zero,
+      });
       continue;
     }
     seen.set(id, methodKey(m));
@@ -119,12 +134,7 @@ function buildRows(db: Db, datasetId: number, config: ReturnType<typeof parseExp
   return out;
 }
 
-export function dryRun(
-  db: Db,
-  datasetId: number,
-  rawConfig: unknown,
-  knownMethod?: MethodCheck,
-): DryRunResult {
+export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMethod?: MethodCheck): DryRunResult {
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
   const config = parseExperimentConfig(rawConfig);
@@ -174,10 +184,13 @@ export function dryRun(
   const buildTokenBasis = measuredTokens(db, true);
   const builds = buildRows(db, ds.id, config, users, buildTokenBasis);
   const sum = (pick: (b: BuildRow) => CallRange | null, base: number): CallRange =>
-    builds.reduce((acc, b) => {
-      const r = pick(b);
-      return r ? range(acc.min + r.min, acc.max + r.max) : acc;
-    }, range(base, base));
+    builds.reduce(
+      (acc, b) => {
+        const r = pick(b);
+        return r ? range(acc.min + r.min, acc.max + r.max) : acc;
+      },
+      range(base, base),
+    );
   const withBuilds = {
     calls: sum((b) => b.total, total.calls.total),
     promptTokens: sum((b) => b.promptTokens, total.promptTokens),

@@ -11,7 +11,10 @@ const span = (r: { min: number; max: number } | null | undefined) => (!r ? "?" :
 function buildLines(builds: BuildRow[], d: Pick<DryRunResult, "withBuilds" | "buildTokenBasis">): string[] {
   if (!builds.length) return [];
   const roles = [...new Set(builds.flatMap((b) => Object.keys(b.calls ?? {})))].sort();
-  const lines = ["", ["method", "memory build", "users (built)", ...roles, "calls", "prompt tokens", "completion tokens", "note"].join("\t")];
+  const lines = [
+    "",
+    ["method", "memory build", "users (built)", ...roles, "calls", "prompt tokens", "completion tokens", "note"].join("\t"),
+  ];
   for (const b of builds) {
     lines.push(
       [

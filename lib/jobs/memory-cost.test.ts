@@ -88,7 +88,9 @@ describe("memory build in the results' ledger", () => {
     expect(res.ledgerByMethod.recursum.calls).toBe(jobCalls.n);
 
     const table = resultsTable(res);
-    expect(table).toContain(`recursum\tmemory build\t${byHand.calls}\t${byHand.cacheHits}\t${byHand.promptTokens}\t${byHand.completionTokens}\t`);
+    expect(table).toContain(
+      `recursum\tmemory build\t${byHand.calls}\t${byHand.cacheHits}\t${byHand.promptTokens}\t${byHand.completionTokens}\t`,
+    );
     expect(table).toMatch(/recursum\tanswering\t\d+/);
     const csv = exportExperiment(t.db, id, "csv").body;
     expect(csv).toContain(`ledger,recursum,memory-build.calls,,${byHand.calls},`);
@@ -98,9 +100,14 @@ describe("memory build in the results' ledger", () => {
     expect(json.memoryBuildByMethod.recursum.calls).toBe(byHand.calls);
 
     // A second experiment on the built memory makes no build call, and still shows what the memory it used cost.
-    const ledgerRows = () => (t.db.$client.prepare("select count(*) as n from llm_calls where memory_version_id is not null").get() as { n: number }).n;
+    const ledgerRows = () =>
+      (t.db.$client.prepare("select count(*) as n from llm_calls where memory_version_id is not null").get() as { n: number }).n;
     const before = ledgerRows();
-    const second = createExperiment(t.db, { name: "again", datasetId: ds.id, config: { ...config, methods: [{ name: "recursum" }], reference: "recursum" } });
+    const second = createExperiment(t.db, {
+      name: "again",
+      datasetId: ds.id,
+      config: { ...config, methods: [{ name: "recursum" }], reference: "recursum" },
+    });
     expect(await runExperiment(t.db, second.id, deps, { concurrency: 2 })).toBe("done");
     expect(ledgerRows()).toBe(before);
     expect(experimentResults(t.db, second.id).memoryBuildByMethod.recursum.calls).toBe(byHand.calls);

@@ -39,21 +39,24 @@ function deadLocal(builder: string): boolean {
 
 /** Takes the lease when it is free, ours, expired, or held by a dead local process; false otherwise. */
 export function tryClaimVersion(db: Db, versionId: number, builder: string, leaseMs: number, now = Date.now()): boolean {
-  return db.$client.transaction(() => {
-    const row = stmt(db, "SELECT builder, lease_until AS leaseUntil FROM memory_versions WHERE id = ?").get(versionId) as
-      | { builder: string | null; leaseUntil: number | null }
-      | undefined;
-    if (!row) return false;
-    const free = row.builder === null || row.builder === builder || (row.leaseUntil ?? 0) < now || deadLocal(row.builder);
-    if (!free) return false;
-    stmt(db, "UPDATE memory_versions SET builder = ?, lease_until = ? WHERE id = ?").run(builder, now + leaseMs, versionId);
-    return true;
-  }).immediate();
+  return db.$client
+    .transaction(() => {
+      const row = stmt(db, "SELECT builder, lease_until AS leaseUntil FROM memory_versions WHERE id = ?").get(versionId) as
+        { builder: string | null; leaseUntil: number | null } | undefined;
+      if (!row) return false;
+      const free = row.builder === null || row.builder === builder || (row.leaseUntil ?? 0) < now || deadLocal(row.builder);
+      if (!free) return false;
+      stmt(db, "UPDATE memory_versions SET builder = ?, lease_until = ? WHERE id = ?").run(builder, now + leaseMs, versionId);
+      return true;
+    })
+    .immediate();
 }
 
 /** Extends our lease; false when another builder has taken the version over. */
 export function renewVersionLease(db: Db, versionId: number, builder: string, leaseMs: number, now = Date.now()): boolean {
-  return stmt(db, "UPDATE memory_versions SET lease_until = ? WHERE id = ? AND builder = ?").run(now + leaseMs, versionId, builder).changes === 1;
+  return (
+    stmt(db, "UPDATE memory_versions SET lease_until = ? WHERE id = ? AND builder = ?").run(now + leaseMs, versionId, builder).changes === 1
+  );
 }
 
 export function releaseVersion(db: Db, versionId: number, builder: string): void {

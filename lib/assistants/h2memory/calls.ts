@@ -32,7 +32,14 @@ type Decided = {
 
 type Counted = { assistant: number; embedding: number; chain: number };
 
-function sessionCalls(s: Session, parts: H2Parts, mode: "full" | "dialogue-only", firstQuery: number | undefined, window: number, d: Decided) {
+function sessionCalls(
+  s: Session,
+  parts: H2Parts,
+  mode: "full" | "dialogue-only",
+  firstQuery: number | undefined,
+  window: number,
+  d: Decided,
+) {
   const c: Counted = { assistant: 0, embedding: 0, chain: 0 };
   const dialogue = s.dialogue.length ? 1 : 0;
   if (mode === "dialogue-only") {

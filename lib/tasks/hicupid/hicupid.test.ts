@@ -165,8 +165,14 @@ describe("hicupid task", () => {
     expect(shots.map((e) => e.type)).toEqual(["persona", "profile", "schedule"]);
     const examples = body(gold).split("# Examples of personalized answers")[1].split("# The user's question")[0];
     for (const [i, e] of shots.entries())
-      expect(examples).toContain(`Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`);
-    const trainQa = t.db.select().from(hcQa).where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train"))).all();
+      expect(examples).toContain(
+        `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,
+      );
+    const trainQa = t.db
+      .select()
+      .from(hcQa)
+      .where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train")))
+      .all();
     const shotDialogues = trainQa.filter((q) => shots.some((e) => e.question === q.question)).flatMap((q) => q.dialogueIds as string[]);
     expect(shotDialogues.length).toBeGreaterThan(0);
     const turns = t.db.select().from(hcTurns).innerJoin(hcDialogues, eq(hcDialogues.id, hcTurns.dialogueId)).all();

@@ -21,7 +21,9 @@ export function hicupidAnswerMessages(input: {
     ...(input.examples.length
       ? [
           `# Examples of personalized answers (other users)\n${input.examples
-            .map((e, i) => `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`)
+            .map(
+              (e, i) => `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,
+            )
             .join("\n\n")}`,
         ]
       : []),
