@@ -13,17 +13,17 @@ import { ModelClient } from "@/lib/llm/client";
 import { buildMemory } from "./build";
 import { estimateMemoryBuild } from "./build-estimate";
 import { datasetByName, listUserKeys, loadSessions } from "./sessions";
-import { getAssistant } from "./registry";
+import { ASSISTANTS, getAssistant } from "./registry";
 import { h2memoryPlan } from "./h2memory/calls";
 import { showMemory } from "@/lib/memory/show";
 
 const m = fakeModelPerTest(palResponder);
 const NAME = "PAL-Set demo (en)";
 
-async function demoDb(): Promise<Db> {
+async function demoDb(name = NAME): Promise<Db> {
   const t = m.db();
   await demoDatasets()
-    .find((d) => d.name === NAME)!
+    .find((d) => d.name === name)!
     .run(t.db);
   return t.db;
 }
@@ -39,9 +39,9 @@ function paid(db: Db, versionIds: number[]): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.role, r.n]));
 }
 
-async function estimateThenBuild(method: string, users?: string[]) {
-  const db = await demoDb();
-  const dataset = datasetByName(db, NAME);
+async function estimateThenBuild(method: string, users?: string[], name = NAME) {
+  const db = await demoDb(name);
+  const dataset = datasetByName(db, name);
   const llm = ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500 });
   const keys = users ?? listUserKeys(db, dataset);
   const requests = m.fake.chatRequests.length;
@@ -83,6 +83,17 @@ describe("memory-build estimate (dry run) against real builds", () => {
     }
   });
 
+  it("ld-agent: exact (persona calls and the short-term cache's flushes)", async () => {
+    const { before, actual } = await estimateThenBuild("ld-agent");
+    expect(before.exact).toBe(true);
+    expect(actual.assistant).toBeGreaterThan(0);
+    expect(before.calls).toEqual({ assistant: { min: actual.assistant, max: actual.assistant } });
+  });
+
+  it("every method that calls a model while building states its estimate", () => {
+    for (const a of ASSISTANTS) if (a.buildRoles.length) expect(a.estimateBuild, a.id).toBeTypeOf("function");
+  });
+
   it("conditionmem: exact decisions, bounded records; the actual count lies within", async () => {
     const { before, actual, db, dataset, keys } = await estimateThenBuild("conditionmem");
     const inputs = keys.flatMap((u) => loadSessions(db, dataset, u)).reduce((n, s) => n + s.dialogue.length, 0);
@@ -110,6 +121,16 @@ describe("memory-build estimate (dry run) against real builds", () => {
     const plan = h2memoryPlan({ graph: true, background: true, topic: true, principle: true });
     const implied = results.reduce((n, r) => n + plan(loadSessions(db, dataset, r.userKey), showMemory(db, r.versionId)).calls, 0);
     expect(implied).toBe(actual.assistant + (actual.embedding ?? 0));
+  });
+
+  it("h2memory on the HiCUPID demo (dialogue-only): the bounds hold", async () => {
+    const { before, actual } = await estimateThenBuild("h2memory", undefined, "HiCUPID demo");
+    const a = before.calls!.assistant!;
+    expect(before.calls!.embedding).toEqual({ min: 0, max: 0 });
+    expect(actual.embedding ?? 0).toBe(0);
+    expect(actual.assistant).toBeGreaterThanOrEqual(a.min);
+    expect(actual.assistant).toBeLessThanOrEqual(a.max);
+    expect(a.min).toBeGreaterThan(0);
   });
 
   it("a partly built memory is estimated over the sessions still to build", async () => {
