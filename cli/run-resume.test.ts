@@ -128,7 +128,7 @@ describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
       fs.writeFileSync(
         cfgFile,
         JSON.stringify({
-          methods: [{ name: "full-history" }, { name: "rag-utterance", label: "rag-k15", options: { k: 15 } }],
+          methods: [{ name: "full-history" }, { name: "rag-utterance", label: "rag-k15", options: { k: 15 } }, { name: "recursum" }],
           tasks: ["hicupid"],
           hicupid: { splits: ["test_1"], judges: ["judge", "judge:second"] },
         }),
@@ -136,8 +136,29 @@ describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
       const r = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile, "--dry-run", "--json"]);
       expect(r.code).toBe(0);
       const out = JSON.parse(r.stdout);
-      expect(out.rows.map((x: { method: string }) => x.method)).toEqual(["full-history", "rag-k15"]);
+      expect(out.rows.map((x: { method: string }) => x.method)).toEqual(["full-history", "rag-k15", "recursum"]);
       for (const row of out.rows) expect(row.calls.judge).toBe(2 * row.items);
+      // Building recursum's memory: one summary per dialogue of the users asked about (the settings keep no memory).
+      const { datasetByName, loadSessions } = await import("@/lib/assistants/sessions");
+      const ds = datasetByName(t.db, "hc");
+      const asked = (
+        t.db.$client
+          .prepare(
+            "select distinct u.user_key as u from hc_qa q join hc_users u on u.id = q.user_id where q.dataset_id = ? and q.split = 'test_1'",
+          )
+          .all(ds.id) as Array<{ u: string }>
+      ).map((x) => x.u);
+      const dialogues = asked.flatMap((u) => loadSessions(t.db, ds, u)).filter((s) => s.dialogue.length).length;
+      expect(dialogues).toBeGreaterThan(0);
+      expect(out.builds).toHaveLength(1);
+      const b = out.builds[0];
+      const n = asked.length;
+      expect(b).toMatchObject({ method: "recursum", users: n, usersBuilt: 0, exact: true, note: null });
+      expect(b.calls.assistant.max).toBe(dialogues);
+      expect(b.calls.assistant.min).toBe(b.calls.assistant.max);
+      expect(out.withBuilds.calls).toEqual({ min: out.total.calls.total + b.total.min, max: out.total.calls.total + b.total.max });
+      const table = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile, "--dry-run"]);
+      expect(table.stdout).toContain(`recursum\texact\t${n} (0)\t${b.calls.assistant.max}\t`);
       fs.writeFileSync(cfgFile, JSON.stringify({ methods: [{ name: "gold", options: { shots: 2 } }], tasks: ["hicupid"] }));
       const bad = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile]);
       expect(bad.code).toBe(1);

@@ -43,7 +43,12 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await form.getByRole("button", { name: "Estimate" }).click();
   const estimate = form.getByTestId("estimate");
   await expect(estimate).toContainText("total");
-  await expect(estimate.getByRole("row").filter({ hasText: "vanilla-log" })).toContainText("requirement");
+  await expect(estimate.getByRole("row").filter({ hasText: "vanilla-log" }).first()).toContainText("requirement");
+  // Building vanilla-log's memory calls no model: a build row with 0 calls for its one user.
+  const build = estimate.getByTestId("estimate-build").filter({ hasText: "vanilla-log" });
+  await expect(build).toContainText("memory build");
+  await expect(build).toContainText("1 (0 built)");
+  await expect(estimate).toContainText("total with memory building");
   expect(fake.chatRequests.length).toBe(0); // an estimate spends nothing (no judge call yet)
 
   await form.getByRole("button", { name: "Launch" }).click();
@@ -56,6 +61,8 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   for (const m of ["vanilla", "vanilla-log"]) {
     await expect(table.locator(`tr[data-method="${m}"] td[data-metric="gscore"]`)).toHaveText("75.00");
   }
+  // Memory building is shown apart from answering (vanilla-log's costs no call).
+  await expect(table.locator('tr[data-method="vanilla-log"] [data-testid="memory-build"]')).toHaveText("0 / 0 / 0 + 0");
   await table.getByRole("button", { name: "Method" }).click(); // sort by method, descending
   await expect(table.locator("tbody tr").first()).toHaveAttribute("data-method", "vanilla-log");
   await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "gscore by method" })).toBeVisible();

@@ -50,7 +50,9 @@ export function registerMemory(program: Command): void {
           process.stderr.write(
             p.status === "building"
               ? `${p.userKey}: session ${p.done + 1}/${p.total} (${p.sessionKey})\n`
-              : `${p.userKey}: ${p.status} (${p.done}/${p.total} sessions)\n`,
+              : p.status === "waiting"
+                ? `${p.userKey}: waiting for another process building this memory\n`
+                : `${p.userKey}: ${p.status} (${p.done}/${p.total} sessions)\n`,
           ),
       });
       const entries: Record<string, number> = {};

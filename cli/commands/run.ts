@@ -106,8 +106,16 @@ export function registerRun(program: Command): void {
           const d = dryRun(db, ds.id, config, knownMethod());
           process.stdout.write(
             o.json
-              ? JSON.stringify({ dataset: ds.name, rows: d.rows, total: d.total, tokenBasis: d.tokenBasis }) + "\n"
-              : dryRunTable(d.rows, d.total, d.tokenBasis),
+              ? JSON.stringify({
+                  dataset: ds.name,
+                  rows: d.rows,
+                  total: d.total,
+                  tokenBasis: d.tokenBasis,
+                  builds: d.builds,
+                  buildTokenBasis: d.buildTokenBasis,
+                  withBuilds: d.withBuilds,
+                }) + "\n"
+              : dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
           return;
         }

@@ -14,6 +14,26 @@ type DryRunRow = {
   completionTokens: number;
 };
 
+type Range = { min: number; max: number };
+type BuildRow = {
+  method: string;
+  users: number;
+  usersBuilt: number;
+  calls: Record<string, Range> | null;
+  total: Range | null;
+  exact: boolean;
+  note: string | null;
+  promptTokens: Range | null;
+  completionTokens: Range | null;
+};
+type Estimate = {
+  rows: DryRunRow[];
+  total: DryRunRow;
+  builds: BuildRow[];
+  withBuilds: { calls: Range; promptTokens: Range; completionTokens: Range };
+};
+const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
+
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. */
@@ -40,7 +60,7 @@ export function NewExperimentForm({
   const [repeats, setRepeats] = useState(1);
   const [seed, setSeed] = useState(0);
   const [retriever, setRetriever] = useState("bm25");
-  const [estimate, setEstimate] = useState<{ rows: DryRunRow[]; total: DryRunRow } | null>(null);
+  const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -70,7 +90,7 @@ export function NewExperimentForm({
     setBusy(true);
     setError(null);
     try {
-      const r = await postJson<{ estimate?: { rows: DryRunRow[]; total: DryRunRow }; experiment?: { id: number } }>("/api/experiments", {
+      const r = await postJson<{ estimate?: Estimate; experiment?: { id: number } }>("/api/experiments", {
         datasetId,
         name: name || undefined,
         config: config(),
@@ -191,7 +211,7 @@ export function NewExperimentForm({
             </tr>
           </thead>
           <tbody>
-            {[...estimate.rows, estimate.total].map((r) => (
+            {estimate.rows.map((r) => (
               <tr key={`${r.method}${r.task}`} className="border-t border-slate-100">
                 <td>{r.method}</td>
                 <td>{r.task}</td>
@@ -205,6 +225,52 @@ export function NewExperimentForm({
                 </td>
               </tr>
             ))}
+            {/* Building each method's memory (shared by every task; nothing for users already built). */}
+            {estimate.builds.map((b) => (
+              <tr key={`build${b.method}`} className="border-t border-slate-100" data-testid="estimate-build">
+                <td>{b.method}</td>
+                <td title={b.note ?? undefined}>
+                  memory build{b.calls === null ? " (no estimate)" : b.exact ? "" : " (estimate)"}
+                  {b.note ? <span className="block text-[10px] text-slate-500">{b.note}</span> : null}
+                </td>
+                <td title="users (already built)">
+                  {b.users} ({b.usersBuilt} built)
+                </td>
+                <td>
+                  {span(b.calls?.assistant ?? (b.calls ? { min: 0, max: 0 } : null))}
+                  {b.calls?.embedding ? ` (+${span(b.calls.embedding)} embedding)` : ""}
+                </td>
+                <td>—</td>
+                <td>—</td>
+                <td>{span(b.total)}</td>
+                <td>
+                  {span(b.promptTokens)} + {span(b.completionTokens)}
+                </td>
+              </tr>
+            ))}
+            {[estimate.total].map((r) => (
+              <tr key="total" className="border-t border-slate-100">
+                <td>{r.method}</td>
+                <td>{r.task}</td>
+                <td>{r.items}</td>
+                <td>{r.calls.assistant}</td>
+                <td>{r.calls["user-simulator"]}</td>
+                <td>{r.calls.judge}</td>
+                <td>{r.calls.total}</td>
+                <td>
+                  {r.promptTokens} + {r.completionTokens}
+                </td>
+              </tr>
+            ))}
+            {estimate.builds.length ? (
+              <tr className="border-t border-slate-100 font-medium">
+                <td colSpan={6}>total with memory building</td>
+                <td>{span(estimate.withBuilds.calls)}</td>
+                <td>
+                  {span(estimate.withBuilds.promptTokens)} + {span(estimate.withBuilds.completionTokens)}
+                </td>
+              </tr>
+            ) : null}
           </tbody>
         </table>
       ) : null}

@@ -2,11 +2,15 @@
 import { useState } from "react";
 
 type Stat = { mean: number | null; sd: number | null; p: number | null };
+type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
 export type ResultsTableRow = {
   method: string;
   runs: number;
   metrics: Record<string, Stat>;
-  ledger: { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null } | null;
+  /** The answering calls (the method's jobs). */
+  ledger: Ledger | null;
+  /** Building the memory versions the method answered from, shown apart (null: it keeps no memory). */
+  memory: Ledger | null;
 };
 
 const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
@@ -15,6 +19,7 @@ const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 export function ResultsTable({ task, rows, reference }: { task: string; rows: ResultsTableRow[]; reference: string }) {
   const metrics = Object.keys(rows[0]?.metrics ?? {});
   const withCost = rows.some((r) => typeof r.ledger?.cost === "number");
+  const withMemory = rows.some((r) => r.memory !== null);
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
   const value = (r: ResultsTableRow, key: string): number | string =>
     key === "method"
@@ -62,6 +67,11 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
             <th className="p-2">Cache hits</th>
             {head("tokens", "Tokens")}
             {withCost ? <th className="p-2">Cost (USD)</th> : null}
+            {withMemory ? (
+              <th className="p-2" title="building the memory the method answered from (once per user; shared by every task)">
+                Memory build: calls / cache hits / tokens{withCost ? " / cost" : ""}
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -87,6 +97,14 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
               {withCost ? (
                 <td className="p-2 text-xs" data-testid="cost">
                   {typeof r.ledger?.cost === "number" ? r.ledger.cost.toFixed(4) : "—"}
+                </td>
+              ) : null}
+              {withMemory ? (
+                <td className="p-2 text-xs" data-testid="memory-build">
+                  {r.memory
+                    ? `${r.memory.calls} / ${r.memory.cacheHits} / ${r.memory.promptTokens} + ${r.memory.completionTokens}` +
+                      (withCost ? ` / ${typeof r.memory.cost === "number" ? r.memory.cost.toFixed(4) : "—"}` : "")
+                    : "—"}
                 </td>
               ) : null}
             </tr>

@@ -2,6 +2,7 @@ import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqli
 import { createdAt } from "./common";
 import { datasets } from "./datasets";
 import { users } from "./auth";
+import { memoryVersions } from "./memory";
 
 export const EXPERIMENT_STATUSES = ["draft", "queued", "running", "paused", "done", "failed", "cancelled"] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
@@ -94,4 +95,24 @@ export const jobScores = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("job_scores_identity").on(t.jobId, t.scorer, t.version)],
+);
+
+/**
+ * The memory versions an experiment's methods answered from (one per method label and user), so its
+ * results can count what building them cost (their ledger rows, llm_calls.memory_version_id) beside
+ * the answering calls. A version is shared: every experiment that used it lists it.
+ */
+export const experimentMemoryVersions = sqliteTable(
+  "experiment_memory_versions",
+  {
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    /** The method's label in the experiment (methodKey). */
+    method: text("method").notNull(),
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => memoryVersions.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("experiment_memory_versions_identity").on(t.experimentId, t.method, t.versionId)],
 );

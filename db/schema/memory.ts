@@ -29,6 +29,13 @@ export const memoryVersions = sqliteTable(
     sessionsTotal: integer("sessions_total").notNull().default(0),
     sessionsDone: integer("sessions_done").notNull().default(0),
     error: text("error"),
+    /**
+     * The lease of the process building this version ("host:pid:nonce"), renewed while it builds: a
+     * second builder (another process, or the same user asked twice) waits for it, and takes over once
+     * lease_until has passed (the builder crashed) or its local process is gone.
+     */
+    builder: text("builder"),
+    leaseUntil: integer("lease_until"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },

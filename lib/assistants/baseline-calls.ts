@@ -1,11 +1,11 @@
 /**
- * For the build benchmark: how many model calls each baseline's algorithm implies for one user, and
+ * For the build benchmark and the dry run: how many model calls each baseline's algorithm implies for one user, and
  * the longest chain of calls that must wait for one another (sessions are built in order, and within
  * a session each method waits only where its algorithm needs the previous answer).
  * `entries` is the builder's count of stored entries by kind (ConditionMem's "yes" decisions are the
  * records it stored).
  */
-import type { Session } from "./types";
+import type { BuildEstimate, Session } from "./types";
 import { toBaselineSession } from "./baseline-adapter";
 import { recursumImpliedCalls } from "./recursum/engine";
 import { conditionmemImpliedCalls } from "./conditionmem/engine";
@@ -51,5 +51,31 @@ export const BASELINE_CALL_PLANS: Record<string, Planner> = {
       ).cache;
     }
     return { calls: ldAgentImpliedCalls(bs), chain };
+  },
+};
+
+/**
+ * Before a build (the methods' estimateBuild): the same counts over the sessions still to build.
+ * Builds go in session order, so the sessions already built are a prefix of the timeline.
+ */
+const pending = (ss: readonly Session[], done: ReadonlySet<number>) => ss.filter((s) => !done.has(s.seq));
+const exactly = (assistant: number): BuildEstimate => ({ calls: { assistant: { min: assistant, max: assistant } } });
+
+export const BASELINE_BUILD_ESTIMATES = {
+  recursum: (ss: readonly Session[], done: ReadonlySet<number>) => exactly(recursumImpliedCalls(pending(ss, done).map(toBaselineSession))),
+  memorybank: (ss: readonly Session[], done: ReadonlySet<number>) =>
+    exactly(memorybankImpliedCalls(pending(ss, done).map(toBaselineSession))),
+  /** The short-term cache carries over from the built prefix: what the whole timeline costs minus what the prefix did. */
+  "ld-agent": (ss: readonly Session[], done: ReadonlySet<number>) => {
+    const bs = ss.map(toBaselineSession);
+    return exactly(ldAgentImpliedCalls(bs) - ldAgentImpliedCalls(bs.filter((s) => done.has(s.seq))));
+  },
+  /** One decision per user input (exact), one record call per "yes" (from none to every input). */
+  conditionmem: (ss: readonly Session[], done: ReadonlySet<number>): BuildEstimate => {
+    const inputs = pending(ss, done).reduce((n, s) => n + s.dialogue.length, 0);
+    return {
+      calls: { assistant: { min: conditionmemImpliedCalls(inputs, 0), max: conditionmemImpliedCalls(inputs, inputs) } },
+      note: inputs ? `exact: ${inputs} decisions (one per user input); plus one record call per "yes" (0 to ${inputs})` : undefined,
+    };
   },
 };

@@ -2,7 +2,8 @@ import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import type { ModelClient } from "@/lib/llm/client";
 import { ModelCallError } from "@/lib/llm/errors";
-import { beginStep, finishStep, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
+import { beginStep, finishStep, getMemoryVersion, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
+import { acquireVersion, builderId, type LeaseOptions } from "@/lib/memory/lease";
 import { MemoryWriter } from "@/lib/memory/store";
 import { getAssistant } from "./registry";
 import { loadSessions, type DatasetRef } from "./sessions";
@@ -14,7 +15,8 @@ export type BuildProgress = {
   done: number;
   total: number;
   sessionKey?: string;
-  status: "building" | "complete" | "failed";
+  /** "waiting": another builder (process) holds this memory; this one waits for it. */
+  status: "waiting" | "building" | "complete" | "failed";
 };
 
 export type UserBuildResult = {
@@ -46,6 +48,8 @@ export type BuildOptions = MethodSetup & {
   lookahead?: number;
   /** The users' sessions when the caller holds them already (loadSessions otherwise). */
   sessionsOf?: (userKey: string) => Session[];
+  /** The version lease's timing (lib/memory/lease.ts); tests shorten it. */
+  lease?: LeaseOptions;
 };
 
 /**
@@ -74,7 +78,7 @@ async function buildUser(
 ): Promise<UserBuildResult> {
   const a = getAssistant(o.method);
   const sessions = o.sessionsOf?.(userKey) ?? loadSessions(db, o.dataset, userKey);
-  const version = openMemoryVersion(db, {
+  const opened = openMemoryVersion(db, {
     datasetId: o.dataset.id,
     userKey,
     method: a.id,
@@ -82,6 +86,32 @@ async function buildUser(
     language: o.dataset.language,
     sessionsTotal: sessions.length,
   });
+  // One builder per version, across processes: wait while another live builder holds it; what it
+  // built is then found complete below and skipped.
+  const lease = await acquireVersion(db, opened.id, builderId(), o.lease, () =>
+    o.onProgress?.({ userKey, done: opened.sessionsDone, total: sessions.length, status: "waiting" }),
+  );
+  try {
+    const version = getMemoryVersion(db, opened.id)!;
+    return await buildVersion(db, o, a, { userKey, sessions, version, options, retrieverKind, held: lease.held });
+  } finally {
+    lease.release();
+  }
+}
+
+type VersionBuild = {
+  userKey: string;
+  sessions: Session[];
+  /** The version as it stands once this builder holds its lease. */
+  version: NonNullable<ReturnType<typeof getMemoryVersion>>;
+  options: unknown;
+  retrieverKind: ReturnType<typeof checkRetrieverKind>;
+  /** Whether this builder still holds the version's lease. */
+  held: () => boolean;
+};
+
+async function buildVersion(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, v: VersionBuild): Promise<UserBuildResult> {
+  const { userKey, sessions, version, options, retrieverKind, held } = v;
   const llm = o.llm.withOrigin({ memoryVersionId: version.id });
   const complete = new Set(
     listSteps(db, version.id)
@@ -90,10 +120,11 @@ async function buildUser(
   );
   let built = 0;
   let error: string | null = null;
+  let lost = false;
   const report = (status: BuildProgress["status"], sessionKey?: string) =>
     o.onProgress?.({ userKey, done: complete.size, total: sessions.length, sessionKey, status });
 
-  if (version.status !== "building") setVersionStatus(db, version.id, "building");
+  if (version.status !== "building" && complete.size < sessions.length) setVersionStatus(db, version.id, "building");
   // Priorities: session i's calls get the number of sessions left (the user with the longest chain
   // still to walk goes first when users share the model's slots); prefetches of later sessions sit
   // below every such call and are raised to it when their session's turn comes.
@@ -109,6 +140,12 @@ async function buildUser(
   const lookahead = o.lookahead ?? 2;
   for (const [i, session] of sessions.entries()) {
     if (complete.has(session.seq)) continue;
+    if (!held()) {
+      // This process stalled past its lease and another builder took the version over: it goes on from here.
+      lost = true;
+      error = `${session.key}: another builder took this memory over (this one stopped renewing its lease)`;
+      break;
+    }
     report("building", session.key);
     const step = beginStep(db, version.id, session.seq, session.key);
     try {
@@ -133,7 +170,7 @@ async function buildUser(
     }
   }
   const status = error ? "failed" : "complete";
-  setVersionStatus(db, version.id, status, error);
+  if (!lost) setVersionStatus(db, version.id, status, error);
   report(status);
   const entries = Object.fromEntries(
     (

@@ -109,6 +109,23 @@ export type RespondContext<O = Record<string, unknown>> = CommonContext<O> & {
   current: CurrentSession;
 };
 
+/** A number of model calls the algorithm implies: min === max where it fixes the number. */
+export type CallRange = { min: number; max: number };
+
+/**
+ * What building a memory will cost before it runs: calls per model role (ranges where the count
+ * depends on model answers), and how the bounds arise when they are not exact.
+ */
+export type BuildEstimate = { calls: Partial<Record<ModelRole, CallRange>>; note?: string };
+
+export type BuildEstimateContext<O> = {
+  options: O;
+  datasetKind: DatasetKind;
+  retrieverKind: RetrieverKind;
+  /** Seqs of sessions an earlier run already built (builds go in order, so these are a prefix). */
+  done: ReadonlySet<number>;
+};
+
 export interface Assistant<O = Record<string, unknown>> {
   /** The method name used everywhere (CLI, experiments, ledger purposes): "h2memory". */
   id: string;
@@ -140,6 +157,12 @@ export interface Assistant<O = Record<string, unknown>> {
    * cache (or join them in flight). A failure here is ignored: the phase redoes the call.
    */
   prefetch?(ctx: Omit<BuildContext<O>, "memory">, session: Session): Promise<void>;
+  /**
+   * Optional (needed when buildRoles is not empty): the calls building over `sessions` will make,
+   * without calling the model; the sessions in ctx.done are skipped. The dry run shows it. A method
+   * with no build roles makes no build calls.
+   */
+  estimateBuild?(sessions: readonly Session[], ctx: BuildEstimateContext<O>): BuildEstimate;
   /** Answers a task input in session ctx.current.seq with what the memory holds at that point. */
   respond(ctx: RespondContext<O>, input: TaskInput): Promise<RespondResult>;
 }

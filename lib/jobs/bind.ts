@@ -6,7 +6,8 @@
  */
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/client";
-import { canonicalJson, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { canonicalJson, methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { recordMemoryVersion } from "./memory-cost";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
@@ -123,7 +124,8 @@ export type BindOptions = {
  */
 export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const client = o.client ?? ModelClient.create(db, o.clientOptions);
-  const builds = new Map<string, Promise<void>>();
+  const builds = new Map<string, Promise<number>>();
+  const recorded = new Set<string>();
   const sessionsOf = new Map<string, Session[]>();
   // Like the sessions, a data set's identity is read once: ids are never reused and its content cannot change under an experiment.
   const datasetsById = new Map<number, DatasetRef>();
@@ -154,6 +156,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
       }).then((r) => {
         const failed = r.find((x) => x.status !== "complete");
         if (failed) throw new Error(`the ${method.name} memory of user "${userKey}" could not be built: ${failed.error}`);
+        return r[0].versionId;
       });
       // A failed build is tried again by the next job that needs it.
       p.catch(() => builds.delete(key));
@@ -163,10 +166,15 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   };
   return {
     model: (jobId, config) => jobModel(db, client, jobId, config),
-    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate }): Promise<AssistantPort> {
+    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
-      await ensureBuilt(ds, method, config.retriever, userKey);
+      const versionId = await ensureBuilt(ds, method, config.retriever, userKey);
+      const used = `${experimentId}\u0000${methodKey(method)}\u0000${versionId}`;
+      if (!recorded.has(used)) {
+        recordMemoryVersion(db, experimentId, methodKey(method), versionId);
+        recorded.add(used);
+      }
       const s = sessionsFor(ds, userKey);
       return {
         method: method.name,

@@ -3,7 +3,12 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { parseExperimentConfig } from "@/lib/experiments/config";
+import { canonicalJson, methodKey, parseExperimentConfig } from "@/lib/experiments/config";
+import { BUILD_TOKEN_GUESS, estimateMemoryBuild } from "@/lib/assistants/build-estimate";
+import { ASSISTANTS } from "@/lib/assistants/registry";
+import { datasetById } from "@/lib/assistants/sessions";
+import type { CallRange } from "@/lib/assistants/types";
+import { ModelClient } from "@/lib/llm/client";
 import { getTask } from "@/lib/tasks/registry";
 import { planJobs, type MethodCheck } from "./create";
 
@@ -14,10 +19,12 @@ import { planJobs, type MethodCheck } from "./create";
 const MIN_SAMPLE = 20;
 export type TokenBasis = Record<string, { prompt: number; completion: number; calls: number }>;
 
-export function measuredTokens(db: Db): TokenBasis {
+/** `build`: over memory-building calls only (memory_version_id set), for the build rows. */
+export function measuredTokens(db: Db, build = false): TokenBasis {
   const rows = db.$client
     .prepare(
-      "SELECT role, count(*) AS n, avg(prompt_tokens) AS p, avg(completion_tokens) AS c FROM llm_calls WHERE status = 'ok' AND cache_hit = 0 GROUP BY role",
+      `SELECT role, count(*) AS n, avg(prompt_tokens) AS p, avg(completion_tokens) AS c FROM llm_calls
+       WHERE status = 'ok' AND cache_hit = 0${build ? " AND memory_version_id IS NOT NULL" : ""} GROUP BY role`,
     )
     .all() as Array<{ role: string; n: number; p: number; c: number }>;
   return Object.fromEntries(
@@ -34,12 +41,100 @@ export type DryRunRow = {
   completionTokens: number;
 };
 
-export function dryRun(
+/**
+ * Building one method's memory for the experiment's users (once per data set, user, method and
+ * settings; every task shares it): calls per role, min–max where the count depends on model answers.
+ */
+export type BuildRow = {
+  method: string;
+  users: number;
+  /** Users whose memory is already complete: they cost nothing. */
+  usersBuilt: number;
+  /** Null when the method states no estimate. */
+  calls: Record<string, CallRange> | null;
+  total: CallRange | null;
+  exact: boolean;
+  note: string | null;
+  promptTokens: CallRange | null;
+  completionTokens: CallRange | null;
+};
+
+export type DryRunResult = {
+  rows: DryRunRow[];
+  total: DryRunRow;
+  tokenBasis: TokenBasis;
+  builds: BuildRow[];
+  buildTokenBasis: TokenBasis;
+  /** Answering + memory building (methods with no stated estimate left out). */
+  withBuilds: { calls: CallRange; promptTokens: CallRange; completionTokens: CallRange };
+};
+
+const range = (min: number, max: number): CallRange => ({ min, max });
+
+function buildRows(
   db: Db,
   datasetId: number,
-  rawConfig: unknown,
-  knownMethod?: MethodCheck,
-): { rows: DryRunRow[]; total: DryRunRow; tokenBasis: TokenBasis } {
+  config: ReturnType<typeof parseExperimentConfig>,
+  users: string[],
+  basis: TokenBasis,
+): BuildRow[] {
+  const ds = datasetById(db, datasetId);
+  const llm = ModelClient.create(db);
+  const out: BuildRow[] = [];
+  const seen = new Map<string, string>();
+  for (const m of config.methods) {
+    // HiCUPID's context settings keep no memory.
+    if (!ASSISTANTS.some((a) => a.id === m.name)) continue;
+    // Two labels of the same method and options share one memory: it is built (and paid) once.
+    const id = `${m.name}\u0000${canonicalJson(m.options ?? {})}`;
+    const first = seen.get(id);
+    if (first) {
+      const zero = range(0, 0);
+      out.push({
+        method: methodKey(m),
+        users: users.length,
+        usersBuilt: users.length,
+        calls: {},
+        total: zero,
+        exact: true,
+        note: `shares the memory of ${first}`,
+        promptTokens: zero,
+        completionTokens: zero,
+      });
+      continue;
+    }
+    seen.set(id, methodKey(m));
+    const e = estimateMemoryBuild(db, { dataset: ds, method: m.name, options: m.options, retriever: config.retriever, users, llm });
+    const row: BuildRow = {
+      method: methodKey(m),
+      users: e.users,
+      usersBuilt: e.usersBuilt,
+      calls: e.calls as Record<string, CallRange> | null,
+      total: null,
+      exact: e.exact,
+      note: e.note,
+      promptTokens: null,
+      completionTokens: null,
+    };
+    if (e.calls) {
+      row.total = range(0, 0);
+      row.promptTokens = range(0, 0);
+      row.completionTokens = range(0, 0);
+      for (const [role, r] of Object.entries(e.calls)) {
+        const per = basis[role] ?? BUILD_TOKEN_GUESS[role as keyof typeof BUILD_TOKEN_GUESS] ?? { prompt: 0, completion: 0 };
+        for (const k of ["min", "max"] as const) {
+          row.total[k] += r[k];
+          row.promptTokens[k] += r[k] * per.prompt;
+          row.completionTokens[k] += r[k] * per.completion;
+        }
+      }
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMethod?: MethodCheck): DryRunResult {
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
   const config = parseExperimentConfig(rawConfig);
@@ -85,5 +180,21 @@ export function dryRun(
     promptTokens: list.reduce((s, r) => s + r.promptTokens, 0),
     completionTokens: list.reduce((s, r) => s + r.completionTokens, 0),
   };
-  return { rows: list, total, tokenBasis: basis };
+  const users = [...new Set(planned.map((j) => j.userKey))];
+  const buildTokenBasis = measuredTokens(db, true);
+  const builds = buildRows(db, ds.id, config, users, buildTokenBasis);
+  const sum = (pick: (b: BuildRow) => CallRange | null, base: number): CallRange =>
+    builds.reduce(
+      (acc, b) => {
+        const r = pick(b);
+        return r ? range(acc.min + r.min, acc.max + r.max) : acc;
+      },
+      range(base, base),
+    );
+  const withBuilds = {
+    calls: sum((b) => b.total, total.calls.total),
+    promptTokens: sum((b) => b.promptTokens, total.promptTokens),
+    completionTokens: sum((b) => b.completionTokens, total.completionTokens),
+  };
+  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds };
 }

@@ -1,7 +1,7 @@
 /** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON, the case studies. */
 import type { Db } from "@/db/client";
 import { InvalidInputError } from "@/lib/errors";
-import { experimentResults, type ExperimentResults } from "./results";
+import { experimentResults, type ExperimentResults, type Ledger } from "./results";
 import { caseStudiesMarkdown } from "./case-studies";
 
 const cell = (v: unknown) => {
@@ -25,6 +25,15 @@ export function resultsCsv(res: ExperimentResults): string {
       lines.push(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
     }
   }
+  // The ledger per method: answering (its jobs) and memory build (the versions it answered from), apart.
+  const ledgers: Array<[string, Record<string, Ledger>]> = [
+    ["answering", res.ledgerByMethod],
+    ["memory-build", res.memoryBuildByMethod],
+  ];
+  for (const [part, byMethod] of ledgers)
+    for (const [method, l] of Object.entries(byMethod))
+      for (const [k, v] of Object.entries(l))
+        if (v !== undefined && v !== null) lines.push(["ledger", method, `${part}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
   return lines.join("\n") + "\n";
 }
 

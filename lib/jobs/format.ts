@@ -1,11 +1,48 @@
 /** Plain-text renderings of results and dry runs (the CLI prints these; the page has its own table). */
-import type { DryRunRow, TokenBasis } from "./dry-run";
-import type { ExperimentResults } from "./results";
+import type { BuildRow, DryRunResult, DryRunRow, TokenBasis } from "./dry-run";
+import type { ExperimentResults, Ledger } from "./results";
 import type { Progress } from "./progress";
 
 const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
 
-export function dryRunTable(rows: DryRunRow[], total: DryRunRow, basis: TokenBasis = {}): string {
+const span = (r: { min: number; max: number } | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
+
+/** The memory-building rows: calls per role (min–max where the count depends on model answers). */
+function buildLines(builds: BuildRow[], d: Pick<DryRunResult, "withBuilds" | "buildTokenBasis">): string[] {
+  if (!builds.length) return [];
+  const roles = [...new Set(builds.flatMap((b) => Object.keys(b.calls ?? {})))].sort();
+  const lines = [
+    "",
+    ["method", "memory build", "users (built)", ...roles, "calls", "prompt tokens", "completion tokens", "note"].join("\t"),
+  ];
+  for (const b of builds) {
+    lines.push(
+      [
+        b.method,
+        b.calls === null ? "no estimate" : b.exact ? "exact" : "estimate",
+        `${b.users} (${b.usersBuilt})`,
+        ...roles.map((r) => (b.calls ? span(b.calls[r] ?? { min: 0, max: 0 }) : "?")),
+        span(b.total),
+        span(b.promptTokens),
+        span(b.completionTokens),
+        b.note ?? "",
+      ].join("\t"),
+    );
+  }
+  lines.push(
+    `total with memory building: ${span(d.withBuilds.calls)} calls, ${span(d.withBuilds.promptTokens)} prompt + ${span(d.withBuilds.completionTokens)} completion tokens`,
+  );
+  const measured = Object.entries(d.buildTokenBasis).map(([role, b]) => `${role} ${b.prompt}+${b.completion} (over ${b.calls} calls)`);
+  lines.push(`build tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}a guess otherwise`);
+  return lines;
+}
+
+export function dryRunTable(
+  rows: DryRunRow[],
+  total: DryRunRow,
+  basis: TokenBasis = {},
+  builds?: Pick<DryRunResult, "builds" | "withBuilds" | "buildTokenBasis">,
+): string {
   const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
   for (const r of [...rows, total]) {
     lines.push(
@@ -24,6 +61,7 @@ export function dryRunTable(rows: DryRunRow[], total: DryRunRow, basis: TokenBas
   }
   const measured = Object.entries(basis).map(([role, b]) => `${role} ${b.prompt}+${b.completion} (over ${b.calls} calls)`);
   lines.push(`tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}the tasks' own guesses otherwise`);
+  if (builds) lines.push(...buildLines(builds.builds, builds));
   return lines.join("\n") + "\n";
 }
 
@@ -59,6 +97,18 @@ export function resultsTable(res: ExperimentResults): string {
   out.push(
     `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`,
   );
+  const line = (l: Ledger) =>
+    `${l.calls}\t${l.cacheHits}\t${l.promptTokens}\t${l.completionTokens}\t${typeof l.cost === "number" ? l.cost.toFixed(4) : "—"}`;
+  const methods = [...new Set([...Object.keys(res.ledgerByMethod), ...Object.keys(res.memoryBuildByMethod)])];
+  if (methods.length) {
+    out.push("", "# ledger per method (answering, and building the memory it answered from)");
+    out.push("method\tpart\tcalls\tcache hits\tprompt tokens\tcompletion tokens\tcost (USD)");
+    for (const m of methods) {
+      if (res.ledgerByMethod[m]) out.push(`${m}\tanswering\t${line(res.ledgerByMethod[m])}`);
+      if (res.memoryBuildByMethod[m]) out.push(`${m}\tmemory build\t${line(res.memoryBuildByMethod[m])}`);
+    }
+    out.push(`memory build (each version once)\t\t${line(res.memoryBuild)}`);
+  }
   return out.join("\n") + "\n";
 }
 

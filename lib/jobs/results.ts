@@ -2,7 +2,8 @@
  * The results of an experiment, as `pal run --json` prints them and the experiment page lays them out:
  * per method × task × replicate the items, failures and the task's metrics (from the latest version of
  * each scorer); Win/Tie/Lose per pair and dimension; mean ± sd over replicates with a paired t-test
- * against the reference method; and the ledger (calls, cache hits, tokens) per method.
+ * against the reference method; and the ledger (calls, cache hits, tokens) per method, answering and
+ * memory building apart.
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -13,6 +14,7 @@ import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
+import { memoryBuildLedger } from "./memory-cost";
 
 export type ResultRow = {
   method: string;
@@ -37,8 +39,12 @@ export type ExperimentResults = {
   results: ResultRow[];
   pairwise: PairRow[];
   summary: SummaryRow[];
+  /** The answering calls (the jobs' ledger rows). */
   ledger: Ledger;
   ledgerByMethod: Record<string, Ledger>;
+  /** Building the memory versions the methods answered from, apart from answering; the total counts each version once. */
+  memoryBuild: Ledger;
+  memoryBuildByMethod: Record<string, Ledger>;
 };
 
 /** scorer → values of each job, the latest version of each scorer. */
@@ -179,6 +185,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
       ledger.cost += usd;
     }
   }
+  const memory = memoryBuildLedger(db, experimentId, prices);
   return {
     experiment: experimentId,
     status: e.status,
@@ -188,6 +195,8 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     summary,
     ledger,
     ledgerByMethod,
+    memoryBuild: memory.total,
+    memoryBuildByMethod: memory.byMethod,
   };
 }
 

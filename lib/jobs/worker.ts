@@ -38,6 +38,8 @@ export type WorkerDeps = {
     sessionSeq: number;
     jobId: number;
     replicate: number;
+    /** The experiment the job belongs to (its results count the cost of the memory it answers from). */
+    experimentId: number;
   }): Promise<AssistantPort>;
 };
 
@@ -129,6 +131,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
             sessionSeq,
             jobId: job.id,
             replicate: job.replicate,
+            experimentId: exp.id,
           });
         },
         jobOutput: outputOf(job.replicate),

@@ -55,7 +55,8 @@ export function openMemoryVersion(db: Db, id: MemoryIdentity & { language: strin
     }
     return found;
   }
-  return db
+  // Another process may open the same identity at the same moment: then its row is the one.
+  const inserted = db
     .insert(memoryVersions)
     .values({
       datasetId: id.datasetId,
@@ -67,8 +68,10 @@ export function openMemoryVersion(db: Db, id: MemoryIdentity & { language: strin
       sessionsTotal: id.sessionsTotal,
       updatedAt: Date.now(),
     })
+    .onConflictDoNothing()
     .returning()
     .get();
+  return inserted ?? findMemoryVersion(db, { ...id, settingsKey })!;
 }
 
 export function setVersionStatus(db: Db, versionId: number, status: MemoryStatus, error: string | null = null): void {

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { answerWithMemory } from "../answer";
 import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
 import { dialoguePhase, logsPhase } from "./build";
+import { h2memoryEstimate } from "./calls";
 import { extractOutlines } from "./topic-outline";
 import { buildSessionGraph } from "./situations";
 import { queryGenerationPrompt } from "./prompts";
@@ -172,6 +173,8 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string): Assista
       const r = await dialoguePhase(services(ctx, id), optionsFor(ctx, parts), stateFrom(ctx.memory), toH2Session(session), situations);
       write(ctx.memory, r.entries);
     },
+
+    estimateBuild: (sessions, ctx) => h2memoryEstimate(parts, sessions, ctx),
 
     // The log graph and its situations read the session's logs alone, outline extraction its
     // dialogue alone: both can run while earlier sessions build.

@@ -11,6 +11,7 @@ import {
   toBaselineSession,
 } from "../baseline-adapter";
 import { pick } from "../history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
 import { conditionmemStep, initialConditionMemState, recordText, type StoredRecord } from "../conditionmem/engine";
 import { conditionmemRecall } from "../conditionmem/recall";
 
@@ -28,6 +29,7 @@ export const conditionmem: Assistant<z.infer<typeof options>> = {
   entryKinds: ["log", "record"],
   buildRoles: ["assistant"],
   usesRetriever: true,
+  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.conditionmem(sessions, ctx.done),
   buildLogs: async (ctx, s) => storeLogs(ctx, s),
   buildDialogue: async (ctx, s) => {
     // Records of one session do not depend on earlier ones, so no state is read back.

@@ -12,6 +12,7 @@ import {
   toBaselineSession,
 } from "../baseline-adapter";
 import { pick } from "../history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
 import {
   initialLdAgentState,
   ldAgentArrival,
@@ -68,6 +69,7 @@ export const ldAgent: Assistant<Options> = {
   entryKinds: ["log", "event", "cache", "persona-user", "persona-assistant"],
   buildRoles: ["assistant"],
   usesRetriever: true,
+  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES["ld-agent"](sessions, ctx.done),
   buildLogs: async (ctx, s) => {
     storeLogs(ctx, s);
     // The session's arrival closes the earlier conversation: visible to answers in this session.

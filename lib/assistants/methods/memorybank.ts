@@ -12,6 +12,7 @@ import {
   toBaselineSession,
 } from "../baseline-adapter";
 import { pick } from "../history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
 import { memorybankStep, sessionSummaries, type Piece } from "../memorybank/engine";
 import { memorybankRecall } from "../memorybank/recall";
 
@@ -38,6 +39,7 @@ export const memorybank: Assistant<z.infer<typeof options>> = {
   entryKinds: ["log", "turn", "event", "daily-portrait", "global-summary", "global-portrait"],
   buildRoles: ["assistant"],
   usesRetriever: true,
+  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.memorybank(sessions, ctx.done),
   buildLogs: async (ctx, s) => storeLogs(ctx, s),
   // A session's event summary and daily portrait read its dialogue alone.
   prefetch: async (ctx, s) => {

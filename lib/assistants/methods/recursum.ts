@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Assistant } from "../types";
 import { answerWithSections, chatOf, putEntries, toBaselineSession } from "../baseline-adapter";
 import { pick } from "../history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
 import { recursumStep, type SummaryEntry } from "../recursum/engine";
 
 const options = z.object({});
@@ -18,6 +19,7 @@ export const recursum: Assistant<z.infer<typeof options>> = {
   entryKinds: ["dialogue-summary", "log-summary"],
   buildRoles: ["assistant"],
   usesRetriever: false,
+  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.recursum(sessions, ctx.done),
   buildDialogue: async (ctx, s) => {
     const state = {
       dialogueSummary: ctx.memory.get<SummaryEntry>("dialogue-summary", "M")?.content.summary ?? null,

@@ -10,7 +10,7 @@ import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-openai";
 import { FIXTURE_JSONL } from "@/test/fixtures";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
-import { jobs, jobScores } from "@/db/schema";
+import { hcDialogues, hcQa, hcTurns, jobs, jobScores } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
 import { saveModelSetting } from "@/lib/llm/config";
 import { abScore, hfBleu, hicupidTotal, rougeL, scheduleScore } from "@/lib/metrics";
@@ -19,7 +19,8 @@ import { bindDeps } from "@/lib/jobs/bind";
 import { createExperiment } from "@/lib/jobs/create";
 import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
-import { loadHcItem } from "./items";
+import { fewShotExamples, loadHcItem } from "./items";
+import { personalInfo } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 import { modelSlot } from "./task";
 
@@ -156,6 +157,32 @@ describe("hicupid task", () => {
     const shown = [...body(gold).matchAll(/\[Dialogue (\S+)\]/g)].map((m) => m[1]);
     expect(shown).toEqual(goldItem.relevantDialogues);
     expect(body(gold)).toContain("# Examples of personalized answers");
+
+    // A shot is what HiCUPID gives (question, personalized answer, general answer of one persona, one
+    // multi-info and one schedule QA from train), with none of the shot user's dialogues and nothing
+    // of the test item beyond its question.
+    const shots = fewShotExamples(t.db, datasetId, 1);
+    expect(shots.map((e) => e.type)).toEqual(["persona", "profile", "schedule"]);
+    const examples = body(gold).split("# Examples of personalized answers")[1].split("# The user's question")[0];
+    for (const [i, e] of shots.entries())
+      expect(examples).toContain(
+        `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,
+      );
+    const trainQa = t.db
+      .select()
+      .from(hcQa)
+      .where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train")))
+      .all();
+    const shotDialogues = trainQa.filter((q) => shots.some((e) => e.question === q.question)).flatMap((q) => q.dialogueIds as string[]);
+    expect(shotDialogues.length).toBeGreaterThan(0);
+    const turns = t.db.select().from(hcTurns).innerJoin(hcDialogues, eq(hcDialogues.id, hcTurns.dialogueId)).all();
+    const shotTurns = turns.filter((r) => shotDialogues.includes(r.hc_dialogues.dialogueKey));
+    expect(shotTurns.length).toBeGreaterThan(0);
+    for (const r of shotTurns) expect(examples).not.toContain(r.hc_turns.user);
+    // The test item's answers and its judge-only metadata (as the judge sees it) stay out.
+    const leaks = [goldItem.personalizedAnswer, goldItem.generalAnswer, JSON.stringify(goldItem.metadata)];
+    if (goldItem.type !== "schedule") leaks.push(personalInfo(goldItem.type, goldItem.metadata));
+    for (const l of leaks) expect(body(gold)).not.toContain(l);
   });
 
   it("RAG: units back in chronological order and retrieval recall against the relevant dialogues", async () => {

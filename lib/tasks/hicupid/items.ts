@@ -73,19 +73,29 @@ export function loadHcItem(db: Db, datasetId: number, itemKey: string): HcItem {
   };
 }
 
-/** Few-shot examples from the train split: shot i = the i-th persona, schedule and profile (multi-info) QA. */
-export function fewShotExamples(db: Db, datasetId: number, shots: number): Array<{ type: string; question: string; answer: string }> {
+export type FewShotExample = { type: "persona" | "profile" | "schedule"; question: string; answer: string; generalAnswer: string };
+
+/**
+ * Few-shot examples from the train split: shot i = the i-th persona, multi-info (profile) and
+ * schedule QA, in that order. A shot is question, personalized answer and general answer only, as
+ * HiCUPID gives it (Appendix A7, "Few-shot": "Each set includes a question, a personalized answer,
+ * and a general answer for each QA pair type"; Figures A12-A13 show the examples as those three lines,
+ * and the public evaluation scripts' few-shot prompts hold the same three fields with no dialogue):
+ * no dialogue of the example's user and nothing of the test item is given.
+ */
+export function fewShotExamples(db: Db, datasetId: number, shots: number): FewShotExample[] {
   if (!shots) return [];
-  const out: Array<{ type: string; question: string; answer: string }> = [];
-  const byType = (type: string) =>
+  const out: FewShotExample[] = [];
+  const byType = (type: FewShotExample["type"]) =>
     db
-      .select({ question: hcQa.question, answer: hcQa.personalizedAnswer })
+      .select({ question: hcQa.question, answer: hcQa.personalizedAnswer, generalAnswer: hcQa.generalAnswer })
       .from(hcQa)
       .where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train"), eq(hcQa.type, type)))
       .orderBy(asc(hcQa.userId), asc(hcQa.position))
       .limit(shots)
-      .all();
-  const lists = (["persona", "schedule", "profile"] as const).map((t) => byType(t).map((x) => ({ type: t, ...x })));
+      .all()
+      .map((x) => ({ type, ...x }));
+  const lists = (["persona", "profile", "schedule"] as const).map(byType);
   for (let i = 0; i < shots; i++) for (const l of lists) if (l[i]) out.push(l[i]);
   return out;
 }

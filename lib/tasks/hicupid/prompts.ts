@@ -12,14 +12,19 @@ export const HICUPID_INSTRUCTION =
 export function hicupidAnswerMessages(input: {
   instruction: "user" | "system";
   history: string;
-  examples: Array<{ question: string; answer: string }>;
+  /** Each shot: a question with its personalized and general answer (HiCUPID's few-shot format). */
+  examples: Array<{ question: string; answer: string; generalAnswer: string }>;
   question: string;
 }): ChatMessage[] {
   const parts = [
     `# Earlier conversations with the user\n${input.history || "(none)"}`,
     ...(input.examples.length
       ? [
-          `# Examples of personalized answers (other users)\n${input.examples.map((e) => `Question: ${e.question}\nAnswer: ${e.answer}`).join("\n\n")}`,
+          `# Examples of personalized answers (other users)\n${input.examples
+            .map(
+              (e, i) => `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,
+            )
+            .join("\n\n")}`,
         ]
       : []),
     `# The user's question\n${input.question}`,

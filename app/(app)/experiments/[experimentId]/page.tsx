@@ -73,7 +73,11 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             key={task}
             task={task}
             reference={res.reference}
-            rows={rows.map((r) => ({ ...r, ledger: res.ledgerByMethod[r.method] ?? null }))}
+            rows={rows.map((r) => ({
+              ...r,
+              ledger: res.ledgerByMethod[r.method] ?? null,
+              memory: res.memoryBuildByMethod[r.method] ?? null,
+            }))}
           />
         );
       })}

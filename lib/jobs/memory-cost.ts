@@ -1,0 +1,75 @@
+/**
+ * What building the memories an experiment answered from cost: the ledger rows of those memory
+ * versions (llm_calls.memory_version_id), per method, kept apart from the answering calls (job_id).
+ * A version is built once and shared by every task, label and experiment that uses it, so each
+ * method that used it shows it, and the experiment's total counts it once.
+ */
+import type { Db } from "@/db/client";
+import type { ExperimentConfig } from "@/lib/experiments/config";
+import type { Ledger } from "./results";
+
+/** Notes that a job of `method` (its label) in this experiment answered from memory version `versionId`. */
+export function recordMemoryVersion(db: Db, experimentId: number, method: string, versionId: number): void {
+  db.$client
+    .prepare("INSERT INTO experiment_memory_versions (experiment_id, method, version_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+    .run(experimentId, method, versionId);
+}
+
+type Row = { method: string | null; role: string; ok: number; hits: number; p: number; c: number; paidP: number; paidC: number };
+
+function sums(rows: Row[], prices: ExperimentConfig["prices"]): Ledger {
+  const l: Ledger = { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 };
+  const priced = Object.keys(prices).length > 0;
+  if (priced) l.cost = 0;
+  for (const r of rows) {
+    l.calls += r.ok;
+    l.cacheHits += r.hits;
+    l.promptTokens += r.p;
+    l.completionTokens += r.c;
+    const price = prices[r.role as keyof typeof prices];
+    if (priced && price) l.cost! += (r.paidP * price.prompt + r.paidC * price.completion) / 1e6;
+  }
+  return l;
+}
+
+const COLUMNS = `c.role AS role, sum(c.status = 'ok') AS ok, sum(c.cache_hit) AS hits,
+  coalesce(sum(c.prompt_tokens), 0) AS p, coalesce(sum(c.completion_tokens), 0) AS c,
+  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.prompt_tokens ELSE 0 END), 0) AS paidP,
+  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.completion_tokens ELSE 0 END), 0) AS paidC`;
+
+/**
+ * The memory-build ledger of an experiment: per method label, and in total (each version once).
+ * Calls, cache hits and tokens as the jobs' usage counts them; cost from the paid (non-cached) tokens
+ * at the config's prices (USD per million tokens), when it has prices.
+ */
+export function memoryBuildLedger(
+  db: Db,
+  experimentId: number,
+  prices: ExperimentConfig["prices"],
+): { byMethod: Record<string, Ledger>; total: Ledger; versions: number } {
+  const perMethod = db.$client
+    .prepare(
+      `SELECT v.method AS method, ${COLUMNS} FROM experiment_memory_versions v JOIN llm_calls c ON c.memory_version_id = v.version_id
+       WHERE v.experiment_id = ? GROUP BY v.method, c.role`,
+    )
+    .all(experimentId) as Row[];
+  const byMethod: Record<string, Ledger> = {};
+  const methods = db.$client
+    .prepare("SELECT method, count(DISTINCT version_id) AS n FROM experiment_memory_versions WHERE experiment_id = ? GROUP BY method")
+    .all(experimentId) as Array<{ method: string; n: number }>;
+  for (const m of methods)
+    byMethod[m.method] = sums(
+      perMethod.filter((r) => r.method === m.method),
+      prices,
+    );
+  const total = db.$client
+    .prepare(
+      `SELECT NULL AS method, ${COLUMNS} FROM llm_calls c
+       WHERE c.memory_version_id IN (SELECT version_id FROM experiment_memory_versions WHERE experiment_id = ?) GROUP BY c.role`,
+    )
+    .all(experimentId) as Row[];
+  const versions = db.$client
+    .prepare("SELECT count(DISTINCT version_id) AS n FROM experiment_memory_versions WHERE experiment_id = ?")
+    .get(experimentId) as { n: number };
+  return { byMethod, total: sums(total, prices), versions: versions.n };
+}
