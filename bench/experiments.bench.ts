@@ -3,7 +3,7 @@
  *
  * A synthetic PAL-Set (10 users, bench/gen-palset.ts) gives ~83 query topics; 12 repeats make ~1,000
  * requirement items, each two model calls (the assistant's answer, the G-Score judge). Against the fake
- * OpenAI-compatible server (TEST DOUBLE, 100 ms per reply) with 8 jobs in flight, the ideal time is
+ * OpenAI-compatible server (TEST DOUBLE on its own thread, 100 ms per reply) with 8 jobs in flight, the ideal time is
  * calls × 100 ms / 8. The run is measured against it (target ≤ 1.3x); then the same experiment again,
  * answered from the model cache (target < 5% of the first run's time).
  */
@@ -18,7 +18,7 @@ import { createExperiment } from "@/lib/jobs/create";
 import { runExperiment } from "@/lib/jobs/worker";
 import { resumeExperiment } from "@/lib/jobs/control";
 import { experimentResults } from "@/lib/jobs/results";
-import { startFakeOpenAI } from "@/test/fake-openai";
+import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 import { generatePalset } from "./gen-palset";
 
 const LATENCY_MS = 100;
@@ -26,14 +26,8 @@ const CONCURRENCY = 8;
 const REPEATS = 12;
 
 export default async function bench() {
-  const fake = await startFakeOpenAI({
-    latencyMs: LATENCY_MS,
-    respond: (req) => {
-      const t = String(req.messages[0].content);
-      if (t.includes('"score"')) return JSON.stringify({ analysis: "基本符合", score: 1.5 });
-      return JSON.stringify({ requirement: "用户希望在周末安排一次轻松的家庭活动" });
-    },
-  });
+  // On its own thread, like a real endpoint on another machine (see test/fake-openai-thread.ts).
+  const fake = await startFakeOpenAIThread({ latencyMs: LATENCY_MS, responder: "requirement" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-exp-"));
   Object.assign(process.env, {
     OPENAI_BASE_URL: fake.baseURL,

@@ -1,6 +1,6 @@
 /**
  * Building every registered method's memory for the demo users (PAL-Set demo, en) against the fake
- * OpenAI-compatible server (TEST DOUBLE) at 100 ms per call with 8 calls in flight per role.
+ * OpenAI-compatible server (TEST DOUBLE, on its own thread) at 100 ms per call with 8 calls in flight per role.
  *
  * Per method: the measured time against the ideal, max(calls × 100 ms / 8, longest chain × 100 ms),
  * the calls per user beside the count the algorithm implies (bench/memory-plans.ts), and the time of
@@ -20,8 +20,7 @@ import { buildMemory } from "@/lib/assistants/build";
 import { datasetByName, listUserKeys, loadSessions } from "@/lib/assistants/sessions";
 import { showMemory } from "@/lib/memory/show";
 import { PALSET_EN } from "@/test/fixtures";
-import { startFakeOpenAI } from "@/test/fake-openai";
-import { palResponder } from "@/test/h2memory-responder";
+import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 import { createRetriever, RETRIEVER_KINDS } from "@/lib/retrieval";
 import { PLANS } from "./memory-plans";
 
@@ -30,7 +29,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const NAME = "PAL-Set demo (en)";
 
 export default async function bench() {
-  const fake = await startFakeOpenAI({ latencyMs: LATENCY, respond: palResponder });
+  // On its own thread, like a real endpoint on another machine (see test/fake-openai-thread.ts).
+  const fake = await startFakeOpenAIThread({ latencyMs: LATENCY, responder: "pal" });
   process.env.OPENAI_BASE_URL = fake.baseURL;
   process.env.OPENAI_API_KEY = "bench";
   process.env.PAL_MODEL_ASSISTANT = "fake-assistant";
@@ -69,14 +69,14 @@ export default async function bench() {
         const dataset = datasetByName(db, NAME);
         const users = listUserKeys(db, dataset);
         const client = () => ModelClient.create(db, { concurrency: { assistant: CONCURRENCY, embedding: CONCURRENCY } });
-        const chatBefore = fake.chatRequests.length;
-        const embedBefore = fake.embeddingRequests.length;
+        const before = await fake.counts();
         let t = performance.now();
         const results = await buildMemory(db, { dataset, method: a.id, users, llm: client(), parallelUsers: users.length });
         const built = performance.now() - t;
         const failed = results.filter((r) => r.status !== "complete");
         if (failed.length) throw new Error(`${a.id}: ${failed.map((r) => `${r.userKey} ${r.error}`).join("; ")}`);
-        const calls = fake.chatRequests.length - chatBefore + (fake.embeddingRequests.length - embedBefore);
+        const after = await fake.counts();
+        const calls = after.chat - before.chat + (after.embedding - before.embedding);
 
         const plan = PLANS[a.id];
         let implied: number | null = null;

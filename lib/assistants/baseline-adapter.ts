@@ -56,7 +56,7 @@ export const indexOf = (ctx: AnyCtx): MakeIndex => (() => ctx.retriever()) as un
 
 /** Writes a step's entries with the calls each was made from (the phase decides from which session they are visible). */
 export function putEntries(ctx: BuildContext<unknown>, entries: readonly BaselineEntry[]): void {
-  for (const e of entries) ctx.memory.put(e.kind, e.key, e.content, e.callKeys);
+  ctx.memory.putAll(entries);
 }
 
 /** Phase 1 for every log-using baseline: keep the session's logs for later top-k retrieval. No call. */

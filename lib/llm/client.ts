@@ -437,26 +437,29 @@ export class ModelClient {
         const checked = checkReply(raw, o.schema, o.language);
         const latencyMs = Date.now() - started;
         if (checked.ok) {
-          recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
-          if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
-          // A cached reply that an updated schema rejects is replaced by the accepted one.
-          stmt(
-            db,
-            `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
-               completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
-          ).run(
-            cacheKey,
-            cfg.baseURL,
-            cfg.model,
-            JSON.stringify({ messages: o.messages, params, replicate }),
-            raw,
-            usage.promptTokens,
-            usage.completionTokens,
-            usage.cachedTokens,
-            usage.reasoningTokens,
-          );
+          // The ledger row and the cache entry in one commit.
+          db.$client.transaction(() => {
+            recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
+            if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+            // A cached reply that an updated schema rejects is replaced by the accepted one.
+            stmt(
+              db,
+              `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
+                 completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
+            ).run(
+              cacheKey,
+              cfg.baseURL,
+              cfg.model,
+              JSON.stringify({ messages: o.messages, params, replicate }),
+              raw,
+              usage.promptTokens,
+              usage.completionTokens,
+              usage.cachedTokens,
+              usage.reasoningTokens,
+            );
+          })();
           value = checked.value;
           return { text: raw, usage };
         }

@@ -99,8 +99,13 @@ export class MemoryWriter extends MemoryReader {
 
   /** Adds many entries in one transaction (e.g. every log of a session). */
   putMany<C>(kind: string, items: Array<{ key: string; content: C; callKeys?: readonly string[] }>): void {
+    this.putAll(items.map((it) => ({ kind, ...it })));
+  }
+
+  /** Adds entries of any kinds in one transaction: one commit per step, not per entry. */
+  putAll(items: ReadonlyArray<{ kind: string; key: string; content: unknown; callKeys?: readonly string[] }>): void {
     this.db.$client.transaction(() => {
-      for (const it of items) this.put(kind, it.key, it.content, it.callKeys);
+      for (const it of items) this.put(it.kind, it.key, it.content, it.callKeys);
     })();
   }
 

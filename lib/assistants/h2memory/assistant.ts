@@ -95,7 +95,7 @@ function optionsFor(ctx: Common, parts: H2Parts): H2Options {
 }
 
 function write(memory: BuildContext["memory"], entries: Array<{ kind: string; key: string; content: unknown }>) {
-  for (const e of entries) memory.put(e.kind, e.key, e.content, callKeysIn(e.content));
+  memory.putAll(entries.map((e) => ({ kind: e.kind, key: e.key, content: e.content, callKeys: callKeysIn(e.content) })));
 }
 
 /**

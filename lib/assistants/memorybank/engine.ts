@@ -8,6 +8,7 @@
  * A session's event and daily-portrait calls run together; each global update waits only for its
  * own input, so the longest chain grows by one call per session.
  */
+import { setImmediate } from "node:timers/promises";
 import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baseline-types";
 import { formatTurns } from "../history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
@@ -80,7 +81,9 @@ export async function memorybankStep(
   );
   // Should recall fail, the pending calls' failures are not left unhandled.
   for (const p of [eventP, portraitP, summaryP, portraitUpdateP]) void p?.catch(() => undefined);
-  // Recall: only what existed before this session can be brought back by it.
+  // Recall: only what existed before this session can be brought back by it. Its indexing is
+  // synchronous work: let the calls above reach the model first (they are the build's chain).
+  await setImmediate();
   const hit = await recallIds(
     ctx.makeIndex,
     state.pieces,

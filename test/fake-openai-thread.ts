@@ -1,0 +1,69 @@
+/**
+ * The fake OpenAI-compatible server (TEST DOUBLE, test/fake-openai.ts) on its own thread, for the
+ * benchmarks: a real model endpoint answers from another machine, so the double's own CPU (parsing
+ * requests, writing replies) should not queue behind the client being measured. The responder is
+ * named (responders are functions and cannot cross threads); request counts are read by message.
+ */
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { startFakeOpenAI, type Responder } from "./fake-openai";
+
+/** The responders a threaded fake server can use, by name. */
+const RESPONDERS: Record<string, () => Promise<Responder>> = {
+  pal: async () => (await import("./h2memory-responder")).palResponder,
+  /** The experiments benchmark: a requirement for the assistant, a G-Score for the judge. */
+  requirement: async () => (req) => {
+    const t = String(req.messages[0].content);
+    if (t.includes('"score"')) return JSON.stringify({ analysis: "基本符合", score: 1.5 });
+    return JSON.stringify({ requirement: "用户希望在周末安排一次轻松的家庭活动" });
+  },
+};
+
+export type ThreadedFakeOpenAI = {
+  baseURL: string;
+  /** Chat and embedding requests received so far. */
+  counts(): Promise<{ chat: number; embedding: number }>;
+  close(): Promise<void>;
+};
+
+export async function startFakeOpenAIThread(opts: { latencyMs: number; responder: keyof typeof RESPONDERS }): Promise<ThreadedFakeOpenAI> {
+  // The thread loads this TypeScript file through tsx's loader, as the benchmarks run.
+  const boot = `(async () => { (await import("tsx/esm/api")).register(); await import(${JSON.stringify(import.meta.url)}); })();`;
+  const worker = new Worker(boot, { eval: true, workerData: opts });
+  const pending = new Map<number, (v: unknown) => void>();
+  let next = 0;
+  worker.on("message", (m: { id: number; value: unknown }) => {
+    pending.get(m.id)?.(m.value);
+    pending.delete(m.id);
+  });
+  const ask = <T>(op: string) =>
+    new Promise<T>((resolve) => {
+      const id = next++;
+      pending.set(id, resolve as (v: unknown) => void);
+      worker.postMessage({ id, op });
+    });
+  const baseURL = await ask<string>("url");
+  return {
+    baseURL,
+    counts: () => ask("counts"),
+    close: async () => {
+      await ask("close");
+      await worker.terminate();
+    },
+  };
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  const { latencyMs, responder } = workerData as { latencyMs: number; responder: string };
+  const ready = RESPONDERS[responder]().then((respond) => startFakeOpenAI({ latencyMs, respond }));
+  port.on("message", async (m: { id: number; op: string }) => {
+    const fake = await ready;
+    const value =
+      m.op === "url"
+        ? fake.baseURL
+        : m.op === "counts"
+          ? { chat: fake.chatRequests.length, embedding: fake.embeddingRequests.length }
+          : await fake.close();
+    port.postMessage({ id: m.id, value });
+  });
+}
