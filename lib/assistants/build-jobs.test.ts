@@ -89,6 +89,22 @@ describe("background memory builds", () => {
     await until(d, id, (b) => b.status !== "running");
   });
 
+  it("shows that it waits while another process builds the same memory, then completes", async () => {
+    const d = await db();
+    const ds = datasetByName(d, "Marked PAL-Set");
+    const client = () => ModelClient.create(d, { retryBaseMs: 5, timeoutMs: 2000 });
+    const first = startMemoryBuild(d, { datasetId: ds.id, method: "recursum", users: ["0000"] }, client);
+    await until(d, first, (b) => b.status !== "running");
+    // Another machine's builder now holds the version for a moment (a live lease).
+    d.$client
+      .prepare("update memory_versions set status = 'building', builder = 'otherhost:4242:abc', lease_until = ? where method = 'recursum'")
+      .run(Date.now() + 800);
+    const id = startMemoryBuild(d, { datasetId: ds.id, method: "recursum", users: ["0000"] }, client);
+    const seen = await until(d, id, (b) => b.status !== "running");
+    expect(seen.some((b) => b.current === "0000: waiting for another process building this memory")).toBe(true);
+    expect(seen.at(-1)).toMatchObject({ status: "complete", current: null });
+  });
+
   it("a build left running by a dead server shows as interrupted", async () => {
     const d = await db();
     const ds = datasetByName(d, "Marked PAL-Set");

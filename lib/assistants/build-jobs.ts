@@ -74,7 +74,15 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
     perUser.set(p.userKey, p);
     const done = [...perUser.values()].reduce((n, x) => n + x.done, 0);
     db.update(memoryBuilds)
-      .set({ sessionsDone: done, current: p.sessionKey ? `${p.userKey}/${p.sessionKey}` : null })
+      .set({
+        sessionsDone: done,
+        current:
+          p.status === "waiting"
+            ? `${p.userKey}: waiting for another process building this memory`
+            : p.sessionKey
+              ? `${p.userKey}/${p.sessionKey}`
+              : null,
+      })
       .where(eq(memoryBuilds.id, row.id))
       .run();
   };
