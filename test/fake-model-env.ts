@@ -20,11 +20,11 @@ export type FakeModelEnv = {
   onCleanup(fn: () => void): void;
 };
 
-export function fakeModelPerTest(respond: Responder, opts: { embedding?: boolean } = {}): FakeModelEnv {
+export function fakeModelPerTest(respond: Responder, opts: { embedding?: boolean; latencyMs?: number } = {}): FakeModelEnv {
   let fake: FakeOpenAI | undefined;
   const cleanups: Array<() => void> = [];
   beforeEach(async () => {
-    fake = await startFakeOpenAI({ respond });
+    fake = await startFakeOpenAI({ respond, latencyMs: opts.latencyMs });
     vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
     vi.stubEnv("OPENAI_API_KEY", "test-key");
     vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");

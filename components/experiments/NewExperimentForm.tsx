@@ -212,18 +212,7 @@ export function NewExperimentForm({
           </thead>
           <tbody>
             {estimate.rows.map((r) => (
-              <tr key={`${r.method}${r.task}`} className="border-t border-slate-100">
-                <td>{r.method}</td>
-                <td>{r.task}</td>
-                <td>{r.items}</td>
-                <td>{r.calls.assistant}</td>
-                <td>{r.calls["user-simulator"]}</td>
-                <td>{r.calls.judge}</td>
-                <td>{r.calls.total}</td>
-                <td>
-                  {r.promptTokens} + {r.completionTokens}
-                </td>
-              </tr>
+              <EstimateRow key={`${r.method}${r.task}`} r={r} />
             ))}
             {/* Building each method's memory (shared by every task; nothing for users already built). */}
             {estimate.builds.map((b) => (
@@ -248,20 +237,7 @@ export function NewExperimentForm({
                 </td>
               </tr>
             ))}
-            {[estimate.total].map((r) => (
-              <tr key="total" className="border-t border-slate-100">
-                <td>{r.method}</td>
-                <td>{r.task}</td>
-                <td>{r.items}</td>
-                <td>{r.calls.assistant}</td>
-                <td>{r.calls["user-simulator"]}</td>
-                <td>{r.calls.judge}</td>
-                <td>{r.calls.total}</td>
-                <td>
-                  {r.promptTokens} + {r.completionTokens}
-                </td>
-              </tr>
-            ))}
+            <EstimateRow r={estimate.total} />
             {estimate.builds.length ? (
               <tr className="border-t border-slate-100 font-medium">
                 <td colSpan={6}>total with memory building</td>
@@ -294,5 +270,23 @@ export function NewExperimentForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** One row of the estimate: a method and task (or the total) with its calls by role and tokens. */
+function EstimateRow({ r }: { r: DryRunRow }) {
+  return (
+    <tr className="border-t border-slate-100">
+      <td>{r.method}</td>
+      <td>{r.task}</td>
+      <td>{r.items}</td>
+      <td>{r.calls.assistant}</td>
+      <td>{r.calls["user-simulator"]}</td>
+      <td>{r.calls.judge}</td>
+      <td>{r.calls.total}</td>
+      <td>
+        {r.promptTokens} + {r.completionTokens}
+      </td>
+    </tr>
   );
 }

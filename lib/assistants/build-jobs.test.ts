@@ -1,38 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { describe, expect, it } from "vitest";
+import { fakeModelPerTest } from "@/test/fake-model-env";
 import { palResponder } from "@/test/h2memory-responder";
-import { importMarkedPalset } from "@/test/marked-data";
 import { memoryBuilds, memoryVersions } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { getMemoryBuild, listMemoryBuilds, startMemoryBuild, type MemoryBuild } from "./build-jobs";
 import { datasetByName } from "./sessions";
 
-let fake: FakeOpenAI;
-const cleanups: Array<() => void> = [];
-
-beforeEach(async () => {
-  // 30 ms per call: slow enough to watch the progress move.
-  fake = await startFakeOpenAI({ respond: palResponder, latencyMs: 30 });
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  for (const c of cleanups.splice(0)) c();
-});
-
-async function db(): Promise<Db> {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  const m = await importMarkedPalset(t.db);
-  cleanups.push(m.cleanup);
-  return t.db;
-}
+// 30 ms per call: slow enough to watch the progress move.
+const m = fakeModelPerTest(palResponder, { latencyMs: 30 });
+const db = (): Promise<Db> => m.palsetDb();
 
 async function until(db: Db, id: number, done: (b: MemoryBuild) => boolean): Promise<MemoryBuild[]> {
   const seen: MemoryBuild[] = [];
@@ -69,11 +46,11 @@ describe("background memory builds", () => {
     expect(listMemoryBuilds(d)[0].id).toBe(id);
 
     // One user again: nothing left to build, no model call.
-    const before = fake.chatRequests.length;
+    const before = m.fake.chatRequests.length;
     const again = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] }, client);
     const end = (await until(d, again, (b) => b.status !== "running")).at(-1)!;
     expect(end).toMatchObject({ status: "complete", sessionsDone: 3, sessionsTotal: 3 });
-    expect(fake.chatRequests.length).toBe(before);
+    expect(m.fake.chatRequests.length).toBe(before);
   });
 
   it("refuses an unknown method or user, or the same build twice, and writes nothing for bad input", async () => {

@@ -8,9 +8,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { describe, expect, it } from "vitest";
+import { fakeModelPerTest } from "@/test/fake-model-env";
 import { palResponder } from "@/test/h2memory-responder";
 import { openDb, projectRoot, type Db } from "@/db/client";
 import { demoDatasets } from "@/lib/demo/seed";
@@ -24,25 +23,10 @@ const NAME = "PAL-Set demo (en)";
 const USER = "0000";
 const METHOD = "recursum";
 
-let fake: FakeOpenAI;
-const cleanups: Array<() => void> = [];
-
-beforeEach(async () => {
-  fake = await startFakeOpenAI({ respond: palResponder, latencyMs: 40 });
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embedding");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  for (const c of cleanups.splice(0).reverse()) c();
-});
+const m = fakeModelPerTest(palResponder, { latencyMs: 40 });
 
 async function demoDb(): Promise<{ db: Db; file: string }> {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
+  const t = m.db();
   await demoDatasets()
     .find((d) => d.name === NAME)!
     .run(t.db);
@@ -89,7 +73,7 @@ describe("memory version lease", () => {
   it("two connections building the same user at once: one builds, the other waits and finds it built", async () => {
     const { db, file } = await demoDb();
     const db2 = openDb(file);
-    cleanups.push(() => db2.$client.close());
+    m.onCleanup(() => db2.$client.close());
     const n = expectedCalls(db);
     const events: Array<{ who: number; p: BuildProgress }> = [];
     const [[a], [b]] = await Promise.all([build(db, (p) => events.push({ who: 1, p })), build(db2, (p) => events.push({ who: 2, p }))]);
@@ -102,13 +86,13 @@ describe("memory version lease", () => {
     expect([a, b][waited[0] - 1].built).toBe(0);
     expect(a.built + b.built).toBe(loadSessions(db, datasetByName(db, NAME), USER).length);
     // Each call once: at the server and in the ledger (no cache hit either: the waiting one asked nothing).
-    expect(fake.chatRequests.length).toBe(n);
+    expect(m.fake.chatRequests.length).toBe(n);
     expect(ledger(db, a.versionId)).toEqual({ rows: n, paid: n, keys: n });
     const lease = db.$client.prepare("select builder, lease_until as until from memory_versions where id = ?").get(a.versionId);
     expect(lease).toEqual({ builder: null, until: null });
-    const requests = fake.chatRequests.length;
+    const requests = m.fake.chatRequests.length;
     expect(entriesOf(db, a.versionId)).toEqual(await referenceEntries());
-    expect(fake.chatRequests.length - requests).toBe(n); // the reference build, on its own database
+    expect(m.fake.chatRequests.length - requests).toBe(n); // the reference build, on its own database
   });
 
   it("waits for a live lease of another machine's builder, and takes over one that expired or whose local process is gone", async () => {
@@ -147,7 +131,7 @@ describe("memory version lease", () => {
     expect(r2).toMatchObject({ status: "complete", built: 1 });
 
     // The redone sessions came from the model cache: nothing paid twice, and the memory is what it was.
-    expect(fake.chatRequests.length).toBe(n);
+    expect(m.fake.chatRequests.length).toBe(n);
     expect(ledger(db, v).paid).toBe(n);
     expect(entriesOf(db, v)).toEqual(before);
   });
@@ -159,7 +143,7 @@ describe("memory version lease", () => {
     const env = {
       ...process.env,
       PAL_DB: file,
-      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_BASE_URL: m.fake.baseURL,
       OPENAI_API_KEY: "test-key",
       PAL_MODEL_ASSISTANT: "fake-assistant",
       PAL_MODEL_EMBEDDING: "fake-embedding",
@@ -182,7 +166,7 @@ describe("memory version lease", () => {
     expect(b.code, b.stderr).toBe(0);
     // One process built; the other waited for it (and then found every session built).
     expect([a, b].filter((r) => r.stderr.includes("waiting for another process building this memory"))).toHaveLength(1);
-    expect(fake.chatRequests.length).toBe(n);
+    expect(m.fake.chatRequests.length).toBe(n);
     const v = db.$client.prepare("select id from memory_versions where user_key = ? and method = ?").get(USER, METHOD) as { id: number };
     expect(ledger(db, v.id)).toEqual({ rows: n, paid: n, keys: n });
     expect(entriesOf(db, v.id)).toEqual(await referenceEntries());

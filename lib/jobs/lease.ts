@@ -10,6 +10,7 @@ import { stmt } from "@/db/statements";
 import { jobs } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
+import { holderIsDeadLocal } from "@/lib/lease-holder";
 
 /** What the worker needs of a claimed job. */
 export type ClaimedJob = Pick<
@@ -112,16 +113,6 @@ export function failJob(
   return status;
 }
 
-/** Whether a process id is alive on this machine (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Jobs held by a worker of this machine whose process is gone (killed, crashed) go back to the queue at
  * once, instead of waiting for their lease to run out. Workers on other machines keep their leases.
@@ -134,8 +125,7 @@ export function releaseDeadLocalLeases(db: Db, experimentId: number, host: strin
     .all();
   let n = 0;
   for (const j of held) {
-    const [h, pid] = (j.worker ?? "").replace(/^server:/, "").split(":");
-    if (h !== host || !/^\d+$/.test(pid ?? "") || alive(Number(pid))) continue;
+    if (!holderIsDeadLocal(j.worker ?? "", host)) continue;
     const r = db
       .update(jobs)
       .set({ status: "queued", worker: null, leaseUntil: null, updatedAt: now })

@@ -16,6 +16,7 @@ import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
+import { leaseHolderId } from "@/lib/lease-holder";
 import { claimJob, completeJob, failJob, releaseDeadLocalLeases, renewLease } from "./lease";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
@@ -50,9 +51,7 @@ export type WorkerOptions = {
   onProgress?: (event: { jobId: number; status: "done" | "failed" | "queued"; error?: string }) => void;
 };
 
-export function workerId(): string {
-  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-}
+export const workerId = leaseHolderId;
 
 /** Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then. */
 export async function runExperiment(db: Db, experimentId: number, deps: WorkerDeps, opts: WorkerOptions = {}): Promise<ExperimentStatus> {

@@ -6,7 +6,7 @@
  * to do), and takes the version over once the lease has run out (its builder crashed) or, at once,
  * when the holder was a process of this machine that is gone.
  */
-import os from "node:os";
+import { holderIsDeadLocal, leaseHolderId } from "@/lib/lease-holder";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 
@@ -17,25 +17,8 @@ export type LeaseOptions = {
   pollMs?: number;
 };
 
-/** "host:pid:nonce": one per build of one user, so two builds in one process also exclude each other. */
-export function builderId(): string {
-  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether a lease holder is a process of this machine that no longer runs. */
-function deadLocal(builder: string): boolean {
-  const [host, pid] = builder.split(":");
-  return host === os.hostname() && /^\d+$/.test(pid ?? "") && !alive(Number(pid));
-}
+/** One per build of one user, so two builds in one process also exclude each other. */
+export const builderId = leaseHolderId;
 
 /** Takes the lease when it is free, ours, expired, or held by a dead local process; false otherwise. */
 export function tryClaimVersion(db: Db, versionId: number, builder: string, leaseMs: number, now = Date.now()): boolean {
@@ -44,7 +27,7 @@ export function tryClaimVersion(db: Db, versionId: number, builder: string, leas
       const row = stmt(db, "SELECT builder, lease_until AS leaseUntil FROM memory_versions WHERE id = ?").get(versionId) as
         { builder: string | null; leaseUntil: number | null } | undefined;
       if (!row) return false;
-      const free = row.builder === null || row.builder === builder || (row.leaseUntil ?? 0) < now || deadLocal(row.builder);
+      const free = row.builder === null || row.builder === builder || (row.leaseUntil ?? 0) < now || holderIsDeadLocal(row.builder);
       if (!free) return false;
       stmt(db, "UPDATE memory_versions SET builder = ?, lease_until = ? WHERE id = ?").run(builder, now + leaseMs, versionId);
       return true;
