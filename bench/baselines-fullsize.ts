@@ -1,5 +1,5 @@
 /**
- * The whole real-size flow for the six memory baselines: one full-size synthetic PAL-Set user
+ * The whole real-size flow for every memory method (the baselines, H2Memory and its ablations): one full-size synthetic PAL-Set user
  * (bench/gen-palset.ts, Chinese, ~29 sessions, ~1,000 logs, ~400 turns) is imported with
  * `pal import palset`, then `pal memory build --json` runs for every baseline against the fake
  * OpenAI-compatible server (TEST DOUBLE, test/fake-openai.ts; scripted replies, no latency).
@@ -15,16 +15,33 @@ import path from "node:path";
 import { generatePalset } from "./gen-palset";
 import { startFakeOpenAI } from "../test/fake-openai";
 import { baselinePurpose, baselineResponder } from "../test/baseline-responder";
+import { palResponder } from "../test/h2memory-responder";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const METHODS = (process.argv[2] ?? "turn-rag,session-rag,recursum,conditionmem,memorybank,ld-agent").split(",");
+const ALL = [
+  "vanilla",
+  "vanilla-log",
+  "turn-rag",
+  "session-rag",
+  "recursum",
+  "conditionmem",
+  "memorybank",
+  "ld-agent",
+  "h2memory",
+  "h2memory-no-graph",
+  "h2memory-no-background",
+  "h2memory-no-topic",
+  "h2memory-no-principle",
+];
+const METHODS = process.argv[2] ? process.argv[2].split(",") : ALL;
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-fullsize-"));
   const file = path.join(dir, "input.json");
   const db = path.join(dir, "pal.db");
   generatePalset(file, 1);
-  const fake = await startFakeOpenAI({ respond: baselineResponder(() => JSON.stringify({ answer: "好的" })) });
+  // The baselines' prompts get their scripted replies, H2Memory's the PAL responder's.
+  const fake = await startFakeOpenAI({ respond: baselineResponder(palResponder) });
   const env = {
     ...process.env,
     PAL_DB: db,
@@ -55,7 +72,8 @@ async function main() {
       const seconds = (performance.now() - t0) / 1000;
       const reqs = fake.chatRequests.slice(before);
       const byPurpose: Record<string, number> = {};
-      for (const r of reqs) byPurpose[baselinePurpose(r) ?? "other"] = (byPurpose[baselinePurpose(r) ?? "other"] ?? 0) + 1;
+      for (const r of reqs)
+        byPurpose[baselinePurpose(r) ?? "h2memory/other"] = (byPurpose[baselinePurpose(r) ?? "h2memory/other"] ?? 0) + 1;
       const again = fake.chatRequests.length;
       await pal(["memory", "build", "--dataset", "fullsize", "--method", method, "--users", "0000", "--json"]);
       const rebuild = fake.chatRequests.length - again;
