@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { generatePalset } from "./gen-palset";
 import { startFakeOpenAI } from "../test/fake-openai";
-import { baselinePurpose, baselineResponder } from "../test/baseline-responder";
+import { baselinePurpose } from "../test/baseline-responder";
 import { palResponder } from "../test/h2memory-responder";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -40,8 +40,8 @@ async function main() {
   const file = path.join(dir, "input.json");
   const db = path.join(dir, "pal.db");
   generatePalset(file, 1);
-  // The baselines' prompts get their scripted replies, H2Memory's the PAL responder's.
-  const fake = await startFakeOpenAI({ respond: baselineResponder(palResponder) });
+  // Scripted replies for H2Memory's prompts and the baselines' (test/h2memory-responder.ts).
+  const fake = await startFakeOpenAI({ respond: palResponder });
   const env = {
     ...process.env,
     PAL_DB: db,

@@ -136,6 +136,31 @@ describe("memory version lease", () => {
     expect(entriesOf(db, v)).toEqual(before);
   });
 
+  it("a user whose memory another builder holds gives its slot back: the other users build meanwhile", async () => {
+    const { db } = await demoDb();
+    const [first] = await build(db);
+    db.$client
+      .prepare("update memory_versions set builder = 'otherhost:4242:abc', lease_until = ? where id = ?")
+      .run(Date.now() + 1500, first.versionId);
+    const t0 = Date.now();
+    const doneAt: Record<string, number> = {};
+    const r = await buildMemory(db, {
+      dataset: datasetByName(db, NAME),
+      method: METHOD,
+      users: [USER, "0001"],
+      llm: client(db),
+      lease: { pollMs: 20 },
+      parallelUsers: 1,
+      onProgress: (p) => {
+        if (p.status === "complete") doneAt[p.userKey] = Date.now() - t0;
+      },
+    });
+    expect(r.map((x) => x.status)).toEqual(["complete", "complete"]);
+    // One slot: 0001 was built while 0000 waited for the other builder, not after it.
+    expect(doneAt["0001"]).toBeLessThan(1400);
+    expect(doneAt[USER]).toBeGreaterThanOrEqual(1400);
+  });
+
   it("two real `pal memory build` processes on one database build the user's memory once", async () => {
     const { db, file } = await demoDb();
     const n = expectedCalls(db);

@@ -1,9 +1,9 @@
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { Db } from "@/db/client";
 import type { ModelClient } from "@/lib/llm/client";
 import { ModelCallError } from "@/lib/llm/errors";
 import { beginStep, finishStep, getMemoryVersion, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
-import { acquireVersion, builderId, type LeaseOptions } from "@/lib/memory/lease";
+import { acquireVersion, builderId, claimVersionNow, type LeaseOptions, type VersionLease } from "@/lib/memory/lease";
 import { MemoryWriter } from "@/lib/memory/store";
 import { getAssistant } from "./registry";
 import { loadSessions, type DatasetRef } from "./sessions";
@@ -65,18 +65,56 @@ export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildRes
   const language = o.dataset.language;
   const settings = memorySettings(a, options, retrieverKind, language, o.llm);
   const limit = pLimit(o.parallelUsers ?? 8);
-  return Promise.all(o.users.map((userKey) => limit(() => buildUser(db, o, userKey, options, retrieverKind, settings))));
+  return Promise.all(o.users.map((userKey) => buildUser(db, o, limit, userKey, options, retrieverKind, settings)));
 }
 
+/**
+ * One user's memory, in one of the `parallelUsers` slots. One builder per version, across processes:
+ * when another live builder holds it, this one gives its slot back and waits outside (so it does not
+ * keep other users from building), then builds what is left, usually nothing, in a slot again.
+ */
 async function buildUser(
   db: Db,
   o: BuildOptions,
+  limit: LimitFunction,
   userKey: string,
   options: unknown,
   retrieverKind: ReturnType<typeof checkRetrieverKind>,
   settings: Record<string, unknown>,
 ): Promise<UserBuildResult> {
   const a = getAssistant(o.method);
+  const builder = builderId();
+  const withLease = async (prepared: Prepared, lease: VersionLease) => {
+    try {
+      const version = getMemoryVersion(db, prepared.versionId)!;
+      return await buildVersion(db, o, a, { userKey, sessions: prepared.sessions, version, options, retrieverKind, held: lease.held });
+    } finally {
+      lease.release();
+    }
+  };
+  const first = await limit(async () => {
+    const prepared = prepare(db, o, a, userKey, settings);
+    const lease = claimVersionNow(db, prepared.versionId, builder, o.lease);
+    return lease ? ({ built: true, result: await withLease(prepared, lease) } as const) : ({ built: false, prepared } as const);
+  });
+  if (first.built) return first.result;
+  const p = first.prepared;
+  const lease = await acquireVersion(db, p.versionId, builder, o.lease, () =>
+    o.onProgress?.({ userKey, done: p.sessionsDone, total: p.sessions.length, status: "waiting" }),
+  );
+  return limit(() => withLease(p, lease));
+}
+
+type Prepared = { sessions: Session[]; versionId: number; sessionsDone: number };
+
+/** The user's sessions and memory version (created when new). */
+function prepare(
+  db: Db,
+  o: BuildOptions,
+  a: ReturnType<typeof getAssistant>,
+  userKey: string,
+  settings: Record<string, unknown>,
+): Prepared {
   const sessions = o.sessionsOf?.(userKey) ?? loadSessions(db, o.dataset, userKey);
   const opened = openMemoryVersion(db, {
     datasetId: o.dataset.id,
@@ -86,17 +124,7 @@ async function buildUser(
     language: o.dataset.language,
     sessionsTotal: sessions.length,
   });
-  // One builder per version, across processes: wait while another live builder holds it; what it
-  // built is then found complete below and skipped.
-  const lease = await acquireVersion(db, opened.id, builderId(), o.lease, () =>
-    o.onProgress?.({ userKey, done: opened.sessionsDone, total: sessions.length, status: "waiting" }),
-  );
-  try {
-    const version = getMemoryVersion(db, opened.id)!;
-    return await buildVersion(db, o, a, { userKey, sessions, version, options, retrieverKind, held: lease.held });
-  } finally {
-    lease.release();
-  }
+  return { sessions, versionId: opened.id, sessionsDone: opened.sessionsDone };
 }
 
 type VersionBuild = {

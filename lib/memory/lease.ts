@@ -52,25 +52,10 @@ export type VersionLease = {
   release(): void;
 };
 
-/**
- * Waits until this builder holds the version's lease, then keeps it renewed until release(). While
- * another live builder holds it, this one only polls: it makes no model call and writes nothing.
- */
-export async function acquireVersion(
-  db: Db,
-  versionId: number,
-  builder: string,
-  o: LeaseOptions = {},
-  onWait?: () => void,
-): Promise<VersionLease> {
+/** The lease, when this builder can take it now (free, ours, expired, or a dead local holder's); null otherwise. */
+export function claimVersionNow(db: Db, versionId: number, builder: string, o: LeaseOptions = {}): VersionLease | null {
   const leaseMs = o.leaseMs ?? 60_000;
-  const pollMs = o.pollMs ?? 1_000;
-  let waited = false;
-  while (!tryClaimVersion(db, versionId, builder, leaseMs)) {
-    if (!waited) onWait?.();
-    waited = true;
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
+  if (!tryClaimVersion(db, versionId, builder, leaseMs)) return null;
   let held = true;
   const timer = setInterval(
     () => {
@@ -87,4 +72,26 @@ export async function acquireVersion(
       held = false;
     },
   };
+}
+
+/**
+ * Waits until this builder holds the version's lease, then keeps it renewed until release(). While
+ * another live builder holds it, this one only polls: it makes no model call and writes nothing.
+ */
+export async function acquireVersion(
+  db: Db,
+  versionId: number,
+  builder: string,
+  o: LeaseOptions = {},
+  onWait?: () => void,
+): Promise<VersionLease> {
+  const pollMs = o.pollMs ?? 1_000;
+  let waited = false;
+  for (;;) {
+    const lease = claimVersionNow(db, versionId, builder, o);
+    if (lease) return lease;
+    if (!waited) onWait?.();
+    waited = true;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
 }
