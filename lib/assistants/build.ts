@@ -157,7 +157,8 @@ async function buildVersion(db: Db, o: BuildOptions, a: ReturnType<typeof getAss
   // still to walk goes first when users share the model's slots); prefetches of later sessions sit
   // below every such call and are raised to it when their session's turn comes.
   const chainPriority = (i: number) => sessions.length - i;
-  const prefetchGroup = (i: number) => `memory:${version.id}:${i}`;
+  const buildId = Math.random().toString(36).slice(2, 10);
+  const prefetchGroup = (i: number) => `memory:${version.id}:${buildId}:${i}`;
   const prefetched = new Set<number>();
   const prefetch = (i: number, priority: number) => {
     if (!a.prefetch || prefetched.has(i) || complete.has(sessions[i].seq)) return;
@@ -197,6 +198,8 @@ async function buildVersion(db: Db, o: BuildOptions, a: ReturnType<typeof getAss
       break;
     }
   }
+  // A build that stopped early does not pay for the later sessions' prefetches still waiting.
+  for (const i of prefetched) if (!complete.has(sessions[i].seq)) llm.cancelGroup(prefetchGroup(i));
   const status = error ? "failed" : "complete";
   if (!lost) setVersionStatus(db, version.id, status, error);
   report(status);

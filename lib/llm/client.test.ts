@@ -261,6 +261,21 @@ describe("ModelClient queue priority, prefetches and deferred cache hits", () =>
     expect(order()).toEqual(["first", "prefetch-joined", "prefetch-due", "chain", "prefetch-later"]);
   });
 
+  it("drops the waiting calls of a cancelled group when they get a slot, without asking the model", async () => {
+    slow();
+    const c = client({ concurrency: { assistant: 1 } });
+    const call = (v: ModelClient, name: string) => v.chat({ messages: ask(name), schema: Req, purpose: "test.cancel" });
+    const running = call(c.prefetching("stopped", 0), "started");
+    const waiting = call(c.prefetching("stopped", 0), "waiting");
+    const other = call(c.prefetching("kept", 0), "kept");
+    c.cancelGroup("stopped");
+    await expect(running).resolves.toMatchObject({ value: { requirement: "ok" } }); // already had its slot
+    await expect(waiting).rejects.toThrow(/cancelled/);
+    await expect(other).resolves.toMatchObject({ value: { requirement: "ok" } });
+    expect(order()).toEqual(["started", "kept"]);
+    expect(ledger().map((r) => r.purpose)).toEqual(["test.cancel", "test.cancel"]);
+  });
+
   it("records one ledger row per call the build makes: the prefetch's paid attempt stands for the identical later call", async () => {
     fake.setResponder(() => '{"requirement": "ok"}');
     const c = client({ origin: {} });

@@ -103,6 +103,8 @@ type Core = {
   db: Db;
   opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
   limits: Map<ModelRole, PQueue>;
+  /** Groups whose waiting calls are dropped (cancelGroup). Group names are unique per build. */
+  cancelled: Set<string>;
   /** Replies paid for by prefetches and not yet asked for by the build (see prefetching()). */
   prefetchPaid: Set<string>;
   /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
@@ -193,6 +195,7 @@ export class ModelClient {
       waiting: new Map(),
       deferred: [],
       prefetchPaid: new Set(),
+      cancelled: new Set(),
       sdks: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
@@ -253,6 +256,11 @@ export class ModelClient {
     return this.core.deferred.filter((r) => sameOrigin(r.origin, origin)).length;
   }
 
+  /** Calls of `group` still waiting for a slot are dropped when they get one (a build that stopped: its prefetches are not needed). */
+  cancelGroup(group: string): void {
+    this.core.cancelled.add(group);
+  }
+
   /** Moves every call of `group` still waiting for a slot up to `priority` (a prefetch now needed). */
   raiseGroup(group: string, priority: number): void {
     for (const [id, w] of this.core.waiting) if (w.group === group) this.raiseTo(id, priority);
@@ -282,14 +290,20 @@ export class ModelClient {
   private limit(role: ModelRole, id?: string): <R>(fn: () => Promise<R>) => Promise<R> {
     const queue = this.queue(role);
     const waiting = this.core.waiting;
+    const cancelled = this.core.cancelled;
     return <R>(fn: () => Promise<R>) => {
       const { priority, group } = this.view;
-      if (id === undefined) return queue.add(fn, { priority }) as Promise<R>;
+      // A call of a cancelled group gives its slot back without reaching the model.
+      const run = () => {
+        if (group !== null && cancelled.has(group)) return Promise.reject(new Error(`not asked: group ${group} was cancelled`));
+        return fn();
+      };
+      if (id === undefined) return queue.add(run, { priority }) as Promise<R>;
       waiting.set(id, { role, priority, group });
       return queue.add(
         () => {
           waiting.delete(id);
-          return fn();
+          return run();
         },
         { priority, id },
       ) as Promise<R>;
