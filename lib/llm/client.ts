@@ -330,9 +330,18 @@ export class ModelClient {
     return sdk;
   }
 
-  /** Runs `once` with transport retries; each failed attempt becomes a ledger row via `onFail`. */
-  private async withRetries<R>(once: () => Promise<R>, onFail: (error: string, willRetry: boolean) => void): Promise<R> {
+  /**
+   * Runs `once` with transport retries. Every failed try is written to the ledger at once as `row`
+   * with its attempt number (`tries` counts the tries of one logical call, regenerations included;
+   * the caller writes the successful one).
+   */
+  private async withRetries<R>(
+    once: () => Promise<R>,
+    row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">,
+    tries: { n: number },
+  ): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
+    const started = Date.now();
     return pRetry(
       async () => {
         this.core.stats.requests++;
@@ -346,7 +355,15 @@ export class ModelClient {
         randomize: true,
         onFailedAttempt: async ({ error, retriesLeft }) => {
           const willRetry = retriesLeft > 0 && isRetryable(error);
-          onFail(describe(error), willRetry);
+          tries.n++;
+          recordCall(this.core.db, {
+            ...row,
+            cacheHit: false,
+            attempt: tries.n,
+            status: willRetry ? "retry" : "failed",
+            error: describe(error),
+            latencyMs: Date.now() - started,
+          });
           // The server said how long to wait: wait that long (p-retry adds its own backoff after).
           const after = willRetry ? retryAfterMs(error) : null;
           if (after !== null) await sleep(Math.min(after, retryMaxMs));
@@ -406,7 +423,7 @@ export class ModelClient {
       cacheKey,
     )(async () => {
       const sdk = this.sdk(cfg);
-      let attempt = 0;
+      const tries = { n: 0 };
       let messages = o.messages;
       let lastRaw: string | null = null;
       let lastError = "";
@@ -421,23 +438,14 @@ export class ModelClient {
                 messages,
                 ...params,
               } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
-            (error, willRetry) => {
-              attempt++;
-              recordCall(db, {
-                ...base,
-                cacheHit: false,
-                attempt,
-                status: willRetry ? "retry" : "failed",
-                error,
-                latencyMs: Date.now() - started,
-              });
-            },
+            base,
+            tries,
           );
         } catch (e) {
           this.core.stats.failed++;
           throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
         }
-        attempt++;
+        const attempt = ++tries.n;
         const u = reply.usage;
         const usage: Usage = {
           promptTokens: u?.prompt_tokens ?? 0,
@@ -559,23 +567,13 @@ export class ModelClient {
       Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch)).map((chunk) =>
         this.limit("embedding")(async () => {
           const started = Date.now();
-          let attempt = 0;
+          const tries = { n: 0 };
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
           try {
             res = await this.withRetries(
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
-              (error, willRetry) => {
-                attempt++;
-                recordCall(db, {
-                  ...base,
-                  cacheKey: null,
-                  cacheHit: false,
-                  attempt,
-                  status: willRetry ? "retry" : "failed",
-                  error,
-                  latencyMs: Date.now() - started,
-                });
-              },
+              { ...base, cacheKey: null },
+              tries,
             );
           } catch (e) {
             this.core.stats.failed++;
@@ -587,7 +585,7 @@ export class ModelClient {
             ...base,
             cacheKey: null,
             cacheHit: false,
-            attempt: attempt + 1,
+            attempt: tries.n + 1,
             status: "ok",
             promptTokens,
             latencyMs: Date.now() - started,
