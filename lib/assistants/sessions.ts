@@ -5,6 +5,7 @@ import { datasets, hcDialogues, hcTurns, hcUsers, palSamples, palUsers } from "@
 import { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import type { DatasetKind, Language, Session } from "./types";
+import { groupBy } from "@/lib/group-by";
 
 export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
 
@@ -49,18 +50,6 @@ export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[
  */
 export function loadSessions(db: Db, ds: DatasetRef, userKey: string): Session[] {
   return ds.kind === "palset" ? loadPalSessions(db, ds.id, userKey) : loadHcSessions(db, ds.id, userKey);
-}
-
-/** Rows grouped by a key, each group in the rows' order (linear, where a filter per session was quadratic). */
-function groupBy<T, K>(rows: readonly T[], key: (r: T) => K): Map<K, T[]> {
-  const m = new Map<K, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const g = m.get(k);
-    if (g) g.push(r);
-    else m.set(k, [r]);
-  }
-  return m;
 }
 
 function loadPalSessions(db: Db, datasetId: number, userKey: string): Session[] {

@@ -14,6 +14,7 @@ import { NotFoundError } from "@/lib/errors";
 import { nestedExtra, restore } from "./extra";
 import type { PalSet } from "./schema";
 import type { Queryable } from "../writer";
+import { groupBy } from "@/lib/group-by";
 
 /** Each user of the data set (or the one asked for) as [user id, published object], in import order. */
 export function* palsetUsers(db: Queryable, datasetId: number, userKey?: string): Generator<[string, Record<string, unknown>]> {
@@ -34,18 +35,6 @@ export function palsetToJson(db: Queryable, datasetId: number, userKey?: string)
   const out: Record<string, unknown> = {};
   for (const [k, v] of palsetUsers(db, datasetId, userKey)) out[k] = v;
   return out as PalSet;
-}
-
-/** Groups rows (already ordered by `key`, then position) by `key`. */
-function groupBy<T, K>(rows: T[], key: (r: T) => K): Map<K, T[]> {
-  const m = new Map<K, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    let list = m.get(k);
-    if (!list) m.set(k, (list = []));
-    list.push(r);
-  }
-  return m;
 }
 
 /** One user's object from a handful of queries (samples, logs, turns, topics, candidates), never one per row. */
