@@ -96,7 +96,7 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
       throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
-    takeDeferredHits: () => client.takeDeferredHits(),
+    takeDeferredHits: () => client.takeDeferredHits({ jobId }),
     usage() {
       const s = summarizeCalls(db, { jobId });
       const deferred = client.deferredHitsOf({ jobId });

@@ -302,11 +302,12 @@ describe("ModelClient queue priority, prefetches and deferred cache hits", () =>
     expect(ledger()).toHaveLength(1);
     expect(c.deferredHitsOf({})).toBe(2);
     expect(c.deferredHitsOf({ jobId: 8 })).toBe(0);
-    const rows = c.takeDeferredHits();
+    expect(c.takeDeferredHits({ jobId: 8 })).toEqual([]); // another origin's rows stay
+    const rows = c.takeDeferredHits({});
     expect(rows.map((r) => [r.origin.jobId, r.cacheHit, r.purpose])).toEqual([
       [undefined, true, "test.defer"],
       [undefined, true, "test.defer"],
     ]);
-    expect(c.takeDeferredHits()).toEqual([]);
+    expect(c.takeDeferredHits({})).toEqual([]);
   });
 });

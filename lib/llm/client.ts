@@ -246,9 +246,11 @@ export class ModelClient {
     return new ModelClient(this.core, { ...this.view, deferHits: true });
   }
 
-  /** The cache-hit rows deferred so far (by every view of this client), handed over once. */
-  takeDeferredHits(): LedgerRow[] {
-    return this.core.deferred.splice(0);
+  /** The cache-hit rows of one origin deferred so far, handed over once. */
+  takeDeferredHits(origin: Origin): LedgerRow[] {
+    const mine = this.core.deferred.filter((r) => sameOrigin(r.origin, origin));
+    if (mine.length) this.core.deferred = this.core.deferred.filter((r) => !sameOrigin(r.origin, origin));
+    return mine;
   }
 
   /** Deferred cache-hit rows of one origin not yet handed over (what a job's usage must count). */
