@@ -6,11 +6,11 @@
  * after its limit the item is recorded as invalid with the model's last reply (it counts 0 in the
  * Selection Score), never guessed. +1 per positive, −1 per negative, 0 neutral.
  */
-import { memPalBleu, selectionItemScore, selectionScore, type Feedback } from "@/lib/metrics";
+import { selectionItemScore, selectionScore, type Feedback } from "@/lib/metrics";
 import { ModelCallError } from "@/lib/llm/errors";
 import { describePalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { outputOf } from "./ports";
-import { BLEU_VERSION } from "./requirement";
+import { BLEU_VERSION, bleuValues } from "./requirement";
 import { mean, type ScoreRow, type TaskDef } from "./types";
 
 export const SELECTION_VERSION = 2;
@@ -27,7 +27,6 @@ export const solutionTask: TaskDef = {
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
     const gen = await assistant.respond({ type: "requirement", requirement: it.requirement });
     const solution = outputOf(gen, "requirement").solution;
-    const [b1, b2, b3, b4] = memPalBleu(it.solutions.pos, solution);
 
     const shown = it.candidates.map(({ id, solution }) => ({ id, solution }));
     const labels: Record<string, Feedback> = Object.fromEntries(it.candidates.map((c) => [c.id, c.feedback]));
@@ -50,7 +49,7 @@ export const solutionTask: TaskDef = {
       {
         scorer: "bleu",
         version: BLEU_VERSION,
-        values: { bleu1: b1 * 100, bleu2: b2 * 100, bleu3: b3 * 100, bleu4: b4 * 100 },
+        values: bleuValues(it.solutions.pos, solution),
         detail: { references: it.solutions.pos },
       },
       {
