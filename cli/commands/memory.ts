@@ -30,14 +30,7 @@ export function registerMemory(program: Command): void {
       const db = getDb();
       const dataset = datasetByName(db, o.dataset);
       const users = resolveUsers(db, dataset, o.users ? list(o.users) : undefined);
-      let options: unknown;
-      if (o.options !== undefined) {
-        try {
-          options = JSON.parse(o.options);
-        } catch {
-          throw new CliError(`--options: not valid JSON: ${o.options}`);
-        }
-      }
+      const options = parseOptionsFlag(o.options);
       const llm = ModelClient.create(db);
       const results = await buildMemory(db, {
         dataset,
@@ -108,14 +101,7 @@ export function registerMemory(program: Command): void {
         const { datasetByName } = await import("@/lib/assistants/sessions");
         const { ModelClient } = await import("@/lib/llm/client");
         const db = getDb();
-        let options: unknown;
-        if (o.options !== undefined) {
-          try {
-            options = JSON.parse(o.options);
-          } catch {
-            throw new CliError(`--options: not valid JSON: ${o.options}`);
-          }
-        }
+        const options = parseOptionsFlag(o.options);
         const r = showUserMemory(db, {
           dataset: datasetByName(db, o.dataset),
           method: o.method,
@@ -183,4 +169,14 @@ export function registerModels(program: Command): void {
       if (bad.length) throw new CliError(`${bad.map((r) => r.name).join(", ")} did not answer`);
       if (!results.some((r) => r.status === "ok")) throw new CliError("no model is configured (set OPENAI_BASE_URL and PAL_MODEL_<ROLE>)");
     });
+}
+
+/** The --options flag: a method's options as JSON (undefined: the method's defaults). */
+function parseOptionsFlag(raw: string | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new CliError(`--options: not valid JSON: ${raw}`);
+  }
 }
