@@ -1,19 +1,8 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
+import type { Progress } from "@/lib/jobs/progress";
 import { postJson } from "./api";
-
-type Progress = {
-  status: string;
-  total: number;
-  done: number;
-  failed: number;
-  running: number;
-  queued: number;
-  cancelled: number;
-  fraction: number;
-  etaMs: number | null;
-};
 
 const ACTIVE = new Set(["queued", "running"]);
 
