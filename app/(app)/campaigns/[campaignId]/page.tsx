@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import {
   annotatorProgress,
   campaignAgreement,
@@ -16,7 +16,6 @@ import {
   ratingVsJudge,
 } from "@/lib/annotation";
 import { judgeRunsOf } from "@/lib/annotation/human-labels";
-import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { DimensionAgreementView, fmt } from "@/components/annotation/AgreementView";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
@@ -40,13 +39,7 @@ export default async function CampaignPage({
   await requireRole("admin", "researcher");
   const db = getDb();
   const id = Number((await params).campaignId);
-  let c;
-  try {
-    c = getCampaign(db, id);
-  } catch (e) {
-    if (isAppError(e)) notFound();
-    throw e;
-  }
+  const c = orNotFound(() => getCampaign(db, id));
   const sp = await searchParams;
   const variant = sp.variant === "either" ? "either" : "both";
   const humans = sp.humans === "adjudication" ? "adjudication" : "vote";
