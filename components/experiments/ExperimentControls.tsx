@@ -15,7 +15,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   useEffect(() => {
     if (!ACTIVE.has(p.status)) return;
     const t = setInterval(async () => {
-      const r = await fetch(`/api/experiments/${id}`)
+      const r = await fetch(`/api/experiments/${id}?only=progress`)
         .then((x) => (x.ok ? x.json() : null))
         .catch(() => null);
       if (!r) return;
