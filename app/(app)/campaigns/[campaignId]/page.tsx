@@ -244,11 +244,7 @@ export default async function CampaignPage({
                   <td className="p-1.5">Disagreements</td>
                   {v.dimensions.map((d) => (
                     <td key={d.dimension} className="p-1.5 text-xs">
-                      {d.disagreements.map((x) => (
-                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
-                          {x.externalId}
-                        </Link>
-                      ))}
+                      <ItemLinks campaignId={id} items={d.disagreements} />
                     </td>
                   ))}
                 </tr>
@@ -287,11 +283,7 @@ export default async function CampaignPage({
                       {d.kappa.reading ? ` (${d.kappa.reading})` : ""}
                     </td>
                     <td className="p-1.5 text-xs">
-                      {d.disagreements.map((x) => (
-                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
-                          {x.externalId}
-                        </Link>
-                      ))}
+                      <ItemLinks campaignId={id} items={d.disagreements} />
                     </td>
                   </tr>
                 ))}
@@ -375,4 +367,13 @@ export default async function CampaignPage({
       </details>
     </div>
   );
+}
+
+/** Links to the items the judge and the annotators disagree on. */
+function ItemLinks({ campaignId, items }: { campaignId: number; items: Array<{ itemId: number; externalId: string }> }) {
+  return items.map((x) => (
+    <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${campaignId}/items/${x.itemId}`}>
+      {x.externalId}
+    </Link>
+  ));
 }
