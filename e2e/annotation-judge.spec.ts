@@ -1,6 +1,7 @@
 import { test, expect, type Page } from "@playwright/test";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
+import { annotateAll, annotatorPage } from "./annotate";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { campaignJudgeReplies } from "../test/experiment-replies";
 
@@ -48,28 +49,10 @@ async function createCampaign(page: Page, name: string, kind: string, file: stri
   return Number(page.url().split("/").pop());
 }
 
-async function annotate(page: Page, campaignId: number, keys: string[]) {
-  await page.goto(`${e2eState().baseURL}/annotate/${campaignId}`);
-  const progress = page.getByTestId("progress");
-  await expect(progress).toHaveText(/^0 \/ \d+ done/);
-  const total = Number((await progress.textContent())!.match(/\/ (\d+)/)![1]);
-  for (let i = 0; i < total; i++) {
-    await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
-    for (const k of keys) await page.keyboard.press(k);
-    await page.keyboard.press("Enter");
-    await expect(progress).toHaveText(new RegExp(`^${i + 1} / ${total} done`));
-  }
-  return total;
-}
-
 test("HiCUPID A/B campaign: completed with A/B/T keys only; no model name in any response the annotator got", async ({ page, browser }) => {
   const id = await createCampaign(page, "HiCUPID e2e", "HiCUPID A/B/Tie", "hicupid-ab-demo.jsonl");
-  const ctx = await browser.newContext();
-  const ann = await ctx.newPage();
-  const bodies: Array<Promise<string>> = [];
-  ann.on("response", (r) => bodies.push(r.text().catch(() => "")));
-  await login(ann, firstAnnotator());
-  expect(await annotate(ann, id, ["a", "t"])).toBe(4);
+  const { ctx, page: ann, bodies } = await annotatorPage(browser, firstAnnotator());
+  expect(await annotateAll(ann, id, () => ["a", "t"])).toBe(4);
   const all = await Promise.all(bodies);
   expect(all.length).toBeGreaterThan(8);
   for (const b of all) expect(b).not.toMatch(/demo-model|"reference"/);
@@ -84,11 +67,9 @@ test("HiCUPID A/B campaign: completed with A/B/T keys only; no model name in any
 test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 11 counts its verdicts", async ({ page, browser }) => {
   test.setTimeout(120_000);
   const id = await createCampaign(page, "Pairwise judge e2e", "Pairwise dialogue judging", "pairwise-demo.jsonl");
-  const ctx = await browser.newContext();
-  const ann = await ctx.newPage();
-  await login(ann, firstAnnotator());
+  const { ctx, page: ann } = await annotatorPage(browser, firstAnnotator());
   // W on requirement, T on preference for every item (in the shown order).
-  expect(await annotate(ann, id, ["w", "t"])).toBe(6);
+  expect(await annotateAll(ann, id, () => ["w", "t"])).toBe(6);
   await ctx.close();
 
   await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
@@ -175,12 +156,8 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   const id = Number(page.url().split("/").pop());
   await expect(page.getByText(/A = h2memory, B = vanilla-log/)).toBeVisible();
 
-  const ctx = await browser.newContext();
-  const ann = await ctx.newPage();
-  const bodies: Array<Promise<string>> = [];
-  ann.on("response", (r) => bodies.push(r.text().catch(() => "")));
-  await login(ann, firstAnnotator());
-  expect(await annotate(ann, id, ["w", "l"])).toBe(2);
+  const { ctx, page: ann, bodies } = await annotatorPage(browser, firstAnnotator());
+  expect(await annotateAll(ann, id, () => ["w", "l"])).toBe(2);
   for (const b of await Promise.all(bodies)) expect(b).not.toMatch(/h2memory|vanilla-log|E2E dialogue experiment/);
   await ctx.close();
 });

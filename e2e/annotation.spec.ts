@@ -1,6 +1,7 @@
-import { test, expect, type Browser, type Page } from "@playwright/test";
+import { test, expect, type Page } from "@playwright/test";
 import path from "node:path";
 import { e2eState, login, account, pal, type Account } from "./state";
+import { annotateAll, annotatorPage } from "./annotate";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SYSTEM_NAMES = /h2memory|vanilla/i;
@@ -35,31 +36,6 @@ async function createCampaign(
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
   return Number(page.url().split("/").pop());
-}
-
-/** Signs an annotator in, in a fresh context, recording every response body. */
-async function annotatorPage(browser: Browser, a: Account) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  const bodies: Array<Promise<string>> = [];
-  page.on("response", (r) => bodies.push(r.text().catch(() => "")));
-  await login(page, a);
-  return { ctx, page, bodies };
-}
-
-/** Labels every item with the keyboard only: `keys` per item index, then Enter. */
-async function annotateAll(page: Page, campaignId: number, keysFor: (i: number) => string[]) {
-  await page.goto(`${e2eState().baseURL}/annotate/${campaignId}`);
-  const progress = page.getByTestId("progress");
-  await expect(progress).toHaveText(/^0 \/ \d+ done/);
-  const total = Number((await progress.textContent())!.match(/\/ (\d+)/)![1]);
-  for (let i = 0; i < total; i++) {
-    await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
-    for (const k of keysFor(i)) await page.keyboard.press(k);
-    await page.keyboard.press("Enter");
-    await expect(progress).toHaveText(new RegExp(`^${i + 1} / ${total} done`));
-  }
-  return total;
 }
 
 test("pairwise campaign: two annotators complete it with the keyboard, blinded; the dashboard shows their kappa", async ({

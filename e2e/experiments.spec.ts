@@ -55,6 +55,12 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await researcher.waitForURL(/\/experiments\/\d+$/);
   await expect(researcher.getByTestId("status")).toHaveText("done", { timeout: 60_000 });
   await expect(researcher.getByTestId("counts")).toContainText("0 failed");
+  // The page polls progress only; the full answer also carries the results.
+  const api = researcher.url().replace("/experiments/", "/api/experiments/");
+  const polled = await (await researcher.request.get(`${api}?only=progress`)).json();
+  expect(Object.keys(polled)).toEqual(["progress"]);
+  expect(polled.progress.status).toBe("done");
+  expect((await (await researcher.request.get(api)).json()).results.status).toBe("done");
 
   const table = researcher.getByTestId("results-requirement");
   await expect(table).toBeVisible();

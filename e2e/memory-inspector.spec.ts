@@ -1,5 +1,18 @@
-import { test, expect } from "@playwright/test";
+import { test, expect, type Page } from "@playwright/test";
 import { e2eState, login, account } from "./state";
+
+/** Starts a build of `method` for one demo user from the memory page's form; returns the build id it reports. */
+async function startBuild(page: Page, memoryUrl: string, method: string, user: string): Promise<string> {
+  await page.goto(memoryUrl);
+  const form = page.getByRole("form", { name: "Build memory" });
+  await form.locator("select[name=datasetId]").selectOption({ label: "PAL-Set demo (en)" });
+  await form.locator("select[name=method]").selectOption(method);
+  await form.getByRole("textbox", { name: /Users/ }).fill(user);
+  await form.getByRole("button", { name: "Build memory" }).click();
+  const started = form.getByRole("status");
+  await expect(started).toContainText(/Build #\d+ started/);
+  return /#(\d+)/.exec((await started.textContent()) ?? "")![1];
+}
 
 /**
  * A researcher builds H2Memory for a demo user against the fake model server (started by the global
@@ -9,15 +22,7 @@ test("a researcher builds H2Memory for a demo user with a live progress bar and 
   test.setTimeout(180_000);
   const base = e2eState().baseURL;
   await login(page, account("researcher"));
-  await page.goto(`${base}/memory`);
-  const form = page.getByRole("form", { name: "Build memory" });
-  await form.locator("select[name=datasetId]").selectOption({ label: "PAL-Set demo (en)" });
-  await form.locator("select[name=method]").selectOption("h2memory");
-  await form.getByRole("textbox", { name: /Users/ }).fill("0000");
-  await form.getByRole("button", { name: "Build memory" }).click();
-  const started = form.getByRole("status");
-  await expect(started).toContainText(/Build #\d+ started/);
-  const id = /#(\d+)/.exec((await started.textContent()) ?? "")![1];
+  const id = await startBuild(page, `${base}/memory`, "h2memory", "0000");
 
   // The bar is polled from the server; it ends complete with every session of the user built.
   const bar = page.getByTestId(`build-${id}`);
@@ -83,15 +88,7 @@ test("a baseline's memory entries link to the model calls that produced them", a
   test.setTimeout(180_000);
   const base = e2eState().baseURL;
   await login(page, account("researcher"));
-  await page.goto(`${base}/memory`);
-  const form = page.getByRole("form", { name: "Build memory" });
-  await form.locator("select[name=datasetId]").selectOption({ label: "PAL-Set demo (en)" });
-  await form.locator("select[name=method]").selectOption("recursum");
-  await form.getByRole("textbox", { name: /Users/ }).fill("0002");
-  await form.getByRole("button", { name: "Build memory" }).click();
-  const started = form.getByRole("status");
-  await expect(started).toContainText(/Build #\d+ started/);
-  const id = /#(\d+)/.exec((await started.textContent()) ?? "")![1];
+  const id = await startBuild(page, `${base}/memory`, "recursum", "0002");
   await expect(page.getByTestId(`build-${id}`)).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
 
   const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0002" });

@@ -1,19 +1,8 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
+import type { Progress } from "@/lib/jobs/progress";
 import { postJson } from "./api";
-
-type Progress = {
-  status: string;
-  total: number;
-  done: number;
-  failed: number;
-  running: number;
-  queued: number;
-  cancelled: number;
-  fraction: number;
-  etaMs: number | null;
-};
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -26,7 +15,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   useEffect(() => {
     if (!ACTIVE.has(p.status)) return;
     const t = setInterval(async () => {
-      const r = await fetch(`/api/experiments/${id}`)
+      const r = await fetch(`/api/experiments/${id}?only=progress`)
         .then((x) => (x.ok ? x.json() : null))
         .catch(() => null);
       if (!r) return;

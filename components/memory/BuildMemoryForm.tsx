@@ -1,8 +1,5 @@
 "use client";
-import { useActionState } from "react";
-import { useRouter } from "next/navigation";
-import { useEffect } from "react";
-import { startBuildAction, type BuildActionState } from "@/app/(app)/memory/actions";
+import { useStartBuild } from "./start-build";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -14,12 +11,8 @@ export function BuildMemoryForm({
   datasets: Array<{ id: number; name: string }>;
   methods: Array<{ id: string; label: string }>;
 }) {
-  const [state, action, pending] = useActionState<BuildActionState, FormData>(startBuildAction, {});
-  const router = useRouter();
   // The new build appears in the list below with its progress bar.
-  useEffect(() => {
-    if (state.buildId) router.refresh();
-  }, [state.buildId, router]);
+  const [state, action, pending] = useStartBuild();
   return (
     <form
       action={action}

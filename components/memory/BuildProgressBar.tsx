@@ -1,8 +1,7 @@
 "use client";
-import { useActionState, useEffect, useState } from "react";
-import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
 import type { MemoryBuild } from "@/lib/assistants/build-jobs";
-import { startBuildAction, type BuildActionState } from "@/app/(app)/memory/actions";
+import { useStartBuild } from "./start-build";
 
 /**
  * A live progress bar for one background memory build: polls its state every second while it
@@ -49,11 +48,7 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
 
 /** Starts the same build again: the builder skips complete sessions and redoes the unfinished one. */
 function ResumeButton({ b }: { b: MemoryBuild }) {
-  const [state, action, pending] = useActionState<BuildActionState, FormData>(startBuildAction, {});
-  const router = useRouter();
-  useEffect(() => {
-    if (state.buildId) router.refresh();
-  }, [state.buildId, router]);
+  const [state, action, pending] = useStartBuild();
   return (
     <form action={action} className="mt-1 flex items-center gap-2">
       <input type="hidden" name="datasetId" value={b.datasetId} />

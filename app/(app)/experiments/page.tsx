@@ -5,7 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listExperiments } from "@/lib/jobs/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
-import { datasets } from "@/db/schema";
+import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
 import { methodChoices } from "@/lib/jobs/bind";
 
@@ -15,7 +15,10 @@ export default async function ExperimentsPage() {
   await requireRole("admin", "researcher");
   const db = getDb();
   const rows = listExperiments(db);
-  const dsList = db.select({ id: datasets.id, name: datasets.name, kind: datasets.kind }).from(datasets).orderBy(datasets.id).all();
+  // Oldest first, as the form has always offered them (its first option is the default).
+  const dsList = listDatasets(db)
+    .map(({ id, name, kind }) => ({ id, name, kind }))
+    .sort((a, b) => a.id - b.id);
   const tasks = TASKS.map((t) => ({ name: t.name, label: t.label, datasetKind: t.datasetKind }));
   return (
     <>

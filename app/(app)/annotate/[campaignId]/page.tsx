@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { myQueue } from "@/lib/annotation";
-import { isAppError } from "@/lib/errors";
 import { AnnotateQueue } from "@/components/annotation/AnnotateQueue";
 import { Guidelines } from "@/components/annotation/Guidelines";
 
@@ -12,13 +11,8 @@ export const dynamic = "force-dynamic";
 
 export default async function QueuePage({ params }: { params: Promise<{ campaignId: string }> }) {
   const user = await requireRole("admin", "researcher", "annotator");
-  let queue;
-  try {
-    queue = myQueue(getDb(), user.id, Number((await params).campaignId));
-  } catch (e) {
-    if (isAppError(e)) notFound();
-    throw e;
-  }
+  const campaignId = Number((await params).campaignId);
+  const queue = orNotFound(() => myQueue(getDb(), user.id, campaignId));
   return (
     <div className="space-y-3">
       <AnnotateQueue campaignName={queue.campaign.name} entries={queue.entries} resumeAt={queue.resumeAt} />

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import {
   annotatorProgress,
   campaignAgreement,
@@ -16,7 +16,6 @@ import {
   ratingVsJudge,
 } from "@/lib/annotation";
 import { judgeRunsOf } from "@/lib/annotation/human-labels";
-import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { DimensionAgreementView, fmt } from "@/components/annotation/AgreementView";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
@@ -40,13 +39,7 @@ export default async function CampaignPage({
   await requireRole("admin", "researcher");
   const db = getDb();
   const id = Number((await params).campaignId);
-  let c;
-  try {
-    c = getCampaign(db, id);
-  } catch (e) {
-    if (isAppError(e)) notFound();
-    throw e;
-  }
+  const c = orNotFound(() => getCampaign(db, id));
   const sp = await searchParams;
   const variant = sp.variant === "either" ? "either" : "both";
   const humans = sp.humans === "adjudication" ? "adjudication" : "vote";
@@ -251,11 +244,7 @@ export default async function CampaignPage({
                   <td className="p-1.5">Disagreements</td>
                   {v.dimensions.map((d) => (
                     <td key={d.dimension} className="p-1.5 text-xs">
-                      {d.disagreements.map((x) => (
-                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
-                          {x.externalId}
-                        </Link>
-                      ))}
+                      <ItemLinks campaignId={id} items={d.disagreements} />
                     </td>
                   ))}
                 </tr>
@@ -294,11 +283,7 @@ export default async function CampaignPage({
                       {d.kappa.reading ? ` (${d.kappa.reading})` : ""}
                     </td>
                     <td className="p-1.5 text-xs">
-                      {d.disagreements.map((x) => (
-                        <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${x.itemId}`}>
-                          {x.externalId}
-                        </Link>
-                      ))}
+                      <ItemLinks campaignId={id} items={d.disagreements} />
                     </td>
                   </tr>
                 ))}
@@ -382,4 +367,13 @@ export default async function CampaignPage({
       </details>
     </div>
   );
+}
+
+/** Links to the items the judge and the annotators disagree on. */
+function ItemLinks({ campaignId, items }: { campaignId: number; items: Array<{ itemId: number; externalId: string }> }) {
+  return items.map((x) => (
+    <Link key={x.itemId} className="mr-1 text-indigo-700 hover:underline" href={`/campaigns/${campaignId}/items/${x.itemId}`}>
+      {x.externalId}
+    </Link>
+  ));
 }

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { experimentResults } from "@/lib/jobs/results";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { getExperimentRow } from "@/lib/jobs/control";
@@ -19,13 +18,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   await requireRole("admin", "researcher");
   const id = Number((await params).experimentId);
   const db = getDb();
-  let e;
-  try {
-    e = getExperimentRow(db, id);
-  } catch (err) {
-    if (isAppError(err)) notFound();
-    throw err;
-  }
+  const e = orNotFound(() => getExperimentRow(db, id));
   const res = experimentResults(db, id);
   const prog = experimentProgress(db, id);
   const jobRows = listJobs(db, id, { limit: 300 });

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { callDetail } from "@/lib/llm/call-detail";
-import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 
 export const metadata: Metadata = { title: "Model call" };
@@ -12,14 +11,8 @@ export const metadata: Metadata = { title: "Model call" };
 export default async function CallPage({ searchParams }: { searchParams: Promise<{ key?: string }> }) {
   await requireRole("admin", "researcher");
   const key = (await searchParams).key ?? "";
-  let d;
-  try {
-    d = callDetail(getDb(), key);
-  } catch (e) {
-    // A bad or unknown key is a missing page, not a server error.
-    if (isAppError(e)) notFound();
-    throw e;
-  }
+  // A bad or unknown key is a missing page, not a server error.
+  const d = orNotFound(() => callDetail(getDb(), key));
   const messages = (d.cached?.request as { messages?: Array<{ role: string; content: string }> } | undefined)?.messages ?? [];
   return (
     <>

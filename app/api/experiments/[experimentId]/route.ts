@@ -10,11 +10,16 @@ import { idParam } from "@/lib/http/request";
 
 type Ctx = { params: Promise<{ experimentId: string }> };
 
-/** Progress and results (the page polls this while the experiment runs). */
-export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params }) => {
+/**
+ * Progress and results. `?only=progress` leaves the results out: the page polls that every 2 s while the
+ * experiment runs, and aggregating every job's scores and ledger on each poll would be wasted work.
+ */
+export const GET = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
   const db = getDb();
-  return NextResponse.json({ progress: experimentProgress(db, id), results: experimentResults(db, id) });
+  const progress = experimentProgress(db, id);
+  if (new URL(req.url).searchParams.get("only") === "progress") return NextResponse.json({ progress });
+  return NextResponse.json({ progress, results: experimentResults(db, id) });
 });
 
 /** `{action: "pause" | "cancel" | "resume" | "retry-failed"}`. */

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { caseStudies, outputText } from "@/lib/jobs/case-studies";
 import { getExperimentRow } from "@/lib/jobs/control";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
@@ -14,13 +13,7 @@ export default async function CaseStudiesPage({ params }: { params: Promise<{ ex
   await requireRole("admin", "researcher");
   const id = Number((await params).experimentId);
   const db = getDb();
-  let e;
-  try {
-    e = getExperimentRow(db, id);
-  } catch (err) {
-    if (isAppError(err)) notFound();
-    throw err;
-  }
+  const e = orNotFound(() => getExperimentRow(db, id));
   const list = caseStudies(db, id);
   return (
     <>

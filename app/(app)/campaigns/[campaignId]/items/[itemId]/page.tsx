@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { itemView } from "@/lib/annotation";
-import { isAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { ItemContent } from "@/components/annotation/ItemContent";
 import { JudgmentsTable } from "@/components/annotation/JudgmentsTable";
@@ -17,13 +16,7 @@ export const dynamic = "force-dynamic";
 export default async function ItemPage({ params }: { params: Promise<{ campaignId: string; itemId: string }> }) {
   await requireRole("admin", "researcher");
   const p = await params;
-  let v;
-  try {
-    v = itemView(getDb(), Number(p.campaignId), Number(p.itemId));
-  } catch (e) {
-    if (isAppError(e)) notFound();
-    throw e;
-  }
+  const v = orNotFound(() => itemView(getDb(), Number(p.campaignId), Number(p.itemId)));
   const A = v.outputs.find((o) => o.slot === "A");
   const B = v.outputs.find((o) => o.slot === "B");
   const base = `/campaigns/${v.campaign.id}`;

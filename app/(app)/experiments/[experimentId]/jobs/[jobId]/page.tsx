@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/app/(app)/or-not-found";
 import { jobDrillDown } from "@/lib/jobs/items";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { StarButton } from "@/components/experiments/StarButton";
@@ -26,14 +25,7 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
   await requireRole("admin", "researcher");
   const p = await params;
   const experimentId = Number(p.experimentId);
-  let data;
-  try {
-    data = jobDrillDown(getDb(), experimentId, Number(p.jobId));
-  } catch (err) {
-    if (isAppError(err)) notFound();
-    throw err;
-  }
-  const { job, scores, info, dialogues } = data;
+  const { job, scores, info, dialogues } = orNotFound(() => jobDrillDown(getDb(), experimentId, Number(p.jobId)));
   const pairDetail = dialogues ? (scores.at(-1)?.detail as Record<string, DimDetail> | undefined) : undefined;
   return (
     <>
