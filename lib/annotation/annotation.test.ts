@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
+import { PALSET_EN, ROOT } from "@/test/fixtures";
 import { assignments, labelHistory, labels, users } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
@@ -22,7 +23,6 @@ import {
 } from "@/lib/annotation";
 import type { Db } from "@/db/client";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 const HICUPID = fs.readFileSync(path.join(ROOT, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
 
@@ -55,14 +55,7 @@ function label(user: number, externalId: string, canonical: Record<string, strin
 
 describe("campaign creation", () => {
   it("samples PAL-Set sessions, seeded, and balances k annotations over annotators, never twice to one", async () => {
-    const ds = await importPalset(db, {
-      paths: fs
-        .readdirSync(path.join(ROOT, "fixtures/palset/en"))
-        .filter((f) => f.endsWith(".json"))
-        .map((f) => path.join(ROOT, "fixtures/palset/en", f)),
-      name: "en",
-      lang: "en",
-    });
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const spec = { kind: "palset-session" as const, datasetId: ds.datasetId, users: 2, sessionsPerUser: 2, seed: 7 };
     const c = createCampaign(db, { name: "q", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
     const c2 = createCampaign(db, { name: "q2", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
