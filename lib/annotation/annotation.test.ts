@@ -19,6 +19,7 @@ import {
   submitLabels,
   figure2,
   adjudicate,
+  itemView,
   itemsOverview,
 } from "@/lib/annotation";
 import type { Db } from "@/db/client";
@@ -253,6 +254,16 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     adjudicate(db, c.id, item2.id, "requirement", "Win", "left clarifies the need", admin);
     const adj = humanVsJudge(db, c.id, run.runId, { humans: "adjudication" }).dimensions[0];
     expect(adj.table11.human).toEqual({ Win: 3, Tie: 2, Lose: 1 });
+    // The side-by-side view of that item: its judge verdict (not another item's) and the adjudication.
+    const view = itemView(db, c.id, item2.id);
+    expect(view.judges).toEqual([
+      { id: run.runId, name: "judge-x", model: null, labels: { requirement: expect.objectContaining({ value: "Win" }) } },
+    ]);
+    expect(view.adjudicated).toEqual([
+      expect.objectContaining({ dimension: "requirement", value: "Win", note: "left clarifies the need" }),
+    ]);
+    expect(() => adjudicate(db, c.id, item2.id, "nope", "Win", null, admin)).toThrow(/not a dimension/);
+    expect(() => adjudicate(db, c.id, 999999, "requirement", "Win", null, admin)).toThrow(/no item 999999/);
   });
 
   it("inter-annotator agreement per dimension, the same numbers in the export", () => {

@@ -54,7 +54,7 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
     id: r.id,
     name: r.name,
     model: r.model,
-    labels: judgeLabelsOf(db, r.id).get(item.id) ?? {},
+    labels: judgeLabelsOf(db, r.id, item.id).get(item.id) ?? {},
   }));
   const adjudicated = db.select().from(adjudications).where(eq(adjudications.itemId, item.id)).all();
   const neighbours = db
