@@ -21,6 +21,9 @@ import {
   adjudicate,
   itemView,
   itemsOverview,
+  listCampaigns,
+  annotatorProgress,
+  myCampaigns,
 } from "@/lib/annotation";
 import type { Db } from "@/db/client";
 
@@ -197,6 +200,33 @@ describe("the blinded queue", () => {
     label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
     expect(() => db.delete(users).where(eq(users.id, ann[0])).run()).toThrow(/FOREIGN KEY/);
     expect(c.items).toBe(6);
+  });
+});
+
+describe("progress counts", () => {
+  it("counts done and skipped assignments per campaign, per annotator and in the annotator's own list", () => {
+    const c = createCampaign(
+      db,
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 2,
+        annotatorIds: [ann[0], ann[1]],
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      admin,
+    );
+    label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
+    label(ann[0], "topic-2", { requirement: "Tie", preference: "Lose" });
+    label(ann[1], "topic-1", { requirement: "Lose", preference: "Tie" });
+    const open = myQueue(db, ann[0], c.id).entries.find((e) => e.status === "pending")!;
+    skipAssignment(db, ann[0], open.assignmentId, "unreadable");
+    expect(listCampaigns(db)).toEqual([expect.objectContaining({ id: c.id, items: 6, assignments: 12, done: 3, skipped: 1 })]);
+    expect(annotatorProgress(db, c.id)).toEqual([
+      expect.objectContaining({ email: "a1@x.io", total: 6, done: 2, skipped: 1 }),
+      expect.objectContaining({ email: "a2@x.io", total: 6, done: 1, skipped: 0 }),
+    ]);
+    expect(myCampaigns(db, ann[0])).toEqual([expect.objectContaining({ id: c.id, total: 6, done: 2, skipped: 1 })]);
   });
 });
 
