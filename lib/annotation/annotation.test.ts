@@ -44,6 +44,14 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
+/** A pairwise-dialogue campaign "p" over the demo upload, created by the researcher. */
+const pairwiseCampaign = (annotatorIds: number[], perItem: number) =>
+  createCampaign(
+    db,
+    { name: "p", kind: "pairwise-dialogue", perItem, annotatorIds, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } },
+    admin,
+  );
+
 const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
 let sub = 0;
 /** Submits canonical values for an annotator's assignment of an item, pressing what the shown order needs. */
@@ -96,35 +104,13 @@ describe("campaign creation", () => {
       ),
     ).toThrow('p.jsonl:3: field "b" must be an object {"system", "output"}');
     expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual({ n: 0 });
-    expect(() =>
-      createCampaign(
-        db,
-        {
-          name: "p",
-          kind: "pairwise-dialogue",
-          perItem: 4,
-          annotatorIds: ann,
-          source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-        },
-        admin,
-      ),
-    ).toThrow(/at least 4 annotators/);
+    expect(() => pairwiseCampaign(ann, 4)).toThrow(/at least 4 annotators/);
   });
 });
 
 describe("the blinded queue", () => {
   it("shows outputs in the recorded order, never a system name; stores labels in canonical order; one per submission", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 3,
-        annotatorIds: ann,
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign(ann, 3);
     const q = myQueue(db, ann[0], c.id);
     expect(q.entries).toHaveLength(6);
     let swappedSeen = 0;
@@ -164,17 +150,7 @@ describe("the blinded queue", () => {
   });
 
   it("never lets an annotator read, draft, submit or skip another's assignment", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 1,
-        annotatorIds: [ann[0], ann[1]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0], ann[1]], 1);
     const other = myQueue(db, ann[1], c.id).entries[0].assignmentId;
     expect(() => presentAssignment(db, ann[0], other)).toThrow(/no assignment/);
     expect(() =>
@@ -186,17 +162,7 @@ describe("the blinded queue", () => {
   });
 
   it("users with labels cannot be deleted (they are disabled instead)", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 1,
-        annotatorIds: [ann[0]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0]], 1);
     label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
     expect(() => db.delete(users).where(eq(users.id, ann[0])).run()).toThrow(/FOREIGN KEY/);
     expect(c.items).toBe(6);
@@ -205,17 +171,7 @@ describe("the blinded queue", () => {
 
 describe("progress counts", () => {
   it("counts done and skipped assignments per campaign, per annotator and in the annotator's own list", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 2,
-        annotatorIds: [ann[0], ann[1]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0], ann[1]], 2);
     label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
     label(ann[0], "topic-2", { requirement: "Tie", preference: "Lose" });
     label(ann[1], "topic-1", { requirement: "Lose", preference: "Tie" });
@@ -241,17 +197,7 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     ["topic-6", "Win", "Win", "Win"],
   ];
   function setup() {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 2,
-        annotatorIds: [ann[0], ann[1]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0], ann[1]], 2);
     for (const [id, h1, h2] of H) {
       label(ann[0], id, { requirement: h1, preference: "Win" });
       label(ann[1], id, { requirement: h2, preference: "Win" });
