@@ -147,33 +147,23 @@ describe("campaign items from an experiment", () => {
   it("names what is missing and stores nothing", async () => {
     const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const exp = experiment(ds.datasetId, []);
-    const mk = (methodB?: string) => () =>
-      createCampaign(
-        db,
-        {
-          name: "x",
-          kind: "pairwise-dialogue",
-          perItem: 1,
-          annotatorIds: ann,
-          source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB },
-        },
-        researcher,
-      );
+    const mk =
+      (methodB?: string, methodA = "h2memory", experimentId = exp) =>
+      () =>
+        createCampaign(
+          db,
+          {
+            name: "x",
+            kind: "pairwise-dialogue",
+            perItem: 1,
+            annotatorIds: ann,
+            source: { kind: "experiment", experimentId, methodA, methodB },
+          },
+          researcher,
+        );
     expect(mk()).toThrow(/source.methodB: choose the second method/);
     expect(mk("vanilla")).toThrow(/has no dialogue that both h2memory and vanilla finished/);
-    expect(() =>
-      createCampaign(
-        db,
-        {
-          name: "x",
-          kind: "pairwise-dialogue",
-          perItem: 1,
-          annotatorIds: ann,
-          source: { kind: "experiment", experimentId: 999, methodA: "a", methodB: "b" },
-        },
-        researcher,
-      ),
-    ).toThrow(/no experiment with id 999/);
+    expect(mk("b", "a", 999)).toThrow(/no experiment with id 999/);
     expect(db.$client.prepare("select count(*) as n from campaigns").get()).toEqual({ n: 0 });
   });
 });
