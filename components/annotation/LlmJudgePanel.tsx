@@ -1,35 +1,10 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { LlmJudgeEstimate, LlmJudgeRunInfo } from "@/lib/annotation/llm-judge/run";
 
-export type Run = {
-  runId: number;
-  name: string;
-  judge: string;
-  modelConfig: string;
-  model: string | null;
-  total: number;
-  judged: number;
-  failed: number;
-  running: boolean;
-  finishedAt: number | null;
-  requests: number;
-  cacheHits: number;
-  promptTokens: number;
-  completionTokens: number;
-  failures: Array<{ itemId: number; externalId: string; dimension: string; error: string }>;
-};
-type Estimate = {
-  judge: string;
-  judgeLabel: string;
-  modelConfig: string;
-  model: string;
-  items: number;
-  pending: number;
-  calls: number;
-  totalCalls: number;
-  runId: number | null;
-};
+export type Run = LlmJudgeRunInfo;
+type Estimate = LlmJudgeEstimate;
 
 /**
  * Runs an LLM judge over the campaign's items: pick the judge configuration, see the dry-run estimate,
