@@ -16,15 +16,18 @@ let fake: FakeOpenAI;
 let campaignId: number;
 let pairwiseId: number;
 
+/** The CLI's environment: the test's database and the fake server as the judge endpoint. */
+const palEnv = () => ({
+  ...process.env,
+  PAL_DB: path.join(dir, "pal.db"),
+  OPENAI_BASE_URL: fake.baseURL,
+  OPENAI_API_KEY: "k",
+  PAL_MODEL_JUDGE: "fake-judge",
+});
+
 async function pal(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const env = {
-      ...process.env,
-      PAL_DB: path.join(dir, "pal.db"),
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: "k",
-      PAL_MODEL_JUDGE: "fake-judge",
-    };
+    const env = palEnv();
     const { stdout, stderr } = await run(process.execPath, [path.join(root, "bin", "pal.mjs"), ...args], { cwd: dir, env });
     return { code: 0, stdout, stderr };
   } catch (e) {
@@ -105,13 +108,7 @@ describe("pal campaign judge", () => {
 
   it("resumes after the process is killed mid-run: judged items are kept, nothing judged is paid for again", async () => {
     const before = fake.chatRequests.length;
-    const env = {
-      ...process.env,
-      PAL_DB: path.join(dir, "pal.db"),
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: "k",
-      PAL_MODEL_JUDGE: "fake-judge",
-    };
+    const env = palEnv();
     const child = spawn(process.execPath, [path.join(root, "bin", "pal.mjs"), "campaign", "judge", "--campaign", String(pairwiseId)], {
       cwd: dir,
       env,

@@ -62,16 +62,17 @@ export function registerCampaign(program: Command): void {
         const { getCampaign } = await import("@/lib/annotation/campaigns");
         const db = getDb();
         const id = campaignId(o.campaign);
-        const est = estimateLlmJudge(db, id, opts);
         if (o.dryRun) {
+          const est = estimateLlmJudge(db, id, opts);
           if (o.json) return void console.log(JSON.stringify(est));
           return void console.log(
             `${est.judge} with ${est.modelConfig} (${est.model}): ${est.pending} verdicts to make over ${est.items} items, ${est.calls} calls (${est.totalCalls} from scratch)`,
           );
         }
+        // The campaign's creator owns a run started from the shell. The run checks the settings itself.
+        const owner = getCampaign(db, id).createdBy;
         const { ModelClient } = await import("@/lib/llm/client");
-        // The campaign's creator owns a run started from the shell.
-        const r = await runLlmJudge(db, ModelClient.create(db), id, opts, getCampaign(db, id).createdBy, (p) => {
+        const r = await runLlmJudge(db, ModelClient.create(db), id, opts, owner, (p) => {
           process.stderr.write(`judged ${p.judged}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}\n`);
         });
         if (o.json) return void console.log(JSON.stringify(r));

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
+import { PALSET_EN, ROOT } from "@/test/fixtures";
 import { assignments, labelHistory, labels, users } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
@@ -18,11 +19,14 @@ import {
   submitLabels,
   figure2,
   adjudicate,
+  itemView,
   itemsOverview,
+  listCampaigns,
+  annotatorProgress,
+  myCampaigns,
 } from "@/lib/annotation";
 import type { Db } from "@/db/client";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 const HICUPID = fs.readFileSync(path.join(ROOT, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
 
@@ -40,6 +44,14 @@ beforeEach(async () => {
 });
 afterEach(() => t.cleanup());
 
+/** A pairwise-dialogue campaign "p" over the demo upload, created by the researcher. */
+const pairwiseCampaign = (annotatorIds: number[], perItem: number) =>
+  createCampaign(
+    db,
+    { name: "p", kind: "pairwise-dialogue", perItem, annotatorIds, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } },
+    admin,
+  );
+
 const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
 let sub = 0;
 /** Submits canonical values for an annotator's assignment of an item, pressing what the shown order needs. */
@@ -55,14 +67,7 @@ function label(user: number, externalId: string, canonical: Record<string, strin
 
 describe("campaign creation", () => {
   it("samples PAL-Set sessions, seeded, and balances k annotations over annotators, never twice to one", async () => {
-    const ds = await importPalset(db, {
-      paths: fs
-        .readdirSync(path.join(ROOT, "fixtures/palset/en"))
-        .filter((f) => f.endsWith(".json"))
-        .map((f) => path.join(ROOT, "fixtures/palset/en", f)),
-      name: "en",
-      lang: "en",
-    });
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const spec = { kind: "palset-session" as const, datasetId: ds.datasetId, users: 2, sessionsPerUser: 2, seed: 7 };
     const c = createCampaign(db, { name: "q", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
     const c2 = createCampaign(db, { name: "q2", kind: "session-quality", perItem: 2, annotatorIds: ann, source: spec }, admin);
@@ -99,35 +104,13 @@ describe("campaign creation", () => {
       ),
     ).toThrow('p.jsonl:3: field "b" must be an object {"system", "output"}');
     expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual({ n: 0 });
-    expect(() =>
-      createCampaign(
-        db,
-        {
-          name: "p",
-          kind: "pairwise-dialogue",
-          perItem: 4,
-          annotatorIds: ann,
-          source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-        },
-        admin,
-      ),
-    ).toThrow(/at least 4 annotators/);
+    expect(() => pairwiseCampaign(ann, 4)).toThrow(/at least 4 annotators/);
   });
 });
 
 describe("the blinded queue", () => {
   it("shows outputs in the recorded order, never a system name; stores labels in canonical order; one per submission", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 3,
-        annotatorIds: ann,
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign(ann, 3);
     const q = myQueue(db, ann[0], c.id);
     expect(q.entries).toHaveLength(6);
     let swappedSeen = 0;
@@ -167,17 +150,7 @@ describe("the blinded queue", () => {
   });
 
   it("never lets an annotator read, draft, submit or skip another's assignment", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 1,
-        annotatorIds: [ann[0], ann[1]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0], ann[1]], 1);
     const other = myQueue(db, ann[1], c.id).entries[0].assignmentId;
     expect(() => presentAssignment(db, ann[0], other)).toThrow(/no assignment/);
     expect(() =>
@@ -189,20 +162,27 @@ describe("the blinded queue", () => {
   });
 
   it("users with labels cannot be deleted (they are disabled instead)", () => {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 1,
-        annotatorIds: [ann[0]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0]], 1);
     label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
     expect(() => db.delete(users).where(eq(users.id, ann[0])).run()).toThrow(/FOREIGN KEY/);
     expect(c.items).toBe(6);
+  });
+});
+
+describe("progress counts", () => {
+  it("counts done and skipped assignments per campaign, per annotator and in the annotator's own list", () => {
+    const c = pairwiseCampaign([ann[0], ann[1]], 2);
+    label(ann[0], "topic-1", { requirement: "Win", preference: "Win" });
+    label(ann[0], "topic-2", { requirement: "Tie", preference: "Lose" });
+    label(ann[1], "topic-1", { requirement: "Lose", preference: "Tie" });
+    const open = myQueue(db, ann[0], c.id).entries.find((e) => e.status === "pending")!;
+    skipAssignment(db, ann[0], open.assignmentId, "unreadable");
+    expect(listCampaigns(db)).toEqual([expect.objectContaining({ id: c.id, items: 6, assignments: 12, done: 3, skipped: 1 })]);
+    expect(annotatorProgress(db, c.id)).toEqual([
+      expect.objectContaining({ email: "a1@x.io", total: 6, done: 2, skipped: 1 }),
+      expect.objectContaining({ email: "a2@x.io", total: 6, done: 1, skipped: 0 }),
+    ]);
+    expect(myCampaigns(db, ann[0])).toEqual([expect.objectContaining({ id: c.id, total: 6, done: 2, skipped: 1 })]);
   });
 });
 
@@ -217,17 +197,7 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     ["topic-6", "Win", "Win", "Win"],
   ];
   function setup() {
-    const c = createCampaign(
-      db,
-      {
-        name: "p",
-        kind: "pairwise-dialogue",
-        perItem: 2,
-        annotatorIds: [ann[0], ann[1]],
-        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
-      },
-      admin,
-    );
+    const c = pairwiseCampaign([ann[0], ann[1]], 2);
     for (const [id, h1, h2] of H) {
       label(ann[0], id, { requirement: h1, preference: "Win" });
       label(ann[1], id, { requirement: h2, preference: "Win" });
@@ -260,6 +230,16 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     adjudicate(db, c.id, item2.id, "requirement", "Win", "left clarifies the need", admin);
     const adj = humanVsJudge(db, c.id, run.runId, { humans: "adjudication" }).dimensions[0];
     expect(adj.table11.human).toEqual({ Win: 3, Tie: 2, Lose: 1 });
+    // The side-by-side view of that item: its judge verdict (not another item's) and the adjudication.
+    const view = itemView(db, c.id, item2.id);
+    expect(view.judges).toEqual([
+      { id: run.runId, name: "judge-x", model: null, labels: { requirement: expect.objectContaining({ value: "Win" }) } },
+    ]);
+    expect(view.adjudicated).toEqual([
+      expect.objectContaining({ dimension: "requirement", value: "Win", note: "left clarifies the need" }),
+    ]);
+    expect(() => adjudicate(db, c.id, item2.id, "nope", "Win", null, admin)).toThrow(/not a dimension/);
+    expect(() => adjudicate(db, c.id, 999999, "requirement", "Win", null, admin)).toThrow(/no item 999999/);
   });
 
   it("inter-annotator agreement per dimension, the same numbers in the export", () => {

@@ -20,6 +20,10 @@ import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
 import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
+/** In a query grouped over assignments: how many of the group have this status. */
+export const assignmentsWithStatus = (status: "done" | "skipped") =>
+  sql<number>`sum(case when ${assignments.status} = ${status} then 1 else 0 end)`;
+
 export type CampaignSource =
   | ({ kind: "palset-session"; datasetId: number } & SessionSampleSpec)
   | { kind: "upload"; fileName: string; text: string }
@@ -216,8 +220,8 @@ export function listCampaigns(db: Db): CampaignSummary[] {
     .select({
       campaignId: assignments.campaignId,
       total: count(),
-      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
-      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+      done: assignmentsWithStatus("done"),
+      skipped: assignmentsWithStatus("skipped"),
     })
     .from(assignments)
     .groupBy(assignments.campaignId)
@@ -253,8 +257,8 @@ export function annotatorProgress(db: Db, campaignId: number) {
       email: users.email,
       name: users.name,
       total: count(),
-      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
-      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+      done: assignmentsWithStatus("done"),
+      skipped: assignmentsWithStatus("skipped"),
       msSpent: sql<number>`sum(case when ${assignments.status} = 'done' then ${assignments.msSpent} else 0 end)`,
     })
     .from(assignments)

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
-import fs from "node:fs";
-import path from "node:path";
 import type { Db } from "@/db/client";
 import { experiments, jobs } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
@@ -50,11 +48,7 @@ const dialogue = (who: string) => [
 
 describe("campaign items from an experiment", () => {
   it("pairs two methods' dialogues per topic, links the systems to the experiment, and never shows a method name", async () => {
-    const paths = fs
-      .readdirSync(PALSET_EN)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => path.join(PALSET_EN, f));
-    const ds = await importPalset(db, { paths, name: "en", lang: "en" });
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const topics = listQueryTopics(db, ds.datasetId, "all").slice(0, 3);
     const exp = experiment(ds.datasetId, [
       ...topics.flatMap((tp) =>
@@ -151,39 +145,25 @@ describe("campaign items from an experiment", () => {
   });
 
   it("names what is missing and stores nothing", async () => {
-    const paths = fs
-      .readdirSync(PALSET_EN)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => path.join(PALSET_EN, f));
-    const ds = await importPalset(db, { paths, name: "en", lang: "en" });
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const exp = experiment(ds.datasetId, []);
-    const mk = (methodB?: string) => () =>
-      createCampaign(
-        db,
-        {
-          name: "x",
-          kind: "pairwise-dialogue",
-          perItem: 1,
-          annotatorIds: ann,
-          source: { kind: "experiment", experimentId: exp, methodA: "h2memory", methodB },
-        },
-        researcher,
-      );
+    const mk =
+      (methodB?: string, methodA = "h2memory", experimentId = exp) =>
+      () =>
+        createCampaign(
+          db,
+          {
+            name: "x",
+            kind: "pairwise-dialogue",
+            perItem: 1,
+            annotatorIds: ann,
+            source: { kind: "experiment", experimentId, methodA, methodB },
+          },
+          researcher,
+        );
     expect(mk()).toThrow(/source.methodB: choose the second method/);
     expect(mk("vanilla")).toThrow(/has no dialogue that both h2memory and vanilla finished/);
-    expect(() =>
-      createCampaign(
-        db,
-        {
-          name: "x",
-          kind: "pairwise-dialogue",
-          perItem: 1,
-          annotatorIds: ann,
-          source: { kind: "experiment", experimentId: 999, methodA: "a", methodB: "b" },
-        },
-        researcher,
-      ),
-    ).toThrow(/no experiment with id 999/);
+    expect(mk("b", "a", 999)).toThrow(/no experiment with id 999/);
     expect(db.$client.prepare("select count(*) as n from campaigns").get()).toEqual({ n: 0 });
   });
 });

@@ -50,13 +50,15 @@ export function judgeRunsOf(db: Db, campaignId: number) {
   return db.select().from(judgeRuns).where(eq(judgeRuns.campaignId, campaignId)).orderBy(asc(judgeRuns.id)).all();
 }
 
-/** runId → itemId → dimension → label */
+/** itemId → dimension → label, for one run (and, given `itemId`, only that item's). */
 export function judgeLabelsOf(
   db: Db,
   runId: number,
+  itemId?: number,
 ): Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>> {
   const out = new Map<number, Record<string, { value: string; judgments: unknown[] | null; analysis: string | null }>>();
-  for (const l of db.select().from(judgeLabels).where(eq(judgeLabels.runId, runId)).all()) {
+  const where = and(eq(judgeLabels.runId, runId), itemId === undefined ? undefined : eq(judgeLabels.itemId, itemId));
+  for (const l of db.select().from(judgeLabels).where(where).all()) {
     const m = out.get(l.itemId) ?? {};
     m[l.dimension] = { value: l.value, judgments: l.judgments, analysis: l.analysis };
     out.set(l.itemId, m);

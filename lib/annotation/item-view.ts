@@ -6,7 +6,8 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { judgeLabelsOf, judgeRunsOf } from "./human-labels";
 
-export function itemView(db: Db, campaignId: number, itemId: number) {
+/** The campaign and one of its items; not found if either is missing or the item is another campaign's. */
+function campaignItem(db: Db, campaignId: number, itemId: number) {
   const campaign = getCampaign(db, campaignId);
   const item = Number.isInteger(itemId)
     ? db
@@ -16,6 +17,11 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
         .get()
     : undefined;
   if (!item) throw new NotFoundError(`no item ${itemId} in campaign ${campaignId}`);
+  return { campaign, item };
+}
+
+export function itemView(db: Db, campaignId: number, itemId: number) {
+  const { campaign, item } = campaignItem(db, campaignId, itemId);
   const outputs = db
     .select({ slot: campaignSystems.slot, system: campaignSystems.name, output: campaignOutputs.output })
     .from(campaignOutputs)
@@ -54,7 +60,7 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
     id: r.id,
     name: r.name,
     model: r.model,
-    labels: judgeLabelsOf(db, r.id).get(item.id) ?? {},
+    labels: judgeLabelsOf(db, r.id, item.id).get(item.id) ?? {},
   }));
   const adjudicated = db.select().from(adjudications).where(eq(adjudications.itemId, item.id)).all();
   const neighbours = db
@@ -89,8 +95,8 @@ export function adjudicate(
   note: string | null,
   userId: number,
 ): void {
-  const view = itemView(db, campaignId, itemId);
-  const dim = view.dimensions.find((d) => d.key === dimension);
+  campaignItem(db, campaignId, itemId);
+  const dim = campaignDimensionsOf(db, campaignId).find((d) => d.key === dimension);
   if (!dim) throw new InvalidInputError(`dimension: "${dimension}" is not a dimension of this campaign`);
   if (!dim.categories.some((c) => c.value === value))
     throw new InvalidInputError(`value: expected one of ${dim.categories.map((c) => c.value).join(", ")}`);

@@ -8,7 +8,7 @@ import type { Db } from "@/db/client";
 import { assignments, campaignItems, campaignOutputs, campaignSystems, campaigns, labelHistory, labels } from "@/db/schema";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { canonicalValue, kindDef } from "./kinds";
-import { campaignDimensionsOf } from "./campaigns";
+import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
 
 export interface MyCampaign {
   id: number;
@@ -28,8 +28,8 @@ export function myCampaigns(db: Db, userId: number): MyCampaign[] {
       kind: campaigns.kind,
       status: campaigns.status,
       total: count(),
-      done: sql<number>`sum(case when ${assignments.status} = 'done' then 1 else 0 end)`,
-      skipped: sql<number>`sum(case when ${assignments.status} = 'skipped' then 1 else 0 end)`,
+      done: assignmentsWithStatus("done"),
+      skipped: assignmentsWithStatus("skipped"),
     })
     .from(assignments)
     .innerJoin(campaigns, eq(campaigns.id, assignments.campaignId))

@@ -1,6 +1,13 @@
 import type { CampaignKindDef } from "./types";
 import { info, str } from "./fields";
 
+/** Win/Tie/Lose for canonical slot A (the model's answer) against B (the reference), on either dimension. */
+const MODEL_VS_REFERENCE = [
+  { value: "Win", label: "Model wins" },
+  { value: "Tie", label: "Tie" },
+  { value: "Lose", label: "Reference wins" },
+];
+
 /** HiCUPID's human A/B/Tie evaluation: a model's answer against the personalized reference, slots randomised. */
 export const hicupidAb: CampaignKindDef = {
   kind: "hicupid-ab",
@@ -14,22 +21,14 @@ export const hicupidAb: CampaignKindDef = {
       title: "Personalization",
       question: "Which answer takes the user's characteristics into account better?",
       scale: "nominal",
-      categories: [
-        { value: "Win", label: "Model wins" },
-        { value: "Tie", label: "Tie" },
-        { value: "Lose", label: "Reference wins" },
-      ],
+      categories: MODEL_VS_REFERENCE,
     },
     {
       key: "logical-validity",
       title: "Logical validity",
       question: "Which answer is the logically sounder response to the question?",
       scale: "nominal",
-      categories: [
-        { value: "Win", label: "Model wins" },
-        { value: "Tie", label: "Tie" },
-        { value: "Lose", label: "Reference wins" },
-      ],
+      categories: MODEL_VS_REFERENCE,
     },
   ],
   keys: [

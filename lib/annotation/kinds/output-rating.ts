@@ -1,5 +1,6 @@
 import type { CampaignKindDef } from "./types";
 import { info, output, str } from "./fields";
+import { RATING, RATING_KEYS } from "./session-quality";
 import { InvalidInputError } from "@/lib/errors";
 
 /** Single outputs produced anywhere, each rated 1–3 (the same scale as the session check). */
@@ -15,18 +16,10 @@ export const outputRating: CampaignKindDef = {
       title: "Fit to the user",
       question: "Does the output match the user's profile, requirements and preferences?",
       scale: "ordinal",
-      categories: [
-        { value: "1", label: "1 · does not match" },
-        { value: "2", label: "2 · basically matches" },
-        { value: "3", label: "3 · completely matches" },
-      ],
+      categories: RATING,
     },
   ],
-  keys: [
-    { key: "1", shown: "1", label: "does not match" },
-    { key: "2", shown: "2", label: "basically matches" },
-    { key: "3", shown: "3", label: "completely matches" },
-  ],
+  keys: RATING_KEYS,
   uploadExample: '{"id": "item-1", "context": {"profile": "...", "question": "..."}, "output": "..."}',
   parseUpload(obj, where) {
     // A system name would be shown to annotators with the content: refuse it rather than leak it.

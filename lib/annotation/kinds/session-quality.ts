@@ -1,9 +1,15 @@
 import type { CampaignKindDef } from "./types";
 
-const RATING = [
+/** Mem-PAL's 1–3 fit scale: its categories and the keys that enter them (uploaded output ratings use it too). */
+export const RATING = [
   { value: "1", label: "1 · does not match" },
   { value: "2", label: "2 · basically matches" },
   { value: "3", label: "3 · completely matches" },
+];
+export const RATING_KEYS = [
+  { key: "1", shown: "1", label: "does not match" },
+  { key: "2", shown: "2", label: "basically matches" },
+  { key: "3", shown: "3", label: "completely matches" },
 ];
 
 /** Mem-PAL's data-quality check: a sampled PAL-Set session, its logs and its dialogue each rated 1–3. */
@@ -29,11 +35,7 @@ export const sessionQuality: CampaignKindDef = {
       categories: RATING,
     },
   ],
-  keys: [
-    { key: "1", shown: "1", label: "does not match" },
-    { key: "2", shown: "2", label: "basically matches" },
-    { key: "3", shown: "3", label: "completely matches" },
-  ],
+  keys: RATING_KEYS,
   defaultTieRule: "adjudicate",
   defaultGuidelines: [
     "## What you rate",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
+import { PALSET_EN, ROOT } from "@/test/fixtures";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
 import { judgeFailures, judgeLabels, llmCalls } from "@/db/schema";
 import type { Db } from "@/db/client";
@@ -13,7 +14,6 @@ import { createCampaign, exportCampaign, figure2, humanVsJudge, ratingVsJudge, s
 import { estimateLlmJudge, llmJudgeRuns, runLlmJudge } from "./index";
 import { judgeModelSlot } from "./hicupid-ab";
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 const HICUPID = fs.readFileSync(path.join(ROOT, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
 
@@ -276,14 +276,7 @@ describe("the HiCUPID A/B judge on a campaign", () => {
 
 describe("the 1–3 rating judge", () => {
   it("sees exactly the guidelines and the item's visible content, and stores the score", async () => {
-    const ds = await importPalset(db, {
-      paths: fs
-        .readdirSync(path.join(ROOT, "fixtures/palset/en"))
-        .filter((f) => f.endsWith(".json"))
-        .map((f) => path.join(ROOT, "fixtures/palset/en", f)),
-      name: "en",
-      lang: "en",
-    });
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const guidelines = "## Rate it\n\nBe strict: **1** unless the logs clearly show the situation's key events.";
     const c = createCampaign(
       db,

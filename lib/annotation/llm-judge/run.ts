@@ -12,6 +12,7 @@ import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLa
 import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
+import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
 import { judgeModel } from "./model";
 import type { CampaignJudgeDef, JudgeItem, JudgeSettings } from "./types";
@@ -57,14 +58,11 @@ const sameConfig = (a: Record<string, unknown> | null, b: RunConfig) =>
   a.tieMargin === b.tieMargin &&
   a.seed === b.seed;
 
+/** The campaign's LLM judge runs (imported ones are the campaign's other runs), oldest first. */
+const llmRunsOf = (db: Db, campaignId: number) => judgeRunsOf(db, campaignId).filter((r) => r.origin === "llm");
+
 function existingRun(db: Db, campaignId: number, config: RunConfig) {
-  return db
-    .select()
-    .from(judgeRuns)
-    .where(and(eq(judgeRuns.campaignId, campaignId), eq(judgeRuns.origin, "llm")))
-    .orderBy(asc(judgeRuns.id))
-    .all()
-    .find((r) => sameConfig(r.config, config));
+  return llmRunsOf(db, campaignId).find((r) => sameConfig(r.config, config));
 }
 
 /** The (item, dimension) pairs a run still has to judge: all of them for a new run. */
@@ -309,40 +307,34 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
 /** The campaign's LLM judge runs with their progress, ledger totals and recorded failures. */
 export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
   const dims = campaignDimensionsOf(db, campaignId).length;
-  return db
-    .select()
-    .from(judgeRuns)
-    .where(and(eq(judgeRuns.campaignId, campaignId), eq(judgeRuns.origin, "llm")))
-    .orderBy(asc(judgeRuns.id))
-    .all()
-    .map((r) => {
-      const ledger = summarizeCalls(db, { judgeRunId: r.id });
-      const failures = db
-        .select({
-          itemId: judgeFailures.itemId,
-          externalId: campaignItems.externalId,
-          dimension: judgeFailures.dimension,
-          error: judgeFailures.error,
-        })
-        .from(judgeFailures)
-        .innerJoin(campaignItems, eq(campaignItems.id, judgeFailures.itemId))
-        .where(eq(judgeFailures.runId, r.id))
-        .orderBy(asc(campaignItems.position))
-        .all();
-      const cfg = (r.config ?? {}) as Record<string, unknown>;
-      return {
-        ...runProgress(db, r.id, campaignId, dims),
-        name: r.name,
-        judge: String(cfg.judge ?? ""),
-        modelConfig: String(cfg.modelConfig ?? ""),
-        model: r.model,
-        running: active.has(r.id),
-        finishedAt: r.finishedAt,
-        requests: ledger.requests,
-        cacheHits: ledger.cacheHits,
-        promptTokens: ledger.promptTokens,
-        completionTokens: ledger.completionTokens,
-        failures,
-      };
-    });
+  return llmRunsOf(db, campaignId).map((r) => {
+    const ledger = summarizeCalls(db, { judgeRunId: r.id });
+    const failures = db
+      .select({
+        itemId: judgeFailures.itemId,
+        externalId: campaignItems.externalId,
+        dimension: judgeFailures.dimension,
+        error: judgeFailures.error,
+      })
+      .from(judgeFailures)
+      .innerJoin(campaignItems, eq(campaignItems.id, judgeFailures.itemId))
+      .where(eq(judgeFailures.runId, r.id))
+      .orderBy(asc(campaignItems.position))
+      .all();
+    const cfg = (r.config ?? {}) as Record<string, unknown>;
+    return {
+      ...runProgress(db, r.id, campaignId, dims),
+      name: r.name,
+      judge: String(cfg.judge ?? ""),
+      modelConfig: String(cfg.modelConfig ?? ""),
+      model: r.model,
+      running: active.has(r.id),
+      finishedAt: r.finishedAt,
+      requests: ledger.requests,
+      cacheHits: ledger.cacheHits,
+      promptTokens: ledger.promptTokens,
+      completionTokens: ledger.completionTokens,
+      failures,
+    };
+  });
 }
