@@ -42,7 +42,7 @@ describe("SpendGuard", () => {
     expect(trips).toEqual([]);
   });
 
-  it("trips when half of the last 50 attempts failed the same way, not when they failed in different ways", () => {
+  it("trips when half of the last 50 calls failed the same way, not in different ways, nor for replies a regeneration fixed", () => {
     const trips: string[] = [];
     const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
     g.observe(row("ok"));
@@ -51,10 +51,13 @@ describe("SpendGuard", () => {
     for (let i = 0; i < 12; i++) g.observe(row("failed", { error: "HTTP 400: context length exceeded" }));
     for (let i = 0; i < 12; i++) g.observe(row("failed", { error: "timeout" }));
     expect(trips).toEqual([]);
+    // Invalid replies that a regeneration fixes are not failed calls, however many there are.
+    for (let i = 0; i < 60; i++) g.observe(invalid());
+    expect(trips).toEqual([]);
     // The window slides: 13 more HTTP 400s push out oks until 25 of the last 50 are HTTP 400.
     for (let i = 0; i < 13; i++) g.observe(row("failed", { error: "HTTP 400: context length exceeded" }));
     expect(trips).toHaveLength(1);
-    expect(trips[0]).toMatch(/25 of the last 50 attempts failed the same way \(HTTP 400/);
+    expect(trips[0]).toMatch(/25 of the last 50 calls failed the same way \(HTTP 400/);
   });
 
   it("pauses at a call cap and at a USD cap (prices per million tokens), counting what a resumed run spent before", () => {

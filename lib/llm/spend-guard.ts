@@ -13,7 +13,7 @@ export type Prices = Partial<Record<string, { prompt: number; completion: number
 export type SpendGuardOptions = {
   /** The run pauses when its first `probe` attempts all failed (default 20). */
   probe?: number;
-  /** ... or when at least half of its last `window` attempts failed the same way (default 50). */
+  /** ... or when at least half of its last `window` calls failed the same way (default 50). */
   window?: number;
   /** Optional cap on paid attempts (cache hits are free). */
   maxCalls?: number | null;
@@ -41,7 +41,7 @@ export function failureKind(row: Pick<LedgerRow, "status" | "error" | "rawReply"
 /**
  * Spending safety for one run (an experiment, a memory build, a judge run). It sees every attempt the
  * run's calls make (the model client reports the ledger rows of views bound to it) and trips when the
- * first `probe` attempts all failed, when half of the last `window` failed the same way, or when a spend
+ * first `probe` attempts all failed, when half of the last `window` calls failed the same way, or when a spend
  * cap is reached. Until the run's first accepted reply its calls go one at a time, so an endpoint that
  * never answers usefully costs at most `probe` attempts before the run stops. A tripped guard refuses
  * every further attempt with RunPausedError.
@@ -99,8 +99,12 @@ export class SpendGuard {
     if (price) this.usd += ((row.promptTokens ?? 0) * price.prompt + (row.completionTokens ?? 0) * price.completion) / 1e6;
     const kind = failureKind(row);
     if (kind === null) this.anyOk = true;
-    this.recent.push(kind);
-    if (this.recent.length > this.window) this.recent.shift();
+    // The window holds how calls ended (accepted, or failed for good), not the attempts in between: an
+    // invalid reply that a regeneration fixes, or a 429 that a retry gets past, is not a failed call.
+    if (row.status === "ok" || row.status === "failed") {
+      this.recent.push(kind);
+      if (this.recent.length > this.window) this.recent.shift();
+    }
     if (this.reasonText !== null) return;
     if (!this.anyOk && this.attempts >= this.probe) {
       this.trip(`the first ${this.attempts} attempts all failed (last: ${kind}: ${(row.error ?? "").slice(0, 200)})`);
@@ -109,7 +113,7 @@ export class SpendGuard {
     if (kind !== null && this.recent.length >= this.window) {
       const same = this.recent.filter((k) => k === kind).length;
       if (same * 2 >= this.window) {
-        this.trip(`${same} of the last ${this.window} attempts failed the same way (${kind}: ${(row.error ?? "").slice(0, 200)})`);
+        this.trip(`${same} of the last ${this.window} calls failed the same way (${kind}: ${(row.error ?? "").slice(0, 200)})`);
         return;
       }
     }
