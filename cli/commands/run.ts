@@ -134,6 +134,7 @@ export function registerRun(program: Command): void {
                   builds: d.builds,
                   buildTokenBasis: d.buildTokenBasis,
                   withBuilds: d.withBuilds,
+                  worstCase: d.worstCase,
                 }) + "\n"
               : dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
