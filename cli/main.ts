@@ -19,9 +19,11 @@ export async function main(argv: string[]): Promise<number> {
     if (e.code === "EPIPE") process.exit(0);
   });
   const program = buildProgram();
+  process.exitCode = undefined; // a command of this run sets it (main may run more than once in a process: tests)
   try {
     await program.parseAsync(argv, { from: "user" });
-    return 0;
+    // A command that finished with failures (items that failed, a run that paused itself) set exit code 3.
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version exit through here with code 0.

@@ -22,7 +22,7 @@ export type ChatRequest = {
 };
 
 export type Fault =
-  | { kind: "status"; status: 400 | 401 | 404 | 429 | 500 | 502 | 503; retryAfterSeconds?: number }
+  | { kind: "status"; status: 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503; retryAfterSeconds?: number; message?: string }
   | { kind: "hang" } // never answers (the client's timeout must fire)
   | { kind: "drop" } // destroys the socket
   | { kind: "malformed" }; // 200 with a body that is not JSON
@@ -125,7 +125,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
             case "status":
               return send(
                 reply.status,
-                { error: { message: `injected ${reply.status}`, type: reply.status === 429 ? "rate_limit_error" : "server_error" } },
+                {
+                  error: {
+                    message: reply.message ?? `injected ${reply.status}`,
+                    type: reply.status === 429 ? "rate_limit_error" : "server_error",
+                  },
+                },
                 reply.retryAfterSeconds !== undefined ? { "retry-after": String(reply.retryAfterSeconds) } : {},
               );
             case "hang":

@@ -75,9 +75,10 @@ export function registerCampaign(program: Command): void {
         const r = await runLlmJudge(db, ModelClient.create(db), id, opts, owner, (p) => {
           process.stderr.write(`judged ${p.judged}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}\n`);
         });
+        if (r.failed || r.paused) process.exitCode = 3;
+        if (r.paused) process.stderr.write(`run ${r.runId} ${r.paused}; run the same command again to resume\n`);
         if (o.json) return void console.log(JSON.stringify(r));
         console.log(`run ${r.runId}: ${r.judged}/${r.total} judged (${r.newlyJudged} now), ${r.failed} failed, ${r.requests} requests`);
-        if (r.failed) process.exitCode = 3;
       },
     );
   campaign

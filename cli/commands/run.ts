@@ -9,7 +9,8 @@ import { dryRun } from "@/lib/jobs/dry-run";
 import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
 import { experimentProgress } from "@/lib/jobs/progress";
-import { resumeExperiment, getExperimentRow } from "@/lib/jobs/control";
+import { resumeExperiment } from "@/lib/jobs/control";
+import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps, knownMethod, requireModels } from "@/lib/jobs/bind";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
 import { CliError } from "../errors";
@@ -29,6 +30,8 @@ type RunOpts = {
   resume?: string;
   concurrency?: string;
   config?: string;
+  maxCalls?: string;
+  maxUsd?: string;
 };
 
 const list = (s?: string) =>
@@ -42,6 +45,12 @@ const int = (s: string | undefined, flag: string) => {
   if (s === undefined) return undefined;
   if (!/^\d+$/.test(s)) throw new CliError(`${flag}: "${s}" is not a whole number`);
   return Number(s);
+};
+
+const usd = (s: string) => {
+  const v = Number(s);
+  if (!Number.isFinite(v) || v <= 0) throw new CliError(`--max-usd: "${s}" is not a positive amount`);
+  return v;
 };
 
 function readConfigFile(file: string): Record<string, unknown> {
@@ -67,7 +76,7 @@ export function registerRun(program: Command): void {
     .option("--dataset <name>", "data-set name")
     .option("--method <m,...>", "methods")
     .option("--task <t,...>", "tasks: requirement, solution, dialogue, hicupid")
-    .option("--users <id,...>", "a subset of users (default: all)")
+    .option("--users <id,...|all>", "a subset of users, or all (the default)")
     .option("--repeats <n>", "runs with distinct replicate indices")
     .option("--seed <n>", "seed (dialogue templates)")
     .option("--reference <m>", "the method the others are compared with")
@@ -78,6 +87,8 @@ export function registerRun(program: Command): void {
       "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it",
     )
     .option("--name <name>", "experiment name")
+    .option("--max-calls <n>", "spend cap: pause the run when its paid calls reach n")
+    .option("--max-usd <usd>", "spend cap: pause the run when its cost at the config's prices reaches this many USD")
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
@@ -96,11 +107,20 @@ export function registerRun(program: Command): void {
           ...base,
           ...(o.method ? { methods: list(o.method).map((name) => ({ name })) } : {}),
           ...(o.task ? { tasks: list(o.task) } : {}),
-          ...(o.users ? { users: list(o.users) } : {}),
+          ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
           ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
           ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
           ...(o.reference ? { reference: o.reference } : {}),
           ...(o.retriever ? { retriever: o.retriever } : {}),
+          ...(o.maxCalls || o.maxUsd
+            ? {
+                spendCap: {
+                  ...((base.spendCap as object | undefined) ?? {}),
+                  ...(o.maxCalls ? { calls: int(o.maxCalls, "--max-calls") } : {}),
+                  ...(o.maxUsd ? { usd: usd(o.maxUsd) } : {}),
+                },
+              }
+            : {}),
         };
         if (o.dryRun) {
           const d = dryRun(db, ds.id, config, knownMethod());
@@ -114,6 +134,7 @@ export function registerRun(program: Command): void {
                   builds: d.builds,
                   buildTokenBasis: d.buildTokenBasis,
                   withBuilds: d.withBuilds,
+                  worstCase: d.worstCase,
                 }) + "\n"
               : dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
@@ -140,10 +161,31 @@ export function registerRun(program: Command): void {
       });
       if (tty) process.stderr.write("\n");
       const res = experimentResults(db, id);
-      getExperimentRow(db, id);
+      const end = experimentProgress(db, id);
+      const label = runStatusLabel(end.status, end.failed, end.total).text;
       if (o.json) {
         const { experiment, status, results, pairwise, ledger } = res;
-        process.stdout.write(JSON.stringify({ experiment, status, results, pairwise, ledger, summary: res.summary }) + "\n");
+        process.stdout.write(
+          JSON.stringify({
+            experiment,
+            status,
+            statusText: label,
+            failed: end.failed,
+            error: end.error,
+            results,
+            pairwise,
+            ledger,
+            summary: res.summary,
+          }) + "\n",
+        );
       } else process.stdout.write(resultsTable(res));
+      // Failed items or a self-paused run are not a clean finish: exit 3, as `pal campaign judge` does.
+      if (end.status === "paused") {
+        process.stderr.write(`experiment ${id} paused${end.error ? `: ${end.error}` : ""}; resume with pal run --resume ${id}\n`);
+        process.exitCode = 3;
+      } else if (end.failed > 0) {
+        process.stderr.write(`experiment ${id}: ${label} (their errors: the experiment page, or pal export)\n`);
+        process.exitCode = 3;
+      }
     });
 }

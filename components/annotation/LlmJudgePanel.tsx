@@ -119,20 +119,28 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
         <div key={r.runId} className="text-sm" data-testid={`llm-run-${r.runId}`}>
           <div className="flex items-center gap-2">
             <span className="font-medium">{r.name}</span>
-            <progress className="w-48" max={r.total || 1} value={r.judged + r.failed} />
+            <RunBar run={r} />
             <span className="tabular-nums" data-testid="llm-run-progress">
               {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} ·{" "}
               {r.running
                 ? "running"
-                : r.judged === r.total
-                  ? "complete"
-                  : r.judged + r.failed === r.total
-                    ? "finished with failures — run again to retry them"
-                    : "stopped — run again to resume"}
+                : r.pausedReason
+                  ? "paused — fix the cause, then Run judge to resume"
+                  : r.judged === r.total
+                    ? "complete"
+                    : r.judged + r.failed === r.total
+                      ? `done, ${r.failed} failed — run again to retry them`
+                      : "stopped — run again to resume"}
             </span>
           </div>
+          {r.pausedReason && !r.running ? (
+            <p role="status" data-testid="llm-run-paused" className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
+              {r.pausedReason}
+            </p>
+          ) : null}
           <div className="text-xs text-slate-500">
             {r.requests} requests, {r.cacheHits} cache hits, {r.promptTokens + r.completionTokens} tokens (ledger)
+            {r.unusableAttempts ? ` · ${r.unusableAttempts} attempts with unusable replies (counted)` : ""}
           </div>
           {r.failures.length ? (
             <details className="text-xs">
@@ -148,6 +156,30 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
           ) : null}
         </div>
       ))}
+    </div>
+  );
+}
+
+/** The run's bar: green only when every verdict was made; amber when some failed or the run paused. */
+function RunBar({ run: r }: { run: Run }) {
+  const share = r.total ? (r.judged + r.failed) / r.total : 0;
+  const tone = r.running
+    ? "bg-indigo-500"
+    : r.failed > 0 || r.pausedReason
+      ? "bg-amber-500"
+      : r.judged === r.total
+        ? "bg-emerald-500"
+        : "bg-slate-400";
+  return (
+    <div
+      className="h-2 w-48 rounded bg-slate-100"
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={r.total}
+      aria-valuenow={r.judged + r.failed}
+      data-tone={tone}
+    >
+      <div className={`h-2 rounded ${tone}`} style={{ width: `${Math.round(share * 100)}%` }} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { Progress } from "@/lib/jobs/progress";
+import { runStatusLabel, TONE_CLASSES } from "@/lib/run-status";
 import { postJson } from "./api";
 
 const ACTIVE = new Set(["queued", "running"]);
@@ -41,11 +42,13 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
     }
   };
   const btn = "rounded border px-2 py-1 text-xs disabled:opacity-40";
+  const label = runStatusLabel(p.status, p.failed, p.total);
+  const tone = TONE_CLASSES[label.tone];
   return (
     <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="progress">
       <div className="flex items-center justify-between">
-        <span data-testid="status" className="font-medium">
-          {p.status}
+        <span data-testid="status" className={`rounded px-2 py-0.5 font-medium ${tone.badge}`}>
+          {label.text}
         </span>
         <div className="flex gap-2">
           <button className={btn} disabled={!ACTIVE.has(p.status)} onClick={() => act("pause")}>
@@ -69,12 +72,18 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         aria-valuemax={100}
         aria-valuenow={Math.round(p.fraction * 100)}
       >
-        <div className="h-2 rounded bg-indigo-500" style={{ width: `${Math.round(p.fraction * 100)}%` }} />
+        <div className={`h-2 rounded ${tone.bar}`} style={{ width: `${Math.round(p.fraction * 100)}%` }} />
       </div>
       <p className="mt-1" data-testid="counts">
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}
       </p>
+      {p.error && (p.status === "paused" || p.status === "failed") ? (
+        <p role="status" data-testid="pause-reason" className="mt-2 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
+          {p.error}
+          {p.status === "paused" ? " Fix the cause (Admin → Models, or the config), then Resume." : ""}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="mt-1 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
           {error}

@@ -31,6 +31,7 @@ type Estimate = {
   total: DryRunRow;
   builds: BuildRow[];
   withBuilds: { calls: Range; promptTokens: Range; completionTokens: Range };
+  worstCase?: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
 };
 const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
 
@@ -249,6 +250,13 @@ export function NewExperimentForm({
             ) : null}
           </tbody>
         </table>
+      ) : null}
+      {estimate?.worstCase ? (
+        <p className="text-xs text-slate-600" data-testid="estimate-worst-case">
+          Worst case, if every reply were invalid: <b>{estimate.worstCase.attempts} paid attempts</b> ({estimate.worstCase.triesPerCall}{" "}
+          tries per call × {estimate.worstCase.jobAttempts} job attempts). The run pauses itself long before: when its first{" "}
+          {estimate.worstCase.guardProbe} attempts all fail, or half of its last 50 calls fail the same way.
+        </p>
       ) : null}
       <div className="flex gap-2">
         <button

@@ -19,7 +19,13 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
   }, [b]);
   const pct = b.sessionsTotal ? Math.round((100 * b.sessionsDone) / b.sessionsTotal) : 100;
   const colour =
-    b.status === "failed" || b.status === "interrupted" ? "bg-rose-500" : b.status === "complete" ? "bg-emerald-500" : "bg-indigo-500";
+    b.status === "failed" || b.status === "interrupted"
+      ? "bg-rose-500"
+      : b.status === "paused"
+        ? "bg-amber-500"
+        : b.status === "complete"
+          ? "bg-emerald-500"
+          : "bg-indigo-500";
   return (
     <div className="text-sm" data-testid={`build-${b.id}`} data-status={b.status}>
       <div className="mb-1 flex justify-between text-xs text-slate-600">
@@ -39,9 +45,9 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
       >
         <div className={`h-2 ${colour} transition-all`} style={{ width: `${pct}%` }} />
       </div>
-      {b.error ? <p className="mt-1 text-xs text-rose-700">{b.error}</p> : null}
+      {b.error ? <p className={`mt-1 text-xs ${b.status === "paused" ? "text-amber-800" : "text-rose-700"}`}>{b.error}</p> : null}
       {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build.</p> : null}
-      {b.status === "interrupted" || b.status === "failed" ? <ResumeButton b={b} /> : null}
+      {b.status === "interrupted" || b.status === "failed" || b.status === "paused" ? <ResumeButton b={b} /> : null}
     </div>
   );
 }

@@ -247,6 +247,8 @@ export const judgeRuns = sqliteTable("judge_runs", {
   createdAt: createdAt(),
   /** LLM runs: the last time a pass over the items finished (null while never finished). */
   finishedAt: integer("finished_at"),
+  /** LLM runs: why the run's spend guard paused it (null: not paused). Running it again resumes it. */
+  pausedReason: text("paused_reason"),
 });
 
 /**

@@ -100,7 +100,7 @@ export const memoryEntries = sqliteTable(
   ],
 );
 
-export const MEMORY_BUILD_STATUSES = ["running", "complete", "failed"] as const;
+export const MEMORY_BUILD_STATUSES = ["running", "complete", "failed", "paused"] as const;
 export type MemoryBuildStatus = (typeof MEMORY_BUILD_STATUSES)[number];
 
 /**

@@ -92,4 +92,22 @@ describe("background memory builds", () => {
       .get();
     expect(getMemoryBuild(d, row.id).status).toBe("interrupted");
   });
+
+  it("pauses itself within 20 paid attempts when every reply is invalid, and building again resumes it", async () => {
+    const d = await db();
+    const ds = datasetByName(d, "Marked PAL-Set");
+    const client = () => ModelClient.create(d, { retryBaseMs: 5, timeoutMs: 2000 });
+    m.fake.setResponder(() => "this is not what you asked for");
+    const before = m.fake.chatRequests.length;
+    const id = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] }, client);
+    const end = (await until(d, id, (b) => b.status !== "running")).at(-1)!;
+    expect(end.status).toBe("paused");
+    expect(end.error).toMatch(/spend guard: the first 20 attempts all failed.*build again to resume/);
+    expect(m.fake.chatRequests.length - before).toBe(20);
+
+    m.fake.setResponder(palResponder);
+    const again = startMemoryBuild(d, { datasetId: ds.id, method: "h2memory", users: ["0000"] }, client);
+    const done = (await until(d, again, (b) => b.status !== "running")).at(-1)!;
+    expect(done).toMatchObject({ status: "complete", sessionsDone: 3, sessionsTotal: 3, error: null });
+  });
 });

@@ -9,6 +9,7 @@ import type { Db } from "@/db/client";
 import { datasets, memoryBuilds, type MemoryBuildStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { ModelClient } from "@/lib/llm/client";
+import { SpendGuard } from "@/lib/llm/spend-guard";
 import { buildMemory, type BuildProgress } from "./build";
 import { getAssistant } from "./registry";
 import { datasetById, loadSessions, resolveUsers } from "./sessions";
@@ -86,14 +87,23 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
       .where(eq(memoryBuilds.id, row.id))
       .run();
   };
+  // Spending safety: the build pauses itself when its attempts keep failing (lib/llm/spend-guard.ts);
+  // starting the same build again resumes it (complete sessions are skipped).
+  const guard = new SpendGuard({ onTrip: () => {} });
+  const paused = () => `paused by its spend guard: ${guard.reason}; fix the cause, then build again to resume`;
   // Not awaited: the build outlives the request. Its end (or failure) is recorded on the row.
-  void buildMemory(db, { dataset, method, users, llm: makeClient(), onProgress })
+  void buildMemory(db, { dataset, method, users, llm: makeClient().withGuard(guard), onProgress })
     .then((results) => {
       const failed = results.filter((r) => r.status === "failed");
       const done = results.reduce((n, r) => n + (perUser.get(r.userKey)?.done ?? 0), 0);
+      if (guard.reason !== null) return finish(db, row.id, "paused", paused(), done);
       finish(db, row.id, failed.length ? "failed" : "complete", failed.map((r) => `${r.userKey}: ${r.error}`).join("; ") || null, done);
     })
-    .catch((e: unknown) => finish(db, row.id, "failed", e instanceof Error ? e.message : String(e)));
+    .catch((e: unknown) =>
+      guard.reason !== null
+        ? finish(db, row.id, "paused", paused())
+        : finish(db, row.id, "failed", e instanceof Error ? e.message : String(e)),
+    );
   return row.id;
 }
 

@@ -64,6 +64,11 @@ export const experimentConfigSchema = z
       .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),
     /** Job attempts before a job is recorded as failed. */
     maxAttempts: z.number().int().min(1).max(10).default(3),
+    /** Optional spend cap: the run pauses itself when its paid calls (or their cost at `prices`) reach it. */
+    spendCap: z
+      .object({ calls: z.number().int().min(1).optional(), usd: z.number().positive().optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -12,6 +12,7 @@ import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
 import { ModelCallError } from "@/lib/llm/errors";
+import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { correctionMessage } from "@/lib/llm/correction";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import { ASSISTANTS } from "@/lib/assistants/registry";
@@ -59,8 +60,11 @@ function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<strin
 }
 
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
-export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig): BoundModel {
-  const llm = client.withOrigin({ jobId }).deferringHits();
+export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel {
+  const llm = client
+    .withOrigin({ jobId })
+    .withGuard(guard ?? null)
+    .deferringHits();
   const opts = (req: ChatRequest) => ({
     role: req.role,
     config: req.config,
@@ -165,8 +169,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     return p;
   };
   return {
-    model: (jobId, config) => jobModel(db, client, jobId, config),
-    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId }): Promise<AssistantPort> {
+    model: (jobId, config, guard) => jobModel(db, client, jobId, config, guard),
+    async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
       const versionId = await ensureBuilt(ds, method, config.retriever, userKey);
@@ -189,7 +193,10 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             seq: sessionSeq,
             input,
             // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
-            llm: client.withReplicate(replicate).deferringHits(),
+            llm: client
+              .withReplicate(replicate)
+              .withGuard(guard ?? null)
+              .deferringHits(),
             origin: { jobId },
             sessions: s,
           });

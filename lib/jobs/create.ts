@@ -32,12 +32,13 @@ export function planJobs(db: Db, datasetId: number, config: ExperimentConfig, ki
     if (task.datasetKind !== kind)
       throw new InvalidInputError(`config.tasks: task "${taskName}" needs a ${task.datasetKind} data set, this one is ${kind}`);
     const items: TaskItem[] = task.itemsFor ? task.itemsFor(db, datasetId, config) : task.items(db, datasetId, config.users);
-    if (!items.length) throw new InvalidInputError(`config.users: no items for task "${taskName}" among the selected users`);
+    // A named user without items is named (an unknown id, or a user this task has nothing for).
     if (config.users !== "all") {
       const seen = new Set(items.map((i) => i.userKey));
       const missing = config.users.find((u) => !seen.has(u));
       if (missing) throw new InvalidInputError(`config.users: user "${missing}" has no ${taskName} items in this data set`);
     }
+    if (!items.length) throw new InvalidInputError(`config.users: no items for task "${taskName}" among the selected users`);
     for (let r = 0; r < config.repeats; r++) {
       for (const m of config.methods)
         for (const it of items)

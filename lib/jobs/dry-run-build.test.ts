@@ -58,6 +58,9 @@ describe("dry run: memory building", () => {
     expect(table).toContain(`recursum\texact\t1 (0)\t${n}\t0\t${n}\t`);
     expect(table).toMatch(/h2memory\testimate\t1 \(0\)\t\d+–\d+\t/);
     expect(table).toContain("total with memory building:");
+    // The worst case: every call's three tries invalid in each of the three job attempts.
+    expect(d.worstCase).toEqual({ attempts: d.withBuilds.calls.max * 3 * 3, triesPerCall: 3, jobAttempts: 3, guardProbe: 20 });
+    expect(table).toContain(`worst case (every reply invalid): ${d.withBuilds.calls.max * 9} paid attempts`);
 
     await buildMemory(t.db, {
       dataset: ds,

@@ -67,7 +67,15 @@ export type DryRunResult = {
   buildTokenBasis: TokenBasis;
   /** Answering + memory building (methods with no stated estimate left out). */
   withBuilds: { calls: CallRange; promptTokens: CallRange; completionTokens: CallRange };
+  /**
+   * The worst case: every reply invalid, each call asked `triesPerCall` times (regenerations) in each of
+   * `jobAttempts` job attempts. The spend guard pauses a run long before (`guardProbe` attempts when none succeeds).
+   */
+  worstCase: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
 };
+
+/** Tries of one call when its replies are invalid: the first and the model client's two regenerations. */
+const TRIES_PER_CALL = 3;
 
 const range = (min: number, max: number): CallRange => ({ min, max });
 
@@ -196,5 +204,11 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     promptTokens: sum((b) => b.promptTokens, total.promptTokens),
     completionTokens: sum((b) => b.completionTokens, total.completionTokens),
   };
-  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds };
+  const worstCase = {
+    attempts: withBuilds.calls.max * TRIES_PER_CALL * config.maxAttempts,
+    triesPerCall: TRIES_PER_CALL,
+    jobAttempts: config.maxAttempts,
+    guardProbe: 20,
+  };
+  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds, worstCase };
 }

@@ -41,7 +41,7 @@ export function dryRunTable(
   rows: DryRunRow[],
   total: DryRunRow,
   basis: TokenBasis = {},
-  builds?: Pick<DryRunResult, "builds" | "withBuilds" | "buildTokenBasis">,
+  builds?: Pick<DryRunResult, "builds" | "withBuilds" | "buildTokenBasis"> & Partial<Pick<DryRunResult, "worstCase">>,
 ): string {
   const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
   for (const r of [...rows, total]) {
@@ -62,7 +62,13 @@ export function dryRunTable(
   const measured = Object.entries(basis).map(([role, b]) => `${role} ${b.prompt}+${b.completion} (over ${b.calls} calls)`);
   lines.push(`tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}the tasks' own guesses otherwise`);
   if (builds) lines.push(...buildLines(builds.builds, builds));
+  if (builds?.worstCase) lines.push(worstCaseLine(builds.worstCase));
   return lines.join("\n") + "\n";
+}
+
+/** What a run could pay if every reply were invalid, and where the spend guard stops it. */
+export function worstCaseLine(w: DryRunResult["worstCase"]): string {
+  return `worst case (every reply invalid): ${w.attempts} paid attempts (${w.triesPerCall} tries per call × ${w.jobAttempts} job attempts); the spend guard pauses a run whose first ${w.guardProbe} attempts all fail`;
 }
 
 export function resultsTable(res: ExperimentResults): string {

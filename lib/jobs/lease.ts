@@ -113,6 +113,16 @@ export function failJob(
   return status;
 }
 
+/** A job its run stopped before it could finish (the spend guard paused the run): queued again, the attempt not counted. */
+export function releaseJob(db: Db, jobId: number, worker: string, now = Date.now()): boolean {
+  const r = stmt(
+    db,
+    `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), worker = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND worker = ? AND status = 'running'`,
+  ).run(now, jobId, worker);
+  return r.changes === 1;
+}
+
 /**
  * Jobs held by a worker of this machine whose process is gone (killed, crashed) go back to the queue at
  * once, instead of waiting for their lease to run out. Workers on other machines keep their leases.

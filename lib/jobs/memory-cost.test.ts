@@ -63,6 +63,12 @@ describe("memory build in the results' ledger", () => {
       cacheHits: rows.filter((r) => r.cache_hit).length,
       promptTokens: rows.reduce((s, r) => s + r.prompt_tokens, 0),
       completionTokens: rows.reduce((s, r) => s + r.completion_tokens, 0),
+      requests: rows.filter((r) => !r.cache_hit).length,
+      unusableAttempts: rows.filter((r) => r.status === "invalid" || r.status === "failed").length,
+      unusablePromptTokens: rows.filter((r) => r.status === "invalid" || r.status === "failed").reduce((s, r) => s + r.prompt_tokens, 0),
+      unusableCompletionTokens: rows
+        .filter((r) => r.status === "invalid" || r.status === "failed")
+        .reduce((s, r) => s + r.completion_tokens, 0),
       cost: rows
         .filter((r) => !r.cache_hit)
         .reduce((s, r) => s + (r.prompt_tokens * prices.assistant.prompt + r.completion_tokens * prices.assistant.completion) / 1e6, 0),

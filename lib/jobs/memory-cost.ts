@@ -6,7 +6,7 @@
  */
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import type { Ledger } from "./results";
+import { LEDGER_COLUMNS, sumLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
 
 /** Notes that a job of `method` (its label) in this experiment answered from memory version `versionId`. */
 export function recordMemoryVersion(db: Db, experimentId: number, method: string, versionId: number): void {
@@ -15,27 +15,9 @@ export function recordMemoryVersion(db: Db, experimentId: number, method: string
     .run(experimentId, method, versionId);
 }
 
-type Row = { method: string | null; role: string; ok: number; hits: number; p: number; c: number; paidP: number; paidC: number };
-
-function sums(rows: Row[], prices: ExperimentConfig["prices"]): Ledger {
-  const l: Ledger = { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 };
-  const priced = Object.keys(prices).length > 0;
-  if (priced) l.cost = 0;
-  for (const r of rows) {
-    l.calls += r.ok;
-    l.cacheHits += r.hits;
-    l.promptTokens += r.p;
-    l.completionTokens += r.c;
-    const price = prices[r.role as keyof typeof prices];
-    if (priced && price) l.cost! += (r.paidP * price.prompt + r.paidC * price.completion) / 1e6;
-  }
-  return l;
-}
-
-const COLUMNS = `c.role AS role, sum(c.status = 'ok') AS ok, sum(c.cache_hit) AS hits,
-  coalesce(sum(c.prompt_tokens), 0) AS p, coalesce(sum(c.completion_tokens), 0) AS c,
-  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.prompt_tokens ELSE 0 END), 0) AS paidP,
-  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.completion_tokens ELSE 0 END), 0) AS paidC`;
+type Row = LedgerSumRow & { method: string | null };
+const sums = sumLedger;
+const COLUMNS = LEDGER_COLUMNS;
 
 /**
  * The memory-build ledger of an experiment: per method label, and in total (each version once).

@@ -5,6 +5,8 @@ import { getExperimentRow } from "./control";
 
 export type Progress = {
   status: string;
+  /** Why the run stopped (a spend-guard pause, a failure), when it says. */
+  error: string | null;
   total: number;
   done: number;
   failed: number;
@@ -39,7 +41,8 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
   return {
     status: e.status,
     total,
-    ...(c as Omit<Progress, "status" | "total" | "fraction" | "etaMs">),
+    ...(c as Omit<Progress, "status" | "error" | "total" | "fraction" | "etaMs">),
+    error: e.error ?? null,
     fraction: total ? finished / total : 1,
     etaMs,
   };

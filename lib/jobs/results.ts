@@ -8,13 +8,14 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
-import { parseExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
 import { memoryBuildLedger } from "./memory-cost";
+import { LEDGER_COLUMNS, addRows, emptyLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
 
 export type ResultRow = {
   method: string;
@@ -31,7 +32,7 @@ export type SummaryRow = {
   runs: number;
   metrics: Record<string, { mean: number | null; sd: number | null; p: number | null }>;
 };
-export type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
+export type { Ledger } from "./ledger-sums";
 export type ExperimentResults = {
   experiment: number;
   status: string;
@@ -156,34 +157,20 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     summary.push({ method, task, runs: rows.length, metrics });
   }
 
-  const ledgerByMethod: Record<string, Ledger> = {};
-  const ledger: Ledger = { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 };
-  for (const j of all) {
-    if (!j.usage) continue;
-    const l = (ledgerByMethod[j.method] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 });
-    for (const target of [l, ledger]) {
-      target.calls += j.usage.calls ?? 0;
-      target.cacheHits += j.usage.cacheHits ?? 0;
-      target.promptTokens += j.usage.promptTokens ?? 0;
-      target.completionTokens += j.usage.completionTokens ?? 0;
-    }
-  }
-  // Cost: the paid tokens of each method's jobs by role, at the config's prices (USD per million tokens).
+  // The answering ledger from the ledger rows themselves, so a job that failed counts what it paid too.
   const prices = config.prices;
-  if (Object.keys(prices).length) {
-    const rows = db.all<{ method: string; role: string; p: number; c: number }>(
-      sql`SELECT j.method AS method, c.role AS role, sum(c.prompt_tokens) AS p, sum(c.completion_tokens) AS c
-          FROM llm_calls c JOIN jobs j ON j.id = c.job_id WHERE j.experiment_id = ${experimentId} AND c.cache_hit = 0 GROUP BY j.method, c.role`,
-    );
-    ledger.cost = 0;
-    for (const l of Object.values(ledgerByMethod)) l.cost = 0;
-    for (const r of rows) {
-      const price = prices[r.role as keyof typeof prices];
-      const usd = price ? (r.p * price.prompt + r.c * price.completion) / 1e6 : 0;
-      const l = (ledgerByMethod[r.method] ??= { calls: 0, cacheHits: 0, promptTokens: 0, completionTokens: 0 });
-      l.cost = (l.cost ?? 0) + usd;
-      ledger.cost += usd;
-    }
+  const priced = Object.keys(prices).length > 0;
+  const ledgerByMethod: Record<string, Ledger> = {};
+  const ledger = emptyLedger(priced);
+  const rows = db.$client
+    .prepare(
+      `SELECT j.method AS method, ${LEDGER_COLUMNS} FROM llm_calls c JOIN jobs j ON j.id = c.job_id
+       WHERE j.experiment_id = ? GROUP BY j.method, c.role`,
+    )
+    .all(experimentId) as Array<LedgerSumRow & { method: string }>;
+  for (const r of rows) {
+    addRows((ledgerByMethod[r.method] ??= emptyLedger(priced)), [r], prices);
+    addRows(ledger, [r], prices);
   }
   const memory = memoryBuildLedger(db, experimentId, prices);
   return {
@@ -200,10 +187,29 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   };
 }
 
+/** Paid attempts of an experiment so far and their cost at `prices` (a resumed run's spend cap counts them). */
+export function paidSoFar(db: Db, experimentId: number, prices: ExperimentConfig["prices"]): { calls: number; usd: number } {
+  const rows = db.$client
+    .prepare(`SELECT ${LEDGER_COLUMNS} FROM llm_calls c JOIN jobs j ON j.id = c.job_id WHERE j.experiment_id = ? GROUP BY c.role`)
+    .all(experimentId) as LedgerSumRow[];
+  const l = addRows(emptyLedger(true), rows, prices);
+  return { calls: l.requests, usd: l.cost ?? 0 };
+}
+
 export function listExperiments(db: Db) {
-  return db.all<{ id: number; name: string; status: string; datasetName: string; createdAt: number; total: number; finished: number }>(
+  return db.all<{
+    id: number;
+    name: string;
+    status: string;
+    datasetName: string;
+    createdAt: number;
+    total: number;
+    finished: number;
+    failed: number;
+  }>(
     sql`SELECT e.id, e.name, e.status, d.name AS datasetName, e.created_at AS createdAt,
           (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id) AS total,
+          (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'failed') AS failed,
           (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status IN ('done','failed','skipped')) AS finished
         FROM experiments e JOIN datasets d ON d.id = e.dataset_id ORDER BY e.id DESC`,
   );

@@ -17,7 +17,9 @@ import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { leaseHolderId } from "@/lib/lease-holder";
-import { claimJob, completeJob, failJob, releaseDeadLocalLeases, renewLease } from "./lease";
+import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
+import { claimJob, completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease } from "./lease";
+import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 
@@ -28,8 +30,8 @@ export type BoundModel = ModelPort & {
 };
 
 export type WorkerDeps = {
-  /** The model client bound to one job (its ledger origin) and the experiment's model settings. */
-  model(jobId: number, config: ExperimentConfig): BoundModel;
+  /** The model client bound to one job (its ledger origin), the experiment's model settings and the run's spend guard. */
+  model(jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel;
   /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
   assistant(args: {
     datasetId: number;
@@ -41,6 +43,7 @@ export type WorkerDeps = {
     replicate: number;
     /** The experiment the job belongs to (its results count the cost of the memory it answers from). */
     experimentId: number;
+    guard?: SpendGuard;
   }): Promise<AssistantPort>;
 };
 
@@ -76,6 +79,19 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running", "failed"])))
     .run();
 
+  // Spending safety: the run pauses itself when its attempts keep failing or it reaches its spend cap.
+  const guard = new SpendGuard({
+    maxCalls: config.spendCap?.calls ?? null,
+    maxUsd: config.spendCap?.usd ?? null,
+    prices: config.prices,
+    spent: config.spendCap ? paidSoFar(db, experimentId, config.prices) : undefined,
+    onTrip: (reason) =>
+      db
+        .update(experiments)
+        .set({ status: "paused", error: `paused by its spend guard: ${reason}` })
+        .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running"])))
+        .run(),
+  });
   const stopped = () => {
     const s = (stmt(db, "SELECT status FROM experiments WHERE id = ?").get(experimentId) as { status: ExperimentStatus } | undefined)
       ?.status;
@@ -108,7 +124,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     let model: BoundModel | undefined;
     try {
       const task = getTask(job.task);
-      model = deps.model(job.id, config);
+      model = deps.model(job.id, config, guard);
       const isPair = job.method.includes(PAIR_SEP);
       const spec = config.methods.find((m) => methodKey(m) === job.method);
       const ctx = {
@@ -131,6 +147,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
             jobId: job.id,
             replicate: job.replicate,
             experimentId: exp.id,
+            guard,
           });
         },
         jobOutput: outputOf(job.replicate),
@@ -146,6 +163,13 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     } catch (e) {
       const m = model;
       const msg = e instanceof Error ? e.message : String(e);
+      if (e instanceof RunPausedError) {
+        // Stopped by the spend guard before its next attempt: the job waits for the run to be resumed.
+        return () => {
+          recordCalls(db, m?.takeDeferredHits() ?? []);
+          return releaseJob(db, job.id, worker) ? { jobId: job.id, status: "queued" } : null;
+        };
+      }
       return () => {
         recordCalls(db, m?.takeDeferredHits() ?? []);
         const s = failJob(db, job.id, worker, msg, config.maxAttempts);

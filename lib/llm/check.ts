@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { Db } from "@/db/client";
 import { listModelConfigs, resolveModelConfig } from "./config";
 import { recordCall } from "./ledger";
+import { diagnose, type Diagnosis } from "./diagnose";
 
 export type ModelCheck = {
   name: string;
@@ -13,6 +14,8 @@ export type ModelCheck = {
   /** The start of what answered (a chat reply, or the embedding's dimensions). */
   reply?: string;
   error?: string;
+  /** What failed, when it failed (DNS, refused, TLS, 401, model not found, timeout...). */
+  kind?: Diagnosis["kind"];
 };
 
 /**
@@ -60,9 +63,9 @@ export async function checkModel(db: Db, name: string, timeoutMs = 20_000): Prom
     return { name, role: cfg.role, model: cfg.model, baseURL: cfg.baseURL, status: "ok", latencyMs, reply };
   } catch (e) {
     const latencyMs = Date.now() - started;
-    const error = (e instanceof Error ? e.message : String(e)).split("\n")[0].slice(0, 200);
-    recordCall(db, { ...base, status: "failed", latencyMs, error });
-    return { name, role: cfg.role, model: cfg.model, baseURL: cfg.baseURL, status: "failed", latencyMs, error };
+    const d = diagnose(e, cfg.baseURL, cfg.model);
+    recordCall(db, { ...base, status: "failed", latencyMs, error: d.message });
+    return { name, role: cfg.role, model: cfg.model, baseURL: cfg.baseURL, status: "failed", latencyMs, error: d.message, kind: d.kind };
   }
 }
 

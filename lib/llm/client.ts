@@ -12,6 +12,7 @@ import { hashOf } from "./hash";
 import { recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
+import { RunPausedError, type SpendGuard } from "./spend-guard";
 
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
 
@@ -92,6 +93,8 @@ type View = {
   deferHits: boolean;
   /** Calls made ahead of need (a memory build's prefetch): see prefetching(). */
   prefetch: boolean;
+  /** The run's spend guard: sees every ledger row of the view's calls and may refuse further attempts. */
+  guard: SpendGuard | null;
 };
 
 const sameOrigin = (a: Origin, b: Origin) =>
@@ -207,7 +210,19 @@ export class ModelClient {
       group: null,
       deferHits: false,
       prefetch: false,
+      guard: null,
     });
+  }
+
+  /** The same client whose calls are watched by a run's spend guard (see lib/llm/spend-guard.ts). */
+  withGuard(guard: SpendGuard | null): ModelClient {
+    return new ModelClient(this.core, { ...this.view, guard });
+  }
+
+  /** One ledger row, written at once and shown to the view's spend guard. */
+  private record(row: LedgerRow): void {
+    recordCall(this.core.db, row);
+    this.view.guard?.observe(row);
   }
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
@@ -346,6 +361,7 @@ export class ModelClient {
     const started = Date.now();
     return pRetry(
       async () => {
+        this.view.guard?.check();
         this.core.stats.requests++;
         return once();
       },
@@ -356,9 +372,10 @@ export class ModelClient {
         factor: 2,
         randomize: true,
         onFailedAttempt: async ({ error, retriesLeft }) => {
+          if (error instanceof RunPausedError) return; // refused before it was sent: nothing paid, nothing to record
           const willRetry = retriesLeft > 0 && isRetryable(error);
           tries.n++;
-          recordCall(this.core.db, {
+          this.record({
             ...row,
             cacheHit: false,
             attempt: tries.n,
@@ -370,7 +387,7 @@ export class ModelClient {
           const after = willRetry ? retryAfterMs(error) : null;
           if (after !== null) await sleep(Math.min(after, retryMaxMs));
         },
-        shouldRetry: ({ error }) => isRetryable(error),
+        shouldRetry: ({ error }) => !(error instanceof RunPausedError) && isRetryable(error),
       },
     );
   }
@@ -419,6 +436,8 @@ export class ModelClient {
       if (r) return r;
     }
 
+    // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
+    const release = this.view.guard ? await this.view.guard.enter() : null;
     let value: T | undefined;
     const run = this.limit(
       role,
@@ -444,6 +463,7 @@ export class ModelClient {
             tries,
           );
         } catch (e) {
+          if (e instanceof RunPausedError) throw e;
           this.core.stats.failed++;
           throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
         }
@@ -463,7 +483,7 @@ export class ModelClient {
         if (checked.ok) {
           // The ledger row and the cache entry in one commit.
           db.$client.transaction(() => {
-            recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
+            this.record({ ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
             if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
             // A cached reply that an updated schema rejects is replaced by the accepted one.
             stmt(
@@ -490,7 +510,7 @@ export class ModelClient {
         lastRaw = raw;
         lastError = checked.error;
         const last = round === this.core.opts.regenerations;
-        recordCall(db, {
+        this.record({
           ...base,
           cacheHit: false,
           attempt,
@@ -522,6 +542,7 @@ export class ModelClient {
       return { value: value as T, text, cacheHit: false, cacheKey, usage };
     } finally {
       this.core.inflight.delete(cacheKey);
+      release?.();
     }
   }
 
@@ -578,12 +599,13 @@ export class ModelClient {
               tries,
             );
           } catch (e) {
+            if (e instanceof RunPausedError) throw e;
             this.core.stats.failed++;
             throw new ModelCallError(`${o.purpose}: the embedding endpoint failed (${describe(e)})`, o.purpose, null, "transport");
           }
           const promptTokens = res.usage?.prompt_tokens ?? 0;
           this.core.stats.promptTokens += promptTokens;
-          recordCall(db, {
+          this.record({
             ...base,
             cacheKey: null,
             cacheHit: false,

@@ -5,6 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listExperiments } from "@/lib/jobs/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
+import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
 import { methodChoices } from "@/lib/jobs/bind";
@@ -49,7 +50,9 @@ export default async function ExperimentsPage() {
                   </Link>
                 </td>
                 <td className="p-2">{r.datasetName}</td>
-                <td className="p-2">{r.status}</td>
+                <td className="p-2">
+                  <RunStatusBadge status={r.status} failed={r.failed} />
+                </td>
                 <td className="p-2">
                   {r.finished}/{r.total}
                 </td>

@@ -410,3 +410,28 @@ describe("the judge-run request body", () => {
     expect(() => estimateLlmJudge(db, c.id, { tieMargin: -1 })).toThrow(/tieMargin/);
   });
 });
+
+describe("spending safety of a judge run", () => {
+  it("pauses within 20 paid attempts when every reply is invalid, records no failure for what it did not ask, and resumes", async () => {
+    fake.setResponder(() => "no JSON here, sorry");
+    const c = pairwiseCampaign();
+    const r = await runLlmJudge(db, client(), c.id, {}, researcher);
+    expect(r.paused).toMatch(/spend guard: the first 20 attempts all failed/);
+    expect(fake.chatRequests).toHaveLength(20);
+    const rows = db.select().from(llmCalls).where(eq(llmCalls.judgeRunId, r.runId)).all();
+    expect(rows).toHaveLength(20);
+    // Items the guard stopped are not recorded as failed: they wait for the resumed run.
+    const failures = db.select().from(judgeFailures).where(eq(judgeFailures.runId, r.runId)).all();
+    expect(failures.every((f) => !f.error.startsWith("run paused:"))).toBe(true);
+    const [info] = llmJudgeRuns(db, c.id);
+    expect(info.pausedReason).toMatch(/first 20 attempts all failed/);
+    expect(info.finishedAt).toBeNull();
+    expect(info.unusableAttempts).toBe(20);
+
+    fake.setResponder(dialogueResponder);
+    const again = await runLlmJudge(db, client(), c.id, {}, researcher);
+    expect(again.paused).toBeUndefined();
+    expect(again).toMatchObject({ runId: r.runId, total: 12, judged: 12, failed: 0 });
+    expect(llmJudgeRuns(db, c.id)[0].pausedReason).toBeNull();
+  });
+});

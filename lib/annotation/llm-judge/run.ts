@@ -11,6 +11,7 @@ import type { Db } from "@/db/client";
 import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns } from "@/db/schema";
 import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
+import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
@@ -188,6 +189,8 @@ export interface LlmJudgeResult extends LlmJudgeProgress {
   newlyJudged: number;
   /** Requests this pass sent to the endpoint (cache hits not counted). */
   requests: number;
+  /** Set when the run's spend guard paused it: why. */
+  paused?: string;
 }
 
 /** Items in flight at once; the model client's per-role limit bounds the calls themselves. */
@@ -215,7 +218,17 @@ export async function runLlmJudge(
     runId,
   );
   const items = loadItems(db, campaignId, [...todo.keys()]);
-  const model = judgeModel(client, runId, settings.modelConfig, settings.temperature);
+  // Spending safety: the run pauses itself when its attempts keep failing (lib/llm/spend-guard.ts).
+  db.update(judgeRuns).set({ pausedReason: null }).where(eq(judgeRuns.id, runId)).run();
+  const guard = new SpendGuard({
+    onTrip: (reason) =>
+      db
+        .update(judgeRuns)
+        .set({ pausedReason: `paused by its spend guard: ${reason}` })
+        .where(eq(judgeRuns.id, runId))
+        .run(),
+  });
+  const model = judgeModel(client.withGuard(guard), runId, settings.modelConfig, settings.temperature);
   const ctx = { model, settings, guidelines: c.guidelines ?? "", dimensions };
   const before = summarizeCalls(db, { judgeRunId: runId }).requests;
   let newlyJudged = 0;
@@ -224,7 +237,16 @@ export async function runLlmJudge(
     items.map((item) =>
       limit(async () => {
         const dims = todo.get(item.id)!;
-        const outcomes = await def.judge(ctx, item, dims);
+        if (guard.reason !== null) return; // paused: the rest wait for the run to be started again
+        let outcomes: Awaited<ReturnType<typeof def.judge>>;
+        try {
+          outcomes = await def.judge(ctx, item, dims);
+        } catch (e) {
+          if (e instanceof RunPausedError) return;
+          throw e;
+        }
+        // An item some of whose calls the guard refused is left for the resumed run, not recorded as failed.
+        if (guard.reason !== null && Object.values(outcomes).some((r) => "error" in r && r.error.startsWith("run paused:"))) return;
         db.transaction((tx) => {
           for (const dim of dims) {
             const r = outcomes[dim] ?? { error: "the judge returned nothing for this dimension", rawReply: null };
@@ -254,9 +276,14 @@ export async function runLlmJudge(
       }),
     ),
   );
-  db.update(judgeRuns).set({ finishedAt: Date.now() }).where(eq(judgeRuns.id, runId)).run();
+  if (guard.reason === null) db.update(judgeRuns).set({ finishedAt: Date.now() }).where(eq(judgeRuns.id, runId)).run();
   const p = runProgress(db, runId, campaignId, dimensions.length);
-  return { ...p, newlyJudged, requests: summarizeCalls(db, { judgeRunId: runId }).requests - before };
+  return {
+    ...p,
+    newlyJudged,
+    requests: summarizeCalls(db, { judgeRunId: runId }).requests - before,
+    ...(guard.reason !== null ? { paused: `paused by its spend guard: ${guard.reason}` } : {}),
+  };
 }
 
 function runProgress(db: Db, runId: number, campaignId: number, dims: number): LlmJudgeProgress {
@@ -297,7 +324,11 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
   model: string | null;
   running: boolean;
   finishedAt: number | null;
+  /** Why the spend guard paused the run (null: not paused). */
+  pausedReason: string | null;
   requests: number;
+  /** Attempts whose reply could not be used, and their tokens (counted in the totals too). */
+  unusableAttempts: number;
   cacheHits: number;
   promptTokens: number;
   completionTokens: number;
@@ -330,7 +361,9 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       model: r.model,
       running: active.has(r.id),
       finishedAt: r.finishedAt,
+      pausedReason: r.pausedReason ?? null,
       requests: ledger.requests,
+      unusableAttempts: ledger.byStatus.invalid + ledger.byStatus.failed,
       cacheHits: ledger.cacheHits,
       promptTokens: ledger.promptTokens,
       completionTokens: ledger.completionTokens,

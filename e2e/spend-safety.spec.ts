@@ -1,0 +1,54 @@
+import { spawnSync } from "node:child_process";
+import { test, expect } from "@playwright/test";
+import { e2eState, login, account } from "./state";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+
+/**
+ * Spending safety as a researcher meets it: `pal run` against an endpoint (this spec's TEST DOUBLE) whose
+ * every reply is invalid pauses itself within 20 paid attempts and exits 3; the experiment's page says
+ * why, in amber, with Resume enabled, and the list reads "paused".
+ */
+let fake: FakeOpenAI;
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  fake.setResponder(() => ({ content: "Sorry, no JSON from me.", promptTokens: 50, completionTokens: 5 }));
+});
+test.afterAll(async () => {
+  await fake.close();
+});
+
+test("a run whose replies are all invalid pauses itself; the page shows the reason and Resume", async ({ page }) => {
+  test.setTimeout(120_000);
+  const env = {
+    ...process.env,
+    PAL_DB: e2eState().dbPath,
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: "e2e-fake-key",
+    PAL_MODEL_ASSISTANT: "e2e-always-invalid",
+    PAL_MODEL_JUDGE: "e2e-judge",
+    PAL_LLM_RETRIES: "0",
+  };
+  const run = spawnSync(
+    "node",
+    ["bin/pal.mjs", "run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla", "--task", "requirement", "--users", "0000", "--json"],
+    { env, encoding: "utf8" },
+  );
+  expect(run.status, run.stderr).toBe(3);
+  expect(run.stderr).toContain("paused");
+  const out = JSON.parse(run.stdout);
+  expect(fake.chatRequests.length).toBe(20);
+  expect(out.ledger.requests).toBe(20);
+
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments/${out.experiment}`);
+  await expect(page.getByTestId("status")).toHaveText("paused");
+  await expect(page.getByTestId("pause-reason")).toContainText("the first 20 attempts all failed");
+  await expect(page.getByRole("button", { name: "Resume" })).toBeEnabled();
+  await page.goto(`${e2eState().baseURL}/experiments`);
+  const row = page
+    .getByTestId("experiment-list")
+    .getByRole("row")
+    .filter({ hasText: String(out.experiment) })
+    .first();
+  await expect(row.getByTestId("run-status")).toHaveText("paused");
+});

@@ -1,0 +1,100 @@
+import OpenAI, { APIError } from "openai";
+
+export type Diagnosis = {
+  /** What failed, in a word a person can act on. */
+  kind:
+    | "dns"
+    | "refused"
+    | "tls"
+    | "timeout"
+    | "unauthorized"
+    | "forbidden"
+    | "model not found"
+    | "not found"
+    | "rate limited"
+    | "server error"
+    | "bad request"
+    | "connection"
+    | "unknown";
+  /** One line: the URL, what failed and what to do about it. */
+  message: string;
+};
+
+/** The system error code under an SDK connection error (fetch wraps it in `cause`, sometimes twice). */
+function causeCode(e: unknown): string | null {
+  let c: unknown = e;
+  for (let i = 0; i < 5 && c; i++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string" && /^[A-Z_]+$/.test(code)) return code;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function causeText(e: unknown): string {
+  const parts: string[] = [];
+  let c: unknown = e;
+  for (let i = 0; i < 5 && c; i++) {
+    if (c instanceof Error) parts.push(c.message);
+    c = (c as { cause?: unknown }).cause;
+  }
+  return parts.join(" / ");
+}
+
+/**
+ * Turns a failed request to an OpenAI-compatible endpoint into what a person can fix: DNS, refused,
+ * TLS, timeout, 401/403, a model the endpoint does not serve, and the rest by status.
+ */
+export function diagnose(e: unknown, baseURL: string, model: string): Diagnosis {
+  const host = (() => {
+    try {
+      return new URL(baseURL).host;
+    } catch {
+      return baseURL;
+    }
+  })();
+  const at = `${baseURL}`;
+  if (e instanceof OpenAI.APIConnectionTimeoutError)
+    return {
+      kind: "timeout",
+      message: `${at}: no answer before the timeout; check that the server is up and not overloaded, or raise the timeout`,
+    };
+  if (e instanceof APIError && e.status !== undefined) {
+    const said = (e.message ?? "").slice(0, 160);
+    switch (true) {
+      case e.status === 401:
+        return { kind: "unauthorized", message: `${at}: the API key was refused (HTTP 401); enter the endpoint's key` };
+      case e.status === 403:
+        return { kind: "forbidden", message: `${at}: the key may not use this model or endpoint (HTTP 403): ${said}` };
+      case e.status === 404 && /model/i.test(said):
+        return { kind: "model not found", message: `${at}: the endpoint does not serve model "${model}" (HTTP 404); check the model name` };
+      case e.status === 404:
+        return {
+          kind: "not found",
+          message: `${at}: HTTP 404 for the chat path; the base URL usually ends in /v1 (e.g. https://api.openai.com/v1): ${said}`,
+        };
+      case e.status === 429:
+        return { kind: "rate limited", message: `${at}: rate limited or out of quota (HTTP 429): ${said}` };
+      case e.status >= 500:
+        return { kind: "server error", message: `${at}: the server failed (HTTP ${e.status}); try again later: ${said}` };
+      default:
+        return { kind: "bad request", message: `${at}: HTTP ${e.status}: ${said}` };
+    }
+  }
+  const code = causeCode(e);
+  const text = causeText(e);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo/.test(text))
+    return { kind: "dns", message: `${at}: the host name ${host} could not be resolved (DNS); check the base URL` };
+  if (code === "ECONNREFUSED")
+    return { kind: "refused", message: `${at}: connection refused by ${host}; is the server running on that port?` };
+  if ((code && /CERT|TLS|SSL|EPROTO/.test(code)) || /certificate|ssl|tls|wrong version number|EPROTO/i.test(text))
+    return {
+      kind: "tls",
+      message: `${at}: the TLS handshake failed (${code ?? "TLS"}); http vs https mismatch, or a certificate this machine does not trust`,
+    };
+  if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT")
+    return { kind: "timeout", message: `${at}: connecting to ${host} timed out; check the address and any firewall` };
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || /socket|terminated/i.test(text))
+    return { kind: "connection", message: `${at}: the connection was dropped (${code ?? "reset"}); check a proxy or the server's logs` };
+  return { kind: "unknown", message: `${at}: ${text.slice(0, 200) || String(e)}` };
+}

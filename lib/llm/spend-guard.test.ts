@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { RunPausedError, SpendGuard, failureKind } from "./spend-guard";
+import type { LedgerRow } from "./ledger";
+
+const row = (status: LedgerRow["status"], extra: Partial<LedgerRow> = {}): LedgerRow => ({
+  origin: { jobId: 1 },
+  purpose: "t",
+  role: "assistant",
+  config: "assistant",
+  endpoint: "http://x",
+  model: "m",
+  cacheKey: null,
+  cacheHit: false,
+  replicate: 0,
+  attempt: 1,
+  status,
+  ...extra,
+});
+const invalid = () => row("invalid", { error: "the reply contains no JSON value", rawReply: "nope" });
+
+describe("SpendGuard", () => {
+  it("trips on the 20th failed attempt when none succeeded, then refuses every attempt", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
+    for (let i = 0; i < 19; i++) g.observe(invalid());
+    expect(trips).toEqual([]);
+    expect(() => g.check()).not.toThrow();
+    g.observe(invalid());
+    expect(trips).toHaveLength(1);
+    expect(trips[0]).toMatch(/first 20 attempts all failed \(last: invalid reply/);
+    expect(() => g.check()).toThrow(RunPausedError);
+    g.observe(invalid());
+    expect(trips).toHaveLength(1); // once
+  });
+
+  it("does not count cache hits, and one success ends the probe", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
+    for (let i = 0; i < 30; i++) g.observe(row("ok", { cacheHit: true }));
+    g.observe(row("ok"));
+    for (let i = 0; i < 24; i++) g.observe(invalid());
+    expect(trips).toEqual([]);
+  });
+
+  it("trips when half of the last 50 calls failed the same way, not in different ways, nor for replies a regeneration fixed", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
+    g.observe(row("ok"));
+    // 49 attempts: alternate ok / HTTP 400 and timeouts, 12 of each kind: no single kind reaches 25 of 50.
+    for (let i = 0; i < 25; i++) g.observe(row("ok"));
+    for (let i = 0; i < 12; i++) g.observe(row("failed", { error: "HTTP 400: context length exceeded" }));
+    for (let i = 0; i < 12; i++) g.observe(row("failed", { error: "timeout" }));
+    expect(trips).toEqual([]);
+    // Invalid replies that a regeneration fixes are not failed calls, however many there are.
+    for (let i = 0; i < 60; i++) g.observe(invalid());
+    expect(trips).toEqual([]);
+    // The window slides: 13 more HTTP 400s push out oks until 25 of the last 50 are HTTP 400.
+    for (let i = 0; i < 13; i++) g.observe(row("failed", { error: "HTTP 400: context length exceeded" }));
+    expect(trips).toHaveLength(1);
+    expect(trips[0]).toMatch(/25 of the last 50 calls failed the same way \(HTTP 400/);
+  });
+
+  it("pauses at a call cap and at a USD cap (prices per million tokens), counting what a resumed run spent before", () => {
+    const calls: string[] = [];
+    const g = new SpendGuard({ maxCalls: 5, spent: { calls: 3, usd: 0 }, onTrip: (r) => calls.push(r) });
+    g.observe(row("ok"));
+    expect(calls).toEqual([]);
+    g.observe(row("ok"));
+    expect(calls[0]).toMatch(/spend cap of 5 paid calls/);
+    const usd: string[] = [];
+    // 1M prompt tokens at $2/M + 0.5M completion at $8/M = $6 per call.
+    const h = new SpendGuard({ maxUsd: 10, prices: { assistant: { prompt: 2, completion: 8 } }, onTrip: (r) => usd.push(r) });
+    h.observe(row("ok", { promptTokens: 1_000_000, completionTokens: 500_000 }));
+    expect(usd).toEqual([]);
+    h.observe(row("ok", { promptTokens: 1_000_000, completionTokens: 500_000 }));
+    expect(usd[0]).toMatch(/spend cap of \$10 was reached \(\$12\.0000 spent\)/);
+  });
+
+  it("lets one call at a time through until the first accepted reply", async () => {
+    const g = new SpendGuard({ onTrip: () => {} });
+    const order: string[] = [];
+    const call = async (name: string, ok: boolean) => {
+      const release = await g.enter();
+      order.push(`start ${name}`);
+      await new Promise((r) => setTimeout(r, 5));
+      g.observe(ok ? row("ok") : invalid());
+      order.push(`end ${name}`);
+      release();
+    };
+    await Promise.all([call("a", false), call("b", true), call("c", true), call("d", true)]);
+    expect(order.slice(0, 4)).toEqual(["start a", "end a", "start b", "end b"]);
+    // After b's accepted reply, new calls no longer wait for each other.
+    const r1 = await g.enter();
+    const r2 = await g.enter();
+    r1();
+    r2();
+  });
+
+  it("classifies failures so that like ones group", () => {
+    expect(failureKind({ status: "invalid", error: "x", rawReply: "y" })).toBe("invalid reply");
+    expect(failureKind({ status: "failed", error: "HTTP 429: slow down", rawReply: null })).toBe("HTTP 429");
+    expect(failureKind({ status: "retry", error: "APIConnectionError: Connection error.", rawReply: null })).toBe("connection failed");
+    expect(failureKind({ status: "ok", error: null, rawReply: null })).toBeNull();
+  });
+});

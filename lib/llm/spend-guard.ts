@@ -1,0 +1,134 @@
+import { AppError } from "@/lib/errors";
+import type { LedgerRow } from "./ledger";
+
+/** A run stopped by its spend guard: the attempt was not made and the run pauses itself. */
+export class RunPausedError extends AppError {
+  constructor(readonly reason: string) {
+    super(`run paused: ${reason}`, 409, "run_paused", 3);
+  }
+}
+
+export type Prices = Partial<Record<string, { prompt: number; completion: number }>>;
+
+export type SpendGuardOptions = {
+  /** The run pauses when its first `probe` attempts all failed (default 20). */
+  probe?: number;
+  /** ... or when at least half of its last `window` calls failed the same way (default 50). */
+  window?: number;
+  /** Optional cap on paid attempts (cache hits are free). */
+  maxCalls?: number | null;
+  /** Optional cap in USD, at `prices` (USD per million tokens, by model role). */
+  maxUsd?: number | null;
+  prices?: Prices;
+  /** Paid attempts and cost already spent by the run before this process took it up (a resumed run). */
+  spent?: { calls: number; usd: number };
+  /** Called once, when the guard trips: the run records the reason and pauses. */
+  onTrip(reason: string): void;
+};
+
+/** What kind of failure a ledger row is, so "the same way" groups like failures (numbers and ids vary). */
+export function failureKind(row: Pick<LedgerRow, "status" | "error" | "rawReply">): string | null {
+  if (row.status === "ok") return null;
+  if (row.rawReply !== undefined && row.rawReply !== null) return "invalid reply";
+  const e = row.error ?? "";
+  const http = /HTTP (\d{3})/.exec(e);
+  if (http) return `HTTP ${http[1]}`;
+  if (/timeout|timed out/i.test(e)) return "timeout";
+  if (/connect|ECONN|socket|fetch failed|network|terminated/i.test(e)) return "connection failed";
+  return e.replace(/\d+/g, "#").slice(0, 60) || "failed";
+}
+
+/**
+ * Spending safety for one run (an experiment, a memory build, a judge run). It sees every attempt the
+ * run's calls make (the model client reports the ledger rows of views bound to it) and trips when the
+ * first `probe` attempts all failed, when half of the last `window` calls failed the same way, or when a spend
+ * cap is reached. Until the run's first accepted reply its calls go one at a time, so an endpoint that
+ * never answers usefully costs at most `probe` attempts before the run stops. A tripped guard refuses
+ * every further attempt with RunPausedError.
+ */
+export class SpendGuard {
+  private readonly probe: number;
+  private readonly window: number;
+  private attempts = 0;
+  private anyOk = false;
+  private calls: number;
+  private usd: number;
+  private recent: Array<string | null> = [];
+  private reasonText: string | null = null;
+  /** Probation lock: the tail of the chain of calls waiting to go one at a time. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: SpendGuardOptions) {
+    this.probe = o.probe ?? 20;
+    this.window = o.window ?? 50;
+    this.calls = o.spent?.calls ?? 0;
+    this.usd = o.spent?.usd ?? 0;
+  }
+
+  get reason(): string | null {
+    return this.reasonText;
+  }
+
+  /** Throws when the guard has tripped: called before every attempt. */
+  check(): void {
+    if (this.reasonText !== null) throw new RunPausedError(this.reasonText);
+    this.checkCaps();
+    if (this.reasonText !== null) throw new RunPausedError(this.reasonText);
+  }
+
+  /**
+   * Waits for the call's turn: one call at a time until the run's first accepted reply, then free.
+   * Returns the release to call when the call has ended.
+   */
+  async enter(): Promise<() => void> {
+    if (this.anyOk) return () => {};
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const before = this.tail;
+    this.tail = before.then(() => mine);
+    await before;
+    return release;
+  }
+
+  /** One ledger row of the run's calls (paid attempts and cache hits). */
+  observe(row: LedgerRow): void {
+    if (row.cacheHit) return;
+    this.attempts++;
+    this.calls++;
+    const price = this.o.prices?.[row.role];
+    if (price) this.usd += ((row.promptTokens ?? 0) * price.prompt + (row.completionTokens ?? 0) * price.completion) / 1e6;
+    const kind = failureKind(row);
+    if (kind === null) this.anyOk = true;
+    // The window holds how calls ended (accepted, or failed for good), not the attempts in between: an
+    // invalid reply that a regeneration fixes, or a 429 that a retry gets past, is not a failed call.
+    if (row.status === "ok" || row.status === "failed") {
+      this.recent.push(kind);
+      if (this.recent.length > this.window) this.recent.shift();
+    }
+    if (this.reasonText !== null) return;
+    if (!this.anyOk && this.attempts >= this.probe) {
+      this.trip(`the first ${this.attempts} attempts all failed (last: ${kind}: ${(row.error ?? "").slice(0, 200)})`);
+      return;
+    }
+    if (kind !== null && this.recent.length >= this.window) {
+      const same = this.recent.filter((k) => k === kind).length;
+      if (same * 2 >= this.window) {
+        this.trip(`${same} of the last ${this.window} calls failed the same way (${kind}: ${(row.error ?? "").slice(0, 200)})`);
+        return;
+      }
+    }
+    this.checkCaps();
+  }
+
+  private checkCaps(): void {
+    if (this.reasonText !== null) return;
+    if (this.o.maxCalls != null && this.calls >= this.o.maxCalls) this.trip(`the spend cap of ${this.o.maxCalls} paid calls was reached`);
+    else if (this.o.maxUsd != null && this.usd >= this.o.maxUsd)
+      this.trip(`the spend cap of $${this.o.maxUsd} was reached ($${this.usd.toFixed(4)} spent)`);
+  }
+
+  private trip(reason: string): void {
+    this.reasonText = reason;
+    this.o.onTrip(reason);
+  }
+}
