@@ -3,8 +3,8 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { e2eState, account, login } from "./state";
-import { apiAs } from "./api-client";
+import { e2eState, account, login, pal } from "./state";
+import { apiAs, signIn } from "./api-client";
 
 const url = (p: string) => `${e2eState().baseURL}${p}`;
 
@@ -166,4 +166,16 @@ test("issue 14 item 12: a session cookie copied before sign-out no longer works 
   // Signing out one session leaves the user's other sessions alone.
   expect((await other.get("/api/me")).status()).toBe(200);
   await thief.close();
+});
+
+test("issue 14 item 12: sign-in refuses a 72-byte password followed by anything", async () => {
+  const email = `long-pw-${Date.now()}@x.org`;
+  const password = "Lp-".repeat(24); // 72 bytes, bcrypt's limit
+  pal("user", "add", "--email", email, "--role", "annotator", "--password", password);
+  for (const suffix of ["x", "-anything-at-all"]) {
+    const r = await signIn(await apiAs(null), email, password + suffix);
+    expect(r.ok, suffix).toBe(false);
+    expect(r.error).toBe("invalid");
+  }
+  expect((await signIn(await apiAs(null), email, password)).ok).toBe(true);
 });
