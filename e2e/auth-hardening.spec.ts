@@ -70,7 +70,7 @@ const campaignStatus = (id: number) => {
 };
 
 /** A campaign made through the page, and the id of its Close button's server action, read from the page's HTML. */
-async function campaignWithCloseAction(page: Page): Promise<{ id: number; actionId: string }> {
+async function campaignWithCloseAction(page: Page, guidelines?: string): Promise<{ id: number; actionId: string }> {
   await login(page, account("researcher"));
   await page.goto(url("/campaigns/new"));
   await page.getByLabel("Name").fill(`Origin rule e2e ${Date.now()}`);
@@ -79,6 +79,7 @@ async function campaignWithCloseAction(page: Page): Promise<{ id: number; action
   for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
   await page.getByRole("checkbox", { name: account("annotator").email }).check();
   await page.getByLabel("Annotations per item (k)").fill("1");
+  if (guidelines !== undefined) await page.getByLabel("Guidelines (Markdown)").fill(guidelines);
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
   const id = Number(page.url().split("/").pop());
@@ -178,4 +179,40 @@ test("issue 14 item 12: sign-in refuses a 72-byte password followed by anything"
     expect(r.error).toBe("invalid");
   }
   expect((await signIn(await apiAs(null), email, password)).ok).toBe(true);
+});
+
+test("issue 14 item 12: guideline images load only from the app or data:, others become links", async ({ page, browser }) => {
+  const pixel = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+  const guidelines = [
+    "## Read me",
+    "![our scale](/icon.svg)",
+    `![inline](${pixel})`,
+    "![tracker](https://tracker.example/pixel.gif?who=annotator)",
+    "![sneaky](//tracker.example/p2.gif)",
+  ].join("\n\n");
+  const { id } = await campaignWithCloseAction(page, guidelines);
+
+  const ctx = await browser.newContext();
+  const offsite: string[] = [];
+  await ctx.route(
+    (u) => u.hostname.endsWith("tracker.example"),
+    (r) => {
+      offsite.push(r.request().url());
+      return r.fulfill({ status: 200, contentType: "image/gif", body: "" });
+    },
+  );
+  const ann = await ctx.newPage();
+  await login(ann, account("annotator"));
+  await ann.goto(url(`/annotate/${id}`));
+  await ann.getByText("Guidelines", { exact: true }).click();
+  const box = ann.locator("details").filter({ hasText: "Read me" });
+  await expect(box.getByRole("img", { name: "our scale" })).toBeVisible();
+  await expect(box.getByRole("img", { name: "inline" })).toBeVisible();
+  await expect(box.getByRole("img")).toHaveCount(2);
+  await expect(box.getByTestId("guideline-image-link")).toHaveText(["image: tracker", "image: sneaky"]);
+  await ann.waitForLoadState("networkidle");
+  expect(offsite).toEqual([]);
+  await ann.setViewportSize({ width: 1440, height: 900 });
+  await ann.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
+  await ctx.close();
 });
