@@ -43,8 +43,10 @@ test("after a real sign-in, no dot-segment callback leaves the app", async ({ pa
       await page.getByLabel("Password").fill(account("researcher").password);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL((u) => u.host !== base.host || !u.pathname.startsWith("/login"));
+      await page.waitForLoadState("load");
       expect(new URL(page.url()).host, query).toBe(base.host);
-      await page.getByTestId("current-user").waitFor();
+      // Signed in, and on a page of the app (the home page, or a 404 of the app for a path such as /evil.example).
+      expect((await page.request.get(url("/api/me"))).status(), query).toBe(200);
     }
   }
   expect(offsite).toEqual([]);
@@ -83,7 +85,8 @@ async function campaignWithCloseAction(page: Page, guidelines?: string): Promise
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
   const id = Number(page.url().split("/").pop());
-  const html = await page.content();
+  // The server's HTML (what a browser without JavaScript gets), not the client-rendered DOM.
+  const html = await (await page.request.get(url(`/campaigns/${id}`))).text();
   const actionId = html.match(/name="\$ACTION_ID_([0-9a-f]+)"/)?.[1];
   expect(actionId, "the Close button is a server-action form").toBeTruthy();
   expect(campaignStatus(id)).toBe("open");

@@ -1,7 +1,12 @@
-import ReactMarkdown from "react-markdown";
+import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
 import { isInlineImageSrc } from "@/lib/annotation/guideline-images";
 
 const link = "text-indigo-700 underline";
+
+/** react-markdown's safe URL filter drops every data: URL; an inline image (data:image/...) is kept for <img>. */
+function urlTransform(url: string, key: string): string {
+  return key === "src" && isInlineImageSrc(url) ? url : defaultUrlTransform(url);
+}
 
 /**
  * Campaign guidelines: Markdown without raw HTML (react-markdown escapes it), links opened safely.
@@ -13,6 +18,7 @@ export function Guidelines({ text }: { text: string }) {
     <div className="prose-sm space-y-2 text-sm text-slate-700 [&_h2]:font-semibold [&_h2]:text-slate-900 [&_li]:ml-5 [&_li]:list-disc">
       <ReactMarkdown
         skipHtml
+        urlTransform={urlTransform}
         components={{
           a: ({ href, children }) => (
             <a href={href} rel="noreferrer noopener" target="_blank" className={link}>
