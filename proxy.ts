@@ -1,14 +1,17 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { checkSameOrigin } from "@/lib/auth/origin";
+import { SAFE_METHODS, checkSameOrigin } from "@/lib/auth/origin";
 
 /**
  * Runs before routing. Its jobs:
  * - a URL with a broken percent-escape (e.g. `%E0%A4%A`) is the client's error: 400 here instead of
  *   a 500 from the router;
- * - a server action (a POST with `Next-Action`) from another origin: a clear 403 here. Next refuses
- *   those too, but by throwing, which answers 500.
+ * - every state-changing request (POST, ...) to a page, not from the app's own pages: a clear 403 here.
+ *   That covers server actions called by script (`Next-Action` header) and the no-JavaScript form posts
+ *   of server actions (`$ACTION_ID_…` in a multipart body, no header), which Next would otherwise run
+ *   for a cross-site page without an Origin, or refuse by throwing (a 500 with a stack trace).
  * Authentication is NOT done here: every page, route handler and server action checks the session
- * and role itself (route handlers also check the origin, in withRole).
+ * and role itself. Route handlers (/api/...) check the origin themselves, in withRole; next-auth's
+ * own endpoints use its CSRF token.
  */
 export function proxy(request: NextRequest) {
   try {
@@ -19,13 +22,17 @@ export function proxy(request: NextRequest) {
       headers: { "content-type": "text/plain; charset=utf-8" },
     });
   }
-  if (request.method === "POST" && request.headers.has("next-action")) {
+  if (!SAFE_METHODS.has(request.method) && !isApiPath(request.nextUrl.pathname)) {
     const verdict = checkSameOrigin(request.method, request.headers);
     if (!verdict.ok) {
       return new NextResponse(`Forbidden: ${verdict.reason}.\n`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
   }
   return NextResponse.next();
+}
+
+function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
 }
 
 /**

@@ -20,6 +20,34 @@ export function databasePath(): string {
   return path.isAbsolute(p) ? p : path.join(/*turbopackIgnore: true*/ projectRoot(), p);
 }
 
+/**
+ * A database created by an older version (or copied in) may be readable by others (0644). Its
+ * -wal and -shm files hold recent pages, so they are restricted too. Said on stderr, since an admin
+ * who shared the file on purpose should know; a file we may not chmod is refused.
+ */
+function restrictToOwner(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(f);
+    } catch {
+      continue; // no -wal/-shm yet
+    }
+    const mode = st.mode & 0o777;
+    if ((mode & 0o077) === 0) continue;
+    try {
+      fs.chmodSync(f, mode & 0o700);
+    } catch (e) {
+      throw new Error(
+        `${f} has mode ${mode.toString(8).padStart(4, "0")} (readable by other users) and cannot be restricted: ${(e as Error).message}; run chmod 600 ${f}`,
+      );
+    }
+    console.warn(
+      `pal: ${f} had mode ${mode.toString(8).padStart(4, "0")}; restricted it to its owner (${(mode & 0o700).toString(8).padStart(4, "0")})`,
+    );
+  }
+}
+
 /** Open (creating if needed) a database file with WAL and foreign keys, migrated to the latest schema. */
 export function openDb(file: string = databasePath()): Db {
   if (file !== ":memory:") {
@@ -27,6 +55,7 @@ export function openDb(file: string = databasePath()): Db {
     // Only this user may read the data (password hashes, annotations); SQLite gives its -wal and
     // -shm files the same mode as the database file.
     fs.closeSync(fs.openSync(file, "a", 0o600));
+    restrictToOwner(file);
   }
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");

@@ -15,9 +15,17 @@ export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
       <div className="mb-2 flex items-baseline justify-between gap-2">
         <h2 className="font-mono text-sm font-semibold">{config.name}</h2>
         <span className="text-xs text-slate-500">
-          {config.model ?? "no model"} ({config.modelFrom}) · key: <span data-testid="key-status">{config.key}</span>
+          {config.model ?? "no model"} ({config.modelFrom}) · key:{" "}
+          <span data-testid="key-status" className={config.key === "unreadable" ? "font-medium text-rose-700" : undefined}>
+            {config.key}
+          </span>
         </span>
       </div>
+      {config.keyError ? (
+        <p role="alert" data-testid="key-error" className="mb-2 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {config.keyError}
+        </p>
+      ) : null}
       <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
         <input type="hidden" name="name" value={config.name} />
         <label className="text-xs text-slate-600">

@@ -27,3 +27,15 @@ export const loginAttempts = sqliteTable(
   },
   (t) => [index("login_attempts_email_at").on(t.email, t.at), index("login_attempts_ip_at").on(t.ip, t.at)],
 );
+
+/**
+ * Sessions signed out before they expired. The session cookie is a self-contained signed token, so
+ * a copy taken before sign-out would stay valid until it expires; every request checks its session
+ * id (`sid`, fixed at sign-in) against this table. Rows are pruned once their token has expired.
+ */
+export const revokedSessions = sqliteTable("revoked_sessions", {
+  sid: text("sid").primaryKey(),
+  userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: integer("expires_at").notNull(),
+  revokedAt: integer("revoked_at").notNull(),
+});

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { eq } from "drizzle-orm";
@@ -8,6 +9,7 @@ import { verifyPassword } from "./password";
 import { isLoginLocked, recordLoginAttempt } from "./rate-limit";
 import { authSecret } from "./secret";
 import { clientIp } from "./client-ip";
+import { isSessionRevoked, revokeSession } from "./revocation";
 
 // Without NEXTAUTH_URL, next-auth v4 only derives its URL from the request when told to trust it.
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
@@ -21,9 +23,12 @@ export const LOGIN_ERRORS = {
 /** Longest email address (RFC 5321); longer input is refused before anything touches the database. */
 export const MAX_EMAIL_LENGTH = 254;
 
+/** How long a session lives without use (seconds); every request that reads it extends it by this much. */
+export const SESSION_MAX_AGE = 12 * 60 * 60;
+
 export const authOptions: NextAuthOptions = {
   secret: authSecret(),
-  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE },
   pages: { signIn: "/login", error: "/login" },
   providers: [
     Credentials({
@@ -54,15 +59,29 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.uid = Number(user.id);
         token.role = (user as unknown as { role: Role }).role;
+        // The session's id: kept by every refreshed token, listed in revoked_sessions at sign-out.
+        token.sid = crypto.randomUUID();
       }
+      // A signed-out session (or a token from before session ids): an empty token, i.e. no user.
+      if (typeof token.sid !== "string" || isSessionRevoked(getDb(), token.sid)) return {};
       return token;
     },
     async session({ session, token }) {
+      // No user in the token (signed out): a session without a user, not the cookie's old name and email.
+      if (typeof token.uid !== "number") return { expires: session.expires } as typeof session;
       if (session.user) {
         (session.user as { id?: number }).id = token.uid as number;
         (session.user as { role?: Role }).role = token.role as Role;
       }
       return session;
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      if (typeof token?.sid !== "string") return;
+      // Any token of this session was issued before now, so none outlives now + maxAge.
+      const uid = typeof token.uid === "number" ? token.uid : null;
+      revokeSession(getDb(), token.sid, uid, Date.now() + SESSION_MAX_AGE * 1000);
     },
   },
 };

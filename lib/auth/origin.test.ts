@@ -25,6 +25,21 @@ describe("checkSameOrigin", () => {
     }
   });
 
+  it("compares the scheme too: https on the same host and port is another origin", () => {
+    const plain = env({ NEXTAUTH_URL: "http://localhost:3000" });
+    expect(checkSameOrigin("POST", h({ host: "localhost:3000", origin: "https://localhost:3000" }), plain).ok).toBe(false);
+    expect(checkSameOrigin("POST", h({ host: "localhost:3000", origin: "https://localhost:3000" }), env()).ok).toBe(false);
+    expect(checkSameOrigin("POST", h({ host: "localhost:3000", origin: "HTTP://LOCALHOST:3000" }), plain).ok).toBe(true);
+    // Behind TLS: NEXTAUTH_URL is https, so the http page of the same host is refused.
+    const tls = env({ NEXTAUTH_URL: "https://pal.lab.example" });
+    expect(checkSameOrigin("POST", h({ host: "pal.lab.example", origin: "https://pal.lab.example" }), tls).ok).toBe(true);
+    expect(checkSameOrigin("POST", h({ host: "127.0.0.1:3000", origin: "http://pal.lab.example" }), tls).ok).toBe(false);
+    // A trusted proxy's X-Forwarded-Proto gives the scheme of the request's own host.
+    const fwd = h({ host: "pal.lab.example", "x-forwarded-proto": "https", origin: "https://pal.lab.example" });
+    expect(checkSameOrigin("POST", fwd, env({ PAL_TRUST_PROXY: "1" })).ok).toBe(true);
+    expect(checkSameOrigin("POST", fwd, env()).ok).toBe(false);
+  });
+
   it("without Origin, trusts Sec-Fetch-Site same-origin/none only, and refuses when both are missing", () => {
     const base = { host: "localhost:3000" };
     expect(checkSameOrigin("POST", h({ ...base, "sec-fetch-site": "same-origin" }), env()).ok).toBe(true);

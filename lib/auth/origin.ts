@@ -3,8 +3,9 @@
  * accepted only when the browser says it comes from the app's own pages. A cookie alone proves
  * nothing, since the browser attaches it to requests that other sites' pages trigger.
  *
- * - `Origin` present: its host must be the app's (NEXTAUTH_URL's host when set, which is what the
- *   browser sees behind a reverse proxy; or the request's own Host, i.e. a same-origin request).
+ * - `Origin` present: it must be the app's origin, scheme included (NEXTAUTH_URL's when set, which is
+ *   what the browser sees behind a reverse proxy; or http:// plus the request's own Host, i.e. a
+ *   same-origin request).
  *   `Origin: null` (sandboxed frames, opaque redirects) is refused.
  * - `Origin` absent: `Sec-Fetch-Site` must be `same-origin` or `none` (typed by the user).
  * - Neither header: refused. Browsers always send one of them; a script or curl must send
@@ -25,34 +26,51 @@ export function trustProxy(env: Env = process.env): boolean {
   return env.PAL_TRUST_PROXY === "1" || env.PAL_TRUST_PROXY === "true";
 }
 
-/** The hosts (host:port) the app is served under. */
-export function appHosts(headers: Headers, env: Env = process.env): string[] {
-  const hosts: string[] = [];
+/**
+ * The origins (scheme://host:port) the app is served under: NEXTAUTH_URL's, and the request's own
+ * Host with the scheme it arrived over. `next start` speaks plain HTTP, so that scheme is http unless
+ * a trusted reverse proxy says otherwise (X-Forwarded-Proto). The scheme matters: a page served over
+ * https on the same host and port is another origin and may not write here.
+ */
+export function appOrigins(headers: Headers, env: Env = process.env): string[] {
+  const origins: string[] = [];
   if (env.NEXTAUTH_URL) {
     try {
-      hosts.push(new URL(env.NEXTAUTH_URL).host.toLowerCase());
+      origins.push(new URL(env.NEXTAUTH_URL).origin.toLowerCase());
     } catch {
       /* a broken NEXTAUTH_URL is next-auth's error to report */
     }
   }
-  const host = headers.get("host");
-  if (host) hosts.push(host.toLowerCase());
-  const fwd = trustProxy(env) ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
-  if (fwd) hosts.push(fwd.toLowerCase());
-  return hosts;
+  const first = (name: string) => headers.get(name)?.split(",")[0]?.trim().toLowerCase() || undefined;
+  const proto = (trustProxy(env) ? first("x-forwarded-proto") : undefined) ?? "http";
+  for (const host of [headers.get("host")?.trim().toLowerCase(), trustProxy(env) ? first("x-forwarded-host") : undefined]) {
+    if (!host) continue;
+    try {
+      origins.push(new URL(`${proto}://${host}`).origin);
+    } catch {
+      /* a Host header that is no host: nothing to allow */
+    }
+  }
+  return origins;
+}
+
+/** The origin a browser sent, normalised (lower case, default port dropped), or null when it is none. */
+function parseOrigin(origin: string): string | null {
+  if (origin === "null") return null;
+  try {
+    const o = new URL(origin).origin;
+    return o === "null" ? null : o.toLowerCase();
+  } catch {
+    return null;
+  }
 }
 
 export function checkSameOrigin(method: string, headers: Headers, env: Env = process.env): OriginVerdict {
   if (SAFE_METHODS.has(method.toUpperCase())) return { ok: true };
   const origin = headers.get("origin");
   if (origin !== null) {
-    let host: string;
-    try {
-      host = new URL(origin).host.toLowerCase();
-    } catch {
-      return { ok: false, reason: `cross-site request refused (Origin "${origin.slice(0, 100)}" is not this app)` };
-    }
-    if (origin !== "null" && host && appHosts(headers, env).includes(host)) return { ok: true };
+    const o = parseOrigin(origin);
+    if (o && appOrigins(headers, env).includes(o)) return { ok: true };
     return { ok: false, reason: `cross-site request refused (Origin "${origin.slice(0, 100)}" is not this app)` };
   }
   const site = headers.get("sec-fetch-site");

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { Db } from "@/db/client";
-import { listModelConfigs, resolveModelConfig } from "./config";
+import { isAppError } from "@/lib/errors";
+import { listModelConfigs, resolveModelConfig, type ModelConfig } from "./config";
 import { recordCall } from "./ledger";
 import { diagnose, type Diagnosis } from "./diagnose";
 
@@ -25,7 +26,14 @@ export type ModelCheck = {
 export async function checkModel(db: Db, name: string, timeoutMs = 20_000): Promise<ModelCheck> {
   const pub = listModelConfigs(db).find((c) => c.name === name);
   if (!pub?.model) return { name, role: pub?.role ?? name, model: null, baseURL: pub?.baseURL ?? "", status: "not configured" };
-  const cfg = resolveModelConfig(db, name);
+  let cfg: ModelConfig;
+  try {
+    cfg = resolveModelConfig(db, name);
+  } catch (e) {
+    // E.g. a saved key that cannot be decrypted: this configuration failed, the others are still checked.
+    if (!isAppError(e)) throw e;
+    return { name, role: pub.role, model: pub.model, baseURL: pub.baseURL, status: "failed", error: e.message };
+  }
   const sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: timeoutMs, maxRetries: 0 });
   const started = Date.now();
   const base = {

@@ -1,12 +1,17 @@
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { modelSettings } from "@/db/schema";
 import { listModelConfigs, resolveModelConfig, saveModelSetting, deleteModelSetting } from "./config";
+import { SavedKeyUnreadableError } from "./secrets";
+import { checkModel } from "./check";
 
 let t: ReturnType<typeof tempDb>;
 beforeEach(() => {
   t = tempDb();
-  vi.stubEnv("PAL_DB", t.file); // the generated secret key lives beside this database
+  vi.stubEnv("PAL_DB", t.file);
+  // The generated encryption key lives in the private folder: a temp one per test.
+  vi.stubEnv("PAL_PRIVATE_DIR", path.join(path.dirname(t.file), "private"));
   vi.stubEnv("PAL_SECRET_KEY", "");
   vi.stubEnv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1");
   vi.stubEnv("OPENAI_API_KEY", "env-key");
@@ -65,5 +70,29 @@ describe("model configuration", () => {
     deleteModelSetting(t.db, "judge:gscore");
     expect(resolveModelConfig(t.db, "judge:gscore").model).toBe("env-judge");
     expect(() => saveModelSetting(t.db, { name: "assistant", baseUrl: "ftp://x" })).toThrow(/not an http/);
+  });
+
+  it("a changed encryption key: the key shows as unreadable with the reason, a call or check fails clearly, re-entering fixes it", async () => {
+    vi.stubEnv("PAL_SECRET_KEY", "the-first-key");
+    saveModelSetting(t.db, { name: "assistant", model: "saved-model", apiKey: "sk-secret-123" });
+    expect(resolveModelConfig(t.db, "assistant").apiKey).toBe("sk-secret-123");
+    vi.stubEnv("PAL_SECRET_KEY", "another-key");
+    const listed = listModelConfigs(t.db).find((c) => c.name === "assistant")!;
+    expect(listed.key).toBe("unreadable");
+    expect(listed.keyError).toMatch(/saved keys cannot be decrypted: re-enter them/);
+    let thrown: unknown;
+    try {
+      resolveModelConfig(t.db, "assistant");
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(SavedKeyUnreadableError);
+    expect((thrown as Error).message).toMatch(/^assistant: saved keys cannot be decrypted: re-enter them/);
+    const check = await checkModel(t.db, "assistant");
+    expect(check).toMatchObject({ status: "failed" });
+    expect(check.error).toMatch(/saved keys cannot be decrypted: re-enter them/);
+    saveModelSetting(t.db, { name: "assistant", apiKey: "sk-new-456" });
+    expect(resolveModelConfig(t.db, "assistant").apiKey).toBe("sk-new-456");
+    expect(listModelConfigs(t.db).find((c) => c.name === "assistant")!.key).toBe("set");
   });
 });

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { decryptSecret, encryptSecret } from "./secrets";
+import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -29,7 +29,10 @@ export type PublicModelConfig = {
   baseURLFrom: Source;
   model: string | null;
   modelFrom: Source;
-  key: "set" | "from env" | "missing";
+  /** "unreadable": a key is saved but the current encryption key cannot decrypt it (re-enter it). */
+  key: "set" | "from env" | "missing" | "unreadable";
+  /** Why the key is unreadable. */
+  keyError?: string;
   params: Record<string, unknown>;
 };
 type Source = "settings" | "env" | "default" | "none";
@@ -83,6 +86,27 @@ function layered(db: Db, name: string) {
   return { role, chain, env, baseUrl: pick("baseUrl"), model: pick("model"), apiKeyEnc: pick("apiKeyEnc") };
 }
 
+/** A saved key in plain text; an undecryptable one is an error naming the configuration. */
+function savedKey(name: string, enc: string): string {
+  try {
+    return decryptSecret(enc);
+  } catch (e) {
+    if (e instanceof SavedKeyUnreadableError) throw new SavedKeyUnreadableError(`${name}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Whether a saved key can be decrypted (for the admin page), without returning it. */
+function keyProblem(enc: string): string | undefined {
+  try {
+    decryptSecret(enc);
+    return undefined;
+  } catch (e) {
+    if (e instanceof SavedKeyUnreadableError) return e.message;
+    throw e;
+  }
+}
+
 /** The configuration a call uses; throws when no model name is configured anywhere. */
 export function resolveModelConfig(db: Db, name: string): ModelConfig {
   const l = layered(db, name);
@@ -95,7 +119,7 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     name,
     role: l.role,
     baseURL: (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
-    apiKey: l.apiKeyEnc ? decryptSecret(l.apiKeyEnc) : (l.env.apiKey ?? null),
+    apiKey: l.apiKeyEnc ? savedKey(name, l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
   };
@@ -106,6 +130,7 @@ export function listModelConfigs(db: Db): PublicModelConfig[] {
   const names = [...MODEL_ROLES, ...[...rows(db).keys()].filter((n) => n.startsWith("judge:")).sort()];
   return names.map((name) => {
     const l = layered(db, name);
+    const keyError = l.apiKeyEnc ? keyProblem(l.apiKeyEnc) : undefined;
     return {
       name,
       role: l.role,
@@ -113,7 +138,8 @@ export function listModelConfigs(db: Db): PublicModelConfig[] {
       baseURLFrom: l.baseUrl ? "settings" : l.env.baseURL ? "env" : "default",
       model: l.model ?? l.env.model ?? null,
       modelFrom: l.model ? "settings" : l.env.model ? "env" : "none",
-      key: l.apiKeyEnc ? "set" : l.env.apiKey ? "from env" : "missing",
+      key: l.apiKeyEnc ? (keyError ? "unreadable" : "set") : l.env.apiKey ? "from env" : "missing",
+      ...(keyError ? { keyError } : {}),
       params: Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})),
     };
   });

@@ -2,11 +2,10 @@ import { eq, asc, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword, MAX_PASSWORD_BYTES } from "@/lib/auth/password";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 
-/** bcrypt ignores everything after the first 72 bytes of a password. */
-export const MAX_PASSWORD_BYTES = 72;
+export { MAX_PASSWORD_BYTES };
 
 export const newUserSchema = z.object({
   email: z
