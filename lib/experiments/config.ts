@@ -47,7 +47,7 @@ export const experimentConfigSchema = z
     reference: z.string().optional(),
     /** Ties in the pairwise dialogue judgment when |mean difference| ≤ margin. */
     tieMargin: z.number().min(0).default(0),
-    /** HiCUPID: the QA splits to answer, an optional first-N sample per split, and one or two judges side by side. */
+    /** HiCUPID: the QA splits to answer, an optional sample of N items per split (seeded by `seed`), and one or two judges side by side. */
     hicupid: z
       .object({
         splits: z.array(z.string().min(1)).min(1).default(["test_1", "test_2"]),
