@@ -8,10 +8,15 @@ import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import { TASK_NAMES } from "@/lib/tasks/names";
 
+/** The protocol presets (presets.ts): the paper whose protocol a config starts from. */
+export const PRESET_IDS = ["mem-pal", "hicupid"] as const;
+
 const modelSetting = z.object({ model: z.string().min(1).optional(), temperature: z.number().min(0).max(2).optional() }).strict();
 
 export const experimentConfigSchema = z
   .object({
+    /** The protocol preset this config started from (the experiment page lists what differs from it). */
+    preset: z.enum(PRESET_IDS).optional(),
     users: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
     methods: z
       .array(
