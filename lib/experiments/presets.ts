@@ -53,7 +53,8 @@ const MEM_PAL: PresetDef = {
   id: "mem-pal",
   label: "Reproduce Mem-PAL",
   datasetKind: "palset",
-  description: "Mem-PAL Tables 2 and 3: H2Memory, its four ablations and the baselines on the three PAL-Bench tasks, dense top-3 retrieval, 3 runs.",
+  description:
+    "Mem-PAL Tables 2 and 3: H2Memory, its four ablations and the baselines on the three PAL-Bench tasks, dense top-3 retrieval, 3 runs.",
   config: {
     users: "all",
     methods: memPalMethods,
@@ -98,7 +99,8 @@ const HICUPID: PresetDef = {
   id: "hicupid",
   label: "Reproduce HiCUPID",
   datasetKind: "hicupid",
-  description: "HiCUPID Table 3 (Test Set 1): 0-shot and 3-shot with the whole history, BM25 and dense utterance retrieval (k = 5), GPT-4o A/B judge.",
+  description:
+    "HiCUPID Table 3 (Test Set 1): 0-shot and 3-shot with the whole history, BM25 and dense utterance retrieval (k = 5), GPT-4o A/B judge.",
   config: {
     users: "all",
     methods: [
@@ -137,8 +139,7 @@ const HICUPID: PresetDef = {
     seed: "our choice (draws the few-shot examples, the A/B slots and any perSplit sample)",
     reference: "our choice (0-shot, the paper's first row, as the comparison baseline)",
     "hicupid.splits": "HiCUPID Table 3: Test Set 1 (seen users, unseen QA); Table 4 is test_2",
-    "hicupid.judges":
-      "HiCUPID Table 3 S_GPT (GPT-4o); add a second judge config (judge:<name>) for S_Llama, the distilled Llama-3.2-3B",
+    "hicupid.judges": "HiCUPID Table 3 S_GPT (GPT-4o); add a second judge config (judge:<name>) for S_Llama, the distilled Llama-3.2-3B",
   },
 };
 
@@ -185,12 +186,8 @@ export function applyPreset(id: string, overrides: Record<string, unknown> = {},
 
 export type PresetOverride = { path: string; preset: unknown; value: unknown };
 
-/** Leaf paths of a JSON value; methods are keyed by label or name, other arrays compared whole. */
+/** Leaf paths of a JSON value (arrays compared whole). */
 function leaves(v: unknown, prefix: string, out: Map<string, unknown>): void {
-  if (prefix === "methods" && Array.isArray(v)) {
-    for (const m of v as Array<{ name: string; label?: string }>) leaves(m, `methods.${methodKey(m)}`, out);
-    return;
-  }
   if (v && typeof v === "object" && !Array.isArray(v)) {
     const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
     if (!entries.length) out.set(prefix, {});
@@ -200,22 +197,45 @@ function leaves(v: unknown, prefix: string, out: Map<string, unknown>): void {
   out.set(prefix, v);
 }
 
-/**
- * What a config changes from its preset: every setting (after defaults are applied to both) whose value
- * differs, including methods added or removed. Empty for a config without a preset or equal to it.
- */
-export function presetOverrides(config: ExperimentConfig): PresetOverride[] {
-  if (!config.preset) return [];
-  const base = parseExperimentConfig(applyPreset(config.preset));
-  const a = new Map<string, unknown>();
-  const b = new Map<string, unknown>();
-  leaves({ ...base, preset: undefined }, "", a);
-  leaves({ ...config, preset: undefined }, "", b);
-  const out: PresetOverride[] = [];
+function diff(a: Map<string, unknown>, b: Map<string, unknown>, out: PresetOverride[]): void {
   for (const path of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(path);
     const y = b.get(path);
     if (canonicalJson(x) !== canonicalJson(y)) out.push({ path, preset: x, value: y });
+  }
+}
+
+/**
+ * What a config changes from its preset: every setting (after defaults are applied to both) whose value
+ * differs. Methods are matched by label or name: a method added or removed is one entry
+ * ("methods.<key>", the whole spec on one side), a kept method's changed options one entry each.
+ * Empty for a config without a preset or equal to it.
+ */
+export function presetOverrides(config: ExperimentConfig): PresetOverride[] {
+  if (!config.preset) return [];
+  const base = parseExperimentConfig(applyPreset(config.preset));
+  const out: PresetOverride[] = [];
+  const rest = (c: ExperimentConfig) => {
+    const m = new Map<string, unknown>();
+    leaves({ ...c, preset: undefined, methods: undefined }, "", m);
+    return m;
+  };
+  diff(rest(base), rest(config), out);
+  const byKey = (c: ExperimentConfig) => new Map(c.methods.map((m) => [methodKey(m), m]));
+  const pa = byKey(base);
+  const pb = byKey(config);
+  for (const key of new Set([...pa.keys(), ...pb.keys()])) {
+    const x = pa.get(key);
+    const y = pb.get(key);
+    if (!x || !y) {
+      out.push({ path: `methods.${key}`, preset: x, value: y });
+      continue;
+    }
+    const la = new Map<string, unknown>();
+    const lb = new Map<string, unknown>();
+    leaves(x, `methods.${key}`, la);
+    leaves(y, `methods.${key}`, lb);
+    diff(la, lb, out);
   }
   return out;
 }
