@@ -239,3 +239,11 @@ export function presetOverrides(config: ExperimentConfig): PresetOverride[] {
   }
   return out;
 }
+
+/** The presets as the New experiment form shows them (plain data: label, config, sourced settings). */
+export function presetOptions() {
+  return PRESET_IDS.map((id) => {
+    const p = PRESETS[id];
+    return { id, label: p.label, description: p.description, datasetKind: p.datasetKind, config: p.config, settings: presetSettings(id) };
+  });
+}
