@@ -13,6 +13,8 @@ import { resumeExperiment } from "@/lib/jobs/control";
 import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps, knownMethod, requireModels } from "@/lib/jobs/bind";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
+import { parseExperimentConfig } from "@/lib/experiments/config";
+import { applyPreset, getPreset, presetOverrides, presetSettings, type PresetId } from "@/lib/experiments/presets";
 import { CliError } from "../errors";
 
 type RunOpts = {
@@ -32,6 +34,7 @@ type RunOpts = {
   config?: string;
   maxCalls?: string;
   maxUsd?: string;
+  preset?: string;
 };
 
 const list = (s?: string) =>
@@ -69,6 +72,21 @@ function readConfigFile(file: string): Record<string, unknown> {
   }
 }
 
+/** A preset's settings as text: path, value, source; then the overrides. */
+function presetText(
+  p: {
+    label: string;
+    settings: Array<{ path: string; value: unknown; source: string }>;
+    overrides: Array<{ path: string; preset: unknown; value: unknown }>;
+  } | null,
+): string {
+  if (!p) return "";
+  const lines = [`${p.label}: settings and their sources`, ...p.settings.map((s) => `${s.path}\t${JSON.stringify(s.value)}\t${s.source}`)];
+  lines.push(p.overrides.length ? "overrides of the preset:" : "no overrides of the preset");
+  for (const o of p.overrides) lines.push(`${o.path}\t${JSON.stringify(o.preset)} → ${JSON.stringify(o.value)}`);
+  return lines.join("\n");
+}
+
 export function registerRun(program: Command): void {
   program
     .command("run")
@@ -86,6 +104,7 @@ export function registerRun(program: Command): void {
       "--config <file.json>",
       "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it",
     )
+    .option("--preset <id>", "start from a paper's protocol: mem-pal or hicupid (every setting sourced; --config and flags override it)")
     .option("--name <name>", "experiment name")
     .option("--max-calls <n>", "spend cap: pause the run when its paid calls reach n")
     .option("--max-usd <usd>", "spend cap: pause the run when its cost at the config's prices reaches this many USD")
@@ -99,12 +118,15 @@ export function registerRun(program: Command): void {
         id = int(o.resume, "--resume")!;
         resumeExperiment(db, id);
       } else {
-        if (!o.dataset) throw new CliError("--dataset is required (or --resume ID)");
-        const ds = db.select().from(datasets).where(eq(datasets.name, o.dataset)).get();
-        if (!ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
-        const base = o.config ? readConfigFile(o.config) : {};
-        const config = {
-          ...base,
+        const preset = o.preset ? getPreset(o.preset, "--preset") : null;
+        if (!o.dataset && !(preset && o.dryRun)) throw new CliError("--dataset is required (or --resume ID)");
+        const ds = o.dataset ? db.select().from(datasets).where(eq(datasets.name, o.dataset)).get() : undefined;
+        if (o.dataset && !ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
+        if (ds && preset && ds.kind !== preset.datasetKind) {
+          throw new CliError(`--preset ${preset.id} runs on a ${preset.datasetKind} data set; "${ds.name}" is ${ds.kind}`);
+        }
+        const file = o.config ? readConfigFile(o.config) : {};
+        const flags = {
           ...(o.method ? { methods: list(o.method).map((name) => ({ name })) } : {}),
           ...(o.task ? { tasks: list(o.task) } : {}),
           ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
@@ -115,19 +137,35 @@ export function registerRun(program: Command): void {
           ...(o.maxCalls || o.maxUsd
             ? {
                 spendCap: {
-                  ...((base.spendCap as object | undefined) ?? {}),
+                  ...((file.spendCap as object | undefined) ?? {}),
                   ...(o.maxCalls ? { calls: int(o.maxCalls, "--max-calls") } : {}),
                   ...(o.maxUsd ? { usd: usd(o.maxUsd) } : {}),
                 },
               }
             : {}),
         };
+        const config: Record<string, unknown> = preset ? applyPreset(preset.id, { ...file, ...flags }, "--preset") : { ...file, ...flags };
         if (o.dryRun) {
+          const full = parseExperimentConfig(config);
+          // The preset's settings with their sources, and what this run changes from it.
+          const protocol = preset
+            ? { id: preset.id, label: preset.label, settings: presetSettings(preset.id as PresetId), overrides: presetOverrides(full) }
+            : null;
+          if (!ds) {
+            process.stdout.write(
+              o.json
+                ? JSON.stringify({ dataset: null, config: full, preset: protocol, estimate: "needs --dataset" }) + "\n"
+                : `${presetText(protocol)}\n(the estimate needs --dataset)\n`,
+            );
+            return;
+          }
           const d = dryRun(db, ds.id, config, knownMethod());
           process.stdout.write(
             o.json
               ? JSON.stringify({
                   dataset: ds.name,
+                  config: full,
+                  preset: protocol,
                   rows: d.rows,
                   total: d.total,
                   tokenBasis: d.tokenBasis,
@@ -136,15 +174,16 @@ export function registerRun(program: Command): void {
                   withBuilds: d.withBuilds,
                   worstCase: d.worstCase,
                 }) + "\n"
-              : dryRunTable(d.rows, d.total, d.tokenBasis, d),
+              : (protocol ? `${presetText(protocol)}\n\n` : "") + dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
           return;
         }
+        if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
         const label = (v: unknown) =>
           Array.isArray(v) ? v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",") : "?";
         id = createExperiment(db, {
-          name: o.name ?? `${o.dataset}: ${label(config.methods)} × ${label(config.tasks)}`,
+          name: o.name ?? `${o.dataset}: ${preset ? `${preset.label}, ` : ""}${label(config.methods)} × ${label(config.tasks)}`,
           datasetId: ds.id,
           config,
           knownMethod: knownMethod(),

@@ -1,5 +1,6 @@
 "use client";
 import { useState } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { postJson } from "./api";
 
@@ -39,18 +40,31 @@ const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm f
 
 /** Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. */
 type MethodOption = { name: string; kinds: string[] };
+/** A protocol preset as the server describes it (lib/experiments/presets.ts). */
+export type PresetOption = {
+  id: string;
+  label: string;
+  description: string;
+  datasetKind: string;
+  config: Record<string, unknown>;
+  settings: Array<{ path: string; value: unknown; source: string }>;
+};
 
 export function NewExperimentForm({
   datasets,
   tasks,
   methods: allMethods,
+  presets = [],
 }: {
   datasets: DatasetOption[];
   tasks: TaskOption[];
   methods: MethodOption[];
+  presets?: PresetOption[];
 }) {
   const router = useRouter();
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 0);
+  const [presetId, setPresetId] = useState("");
+  const preset = presets.find((p) => p.id === presetId) ?? null;
   const kind = datasets.find((d) => d.id === datasetId)?.kind;
   const methods = allMethods.filter((m) => !kind || m.kinds.includes(kind)).map((m) => m.name);
   const [advanced, setAdvanced] = useState("");
@@ -73,20 +87,48 @@ export function NewExperimentForm({
     if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("advanced config: a JSON object is expected");
     return v;
   };
-  const config = () => ({
-    methods: methodNames.map((n) => ({ name: n })),
-    tasks: taskSel.filter((t) => tasks.find((x) => x.name === t)?.datasetKind === kind),
-    users: users.trim()
-      ? users
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : "all",
-    repeats,
-    seed,
-    retriever,
-    ...extra(),
-  });
+  // With a preset, the fields start from its values and only what the user changed is sent over it.
+  const choosePreset = (id: string) => {
+    setPresetId(id);
+    setEstimate(null);
+    const p = presets.find((x) => x.id === id);
+    if (!p) return;
+    const ds = datasets.find((d) => d.kind === p.datasetKind);
+    if (ds) setDatasetId(ds.id);
+    setRepeats(Number(p.config.repeats ?? 1));
+    setSeed(Number(p.config.seed ?? 0));
+    setRetriever(String(p.config.retriever ?? "bm25"));
+    setUsers("");
+  };
+  const presetConfig = (p: PresetOption) => {
+    const changed: Record<string, unknown> = {};
+    if (repeats !== Number(p.config.repeats ?? 1)) changed.repeats = repeats;
+    if (seed !== Number(p.config.seed ?? 0)) changed.seed = seed;
+    if (retriever !== String(p.config.retriever ?? "bm25")) changed.retriever = retriever;
+    if (users.trim())
+      changed.users = users
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+    return { ...p.config, ...changed, ...extra(), preset: p.id };
+  };
+  const config = () =>
+    preset
+      ? presetConfig(preset)
+      : {
+          methods: methodNames.map((n) => ({ name: n })),
+          tasks: taskSel.filter((t) => tasks.find((x) => x.name === t)?.datasetKind === kind),
+          users: users.trim()
+            ? users
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : "all",
+          repeats,
+          seed,
+          retriever,
+          ...extra(),
+        };
   const submit = async (dryRun: boolean) => {
     setBusy(true);
     setError(null);
@@ -114,6 +156,49 @@ export function NewExperimentForm({
       onSubmit={(e) => e.preventDefault()}
     >
       <h2 className="text-sm font-semibold">New experiment</h2>
+      {presets.length ? (
+        <label className="block text-xs text-slate-600">
+          Protocol
+          <select className={input} value={presetId} onChange={(e) => choosePreset(e.target.value)} data-testid="preset">
+            <option value="">Custom (choose methods and tasks)</option>
+            {presets.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {preset ? (
+        <details className="rounded border border-indigo-100 bg-indigo-50/40 p-2 text-xs text-slate-700" data-testid="preset-settings" open>
+          <summary>
+            {preset.description} Every setting and where it comes from (changing repeats, seed, retriever, users or the advanced JSON
+            records an override;{" "}
+            <Link className="text-indigo-700 underline" href="/experiments/protocol">
+              protocol notes
+            </Link>
+            ):
+          </summary>
+          <table className="mt-1 w-full">
+            <thead className="text-left text-slate-500">
+              <tr>
+                <th className="pr-2">Setting</th>
+                <th className="pr-2">Value</th>
+                <th>Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preset.settings.map((x) => (
+                <tr key={x.path} className="border-t border-indigo-100 align-top">
+                  <td className="pr-2 font-mono">{x.path}</td>
+                  <td className="pr-2">{settingText(x.value)}</td>
+                  <td>{x.source}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      ) : null}
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
         <label className="block text-xs text-slate-600">
           Name
@@ -134,36 +219,40 @@ export function NewExperimentForm({
           <input className={input} value={users} onChange={(e) => setUsers(e.target.value)} data-testid="users" />
         </label>
       </div>
-      <fieldset className="text-xs text-slate-600">
-        <legend>Methods (the first is the reference)</legend>
-        <div className="mt-1 flex flex-wrap gap-3">
-          {methods.map((m) => (
-            <label key={m} className="flex items-center gap-1">
-              <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
-              {m}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <fieldset className="text-xs text-slate-600">
-        <legend>Tasks</legend>
-        <div className="mt-1 flex flex-wrap gap-3">
-          {tasks
-            .filter((t) => t.datasetKind === kind)
-            .map((t) => (
-              <label key={t.name} className="flex items-center gap-1">
-                <input
-                  type="checkbox"
-                  name="task"
-                  value={t.name}
-                  checked={taskSel.includes(t.name)}
-                  onChange={() => setTaskSel(toggle(taskSel, t.name))}
-                />
-                {t.label}
-              </label>
-            ))}
-        </div>
-      </fieldset>
+      {preset ? null : (
+        <>
+          <fieldset className="text-xs text-slate-600">
+            <legend>Methods (the first is the reference)</legend>
+            <div className="mt-1 flex flex-wrap gap-3">
+              {methods.map((m) => (
+                <label key={m} className="flex items-center gap-1">
+                  <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
+                  {m}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <fieldset className="text-xs text-slate-600">
+            <legend>Tasks</legend>
+            <div className="mt-1 flex flex-wrap gap-3">
+              {tasks
+                .filter((t) => t.datasetKind === kind)
+                .map((t) => (
+                  <label key={t.name} className="flex items-center gap-1">
+                    <input
+                      type="checkbox"
+                      name="task"
+                      value={t.name}
+                      checked={taskSel.includes(t.name)}
+                      onChange={() => setTaskSel(toggle(taskSel, t.name))}
+                    />
+                    {t.label}
+                  </label>
+                ))}
+            </div>
+          </fieldset>
+        </>
+      )}
       <div className="grid grid-cols-3 gap-3">
         <label className="block text-xs text-slate-600">
           Repeats
@@ -279,6 +368,21 @@ export function NewExperimentForm({
       </div>
     </form>
   );
+}
+
+/** A preset value in a few words: lists of methods by label or name, other values as written. */
+function settingText(v: unknown): string {
+  if (Array.isArray(v))
+    return v
+      .map((x) =>
+        x && typeof x === "object" ? String((x as { label?: string; name?: string }).label ?? (x as { name?: string }).name) : String(x),
+      )
+      .join(", ");
+  if (v && typeof v === "object")
+    return Object.entries(v)
+      .map(([k, x]) => `${k}: ${typeof x === "object" ? JSON.stringify(x) : String(x)}`)
+      .join(", ");
+  return String(v);
 }
 
 /** One row of the estimate: a method and task (or the total) with its calls by role and tokens. */

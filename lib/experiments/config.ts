@@ -8,10 +8,15 @@ import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import { TASK_NAMES } from "@/lib/tasks/names";
 
+/** The protocol presets (presets.ts): the paper whose protocol a config starts from. */
+export const PRESET_IDS = ["mem-pal", "hicupid"] as const;
+
 const modelSetting = z.object({ model: z.string().min(1).optional(), temperature: z.number().min(0).max(2).optional() }).strict();
 
 export const experimentConfigSchema = z
   .object({
+    /** The protocol preset this config started from (the experiment page lists what differs from it). */
+    preset: z.enum(PRESET_IDS).optional(),
     users: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
     methods: z
       .array(
@@ -47,9 +52,7 @@ export const experimentConfigSchema = z
     reference: z.string().optional(),
     /** Ties in the pairwise dialogue judgment when |mean difference| ≤ margin. */
     tieMargin: z.number().min(0).default(0),
-    /** Solution selection: how many answers to ask for before an invalid selection counts as failed. */
-    selectionAttempts: z.number().int().min(1).max(10).default(3),
-    /** HiCUPID: the QA splits to answer, an optional first-N sample per split, and one or two judges side by side. */
+    /** HiCUPID: the QA splits to answer, an optional sample of N items per split (seeded by `seed`), and one or two judges side by side. */
     hicupid: z
       .object({
         splits: z.array(z.string().min(1)).min(1).default(["test_1", "test_2"]),
@@ -80,9 +83,25 @@ export function methodKey(m: { name: string; label?: string }): string {
   return m.label ?? m.name;
 }
 
+/**
+ * `selectionAttempts` was a config field that nothing read: a selection is always asked at most 3 times
+ * (the model client's 2 regenerations). Configs stored with it (always the default 3) still load; it is
+ * dropped. Any other value is refused rather than silently ignored.
+ */
+function dropLegacyFields(raw: unknown, where: string): unknown {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw) || !("selectionAttempts" in raw)) return raw;
+  const { selectionAttempts, ...rest } = raw as Record<string, unknown>;
+  if (selectionAttempts !== 3) {
+    throw new InvalidInputError(
+      `${where}.selectionAttempts: no longer a setting (a selection is asked at most 3 times, the model client's 2 regenerations); remove it`,
+    );
+  }
+  return rest;
+}
+
 /** Validates; the error names the field. */
 export function parseExperimentConfig(raw: unknown, where = "config"): ExperimentConfig {
-  const r = experimentConfigSchema.safeParse(raw);
+  const r = experimentConfigSchema.safeParse(dropLegacyFields(raw, where));
   if (!r.success) {
     const i = r.error.issues[0];
     throw new InvalidInputError(`${where}.${i.path.join(".") || "(root)"}: ${i.message}`);

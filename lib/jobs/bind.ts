@@ -50,7 +50,18 @@ export function requireModels(db: Db, rawConfig: unknown): void {
     }
   }
   if (config.retriever === "dense") roles.add("embedding");
-  for (const r of roles) resolveModelConfig(db, r);
+  // HiCUPID's RAG settings choose their retriever per method.
+  if (config.methods.some((m) => m.options?.retriever === "dense")) roles.add("embedding");
+  for (const r of roles) {
+    try {
+      resolveModelConfig(db, r);
+    } catch (e) {
+      // A preset's protocol needs the role: say so before anything is created.
+      if (config.preset && e instanceof InvalidInputError)
+        throw new InvalidInputError(`the ${config.preset} preset needs the ${r} role: ${e.message}`);
+      throw e;
+    }
+  }
 }
 
 /** Per-role request parameters from the experiment config (temperature; a model name overrides the endpoint's). */

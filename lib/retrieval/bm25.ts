@@ -144,6 +144,8 @@ export class Bm25Retriever<T = unknown> implements Retriever<T> {
       if (max > 0) for (let i = 0; i < scores.length; i++) scores[i] /= max;
     }
     const docs = this.list.docs;
-    return topK(docs, scores, k, (i) => scores[i] > 0 && (!options.filter || options.filter(docs[i])));
+    // Documents sharing no term score 0 and fill the remaining places in insertion order, so k hits come
+    // back whenever k documents pass the filter (Mem-PAL always gives its methods the top 3).
+    return topK(docs, scores, k, (i) => !options.filter || options.filter(docs[i]));
   }
 }

@@ -35,7 +35,7 @@ export function checkK(k: number): void {
 
 /**
  * The k highest scores, best first, equal scores in insertion (index) order. `keep` says which
- * indices may be returned at all (filter, score > 0 for lexical retrievers).
+ * indices may be returned at all (the caller's filter).
  */
 export function topK<T>(docs: RetrievalDoc<T>[], scores: ArrayLike<number>, k: number, keep: (index: number) => boolean): SearchHit<T>[] {
   // k is small (3 in Mem-PAL): keep a sorted buffer of the best k instead of sorting every score.

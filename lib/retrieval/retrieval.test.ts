@@ -39,9 +39,11 @@ describe("BM25", () => {
     const r = new Bm25Retriever({ tokenizer: { language: "en" } });
     await r.add(EN);
     const hits = await r.search("cat", 3);
-    expect(hits.map((h) => h.id)).toEqual(["d1", "d0"]); // d2 shares no term: left out
+    // d2 shares no term: score 0, it still fills the third place (k hits whenever k documents exist)
+    expect(hits.map((h) => h.id)).toEqual(["d1", "d0", "d2"]);
     expect(hits[0].score).toBeCloseTo(0.614958, 5);
     expect(hits[1].score).toBeCloseTo(0.502294, 5);
+    expect(hits[2].score).toBe(0);
     expect(hits[0].doc).toBe(EN[1]);
   });
 
@@ -110,7 +112,7 @@ describe("BM25", () => {
       ]),
     ).rejects.toThrow(InvalidInputError);
     expect(r.size).toBe(3);
-    expect(await r.search("new", 3)).toEqual([]);
+    expect((await r.search("new", 3)).map((h) => h.id)).toEqual(["d0", "d1", "d2"]); // n1 was never added
     await expect(r.search("cat", -1)).rejects.toThrow(/k: must be a non-negative integer/);
   });
 });
@@ -150,7 +152,9 @@ describe("TF-IDF", () => {
     const r = new TfidfRetriever({ tokenizer: { language: "en" } });
     await r.add(EN);
     const hits = await r.search("cat");
-    expect(hits.map((h) => h.id)).toEqual(["d1", "d0"]);
+    // d2 has no "cat": cosine 0, it fills the third place (k = 3 hits from 3 documents)
+    expect(hits.map((h) => h.id)).toEqual(["d1", "d0", "d2"]);
+    expect(hits[2].score).toBe(0);
     expect(hits[0].score).toBeCloseTo(2 / Math.sqrt(5), 9); // 0.894427
     expect(hits[1].score).toBeCloseTo(0.605349, 5);
     const both = await r.search("cat sat");
@@ -171,6 +175,22 @@ describe("TF-IDF", () => {
       ["z0", 0.42805],
       ["z2", 0.33491],
     ]);
+  });
+
+  it("returns k hits when k documents pass the filter, even when no document shares a term (both lexical kinds)", async () => {
+    for (const kind of ["bm25", "tfidf"] as const) {
+      const r = createRetriever(kind, { tokenizer: { language: "en" } });
+      await r.add(EN);
+      // "zebra" is in no document: every score is 0, so the order is the insertion order
+      expect((await r.search("zebra", 3)).map((h) => [h.id, h.score])).toEqual([
+        ["d0", 0],
+        ["d1", 0],
+        ["d2", 0],
+      ]);
+      expect((await r.search("zebra", 5)).length).toBe(3); // never more than the documents
+      // the filter still decides which documents may come back: d1 matches, d2 fills
+      expect((await r.search("cat", 3, { filter: (d) => d.id !== "d0" })).map((h) => h.id)).toEqual(["d1", "d2"]);
+    }
   });
 
   it("refits idf after an add", async () => {
@@ -255,7 +275,7 @@ describe("registry", () => {
     const again = retrieverFromSettings(JSON.parse(JSON.stringify(r.settings)));
     expect(again.settings).toEqual(r.settings);
     await again.add(EN);
-    expect((await again.search("cat")).map((h) => h.id)).toEqual(["d1", "d0"]);
+    expect((await again.search("cat")).map((h) => h.id)).toEqual(["d1", "d0", "d2"]);
     expect(() => retrieverFromSettings({ kind: "dense", model: "m" })).toThrow(/needs an embed function/);
     expect(() => createRetriever("nope" as "bm25", {})).toThrow(/unknown kind "nope"/);
   });

@@ -214,6 +214,7 @@ export class TfidfRetriever<T = unknown> implements Retriever<T> {
       for (const { doc, w } of this.postings[q.indices[j]]) scores[doc] += qv * w;
     }
     const docs = this.list.docs;
-    return topK(docs, scores, k, (i) => scores[i] > 0 && (!options.filter || options.filter(docs[i])));
+    // As BM25: score-0 documents fill the remaining places in insertion order (always min(k, size) hits).
+    return topK(docs, scores, k, (i) => !options.filter || options.filter(docs[i]));
   }
 }

@@ -48,8 +48,9 @@ export interface Retriever<T = unknown> {
   /** Adds documents; a duplicate id (in the batch or already added) is refused and nothing is added. */
   add(docs: RetrievalDoc<T>[]): Promise<void>;
   /**
-   * The k best documents, best first; equal scores keep insertion order. Lexical retrievers leave out
-   * documents that share no term with the query (score 0), so fewer than k may come back.
+   * The k best documents, best first; equal scores keep insertion order. Every retriever returns
+   * min(k, documents passing the filter) hits: for the lexical ones, documents sharing no term with
+   * the query score 0 and fill the last places in insertion order.
    */
   search(query: string, k?: number, options?: SearchOptions<T>): Promise<SearchHit<T>[]>;
 }

@@ -9,6 +9,7 @@ import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
 import { methodChoices } from "@/lib/jobs/bind";
+import { presetOptions } from "@/lib/experiments/presets";
 
 export const metadata: Metadata = { title: "Experiments" };
 
@@ -24,7 +25,7 @@ export default async function ExperimentsPage() {
   return (
     <>
       <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench and HiCUPID tasks, run as resumable jobs (here or with pal run)." />
-      {dsList.length ? <NewExperimentForm datasets={dsList} tasks={tasks} methods={methodChoices()} /> : null}
+      {dsList.length ? <NewExperimentForm datasets={dsList} tasks={tasks} methods={methodChoices()} presets={presetOptions()} /> : null}
       {rows.length === 0 ? (
         <EmptyState title="No experiments yet">
           Estimate one with <code>npx pal run --dataset NAME --method M --task requirement --dry-run</code>.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractNouns } from "./nouns";
+import { ldAgent, personaItems } from "../methods/ld-agent";
 import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS, pushUtterance, rankMemories, timeDecay, topicOverlap } from "./score";
 
 describe("extractNouns", () => {
@@ -95,5 +96,19 @@ describe("LD-Agent score", () => {
     expect(s.flushed).toEqual(before);
     expect(s.cache).toEqual([{ time: t + 2 * 3600_000 + 1, text: "next day" }]);
     expect(pushUtterance([{ time: 0, text: "a" }], { time: 11_000, text: "b" }, 10).flushed).toEqual([{ time: 0, text: "a" }]);
+  });
+});
+
+describe("LD-Agent persona banks", () => {
+  // LD-Agent's response prompt holds the user's and the agent's whole persona banks: 25 traits over two
+  // sessions (12 + 13) all reach the answer unless a cap is set.
+  const bank = [0, 1].map((seq) => Array.from({ length: seq ? 13 : 12 }, (_, turn) => ({ seq, turn, trait: `trait ${seq}.${turn}` })));
+  it("are used whole by default; a cap keeps the latest traits", () => {
+    const cap = ldAgent.options.parse({}).maxPersonas;
+    expect(cap).toBeUndefined();
+    const all = personaItems(bank, cap);
+    expect(all).toHaveLength(25);
+    expect(all[0]).toBe("trait 0.0");
+    expect(personaItems(bank, 20)).toEqual(all.slice(5));
   });
 });

@@ -3,6 +3,7 @@ import type { BaselineSession, MakeIndex } from "../baseline-types";
 import { createRetriever } from "@/lib/retrieval";
 import { scriptChat } from "../testing/script-chat";
 import { initialMemoryBankState, memorybankImpliedCalls, memorybankStep } from "./engine";
+import { memorybankRecall } from "./recall";
 
 const DAY = 86_400_000;
 const session = (seq: number, turns: [string, string][]): BaselineSession => ({
@@ -23,7 +24,8 @@ describe("MemoryBank build step", () => {
         ? { portrait: `${purpose}(${user.length})` }
         : { summary: `${purpose}:${/swim|:S\b/.test(user) ? "S" : "O"}` },
     );
-    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1 };
+    // threshold 0: nothing is forgotten within the 30-day horizon, so this test sees recall alone
+    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1, forget: { kind: "threshold" as const, threshold: 0 } };
     const s0 = session(0, [["I love swimming", "Nice"]]);
     const s1 = session(1, [["any swimming pools nearby?", "Two."]]);
     const r0 = await memorybankStep(ctx, initialMemoryBankState(), s0);
@@ -46,5 +48,37 @@ describe("MemoryBank build step", () => {
     expect(g1.user).toContain("memorybank.global-summary:S");
     expect(g1.user).toContain("memorybank.event:S");
     expect(r1.state.globalSummary).toBe("memorybank.global-summary:S");
+  });
+
+  // Threshold rule 0.3, k = 1. Sessions at days 0, 1, 3 (R = e^(−t/S), t in days):
+  //   day 1: turn:0:1 and event:0 have t = 1, S = 1 → R = 0.368 ≥ 0.3, kept; "swimming" recalls turn:0:1 → S = 2.
+  //   day 3: turn:0:1 t = 2, S = 2 → R = 0.368 kept; event:0 t = 3 → 0.050, turn:1:1 and event:1 t = 2,
+  //          S = 1 → 0.135: all three forgotten. "pools nearby?" matches turn:1:1 best, but it is gone, so the
+  //          one live piece, turn:0:1, is the top 1 → S = 3. A fourth recall would leave S at the cap 3.
+  it("forgets at each session's arrival before recalling, never revives a forgotten piece, and caps S at 3", async () => {
+    const { chat } = scriptChat((purpose) => (purpose.endsWith("portrait") ? { portrait: "p" } : { summary: "summary" }));
+    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1, forget: { kind: "threshold" as const, threshold: 0.3 } };
+    const at = (seq: number, day: number, user: string): BaselineSession => ({
+      ...session(seq, [[user, "ok"]]),
+      at: day * DAY,
+      date: `day ${day}`,
+    });
+    const r0 = await memorybankStep(ctx, initialMemoryBankState(), at(0, 0, "I love swimming"));
+    const r1 = await memorybankStep(ctx, r0.state, at(1, 1, "any swimming pools nearby?"));
+    expect(r1.state.pieces.find((p) => p.id === "turn:0:1")!.strength).toBe(2);
+    expect(r1.state.pieces.every((p) => p.forgottenAt === undefined)).toBe(true);
+    const r2 = await memorybankStep(ctx, r1.state, at(2, 3, "pools nearby?"));
+    const byId = Object.fromEntries(r2.state.pieces.map((p) => [p.id, p]));
+    expect([byId["turn:1:1"].strength, byId["turn:1:1"].forgottenAt]).toEqual([1, 3 * DAY]);
+    expect(byId["event:0"].forgottenAt).toBe(3 * DAY);
+    expect(byId["event:1"].forgottenAt).toBe(3 * DAY);
+    expect([byId["turn:0:1"].strength, byId["turn:0:1"].forgottenAt]).toEqual([3, undefined]);
+    // the forgetting is recorded as a new version of the piece, hidden from session 2's own answers on
+    expect(r2.entries.find((e) => e.key === "turn:1:1")).toMatchObject({ visibleFrom: 2, callKeys: [] });
+    const r3 = await memorybankStep(ctx, r2.state, at(3, 4, "swimming again"));
+    expect(r3.state.pieces.find((p) => p.id === "turn:0:1")!.strength).toBe(3); // capped
+    // answering keeps forgotten pieces out even when the rule itself would keep everything (threshold 0)
+    const ans = await memorybankRecall(bm25, 5, "pools nearby", r2.state.pieces, 3 * DAY, { kind: "threshold", threshold: 0 });
+    expect(ans.retrieved.map((p) => p.id).sort()).toEqual(["event:2", "turn:0:1", "turn:2:1"]);
   });
 });

@@ -2,9 +2,11 @@
  * MemoryBank over PAL-Set / HiCUPID dialogues: timestamped turn memory, one event summary and one
  * daily portrait per session, a global summary and a global portrait folded forward, and a memory
  * strength per piece (turns and event summaries) that recall raises (forgetting.ts).
- * Recall happens while building: session j's user inputs retrieve the top-k pieces of the memory
- * before j, and those get stronger with their clock reset to session j. Answering never changes
- * memory, so a task's result does not depend on the order tasks run in.
+ * Recall happens while building: at session j the forgetting rule first runs at j's time (as the public
+ * code forgets before it searches), and what it drops is gone for good (recorded with `forgottenAt`, never
+ * recalled or retrieved again); then j's user inputs retrieve the top-k of the remaining pieces, and those
+ * get stronger (up to the cap) with their clock reset to session j. Answering never changes memory, so a
+ * task's result does not depend on the order tasks run in.
  * A session's event and daily-portrait calls run together; each global update waits only for its
  * own input, so the longest chain grows by one call per session.
  */
@@ -12,15 +14,29 @@ import { setImmediate } from "node:timers/promises";
 import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baseline-types";
 import { formatTurns } from "../history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
-import { newTrace, recall, type MemoryTrace } from "./forgetting";
+import { decideForgetting, DEFAULT_FORGET_RULE, newTrace, recall, type ForgetRule, type MemoryTrace } from "./forgetting";
 
-/** A memory piece: its forgetting trace (id, strength, last recall) and what it says. */
-export type Piece = MemoryTrace & { kind: "turn" | "event"; seq: number; date: string; text: string };
+/**
+ * A memory piece: its forgetting trace (id, strength, last recall) and what it says. `forgottenAt`: the
+ * time of the session at whose arrival the forgetting rule dropped it (it stays in the store for the
+ * inspector, but nothing recalls or retrieves it again).
+ */
+export type Piece = MemoryTrace & { kind: "turn" | "event"; seq: number; date: string; text: string; forgottenAt?: number };
+
+/** The pieces not yet forgotten. */
+export const livePieces = (pieces: readonly Piece[]): Piece[] => pieces.filter((p) => p.forgottenAt === undefined);
 
 export type MemoryBankState = { pieces: Piece[]; globalSummary: string | null; globalPortrait: string | null };
 export const initialMemoryBankState = (): MemoryBankState => ({ pieces: [], globalSummary: null, globalPortrait: null });
 
-export type MemoryBankContext = StepContext & { makeIndex: MakeIndex; k: number };
+export type MemoryBankContext = StepContext & {
+  makeIndex: MakeIndex;
+  k: number;
+  /** The forgetting rule applied at each session's arrival (default: seeded sampling, seed 42). */
+  forget?: ForgetRule;
+  /** Strength cap (default the public code's 3). */
+  maxStrength?: number;
+};
 
 /** The pieces a session's user inputs bring back from the memory built before it (top-k each). */
 export async function recallIds(
@@ -84,15 +100,25 @@ export async function memorybankStep(
   // Recall: only what existed before this session can be brought back by it. Its indexing is
   // synchronous work: let the calls above reach the model first (they are the build's chain).
   await setImmediate();
+  // Forget first, at this session's time: a dropped piece can no longer be recalled (no revival).
+  const live = livePieces(state.pieces);
+  const decisions = decideForgetting(live, s.at, ctx.forget ?? DEFAULT_FORGET_RULE);
+  const dropped = new Set(decisions.filter((d) => !d.kept).map((d) => d.trace.id));
   const hit = await recallIds(
     ctx.makeIndex,
-    state.pieces,
+    live.filter((p) => !dropped.has(p.id)),
     s.turns.map((t) => t.user),
     ctx.k,
   );
   const pieces = state.pieces.map((p) => {
+    if (dropped.has(p.id)) {
+      const f = { ...p, forgottenAt: s.at };
+      // Forgotten at this session's arrival: its answers already must not see it.
+      entries.push({ kind: p.kind, key: p.id, content: f, visibleFrom: s.seq, callKeys: [] });
+      return f;
+    }
     if (!hit.has(p.id)) return p;
-    const r = { ...p, ...recall(p, s.at) };
+    const r = { ...p, ...recall(p, s.at, { maxStrength: ctx.maxStrength }) };
     // A strength change is arithmetic, not a reply: no call made this version of the piece.
     entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom, callKeys: [] });
     return r;

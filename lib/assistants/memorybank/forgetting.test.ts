@@ -28,8 +28,10 @@ describe("recall", () => {
     // 2 days after the last recall with S = 3: e^(−2/3) = 0.513417
     const [d] = decideForgetting([r2], day(5), { kind: "threshold", threshold: 0 });
     expect(d.retention).toBeCloseTo(0.513417, 6);
-    // the public code's three levels
-    expect(recall(r2, day(4), { maxStrength: 3 }).strength).toBe(3);
+    // the public code's three levels (memory_level = 3): a third recall leaves S at 3
+    expect(recall(r2, day(4)).strength).toBe(3);
+    expect(recall(recall(r2, day(4)), day(5)).strength).toBe(3);
+    expect(recall(r2, day(4), { maxStrength: 5 }).strength).toBe(4); // the cap is an option
   });
 });
 

@@ -5,8 +5,9 @@
  *   t  time since the memory was stored or last recalled, in DAYS (the unit of the paper's public
  *      code, which compares calendar dates); here t is fractional, from millisecond timestamps;
  *   S  memory strength: 1 when the memory is first stored; each recall adds 1 and resets t to 0.
- * The public code keeps three strength levels (S ∈ {1, 2, 3}); the paper states no cap, so the cap is
- * an option (`maxStrength`, default none).
+ * The public code keeps three strength levels (S ∈ {1, 2, 3}: memory_level = 3, a recall moves a memory
+ * one level up, never past the top); the paper states no cap, so the public code's cap is the default
+ * (`MAX_STRENGTH` = 3, `maxStrength` changes it).
  *
  * Which memories are forgotten at time `now`:
  *   - a memory not recalled for `horizonDays` (30, as in the public code) or more is forgotten;
@@ -22,6 +23,8 @@ export const DAY_MS = 86_400_000;
 export const INITIAL_STRENGTH = 1;
 export const STRENGTH_INCREMENT = 1;
 export const FORGET_HORIZON_DAYS = 30;
+/** The public code's three memory levels: S never exceeds 3. */
+export const MAX_STRENGTH = 3;
 export const DEFAULT_FORGET_SEED = 42;
 
 export interface MemoryTrace {
@@ -46,9 +49,9 @@ export function elapsedDays(trace: MemoryTrace, now: number): number {
   return (now - trace.lastRecalledAt) / DAY_MS;
 }
 
-/** A recall at time `at`: S grows by one (up to maxStrength) and the clock restarts. */
+/** A recall at time `at`: S grows by one (up to maxStrength, default the public code's 3) and the clock restarts. */
 export function recall(trace: MemoryTrace, at: number, opts: { maxStrength?: number } = {}): MemoryTrace {
-  const strength = Math.min(trace.strength + STRENGTH_INCREMENT, opts.maxStrength ?? Infinity);
+  const strength = Math.min(trace.strength + STRENGTH_INCREMENT, opts.maxStrength ?? MAX_STRENGTH);
   return { ...trace, strength, lastRecalledAt: at };
 }
 

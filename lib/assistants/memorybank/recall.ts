@@ -4,7 +4,7 @@
  * of the rest are retrieved. Answering does not reinforce (see engine.ts).
  */
 import type { MakeIndex } from "../baseline-types";
-import type { Piece } from "./engine";
+import { livePieces, type Piece } from "./engine";
 import { decideForgetting, type ForgetRule } from "./forgetting";
 
 export async function memorybankRecall(
@@ -15,8 +15,10 @@ export async function memorybankRecall(
   at: number,
   rule: ForgetRule,
 ): Promise<{ retrieved: Piece[]; forgotten: number }> {
-  const decisions = decideForgetting(pieces, at, rule);
-  const kept = pieces.filter((_, i) => decisions[i].kept);
+  // Pieces forgotten while building stay forgotten; the rule then runs over the rest at this time.
+  const live = livePieces(pieces);
+  const decisions = decideForgetting(live, at, rule);
+  const kept = live.filter((_, i) => decisions[i].kept);
   if (!kept.length) return { retrieved: [], forgotten: pieces.length };
   const index = makeIndex<Piece>();
   await index.add(kept.map((p) => ({ id: p.id, text: p.text, meta: p })));

@@ -38,8 +38,11 @@ const options = z.object({
   betaSeconds: z.number().positive().default(LD_AGENT_BETA_SECONDS),
   /** γ: the semantic threshold; default per retriever (see ld-agent/score.ts). */
   gamma: z.number().min(0).optional(),
-  /** How many of the latest traits of each persona bank an answer shows. */
-  maxPersonas: z.number().int().min(1).default(20),
+  /**
+   * Optional cap: how many of the latest traits of each persona bank an answer shows. LD-Agent puts the
+   * whole banks in the response prompt, so there is none by default (and none in the Mem-PAL preset).
+   */
+  maxPersonas: z.number().int().min(1).optional(),
 });
 type Options = z.infer<typeof options>;
 
@@ -55,6 +58,12 @@ function stateOf(ctx: BuildContext<Options> | RespondContext<Options>): LdAgentS
     cache: ctx.memory.get<CachedUtterance[]>("cache", "cache")?.content ?? [],
     events: ctx.memory.list<LdEvent>("event").map((e) => e.content),
   };
+}
+
+/** A persona bank's traits as the answer shows them: the whole bank, or the latest `cap` when a cap is set. */
+export function personaItems(bank: readonly (readonly PersonaTrait[])[], cap?: number): string[] {
+  const all = bank.flat().map((t) => t.trait);
+  return cap === undefined ? all : all.slice(-cap);
 }
 
 /**
@@ -97,11 +106,10 @@ export const ldAgent: Assistant<Options> = {
       ctx.retrieverKind === "bm25" ? ((() => createRetriever("bm25", { normalize: true })) as unknown as MakeIndex) : indexOf(ctx);
     const hits = await retrieveEvents(index, nouns, q, at, events, { k: ctx.options.k, gamma, tauSeconds: ctx.options.tauSeconds });
     const latest = (kind: string) =>
-      ctx.memory
-        .list<PersonaTrait[]>(kind)
-        .flatMap((e) => e.content)
-        .slice(-ctx.options.maxPersonas)
-        .map((t) => t.trait);
+      personaItems(
+        ctx.memory.list<PersonaTrait[]>(kind).map((e) => e.content),
+        ctx.options.maxPersonas,
+      );
     const userTraits = latest("persona-user");
     const agentTraits = latest("persona-assistant");
     const noMemory = pick(ctx.language, "没有相关的记忆", "No relevant memory");

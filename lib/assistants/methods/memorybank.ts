@@ -54,7 +54,7 @@ export const memorybank: Assistant<z.infer<typeof options>> = {
       globalPortrait: ctx.memory.get<string>("global-portrait", "global-portrait")?.content ?? null,
     };
     const r = await memorybankStep(
-      { chat: chatOf(ctx), lang: ctx.language, makeIndex: indexOf(ctx), k: ctx.options.k },
+      { chat: chatOf(ctx), lang: ctx.language, makeIndex: indexOf(ctx), k: ctx.options.k, forget: ctx.options.forget },
       state,
       toBaselineSession(s),
     );

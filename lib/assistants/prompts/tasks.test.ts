@@ -25,6 +25,22 @@ describe("task prompts", () => {
     expect(d.messages[0].content).toContain("<Solution Proposal>");
   });
 
+  // Mem-PAL Table 7 "Feedback Response": no other solutions may be offered; after a negative attitude
+  // the assistant only expresses apology or regret.
+  it("the feedback response acknowledges or apologises and proposes nothing new (zh and en)", () => {
+    const turns = [{ user: "Hi", assistant: "Try yoga." }, { user: "I don't like it." }];
+    const en = taskPrompt({ type: "dialogue", turns, action: "feedback_response" }, "", "en").messages[0].content;
+    const def = en.slice(en.indexOf("<Feedback Response>"));
+    expect(def).toMatch(/apologise/);
+    expect(def).toMatch(/Propose nothing new/);
+    expect(def).not.toMatch(/adjust/i);
+    const zh = taskPrompt({ type: "dialogue", turns, action: "feedback_response" }, "", "zh").messages[0].content;
+    const zdef = zh.slice(zh.indexOf("<反馈回应>"));
+    expect(zdef).toContain("歉意");
+    expect(zdef).toContain("不要提出任何新的");
+    expect(zdef).not.toContain("调整建议");
+  });
+
   it("selection accepts exactly two distinct candidate ids", () => {
     const p = taskPrompt({ type: "selection", requirement: "需求", candidates }, "", "zh");
     expect(p.messages[0].content).toContain("方案 8");

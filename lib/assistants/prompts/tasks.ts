@@ -29,9 +29,11 @@ const ACTION_DEFS: Record<AssistantActionCode, Record<Language, string>> = {
     en: "Discuss the suggestion further: answer the user's question about it or add useful details.",
     zh: "围绕建议继续讨论：回答用户对建议的疑问，或补充有用的细节。",
   },
+  // Mem-PAL Table 7: the assistant only responds to the user's attitude; it offers no other solution,
+  // and after a rejection it only apologises or expresses regret (the simulator's definition says the same).
   feedback_response: {
-    en: "Respond to the user's feedback on the suggestion: acknowledge it and adjust the suggestion if needed.",
-    zh: "回应用户对建议的反馈：表示理解，必要时调整建议。",
+    en: "Respond to the user's feedback on the suggestion: acknowledge it, or apologise if they rejected it. Propose nothing new: no other or changed suggestion.",
+    zh: "回应用户对建议的反馈：表示认可，用户不认可时只表达歉意或遗憾。不要提出任何新的或修改后的建议。",
   },
 };
 

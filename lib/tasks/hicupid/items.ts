@@ -8,6 +8,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { hcQa, hcUsers } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
+import { hashSeed, seededShuffle } from "@/lib/random";
 import type { QaMetadata } from "@/lib/judges/hicupid";
 import type { TaskItem } from "../palset-items";
 
@@ -26,7 +27,19 @@ export type HcItem = {
   metadata: QaMetadata;
 };
 
-export function listHcItems(db: Db, datasetId: number, users: "all" | string[], splits: readonly string[], perSplit?: number): TaskItem[] {
+/**
+ * The items of the chosen splits (and users). `perSplit`: a sample of that many items per split, drawn
+ * with the experiment's seed (a seeded shuffle of the split, then the first perSplit), listed in file
+ * order. Not the first rows: those are the first users' questions only.
+ */
+export function listHcItems(
+  db: Db,
+  datasetId: number,
+  users: "all" | string[],
+  splits: readonly string[],
+  perSplit?: number,
+  seed = 0,
+): TaskItem[] {
   const where = [eq(hcQa.datasetId, datasetId), inArray(hcQa.split, [...splits])];
   if (users !== "all") where.push(inArray(hcUsers.userKey, users));
   const rows = db
@@ -36,16 +49,16 @@ export function listHcItems(db: Db, datasetId: number, users: "all" | string[], 
     .where(and(...where))
     .orderBy(asc(hcQa.split), asc(hcUsers.position), asc(hcQa.position))
     .all();
-  // A fixed sample: the first `perSplit` items of each split in file order (reproducible, no seed needed).
-  const taken = new Map<string, number>();
-  const out: TaskItem[] = [];
-  for (const r of rows) {
-    const n = taken.get(r.split) ?? 0;
-    if (perSplit !== undefined && n >= perSplit) continue;
-    taken.set(r.split, n + 1);
-    out.push({ itemKey: `${r.userKey}/${r.split}/${r.position}`, userKey: r.userKey });
+  let picked = rows.map((r, i) => ({ ...r, i }));
+  if (perSplit !== undefined) {
+    const keep = new Set<number>();
+    for (const split of new Set(rows.map((r) => r.split))) {
+      const inSplit = picked.filter((r) => r.split === split);
+      for (const r of seededShuffle(inSplit, hashSeed(`${seed}|perSplit|${split}`)).slice(0, perSplit)) keep.add(r.i);
+    }
+    picked = picked.filter((r) => keep.has(r.i));
   }
-  return out;
+  return picked.map((r) => ({ itemKey: `${r.userKey}/${r.split}/${r.position}`, userKey: r.userKey }));
 }
 
 const keys = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === null || v === undefined ? [] : [String(v)]);
@@ -76,25 +89,33 @@ export function loadHcItem(db: Db, datasetId: number, itemKey: string): HcItem {
 export type FewShotExample = { type: "persona" | "profile" | "schedule"; question: string; answer: string; generalAnswer: string };
 
 /**
- * Few-shot examples from the train split: shot i = the i-th persona, multi-info (profile) and
- * schedule QA, in that order. A shot is question, personalized answer and general answer only, as
+ * Few-shot examples from the train split. HiCUPID (Appendix A7): "randomly sampled from the train set and
+ * fixed across all experiments". Here: per type, the train QAs in a seeded random order (fixed for a seed,
+ * so the same in every experiment with that seed); shot i = the i-th persona, multi-info (profile) and
+ * schedule QA of that order whose user is not the item's user (test_1 users are also train users: their
+ * own train answers would leak their preferences). A type with too few QAs of other users gives fewer
+ * examples. A shot is question, personalized answer and general answer only, as
  * HiCUPID gives it (Appendix A7, "Few-shot": "Each set includes a question, a personalized answer,
  * and a general answer for each QA pair type"; Figures A12-A13 show the examples as those three lines,
  * and the public evaluation scripts' few-shot prompts hold the same three fields with no dialogue):
  * no dialogue of the example's user and nothing of the test item is given.
  */
-export function fewShotExamples(db: Db, datasetId: number, shots: number): FewShotExample[] {
+export function fewShotExamples(db: Db, datasetId: number, shots: number, opts: { excludeUser: string; seed: number }): FewShotExample[] {
   if (!shots) return [];
   const out: FewShotExample[] = [];
-  const byType = (type: FewShotExample["type"]) =>
-    db
-      .select({ question: hcQa.question, answer: hcQa.personalizedAnswer, generalAnswer: hcQa.generalAnswer })
+  const byType = (type: FewShotExample["type"]) => {
+    const rows = db
+      .select({ userKey: hcUsers.userKey, question: hcQa.question, answer: hcQa.personalizedAnswer, generalAnswer: hcQa.generalAnswer })
       .from(hcQa)
+      .innerJoin(hcUsers, eq(hcUsers.id, hcQa.userId))
       .where(and(eq(hcQa.datasetId, datasetId), eq(hcQa.split, "train"), eq(hcQa.type, type)))
-      .orderBy(asc(hcQa.userId), asc(hcQa.position))
-      .limit(shots)
-      .all()
-      .map((x) => ({ type, ...x }));
+      .orderBy(asc(hcUsers.position), asc(hcQa.position))
+      .all();
+    return seededShuffle(rows, hashSeed(`${opts.seed}|fewshot|${type}`))
+      .filter((r) => r.userKey !== opts.excludeUser)
+      .slice(0, shots)
+      .map((r) => ({ type, question: r.question, answer: r.answer, generalAnswer: r.generalAnswer }));
+  };
   const lists = (["persona", "profile", "schedule"] as const).map(byType);
   for (let i = 0; i < shots; i++) for (const l of lists) if (l[i]) out.push(l[i]);
   return out;

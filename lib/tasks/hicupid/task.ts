@@ -35,7 +35,8 @@ export const hicupidTask: TaskDef = {
   label: "HiCUPID QA (persona, profile, schedule)",
   datasetKind: "hicupid",
   items: (db, datasetId, users) => listHcItems(db, datasetId, users, ["test_1", "test_2"]),
-  itemsFor: (db, datasetId, config) => listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit),
+  itemsFor: (db, datasetId, config) =>
+    listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit, config.seed),
   describe: describeHcItem,
   estimate: (config) => ({
     assistant: 1,
@@ -58,7 +59,7 @@ export const hicupidTask: TaskDef = {
       const context = await historyContext(spec.name, opts, history, it.question, it.relevantDialogues, (texts) =>
         ctx.model.embed(texts, "hicupid.retrieve"),
       );
-      const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots);
+      const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
       const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.text, examples, question: it.question });
       const r = await ctx.model.chatText({
         role: "assistant",

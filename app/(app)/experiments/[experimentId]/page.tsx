@@ -11,6 +11,8 @@ import { PageHeader } from "@/components/shell/PageHeader";
 import { ExperimentControls } from "@/components/experiments/ExperimentControls";
 import { ResultsTable } from "@/components/experiments/ResultsTable";
 import { StarButton } from "@/components/experiments/StarButton";
+import { parseExperimentConfig } from "@/lib/experiments/config";
+import { PRESETS, presetOverrides } from "@/lib/experiments/presets";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -24,6 +26,9 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const jobRows = listJobs(db, id, { limit: 300 });
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
+  const parsed = parseExperimentConfig(e.config);
+  const overrides = presetOverrides(parsed);
+  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
   const exportLink = (format: string, label: string) => (
     <a
       className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
@@ -49,6 +54,36 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       />
       <ExperimentControls id={id} initial={prog} />
       <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
+        <p className="mb-1" data-testid="preset">
+          Protocol: <b>{parsed.preset ? PRESETS[parsed.preset].label : "custom (no preset)"}</b>
+          {parsed.preset
+            ? ` · ${overrides.length ? `${overrides.length} override${overrides.length > 1 ? "s" : ""}` : "no overrides"}`
+            : ""}{" "}
+          ·{" "}
+          <Link className="text-indigo-700 hover:underline" href="/experiments/protocol">
+            protocol notes
+          </Link>
+        </p>
+        {overrides.length ? (
+          <table className="mb-2 w-full" data-testid="preset-overrides">
+            <thead className="text-left text-slate-500">
+              <tr>
+                <th className="pr-2">Setting</th>
+                <th className="pr-2">Preset</th>
+                <th>This experiment</th>
+              </tr>
+            </thead>
+            <tbody>
+              {overrides.map((o) => (
+                <tr key={o.path} className="border-t border-slate-100 align-top">
+                  <td className="pr-2 font-mono">{o.path}</td>
+                  <td className="pr-2">{show(o.preset)}</td>
+                  <td>{show(o.value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
         <p>
           Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
           <b>{Object.keys(config.models ?? {}).length ? JSON.stringify(config.models) : "the configured defaults per role"}</b>

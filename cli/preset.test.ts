@@ -1,0 +1,68 @@
+/** `pal run --preset`: the full config with every setting's source, overrides listed, a kind mismatch refused. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { tempDb } from "@/test/db";
+import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { importHicupid } from "@/lib/datasets/hicupid/import";
+
+describe("pal run --preset", () => {
+  const t = tempDb();
+  const pal = (...args: string[]) =>
+    spawnSync("node", ["bin/pal.mjs", ...args], {
+      env: {
+        ...process.env,
+        PAL_DB: t.file,
+        OPENAI_BASE_URL: "http://127.0.0.1:9",
+        PAL_MODEL_ASSISTANT: "a",
+        PAL_MODEL_USER_SIMULATOR: "s",
+        PAL_MODEL_JUDGE: "j",
+        PAL_MODEL_EMBEDDING: "",
+      },
+      encoding: "utf8",
+    });
+  beforeAll(async () => {
+    await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+    await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" });
+  });
+  afterAll(() => t.cleanup());
+
+  it("prints the full config with the source of every setting (with and without a data set)", () => {
+    for (const args of [[], ["--dataset", "en"]]) {
+      const r = pal("run", "--preset", "mem-pal", ...args, "--dry-run", "--json");
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.config).toMatchObject({
+        preset: "mem-pal",
+        retriever: "dense",
+        repeats: 3,
+        tasks: ["requirement", "solution", "dialogue"],
+      });
+      const byPath = Object.fromEntries(out.preset.settings.map((s: { path: string; source: string }) => [s.path, s]));
+      expect(byPath.retriever).toMatchObject({ value: "dense", source: expect.stringMatching(/Mem-PAL §5\.1/) });
+      expect(byPath["methods.h2memory.options.clusters"]).toMatchObject({ value: 8, source: expect.stringMatching(/Appendix C/) });
+      expect(out.preset.overrides).toEqual([]);
+      // 12 methods × 3 tasks, plus the 11 dialogue pairs against the reference (h2memory)
+      if (args.length) expect(out.rows.length).toBe(12 * 3 + 11);
+    }
+    const h = JSON.parse(pal("run", "--preset", "hicupid", "--dataset", "hc", "--repeats", "2", "--dry-run", "--json").stdout);
+    expect(h.config.hicupid.splits).toEqual(["test_1"]);
+    expect(h.preset.overrides).toEqual([{ path: "repeats", preset: 1, value: 2 }]);
+    expect(h.rows.map((r: { method: string }) => r.method)).toEqual(["0-shot", "3-shot", "bm25-k5", "dense-k5"]);
+    const text = pal("run", "--preset", "hicupid", "--dry-run");
+    expect(text.stdout).toContain("Reproduce HiCUPID: settings and their sources");
+    expect(text.stdout).toMatch(/models\.judge\.temperature\t0\tHiCUPID Figure A15/);
+  });
+
+  it("refuses a data set of the wrong kind and a launch without the embedding role, before creating anything", () => {
+    const wrong = pal("run", "--preset", "hicupid", "--dataset", "en", "--dry-run");
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr.trim()).toBe('pal: --preset hicupid runs on a hicupid data set; "en" is palset');
+    const launch = pal("run", "--preset", "mem-pal", "--dataset", "en");
+    expect(launch.status).toBe(1);
+    expect(launch.stderr.trim()).toBe(
+      'pal: the mem-pal preset needs the embedding role: no model configured for "embedding": set PAL_MODEL_EMBEDDING or choose one in Admin → Models',
+    );
+    expect(t.db.$client.prepare("select count(*) as n from experiments").get()).toEqual({ n: 0 });
+  });
+});
