@@ -12,6 +12,7 @@ import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLa
 import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
+import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
@@ -284,6 +285,46 @@ export async function runLlmJudge(
     requests: summarizeCalls(db, { judgeRunId: runId }).requests - before,
     ...(guard.reason !== null ? { paused: `paused by its spend guard: ${guard.reason}` } : {}),
   };
+}
+
+/**
+ * The calls the run would make for the items and dimensions it has not judged, as a batch sends them:
+ * the judges run against a collecting client (nothing is sent; calls the cache answers are not needed).
+ */
+export async function collectLlmJudgeCalls(
+  db: Db,
+  client: ModelClient,
+  campaignId: number,
+  o: LlmJudgeOptions,
+  userId: number,
+): Promise<{ runId: number; calls: Map<string, CollectedCall> }> {
+  const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
+  const c = getCampaign(db, campaignId);
+  const dimensions = campaignDimensionsOf(db, campaignId);
+  const todo = pending(
+    db,
+    campaignId,
+    dimensions.map((d) => d.key),
+    runId,
+  );
+  const calls = new Map<string, CollectedCall>();
+  const collecting = client.collecting((call) => calls.set(call.cacheKey, call));
+  const ctx = {
+    model: judgeModel(collecting, runId, settings.modelConfig, settings.temperature),
+    settings,
+    guidelines: c.guidelines ?? "",
+    dimensions,
+  };
+  for (const item of loadItems(db, campaignId, [...todo.keys()])) {
+    try {
+      await def.judge(ctx, item, todo.get(item.id)!);
+    } catch (e) {
+      if (!(e instanceof DeferredCallError)) throw e;
+    }
+    // Calls started beside the one that threw reach the collector before the next turn of the event loop.
+    await new Promise((r) => setImmediate(r));
+  }
+  return { runId, calls };
 }
 
 function runProgress(db: Db, runId: number, campaignId: number, dims: number): LlmJudgeProgress {
