@@ -62,3 +62,52 @@ export async function cancelBatchJudge(db: Db, client: ModelClient, runId: numbe
   if (!open) throw new ConflictError(`judge run ${runId} has no batch in progress`);
   return cancelBatch(db, client, open);
 }
+
+/** Batch runs this server process is stepping (the campaign page shows them; a run is not stepped twice). */
+const stepping: Set<number> = ((globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges ??= new Set());
+
+const pollMs = () => Number(process.env.PAL_BATCH_POLL_MS) || 30_000;
+
+/** Starts (or resumes) a batch judge run in the background of the server; returns its run id at once. */
+export async function startBatchJudge(
+  db: Db,
+  client: ModelClient,
+  campaignId: number,
+  o: LlmJudgeOptions,
+  userId: number,
+): Promise<{ runId: number; started: boolean }> {
+  const first = await advanceBatchJudge(db, client, campaignId, o, userId);
+  if (first.state === "done" || first.state === "failed" || stepping.has(first.runId)) return { runId: first.runId, started: false };
+  stepping.add(first.runId);
+  void runBatchJudge(db, client, campaignId, o, userId, { pollMs: pollMs() })
+    .catch((e) => console.error(`batch judge run ${first.runId} stopped:`, e))
+    .finally(() => stepping.delete(first.runId));
+  return { runId: first.runId, started: true };
+}
+
+/** At server start: every judge run with a batch still open is polled again (its state is all in the database). */
+export async function resumeBatchJudges(db: Db, client: ModelClient): Promise<number[]> {
+  const open = db.$client
+    .prepare(
+      `SELECT DISTINCT r.id, r.campaign_id AS campaignId, r.created_by AS createdBy, r.config FROM llm_batches b
+       JOIN judge_runs r ON r.id = b.judge_run_id WHERE b.status NOT IN ('ingested', 'failed', 'expired', 'cancelled')`,
+    )
+    .all() as Array<{ id: number; campaignId: number; createdBy: number; config: string | null }>;
+  const resumed: number[] = [];
+  for (const r of open) {
+    const cfg = (r.config ? JSON.parse(r.config) : {}) as Record<string, unknown>;
+    const o: LlmJudgeOptions = {
+      modelConfig: typeof cfg.modelConfig === "string" ? cfg.modelConfig : undefined,
+      temperature: typeof cfg.temperature === "number" ? cfg.temperature : undefined,
+      tieMargin: typeof cfg.tieMargin === "number" ? cfg.tieMargin : undefined,
+      seed: typeof cfg.seed === "number" ? cfg.seed : undefined,
+    };
+    const s = await startBatchJudge(db, client, r.campaignId, o, r.createdBy);
+    if (s.started) resumed.push(s.runId);
+  }
+  return resumed;
+}
+
+export function isSteppingBatch(runId: number): boolean {
+  return stepping.has(runId);
+}

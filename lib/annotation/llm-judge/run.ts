@@ -13,6 +13,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
+import { batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
@@ -367,6 +368,8 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
   finishedAt: number | null;
   /** Why the spend guard paused the run (null: not paused). */
   pausedReason: string | null;
+  /** Batches sent for the run (batch mode), oldest first. */
+  batches: Array<{ id: number; status: string; requests: number; completed: number; failed: number; error: string | null }>;
   requests: number;
   /** Attempts whose reply could not be used, and their tokens (counted in the totals too). */
   unusableAttempts: number;
@@ -400,9 +403,17 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       judge: String(cfg.judge ?? ""),
       modelConfig: String(cfg.modelConfig ?? ""),
       model: r.model,
-      running: active.has(r.id),
+      running: active.has(r.id) || (globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges?.has(r.id) === true,
       finishedAt: r.finishedAt,
       pausedReason: r.pausedReason ?? null,
+      batches: batchesOfRun(db, r.id).map((b) => ({
+        id: b.id,
+        status: b.status,
+        requests: b.requests,
+        completed: b.completed,
+        failed: b.failed,
+        error: b.error,
+      })),
       requests: ledger.requests,
       unusableAttempts: ledger.byStatus.invalid + ledger.byStatus.failed,
       cacheHits: ledger.cacheHits,
