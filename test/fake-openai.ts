@@ -11,6 +11,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { fakeBatchApi, type FakeBatchApi } from "./fake-openai-batch";
 import crypto from "node:crypto";
 
 export type ChatRequest = {
@@ -65,6 +66,8 @@ export type FakeOpenAI = {
   enqueue: (...replies: Reply[]) => void;
   setResponder: (r: Responder) => void;
   setFault: (f: FakeOpenAIOptions["fault"]) => void;
+  /** The Batch API (/v1/files, /v1/batches): its batches, hold and release. */
+  batch: FakeBatchApi;
   close: () => Promise<void>;
 };
 
@@ -98,10 +101,14 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   let fault = opts.fault;
   const hanging = new Set<http.ServerResponse>();
 
+  const batchApi = fakeBatchApi(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`);
   const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
+      const raw = Buffer.concat(chunks);
+      if (/\/(files|batches)(\/|$)/.test(req.url ?? "") && (await batchApi.handle(req, res, raw))) return;
+      const body = raw.toString("utf8");
       const json = (() => {
         try {
           return JSON.parse(body || "{}");
@@ -203,6 +210,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     enqueue: (...r) => void queue.push(...r),
     setResponder: (r) => void (respond = r),
     setFault: (f) => void (fault = f),
+    batch: batchApi,
     close: () =>
       new Promise<void>((resolve) => {
         for (const r of hanging) r.destroy();

@@ -36,10 +36,16 @@ export function registerCampaign(program: Command): void {
     .option("--tie-margin <m>", "pairwise dialogues: a tie when the average scores differ by at most this", "0")
     .option("--seed <n>", "HiCUPID: seed of the answer slot shown to the judge", "1")
     .option("--dry-run", "only print how many calls the run would make")
+    .option("--batch", "send the calls through the endpoint's Batch API (half price, up to 24 h); waits, polling, until done")
+    .option("--poll-seconds <n>", "batch mode: seconds between polls", "30")
+    .option("--cancel-batch", "cancel the run's batch in progress")
     .option("--json", "machine-readable output")
     .action(
       async (o: {
         campaign: string;
+        batch?: boolean;
+        pollSeconds: string;
+        cancelBatch?: boolean;
         judge: string;
         temperature: string;
         tieMargin: string;
@@ -72,6 +78,31 @@ export function registerCampaign(program: Command): void {
         // The campaign's creator owns a run started from the shell. The run checks the settings itself.
         const owner = getCampaign(db, id).createdBy;
         const { ModelClient } = await import("@/lib/llm/client");
+        if (o.cancelBatch) {
+          const { ensureLlmJudgeRun } = await import("@/lib/annotation/llm-judge");
+          const { cancelBatchJudge } = await import("@/lib/annotation/llm-judge/batch-run");
+          const b = await cancelBatchJudge(db, ModelClient.create(db), ensureLlmJudgeRun(db, id, opts, owner).runId);
+          return void console.log(o.json ? JSON.stringify(b) : `batch ${b.id} (${b.remoteId}) cancelled`);
+        }
+        if (o.batch) {
+          // Batch mode: submit, then poll until the endpoint finished it; a restart resumes the same batch.
+          const { runBatchJudge } = await import("@/lib/annotation/llm-judge/batch-run");
+          const step = await runBatchJudge(db, ModelClient.create(db), id, opts, owner, {
+            pollMs: num("--poll-seconds", o.pollSeconds) * 1000,
+            onStep: (s) => {
+              if (s.batch)
+                process.stderr.write(`batch ${s.batch.id}: ${s.batch.status} (${s.batch.completed}/${s.batch.requests} answered)\n`);
+            },
+          });
+          if (step.state !== "done")
+            throw new CliError(`batch ${step.batch.id} ${step.batch.status}: ${step.batch.error ?? "see the endpoint"}`, 3);
+          const r = step.result;
+          if (r.failed || r.paused) process.exitCode = 3;
+          if (o.json) return void console.log(JSON.stringify({ ...r, batch: step.batch }));
+          return void console.log(
+            `run ${r.runId}: ${r.judged}/${r.total} judged through batch ${step.batch?.id ?? "-"}, ${r.failed} failed`,
+          );
+        }
         const r = await runLlmJudge(db, ModelClient.create(db), id, opts, owner, (p) => {
           process.stderr.write(`judged ${p.judged}/${p.total}${p.failed ? `, ${p.failed} failed` : ""}\n`);
         });

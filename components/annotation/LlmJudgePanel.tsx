@@ -15,6 +15,7 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
   const router = useRouter();
   const [runs, setRuns] = useState<Run[]>(props.initialRuns);
   const [form, setForm] = useState({ modelConfig: "judge", temperature: "0.7", tieMargin: "0", seed: "1" });
+  const [batch, setBatch] = useState(false);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState<string | null>(null);
   const wasRunning = useRef(props.initialRuns.some((r) => r.running));
@@ -42,7 +43,7 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
     const r = await fetch(`/api/campaigns/${campaignId}/llm-judge`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ ...form, dryRun }),
+      body: JSON.stringify({ ...form, dryRun, batch }),
     });
     const b = await r.json().catch(() => ({}));
     if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
@@ -91,6 +92,13 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
             <input aria-label="Slot seed" className="mt-1 block w-20 rounded border border-slate-300 px-2 py-1" {...field("seed")} />
           </label>
         ) : null}
+        <label
+          className="flex items-center gap-1 text-xs text-slate-600"
+          title="The endpoint's Batch API: half the price, answered within 24 hours"
+        >
+          <input type="checkbox" checked={batch} onChange={(e) => setBatch(e.target.checked)} />
+          Send as a batch
+        </label>
         <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={() => void post(true)}>
           Estimate calls
         </button>
@@ -138,6 +146,13 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
               {r.pausedReason}
             </p>
           ) : null}
+          {r.batches.map((b) => (
+            <div key={b.id} className="text-xs text-slate-600" data-testid="llm-run-batch">
+              Batch {b.id}: {b.status.replace("_", " ")} · {b.completed}/{b.requests} answered
+              {b.failed ? `, ${b.failed} failed` : ""}
+              {b.error ? ` · ${b.error}` : ""}
+            </div>
+          ))}
           <div className="text-xs text-slate-500">
             {r.requests} requests, {r.cacheHits} cache hits, {r.promptTokens + r.completionTokens} tokens (ledger)
             {r.unusableAttempts ? ` · ${r.unusableAttempts} attempts with unusable replies (counted)` : ""}

@@ -98,3 +98,45 @@ export const llmCalls = sqliteTable(
     index("llm_calls_judge_run").on(t.judgeRunId),
   ],
 );
+
+export const LLM_BATCH_STATUSES = [
+  "validating",
+  "in_progress",
+  "finalizing",
+  "completed",
+  "failed",
+  "expired",
+  "cancelling",
+  "cancelled",
+  "ingested",
+] as const;
+export type LlmBatchStatus = (typeof LLM_BATCH_STATUSES)[number];
+
+/**
+ * A batch of chat calls sent through an endpoint's Batch API (/v1/files + /v1/batches: half the price,
+ * answered within 24 h). Its replies enter the cache and the ledger as online calls do when it is
+ * ingested; the calls are then made through the client as usual and answered from the cache. The row
+ * outlives the process, so a restart resumes polling.
+ */
+export const llmBatches = sqliteTable(
+  "llm_batches",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** An LLM judge run over a campaign's items (the origin of the calls). */
+    judgeRunId: integer("judge_run_id").references(() => judgeRuns.id, { onDelete: "cascade" }),
+    config: text("config").notNull(),
+    endpoint: text("endpoint").notNull(),
+    model: text("model").notNull(),
+    remoteId: text("remote_id"),
+    inputFileId: text("input_file_id"),
+    outputFileId: text("output_file_id"),
+    status: text("status", { enum: LLM_BATCH_STATUSES }).notNull().default("validating"),
+    requests: integer("requests").notNull().default(0),
+    completed: integer("completed").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [index("llm_batches_judge_run").on(t.judgeRunId)],
+);

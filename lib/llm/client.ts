@@ -95,7 +95,32 @@ type View = {
   prefetch: boolean;
   /** The run's spend guard: sees every ledger row of the view's calls and may refuse further attempts. */
   guard: SpendGuard | null;
+  /** Collecting for a batch: a call the cache cannot answer is handed here and not sent (see collecting()). */
+  collect: ((call: CollectedCall) => void) | null;
 };
+
+/** A chat call as a batch sends it, with what validating its reply needs. */
+export type CollectedCall = {
+  cacheKey: string;
+  origin: Origin;
+  purpose: string;
+  role: ModelRole;
+  config: string;
+  endpoint: string;
+  model: string;
+  messages: ChatMessage[];
+  params: Record<string, unknown>;
+  replicate: number;
+  schema?: z.ZodType<unknown>;
+  language?: "zh" | "en";
+};
+
+/** Thrown by a collecting view instead of sending a call (the batch will answer it). */
+export class DeferredCallError extends Error {
+  constructor(readonly cacheKey: string) {
+    super("deferred to a batch");
+  }
+}
 
 const sameOrigin = (a: Origin, b: Origin) =>
   (a.memoryVersionId ?? null) === (b.memoryVersionId ?? null) &&
@@ -211,7 +236,84 @@ export class ModelClient {
       deferHits: false,
       prefetch: false,
       guard: null,
+      collect: null,
     });
+  }
+
+  /**
+   * The same client whose calls the cache cannot answer are handed to `collect` and not sent: they
+   * throw DeferredCallError. A batch is built this way from the very calls the run will make.
+   */
+  collecting(collect: (call: CollectedCall) => void): ModelClient {
+    return new ModelClient(this.core, { ...this.view, collect });
+  }
+
+  /**
+   * A reply that came back in a batch, accepted as an online reply would be: validated, then the ledger
+   * row and the cache entry written together (or, when invalid, the paid attempt recorded with the raw
+   * reply, and the call made online later asks again).
+   */
+  acceptBatchReply(call: CollectedCall, raw: string, usage: Usage, status: "ok" | "error", error?: string): boolean {
+    const db = this.core.db;
+    const base = {
+      origin: call.origin,
+      purpose: call.purpose,
+      role: call.role,
+      config: call.config,
+      endpoint: call.endpoint,
+      model: call.model,
+      cacheKey: call.cacheKey,
+      replicate: call.replicate,
+      cacheHit: false,
+      attempt: 1,
+      ...usage,
+    };
+    if (status === "error") {
+      this.record({ ...base, status: "failed", error: `batch: ${error ?? "the request failed"}` });
+      return false;
+    }
+    const checked = checkReply(raw, call.schema, call.language);
+    if (!checked.ok) {
+      this.record({ ...base, status: "invalid", error: `batch: ${checked.error}`, rawReply: raw });
+      return false;
+    }
+    db.$client.transaction(() => {
+      this.record({ ...base, status: "ok" });
+      this.writeCache(
+        call.cacheKey,
+        call.endpoint,
+        call.model,
+        { messages: call.messages, params: call.params, replicate: call.replicate },
+        raw,
+        usage,
+      );
+    })();
+    return true;
+  }
+
+  private writeCache(key: string, endpoint: string, model: string, request: unknown, raw: string, usage: Usage): void {
+    stmt(
+      this.core.db,
+      `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
+         completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
+    ).run(
+      key,
+      endpoint,
+      model,
+      JSON.stringify(request),
+      raw,
+      usage.promptTokens,
+      usage.completionTokens,
+      usage.cachedTokens,
+      usage.reasoningTokens,
+    );
+  }
+
+  /** The SDK client of a configuration (one per endpoint and key), for the Batch API. */
+  sdkFor(cfg: ModelConfig): OpenAI {
+    return this.sdk(cfg);
   }
 
   /** The same client whose calls are watched by a run's spend guard (see lib/llm/spend-guard.ts). */
@@ -427,6 +529,23 @@ export class ModelClient {
       const r = hit(cached.response, "cache");
       if (r) return r;
     }
+    if (this.view.collect) {
+      this.view.collect({
+        cacheKey,
+        origin,
+        purpose: o.purpose,
+        role,
+        config: cfg.name,
+        endpoint: cfg.baseURL,
+        model: cfg.model,
+        messages: o.messages,
+        params,
+        replicate,
+        schema: o.schema as z.ZodType<unknown> | undefined,
+        language: o.language,
+      });
+      throw new DeferredCallError(cacheKey);
+    }
     const pending = this.core.inflight.get(cacheKey);
     if (pending) {
       // A call joining an identical one still waiting for a slot lends it its own priority.
@@ -486,23 +605,7 @@ export class ModelClient {
             this.record({ ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
             if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
             // A cached reply that an updated schema rejects is replaced by the accepted one.
-            stmt(
-              db,
-              `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
-                 completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
-            ).run(
-              cacheKey,
-              cfg.baseURL,
-              cfg.model,
-              JSON.stringify({ messages: o.messages, params, replicate }),
-              raw,
-              usage.promptTokens,
-              usage.completionTokens,
-              usage.cachedTokens,
-              usage.reasoningTokens,
-            );
+            this.writeCache(cacheKey, cfg.baseURL, cfg.model, { messages: o.messages, params, replicate }, raw, usage);
           })();
           value = checked.value;
           return { text: raw, usage };

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm";
 import type { LlmJudgeOptions } from "./run";
 
-export function judgeRequest(body: unknown): LlmJudgeOptions & { dryRun: boolean } {
+export function judgeRequest(body: unknown): LlmJudgeOptions & { dryRun: boolean; batch: boolean } {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw new InvalidInputError("expected a JSON object");
   const b = body as Record<string, unknown>;
   const num = (k: string): number | undefined => {
@@ -21,6 +21,7 @@ export function judgeRequest(body: unknown): LlmJudgeOptions & { dryRun: boolean
     tieMargin: num("tieMargin"),
     seed: num("seed"),
     dryRun: b.dryRun === true,
+    batch: b.batch === true,
   };
 }
 

@@ -12,6 +12,8 @@ import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLa
 import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
+import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
+import { batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
@@ -286,6 +288,46 @@ export async function runLlmJudge(
   };
 }
 
+/**
+ * The calls the run would make for the items and dimensions it has not judged, as a batch sends them:
+ * the judges run against a collecting client (nothing is sent; calls the cache answers are not needed).
+ */
+export async function collectLlmJudgeCalls(
+  db: Db,
+  client: ModelClient,
+  campaignId: number,
+  o: LlmJudgeOptions,
+  userId: number,
+): Promise<{ runId: number; calls: Map<string, CollectedCall> }> {
+  const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
+  const c = getCampaign(db, campaignId);
+  const dimensions = campaignDimensionsOf(db, campaignId);
+  const todo = pending(
+    db,
+    campaignId,
+    dimensions.map((d) => d.key),
+    runId,
+  );
+  const calls = new Map<string, CollectedCall>();
+  const collecting = client.collecting((call) => calls.set(call.cacheKey, call));
+  const ctx = {
+    model: judgeModel(collecting, runId, settings.modelConfig, settings.temperature),
+    settings,
+    guidelines: c.guidelines ?? "",
+    dimensions,
+  };
+  for (const item of loadItems(db, campaignId, [...todo.keys()])) {
+    try {
+      await def.judge(ctx, item, todo.get(item.id)!);
+    } catch (e) {
+      if (!(e instanceof DeferredCallError)) throw e;
+    }
+    // Calls started beside the one that threw reach the collector before the next turn of the event loop.
+    await new Promise((r) => setImmediate(r));
+  }
+  return { runId, calls };
+}
+
 function runProgress(db: Db, runId: number, campaignId: number, dims: number): LlmJudgeProgress {
   const items = db.select({ n: count() }).from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).get()?.n ?? 0;
   const judged = db.select({ n: count() }).from(judgeLabels).where(eq(judgeLabels.runId, runId)).get()?.n ?? 0;
@@ -326,6 +368,8 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
   finishedAt: number | null;
   /** Why the spend guard paused the run (null: not paused). */
   pausedReason: string | null;
+  /** Batches sent for the run (batch mode), oldest first. */
+  batches: Array<{ id: number; status: string; requests: number; completed: number; failed: number; error: string | null }>;
   requests: number;
   /** Attempts whose reply could not be used, and their tokens (counted in the totals too). */
   unusableAttempts: number;
@@ -359,9 +403,17 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       judge: String(cfg.judge ?? ""),
       modelConfig: String(cfg.modelConfig ?? ""),
       model: r.model,
-      running: active.has(r.id),
+      running: active.has(r.id) || (globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges?.has(r.id) === true,
       finishedAt: r.finishedAt,
       pausedReason: r.pausedReason ?? null,
+      batches: batchesOfRun(db, r.id).map((b) => ({
+        id: b.id,
+        status: b.status,
+        requests: b.requests,
+        completed: b.completed,
+        failed: b.failed,
+        error: b.error,
+      })),
       requests: ledger.requests,
       unusableAttempts: ledger.byStatus.invalid + ledger.byStatus.failed,
       cacheHits: ledger.cacheHits,

@@ -4,6 +4,7 @@ import { withRole } from "@/lib/auth/session";
 import { getCampaign } from "@/lib/annotation";
 import { estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, startLlmJudge } from "@/lib/annotation/llm-judge";
 import { judgeRequest, serverJudgeClient } from "@/lib/annotation/llm-judge/request";
+import { startBatchJudge } from "@/lib/annotation/llm-judge/batch-run";
 import { InvalidInputError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -18,16 +19,19 @@ export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params 
   return NextResponse.json({ runs: llmJudgeRuns(db, id), choices: judgeConfigChoices(db) });
 });
 
-/** POST {modelConfig, temperature?, tieMargin?, seed?, dryRun?} → the estimate, or a run started in the background (202). */
+/** POST {modelConfig, temperature?, tieMargin?, seed?, dryRun?, batch?} → the estimate, or a run started in the background (202). */
 export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params, user }) => {
   const db = getDb();
   const id = Number((await params).campaignId);
   const body = await req.json().catch(() => {
     throw new InvalidInputError("expected a JSON body");
   });
-  const { dryRun, ...opts } = judgeRequest(body);
+  const { dryRun, batch, ...opts } = judgeRequest(body);
   const estimate = estimateLlmJudge(db, id, opts);
   if (dryRun) return NextResponse.json({ estimate });
-  const started = startLlmJudge(db, serverJudgeClient(db), id, opts, user.id);
+  // Batch mode: the calls go to the endpoint's Batch API; the server polls it until the run is done.
+  const started = batch
+    ? await startBatchJudge(db, serverJudgeClient(db), id, opts, user.id)
+    : startLlmJudge(db, serverJudgeClient(db), id, opts, user.id);
   return NextResponse.json({ estimate, ...started }, { status: 202 });
 });

@@ -1,0 +1,143 @@
+/**
+ * The OpenAI Batch API (/v1/files + /v1/batches) for calls that can wait: half the price, answered
+ * within 24 hours (HiCUPID's evaluation used it). A batch is built from the calls a run would make
+ * (ModelClient.collecting), submitted, polled, and ingested: each reply is validated and enters the
+ * cache and the ledger as an online reply does (ModelClient.acceptBatchReply). The run then makes its
+ * calls as usual and is answered from the cache; a reply the batch got wrong is asked again online.
+ * Every state is a row (llm_batches), so a restart resumes polling where it was.
+ */
+import { toFile } from "openai";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { llmBatches, type LlmBatchStatus } from "@/db/schema";
+import { InvalidInputError } from "@/lib/errors";
+import type { CollectedCall, ModelClient } from "./client";
+
+export type BatchRow = typeof llmBatches.$inferSelect;
+
+/** States after which nothing more happens to a batch. */
+export const FINISHED_BATCH: readonly LlmBatchStatus[] = ["ingested", "failed", "expired", "cancelled"];
+
+export function batchesOfRun(db: Db, judgeRunId: number): BatchRow[] {
+  return db.select().from(llmBatches).where(eq(llmBatches.judgeRunId, judgeRunId)).all();
+}
+
+/** Writes the calls as a JSONL file, uploads it and creates the batch; the row is written first (a crash leaves it to poll or redo). */
+export async function submitBatch(db: Db, client: ModelClient, calls: CollectedCall[], judgeRunId: number | null): Promise<BatchRow> {
+  if (!calls.length) throw new InvalidInputError("a batch needs at least one call");
+  const cfg = client.config(calls[0].config);
+  if (calls.some((c) => c.config !== cfg.name)) throw new InvalidInputError("a batch goes to one model configuration");
+  const row = db
+    .insert(llmBatches)
+    .values({ judgeRunId, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, requests: calls.length, status: "validating" })
+    .returning()
+    .get();
+  try {
+    const lines = calls.map((c) =>
+      JSON.stringify({
+        custom_id: c.cacheKey,
+        method: "POST",
+        url: "/v1/chat/completions",
+        body: { model: c.model, messages: c.messages, ...c.params },
+      }),
+    );
+    const sdk = client.sdkFor(cfg);
+    const file = await sdk.files.create({
+      file: await toFile(Buffer.from(lines.join("\n") + "\n"), `pal-batch-${row.id}.jsonl`),
+      purpose: "batch",
+    });
+    const batch = await sdk.batches.create({ input_file_id: file.id, endpoint: "/v1/chat/completions", completion_window: "24h" });
+    return db
+      .update(llmBatches)
+      .set({ remoteId: batch.id, inputFileId: file.id, status: batch.status as LlmBatchStatus, updatedAt: Date.now() })
+      .where(eq(llmBatches.id, row.id))
+      .returning()
+      .get();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    db.update(llmBatches)
+      .set({ status: "failed", error: `submitting the batch failed: ${msg}`.slice(0, 500), updatedAt: Date.now() })
+      .where(eq(llmBatches.id, row.id))
+      .run();
+    throw new InvalidInputError(`${cfg.baseURL}: the Batch API refused the batch (${msg}); is batch mode supported by this endpoint?`);
+  }
+}
+
+type OutputLine = {
+  custom_id: string;
+  response?: {
+    status_code: number;
+    body?: { choices?: Array<{ message?: { content?: string | null } }>; usage?: Record<string, unknown> };
+  } | null;
+  error?: { message?: string } | null;
+};
+
+/**
+ * Asks the endpoint how the batch is doing and, once it completed, ingests its replies (`calls` maps
+ * each cache key to the call it answers). Returns the row as it now is.
+ */
+export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, calls: Map<string, CollectedCall>): Promise<BatchRow> {
+  if (FINISHED_BATCH.includes(batch.status) || !batch.remoteId) return batch;
+  const sdk = client.sdkFor(client.config(batch.config));
+  const remote = await sdk.batches.retrieve(batch.remoteId);
+  const counts = remote.request_counts;
+  const set = (v: Partial<BatchRow>) =>
+    db
+      .update(llmBatches)
+      .set({ ...v, updatedAt: Date.now() })
+      .where(eq(llmBatches.id, batch.id))
+      .returning()
+      .get();
+  if (remote.status !== "completed") {
+    return set({
+      status: remote.status as LlmBatchStatus,
+      completed: counts?.completed ?? 0,
+      failed: counts?.failed ?? 0,
+      error: remote.errors?.data?.[0]?.message ?? null,
+    });
+  }
+  const text = remote.output_file_id ? await (await sdk.files.content(remote.output_file_id)).text() : "";
+  // One transaction: the batch is ingested once, all of it or none of it.
+  db.$client.transaction(() => {
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      const out = JSON.parse(line) as OutputLine;
+      const call = calls.get(out.custom_id);
+      if (!call) continue; // a call the run no longer needs (judged meanwhile): nothing to cache
+      const body = out.response?.body;
+      const u = (body?.usage ?? {}) as {
+        prompt_tokens?: number;
+        completion_tokens?: number;
+        prompt_tokens_details?: { cached_tokens?: number };
+        completion_tokens_details?: { reasoning_tokens?: number };
+      };
+      const usage = {
+        promptTokens: u.prompt_tokens ?? 0,
+        completionTokens: u.completion_tokens ?? 0,
+        cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+        reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+      };
+      const ok = out.response && out.response.status_code < 300;
+      client.acceptBatchReply(
+        call,
+        body?.choices?.[0]?.message?.content ?? "",
+        usage,
+        ok ? "ok" : "error",
+        out.error?.message ?? `HTTP ${out.response?.status_code ?? "?"}`,
+      );
+    }
+    set({
+      status: "ingested",
+      outputFileId: remote.output_file_id ?? null,
+      completed: counts?.completed ?? 0,
+      failed: counts?.failed ?? 0,
+    });
+  })();
+  return db.select().from(llmBatches).where(eq(llmBatches.id, batch.id)).get()!;
+}
+
+export async function cancelBatch(db: Db, client: ModelClient, batch: BatchRow): Promise<BatchRow> {
+  if (FINISHED_BATCH.includes(batch.status)) return batch;
+  if (batch.remoteId) await client.sdkFor(client.config(batch.config)).batches.cancel(batch.remoteId);
+  return db.update(llmBatches).set({ status: "cancelled", updatedAt: Date.now() }).where(eq(llmBatches.id, batch.id)).returning().get();
+}
