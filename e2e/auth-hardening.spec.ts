@@ -216,6 +216,7 @@ test("issue 14 item 12: guideline images load only from the app or data:, others
   await ann.waitForLoadState("networkidle");
   expect(offsite).toEqual([]);
   await ann.setViewportSize({ width: 1440, height: 900 });
+  await box.scrollIntoViewIfNeeded();
   await ann.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
   await ctx.close();
 });
