@@ -217,6 +217,6 @@ test("issue 14 item 12: guideline images load only from the app or data:, others
   expect(offsite).toEqual([]);
   await ann.setViewportSize({ width: 1440, height: 900 });
   await box.scrollIntoViewIfNeeded();
-  await ann.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
+  await box.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
   await ctx.close();
 });
