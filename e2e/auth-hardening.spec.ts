@@ -1,4 +1,5 @@
 import { test, expect, type Page } from "@playwright/test";
+import crypto from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
@@ -216,6 +217,48 @@ test("issue 14 item 12: guideline images load only from the app or data:, others
   await ann.waitForLoadState("networkidle");
   expect(offsite).toEqual([]);
   await ann.setViewportSize({ width: 1440, height: 900 });
-  await ann.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
+  await box.scrollIntoViewIfNeeded();
+  await box.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
   await ctx.close();
+});
+
+test("issue 14 item 7: a saved key the current encryption key cannot open is a clear message on Admin → Models, and re-entering fixes it", async ({
+  page,
+}) => {
+  const name = "judge:sec-stale";
+  // A key saved under another encryption key (as after PAL_SECRET_KEY or the key file changed): same format, other key.
+  const other = crypto.randomBytes(32);
+  const iv = crypto.randomBytes(12);
+  const c = crypto.createCipheriv("aes-256-gcm", other, iv);
+  const data = Buffer.concat([c.update("sk-old", "utf8"), c.final()]);
+  const enc = ["v1", iv, c.getAuthTag(), data].map((x) => (typeof x === "string" ? x : x.toString("base64url"))).join(":");
+  const rw = new Database(e2eState().dbPath);
+  rw.prepare(
+    "insert into model_settings (name, role, base_url, api_key_enc, model, created_at) values (?, 'judge', 'http://127.0.0.1:9/v1', ?, 'm', ?)",
+  ).run(name, enc, Date.now());
+  try {
+    await login(page, account("admin"));
+    await page.goto(url("/admin/models"));
+    const card = page.getByTestId(`model-${name}`);
+    await expect(card.getByTestId("key-status")).toHaveText("unreadable");
+    await expect(card.getByTestId("key-error")).toContainText("saved keys cannot be decrypted: re-enter them");
+    await card.getByRole("button", { name: "Test connection" }).click();
+    await expect(card.getByRole("status")).toContainText(`failed: ${name}: saved keys cannot be decrypted: re-enter them`);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: "/work/helpers/shots/sec-models-unreadable-key.png" });
+
+    await card
+      .getByRole("form", { name: `Settings of ${name}` })
+      .getByLabel(/API key/)
+      .fill("sk-new");
+    await card.getByRole("button", { name: "Save" }).click();
+    await expect(card.getByText(`Saved ${name}.`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId(`model-${name}`).getByTestId("key-status")).toHaveText("set");
+    await expect(page.getByTestId(`model-${name}`).getByTestId("key-error")).toHaveCount(0);
+  } finally {
+    rw.prepare("delete from model_settings where name = ?").run(name);
+    rw.close();
+  }
 });

@@ -28,7 +28,7 @@ export function Guidelines({ text }: { text: string }) {
           img: ({ src, alt }) => {
             const url = typeof src === "string" ? src : undefined;
             // eslint-disable-next-line @next/next/no-img-element -- guideline images are the author's files, not optimised assets
-            if (isInlineImageSrc(url)) return <img src={url} alt={alt ?? ""} className="my-1 max-w-full" />;
+            if (isInlineImageSrc(url)) return <img src={url} alt={alt ?? ""} className="my-1 max-h-64 max-w-full" />;
             return (
               <a href={url} rel="noreferrer noopener" target="_blank" className={link} data-testid="guideline-image-link">
                 image: {alt || url}
