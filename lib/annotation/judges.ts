@@ -12,6 +12,9 @@ import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaign
 import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
 import { kindDef } from "./kinds";
 
+/** The largest verdicts file the web form takes. */
+export const MAX_VERDICT_UPLOAD_BYTES = 200 * 1024 * 1024;
+
 export interface JudgeImport {
   name: string;
   model?: string;
