@@ -23,10 +23,10 @@ type Frame = { array: boolean; key: string; index: number };
 /** `a.b[2].c`, with the middle dropped when long: the start and the end say where it is. */
 function pathText(parts: Array<string | number>): string {
   const seg = (p: string | number, i: number) =>
-    typeof p === "number" ? `[${p}]` : /^[A-Za-z_$][\w$-]*$/.test(p) ? `${i ? "." : ""}${p}` : `[${JSON.stringify(p.slice(0, 40))}]`;
+    typeof p === "number" ? `[${p}]` : /^[\w$-]+$/.test(p) ? `${i ? "." : ""}${p}` : `[${JSON.stringify(p.slice(0, 40))}]`;
   const out = parts.map(seg);
   if (out.length <= 8) return out.join("") || "(top level)";
-  return `${out.slice(0, 4).join("")}…${out.slice(-3).join("")}`;
+  return `${out.slice(0, 4).join("")}…${out.slice(-3).join("").replace(/^\./, "")}`;
 }
 
 /** The field path to the container opened at `at`: re-scans the text up to there, tracking keys and indexes. */

@@ -16,6 +16,7 @@ import {
   labels,
 } from "@/db/schema";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { MAX_JSON_DEPTH, valueTooDeep } from "@/lib/json-depth";
 import { canonicalValue, kindDef } from "./kinds";
 import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
 
@@ -114,6 +115,11 @@ export interface PresentedItem {
   values: Record<string, string>;
   comments: Record<string, string>;
   submitted: boolean;
+  /**
+   * Why the item cannot be shown, or null. Set for an item stored before nesting was bounded (deeper
+   * than MAX_JSON_DEPTH): its content is left out, so the annotator can skip it instead of being stuck.
+   */
+  unrenderable: string | null;
 }
 
 export function presentAssignment(db: Db, userId: number, assignmentId: number): PresentedItem {
@@ -145,6 +151,7 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
   Object.assign(values, draft.values ?? {});
   Object.assign(comments, draft.comments ?? {});
   const dims = campaignDimensionsOf(db, a.campaignId);
+  const tooDeep = [item.content, left, right].some((v) => valueTooDeep(v) !== null);
   return {
     assignmentId: a.id,
     kind: c.kind,
@@ -156,9 +163,10 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
       question: d.question,
       choices: def.keys.map((k) => ({ key: k.key, value: k.shown, label: k.label })),
     })),
-    content: item.content,
-    left,
-    right,
+    ...(tooDeep ? { content: {}, left: null, right: null } : { content: item.content as Record<string, unknown>, left, right }),
+    unrenderable: tooDeep
+      ? `this item's content is nested deeper than ${MAX_JSON_DEPTH} levels and cannot be shown; skip it (S) and tell the campaign's owner`
+      : null,
     status: a.status,
     skipReason: a.skipReason,
     values,
