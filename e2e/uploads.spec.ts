@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { e2eState, login, account } from "./state";
+import { annotatorPage } from "./annotate";
 
 /**
  * Campaign and judge-verdict uploads above the 10 MB the proxy would buffer, through the pages in
@@ -83,9 +84,48 @@ test("invalid UTF-8 in an upload is refused with the file and line, and nothing 
   const name = `E2E latin-1 ${Date.now()}`;
   await fillCampaign(page, name, file);
   await expect(page.getByRole("alert")).toContainText("latin1.jsonl:2: not valid UTF-8");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: "/work/helpers/shots/uploads-utf8-refused.png" }).catch(() => {});
   expect(page.url()).toMatch(/\/campaigns\/new$/);
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(e2eState().dbPath, { readonly: true });
   expect(db.prepare("select count(*) n from campaigns where name = ?").get(name)).toEqual({ n: 0 });
   db.close();
+});
+
+test("an item nested too deeply (stored before the bound) does not trap the annotator: it is shown as such and skipped", async ({
+  page,
+  browser,
+}) => {
+  const file = path.join(dir, "three.jsonl");
+  fs.writeFileSync(file, [1, 2, 3].map((i) => JSON.stringify({ id: `deep-${i}`, output: `output ${i}` })).join("\n") + "\n");
+  await login(page, account("researcher"));
+  await fillCampaign(page, `E2E deep item ${Date.now()}`, file);
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+  // As an item stored before nesting was bounded: 1,500 levels, written straight into the database.
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(e2eState().dbPath);
+  db.prepare("update campaign_items set content = ? where campaign_id = ? and position = 0").run(
+    `{"output": ${"[".repeat(1500)}"x"${"]".repeat(1500)}}`,
+    id,
+  );
+  db.close();
+
+  const annotator = e2eState().accounts.find((a) => a.role === "annotator")!;
+  const { ctx, page: ann } = await annotatorPage(browser, annotator);
+  await ann.setViewportSize({ width: 1440, height: 900 });
+  await ann.goto(url(`/annotate/${id}`));
+  await expect(ann.getByTestId("item-unrenderable")).toContainText("nested deeper than 64 levels");
+  await ann.screenshot({ path: "/work/helpers/shots/uploads-unrenderable-item.png" }).catch(() => {});
+  await ann.keyboard.press("s");
+  await ann.getByLabel("Skip reason").fill("cannot be shown");
+  await ann.keyboard.press("Enter");
+  await expect(ann.getByTestId("progress")).toHaveText(/0 \/ 3 done · 1 skipped/);
+  await expect(ann.getByTestId("item-headline")).not.toHaveText(/Loading|cannot be shown/);
+  // A reload resumes on the next open item, not on the one that cannot be shown.
+  await ann.reload();
+  await expect(ann.getByTestId("item-unrenderable")).toHaveCount(0);
+  await expect(ann.getByTestId("item-headline")).not.toHaveText("Loading…");
+  await ctx.close();
 });
