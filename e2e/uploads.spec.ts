@@ -24,7 +24,8 @@ test.afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Writes `lines` JSONL lines of about `bytes / lines` bytes each; returns the file's size. */
 function writeJsonl(file: string, lines: number, bytes: number, line: (i: number, pad: string) => object): number {
   const fd = fs.openSync(file, "w");
-  const pad = "Lorem ipsum dolor sit amet, 说明 ".repeat(Math.ceil(bytes / lines / 36));
+  const unit = "Lorem ipsum dolor sit amet, 说明 ";
+  const pad = unit.repeat(Math.ceil(bytes / lines / Buffer.byteLength(unit)));
   for (let i = 0; i < lines; i++) fs.writeSync(fd, `${JSON.stringify(line(i, pad))}\n`);
   fs.closeSync(fd);
   return fs.statSync(file).size;
@@ -83,7 +84,7 @@ test("invalid UTF-8 in an upload is refused with the file and line, and nothing 
   await login(page, account("researcher"));
   const name = `E2E latin-1 ${Date.now()}`;
   await fillCampaign(page, name, file);
-  await expect(page.getByRole("alert")).toContainText("latin1.jsonl:2: not valid UTF-8");
+  await expect(page.getByRole("form", { name: "New campaign" }).getByRole("alert")).toContainText("latin1.jsonl:2: not valid UTF-8");
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: "/work/helpers/shots/uploads-utf8-refused.png" }).catch(() => {});
   expect(page.url()).toMatch(/\/campaigns\/new$/);
@@ -117,6 +118,7 @@ test("an item nested too deeply (stored before the bound) does not trap the anno
   await ann.setViewportSize({ width: 1440, height: 900 });
   await ann.goto(url(`/annotate/${id}`));
   await expect(ann.getByTestId("item-unrenderable")).toContainText("nested deeper than 64 levels");
+  await expect(ann.getByRole("group", { name: "Your judgment" })).toHaveCount(0); // nothing to judge on an item not shown
   await ann.screenshot({ path: "/work/helpers/shots/uploads-unrenderable-item.png" }).catch(() => {});
   await ann.keyboard.press("s");
   await ann.getByLabel("Skip reason").fill("cannot be shown");

@@ -312,7 +312,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div className="mt-2 h-1 w-full rounded bg-slate-100">
           <div className="h-1 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
         </div>
-        {item ? (
+        {item && !item.unrenderable ? (
           <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
             {dims.map((d, i) => (
               <fieldset
@@ -360,7 +360,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div className="mt-2 flex items-center gap-2 text-xs text-slate-500">
           <button
             type="button"
-            disabled={!complete || busy || !item?.campaignOpen}
+            disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
             onClick={() => void submit()}
             className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40"
           >
