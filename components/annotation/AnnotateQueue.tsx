@@ -5,7 +5,7 @@
  * S skips with a reason; C comments; ? lists the keys. Drafts autosave; the next item is prefetched
  * so it shows at once; a submission carries a client-generated id, so a retry is stored once.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Component, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import { ItemContent, itemHeadline } from "./ItemContent";
 
@@ -25,6 +25,37 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
       await new Promise((res) => setTimeout(res, 300 * i));
     }
   }
+}
+
+/**
+ * An item whose content breaks rendering must not take the queue down with it (the queue would resume
+ * on it after a reload, and the annotator would be stuck): the item area shows why, while the
+ * controls above (skip, next) keep working.
+ */
+class ItemBoundary extends Component<{ children: ReactNode }, { error: string | null }> {
+  state = { error: null as string | null };
+  static getDerivedStateFromError(e: unknown) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+  render() {
+    return this.state.error ? (
+      <Unrenderable reason={`this item cannot be shown (${this.state.error}); skip it (S) or move on (→)`} />
+    ) : (
+      this.props.children
+    );
+  }
+}
+
+function Unrenderable({ reason }: { reason: string }) {
+  return (
+    <p
+      role="alert"
+      data-testid="item-unrenderable"
+      className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      {reason[0].toUpperCase() + reason.slice(1)}.
+    </p>
+  );
 }
 
 export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Props) {
@@ -142,10 +173,11 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   );
 
   const markAndAdvance = (status: QueueEntry["status"]) => {
-    if (!item) return;
+    if (!entry) return;
+    const assignmentId = entry.assignmentId;
     dirty.current = false;
     setSaved(null);
-    cache.current.delete(item.assignmentId);
+    cache.current.delete(assignmentId);
     const next = entries.map((e, i) => (i === index ? { ...e, status } : e));
     setEntries(next);
     const after = next.findIndex((e, i) => i > index && e.status === "pending");
@@ -154,7 +186,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (to >= 0) go(to);
     else {
       // Everything is done: stay on this item, freshly loaded.
-      load(item.assignmentId, true).then(setItem);
+      load(assignmentId, true).then(setItem, (e) => setError(String(e.message ?? e)));
     }
   };
 
@@ -185,8 +217,9 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   };
 
   const skip = async () => {
-    if (!item || !skipReason.trim()) return;
-    const r = await api(`/api/assignments/${item.assignmentId}`, {
+    // From the queue entry, not the loaded item: an item that cannot be loaded or shown can still be skipped.
+    if (!entry || !skipReason.trim()) return;
+    const r = await api(`/api/assignments/${entry.assignmentId}`, {
       method: "POST",
       body: JSON.stringify({ action: "skip", reason: skipReason, ms: takeMs() }),
     });
@@ -224,7 +257,10 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     const k = e.key.toLowerCase();
     if (k === "?") return setHelp((h) => !h);
     if (k === "escape") return (setHelp(false), setSkipping(false));
-    if (!item) return;
+    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
+    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
+    if (k === "s" && entry) return (e.preventDefault(), setSkipping(true));
+    if (!item || item.unrenderable) return;
     if (keyMap.has(k)) {
       e.preventDefault();
       return choose(activeRef.current, keyMap.get(k)!);
@@ -232,9 +268,6 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (k === "enter") return (e.preventDefault(), void submit());
     if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
     if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
-    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-    if (k === "s") return (e.preventDefault(), setSkipping(true));
     if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
   };
   // The window listener is added once and always calls the latest handler.
@@ -255,7 +288,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
           <div className="min-w-0">
             <p className="text-xs text-slate-500">{campaignName}</p>
             <p className="truncate font-medium text-slate-900" data-testid="item-headline">
-              {item ? itemHeadline(item.kind, item.content) : "Loading…"}
+              {item ? (item.unrenderable ? "This item cannot be shown" : itemHeadline(item.kind, item.content)) : error ? "" : "Loading…"}
             </p>
           </div>
           <div className="flex shrink-0 items-center gap-3 text-sm">
@@ -279,7 +312,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div className="mt-2 h-1 w-full rounded bg-slate-100">
           <div className="h-1 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
         </div>
-        {item ? (
+        {item && !item.unrenderable ? (
           <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
             {dims.map((d, i) => (
               <fieldset
@@ -327,7 +360,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div className="mt-2 flex items-center gap-2 text-xs text-slate-500">
           <button
             type="button"
-            disabled={!complete || busy || !item?.campaignOpen}
+            disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
             onClick={() => void submit()}
             className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40"
           >
@@ -415,7 +448,13 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         </div>
       ) : null}
       <div className="min-h-[60vh]">
-        {item ? <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} /> : null}
+        {item?.unrenderable ? (
+          <Unrenderable reason={item.unrenderable} />
+        ) : item ? (
+          <ItemBoundary key={item.assignmentId}>
+            <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} />
+          </ItemBoundary>
+        ) : null}
       </div>
     </div>
   );

@@ -170,6 +170,22 @@ export const assignments = sqliteTable(
   ],
 );
 
+/**
+ * Every submission id ever accepted for an assignment. A retry of any of them, however late, is a
+ * duplicate and changes nothing, so an old request arriving after a newer one cannot undo it.
+ */
+export const assignmentSubmissions = sqliteTable(
+  "assignment_submissions",
+  {
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    submissionId: text("submission_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.assignmentId, t.submissionId] })],
+);
+
 /** One human label per assignment and dimension, in canonical A/B order; the order shown is kept beside it. */
 export const labels = sqliteTable(
   "labels",

@@ -12,6 +12,7 @@ import {
   users,
 } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { tooDeepMessage, valueTooDeep } from "@/lib/json-depth";
 import type { TieRule } from "@/lib/agreement";
 import { kindDef, type DimensionSpec, type ParsedItem } from "./kinds";
 import { planAssignments } from "./assignment";
@@ -94,6 +95,7 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
       parsed = parseItemsJsonl(def, src.text, src.fileName);
       config = { file: src.fileName };
     }
+    assertStorableDepth(parsed);
     const plan = planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
     config.assignmentSeed = seed;
 
@@ -170,6 +172,22 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
         .run();
     return { id: campaign.id, items: parsed.length, assignments: rows.length };
   });
+}
+
+/**
+ * Nothing nested deeper than MAX_JSON_DEPTH is stored, whatever the source (an upload is checked line
+ * by line before this; sessions and experiment outputs are checked here): such an item could not be
+ * serialised or shown to an annotator.
+ */
+function assertStorableDepth(parsed: ParsedItem[]): void {
+  for (const p of parsed) {
+    const parts: Array<[string, unknown]> = [["content", p.content]];
+    if (p.outputs) parts.push(["output A", p.outputs.A.output], ["output B", p.outputs.B.output]);
+    for (const [what, value] of parts) {
+      const deep = valueTooDeep(value);
+      if (deep) throw new InvalidInputError(tooDeepMessage(`item "${p.externalId}" (${what})`, deep));
+    }
+  }
 }
 
 export type CampaignRow = typeof campaigns.$inferSelect;

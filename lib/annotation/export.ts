@@ -5,6 +5,7 @@ import { assignments, campaignItems, judgeFailures, judgeLabels, labels, users }
 import { campaignAgreement } from "./agreement";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
 import { judgeRunsOf } from "./human-labels";
+import { toCsv } from "@/lib/csv";
 
 /** Every judge run of a campaign (imported or LLM) with its verdicts and, for LLM runs, the items it could not judge. */
 export function judgeRunsExport(db: Db, campaignId: number) {
@@ -58,15 +59,6 @@ export function labelRows(db: Db, campaignId: number) {
     .where(eq(assignments.campaignId, campaignId))
     .orderBy(asc(campaignItems.position), asc(users.email), asc(labels.dimension))
     .all();
-}
-
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
-  return [columns.join(","), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
 }
 
 /** The agreement report as CSV rows: one per dimension and statistic (Cohen: one per annotator pair and weighting). */

@@ -1,11 +1,16 @@
-/** Reads the campaign-creation form (multipart) into a NewCampaign; errors name the field. */
+/** Reads the campaign-creation form (multipart, streamed: lib/http/multipart) into a NewCampaign; errors name the field. */
 import { InvalidInputError } from "@/lib/errors";
 import type { TieRule } from "@/lib/agreement";
+import type { ReceivedForm } from "@/lib/http/multipart";
+import { decodeUtf8 } from "@/lib/utf8";
 import type { NewCampaign } from "./campaigns";
 
-const MAX_UPLOAD = 200 * 1024 * 1024;
+/** The largest items file the campaign form takes. */
+export const MAX_CAMPAIGN_UPLOAD_BYTES = 200 * 1024 * 1024;
 
-function int(form: FormData, field: string, dflt?: number): number {
+type Form = Pick<ReceivedForm, "get" | "getAll" | "file">;
+
+function int(form: Form, field: string, dflt?: number): number {
   const raw = form.get(field);
   if ((raw === null || raw === "") && dflt !== undefined) return dflt;
   const n = Number(raw);
@@ -13,7 +18,7 @@ function int(form: FormData, field: string, dflt?: number): number {
   return n;
 }
 
-export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> {
+export function newCampaignFromForm(form: Form): NewCampaign {
   const source = String(form.get("source") ?? "");
   const base = {
     name: String(form.get("name") ?? ""),
@@ -41,10 +46,9 @@ export async function newCampaignFromForm(form: FormData): Promise<NewCampaign> 
     };
   }
   if (source === "upload") {
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new InvalidInputError("file: choose a JSONL file");
-    if (file.size > MAX_UPLOAD) throw new InvalidInputError(`${file.name}: larger than 200 MB`);
-    return { ...base, source: { kind: "upload", fileName: file.name, text: await file.text() } };
+    const file = form.file;
+    if (!file || file.bytes.length === 0) throw new InvalidInputError("file: choose a JSONL file");
+    return { ...base, source: { kind: "upload", fileName: file.name, text: decodeUtf8(file.bytes, file.name) } };
   }
   if (source === "experiment") {
     const text = (f: string) => String(form.get(f) ?? "").trim();

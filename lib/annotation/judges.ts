@@ -8,9 +8,13 @@ import type { Db } from "@/db/client";
 import { campaignItems, judgeLabels, judgeRuns } from "@/db/schema";
 import { judgeVsHuman, type JudgeHumanResult, type Label } from "@/lib/agreement";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
 import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
 import { kindDef } from "./kinds";
+
+/** The largest verdicts file the web form takes. */
+export const MAX_VERDICT_UPLOAD_BYTES = 200 * 1024 * 1024;
 
 export interface JudgeImport {
   name: string;
@@ -45,6 +49,8 @@ export function importJudgeVerdicts(db: Db, campaignId: number, input: JudgeImpo
   input.text.split(/\r?\n/).forEach((line, i) => {
     if (!line.trim()) return;
     const where = `${input.fileName}:${i + 1}`;
+    const deep = jsonTextTooDeep(line);
+    if (deep) throw new InvalidInputError(tooDeepMessage(where, deep));
     let o: Record<string, unknown>;
     try {
       o = JSON.parse(line);

@@ -5,8 +5,18 @@
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { assignments, campaignItems, campaignOutputs, campaignSystems, campaigns, labelHistory, labels } from "@/db/schema";
+import {
+  assignmentSubmissions,
+  assignments,
+  campaignItems,
+  campaignOutputs,
+  campaignSystems,
+  campaigns,
+  labelHistory,
+  labels,
+} from "@/db/schema";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { MAX_JSON_DEPTH, valueTooDeep } from "@/lib/json-depth";
 import { canonicalValue, kindDef } from "./kinds";
 import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
 
@@ -105,6 +115,11 @@ export interface PresentedItem {
   values: Record<string, string>;
   comments: Record<string, string>;
   submitted: boolean;
+  /**
+   * Why the item cannot be shown, or null. Set for an item stored before nesting was bounded (deeper
+   * than MAX_JSON_DEPTH): its content is left out, so the annotator can skip it instead of being stuck.
+   */
+  unrenderable: string | null;
 }
 
 export function presentAssignment(db: Db, userId: number, assignmentId: number): PresentedItem {
@@ -136,6 +151,7 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
   Object.assign(values, draft.values ?? {});
   Object.assign(comments, draft.comments ?? {});
   const dims = campaignDimensionsOf(db, a.campaignId);
+  const tooDeep = [item.content, left, right].some((v) => valueTooDeep(v) !== null);
   return {
     assignmentId: a.id,
     kind: c.kind,
@@ -147,9 +163,10 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
       question: d.question,
       choices: def.keys.map((k) => ({ key: k.key, value: k.shown, label: k.label })),
     })),
-    content: item.content,
-    left,
-    right,
+    ...(tooDeep ? { content: {}, left: null, right: null } : { content: item.content as Record<string, unknown>, left, right }),
+    unrenderable: tooDeep
+      ? `this item's content is nested deeper than ${MAX_JSON_DEPTH} levels and cannot be shown; skip it (S) and tell the campaign's owner`
+      : null,
     status: a.status,
     skipReason: a.skipReason,
     values,
@@ -158,13 +175,20 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
   };
 }
 
-const MAX_MS_PER_VISIT = 6 * 60 * 60 * 1000;
+/**
+ * Time one request may add to an item: at most an hour. More is clamped, not refused: a tab left
+ * open over lunch is not annotation time, but the label submitted after it must still be stored.
+ */
+export const MAX_MS_PER_REQUEST = 60 * 60 * 1000;
+/** A draft holds one choice and one comment per dimension; anything larger than this is not a draft. */
+export const MAX_DRAFT_BYTES = 256 * 1024;
+/** A comment (draft or submitted) keeps at most this many characters. */
+const MAX_COMMENT_CHARS = 5000;
 
 function msDelta(ms: unknown): number {
   const n = Number(ms ?? 0);
   if (!Number.isFinite(n) || n < 0) throw new InvalidInputError("ms: expected a non-negative number of milliseconds");
-  // A tab left open overnight is not annotation time.
-  return Math.min(Math.round(n), MAX_MS_PER_VISIT);
+  return Math.min(Math.round(n), MAX_MS_PER_REQUEST);
 }
 
 function assertOpen(db: Db, campaignId: number) {
@@ -172,26 +196,35 @@ function assertOpen(db: Db, campaignId: number) {
   if (c?.status !== "open") throw new ConflictError("this campaign is closed");
 }
 
-function cleanDraft(draft: unknown): Draft {
+/** A draft as stored: only the campaign's dimensions, strings only, within MAX_DRAFT_BYTES. */
+function cleanDraft(draft: unknown, dimensions: ReadonlySet<string>): Draft {
   if (typeof draft !== "object" || draft === null || Array.isArray(draft)) throw new InvalidInputError("draft: expected an object");
   const d = draft as Record<string, unknown>;
+  for (const k of Object.keys(d))
+    if (k !== "values" && k !== "comments") throw new InvalidInputError(`draft.${k}: not part of a draft (values, comments)`);
   const rec = (v: unknown, f: string): Record<string, string> => {
     if (v === undefined) return {};
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw new InvalidInputError(`draft.${f}: expected an object`);
     const out: Record<string, string> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (typeof x !== "string" || x.length > 5000)
-        throw new InvalidInputError(`draft.${f}.${k}: expected a string (up to 5000 characters)`);
+      if (!dimensions.has(k)) throw new InvalidInputError(`draft.${f}.${k.slice(0, 80)}: not a dimension of this campaign`);
+      if (typeof x !== "string" || x.length > MAX_COMMENT_CHARS)
+        throw new InvalidInputError(`draft.${f}.${k}: expected a string (up to ${MAX_COMMENT_CHARS} characters)`);
       out[k] = x;
     }
     return out;
   };
-  return { values: rec(d.values, "values"), comments: rec(d.comments, "comments") };
+  const clean = { values: rec(d.values, "values"), comments: rec(d.comments, "comments") };
+  const bytes = Buffer.byteLength(JSON.stringify(clean));
+  if (bytes > MAX_DRAFT_BYTES) throw new InvalidInputError(`draft: ${bytes} bytes; a draft is limited to ${MAX_DRAFT_BYTES} bytes`);
+  return clean;
 }
 
+/** Autosave: refused on a closed campaign (nothing can be submitted there, so nothing is kept). */
 export function saveDraft(db: Db, userId: number, assignmentId: number, draft: unknown, ms?: unknown): void {
   const a = ownAssignment(db, userId, assignmentId);
-  const clean = cleanDraft(draft);
+  assertOpen(db, a.campaignId);
+  const clean = cleanDraft(draft, new Set(campaignDimensionsOf(db, a.campaignId).map((d) => d.key)));
   const add = msDelta(ms);
   db.update(assignments)
     .set({ draft: clean as Record<string, unknown>, msSpent: sql`${assignments.msSpent} + ${add}` })
@@ -207,8 +240,8 @@ export interface Submission {
 }
 
 /**
- * Stores the labels of one item. Idempotent: the same submissionId again (a double click, a retry
- * after a lost response) changes nothing. A new submission for an item already labelled edits the
+ * Stores the labels of one item. Idempotent: any submissionId this assignment accepted before (a
+ * double click, a retry after a lost response, a late retry of an older edit) changes nothing. A new submission for an item already labelled edits the
  * labels, keeping the replaced versions in label_history.
  */
 export function submitLabels(db: Db, userId: number, assignmentId: number, body: Submission): { duplicate: boolean } {
@@ -224,7 +257,14 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
   return db.transaction(
     (tx) => {
       const a = ownAssignment(tx as unknown as Db, userId, assignmentId);
-      if (a.submissionId === body.submissionId) return { duplicate: true };
+      // Any id this assignment ever accepted, not only the last: a late retry of an older submission
+      // must not undo a newer one.
+      const seen = tx
+        .select({ id: assignmentSubmissions.submissionId })
+        .from(assignmentSubmissions)
+        .where(and(eq(assignmentSubmissions.assignmentId, a.id), eq(assignmentSubmissions.submissionId, body.submissionId)))
+        .get();
+      if (seen || a.submissionId === body.submissionId) return { duplicate: true };
       assertOpen(tx as unknown as Db, a.campaignId);
       const c = tx.select({ kind: campaigns.kind }).from(campaigns).where(eq(campaigns.id, a.campaignId)).get()!;
       const def = kindDef(c.kind);
@@ -237,7 +277,8 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
         const v = body.values[d.key];
         if (v === undefined) throw new InvalidInputError(`values.${d.key}: missing`);
         if (!allowed.has(v)) throw new InvalidInputError(`values.${d.key}: expected one of ${[...allowed].join(", ")}, got "${v}"`);
-        const comment = typeof comments[d.key] === "string" && comments[d.key].trim() ? comments[d.key].trim().slice(0, 5000) : null;
+        const comment =
+          typeof comments[d.key] === "string" && comments[d.key].trim() ? comments[d.key].trim().slice(0, MAX_COMMENT_CHARS) : null;
         const value = canonicalValue(def, v, a.swapped);
         const old = tx
           .select()
@@ -270,6 +311,7 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
         })
         .where(eq(assignments.id, a.id))
         .run();
+      tx.insert(assignmentSubmissions).values({ assignmentId: a.id, submissionId: body.submissionId }).run();
       return { duplicate: false };
     },
     { behavior: "immediate" },

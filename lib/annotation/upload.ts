@@ -1,5 +1,6 @@
 /** Uploaded JSONL items for a campaign kind: every line validated before anything is stored. */
 import { InvalidInputError } from "@/lib/errors";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import type { CampaignKindDef, ParsedItem } from "./kinds";
 
 export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: string): ParsedItem[] {
@@ -10,6 +11,8 @@ export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: st
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
     const where = `${fileName}:${i + 1}`;
+    const deep = jsonTextTooDeep(line);
+    if (deep) throw new InvalidInputError(tooDeepMessage(where, deep));
     let obj: unknown;
     try {
       obj = JSON.parse(line);

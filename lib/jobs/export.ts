@@ -1,19 +1,15 @@
 /** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON, the case studies. */
 import type { Db } from "@/db/client";
+import { csvLine } from "@/lib/csv";
 import { InvalidInputError } from "@/lib/errors";
 import { experimentResults, type ExperimentResults, type Ledger } from "./results";
 import { caseStudiesMarkdown } from "./case-studies";
 
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 export function resultsCsv(res: ExperimentResults): string {
-  const lines = [["task", "method", "metric", "runs", "mean", "sd", "p_vs_reference", "reference"].join(",")];
+  const lines = [csvLine(["task", "method", "metric", "runs", "mean", "sd", "p_vs_reference", "reference"])];
   for (const s of res.summary) {
     for (const [metric, x] of Object.entries(s.metrics)) {
-      lines.push([s.task, s.method, metric, s.runs, x.mean, x.sd, x.p, res.reference].map(cell).join(","));
+      lines.push(csvLine([s.task, s.method, metric, s.runs, x.mean, x.sd, x.p, res.reference]));
     }
   }
   for (const p of res.pairwise) {
@@ -22,7 +18,7 @@ export function resultsCsv(res: ExperimentResults): string {
       ["tie", p.tie],
       ["lose", p.lose],
     ] as const) {
-      lines.push(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
+      lines.push(csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference]));
     }
   }
   // The ledger per method: answering (its jobs) and memory build (the versions it answered from), apart.
@@ -33,7 +29,7 @@ export function resultsCsv(res: ExperimentResults): string {
   for (const [part, byMethod] of ledgers)
     for (const [method, l] of Object.entries(byMethod))
       for (const [k, v] of Object.entries(l))
-        if (v !== undefined && v !== null) lines.push(["ledger", method, `${part}.${k}`, "", v, "", "", res.reference].map(cell).join(","));
+        if (v !== undefined && v !== null) lines.push(csvLine(["ledger", method, `${part}.${k}`, "", v, "", "", res.reference]));
   return lines.join("\n") + "\n";
 }
 

@@ -5,9 +5,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import { DatasetError } from "../types";
+import { InvalidUtf8Error, utf8Lines } from "@/lib/utf8";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 
 export const HC_CONFIGS = ["dialogue", "qa", "evaluation"] as const;
 export type HcConfig = (typeof HC_CONFIGS)[number];
@@ -175,13 +176,14 @@ async function* readParquet(src: Pick<HcSource, "file" | "label">): AsyncGenerat
 }
 
 async function* readJsonl(src: Pick<HcSource, "file" | "label">, chunkSize: number): AsyncGenerator<RawRow[]> {
-  const lines = readline.createInterface({ input: fs.createReadStream(src.file, { encoding: "utf8" }), crlfDelay: Infinity });
   let chunk: RawRow[] = [];
-  let n = 0;
+  // Strictly decoded: invalid UTF-8 is refused with the file and line (lib/utf8), never replaced.
+  const lines = utf8Lines(src.file, src.label);
   try {
-    for await (const line of lines) {
-      n++;
+    for await (const { line, n } of lines) {
       if (!line.trim()) continue;
+      const deep = jsonTextTooDeep(line);
+      if (deep) throw new DatasetError(tooDeepMessage(`${src.label}: line ${n}`, deep));
       let values: unknown;
       try {
         values = JSON.parse(line);
@@ -197,8 +199,11 @@ async function* readJsonl(src: Pick<HcSource, "file" | "label">, chunkSize: numb
         chunk = [];
       }
     }
+  } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw new DatasetError(e.message);
+    throw e;
   } finally {
-    lines.close();
+    await lines.return(undefined);
   }
   if (chunk.length) yield chunk;
 }

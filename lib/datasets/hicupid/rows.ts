@@ -4,6 +4,7 @@
  * know are kept in `extra`, never dropped (docs/data-formats.md).
  */
 import { DatasetError } from "../types";
+import { MAX_JSON_DEPTH, jsonTextTooDeep } from "@/lib/json-depth";
 import type { HcSource, RawRow } from "./read";
 
 export type TurnRow = {
@@ -144,6 +145,8 @@ class RowChecker {
     if (value === undefined || value === null) return null;
     if (typeof value === "string") {
       if (!value.trim()) return null;
+      const deep = jsonTextTooDeep(value);
+      if (deep) this.fail(`column "metadata": field "${deep.field}": nested deeper than ${MAX_JSON_DEPTH} levels`);
       try {
         value = JSON.parse(value);
       } catch {

@@ -16,6 +16,8 @@ import { DatasetError, type ImportOptions, type ImportResult, type QualityReport
 import { actionCode, assignTopics } from "./actions";
 import { extraOf, withNested } from "./extra";
 import { findJsonError } from "./json-error";
+import { decodeUtf8 } from "@/lib/utf8";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import { defaultName, resolveInputs } from "./inputs";
 import { LanguageCounter } from "./language";
 import { inferLogType } from "./log-types";
@@ -38,16 +40,26 @@ import { TableWriter, type Tx } from "../writer";
 
 type Entry = { file: string; userKey: string; user: PalUser | null };
 
-/** Reads and parses one JSON file; a syntax error becomes a one-line DatasetError with line and column. */
+/**
+ * Reads and parses one JSON file; a syntax error becomes a one-line DatasetError with line and column,
+ * and so do invalid UTF-8 (lib/utf8) and nesting deeper than MAX_JSON_DEPTH (lib/json-depth).
+ */
 export function readJsonFile(file: string): unknown {
   const name = path.basename(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, "utf8");
+    bytes = fs.readFileSync(file);
   } catch (e) {
     throw new DatasetError(`${name}: cannot read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let text: string;
+  try {
+    text = decodeUtf8(bytes, name); // also drops a byte-order mark
+  } catch (e) {
+    throw new DatasetError((e as Error).message);
+  }
+  const deep = jsonTextTooDeep(text);
+  if (deep) throw new DatasetError(tooDeepMessage(`${name}:${deep.line}`, deep));
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -3,14 +3,18 @@ import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { presentAssignment, saveDraft, skipAssignment, submitLabels } from "@/lib/annotation";
 import { InvalidInputError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/request";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ assignmentId: string }> };
 const ALL = ["admin", "researcher", "annotator"] as const;
 
+/** A draft or a submission is small (see MAX_DRAFT_BYTES): a larger body is refused before it is read. */
+const MAX_BODY_BYTES = 512 * 1024;
+
 async function body(req: Request): Promise<Record<string, unknown>> {
-  const b = await req.json().catch(() => null);
+  const b = await readJsonBody(req, MAX_BODY_BYTES);
   if (typeof b !== "object" || b === null || Array.isArray(b)) throw new InvalidInputError("expected a JSON object");
   return b as Record<string, unknown>;
 }
