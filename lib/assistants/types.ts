@@ -9,7 +9,9 @@ import type { MemoryReader, MemoryWriter } from "@/lib/memory/store";
 import type { Retriever, RetrieverKind } from "@/lib/retrieval";
 import type { AssistantActionCode } from "./sessions";
 
-export type Language = "zh" | "en";
+import type { Lang } from "@/lib/llm/types";
+/** The data set's language (lib/llm's Lang under the name the methods use). */
+export type Language = Lang;
 export type DatasetKind = "palset" | "hicupid";
 
 export type SessionLog = { timestamp: string; content: string };

@@ -11,8 +11,6 @@ import { recordMemoryVersion } from "./memory-cost";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
-import { ModelCallError } from "@/lib/llm/errors";
-import { correctionMessage } from "@/lib/llm/correction";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { buildMemory } from "@/lib/assistants/build";
@@ -76,24 +74,10 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
       return { value: r.value, raw: r.text };
     },
     async chatText(req) {
-      // Free-text replies (HiCUPID's verdict on the last line) are parsed here; a reply the parser
-      // rejects is asked again with what was wrong, as the client does for JSON.
-      let messages = req.messages;
-      let last = "";
-      for (let round = 0; round < 3; round++) {
-        const r = await llm.chat<string>({ ...opts(req), messages });
-        try {
-          return { value: req.parse(r.text), raw: r.text };
-        } catch (e) {
-          last = e instanceof Error ? e.message : String(e);
-          messages = [
-            ...req.messages,
-            { role: "assistant", content: r.text },
-            { role: "user", content: correctionMessage(last, req.language, false) },
-          ];
-        }
-      }
-      throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
+      // Free-text replies (HiCUPID's verdict on the last line): the client parses them and asks again
+      // with what was wrong, as it does for JSON.
+      const r = await llm.chat({ ...opts(req), parse: req.parse });
+      return { value: r.value, raw: r.text };
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
     takeDeferredHits: () => client.takeDeferredHits({ jobId }),

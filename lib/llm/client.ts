@@ -1,19 +1,19 @@
-import OpenAI, { APIError } from "openai";
-import PQueue from "p-queue";
-import pRetry from "p-retry";
-import { inArray } from "drizzle-orm";
+import OpenAI from "openai";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
-import { embeddingCache, type ModelRole } from "@/db/schema";
+import type { ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
 import { recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
+import { describe, withRetries } from "./retry";
+import { RoleQueues } from "./queue";
+import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
+import type { ChatMessage, Lang } from "./types";
 
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+export type { ChatMessage, Lang } from "./types";
 
 export type ChatOptions<T> = {
   /** The role whose endpoint answers (default "assistant"). */
@@ -23,8 +23,13 @@ export type ChatOptions<T> = {
   messages: ChatMessage[];
   /** When given, the reply must contain JSON that this schema accepts. */
   schema?: z.ZodType<T>;
+  /**
+   * For free-text replies: turns the reply text into the value, throwing (with what is wrong) when it
+   * cannot. A rejected reply is asked again with the reason, like an invalid JSON reply.
+   */
+  parse?: (text: string) => T;
   /** The data set's language: a reply in the other language is regenerated. */
-  language?: "zh" | "en";
+  language?: Lang;
   /** Deliberate repeats of the same request get distinct indices (0 = the first). */
   replicate?: number;
   /** Request parameters (temperature, max_tokens, seed...) over the configuration's own. */
@@ -101,16 +106,12 @@ const sameOrigin = (a: Origin, b: Origin) =>
 
 type Core = {
   db: Db;
-  opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
-  limits: Map<ModelRole, PQueue>;
-  /** Groups whose waiting calls are dropped (cancelGroup). Group names are unique per build. */
-  cancelled: Set<string>;
+  opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">>;
+  queues: RoleQueues;
   /** Replies paid for by prefetches and not yet asked for by the build (see prefetching()). */
   prefetchPaid: Set<string>;
   /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
   deferred: LedgerRow[];
-  /** Chat calls queued but not started, by cache key: their queue, priority and group. */
-  waiting: Map<string, { role: ModelRole; priority: number; group: string | null }>;
   sdks: Map<string, OpenAI>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
@@ -120,41 +121,17 @@ const envInt = (name: string, dflt: number) => {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v >= 0 ? v : dflt;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** HTTP statuses worth another try: rate limits, timeouts, conflicts and server errors. */
-function isRetryable(e: unknown): boolean {
-  if (e instanceof APIError && e.status !== undefined) return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;
-  return true; // connection dropped, timed out, or a garbled body
-}
-
-function describe(e: unknown): string {
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
-  if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
-  if (e instanceof Error) return `${e.constructor.name}: ${e.message}`.slice(0, 300);
-  return String(e);
-}
-
-/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */
-function retryAfterMs(e: unknown): number | null {
-  if (!(e instanceof APIError) || !e.headers) return null;
-  const ms = Number(e.headers.get("retry-after-ms"));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const h = e.headers.get("retry-after");
-  if (!h) return null;
-  const s = Number(h);
-  if (Number.isFinite(s)) return s * 1000;
-  const at = Date.parse(h);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
-}
+const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 /**
- * The one way to reach a model. Every call goes through the persistent cache (an identical request,
- * replicate index included, is answered from SQLite at no cost), de-duplicates identical requests in
- * flight, waits for a per-role concurrency slot, retries transport failures with exponential backoff
- * and jitter (honouring Retry-After), validates the reply (JSON + zod schema + language) and asks
- * again up to `regenerations` times, and writes one ledger row per attempt. A step that cannot
- * succeed throws ModelCallError, already recorded with the raw reply.
+ * The one way to reach a model. Every call goes through the persistent cache (cache.ts: an identical
+ * request, replicate index included, is answered from SQLite at no cost), de-duplicates identical
+ * requests in flight, waits for a per-role concurrency slot (queue.ts), retries transport failures
+ * with exponential backoff and jitter, honouring Retry-After (retry.ts), validates the reply (JSON +
+ * zod schema or a parse function, + language) and asks again up to `regenerations` times with what
+ * was wrong, and writes one ledger row per attempt. A step that cannot succeed throws ModelCallError,
+ * already recorded with the raw reply.
  */
 export class ModelClient {
   /** Logical calls made through this view (not its siblings): what one answer or step cost. */
@@ -181,6 +158,7 @@ export class ModelClient {
   }
 
   static create(db: Db, options: ModelClientOptions = {}): ModelClient {
+    const concurrency = options.concurrency ?? {};
     const core: Core = {
       db,
       opts: {
@@ -189,13 +167,10 @@ export class ModelClient {
         retryBaseMs: options.retryBaseMs ?? 1000,
         retryMaxMs: options.retryMaxMs ?? 60_000,
         regenerations: options.regenerations ?? 2,
-        concurrency: options.concurrency ?? {},
       },
-      limits: new Map(),
-      waiting: new Map(),
+      queues: new RoleQueues((role) => concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)),
       deferred: [],
       prefetchPaid: new Set(),
-      cancelled: new Set(),
       sdks: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
@@ -260,12 +235,12 @@ export class ModelClient {
 
   /** Calls of `group` still waiting for a slot are dropped when they get one (a build that stopped: its prefetches are not needed). */
   cancelGroup(group: string): void {
-    this.core.cancelled.add(group);
+    this.core.queues.cancelGroup(group);
   }
 
   /** Moves every call of `group` still waiting for a slot up to `priority` (a prefetch now needed). */
   raiseGroup(group: string, priority: number): void {
-    for (const [id, w] of this.core.waiting) if (w.group === group) this.raiseTo(id, priority);
+    this.core.queues.raiseGroup(group, priority);
   }
 
   get stats(): Readonly<ClientStats> {
@@ -276,48 +251,9 @@ export class ModelClient {
     return resolveModelConfig(this.core.db, name);
   }
 
-  private queue(role: ModelRole): PQueue {
-    let q = this.core.limits.get(role);
-    if (!q) {
-      q = new PQueue({ concurrency: Math.max(1, this.core.opts.concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)) });
-      this.core.limits.set(role, q);
-    }
-    return q;
-  }
-
-  /**
-   * Runs `fn` in one of the role's concurrency slots, queued by this view's priority. With an `id`
-   * (a chat call's cache key) a later identical call of higher priority can move it up (raise).
-   */
-  private limit(role: ModelRole, id?: string): <R>(fn: () => Promise<R>) => Promise<R> {
-    const queue = this.queue(role);
-    const waiting = this.core.waiting;
-    const cancelled = this.core.cancelled;
-    return <R>(fn: () => Promise<R>) => {
-      const { priority, group } = this.view;
-      // A call of a cancelled group gives its slot back without reaching the model.
-      const run = () => {
-        if (group !== null && cancelled.has(group)) return Promise.reject(new Error(`not asked: group ${group} was cancelled`));
-        return fn();
-      };
-      if (id === undefined) return queue.add(run, { priority }) as Promise<R>;
-      waiting.set(id, { role, priority, group });
-      return queue.add(
-        () => {
-          waiting.delete(id);
-          return run();
-        },
-        { priority, id },
-      ) as Promise<R>;
-    };
-  }
-
-  /** A call waiting for a slot moves up to `priority` (never down). */
-  private raiseTo(id: string, priority: number): void {
-    const w = this.core.waiting.get(id);
-    if (!w || w.priority >= priority) return;
-    w.priority = priority;
-    this.queue(w.role).setPriority(id, priority);
+  /** Runs `fn` in one of the role's slots with this view's priority and group; `id` lets an identical call raise it. */
+  private inSlot<R>(role: ModelRole, fn: () => Promise<R>, id?: string): Promise<R> {
+    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn);
   }
 
   private sdk(cfg: ModelConfig): OpenAI {
@@ -337,40 +273,25 @@ export class ModelClient {
    * with its attempt number (`tries` counts the tries of one logical call, regenerations included;
    * the caller writes the successful one).
    */
-  private async withRetries<R>(
-    once: () => Promise<R>,
-    row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">,
-    tries: { n: number },
-  ): Promise<R> {
+  private retrying<R>(once: () => Promise<R>, row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">, tries: { n: number }): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
     const started = Date.now();
-    return pRetry(
+    return withRetries(
       async () => {
         this.core.stats.requests++;
         return once();
       },
-      {
-        retries,
-        minTimeout: retryBaseMs,
-        maxTimeout: retryMaxMs,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          const willRetry = retriesLeft > 0 && isRetryable(error);
-          tries.n++;
-          recordCall(this.core.db, {
-            ...row,
-            cacheHit: false,
-            attempt: tries.n,
-            status: willRetry ? "retry" : "failed",
-            error: describe(error),
-            latencyMs: Date.now() - started,
-          });
-          // The server said how long to wait: wait that long (p-retry adds its own backoff after).
-          const after = willRetry ? retryAfterMs(error) : null;
-          if (after !== null) await sleep(Math.min(after, retryMaxMs));
-        },
-        shouldRetry: ({ error }) => isRetryable(error),
+      { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
+      (error, willRetry) => {
+        tries.n++;
+        recordCall(this.core.db, {
+          ...row,
+          cacheHit: false,
+          attempt: tries.n,
+          status: willRetry ? "retry" : "failed",
+          error: describe(error),
+          latencyMs: Date.now() - started,
+        });
       },
     );
   }
@@ -385,12 +306,12 @@ export class ModelClient {
     const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params, replicate });
     const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };
     const db = this.core.db;
-    const zero: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+    const check = (text: string) => checkReply(text, o);
 
     const hit = (text: string, how: "cache" | "shared"): ChatResult<T> | null => {
-      const checked = checkReply(text, o.schema, o.language);
-      if (!checked.ok) return null; // cached under an older schema: ask again
-      const result = { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
+      const checked = check(text);
+      if (!checked.ok) return null; // cached under an older schema or parser: ask again
+      const result = { value: checked.value, text, cacheHit: true, cacheKey, usage: ZERO };
       if (this.view.prefetch || this.core.prefetchPaid.delete(cacheKey)) return result;
       this.core.stats.cacheHits++;
       const row: LedgerRow = {
@@ -405,117 +326,109 @@ export class ModelClient {
       return result;
     };
 
-    const cached = stmt(db, "SELECT response FROM llm_cache WHERE key = ?").get(cacheKey) as { response: string } | undefined;
-    if (cached) {
-      const r = hit(cached.response, "cache");
+    const cached = cachedReply(db, cacheKey);
+    if (cached !== null) {
+      const r = hit(cached, "cache");
       if (r) return r;
     }
     const pending = this.core.inflight.get(cacheKey);
     if (pending) {
       // A call joining an identical one still waiting for a slot lends it its own priority.
-      this.raiseTo(cacheKey, this.view.priority);
+      this.core.queues.raise(cacheKey, this.view.priority);
       const shared = await pending;
       const r = hit(shared.text, "shared");
       if (r) return r;
     }
 
     let value: T | undefined;
-    const run = this.limit(
+    const run = this.inSlot(
       role,
-      cacheKey,
-    )(async () => {
-      const sdk = this.sdk(cfg);
-      const tries = { n: 0 };
-      let messages = o.messages;
-      let lastRaw: string | null = null;
-      let lastError = "";
-      for (let round = 0; round <= this.core.opts.regenerations; round++) {
-        const started = Date.now();
-        let reply: OpenAI.Chat.Completions.ChatCompletion;
-        try {
-          reply = await this.withRetries(
-            () =>
-              sdk.chat.completions.create({
-                model: cfg.model,
-                messages,
-                ...params,
-              } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
-            base,
-            tries,
-          );
-        } catch (e) {
-          this.core.stats.failed++;
-          throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
-        }
-        const attempt = ++tries.n;
-        const u = reply.usage;
-        const usage: Usage = {
-          promptTokens: u?.prompt_tokens ?? 0,
-          completionTokens: u?.completion_tokens ?? 0,
-          cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-          reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-        };
-        this.core.stats.promptTokens += usage.promptTokens;
-        this.core.stats.completionTokens += usage.completionTokens;
-        const raw = reply.choices?.[0]?.message?.content ?? "";
-        const checked = checkReply(raw, o.schema, o.language);
-        const latencyMs = Date.now() - started;
-        if (checked.ok) {
-          // The ledger row and the cache entry in one commit.
-          db.$client.transaction(() => {
-            recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
-            if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
-            // A cached reply that an updated schema rejects is replaced by the accepted one.
-            stmt(
-              db,
-              `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
-                 completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
-            ).run(
-              cacheKey,
-              cfg.baseURL,
-              cfg.model,
-              JSON.stringify({ messages: o.messages, params, replicate }),
-              raw,
-              usage.promptTokens,
-              usage.completionTokens,
-              usage.cachedTokens,
-              usage.reasoningTokens,
+      async () => {
+        const sdk = this.sdk(cfg);
+        const tries = { n: 0 };
+        let messages = o.messages;
+        let lastRaw: string | null = null;
+        let lastError = "";
+        for (let round = 0; round <= this.core.opts.regenerations; round++) {
+          const started = Date.now();
+          let reply: OpenAI.Chat.Completions.ChatCompletion;
+          try {
+            reply = await this.retrying(
+              () =>
+                sdk.chat.completions.create({
+                  model: cfg.model,
+                  messages,
+                  ...params,
+                } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+              base,
+              tries,
             );
-          })();
-          value = checked.value;
-          return { text: raw, usage };
+          } catch (e) {
+            this.core.stats.failed++;
+            throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
+          }
+          const attempt = ++tries.n;
+          const u = reply.usage;
+          const usage: Usage = {
+            promptTokens: u?.prompt_tokens ?? 0,
+            completionTokens: u?.completion_tokens ?? 0,
+            cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+            reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+          };
+          this.core.stats.promptTokens += usage.promptTokens;
+          this.core.stats.completionTokens += usage.completionTokens;
+          const raw = reply.choices?.[0]?.message?.content ?? "";
+          const checked = check(raw);
+          const latencyMs = Date.now() - started;
+          if (checked.ok) {
+            // The ledger row and the cache entry in one commit.
+            db.$client.transaction(() => {
+              recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
+              if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+              // A cached reply that an updated schema rejects is replaced by the accepted one.
+              storeReply(db, {
+                key: cacheKey,
+                endpoint: cfg.baseURL,
+                model: cfg.model,
+                request: { messages: o.messages, params, replicate },
+                response: raw,
+                usage,
+              });
+            })();
+            value = checked.value;
+            return { text: raw, usage };
+          }
+          lastRaw = raw;
+          lastError = checked.error;
+          const last = round === this.core.opts.regenerations;
+          recordCall(db, {
+            ...base,
+            cacheHit: false,
+            attempt,
+            status: last ? "failed" : "invalid",
+            error: checked.error,
+            rawReply: raw,
+            latencyMs,
+            ...usage,
+          });
+          // Ask again with the rejected reply and what was wrong with it, so a deterministic model
+          // does not repeat itself.
+          messages = [
+            ...o.messages,
+            { role: "assistant", content: raw },
+            { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
+          ];
         }
-        lastRaw = raw;
-        lastError = checked.error;
-        const last = round === this.core.opts.regenerations;
-        recordCall(db, {
-          ...base,
-          cacheHit: false,
-          attempt,
-          status: last ? "failed" : "invalid",
-          error: checked.error,
-          rawReply: raw,
-          latencyMs,
-          ...usage,
-        });
-        // Ask again with the rejected reply and what was wrong with it, so a deterministic model
-        // does not repeat itself.
-        messages = [
-          ...o.messages,
-          { role: "assistant", content: raw },
-          { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
-        ];
-      }
-      this.core.stats.failed++;
-      throw new ModelCallError(
-        `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
-        o.purpose,
-        lastRaw,
-        "invalid",
-      );
-    });
+        this.core.stats.failed++;
+        throw new ModelCallError(
+          `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+          o.purpose,
+          lastRaw,
+          "invalid",
+        );
+      },
+      cacheKey,
+    );
     this.core.inflight.set(cacheKey, run);
     try {
       const { text, usage } = await run;
@@ -536,17 +449,7 @@ export class ModelClient {
     const db = this.core.db;
     const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
     const keys = texts.map(keyOf);
-    const found = new Map<string, number[]>();
-    const unique = [...new Set(keys)];
-    for (let i = 0; i < unique.length; i += 500) {
-      for (const r of db
-        .select()
-        .from(embeddingCache)
-        .where(inArray(embeddingCache.key, unique.slice(i, i + 500)))
-        .all()) {
-        found.set(r.key, Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)));
-      }
-    }
+    const found = cachedVectors(db, keys);
     const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
     const base = {
       origin,
@@ -567,12 +470,12 @@ export class ModelClient {
     const sdk = this.sdk(cfg);
     await Promise.all(
       Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch)).map((chunk) =>
-        this.limit("embedding")(async () => {
+        this.inSlot("embedding", async () => {
           const started = Date.now();
           const tries = { n: 0 };
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
           try {
-            res = await this.withRetries(
+            res = await this.retrying(
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
               { ...base, cacheKey: null },
               tries,
@@ -592,18 +495,9 @@ export class ModelClient {
             promptTokens,
             latencyMs: Date.now() - started,
           });
-          const insert = db.$client.prepare("insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
-          db.$client.transaction(() => {
-            for (const d of res.data) {
-              const [key] = chunk[d.index];
-              const v = d.embedding as number[];
-              found.set(
-                key,
-                v.map((x) => Math.fround(x)),
-              );
-              insert.run(key, cfg.model, v.length, Buffer.from(new Float32Array(v).buffer));
-            }
-          })();
+          const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: d.embedding as number[] }));
+          const stored = storeVectors(db, cfg.model, entries);
+          entries.forEach((e, i) => found.set(e.key, stored[i]));
         }),
       ),
     );

@@ -17,7 +17,7 @@ import { actionCode, assignTopics } from "./actions";
 import { extraOf, withNested } from "./extra";
 import { findJsonError } from "./json-error";
 import { defaultName, resolveInputs } from "./inputs";
-import { LanguageCounter } from "./language";
+import { LanguageCounter } from "@/lib/llm/language";
 import { inferLogType } from "./log-types";
 import {
   isObj,
