@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { ROLES, type Role } from "@/db/schema";
 import { createUser, findUserWithHash, listUsers, setPassword } from "@/lib/users/users";
 import { NotFoundError } from "@/lib/errors";
-import { generatePassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/users/password";
 
 export function registerUser(program: Command): void {
   const user = program.command("user").description("manage PAL Studio accounts");

@@ -6,7 +6,9 @@
  */
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import type { Ledger } from "./results";
+
+/** What a set of ledger rows cost: accepted calls, cache hits, tokens, and the price when the experiment has prices. */
+export type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
 
 /** Notes that a job of `method` (its label) in this experiment answered from memory version `versionId`. */
 export function recordMemoryVersion(db: Db, experimentId: number, method: string, versionId: number): void {

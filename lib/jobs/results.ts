@@ -31,7 +31,8 @@ export type SummaryRow = {
   runs: number;
   metrics: Record<string, { mean: number | null; sd: number | null; p: number | null }>;
 };
-export type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
+import type { Ledger } from "./memory-cost";
+export type { Ledger } from "./memory-cost";
 export type ExperimentResults = {
   experiment: number;
   status: string;

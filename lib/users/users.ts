@@ -2,7 +2,7 @@ import { eq, asc, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword } from "@/lib/users/password";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 
 /** bcrypt ignores everything after the first 72 bytes of a password. */
