@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { closeDb } from "@/db/client";
 import { isAppError } from "@/lib/errors";
 import { commands } from "./commands";
+import { envValue } from "@/lib/config";
 
 export function buildProgram(): Command {
   const program = new Command("pal")
@@ -29,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`pal: ${msg.split("\n")[0]}\n`);
-    if (process.env.PAL_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    if (envValue("PAL_DEBUG") && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return isAppError(err) ? err.exitCode : 1;
   } finally {
     closeDb();

@@ -25,6 +25,7 @@ import type { ModelRoleName } from "@/lib/tasks/ports";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
 import { startServerWorker } from "./server-worker";
+import { envNumber } from "@/lib/config";
 
 /** Whether jobs can run in this build (the server starts its worker only then). */
 export function modelClientAvailable(): boolean {
@@ -226,5 +227,5 @@ export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
 export function startExperimentsWorker(): void {
   if (!modelClientAvailable()) return;
-  startServerWorker(getDb(), productionDeps, { concurrency: Number(process.env.PAL_WORKER_CONCURRENCY) || 8 });
+  startServerWorker(getDb(), productionDeps, { concurrency: envNumber("PAL_WORKER_CONCURRENCY", 8) || 8 });
 }

@@ -12,6 +12,7 @@ import { describe, withRetries } from "./retry";
 import { RoleQueues } from "./queue";
 import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
+import { envNumber } from "@/lib/config";
 
 export type { ChatMessage, Lang } from "./types";
 
@@ -117,11 +118,6 @@ type Core = {
   stats: ClientStats;
 };
 
-const envInt = (name: string, dflt: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v >= 0 ? v : dflt;
-};
-
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 /**
@@ -162,13 +158,13 @@ export class ModelClient {
     const core: Core = {
       db,
       opts: {
-        timeoutMs: options.timeoutMs ?? envInt("PAL_LLM_TIMEOUT_MS", 120_000),
-        retries: options.retries ?? envInt("PAL_LLM_RETRIES", 6),
+        timeoutMs: options.timeoutMs ?? envNumber("PAL_LLM_TIMEOUT_MS", 120_000),
+        retries: options.retries ?? envNumber("PAL_LLM_RETRIES", 6),
         retryBaseMs: options.retryBaseMs ?? 1000,
         retryMaxMs: options.retryMaxMs ?? 60_000,
         regenerations: options.regenerations ?? 2,
       },
-      queues: new RoleQueues((role) => concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)),
+      queues: new RoleQueues((role) => concurrency[role] ?? envNumber("PAL_LLM_CONCURRENCY", 4)),
       deferred: [],
       prefetchPaid: new Set(),
       sdks: new Map(),

@@ -4,6 +4,7 @@ import { stmt } from "@/db/statements";
 import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { decryptSecret, encryptSecret } from "./secrets";
+import { envValue, roleEnv } from "@/lib/config";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -66,11 +67,9 @@ function rows(db: Db): Map<string, Row> {
 }
 
 function envDefaults(role: ModelRole) {
-  const e = process.env;
-  const r = envRole(role);
-  const baseURL = e[`PAL_${r}_BASE_URL`] || e.OPENAI_BASE_URL || undefined;
-  const apiKey = e[`PAL_${r}_API_KEY`] || e.OPENAI_API_KEY || undefined;
-  return { baseURL, apiKey, model: e[`PAL_MODEL_${r}`] || undefined };
+  const baseURL = roleEnv(role, "BASE_URL") ?? envValue("OPENAI_BASE_URL");
+  const apiKey = roleEnv(role, "API_KEY") ?? envValue("OPENAI_API_KEY");
+  return { baseURL, apiKey, model: roleEnv(role, "MODEL") };
 }
 
 function layered(db: Db, name: string) {

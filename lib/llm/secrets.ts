@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { databasePath } from "@/db/client";
+import { envValue } from "@/lib/config";
 
 /**
  * API keys saved in the app are encrypted at rest (AES-256-GCM). The key is PAL_SECRET_KEY (any
@@ -9,7 +10,7 @@ import { databasePath } from "@/db/client";
  * the database (mode 0600), so a copied database file alone does not reveal the keys.
  */
 function secretKey(): Buffer {
-  const env = process.env.PAL_SECRET_KEY;
+  const env = envValue("PAL_SECRET_KEY");
   if (env) return crypto.createHash("sha256").update(env).digest();
   const file = path.join(path.dirname(databasePath()), "secret-key");
   try {
