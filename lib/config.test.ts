@@ -7,7 +7,7 @@ const root = path.resolve(__dirname, "..");
 const listed = new Set<string>(ENV_VARS.map((v) => v.name));
 const ROLES = "(ASSISTANT|USER_SIMULATOR|JUDGE|EMBEDDING)";
 /** Listed as such, or an instance of a `<ROLE>` pattern. */
-const isListed = (n: string) => listed.has(n) || new RegExp(`^PAL_(MODEL_${ROLES}|${ROLES}_(BASE_URL|API_KEY))$`).test(n);
+const isListed = (n: string) => listed.has(n) || new RegExp(`^PAL_(MODEL_${ROLES}|${ROLES}_(BASE_URL|API_KEY|JSON_MODE))$`).test(n);
 
 /** Source files of the app, the CLI and the scripts (tests and fixtures set variables, they do not define them). */
 function sources(dir: string, out: string[] = []): string[] {

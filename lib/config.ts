@@ -50,6 +50,12 @@ export const ENV_VARS = [
   { name: "PAL_MODEL_<ROLE>", default: "", description: "Model name of a role; a role without one cannot be called." },
   { name: "PAL_<ROLE>_BASE_URL", default: "OPENAI_BASE_URL", description: "Endpoint of one role." },
   { name: "PAL_<ROLE>_API_KEY", default: "OPENAI_API_KEY", description: "API key of one role's endpoint." },
+  {
+    name: "PAL_<ROLE>_JSON_MODE",
+    default: "0",
+    description:
+      "1: calls that expect JSON ask this role's endpoint for JSON mode (response_format json_object); a 400 for it is detected once and the endpoint falls back.",
+  },
   { name: "PAL_LLM_CONCURRENCY", default: "4", description: "Model requests in flight per role (per process)." },
   { name: "PAL_LLM_TIMEOUT_MS", default: "120000", description: "Timeout of one model request, in ms." },
   {
@@ -96,7 +102,7 @@ export function envFlag(name: EnvName, env: Env = process.env): boolean {
 }
 
 /** A per-role variable: PAL_MODEL_<ROLE>, PAL_<ROLE>_BASE_URL or PAL_<ROLE>_API_KEY, with ROLE upper-cased (USER_SIMULATOR). */
-export function roleEnv(role: string, what: "MODEL" | "BASE_URL" | "API_KEY", env: Env = process.env): string | undefined {
+export function roleEnv(role: string, what: "MODEL" | "BASE_URL" | "API_KEY" | "JSON_MODE", env: Env = process.env): string | undefined {
   const r = role.toUpperCase().replace(/-/g, "_");
   const v = env[what === "MODEL" ? `PAL_MODEL_${r}` : `PAL_${r}_${what}`];
   return v === undefined || v === "" ? undefined : v;

@@ -16,6 +16,7 @@ import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
+import { ModelCallError } from "@/lib/llm/errors";
 import { leaseHolderId } from "@/lib/lease-holder";
 import { claimJob, completeJob, failJob, releaseDeadLocalLeases, renewLease } from "./lease";
 import { getExperimentRow } from "./control";
@@ -148,7 +149,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       const msg = e instanceof Error ? e.message : String(e);
       return () => {
         recordCalls(db, m?.takeDeferredHits() ?? []);
-        const s = failJob(db, job.id, worker, msg, config.maxAttempts);
+        // An endpoint that refused the request itself refuses it again: no further attempt is paid for.
+        const s = failJob(db, job.id, worker, msg, e instanceof ModelCallError && e.deterministic ? 0 : config.maxAttempts);
         return s === "lost" ? null : { jobId: job.id, status: s, error: msg };
       };
     } finally {

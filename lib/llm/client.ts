@@ -8,7 +8,8 @@ import { hashOf } from "./hash";
 import { recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
-import { describe, withRetries } from "./retry";
+import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
+import { splitReasoning } from "./reasoning";
 import { RoleQueues } from "./queue";
 import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
@@ -114,9 +115,14 @@ type Core = {
   /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
   deferred: LedgerRow[];
   sdks: Map<string, OpenAI>;
+  /** Endpoints (base URL and model) that answered JSON mode with a 400, and what they said. */
+  jsonModeRefused: Map<string, string>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
 };
+
+/** Reasoning models add their thinking beside the content (DeepSeek, vLLM: reasoning_content; some: reasoning). */
+type ReasoningMessage = OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null; reasoning?: string | null };
 
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
@@ -168,6 +174,7 @@ export class ModelClient {
       deferred: [],
       prefetchPaid: new Set(),
       sdks: new Map(),
+      jsonModeRefused: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
     };
@@ -243,6 +250,11 @@ export class ModelClient {
     return this.core.stats;
   }
 
+  /** Endpoints that refused JSON mode in this process ("base URL model" → the error), for the Models page and the CLI. */
+  jsonModeNotes(): Array<{ endpoint: string; error: string }> {
+    return [...this.core.jsonModeRefused].map(([k, error]) => ({ endpoint: k.replace("\u0000", " "), error }));
+  }
+
   config(name: string): ModelConfig {
     return resolveModelConfig(this.core.db, name);
   }
@@ -269,7 +281,13 @@ export class ModelClient {
    * with its attempt number (`tries` counts the tries of one logical call, regenerations included;
    * the caller writes the successful one).
    */
-  private retrying<R>(once: () => Promise<R>, row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">, tries: { n: number }): Promise<R> {
+  private retrying<R>(
+    once: () => Promise<R>,
+    row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">,
+    tries: { n: number },
+    /** A failure the caller handles by asking again differently (a refused JSON mode): noted as "retry". */
+    handled: (e: unknown) => string | null = () => null,
+  ): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
     const started = Date.now();
     return withRetries(
@@ -280,12 +298,13 @@ export class ModelClient {
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {
         tries.n++;
+        const note = handled(error);
         recordCall(this.core.db, {
           ...row,
           cacheHit: false,
           attempt: tries.n,
-          status: willRetry ? "retry" : "failed",
-          error: describe(error),
+          status: willRetry || note !== null ? "retry" : "failed",
+          error: note ?? describe(error),
           latencyMs: Date.now() - started,
         });
       },
@@ -303,6 +322,7 @@ export class ModelClient {
     const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };
     const db = this.core.db;
     const check = (text: string) => checkReply(text, o);
+    const endpointKey = `${cfg.baseURL}\u0000${cfg.model}`;
 
     const hit = (text: string, how: "cache" | "shared"): ChatResult<T> | null => {
       const checked = check(text);
@@ -347,6 +367,8 @@ export class ModelClient {
         let lastError = "";
         for (let round = 0; round <= this.core.opts.regenerations; round++) {
           const started = Date.now();
+          // JSON mode (response_format) when the endpoint is configured for it and has not refused it.
+          const jsonMode = !!o.schema && cfg.jsonMode && !this.core.jsonModeRefused.has(endpointKey);
           let reply: OpenAI.Chat.Completions.ChatCompletion;
           try {
             reply = await this.retrying(
@@ -355,13 +377,30 @@ export class ModelClient {
                   model: cfg.model,
                   messages,
                   ...params,
+                  ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
                 } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
               base,
               tries,
+              (e) =>
+                jsonMode && isJsonModeRefusal(e)
+                  ? `the endpoint refused JSON mode (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
+                  : null,
             );
           } catch (e) {
+            if (jsonMode && isJsonModeRefusal(e)) {
+              // Detected once per endpoint and model: this and every later call asks without it.
+              this.core.jsonModeRefused.set(endpointKey, describe(e));
+              round--;
+              continue;
+            }
             this.core.stats.failed++;
-            throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
+            throw new ModelCallError(
+              `${o.purpose}: the model endpoint failed (${describe(e)})`,
+              o.purpose,
+              lastRaw,
+              "transport",
+              isDeterministic(e),
+            );
           }
           const attempt = ++tries.n;
           const u = reply.usage;
@@ -373,13 +412,17 @@ export class ModelClient {
           };
           this.core.stats.promptTokens += usage.promptTokens;
           this.core.stats.completionTokens += usage.completionTokens;
-          const raw = reply.choices?.[0]?.message?.content ?? "";
+          // A reasoning model's thinking is kept for the ledger and never parsed.
+          const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
+          const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
+          const raw = split.answer;
+          const rawReply = split.reasoning !== null ? split.raw : null;
           const checked = check(raw);
           const latencyMs = Date.now() - started;
           if (checked.ok) {
             // The ledger row and the cache entry in one commit.
             db.$client.transaction(() => {
-              recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
+              recordCall(db, { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage });
               if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
               // A cached reply that an updated schema rejects is replaced by the accepted one.
               storeReply(db, {
@@ -403,7 +446,7 @@ export class ModelClient {
             attempt,
             status: last ? "failed" : "invalid",
             error: checked.error,
-            rawReply: raw,
+            rawReply: rawReply ?? raw,
             latencyMs,
             ...usage,
           });

@@ -20,6 +20,12 @@ export type ModelConfig = {
   apiKey: string | null;
   model: string;
   params: Record<string, unknown>;
+  /**
+   * Ask for JSON replies with response_format json_object when a call expects JSON: the settings'
+   * params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1. An endpoint that refuses it (HTTP 400)
+   * is asked without it from then on (the ledger notes it).
+   */
+  jsonMode: boolean;
 };
 
 /** What the admin page may show: never the key, only where it comes from. */
@@ -89,7 +95,10 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
   if (!model) {
     throw new InvalidInputError(`no model configured for "${name}": set PAL_MODEL_${envRole(l.role)} or choose one in Admin → Models`);
   }
-  const params = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {}));
+  const { json_mode: jsonMode, ...params } = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})) as Record<
+    string,
+    unknown
+  >;
   return {
     name,
     role: l.role,
@@ -97,6 +106,7 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     apiKey: l.apiKeyEnc ? decryptSecret(l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
+    jsonMode: jsonMode === true || roleEnv(l.role, "JSON_MODE") === "1" || roleEnv(l.role, "JSON_MODE") === "true",
   };
 }
 

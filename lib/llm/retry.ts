@@ -21,6 +21,19 @@ export function isRetryable(e: unknown): boolean {
   return true; // connection dropped, timed out, or a garbled body
 }
 
+/**
+ * A refusal that the same request will always get: a bad request (context too long, invalid
+ * parameter), a missing or wrong key, no access, no such model.
+ */
+export function isDeterministic(e: unknown): boolean {
+  return e instanceof APIError && (e.status === 400 || e.status === 401 || e.status === 403 || e.status === 404 || e.status === 422);
+}
+
+/** A 400 about the response_format parameter: the endpoint has no JSON mode. */
+export function isJsonModeRefusal(e: unknown): boolean {
+  return e instanceof APIError && e.status === 400 && /response_format|json_object|json_schema|json mode/i.test(e.message);
+}
+
 export function describe(e: unknown): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
   if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
