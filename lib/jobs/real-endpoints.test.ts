@@ -12,6 +12,7 @@ import { startFakeOpenAI, type FakeOpenAI, type Reply } from "@/test/fake-openai
 import { experimentReplies } from "@/test/experiment-replies";
 import { PALSET_EN } from "@/test/fixtures";
 import { ModelClient } from "@/lib/llm/client";
+import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { datasets, jobs, llmCalls } from "@/db/schema";
 import { bindDeps } from "./bind";
@@ -92,6 +93,8 @@ describe("replies of reasoning models", () => {
     expect(asked.length).toBeLessThanOrEqual(2);
     const notes = calls.filter((c) => /refused JSON mode/.test(c.error ?? ""));
     expect(notes.map((c) => c.status)).toEqual(asked.map(() => "retry"));
+    // What the Models page shows beside the judge's configuration.
+    expect(jsonModeRefusals(t.db)).toEqual([{ endpoint: f.baseURL, model: "judge-model", error: expect.stringMatching(/HTTP 400/) }]);
   });
 });
 

@@ -5,7 +5,7 @@ import type { ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
-import { recordCall, type LedgerRow, type Origin } from "./ledger";
+import { JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
@@ -383,7 +383,7 @@ export class ModelClient {
               tries,
               (e) =>
                 jsonMode && isJsonModeRefusal(e)
-                  ? `the endpoint refused JSON mode (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
+                  ? `${JSON_MODE_REFUSED} (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
                   : null,
             );
           } catch (e) {
