@@ -34,5 +34,6 @@ export function splitReasoning(content: string, reasoningContent?: string | null
   }
   const reasoning = parts.length ? parts.join("\n") : null;
   const raw = reasoningContent ? `<think>${reasoningContent}</think>\n${content}` : content;
-  return { answer: answer.trim(), reasoning, raw };
+  // A reply without thinking is passed on exactly as it came.
+  return { answer: answer === content ? content : answer.trim(), reasoning, raw };
 }
