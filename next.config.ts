@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { envFlag } from "./lib/config";
 
 /** Sent with every response: no framing by other sites (clickjacking), no MIME sniffing, no full URLs in Referer. */
 const SECURITY_HEADERS = [
@@ -15,7 +16,7 @@ const nextConfig: NextConfig = {
   // forbidden()/unauthorized() give pages real 403/401 statuses.
   experimental: { authInterrupts: true },
   // The test suite type-checks separately (tsc --noEmit); `npm start` need not do it again.
-  typescript: { ignoreBuildErrors: process.env.PAL_SKIP_TYPECHECK === "1" },
+  typescript: { ignoreBuildErrors: envFlag("PAL_SKIP_TYPECHECK") },
   async headers() {
     return [{ source: "/:path*", headers: SECURITY_HEADERS }];
   },

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { generatePalset, type GenStats } from "./gen-palset";
+import { envNumber, envValue } from "@/lib/config";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const hasGnuTime = fs.existsSync("/usr/bin/time");
@@ -42,10 +43,10 @@ function run(args: string[], env: Record<string, string> = {}): Run {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export default async function bench(): Promise<void> {
-  const runs = Number(process.env.PAL_BENCH_RUNS ?? 3);
+  const runs = envNumber("PAL_BENCH_RUNS", 3);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-palset-"));
   try {
-    let file = process.env.PAL_BENCH_FILE;
+    let file = envValue("PAL_BENCH_FILE");
     let gen: GenStats | null = null;
     if (!file) {
       file = path.join(dir, "input.json");

@@ -7,16 +7,17 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
+import { envValue } from "@/lib/config";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 /** The project root: set by bin/pal.mjs so the CLI works from any directory; else the cwd (Next). */
 export function projectRoot(): string {
-  return process.env.PAL_ROOT ?? process.cwd();
+  return envValue("PAL_ROOT") ?? process.cwd();
 }
 
 export function databasePath(): string {
-  const p = process.env.PAL_DB ?? "data/pal.db";
+  const p = envValue("PAL_DB") ?? "data/pal.db";
   return path.isAbsolute(p) ? p : path.join(/*turbopackIgnore: true*/ projectRoot(), p);
 }
 

@@ -13,6 +13,8 @@ echo "== typecheck"
 npx tsc --noEmit -p . || status=1
 echo "== lint (eslint: Next.js rules, lib/ and db/ never import app/, components/ or cli/)"
 npx eslint . || status=1
+echo "== import cycles (madge: no module may import itself through others, type imports included)"
+npm run --silent check:cycles || status=1
 echo "== format (prettier --check; npm run format fixes it)"
 npx prettier --check . > "$out/prettier.log" 2>&1 || { tail -n 20 "$out/prettier.log"; status=1; }
 echo "== unit and integration tests (vitest)"

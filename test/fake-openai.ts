@@ -7,6 +7,10 @@
  * - Embeddings (`POST /v1/embeddings`) return deterministic vectors derived from the text.
  * - Faults can be injected per request: HTTP 429 (with Retry-After), 500, a hang (timeout),
  *   a dropped connection, a malformed body, or a reply whose content is not the expected JSON.
+ * - Reasoning models: a reply may carry `reasoningContent` (sent as message.reasoning_content, as
+ *   DeepSeek and vLLM do) and `reasoningTokens`; a `<think>…</think>` block is simply part of the content.
+ * - JSON mode: `rejectJsonMode` answers any request with `response_format` with HTTP 400, like an
+ *   endpoint that has none; `status` faults take an optional `message` (e.g. a context-length error).
  * - Every request is recorded for assertions; an optional fixed latency simulates a slow model.
  */
 import http from "node:http";
@@ -38,6 +42,8 @@ export type Reply =
       /** Reported as usage.prompt_tokens_details.cached_tokens / completion_tokens_details.reasoning_tokens. */
       cachedTokens?: number;
       reasoningTokens?: number;
+      /** Sent as message.reasoning_content beside the content (DeepSeek-R1, vLLM reasoning parsers). */
+      reasoningContent?: string;
       /** Extra latency for this reply only, in ms (e.g. to keep two identical calls in flight together). */
       delayMs?: number;
     }
@@ -54,6 +60,8 @@ export type FakeOpenAIOptions = {
   fault?: (req: ChatRequest, index: number) => Fault | undefined;
   /** Embedding dimensions (default 16). */
   dimensions?: number;
+  /** Answer every request that sets response_format with HTTP 400 (an endpoint without JSON mode). */
+  rejectJsonMode?: boolean;
 };
 
 export type FakeOpenAI = {
@@ -126,6 +134,11 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       if (req.method === "POST" && req.url?.endsWith("/chat/completions")) {
         const index = chatRequests.length;
         chatRequests.push(json as ChatRequest);
+        if (opts.rejectJsonMode && (json as ChatRequest).response_format !== undefined) {
+          return send(400, {
+            error: { message: "response_format is not supported by this model", type: "invalid_request_error", param: "response_format" },
+          });
+        }
         const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);
         if (isFault(reply)) {
           switch (reply.kind) {
@@ -135,7 +148,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
                 {
                   error: {
                     message: reply.message ?? `injected ${reply.status}`,
-                    type: reply.status === 429 ? "rate_limit_error" : "server_error",
+                    type: reply.status === 429 ? "rate_limit_error" : reply.status < 500 ? "invalid_request_error" : "server_error",
                   },
                 },
                 reply.retryAfterSeconds !== undefined ? { "retry-after": String(reply.retryAfterSeconds) } : {},
@@ -159,7 +172,18 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
           model: (json as ChatRequest).model,
-          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content,
+                ...(typeof reply !== "string" && reply.reasoningContent !== undefined ? { reasoning_content: reply.reasoningContent } : {}),
+              },
+              finish_reason: "stop",
+              logprobs: null,
+            },
+          ],
           usage: {
             prompt_tokens: promptTokens,
             completion_tokens: completionTokens,

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
 import { CliError } from "../errors";
 
@@ -11,7 +12,7 @@ function campaignId(raw: string): number {
 
 /** `pal campaign export`: the labels (CSV) or labels + agreement (JSON), the same as the dashboard's export. */
 export function registerCampaign(program: Command): void {
-  const campaign = program.command("campaign").description("human-evaluation campaigns");
+  const campaign = program.command("campaign").description(SUMMARIES.campaign);
   campaign
     .command("export")
     .description("every label of a campaign as CSV, or labels with the agreement report as JSON")

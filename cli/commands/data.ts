@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
 import type { ImportProgress, ImportResult } from "@/lib/datasets/types";
 import { isAppError } from "@/lib/errors";
@@ -84,7 +85,7 @@ function importOptions(cmd: Command): Command {
 }
 
 export function registerData(program: Command): void {
-  const imp = program.command("import").description("import a published data set into the database");
+  const imp = program.command("import").description(SUMMARIES.import);
 
   // One subcommand per registered data-set kind.
   for (const kind of DATASET_KIND_LIST) {
@@ -102,7 +103,7 @@ export function registerData(program: Command): void {
 
   program
     .command("export")
-    .description("write a data set out again")
+    .description(SUMMARIES.export)
     .command("palset")
     .description("write the published PAL-Set JSON again (equal value for value to what was imported)")
     .requiredOption("--dataset <name>", "data-set name")
@@ -115,7 +116,7 @@ export function registerData(program: Command): void {
 
   program
     .command("stats")
-    .description("counts of a data set (users, samples, logs, turns, topics, candidateSolutions; or users, dialogues, turns, qa)")
+    .description(SUMMARIES.stats)
     .requiredOption("--dataset <name>", "data-set name")
     .option("--json", "machine-readable output")
     .action(async (o: { dataset: string; json?: boolean }) => {

@@ -1,10 +1,11 @@
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
 
 export function registerDemo(program: Command): void {
   program
     .command("demo")
-    .description("migrate the database and add the demo accounts and data sets where missing (keeps existing data)")
+    .description(SUMMARIES.demo)
     .option("--json", "machine-readable output")
     .action(async (o: { json?: boolean }) => {
       const { seedDemo } = await import("@/lib/demo/seed");

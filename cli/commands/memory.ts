@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { CliError } from "../errors";
@@ -12,7 +13,7 @@ const list = (s: string) =>
     .filter(Boolean);
 
 export function registerMemory(program: Command): void {
-  const memory = program.command("memory").description("build and inspect the memories of the assistant methods");
+  const memory = program.command("memory").description(SUMMARIES.memory);
 
   memory
     .command("build")
@@ -145,7 +146,7 @@ export function registerMemory(program: Command): void {
 }
 
 export function registerModels(program: Command): void {
-  const models = program.command("models").description("the model endpoints of each role");
+  const models = program.command("models").description(SUMMARIES.models);
   models
     .command("check")
     .description("send one tiny request per configured role (and named judge) and print what answered")

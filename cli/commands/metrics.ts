@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import type { TieRule } from "@/lib/agreement";
 import { CliError } from "../errors";
 
@@ -55,7 +56,7 @@ function writeOutput(out: string | undefined, text: string): void {
 const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
 
 export function registerMetrics(program: Command): void {
-  const metrics = program.command("metrics").description("compute the papers' scores from files (no database needed)");
+  const metrics = program.command("metrics").description(SUMMARIES.metrics);
 
   metrics
     .command("bleu")

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { datasets } from "@/db/schema";
@@ -90,7 +91,7 @@ function presetText(
 export function registerRun(program: Command): void {
   program
     .command("run")
-    .description("run an experiment (methods x tasks) to the end; progress on stderr, results on stdout")
+    .description(SUMMARIES.run)
     .option("--dataset <name>", "data-set name")
     .option("--method <m,...>", "methods")
     .option("--task <t,...>", "tasks: requirement, solution, dialogue, hicupid")

@@ -1,12 +1,13 @@
 import type { Command } from "commander";
+import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
 import { ROLES, type Role } from "@/db/schema";
 import { createUser, findUserWithHash, listUsers, setPassword } from "@/lib/users/users";
 import { NotFoundError } from "@/lib/errors";
-import { generatePassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/users/password";
 
 export function registerUser(program: Command): void {
-  const user = program.command("user").description("manage PAL Studio accounts");
+  const user = program.command("user").description(SUMMARIES.user);
 
   user
     .command("add")

@@ -2,7 +2,8 @@
  * Plain-text renderings of logs and dialogue turns shared by the baseline methods' prompts, so
  * every method shows the model the same material in the same shape.
  */
-export type Lang = "zh" | "en";
+import type { Lang } from "@/lib/llm/types";
+export type { ChatMessage, Lang } from "@/lib/llm/types";
 
 /** One behaviour log as a method sees it (PAL-Set); HiCUPID has none. */
 export type LogItem = { timestamp: string; content: string };
@@ -23,5 +24,3 @@ export function formatTurns(lang: Lang, turns: readonly TurnItem[]): string {
 
 /** Pick the wording for the data set's language. */
 export const pick = (lang: Lang, zh: string, en: string) => (lang === "zh" ? zh : en);
-
-export type ChatMessage = { role: "system" | "user"; content: string };

@@ -2,12 +2,11 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { datasets, hcDialogues, hcTurns, hcUsers, palSamples, palUsers } from "@/db/schema";
-import { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import type { DatasetKind, Language, Session } from "./types";
 import { groupBy } from "@/lib/group-by";
 
-export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
+export type { AssistantActionCode } from "./types";
 
 export type DatasetRef = { id: number; name: string; kind: DatasetKind; language: Language };
 

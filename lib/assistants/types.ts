@@ -7,10 +7,14 @@ import type { ModelRole } from "@/db/schema";
 import type { ModelClient } from "@/lib/llm/client";
 import type { MemoryReader, MemoryWriter } from "@/lib/memory/store";
 import type { Retriever, RetrieverKind } from "@/lib/retrieval";
-import type { AssistantActionCode } from "./sessions";
+import type { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 
-export type Language = "zh" | "en";
+import type { Lang } from "@/lib/llm/types";
+/** The data set's language (lib/llm's Lang under the name the methods use). */
+export type Language = Lang;
 export type DatasetKind = "palset" | "hicupid";
+/** The assistant actions of PAL-Set dialogues, normalised (lib/datasets/palset/actions). */
+export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
 
 export type SessionLog = { timestamp: string; content: string };
 

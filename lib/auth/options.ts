@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { users, type Role } from "@/db/schema";
 import { findUserWithHash } from "@/lib/users/users";
-import { verifyPassword } from "./password";
+import { verifyPassword } from "@/lib/users/password";
 import { isLoginLocked, recordLoginAttempt } from "./rate-limit";
 import { authSecret } from "./secret";
 import { clientIp } from "./client-ip";

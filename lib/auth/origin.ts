@@ -14,8 +14,9 @@
  * Pure (headers in, verdict out) so that proxy.ts (server actions) and withRole (route handlers)
  * apply the same rule.
  */
+import { envFlag, type Env } from "@/lib/config";
 /** Environment variables (process.env or a test's own). */
-export type Env = Record<string, string | undefined>;
+export type { Env } from "@/lib/config";
 
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -23,7 +24,7 @@ export type OriginVerdict = { ok: true } | { ok: false; reason: string };
 
 /** True when X-Forwarded-* headers come from a reverse proxy we run, not from the client. */
 export function trustProxy(env: Env = process.env): boolean {
-  return env.PAL_TRUST_PROXY === "1" || env.PAL_TRUST_PROXY === "true";
+  return envFlag("PAL_TRUST_PROXY", env);
 }
 
 /**

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { databasePath, projectRoot } from "@/db/client";
 import type { Env } from "./origin";
+import { envValue } from "@/lib/config";
 
 /**
  * The folder for files only this app's user may read: PAL_PRIVATE_DIR, else `data/private` under the
@@ -10,7 +11,7 @@ import type { Env } from "./origin";
  * the secret there beforehand.
  */
 export function privateDir(env: Env = process.env): string {
-  const d = env.PAL_PRIVATE_DIR ?? path.join(/*turbopackIgnore: true*/ projectRoot(), "data", "private");
+  const d = envValue("PAL_PRIVATE_DIR", env) ?? path.join(/*turbopackIgnore: true*/ projectRoot(), "data", "private");
   return path.resolve(d);
 }
 

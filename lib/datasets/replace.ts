@@ -8,7 +8,7 @@
 import { eq } from "drizzle-orm";
 import { datasets, experiments } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
-import { datasetKind } from "./kinds";
+import { kindRows } from "./kinds/rows";
 import type { Queryable, Tx } from "./writer";
 
 export type DatasetValues = {
@@ -28,9 +28,7 @@ export function checkName(db: Queryable, name: string, kind: string, replace?: b
   if (!found) return null;
   if (!replace) throw new ConflictError(`a data set named "${name}" already exists (use --replace to replace it)`);
   if (found.kind !== kind) {
-    throw new ConflictError(
-      `"${name}" is a ${datasetKind(found.kind).label} data set; a ${datasetKind(kind).label} import does not replace it`,
-    );
+    throw new ConflictError(`"${name}" is a ${kindRows(found.kind).label} data set; a ${kindRows(kind).label} import does not replace it`);
   }
   // An experiment's results stand on the data it ran on: that data set is never replaced under it.
   const used = db.select({ id: experiments.id }).from(experiments).where(eq(experiments.datasetId, found.id)).get();
@@ -54,7 +52,7 @@ export function claimDataset(tx: Tx, name: string, kind: string, values: Dataset
       .values({ name, kind, ...row })
       .returning({ id: datasets.id })
       .get().id;
-  datasetKind(kind).clearContents(tx, found.id);
+  kindRows(kind).clearContents(tx, found.id);
   tx.update(datasets).set(row).where(eq(datasets.id, found.id)).run();
   return found.id;
 }

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { projectRoot } from "@/db/client";
 import { datasets, type Role } from "@/db/schema";
 import { createUser, countUsers } from "@/lib/users/users";
-import { generatePassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/users/password";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 

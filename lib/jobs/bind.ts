@@ -11,9 +11,7 @@ import { recordMemoryVersion } from "./memory-cost";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
 import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
-import { ModelCallError } from "@/lib/llm/errors";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
-import { correctionMessage } from "@/lib/llm/correction";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { buildMemory } from "@/lib/assistants/build";
@@ -28,6 +26,7 @@ import type { ModelRoleName } from "@/lib/tasks/ports";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
 import { startServerWorker } from "./server-worker";
+import { envNumber } from "@/lib/config";
 
 /** Whether jobs can run in this build (the server starts its worker only then). */
 export function modelClientAvailable(): boolean {
@@ -91,24 +90,10 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
       return { value: r.value, raw: r.text };
     },
     async chatText(req) {
-      // Free-text replies (HiCUPID's verdict on the last line) are parsed here; a reply the parser
-      // rejects is asked again with what was wrong, as the client does for JSON.
-      let messages = req.messages;
-      let last = "";
-      for (let round = 0; round < 3; round++) {
-        const r = await llm.chat<string>({ ...opts(req), messages });
-        try {
-          return { value: req.parse(r.text), raw: r.text };
-        } catch (e) {
-          last = e instanceof Error ? e.message : String(e);
-          messages = [
-            ...req.messages,
-            { role: "assistant", content: r.text },
-            { role: "user", content: correctionMessage(last, req.language, false) },
-          ];
-        }
-      }
-      throw new ModelCallError(`${req.purpose}: no parsable reply after 3 tries (${last})`, req.purpose, null, "invalid");
+      // Free-text replies (HiCUPID's verdict on the last line): the client parses them and asks again
+      // with what was wrong, as it does for JSON.
+      const r = await llm.chat({ ...opts(req), parse: req.parse });
+      return { value: r.value, raw: r.text };
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
     takeDeferredHits: () => client.takeDeferredHits({ jobId }),
@@ -260,5 +245,5 @@ export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
 export function startExperimentsWorker(): void {
   if (!modelClientAvailable()) return;
-  startServerWorker(getDb(), productionDeps, { concurrency: Number(process.env.PAL_WORKER_CONCURRENCY) || 8 });
+  startServerWorker(getDb(), productionDeps, { concurrency: envNumber("PAL_WORKER_CONCURRENCY", 8) || 8 });
 }

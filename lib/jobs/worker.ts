@@ -16,6 +16,7 @@ import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
+import { ModelCallError } from "@/lib/llm/errors";
 import { leaseHolderId } from "@/lib/lease-holder";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { claimJob, completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease } from "./lease";
@@ -172,7 +173,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       }
       return () => {
         recordCalls(db, m?.takeDeferredHits() ?? []);
-        const s = failJob(db, job.id, worker, msg, config.maxAttempts);
+        // An endpoint that refused the request itself refuses it again: no further attempt is paid for.
+        const s = failJob(db, job.id, worker, msg, e instanceof ModelCallError && e.deterministic ? 0 : config.maxAttempts);
         return s === "lost" ? null : { jobId: job.id, status: s, error: msg };
       };
     } finally {

@@ -1,7 +1,5 @@
-/** A chat message as every prompt builder returns it (the model client sends these as they are). */
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
-
-export type Lang = "zh" | "en";
+/** The model port owns these (lib/llm/types.ts); re-exported for the judges' prompt builders. */
+export type { ChatMessage, Lang } from "@/lib/llm/types";
 
 /** Quotes a block of input the way the papers' prompts fence their inputs. */
 export function block(text: string): string {

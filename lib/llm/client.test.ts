@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { ModelClient } from "./client";
 import { ModelCallError } from "./errors";
 import { extractJson } from "./json";
+import { splitReasoning } from "./reasoning";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -309,5 +310,53 @@ describe("ModelClient queue priority, prefetches and deferred cache hits", () =>
       [undefined, true, "test.defer"],
     ]);
     expect(c.takeDeferredHits({})).toEqual([]);
+  });
+});
+
+describe("replies of reasoning models, JSON mode, refused requests", () => {
+  it("splits the thinking off: a <think> block, a lone closing tag, reasoning_content; a reply cut off while thinking has no answer", () => {
+    expect(splitReasoning('<think>\nhmm {"a": 0}\n</think>\n{"a": 1}')).toMatchObject({ answer: '{"a": 1}', reasoning: 'hmm {"a": 0}' });
+    expect(splitReasoning('so... </think> {"a": 1}')).toMatchObject({ answer: '{"a": 1}', reasoning: "so..." });
+    expect(splitReasoning('{"a": 1}', "first I")).toEqual({
+      answer: '{"a": 1}',
+      reasoning: "first I",
+      raw: '<think>first I</think>\n{"a": 1}',
+    });
+    expect(splitReasoning("<think>still going")).toMatchObject({ answer: "", reasoning: "still going" });
+    expect(splitReasoning('{"a": 1}')).toEqual({ answer: '{"a": 1}', reasoning: null, raw: '{"a": 1}' });
+  });
+
+  it("parses a free-text reply with `parse`, asking again with the parser's reason, and caches only the accepted reply", async () => {
+    fake.enqueue("<think>which one?</think>maybe", "<think>B then</think>Verdict: B");
+    const parse = (s: string) => {
+      const m = /^Verdict: ([AB])$/.exec(s.trim());
+      if (!m) throw new Error("no verdict line");
+      return m[1];
+    };
+    const r = await client().chat({ messages: ask("pick"), parse, purpose: "test.parse" });
+    expect(r).toMatchObject({ value: "B", text: "Verdict: B" });
+    expect(fake.chatRequests[1].messages.at(-1)?.content).toMatch(/no verdict line/);
+    expect(ledger().map((c) => [c.status, c.rawReply])).toEqual([
+      ["invalid", "<think>which one?</think>maybe"],
+      ["ok", "<think>B then</think>Verdict: B"],
+    ]);
+    expect(
+      db
+        .select()
+        .from(llmCache)
+        .all()
+        .map((c) => c.response),
+    ).toEqual(["Verdict: B"]);
+  });
+
+  it("sends a request the endpoint refuses (400 context length) once, and says so on the error", async () => {
+    fake.setFault(() => ({ kind: "status", status: 400, message: "maximum context length is 8192 tokens" }));
+    const e = await client({ retries: 3 })
+      .chat({ messages: ask("long"), schema: Req, purpose: "test.400" })
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ModelCallError);
+    expect((e as ModelCallError).deterministic).toBe(true);
+    expect(fake.chatRequests).toHaveLength(1);
+    expect(ledger().map((c) => c.status)).toEqual(["failed"]);
   });
 });

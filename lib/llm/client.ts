@@ -1,20 +1,22 @@
-import OpenAI, { APIError } from "openai";
-import PQueue from "p-queue";
-import pRetry from "p-retry";
-import { inArray } from "drizzle-orm";
+import OpenAI from "openai";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
-import { embeddingCache, type ModelRole } from "@/db/schema";
+import type { ModelRole } from "@/db/schema";
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
-import { recordCall, type LedgerRow, type Origin } from "./ledger";
+import { JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
+import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
+import { splitReasoning } from "./reasoning";
+import { RoleQueues } from "./queue";
+import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
+import type { ChatMessage, Lang } from "./types";
+import { envNumber } from "@/lib/config";
 import { RunPausedError, type SpendGuard } from "./spend-guard";
 
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+export type { ChatMessage, Lang } from "./types";
 
 export type ChatOptions<T> = {
   /** The role whose endpoint answers (default "assistant"). */
@@ -24,8 +26,13 @@ export type ChatOptions<T> = {
   messages: ChatMessage[];
   /** When given, the reply must contain JSON that this schema accepts. */
   schema?: z.ZodType<T>;
+  /**
+   * For free-text replies: turns the reply text into the value, throwing (with what is wrong) when it
+   * cannot. A rejected reply is asked again with the reason, like an invalid JSON reply.
+   */
+  parse?: (text: string) => T;
   /** The data set's language: a reply in the other language is regenerated. */
-  language?: "zh" | "en";
+  language?: Lang;
   /** Deliberate repeats of the same request get distinct indices (0 = the first). */
   replicate?: number;
   /** Request parameters (temperature, max_tokens, seed...) over the configuration's own. */
@@ -112,7 +119,8 @@ export type CollectedCall = {
   params: Record<string, unknown>;
   replicate: number;
   schema?: z.ZodType<unknown>;
-  language?: "zh" | "en";
+  parse?: (text: string) => unknown;
+  language?: Lang;
 };
 
 /** Thrown by a collecting view instead of sending a call (the batch will answer it). */
@@ -129,60 +137,32 @@ const sameOrigin = (a: Origin, b: Origin) =>
 
 type Core = {
   db: Db;
-  opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">> & { concurrency: Partial<Record<ModelRole, number>> };
-  limits: Map<ModelRole, PQueue>;
-  /** Groups whose waiting calls are dropped (cancelGroup). Group names are unique per build. */
-  cancelled: Set<string>;
+  opts: Required<Omit<ModelClientOptions, "origin" | "concurrency">>;
+  queues: RoleQueues;
   /** Replies paid for by prefetches and not yet asked for by the build (see prefetching()). */
   prefetchPaid: Set<string>;
   /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
   deferred: LedgerRow[];
-  /** Chat calls queued but not started, by cache key: their queue, priority and group. */
-  waiting: Map<string, { role: ModelRole; priority: number; group: string | null }>;
   sdks: Map<string, OpenAI>;
+  /** Endpoints (base URL and model) that answered JSON mode with a 400, and what they said. */
+  jsonModeRefused: Map<string, string>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   stats: ClientStats;
 };
 
-const envInt = (name: string, dflt: number) => {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v >= 0 ? v : dflt;
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Reasoning models add their thinking beside the content (DeepSeek, vLLM: reasoning_content; some: reasoning). */
+type ReasoningMessage = OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null; reasoning?: string | null };
 
-/** HTTP statuses worth another try: rate limits, timeouts, conflicts and server errors. */
-function isRetryable(e: unknown): boolean {
-  if (e instanceof APIError && e.status !== undefined) return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;
-  return true; // connection dropped, timed out, or a garbled body
-}
-
-function describe(e: unknown): string {
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
-  if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
-  if (e instanceof Error) return `${e.constructor.name}: ${e.message}`.slice(0, 300);
-  return String(e);
-}
-
-/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */
-function retryAfterMs(e: unknown): number | null {
-  if (!(e instanceof APIError) || !e.headers) return null;
-  const ms = Number(e.headers.get("retry-after-ms"));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const h = e.headers.get("retry-after");
-  if (!h) return null;
-  const s = Number(h);
-  if (Number.isFinite(s)) return s * 1000;
-  const at = Date.parse(h);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
-}
+const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 /**
- * The one way to reach a model. Every call goes through the persistent cache (an identical request,
- * replicate index included, is answered from SQLite at no cost), de-duplicates identical requests in
- * flight, waits for a per-role concurrency slot, retries transport failures with exponential backoff
- * and jitter (honouring Retry-After), validates the reply (JSON + zod schema + language) and asks
- * again up to `regenerations` times, and writes one ledger row per attempt. A step that cannot
- * succeed throws ModelCallError, already recorded with the raw reply.
+ * The one way to reach a model. Every call goes through the persistent cache (cache.ts: an identical
+ * request, replicate index included, is answered from SQLite at no cost), de-duplicates identical
+ * requests in flight, waits for a per-role concurrency slot (queue.ts), retries transport failures
+ * with exponential backoff and jitter, honouring Retry-After (retry.ts), validates the reply (JSON +
+ * zod schema or a parse function, + language) and asks again up to `regenerations` times with what
+ * was wrong, and writes one ledger row per attempt. A step that cannot succeed throws ModelCallError,
+ * already recorded with the raw reply.
  */
 export class ModelClient {
   /** Logical calls made through this view (not its siblings): what one answer or step cost. */
@@ -209,22 +189,21 @@ export class ModelClient {
   }
 
   static create(db: Db, options: ModelClientOptions = {}): ModelClient {
+    const concurrency = options.concurrency ?? {};
     const core: Core = {
       db,
       opts: {
-        timeoutMs: options.timeoutMs ?? envInt("PAL_LLM_TIMEOUT_MS", 120_000),
-        retries: options.retries ?? envInt("PAL_LLM_RETRIES", 6),
+        timeoutMs: options.timeoutMs ?? envNumber("PAL_LLM_TIMEOUT_MS", 120_000),
+        retries: options.retries ?? envNumber("PAL_LLM_RETRIES", 6),
         retryBaseMs: options.retryBaseMs ?? 1000,
         retryMaxMs: options.retryMaxMs ?? 60_000,
         regenerations: options.regenerations ?? 2,
-        concurrency: options.concurrency ?? {},
       },
-      limits: new Map(),
-      waiting: new Map(),
+      queues: new RoleQueues((role) => concurrency[role] ?? envNumber("PAL_LLM_CONCURRENCY", 4)),
       deferred: [],
       prefetchPaid: new Set(),
-      cancelled: new Set(),
       sdks: new Map(),
+      jsonModeRefused: new Map(),
       inflight: new Map(),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
     };
@@ -240,12 +219,23 @@ export class ModelClient {
     });
   }
 
+  /** The same client whose calls are watched by a run's spend guard (see lib/llm/spend-guard.ts). */
+  withGuard(guard: SpendGuard | null): ModelClient {
+    return new ModelClient(this.core, { ...this.view, guard });
+  }
+
   /**
    * The same client whose calls the cache cannot answer are handed to `collect` and not sent: they
    * throw DeferredCallError. A batch is built this way from the very calls the run will make.
    */
   collecting(collect: (call: CollectedCall) => void): ModelClient {
     return new ModelClient(this.core, { ...this.view, collect });
+  }
+
+  /** One ledger row, written at once and shown to the view's spend guard. */
+  private record(row: LedgerRow): void {
+    recordCall(this.core.db, row);
+    this.view.guard?.observe(row);
   }
 
   /**
@@ -272,59 +262,29 @@ export class ModelClient {
       this.record({ ...base, status: "failed", error: `batch: ${error ?? "the request failed"}` });
       return false;
     }
-    const checked = checkReply(raw, call.schema, call.language);
+    const split = splitReasoning(raw, null);
+    const checked = checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
     if (!checked.ok) {
       this.record({ ...base, status: "invalid", error: `batch: ${checked.error}`, rawReply: raw });
       return false;
     }
     db.$client.transaction(() => {
-      this.record({ ...base, status: "ok" });
-      this.writeCache(
-        call.cacheKey,
-        call.endpoint,
-        call.model,
-        { messages: call.messages, params: call.params, replicate: call.replicate },
-        raw,
+      this.record({ ...base, status: "ok", rawReply: split.reasoning !== null ? split.raw : null });
+      storeReply(db, {
+        key: call.cacheKey,
+        endpoint: call.endpoint,
+        model: call.model,
+        request: { messages: call.messages, params: call.params, replicate: call.replicate },
+        response: split.answer,
         usage,
-      );
+      });
     })();
     return true;
-  }
-
-  private writeCache(key: string, endpoint: string, model: string, request: unknown, raw: string, usage: Usage): void {
-    stmt(
-      this.core.db,
-      `INSERT INTO llm_cache (key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET response = excluded.response, prompt_tokens = excluded.prompt_tokens,
-         completion_tokens = excluded.completion_tokens, cached_tokens = excluded.cached_tokens, reasoning_tokens = excluded.reasoning_tokens`,
-    ).run(
-      key,
-      endpoint,
-      model,
-      JSON.stringify(request),
-      raw,
-      usage.promptTokens,
-      usage.completionTokens,
-      usage.cachedTokens,
-      usage.reasoningTokens,
-    );
   }
 
   /** The SDK client of a configuration (one per endpoint and key), for the Batch API. */
   sdkFor(cfg: ModelConfig): OpenAI {
     return this.sdk(cfg);
-  }
-
-  /** The same client whose calls are watched by a run's spend guard (see lib/llm/spend-guard.ts). */
-  withGuard(guard: SpendGuard | null): ModelClient {
-    return new ModelClient(this.core, { ...this.view, guard });
-  }
-
-  /** One ledger row, written at once and shown to the view's spend guard. */
-  private record(row: LedgerRow): void {
-    recordCall(this.core.db, row);
-    this.view.guard?.observe(row);
   }
 
   /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
@@ -377,64 +337,30 @@ export class ModelClient {
 
   /** Calls of `group` still waiting for a slot are dropped when they get one (a build that stopped: its prefetches are not needed). */
   cancelGroup(group: string): void {
-    this.core.cancelled.add(group);
+    this.core.queues.cancelGroup(group);
   }
 
   /** Moves every call of `group` still waiting for a slot up to `priority` (a prefetch now needed). */
   raiseGroup(group: string, priority: number): void {
-    for (const [id, w] of this.core.waiting) if (w.group === group) this.raiseTo(id, priority);
+    this.core.queues.raiseGroup(group, priority);
   }
 
   get stats(): Readonly<ClientStats> {
     return this.core.stats;
   }
 
+  /** Endpoints that refused JSON mode in this process ("base URL model" → the error), for the Models page and the CLI. */
+  jsonModeNotes(): Array<{ endpoint: string; error: string }> {
+    return [...this.core.jsonModeRefused].map(([k, error]) => ({ endpoint: k.replace("\u0000", " "), error }));
+  }
+
   config(name: string): ModelConfig {
     return resolveModelConfig(this.core.db, name);
   }
 
-  private queue(role: ModelRole): PQueue {
-    let q = this.core.limits.get(role);
-    if (!q) {
-      q = new PQueue({ concurrency: Math.max(1, this.core.opts.concurrency[role] ?? envInt("PAL_LLM_CONCURRENCY", 4)) });
-      this.core.limits.set(role, q);
-    }
-    return q;
-  }
-
-  /**
-   * Runs `fn` in one of the role's concurrency slots, queued by this view's priority. With an `id`
-   * (a chat call's cache key) a later identical call of higher priority can move it up (raise).
-   */
-  private limit(role: ModelRole, id?: string): <R>(fn: () => Promise<R>) => Promise<R> {
-    const queue = this.queue(role);
-    const waiting = this.core.waiting;
-    const cancelled = this.core.cancelled;
-    return <R>(fn: () => Promise<R>) => {
-      const { priority, group } = this.view;
-      // A call of a cancelled group gives its slot back without reaching the model.
-      const run = () => {
-        if (group !== null && cancelled.has(group)) return Promise.reject(new Error(`not asked: group ${group} was cancelled`));
-        return fn();
-      };
-      if (id === undefined) return queue.add(run, { priority }) as Promise<R>;
-      waiting.set(id, { role, priority, group });
-      return queue.add(
-        () => {
-          waiting.delete(id);
-          return run();
-        },
-        { priority, id },
-      ) as Promise<R>;
-    };
-  }
-
-  /** A call waiting for a slot moves up to `priority` (never down). */
-  private raiseTo(id: string, priority: number): void {
-    const w = this.core.waiting.get(id);
-    if (!w || w.priority >= priority) return;
-    w.priority = priority;
-    this.queue(w.role).setPriority(id, priority);
+  /** Runs `fn` in one of the role's slots with this view's priority and group; `id` lets an identical call raise it. */
+  private inSlot<R>(role: ModelRole, fn: () => Promise<R>, id?: string): Promise<R> {
+    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn);
   }
 
   private sdk(cfg: ModelConfig): OpenAI {
@@ -454,42 +380,34 @@ export class ModelClient {
    * with its attempt number (`tries` counts the tries of one logical call, regenerations included;
    * the caller writes the successful one).
    */
-  private async withRetries<R>(
+  private retrying<R>(
     once: () => Promise<R>,
     row: Omit<LedgerRow, "cacheHit" | "attempt" | "status">,
     tries: { n: number },
+    /** A failure the caller handles by asking again differently (a refused JSON mode): noted as "retry". */
+    handled: (e: unknown) => string | null = () => null,
   ): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
     const started = Date.now();
-    return pRetry(
+    return withRetries(
       async () => {
         this.view.guard?.check();
         this.core.stats.requests++;
         return once();
       },
-      {
-        retries,
-        minTimeout: retryBaseMs,
-        maxTimeout: retryMaxMs,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          if (error instanceof RunPausedError) return; // refused before it was sent: nothing paid, nothing to record
-          const willRetry = retriesLeft > 0 && isRetryable(error);
-          tries.n++;
-          this.record({
-            ...row,
-            cacheHit: false,
-            attempt: tries.n,
-            status: willRetry ? "retry" : "failed",
-            error: describe(error),
-            latencyMs: Date.now() - started,
-          });
-          // The server said how long to wait: wait that long (p-retry adds its own backoff after).
-          const after = willRetry ? retryAfterMs(error) : null;
-          if (after !== null) await sleep(Math.min(after, retryMaxMs));
-        },
-        shouldRetry: ({ error }) => !(error instanceof RunPausedError) && isRetryable(error),
+      { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
+      (error, willRetry) => {
+        if (error instanceof RunPausedError) return; // refused before it was sent: nothing paid, nothing to record
+        tries.n++;
+        const note = handled(error);
+        this.record({
+          ...row,
+          cacheHit: false,
+          attempt: tries.n,
+          status: willRetry || note !== null ? "retry" : "failed",
+          error: note ?? describe(error),
+          latencyMs: Date.now() - started,
+        });
       },
     );
   }
@@ -504,12 +422,13 @@ export class ModelClient {
     const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params, replicate });
     const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };
     const db = this.core.db;
-    const zero: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
+    const check = (text: string) => checkReply(text, o);
+    const endpointKey = `${cfg.baseURL}\u0000${cfg.model}`;
 
     const hit = (text: string, how: "cache" | "shared"): ChatResult<T> | null => {
-      const checked = checkReply(text, o.schema, o.language);
-      if (!checked.ok) return null; // cached under an older schema: ask again
-      const result = { value: checked.value, text, cacheHit: true, cacheKey, usage: zero };
+      const checked = check(text);
+      if (!checked.ok) return null; // cached under an older schema or parser: ask again
+      const result = { value: checked.value, text, cacheHit: true, cacheKey, usage: ZERO };
       if (this.view.prefetch || this.core.prefetchPaid.delete(cacheKey)) return result;
       this.core.stats.cacheHits++;
       const row: LedgerRow = {
@@ -524,9 +443,9 @@ export class ModelClient {
       return result;
     };
 
-    const cached = stmt(db, "SELECT response FROM llm_cache WHERE key = ?").get(cacheKey) as { response: string } | undefined;
-    if (cached) {
-      const r = hit(cached.response, "cache");
+    const cached = cachedReply(db, cacheKey);
+    if (cached !== null) {
+      const r = hit(cached, "cache");
       if (r) return r;
     }
     if (this.view.collect) {
@@ -542,6 +461,7 @@ export class ModelClient {
         params,
         replicate,
         schema: o.schema as z.ZodType<unknown> | undefined,
+        parse: o.parse as ((text: string) => unknown) | undefined,
         language: o.language,
       });
       throw new DeferredCallError(cacheKey);
@@ -549,7 +469,7 @@ export class ModelClient {
     const pending = this.core.inflight.get(cacheKey);
     if (pending) {
       // A call joining an identical one still waiting for a slot lends it its own priority.
-      this.raiseTo(cacheKey, this.view.priority);
+      this.core.queues.raise(cacheKey, this.view.priority);
       const shared = await pending;
       const r = hit(shared.text, "shared");
       if (r) return r;
@@ -558,87 +478,118 @@ export class ModelClient {
     // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
     const release = this.view.guard ? await this.view.guard.enter() : null;
     let value: T | undefined;
-    const run = this.limit(
+    const run = this.inSlot(
       role,
-      cacheKey,
-    )(async () => {
-      const sdk = this.sdk(cfg);
-      const tries = { n: 0 };
-      let messages = o.messages;
-      let lastRaw: string | null = null;
-      let lastError = "";
-      for (let round = 0; round <= this.core.opts.regenerations; round++) {
-        const started = Date.now();
-        let reply: OpenAI.Chat.Completions.ChatCompletion;
-        try {
-          reply = await this.withRetries(
-            () =>
-              sdk.chat.completions.create({
+      async () => {
+        const sdk = this.sdk(cfg);
+        const tries = { n: 0 };
+        let messages = o.messages;
+        let lastRaw: string | null = null;
+        let lastError = "";
+        for (let round = 0; round <= this.core.opts.regenerations; round++) {
+          const started = Date.now();
+          // JSON mode (response_format) when the endpoint is configured for it and has not refused it.
+          const jsonMode = !!o.schema && cfg.jsonMode && !this.core.jsonModeRefused.has(endpointKey);
+          let reply: OpenAI.Chat.Completions.ChatCompletion;
+          try {
+            reply = await this.retrying(
+              () =>
+                sdk.chat.completions.create({
+                  model: cfg.model,
+                  messages,
+                  ...params,
+                  ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
+                } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+              base,
+              tries,
+              (e) =>
+                jsonMode && isJsonModeRefusal(e)
+                  ? `${JSON_MODE_REFUSED} (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
+                  : null,
+            );
+          } catch (e) {
+            if (e instanceof RunPausedError) throw e;
+            if (jsonMode && isJsonModeRefusal(e)) {
+              // Detected once per endpoint and model: this and every later call asks without it.
+              this.core.jsonModeRefused.set(endpointKey, describe(e));
+              round--;
+              continue;
+            }
+            this.core.stats.failed++;
+            throw new ModelCallError(
+              `${o.purpose}: the model endpoint failed (${describe(e)})`,
+              o.purpose,
+              lastRaw,
+              "transport",
+              isDeterministic(e),
+            );
+          }
+          const attempt = ++tries.n;
+          const u = reply.usage;
+          const usage: Usage = {
+            promptTokens: u?.prompt_tokens ?? 0,
+            completionTokens: u?.completion_tokens ?? 0,
+            cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+            reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+          };
+          this.core.stats.promptTokens += usage.promptTokens;
+          this.core.stats.completionTokens += usage.completionTokens;
+          // A reasoning model's thinking is kept for the ledger and never parsed.
+          const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
+          const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
+          const raw = split.answer;
+          const rawReply = split.reasoning !== null ? split.raw : null;
+          const checked = check(raw);
+          const latencyMs = Date.now() - started;
+          if (checked.ok) {
+            // The ledger row and the cache entry in one commit.
+            db.$client.transaction(() => {
+              this.record({ ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage });
+              if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+              // A cached reply that an updated schema rejects is replaced by the accepted one.
+              storeReply(db, {
+                key: cacheKey,
+                endpoint: cfg.baseURL,
                 model: cfg.model,
-                messages,
-                ...params,
-              } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
-            base,
-            tries,
-          );
-        } catch (e) {
-          if (e instanceof RunPausedError) throw e;
-          this.core.stats.failed++;
-          throw new ModelCallError(`${o.purpose}: the model endpoint failed (${describe(e)})`, o.purpose, lastRaw, "transport");
+                request: { messages: o.messages, params, replicate },
+                response: raw,
+                usage,
+              });
+            })();
+            value = checked.value;
+            return { text: raw, usage };
+          }
+          lastRaw = raw;
+          lastError = checked.error;
+          const last = round === this.core.opts.regenerations;
+          this.record({
+            ...base,
+            cacheHit: false,
+            attempt,
+            status: last ? "failed" : "invalid",
+            error: checked.error,
+            rawReply: rawReply ?? raw,
+            latencyMs,
+            ...usage,
+          });
+          // Ask again with the rejected reply and what was wrong with it, so a deterministic model
+          // does not repeat itself.
+          messages = [
+            ...o.messages,
+            { role: "assistant", content: raw },
+            { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
+          ];
         }
-        const attempt = ++tries.n;
-        const u = reply.usage;
-        const usage: Usage = {
-          promptTokens: u?.prompt_tokens ?? 0,
-          completionTokens: u?.completion_tokens ?? 0,
-          cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-          reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-        };
-        this.core.stats.promptTokens += usage.promptTokens;
-        this.core.stats.completionTokens += usage.completionTokens;
-        const raw = reply.choices?.[0]?.message?.content ?? "";
-        const checked = checkReply(raw, o.schema, o.language);
-        const latencyMs = Date.now() - started;
-        if (checked.ok) {
-          // The ledger row and the cache entry in one commit.
-          db.$client.transaction(() => {
-            this.record({ ...base, cacheHit: false, attempt, status: "ok", latencyMs, ...usage });
-            if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
-            // A cached reply that an updated schema rejects is replaced by the accepted one.
-            this.writeCache(cacheKey, cfg.baseURL, cfg.model, { messages: o.messages, params, replicate }, raw, usage);
-          })();
-          value = checked.value;
-          return { text: raw, usage };
-        }
-        lastRaw = raw;
-        lastError = checked.error;
-        const last = round === this.core.opts.regenerations;
-        this.record({
-          ...base,
-          cacheHit: false,
-          attempt,
-          status: last ? "failed" : "invalid",
-          error: checked.error,
-          rawReply: raw,
-          latencyMs,
-          ...usage,
-        });
-        // Ask again with the rejected reply and what was wrong with it, so a deterministic model
-        // does not repeat itself.
-        messages = [
-          ...o.messages,
-          { role: "assistant", content: raw },
-          { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
-        ];
-      }
-      this.core.stats.failed++;
-      throw new ModelCallError(
-        `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
-        o.purpose,
-        lastRaw,
-        "invalid",
-      );
-    });
+        this.core.stats.failed++;
+        throw new ModelCallError(
+          `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+          o.purpose,
+          lastRaw,
+          "invalid",
+        );
+      },
+      cacheKey,
+    );
     this.core.inflight.set(cacheKey, run);
     try {
       const { text, usage } = await run;
@@ -660,17 +611,7 @@ export class ModelClient {
     const db = this.core.db;
     const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
     const keys = texts.map(keyOf);
-    const found = new Map<string, number[]>();
-    const unique = [...new Set(keys)];
-    for (let i = 0; i < unique.length; i += 500) {
-      for (const r of db
-        .select()
-        .from(embeddingCache)
-        .where(inArray(embeddingCache.key, unique.slice(i, i + 500)))
-        .all()) {
-        found.set(r.key, Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)));
-      }
-    }
+    const found = cachedVectors(db, keys);
     const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
     const base = {
       origin,
@@ -691,12 +632,12 @@ export class ModelClient {
     const sdk = this.sdk(cfg);
     await Promise.all(
       Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch)).map((chunk) =>
-        this.limit("embedding")(async () => {
+        this.inSlot("embedding", async () => {
           const started = Date.now();
           const tries = { n: 0 };
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
           try {
-            res = await this.withRetries(
+            res = await this.retrying(
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
               { ...base, cacheKey: null },
               tries,
@@ -717,18 +658,9 @@ export class ModelClient {
             promptTokens,
             latencyMs: Date.now() - started,
           });
-          const insert = db.$client.prepare("insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
-          db.$client.transaction(() => {
-            for (const d of res.data) {
-              const [key] = chunk[d.index];
-              const v = d.embedding as number[];
-              found.set(
-                key,
-                v.map((x) => Math.fround(x)),
-              );
-              insert.run(key, cfg.model, v.length, Buffer.from(new Float32Array(v).buffer));
-            }
-          })();
+          const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: d.embedding as number[] }));
+          const stored = storeVectors(db, cfg.model, entries);
+          entries.forEach((e, i) => found.set(e.key, stored[i]));
         }),
       ),
     );

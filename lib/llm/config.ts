@@ -4,6 +4,7 @@ import { stmt } from "@/db/statements";
 import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
+import { envValue, roleEnv } from "@/lib/config";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -19,6 +20,12 @@ export type ModelConfig = {
   apiKey: string | null;
   model: string;
   params: Record<string, unknown>;
+  /**
+   * Ask for JSON replies with response_format json_object when a call expects JSON: the settings'
+   * params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1. An endpoint that refuses it (HTTP 400)
+   * is asked without it from then on (the ledger notes it).
+   */
+  jsonMode: boolean;
 };
 
 /** What the admin page may show: never the key, only where it comes from. */
@@ -69,11 +76,9 @@ function rows(db: Db): Map<string, Row> {
 }
 
 function envDefaults(role: ModelRole) {
-  const e = process.env;
-  const r = envRole(role);
-  const baseURL = e[`PAL_${r}_BASE_URL`] || e.OPENAI_BASE_URL || undefined;
-  const apiKey = e[`PAL_${r}_API_KEY`] || e.OPENAI_API_KEY || undefined;
-  return { baseURL, apiKey, model: e[`PAL_MODEL_${r}`] || undefined };
+  const baseURL = roleEnv(role, "BASE_URL") ?? envValue("OPENAI_BASE_URL");
+  const apiKey = roleEnv(role, "API_KEY") ?? envValue("OPENAI_API_KEY");
+  return { baseURL, apiKey, model: roleEnv(role, "MODEL") };
 }
 
 function layered(db: Db, name: string) {
@@ -114,7 +119,10 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
   if (!model) {
     throw new InvalidInputError(`no model configured for "${name}": set PAL_MODEL_${envRole(l.role)} or choose one in Admin → Models`);
   }
-  const params = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {}));
+  const { json_mode: jsonMode, ...params } = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})) as Record<
+    string,
+    unknown
+  >;
   return {
     name,
     role: l.role,
@@ -122,6 +130,7 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     apiKey: l.apiKeyEnc ? savedKey(name, l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
+    jsonMode: jsonMode === true || roleEnv(l.role, "JSON_MODE") === "1" || roleEnv(l.role, "JSON_MODE") === "true",
   };
 }
 

@@ -1,5 +1,7 @@
+import type { Lang } from "./types";
+
 /** The follow-up message that asks for a corrected reply (the project's own wording). */
-export function correctionMessage(problem: string, language: "zh" | "en" | undefined, json: boolean): string {
+export function correctionMessage(problem: string, language: Lang | undefined, json: boolean): string {
   if (language === "zh") {
     return json
       ? `你上一条回复无法使用（${problem}）。请严格按要求的 JSON 格式重新作答，只输出 JSON，内容使用中文。`

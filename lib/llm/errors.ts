@@ -11,6 +11,12 @@ export class ModelCallError extends AppError {
     readonly rawReply: string | null,
     /** "transport": the endpoint failed; "invalid": replies never validated. */
     readonly reason: "transport" | "invalid",
+    /**
+     * The endpoint refused the request itself (HTTP 400 context length or invalid request, 401, 403,
+     * 404 model): asking again cannot help and costs money, so no level retries it (client, task
+     * regenerations, job attempts).
+     */
+    readonly deterministic = false,
   ) {
     super(message, 502, "model_failed", 3);
   }

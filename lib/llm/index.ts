@@ -17,5 +17,7 @@ export {
   type PublicModelConfig,
 } from "./config";
 export { listCalls, summarizeCalls, recordCall, type Origin, type LedgerCall, type LedgerSummary } from "./ledger";
-export { extractJson, checkReply, isWrongLanguage } from "./json";
+export { extractJson, checkReply, isWrongLanguage, type ReplyRule } from "./json";
+export { LanguageCounter, hasCjk, isOtherLanguage } from "./language";
+export type { Lang } from "./types";
 export { canonicalJson, hashOf } from "./hash";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { LanguageCounter } from "@/lib/datasets/palset/language";
+import { LanguageCounter } from "./language";
+import type { Lang } from "./types";
 
 /**
  * Model replies promise JSON but often wrap it: code fences, a sentence before or after, trailing
@@ -64,7 +65,7 @@ function strings(v: unknown, out: string[] = []): string[] {
  * Whether text is in the other language than expected. Short texts (ids, numbers, a name) say
  * nothing about language and pass.
  */
-export function isWrongLanguage(value: unknown, language: "zh" | "en"): boolean {
+export function isWrongLanguage(value: unknown, language: Lang): boolean {
   const c = new LanguageCounter();
   for (const s of strings(value)) c.add(s);
   if (c.cjk + c.latin * 3 < 8) return false;
@@ -73,8 +74,15 @@ export function isWrongLanguage(value: unknown, language: "zh" | "en"): boolean 
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** Parses and validates one reply: JSON (when a schema is given), schema, language. */
-export function checkReply<T>(raw: string, schema: z.ZodType<T> | undefined, language: "zh" | "en" | undefined): Checked<T> {
+/** What a reply must be: JSON a schema accepts, or text a parse function accepts; in a language. */
+export type ReplyRule<T> = { schema?: z.ZodType<T>; parse?: (text: string) => T; language?: Lang };
+
+/**
+ * Parses and validates one reply: JSON (when a schema is given) and the schema, or the parse function
+ * (free text: it throws with what is wrong), and the language.
+ */
+export function checkReply<T>(raw: string, rule: ReplyRule<T>): Checked<T> {
+  const { schema, parse, language } = rule;
   let value: unknown = raw;
   if (schema) {
     try {
@@ -91,7 +99,15 @@ export function checkReply<T>(raw: string, schema: z.ZodType<T> | undefined, lan
   } else if (!raw.trim()) {
     return { ok: false, error: "the reply is empty" };
   }
+  // A free-text reply's language is judged on the whole text, before the parser reduces it.
   if (language && isWrongLanguage(value, language))
     return { ok: false, error: `the reply is not in the data set's language (${language})` };
+  if (parse && !schema) {
+    try {
+      value = parse(raw);
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    }
+  }
   return { ok: true, value: value as T };
 }

@@ -136,3 +136,19 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
   }
   return s;
 }
+
+/** The ledger note the client writes when an endpoint refuses JSON mode (client.ts): read back by jsonModeRefusals. */
+export const JSON_MODE_REFUSED = "the endpoint refused JSON mode";
+
+/**
+ * Endpoints (base URL and model) that answered JSON mode with a 400, newest note each, from the
+ * ledger: the Models page shows them beside the configuration that asks for JSON mode.
+ */
+export function jsonModeRefusals(db: Db): Array<{ endpoint: string; model: string; error: string }> {
+  return stmt(
+    db,
+    `SELECT endpoint, model, error FROM llm_calls WHERE id IN (
+       SELECT max(id) FROM llm_calls WHERE error LIKE '${JSON_MODE_REFUSED}%' GROUP BY endpoint, model)
+     ORDER BY endpoint, model`,
+  ).all() as Array<{ endpoint: string; model: string; error: string }>;
+}

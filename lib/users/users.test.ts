@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { createUser, findUserWithHash, getUser, listUsers, updateUser, setPassword } from "./users";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
-import { verifyPassword } from "@/lib/auth/password";
+import { verifyPassword } from "@/lib/users/password";
 import { isLoginLocked, recordLoginAttempt, LOGIN_LIMIT } from "@/lib/auth/rate-limit";
 
 let t: ReturnType<typeof tempDb> | undefined;

@@ -2,7 +2,7 @@ import { eq, asc, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ROLES, type Role } from "@/db/schema";
-import { hashPassword, MAX_PASSWORD_BYTES } from "@/lib/auth/password";
+import { hashPassword, MAX_PASSWORD_BYTES } from "@/lib/users/password";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 
 export { MAX_PASSWORD_BYTES };

@@ -6,8 +6,8 @@
  */
 import type { Aspect, TopicOutline } from "./schemas";
 
-export type Lang = "zh" | "en";
-export type ChatMessage = { role: "system" | "user"; content: string };
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+export type { ChatMessage, Lang } from "@/lib/llm/types";
 export type H2Step =
   | "log-graph"
   | "situation"

@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
-import { hcUsers } from "@/db/schema";
 import { hicupidStats } from "../hicupid/stats";
 import { MAX_UPLOAD_BYTES } from "../upload-limits";
 import type { DatasetKindDef } from "./types";
+import { KIND_ROWS } from "./rows";
 
 /** HiCUPID: users' dialogue histories and QA pairs with personalized and general answers. */
 export const hicupidKind: DatasetKindDef = {
-  id: "hicupid",
-  label: "HiCUPID",
+  ...KIND_ROWS.hicupid,
   cliDescription: "import HiCUPID: Hugging Face parquet layout (dialogue/qa configs, train/test_1/test_2) or JSONL rows",
   badgeClass: "bg-teal-50 text-teal-800",
   upload: {
@@ -30,7 +28,5 @@ export const hicupidKind: DatasetKindDef = {
   ],
   stats: hicupidStats,
   importer: async () => (await import("../hicupid/import")).importHicupid,
-  // hc_users cascades to dialogues, turns and QA.
-  clearContents: (tx, datasetId) => void tx.delete(hcUsers).where(eq(hcUsers.datasetId, datasetId)).run(),
   browse: { sessions: false, qa: true, exportJson: false },
 };

@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
-import { palUsers } from "@/db/schema";
 import { palsetStats } from "../palset/stats";
 import { MAX_UPLOAD_BYTES } from "../upload-limits";
 import type { DatasetKindDef } from "./types";
+import { KIND_ROWS } from "./rows";
 
 /** PAL-Set (Mem-PAL): users with history/query sessions of logs, dialogue and topics, plus profile files. */
 export const palsetKind: DatasetKindDef = {
-  id: "palset",
-  label: "PAL-Set",
+  ...KIND_ROWS.palset,
   cliDescription: "import PAL-Set: one input.json, a directory of per-user files, or a list of files (+ profile files)",
   badgeClass: "bg-indigo-50 text-indigo-800",
   upload: {
@@ -33,7 +31,5 @@ export const palsetKind: DatasetKindDef = {
   ],
   stats: palsetStats,
   importer: async () => (await import("../palset/import")).importPalset,
-  // pal_users cascades to samples, logs, turns, topics, candidates and requirement types.
-  clearContents: (tx, datasetId) => void tx.delete(palUsers).where(eq(palUsers.datasetId, datasetId)).run(),
   browse: { sessions: true, qa: false, exportJson: true },
 };

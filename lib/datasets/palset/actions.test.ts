@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { actionCode, assignTopics, isRoleAction } from "./actions";
 import { inferLogType } from "./log-types";
-import { LanguageCounter, isOtherLanguage } from "./language";
+import { LanguageCounter, isOtherLanguage } from "@/lib/llm/language";
 
 describe("action codes", () => {
   it.each([

@@ -19,7 +19,7 @@ import { findJsonError } from "./json-error";
 import { decodeUtf8 } from "@/lib/utf8";
 import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import { defaultName, resolveInputs } from "./inputs";
-import { LanguageCounter } from "./language";
+import { LanguageCounter } from "@/lib/llm/language";
 import { inferLogType } from "./log-types";
 import {
   isObj,

@@ -6,7 +6,7 @@
 import type { QualityReport } from "../types";
 import { WarningList } from "../warnings";
 import { actionCode, isRoleAction } from "./actions";
-import { isOtherLanguage } from "./language";
+import { isOtherLanguage } from "@/lib/llm/language";
 import { formatPath, type PalSample, type PalUser } from "./schema";
 import { parseTimestamp } from "./timestamp";
 

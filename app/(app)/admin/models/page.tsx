@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { listModelConfigs } from "@/lib/llm/config";
+import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddJudgeForm, ModelSettingForm } from "@/components/admin/ModelSettingForm";
 import { deleteModelAction } from "./actions";
@@ -12,6 +13,8 @@ export default async function ModelsPage() {
   await requireRole("admin");
   // Only public fields reach the browser: the key is shown as set / from env / missing.
   const configs = listModelConfigs(getDb());
+  // Endpoints that answered JSON mode with a 400: their calls ask without it (the ledger has the note).
+  const refused = jsonModeRefusals(getDb());
   return (
     <>
       <PageHeader
@@ -22,6 +25,14 @@ export default async function ModelsPage() {
         {configs.map((c) => (
           <div key={c.name}>
             <ModelSettingForm config={c} />
+            {refused
+              .filter((r) => r.endpoint === c.baseURL && r.model === c.model)
+              .map((r) => (
+                <p key={`${r.endpoint} ${r.model}`} className="mt-1 text-xs text-amber-700">
+                  JSON mode: {r.endpoint} refused it for {r.model} (HTTP 400), so calls ask for plain replies and parse the JSON out of
+                  them.
+                </p>
+              ))}
             {c.name.startsWith("judge:") ? (
               <form action={deleteModelAction} className="mt-1 text-right">
                 <input type="hidden" name="name" value={c.name} />

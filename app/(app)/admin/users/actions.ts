@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { runAction } from "@/lib/auth/action";
 import { createUser, updateUser } from "@/lib/users/users";
-import { generatePassword } from "@/lib/auth/password";
+import { generatePassword } from "@/lib/users/password";
 
 export type ActionState = { ok?: string; error?: string; password?: string };
 

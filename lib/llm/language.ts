@@ -1,4 +1,4 @@
-/** Language of a PAL-Set copy, told from its text: the share of CJK characters among letters. */
+/** Language of a text (a PAL-Set copy, a model reply), told from its characters: the share of CJK characters among letters. */
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 

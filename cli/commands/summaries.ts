@@ -1,0 +1,18 @@
+/**
+ * The one-line description of every top-level command. `pal --help` prints these without loading
+ * any command module (and so none of lib/); each module describes its own command with the same line.
+ */
+export const SUMMARIES = {
+  user: "manage PAL Studio accounts",
+  import: "import a published data set into the database",
+  export: "write a data set out again",
+  stats: "counts of a data set (users, samples, logs, turns, topics, candidateSolutions; or users, dialogues, turns, qa)",
+  demo: "migrate the database and add the demo accounts and data sets where missing (keeps existing data)",
+  metrics: "compute the papers' scores from files (no database needed)",
+  memory: "build and inspect the memories of the assistant methods",
+  models: "the model endpoints of each role",
+  campaign: "human-evaluation campaigns",
+  run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
+} as const;
+
+export type TopCommand = keyof typeof SUMMARIES;

@@ -1,0 +1,109 @@
+/**
+ * Every environment variable PAL Studio reads, with its default and what it does: the one list
+ * (docs/configuration.md is written from it, and a test keeps the two in step). Code reads the
+ * environment only through the helpers below, at call time, so tests can set a variable per case.
+ * A few readers cannot import TypeScript (bin/pal.mjs, scripts/*.sh): they are listed here too.
+ */
+
+export type EnvVar = {
+  /** The name; `<ROLE>` stands for ASSISTANT, USER_SIMULATOR, JUDGE or EMBEDDING. */
+  name: string;
+  /** The value used when the variable is unset ("" = none). */
+  default: string;
+  description: string;
+};
+
+export const ENV_VARS = [
+  // Storage and process
+  { name: "PAL_DB", default: "data/pal.db", description: "The SQLite database file (relative to the project root)." },
+  {
+    name: "PAL_ROOT",
+    default: "the current directory",
+    description: "The project root; bin/pal.mjs sets it so `pal` works from any folder.",
+  },
+  {
+    name: "PAL_PRIVATE_DIR",
+    default: "data/private",
+    description: "Folder (0700) for the generated session-signing secrets; never the database's folder.",
+  },
+  {
+    name: "PAL_SECRET_KEY",
+    default: "",
+    description: "Key that encrypts API keys saved in the app; unset: a key generated once into secret-key beside the database.",
+  },
+  {
+    name: "PAL_TRUST_PROXY",
+    default: "0",
+    description: "1 or true: believe X-Forwarded-For / X-Forwarded-Host (only behind your own proxy).",
+  },
+  {
+    name: "PAL_SERVER_WORKER",
+    default: "1",
+    description: "0: the web server does not start its experiments worker (jobs run from `pal run`).",
+  },
+  { name: "PAL_WORKER_CONCURRENCY", default: "8", description: "Jobs the server's experiments worker runs at once." },
+  { name: "PAL_DEBUG", default: "", description: "Set: the CLI prints stack traces, and why the CLI bundle was not used." },
+  { name: "PAL_SKIP_TYPECHECK", default: "0", description: "1: `next build` skips its type check (the test script has run tsc already)." },
+  // Model endpoints
+  { name: "OPENAI_BASE_URL", default: "", description: "Base URL of the OpenAI-compatible endpoint every role uses unless overridden." },
+  { name: "OPENAI_API_KEY", default: "", description: "API key of that endpoint." },
+  { name: "PAL_MODEL_<ROLE>", default: "", description: "Model name of a role; a role without one cannot be called." },
+  { name: "PAL_<ROLE>_BASE_URL", default: "OPENAI_BASE_URL", description: "Endpoint of one role." },
+  { name: "PAL_<ROLE>_API_KEY", default: "OPENAI_API_KEY", description: "API key of one role's endpoint." },
+  {
+    name: "PAL_<ROLE>_JSON_MODE",
+    default: "0",
+    description:
+      "1: calls that expect JSON ask this role's endpoint for JSON mode (response_format json_object); a 400 for it is detected once and the endpoint falls back.",
+  },
+  { name: "PAL_LLM_CONCURRENCY", default: "4", description: "Model requests in flight per role (per process)." },
+  { name: "PAL_LLM_TIMEOUT_MS", default: "120000", description: "Timeout of one model request, in ms." },
+  {
+    name: "PAL_LLM_RETRIES",
+    default: "6",
+    description: "Retries of a model request after a transient failure (429, 5xx, timeout, dropped connection).",
+  },
+  // Web sign-in (next-auth)
+  {
+    name: "NEXTAUTH_URL",
+    default: "http://localhost:$PORT",
+    description: "The app's public URL (https behind a proxy); `npm start` sets it when unset.",
+  },
+  { name: "NEXTAUTH_SECRET", default: "", description: "Session-signing secret; unset: one generated per database in PAL_PRIVATE_DIR." },
+  { name: "PORT", default: "3000", description: "Port `npm start` serves on." },
+  // Benchmarks
+  { name: "PAL_BENCH_RUNS", default: "3", description: "Runs of the PAL-Set import benchmark." },
+  { name: "PAL_BENCH_FILE", default: "", description: "A generated PAL-Set file the import benchmark reuses instead of making one." },
+] as const satisfies readonly EnvVar[];
+
+type Listed = (typeof ENV_VARS)[number]["name"];
+/** The names that are read as they are (the `<ROLE>` patterns go through roleEnv). */
+export type EnvName = Exclude<Listed, `${string}<ROLE>${string}`>;
+
+/** The environment a reader looks at: the process's, or a test's own. */
+export type Env = Record<string, string | undefined>;
+
+/** The variable's value, or undefined when unset or empty. */
+export function envValue(name: EnvName, env: Env = process.env): string | undefined {
+  const v = env[name];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+/** A non-negative number, or `dflt` when unset or not a number. */
+export function envNumber(name: EnvName, dflt: number, env: Env = process.env): number {
+  const v = Number(envValue(name, env));
+  return Number.isFinite(v) && v >= 0 && envValue(name, env) !== undefined ? v : dflt;
+}
+
+/** Whether a switch is on ("1" or "true"). */
+export function envFlag(name: EnvName, env: Env = process.env): boolean {
+  const v = envValue(name, env);
+  return v === "1" || v === "true";
+}
+
+/** A per-role variable: PAL_MODEL_<ROLE>, PAL_<ROLE>_BASE_URL or PAL_<ROLE>_API_KEY, with ROLE upper-cased (USER_SIMULATOR). */
+export function roleEnv(role: string, what: "MODEL" | "BASE_URL" | "API_KEY" | "JSON_MODE", env: Env = process.env): string | undefined {
+  const r = role.toUpperCase().replace(/-/g, "_");
+  const v = env[what === "MODEL" ? `PAL_MODEL_${r}` : `PAL_${r}_${what}`];
+  return v === undefined || v === "" ? undefined : v;
+}

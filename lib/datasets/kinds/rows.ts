@@ -1,0 +1,30 @@
+/**
+ * Each kind's name and the rows it owns: what the replace rule (../replace.ts) needs. Kept apart
+ * from the kind modules because their importers use the replace rule (an import cycle otherwise);
+ * each kind module spreads its entry, so a kind is still defined once.
+ */
+import { eq } from "drizzle-orm";
+import { hcUsers, palUsers } from "@/db/schema";
+import type { DatasetKindDef } from "./types";
+
+type KindRows = Pick<DatasetKindDef, "id" | "label" | "clearContents">;
+
+export const KIND_ROWS = {
+  palset: {
+    id: "palset",
+    label: "PAL-Set",
+    // pal_users cascades to samples, logs, turns, topics, candidates and requirement types.
+    clearContents: (tx, datasetId) => void tx.delete(palUsers).where(eq(palUsers.datasetId, datasetId)).run(),
+  },
+  hicupid: {
+    id: "hicupid",
+    label: "HiCUPID",
+    // hc_users cascades to dialogues, turns and QA.
+    clearContents: (tx, datasetId) => void tx.delete(hcUsers).where(eq(hcUsers.datasetId, datasetId)).run(),
+  },
+} satisfies Record<string, KindRows>;
+
+/** The kind's entry; an id this version does not know keeps its id as label and owns no rows here. */
+export function kindRows(id: string): KindRows {
+  return (KIND_ROWS as Record<string, KindRows>)[id] ?? { id, label: id, clearContents: () => {} };
+}

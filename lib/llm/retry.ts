@@ -1,0 +1,85 @@
+/**
+ * Transport retries of the model client: which failures are worth another try, how long to wait
+ * (exponential backoff with jitter, or the server's Retry-After), and a short description of a
+ * failure for the ledger. The client records each failed try through `onFailedTry`.
+ */
+import OpenAI, { APIError } from "openai";
+import pRetry from "p-retry";
+import { RunPausedError } from "./spend-guard";
+
+export type RetryOptions = {
+  /** Retries after the first try. */
+  retries: number;
+  /** First backoff delay, doubled per retry, with jitter. */
+  baseMs: number;
+  /** Longest backoff or Retry-After honoured. */
+  maxMs: number;
+};
+
+/** HTTP statuses worth another try: rate limits, timeouts, conflicts and server errors. */
+export function isRetryable(e: unknown): boolean {
+  if (e instanceof APIError && e.status !== undefined) return e.status === 408 || e.status === 409 || e.status === 429 || e.status >= 500;
+  return true; // connection dropped, timed out, or a garbled body
+}
+
+/**
+ * A refusal that the same request will always get: a bad request (context too long, invalid
+ * parameter), a missing or wrong key, no access, no such model.
+ */
+export function isDeterministic(e: unknown): boolean {
+  return e instanceof APIError && (e.status === 400 || e.status === 401 || e.status === 403 || e.status === 404 || e.status === 422);
+}
+
+/** A 400 about the response_format parameter: the endpoint has no JSON mode. */
+export function isJsonModeRefusal(e: unknown): boolean {
+  return e instanceof APIError && e.status === 400 && /response_format|json_object|json_schema|json mode/i.test(e.message);
+}
+
+export function describe(e: unknown): string {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
+  if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
+  if (e instanceof Error) return `${e.constructor.name}: ${e.message}`.slice(0, 300);
+  return String(e);
+}
+
+/** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */
+export function retryAfterMs(e: unknown): number | null {
+  if (!(e instanceof APIError) || !e.headers) return null;
+  const ms = Number(e.headers.get("retry-after-ms"));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const h = e.headers.get("retry-after");
+  if (!h) return null;
+  const s = Number(h);
+  if (Number.isFinite(s)) return s * 1000;
+  const at = Date.parse(h);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `once` until it succeeds, a failure is not retryable, or the retries are spent. Every failed
+ * try is reported to `onFailedTry` (before the wait), with whether another try follows.
+ */
+export function withRetries<R>(
+  once: () => Promise<R>,
+  o: RetryOptions,
+  onFailedTry: (error: unknown, willRetry: boolean) => void,
+): Promise<R> {
+  return pRetry(once, {
+    retries: o.retries,
+    minTimeout: o.baseMs,
+    maxTimeout: o.maxMs,
+    factor: 2,
+    randomize: true,
+    onFailedAttempt: async ({ error, retriesLeft }) => {
+      const willRetry = retriesLeft > 0 && isRetryable(error);
+      onFailedTry(error, willRetry);
+      // The server said how long to wait: wait that long (p-retry adds its own backoff after).
+      const after = willRetry ? retryAfterMs(error) : null;
+      if (after !== null) await sleep(Math.min(after, o.maxMs));
+    },
+    // A try the run's spend guard refused was never sent: it ends the call at once.
+    shouldRetry: ({ error }) => !(error instanceof RunPausedError) && isRetryable(error),
+  });
+}
