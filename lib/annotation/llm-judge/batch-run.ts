@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import type { ModelClient } from "@/lib/llm/client";
 import { FINISHED_BATCH, batchesOfRun, pollBatch, submitBatch, cancelBatch, type BatchRow } from "@/lib/llm/batch";
 import { ConflictError } from "@/lib/errors";
+import { envNumber } from "@/lib/config";
 import { collectLlmJudgeCalls, runLlmJudge, type LlmJudgeOptions, type LlmJudgeResult } from "./run";
 
 export type BatchJudgeStep =
@@ -66,7 +67,7 @@ export async function cancelBatchJudge(db: Db, client: ModelClient, runId: numbe
 /** Batch runs this server process is stepping (the campaign page shows them; a run is not stepped twice). */
 const stepping: Set<number> = ((globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges ??= new Set());
 
-const pollMs = () => Number(process.env.PAL_BATCH_POLL_MS) || 30_000;
+const pollMs = () => envNumber("PAL_BATCH_POLL_MS", 30_000);
 
 /** Starts (or resumes) a batch judge run in the background of the server; returns its run id at once. */
 export async function startBatchJudge(

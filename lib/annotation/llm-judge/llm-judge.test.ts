@@ -391,6 +391,7 @@ describe("the judge-run request body", () => {
       tieMargin: 0.5,
       seed: undefined,
       dryRun: true,
+      batch: false,
     });
     expect(() => judgeRequest({ temperature: "warm" })).toThrow(/temperature: expected a number, got "warm"/);
     expect(() => judgeRequest({ modelConfig: 3 })).toThrow(/modelConfig: expected a string/);
