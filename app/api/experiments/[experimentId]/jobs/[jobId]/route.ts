@@ -5,13 +5,13 @@ import { starJob } from "@/lib/jobs/service";
 import { readJsonBody } from "@/lib/http/request";
 import { idParam } from "@/lib/http/request";
 
-/** `{starred: boolean}`: collects the item in the experiment's case studies. */
+/** `{starred: boolean, note?: string, tags?: string[]}`: collects the item in the experiment's case studies. */
 export const PATCH = withRole<{ params: Promise<{ experimentId: string; jobId: string }> }>(
   ["admin", "researcher"],
   async (req, { params }) => {
     const p = await params;
     return NextResponse.json(
-      starJob(getDb(), idParam(p.experimentId, "experiment"), idParam(p.jobId, "job"), await readJsonBody(req, 1024)),
+      starJob(getDb(), idParam(p.experimentId, "experiment"), idParam(p.jobId, "job"), await readJsonBody(req, 16 * 1024)),
     );
   },
 );
