@@ -4,7 +4,7 @@
  * highlighted passages — listed with filters and exported as Markdown or as one self-contained HTML
  * figure. Starring any method's job of an item stars the item: all methods' outputs on it are collected.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, type MarkColour } from "@/db/schema";
 import { PAIR_SEP } from "./create";
