@@ -39,8 +39,8 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** JSON printed as text: an object's key ("key": …) or an opening brace/bracket followed by a quoted string. */
-const JSON_TEXT = /"[^"\n]{1,60}"\s*:\s*|[{[]\s*"/;
+/** JSON printed as text: a brace or bracket opening a string, object or list, or a quoted key followed by a JSON value. */
+const JSON_TEXT = /[{[]\s*["{[]|"[^"\n]{1,60}"\s*:\s*["{[\d]/;
 
 test("a researcher opens a dialogue item, compares three methods, highlights, stars with a note and exports the figure", async ({ browser }) => {
   test.setTimeout(240_000);
