@@ -42,7 +42,9 @@ function watchErrors(page: Page): string[] {
 /** JSON printed as text: a brace or bracket opening a string, object or list, or a quoted key followed by a JSON value. */
 const JSON_TEXT = /[{[]\s*["{[]|"[^"\n]{1,60}"\s*:\s*["{[\d]/;
 
-test("a researcher opens a dialogue item, compares three methods, highlights, stars with a note and exports the figure", async ({ browser }) => {
+test("a researcher opens a dialogue item, compares three methods, highlights, stars with a note and exports the figure", async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const base = e2eState().baseURL;
   const admin = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();

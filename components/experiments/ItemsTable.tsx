@@ -164,7 +164,11 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
           {table.getHeaderGroups().map((g) => (
             <tr key={g.id}>
               {g.headers.map((h) => (
-                <th key={h.id} className="p-2" aria-sort={h.column.getIsSorted() === "asc" ? "ascending" : h.column.getIsSorted() === "desc" ? "descending" : undefined}>
+                <th
+                  key={h.id}
+                  className="p-2"
+                  aria-sort={h.column.getIsSorted() === "asc" ? "ascending" : h.column.getIsSorted() === "desc" ? "descending" : undefined}
+                >
                   <button type="button" className="uppercase hover:text-indigo-700" onClick={h.column.getToggleSortingHandler()}>
                     {flexRender(h.column.columnDef.header, h.getContext())}
                     {h.column.getIsSorted() === "asc" ? " ↑" : h.column.getIsSorted() === "desc" ? " ↓" : ""}
@@ -176,7 +180,11 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
         </thead>
         <tbody>
           {table.getRowModel().rows.map((r) => (
-            <tr key={r.id} className={`border-t border-slate-100 align-top ${r.original.status === "failed" ? "bg-rose-50/40" : ""}`} data-status={r.original.status}>
+            <tr
+              key={r.id}
+              className={`border-t border-slate-100 align-top ${r.original.status === "failed" ? "bg-rose-50/40" : ""}`}
+              data-status={r.original.status}
+            >
               {r.getVisibleCells().map((c) => (
                 <td key={c.id} className="p-2">
                   {flexRender(c.column.columnDef.cell, c.getContext())}
@@ -188,13 +196,23 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
       </table>
       {table.getPageCount() > 1 ? (
         <div className="mt-2 flex items-center gap-2 text-xs">
-          <button type="button" className="rounded border px-2 py-1 disabled:opacity-40" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+          <button
+            type="button"
+            className="rounded border px-2 py-1 disabled:opacity-40"
+            disabled={!table.getCanPreviousPage()}
+            onClick={() => table.previousPage()}
+          >
             Previous
           </button>
           <span>
             {pageIndex * pageSize + 1}–{Math.min(shown, (pageIndex + 1) * pageSize)} of {shown}
           </span>
-          <button type="button" className="rounded border px-2 py-1 disabled:opacity-40" disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
+          <button
+            type="button"
+            className="rounded border px-2 py-1 disabled:opacity-40"
+            disabled={!table.getCanNextPage()}
+            onClick={() => table.nextPage()}
+          >
             Next
           </button>
         </div>

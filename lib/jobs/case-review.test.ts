@@ -70,7 +70,12 @@ describe("case-study review", () => {
     t.cleanup();
   });
 
-  const dialogueItem = () => t.db.select().from(jobs).where(and(eq(jobs.experimentId, id), eq(jobs.task, "dialogue"), eq(jobs.method, "vanilla-log"))).get()!;
+  const dialogueItem = () =>
+    t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.experimentId, id), eq(jobs.task, "dialogue"), eq(jobs.method, "vanilla-log")))
+      .get()!;
 
   it("renders a dialogue turn by turn with each reply's memory and model call, and no JSON anywhere", () => {
     const j = dialogueItem();
@@ -86,9 +91,18 @@ describe("case-study review", () => {
     expect(replies[0].text).toBe("reply B");
     expect(o.turns![0].action).toBe("Topic Inquiry");
     expect(v.input[0]).toMatchObject({ label: "Dialogue template" });
-    expect(v.cards.map((c) => c.title)).toEqual(["Profile", "Personality", "Situation", "Topic and references (never shown to the assistant)"]);
+    expect(v.cards.map((c) => c.title)).toEqual([
+      "Profile",
+      "Personality",
+      "Situation",
+      "Topic and references (never shown to the assistant)",
+    ]);
     expect(v.cards[0].fields.find((f) => f.label === "Occupation")?.text).toMatch(/pharmacist/);
-    const everything = [...v.cards.flatMap((c) => c.fields), ...v.input, ...o.turns!.flatMap((x) => [x.text, ...x.retrieved.map((m) => m.text)])]
+    const everything = [
+      ...v.cards.flatMap((c) => c.fields),
+      ...v.input,
+      ...o.turns!.flatMap((x) => [x.text, ...x.retrieved.map((m) => m.text)]),
+    ]
       .map((x) => (typeof x === "string" ? x : `${x.label} ${x.text}`))
       .join("\n");
     expect(everything).not.toMatch(JSON_TEXT);
@@ -110,7 +124,11 @@ describe("case-study review", () => {
   });
 
   it("a single answer comes with its reference and metric values", () => {
-    const j = t.db.select().from(jobs).where(and(eq(jobs.experimentId, id), eq(jobs.task, "requirement"), eq(jobs.method, "vanilla"))).get()!;
+    const j = t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.experimentId, id), eq(jobs.task, "requirement"), eq(jobs.method, "vanilla")))
+      .get()!;
     const v = itemView(t.db, id, "requirement", j.itemKey, { methods: ["vanilla"] });
     expect(v.outputs[0].answer).toEqual([{ label: "Requirement", text: "The user wants a plan for the weekend." }]);
     expect(v.reference[0].label).toBe("Requirement (reference)");
@@ -124,14 +142,29 @@ describe("case-study review", () => {
     const j = dialogueItem();
     const v = itemView(t.db, id, "dialogue", j.itemKey, { methods: ["vanilla-log"] });
     const text = v.outputs[0].turns![1].text;
-    const body = { task: "dialogue", itemKey: j.itemKey, block: blockId.utterance(j.id, 1), start: 0, end: 5, quote: text.slice(0, 5), colour: "need", note: "her need" };
+    const body = {
+      task: "dialogue",
+      itemKey: j.itemKey,
+      block: blockId.utterance(j.id, 1),
+      start: 0,
+      end: 5,
+      quote: text.slice(0, 5),
+      colour: "need",
+      note: "her need",
+    };
     const m = addMark(t.db, id, alice, body);
     expect(m).toMatchObject({ author: "alice@x", colour: "need", note: "her need" });
     expect(() => addMark(t.db, id, alice, { ...body, colour: "red" })).toThrow(/body\.colour/);
     expect(() => addMark(t.db, id, alice, { ...body, end: 9 })).toThrow(/body\.quote/);
     expect(() => addMark(t.db, id, alice, { ...body, itemKey: "x/y/z" })).toThrow(/no item dialogue · x\/y\/z/);
-    const other = t.db.select().from(jobs).where(and(eq(jobs.experimentId, id), eq(jobs.task, "requirement"))).get()!;
-    expect(() => addMark(t.db, id, alice, { ...body, block: blockId.utterance(other.id, 1) })).toThrow(/body\.block: job \d+ is not an output/);
+    const other = t.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.experimentId, id), eq(jobs.task, "requirement")))
+      .get()!;
+    expect(() => addMark(t.db, id, alice, { ...body, block: blockId.utterance(other.id, 1) })).toThrow(
+      /body\.block: job \d+ is not an output/,
+    );
     expect(listMarks(t.db, id, { task: "dialogue", itemKey: j.itemKey })).toHaveLength(1);
     expect(() => deleteMark(t.db, id, m.id, { id: bob, role: "researcher" })).toThrow(/belongs to another user/);
     const second = addMark(t.db, id, bob, { ...body, colour: "contradicts", note: undefined });
@@ -165,7 +198,9 @@ describe("case-study review", () => {
     const html = caseStudiesHtml(t.db, id);
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain("<figcaption>Figure 4 candidate");
-    expect(html).toMatch(/<mark class="need" title="matches the user&#39;s background or need: her need">|<mark class="need" title="matches the user's background or need: her need">/);
+    expect(html).toMatch(
+      /<mark class="need" title="matches the user&#39;s background or need: her need">|<mark class="need" title="matches the user's background or need: her need">/,
+    );
     for (const m of ["vanilla", "vanilla-log", "turn-rag"]) expect(html).toContain(`<h3>${m}</h3>`);
     expect(html).not.toMatch(/<script|<link|src=|url\(/i);
     // Unstarring keeps the note for a later star; the list forgets the item.

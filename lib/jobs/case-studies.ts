@@ -29,7 +29,15 @@ export type CaseStudySummary = {
 export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudySummary[] {
   getExperimentRow(db, experimentId);
   const all = db
-    .select({ id: jobs.id, task: jobs.task, itemKey: jobs.itemKey, method: jobs.method, starred: jobs.starred, note: jobs.starNote, tags: jobs.starTags })
+    .select({
+      id: jobs.id,
+      task: jobs.task,
+      itemKey: jobs.itemKey,
+      method: jobs.method,
+      starred: jobs.starred,
+      note: jobs.starNote,
+      tags: jobs.starTags,
+    })
     .from(jobs)
     .where(eq(jobs.experimentId, experimentId))
     .orderBy(asc(jobs.task), asc(jobs.itemKey), asc(jobs.phase), asc(jobs.method), asc(jobs.replicate))
@@ -128,7 +136,11 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 function marked(text: string, block: string, marks: CaseMark[]): string {
   const mine = marks.filter((m) => m.block === block);
   return markSegments(text, mine)
-    .map((s) => (s.mark ? `<mark class="${s.mark.colour}" title="${esc(MARK_MEANINGS[s.mark.colour] + (s.mark.note ? `: ${s.mark.note}` : ""))}">${esc(s.text)}</mark>` : esc(s.text)))
+    .map((s) =>
+      s.mark
+        ? `<mark class="${s.mark.colour}" title="${esc(MARK_MEANINGS[s.mark.colour] + (s.mark.note ? `: ${s.mark.note}` : ""))}">${esc(s.text)}</mark>`
+        : esc(s.text),
+    )
     .join("");
 }
 
@@ -155,7 +167,9 @@ mark.need{background:${COLOURS.need}}mark.preference{background:${COLOURS.prefer
 export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyFilter = {}): string {
   const e = getExperimentRow(db, experimentId);
   const list = caseStudies(db, experimentId, filter);
-  const legend = (Object.keys(MARK_MEANINGS) as MarkColour[]).map((c) => `<mark class="${c}">&nbsp;</mark>${esc(MARK_MEANINGS[c])}`).join(" &nbsp; ");
+  const legend = (Object.keys(MARK_MEANINGS) as MarkColour[])
+    .map((c) => `<mark class="${c}">&nbsp;</mark>${esc(MARK_MEANINGS[c])}`)
+    .join(" &nbsp; ");
   const figures = list.map((c, n) => {
     const cards = blocksOf(c.view)
       .info.map(
@@ -167,17 +181,27 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
       .map((o) => {
         const body = o.turns
           ? o.turns
-              .map((t, i) => `<p class="turn ${t.role}"><span class="who">${t.role === "user" ? "User" : esc(o.method)}</span>${marked(t.text, blockId.utterance(o.jobId, i), c.marks)}</p>`)
+              .map(
+                (t, i) =>
+                  `<p class="turn ${t.role}"><span class="who">${t.role === "user" ? "User" : esc(o.method)}</span>${marked(t.text, blockId.utterance(o.jobId, i), c.marks)}</p>`,
+              )
               .join("")
           : o.answer.length
-            ? o.answer.map((f) => `<p class="turn assistant"><span class="who">${esc(f.label)}</span>${marked(f.text, blockId.answer(o.jobId, f.label), c.marks)}</p>`).join("")
+            ? o.answer
+                .map(
+                  (f) =>
+                    `<p class="turn assistant"><span class="who">${esc(f.label)}</span>${marked(f.text, blockId.answer(o.jobId, f.label), c.marks)}</p>`,
+                )
+                .join("")
             : `<p class="turn">${esc(o.error ? `failed: ${o.error}` : "(no output)")}</p>`;
         const sc = scoreLine(o);
         return `<section class="method"><h3>${esc(o.method)}</h3>${body}${sc ? `<p class="scores">${esc(sc)}</p>` : ""}</section>`;
       })
       .join("");
     const notes = c.stars.filter((s) => s.note).map((s) => esc(s.note!));
-    const marksNoted = c.marks.filter((m) => m.note).map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> — ${esc(m.note!)}</li>`);
+    const marksNoted = c.marks
+      .filter((m) => m.note)
+      .map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> — ${esc(m.note!)}</li>`);
     return `<figure id="case-${n + 1}">
 <h2>Case ${n + 1}: ${esc(c.task)} · ${esc(c.itemKey)}</h2>
 <figcaption>${notes.join(" ")}${c.tags.length ? ` <span class="tags">${c.tags.map((t) => `<span>${esc(t)}</span>`).join("")}</span>` : ""}</figcaption>

@@ -57,8 +57,16 @@ export function exportExperiment(
     };
   }
   if (format === "md")
-    return { body: caseStudiesMarkdown(db, id, filter), contentType: "text/markdown; charset=utf-8", filename: `experiment-${id}-case-studies.md` };
+    return {
+      body: caseStudiesMarkdown(db, id, filter),
+      contentType: "text/markdown; charset=utf-8",
+      filename: `experiment-${id}-case-studies.md`,
+    };
   if (format === "html")
-    return { body: caseStudiesHtml(db, id, filter), contentType: "text/html; charset=utf-8", filename: `experiment-${id}-case-studies.html` };
+    return {
+      body: caseStudiesHtml(db, id, filter),
+      contentType: "text/html; charset=utf-8",
+      filename: `experiment-${id}-case-studies.html`,
+    };
   throw new InvalidInputError(`format: "${format}" is not one of csv, json, md, html`);
 }

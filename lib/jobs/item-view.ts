@@ -73,7 +73,12 @@ function memoryEntries(raw: unknown): MemoryEntry[] {
   if (!Array.isArray(raw)) return [];
   return raw.map((e, i) => {
     const o = (e ?? {}) as Record<string, unknown>;
-    const text = typeof o.text === "string" ? o.text : readableFields(e).map((f) => `${f.label}: ${f.text}`).join("\n");
+    const text =
+      typeof o.text === "string"
+        ? o.text
+        : readableFields(e)
+            .map((f) => `${f.label}: ${f.text}`)
+            .join("\n");
     return {
       kind: typeof o.kind === "string" ? o.kind : "entry",
       key: typeof o.key === "string" || typeof o.key === "number" ? String(o.key) : String(i + 1),
@@ -101,7 +106,8 @@ function dialogueTurns(output: unknown, retrieved: unknown, calls: CallLink[]): 
   if (!o || !Array.isArray(o.dialogue)) return null;
   const perTurn = new Map<number, MemoryEntry[]>();
   if (Array.isArray(retrieved))
-    for (const r of retrieved as Array<{ turn?: number; entries?: unknown }>) if (typeof r?.turn === "number") perTurn.set(r.turn, memoryEntries(r.entries));
+    for (const r of retrieved as Array<{ turn?: number; entries?: unknown }>)
+      if (typeof r?.turn === "number") perTurn.set(r.turn, memoryEntries(r.entries));
   // The method's answering calls in order: the n-th wrote the n-th assistant turn (retrieval-query steps are other purposes).
   const answering = calls.filter((c) => c.purpose.endsWith(".respond.dialogue"));
   const template = o.template?.turns ?? [];
@@ -129,7 +135,9 @@ function inputFields(input: unknown): Field[] {
   const o = input as { template?: { source?: string; seed?: number; turns?: TemplateTurn[] } } | null;
   if (o?.template && Array.isArray(o.template.turns)) {
     const t = o.template;
-    const lines = t.turns!.map((x, i) => `Turn ${i + 1}: user ${actionLabel(x.user) ?? x.user} → assistant ${actionLabel(x.assistant) ?? x.assistant}`);
+    const lines = t.turns!.map(
+      (x, i) => `Turn ${i + 1}: user ${actionLabel(x.user) ?? x.user} → assistant ${actionLabel(x.assistant) ?? x.assistant}`,
+    );
     return [
       { label: "Dialogue template", text: lines.join("\n") },
       { label: "Template source", text: t.source === "generated" ? `generated (seed ${t.seed})` : (t.source ?? "imported") },
@@ -151,15 +159,26 @@ function latestScoresOf(db: Db, jobIds: number[]) {
   return out;
 }
 
-type DimDetail = { outcome: string; meanA: number; meanB: number; judgments: Array<{ order: string; scoreFirst: number; scoreSecond: number; analysis: unknown }> };
+type DimDetail = {
+  outcome: string;
+  meanA: number;
+  meanB: number;
+  judgments: Array<{ order: string; scoreFirst: number; scoreSecond: number; analysis: unknown }>;
+};
 
 /** A judge's analysis with "assistant-1/2" renamed to the methods they were in that order. */
 function analysisFields(analysis: unknown, order: string, a: string, b: string): Field[] {
   const [first, second] = order === "AB" ? [a, b] : [b, a];
-  return readableFields(analysis).map((f) => ({ label: f.label.replace(/^Assistant 1/, first).replace(/^Assistant 2/, second), text: f.text }));
+  return readableFields(analysis).map((f) => ({
+    label: f.label.replace(/^Assistant 1/, first).replace(/^Assistant 2/, second),
+    text: f.text,
+  }));
 }
 
-function pairVerdict(job: { id: number; method: string; replicate: number; status: string; error: string | null }, detail: unknown): PairVerdict {
+function pairVerdict(
+  job: { id: number; method: string; replicate: number; status: string; error: string | null },
+  detail: unknown,
+): PairVerdict {
   const [a, b] = job.method.split(PAIR_SEP);
   const d = (detail ?? {}) as Record<string, DimDetail>;
   return {
@@ -188,7 +207,13 @@ function pairVerdict(job: { id: number; method: string; replicate: number; statu
  * The item view of one topic. `methods` limits and orders the outputs (default: all); `replicate` picks
  * one run (default: the first run that has the item). Pairwise verdicts are those between shown methods.
  */
-export function itemView(db: Db, experimentId: number, task: string, itemKey: string, opts: { methods?: string[]; replicate?: number } = {}): ItemView {
+export function itemView(
+  db: Db,
+  experimentId: number,
+  task: string,
+  itemKey: string,
+  opts: { methods?: string[]; replicate?: number } = {},
+): ItemView {
   const e = getExperimentRow(db, experimentId);
   const rows = db
     .select()
@@ -218,11 +243,15 @@ export function itemView(db: Db, experimentId: number, task: string, itemKey: st
         .orderBy(asc(llmCalls.id))
         .all()
     : [];
-  const callsOf = (jobId: number) => callRows.filter((c) => c.jobId === jobId).map(({ purpose, cacheKey, cacheHit }) => ({ purpose, cacheKey, cacheHit }));
+  const callsOf = (jobId: number) =>
+    callRows.filter((c) => c.jobId === jobId).map(({ purpose, cacheKey, cacheHit }) => ({ purpose, cacheKey, cacheHit }));
   const t = getTask(task);
   const presented = t.present
     ? t.present(db, e.datasetId, itemKey)
-    : { cards: [{ title: "Item", fields: (t.describe?.(db, e.datasetId, itemKey) ?? []).map((x) => ({ label: x.label, text: x.text })) }], reference: [] };
+    : {
+        cards: [{ title: "Item", fields: (t.describe?.(db, e.datasetId, itemKey) ?? []).map((x) => ({ label: x.label, text: x.text })) }],
+        reference: [],
+      };
   const outputs: MethodOutput[] = shown.map((r) => {
     const calls = callsOf(r.id);
     const turns = dialogueTurns(r.output, r.retrieved, calls);

@@ -34,5 +34,6 @@ export const blockId = {
   utterance: (jobId: number, index: number) => `job:${jobId}:u${index}`,
   answer: (jobId: number, label: string) => `job:${jobId}:answer:${label}`,
   memory: (jobId: number, step: string, index: number) => `job:${jobId}:mem:${step}:${index}`,
-  analysis: (pairJobId: number, dimension: string, judgment: number, label: string) => `job:${pairJobId}:judge:${dimension}:${judgment}:${label}`,
+  analysis: (pairJobId: number, dimension: string, judgment: number, label: string) =>
+    `job:${pairJobId}:judge:${dimension}:${judgment}:${label}`,
 };

@@ -32,7 +32,11 @@ export type CaseMark = {
   createdAt: number;
 };
 
-export function listMarks(db: Db, experimentId: number, item?: { task: string; itemKey: string }): Array<CaseMark & { task: string; itemKey: string }> {
+export function listMarks(
+  db: Db,
+  experimentId: number,
+  item?: { task: string; itemKey: string },
+): Array<CaseMark & { task: string; itemKey: string }> {
   const where = [eq(caseMarks.experimentId, experimentId)];
   if (item) where.push(eq(caseMarks.task, item.task), eq(caseMarks.itemKey, item.itemKey));
   return db
@@ -79,7 +83,8 @@ const markBody = z
 export function addMark(db: Db, experimentId: number, userId: number, raw: unknown): CaseMark {
   const b = parseBody(markBody, raw);
   if (b.end <= b.start) throw new InvalidInputError(`body.end: ${b.end} must be after body.start (${b.start})`);
-  if (b.end - b.start !== b.quote.length) throw new InvalidInputError(`body.quote: ${b.quote.length} characters, but start..end spans ${b.end - b.start}`);
+  if (b.end - b.start !== b.quote.length)
+    throw new InvalidInputError(`body.quote: ${b.quote.length} characters, but start..end spans ${b.end - b.start}`);
   getExperimentRow(db, experimentId);
   const item = db
     .select({ id: jobs.id })
@@ -94,12 +99,26 @@ export function addMark(db: Db, experimentId: number, userId: number, raw: unkno
       .from(jobs)
       .where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, Number(jobBlock[1])), eq(jobs.task, b.task), eq(jobs.itemKey, b.itemKey)))
       .get();
-    if (!j) throw new InvalidInputError(`body.block: job ${jobBlock[1]} is not an output of ${b.task} · ${b.itemKey} in experiment ${experimentId}`);
+    if (!j)
+      throw new InvalidInputError(
+        `body.block: job ${jobBlock[1]} is not an output of ${b.task} · ${b.itemKey} in experiment ${experimentId}`,
+      );
   }
   const note = b.note?.trim() || null;
   const row = db
     .insert(caseMarks)
-    .values({ experimentId, task: b.task, itemKey: b.itemKey, block: b.block, start: b.start, end: b.end, quote: b.quote, colour: b.colour, note, userId })
+    .values({
+      experimentId,
+      task: b.task,
+      itemKey: b.itemKey,
+      block: b.block,
+      start: b.start,
+      end: b.end,
+      quote: b.quote,
+      colour: b.colour,
+      note,
+      userId,
+    })
     .returning()
     .get();
   const u = db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
@@ -113,6 +132,7 @@ export function deleteMark(db: Db, experimentId: number, markId: number, actor: 
     .where(and(eq(caseMarks.experimentId, experimentId), eq(caseMarks.id, markId)))
     .get();
   if (!m) throw new NotFoundError(`experiment ${experimentId} has no mark ${markId}`);
-  if (m.userId !== actor.id && actor.role !== "admin") throw new ForbiddenError(`mark ${markId} belongs to another user: only its author or an admin removes it`);
+  if (m.userId !== actor.id && actor.role !== "admin")
+    throw new ForbiddenError(`mark ${markId} belongs to another user: only its author or an admin removes it`);
   db.delete(caseMarks).where(eq(caseMarks.id, markId)).run();
 }

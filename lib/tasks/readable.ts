@@ -30,5 +30,7 @@ export function readableFields(value: unknown, label = ""): Field[] {
     if (value.every(scalar)) return [{ label: label || "Values", text: value.map(text).join("\n") }];
     return value.flatMap((v, i) => readableFields(v, `${label || "Item"} ${i + 1}`));
   }
-  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => readableFields(v, label ? `${label} › ${humanize(k)}` : humanize(k)));
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    readableFields(v, label ? `${label} › ${humanize(k)}` : humanize(k)),
+  );
 }

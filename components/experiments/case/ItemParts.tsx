@@ -33,7 +33,17 @@ export function Cards({ cards }: { cards: InfoCard[] }) {
   );
 }
 
-export function Fields({ title, fields, block, testId }: { title: string; fields: Field[]; block: (label: string) => string; testId?: string }) {
+export function Fields({
+  title,
+  fields,
+  block,
+  testId,
+}: {
+  title: string;
+  fields: Field[];
+  block: (label: string) => string;
+  testId?: string;
+}) {
   if (!fields.length) return null;
   return (
     <section className="rounded border border-slate-200 bg-white p-3" data-testid={testId}>
@@ -55,7 +65,12 @@ export function Fields({ title, fields, block, testId }: { title: string; fields
 function CallAnchor({ call }: { call: CallLink | null }) {
   if (!call?.cacheKey) return null;
   return (
-    <Link className="text-indigo-700 hover:underline" href={`/memory/calls?key=${call.cacheKey}`} title={call.purpose} data-testid="turn-call">
+    <Link
+      className="text-indigo-700 hover:underline"
+      href={`/memory/calls?key=${call.cacheKey}`}
+      title={call.purpose}
+      data-testid="turn-call"
+    >
       model call{call.cacheHit ? " (cached)" : ""}
     </Link>
   );

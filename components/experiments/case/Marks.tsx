@@ -135,7 +135,12 @@ export function MarkProvider({
           />
           <div className="flex flex-wrap gap-1">
             {(Object.keys(MARK_STYLE) as MarkColour[]).map((c) => (
-              <button key={c} type="button" className={`rounded px-2 py-1 ${MARK_STYLE[c].className} hover:ring-1 hover:ring-slate-500`} onClick={() => save(c)}>
+              <button
+                key={c}
+                type="button"
+                className={`rounded px-2 py-1 ${MARK_STYLE[c].className} hover:ring-1 hover:ring-slate-500`}
+                onClick={() => save(c)}
+              >
                 {MARK_STYLE[c].label}
               </button>
             ))}
@@ -156,7 +161,17 @@ export function MarkProvider({
 }
 
 /** The item's marks, everyone's, each with its author; one's own (or any, for an admin) can be removed. */
-function MarksPanelSlot({ marks, userId, isAdmin, remove }: { marks: ClientMark[]; userId: number; isAdmin: boolean; remove: (id: number) => void }) {
+function MarksPanelSlot({
+  marks,
+  userId,
+  isAdmin,
+  remove,
+}: {
+  marks: ClientMark[];
+  userId: number;
+  isAdmin: boolean;
+  remove: (id: number) => void;
+}) {
   return (
     <section className="mt-4 rounded border border-slate-200 bg-white p-3" data-testid="marks-panel">
       <h2 className="mb-1 text-sm font-semibold">Highlights ({marks.length})</h2>
@@ -177,7 +192,12 @@ function MarksPanelSlot({ marks, userId, isAdmin, remove }: { marks: ClientMark[
               {m.author}
             </span>
             {m.userId === userId || isAdmin ? (
-              <button type="button" className="ml-auto text-slate-400 hover:text-rose-700" aria-label={`Remove mark "${m.quote}"`} onClick={() => remove(m.id)}>
+              <button
+                type="button"
+                className="ml-auto text-slate-400 hover:text-rose-700"
+                aria-label={`Remove mark "${m.quote}"`}
+                onClick={() => remove(m.id)}
+              >
                 ✕
               </button>
             ) : null}

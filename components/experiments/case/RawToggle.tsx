@@ -27,12 +27,21 @@ export function RawToggle({ experimentId, jobIds }: { experimentId: number; jobI
   };
   return (
     <section className="mt-4">
-      <button type="button" className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" aria-pressed={raw !== null} disabled={busy} onClick={toggle}>
+      <button
+        type="button"
+        className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+        aria-pressed={raw !== null}
+        disabled={busy}
+        onClick={toggle}
+      >
         {raw !== null ? "Hide raw JSON" : "Show raw JSON"}
       </button>
       {error ? <p className="mt-1 text-xs text-rose-700">{error}</p> : null}
       {raw !== null ? (
-        <pre className="mt-2 max-h-[70vh] overflow-auto rounded border border-slate-200 bg-slate-900 p-3 text-xs text-slate-100" data-testid="raw-json">
+        <pre
+          className="mt-2 max-h-[70vh] overflow-auto rounded border border-slate-200 bg-slate-900 p-3 text-xs text-slate-100"
+          data-testid="raw-json"
+        >
           {raw}
         </pre>
       ) : null}

@@ -52,11 +52,20 @@ export function StarEditor({ experimentId, jobId, initial }: { experimentId: num
         >
           <label className="block">
             Note
-            <textarea className="mt-0.5 w-full rounded border border-slate-300 px-2 py-1" rows={3} value={note} onChange={(e) => setNote(e.target.value)} />
+            <textarea
+              className="mt-0.5 w-full rounded border border-slate-300 px-2 py-1"
+              rows={3}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+            />
           </label>
           <label className="block">
             Tags (comma-separated)
-            <input className="mt-0.5 w-full rounded border border-slate-300 px-2 py-1" value={tags} onChange={(e) => setTags(e.target.value)} />
+            <input
+              className="mt-0.5 w-full rounded border border-slate-300 px-2 py-1"
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+            />
           </label>
           <div className="flex gap-2">
             <button type="submit" className="rounded bg-indigo-600 px-2 py-1 text-white hover:bg-indigo-700">

@@ -14,23 +14,38 @@ export const metadata: Metadata = { title: "Case studies" };
 type Search = { task?: string; method?: string; tag?: string; q?: string };
 
 /** The starred items with their notes, tags and highlighted passages; filtered, and exported as Markdown or an HTML figure. */
-export default async function CaseStudiesPage({ params, searchParams }: { params: Promise<{ experimentId: string }>; searchParams: Promise<Search> }) {
+export default async function CaseStudiesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ experimentId: string }>;
+  searchParams: Promise<Search>;
+}) {
   await requireRole("admin", "researcher");
   const id = Number((await params).experimentId);
   const sp = await searchParams;
   const db = getDb();
   const e = orNotFound(() => getExperimentRow(db, id));
   const everything = listCaseStudies(db, id);
-  const filter: CaseStudyFilter = { task: sp.task || undefined, method: sp.method || undefined, tag: sp.tag || undefined, q: sp.q || undefined };
+  const filter: CaseStudyFilter = {
+    task: sp.task || undefined,
+    method: sp.method || undefined,
+    tag: sp.tag || undefined,
+    q: sp.q || undefined,
+  };
   const list = listCaseStudies(db, id, filter);
   const options = {
     task: [...new Set(everything.map((c) => c.task))].sort(),
     method: [...new Set(everything.flatMap((c) => c.methods))].sort(),
     tag: [...new Set(everything.flatMap((c) => c.tags))].sort(),
   };
-  const qs = (extra: Record<string, string>) => new URLSearchParams({ ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), ...extra }).toString();
+  const qs = (extra: Record<string, string>) =>
+    new URLSearchParams({ ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), ...extra }).toString();
   const exportLink = (format: string, label: string) => (
-    <a className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/api/experiments/${id}/export?${qs({ format })}`}>
+    <a
+      className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+      href={`/api/experiments/${id}/export?${qs({ format })}`}
+    >
       {label}
     </a>
   );
@@ -63,13 +78,22 @@ export default async function CaseStudiesPage({ params, searchParams }: { params
           </div>
         }
       />
-      <form method="get" aria-label="Filter case studies" className="mb-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2">
+      <form
+        method="get"
+        aria-label="Filter case studies"
+        className="mb-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2"
+      >
         {select("task", "Task")}
         {select("method", "Method")}
         {select("tag", "Tag")}
         <label className="flex items-center gap-1">
           <span className="text-xs text-slate-500">Text</span>
-          <input name="q" defaultValue={sp.q ?? ""} placeholder="note, passage, item" className="rounded border border-slate-300 px-2 py-0.5 text-sm" />
+          <input
+            name="q"
+            defaultValue={sp.q ?? ""}
+            placeholder="note, passage, item"
+            className="rounded border border-slate-300 px-2 py-0.5 text-sm"
+          />
         </label>
         <button type="submit" className="rounded bg-indigo-600 px-2 py-1 text-xs text-white hover:bg-indigo-700">
           Filter
@@ -79,7 +103,9 @@ export default async function CaseStudiesPage({ params, searchParams }: { params
         </span>
       </form>
       {everything.length === 0 ? (
-        <EmptyState title="No starred items">Star an item (★) in the experiment&apos;s Items table or on its page to collect it here.</EmptyState>
+        <EmptyState title="No starred items">
+          Star an item (★) in the experiment&apos;s Items table or on its page to collect it here.
+        </EmptyState>
       ) : list.length === 0 ? (
         <EmptyState title="No case study matches these filters" />
       ) : null}
@@ -95,7 +121,10 @@ export default async function CaseStudiesPage({ params, searchParams }: { params
                   </Link>
                 </h2>
                 <span className="text-xs text-slate-500">{c.methods.join(", ")}</span>
-                <a className="ml-auto text-xs text-indigo-700 hover:underline" href={`/api/experiments/${id}/export?${new URLSearchParams({ format: "html", task: c.task, item: c.itemKey })}`}>
+                <a
+                  className="ml-auto text-xs text-indigo-700 hover:underline"
+                  href={`/api/experiments/${id}/export?${new URLSearchParams({ format: "html", task: c.task, item: c.itemKey })}`}
+                >
                   HTML figure
                 </a>
               </header>
@@ -109,7 +138,11 @@ export default async function CaseStudiesPage({ params, searchParams }: { params
               {c.tags.length ? (
                 <p className="mb-2 flex gap-1">
                   {c.tags.map((t) => (
-                    <Link key={t} href={`?${qs({ tag: t })}`} className="rounded bg-indigo-50 px-1.5 text-xs text-indigo-700 hover:bg-indigo-100">
+                    <Link
+                      key={t}
+                      href={`?${qs({ tag: t })}`}
+                      className="rounded bg-indigo-50 px-1.5 text-xs text-indigo-700 hover:bg-indigo-100"
+                    >
                       #{t}
                     </Link>
                   ))}

@@ -21,7 +21,13 @@ type Search = { task?: string; item?: string; m?: string | string[]; run?: strin
  * The same topic answered by any number of the experiment's methods, side by side (Mem-PAL Figure 4):
  * the user's cards on top, one column per method, the pairwise verdicts between the shown methods below.
  */
-export default async function ComparePage({ params, searchParams }: { params: Promise<{ experimentId: string }>; searchParams: Promise<Search> }) {
+export default async function ComparePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ experimentId: string }>;
+  searchParams: Promise<Search>;
+}) {
   const user = await requireRole("admin", "researcher");
   const experimentId = Number((await params).experimentId);
   const sp = await searchParams;
@@ -49,11 +55,19 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
         }
         actions={
           star ? (
-            <StarEditor experimentId={experimentId} jobId={star.id} initial={{ starred: star.starred, note: star.starNote, tags: star.starTags ?? [] }} />
+            <StarEditor
+              experimentId={experimentId}
+              jobId={star.id}
+              initial={{ starred: star.starred, note: star.starNote, tags: star.starTags ?? [] }}
+            />
           ) : null
         }
       />
-      <form method="get" className="mb-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2 text-sm" aria-label="Methods to compare">
+      <form
+        method="get"
+        className="mb-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2 text-sm"
+        aria-label="Methods to compare"
+      >
         <input type="hidden" name="task" value={task} />
         <input type="hidden" name="item" value={itemKey} />
         {run !== undefined ? <input type="hidden" name="run" value={run} /> : null}
@@ -68,14 +82,25 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
           Compare
         </button>
       </form>
-      <MarkProvider experimentId={experimentId} task={task} itemKey={itemKey} initial={marks} userId={user.id} isAdmin={user.role === "admin"}>
+      <MarkProvider
+        experimentId={experimentId}
+        task={task}
+        itemKey={itemKey}
+        initial={marks}
+        userId={user.id}
+        isAdmin={user.role === "admin"}
+      >
         <div className="mb-4 [&_[data-testid=item-info]]:grid [&_[data-testid=item-info]]:grid-cols-2 [&_[data-testid=item-info]]:gap-3 [&_[data-testid=item-info]]:space-y-0 xl:[&_[data-testid=item-info]]:grid-cols-4 [&_section]:max-h-64 [&_section]:overflow-y-auto">
           <Cards cards={view.cards} />
         </div>
         <div className="mb-4">
           <Fields title="Input (what the assistant saw)" fields={view.input} block={blockId.input} testId="item-input" />
         </div>
-        <div className="grid gap-3" style={{ gridTemplateColumns: `repeat(${Math.max(1, view.outputs.length)}, minmax(260px, 1fr))` }} data-testid="compare-columns">
+        <div
+          className="grid gap-3"
+          style={{ gridTemplateColumns: `repeat(${Math.max(1, view.outputs.length)}, minmax(260px, 1fr))` }}
+          data-testid="compare-columns"
+        >
           {view.outputs.map((o) => (
             <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} />
           ))}

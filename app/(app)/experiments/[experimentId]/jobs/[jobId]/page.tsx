@@ -48,11 +48,22 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
             <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={compare}>
               Compare methods on this topic
             </Link>
-            <StarEditor experimentId={experimentId} jobId={job.id} initial={{ starred: job.starred, note: job.starNote, tags: job.starTags ?? [] }} />
+            <StarEditor
+              experimentId={experimentId}
+              jobId={job.id}
+              initial={{ starred: job.starred, note: job.starNote, tags: job.starTags ?? [] }}
+            />
           </div>
         }
       />
-      <MarkProvider experimentId={experimentId} task={job.task} itemKey={job.itemKey} initial={marks} userId={user.id} isAdmin={user.role === "admin"}>
+      <MarkProvider
+        experimentId={experimentId}
+        task={job.task}
+        itemKey={job.itemKey}
+        initial={marks}
+        userId={user.id}
+        isAdmin={user.role === "admin"}
+      >
         <div className="grid grid-cols-[minmax(240px,320px)_minmax(0,1fr)] gap-4" data-testid="drilldown">
           <aside className="self-start lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto">
             <Cards cards={view.cards} />

@@ -17,5 +17,7 @@ export const GET = withRole<Params>(["admin", "researcher"], async (_req, { para
 /** `{starred: boolean, note?: string, tags?: string[]}`: collects the item in the experiment's case studies. */
 export const PATCH = withRole<Params>(["admin", "researcher"], async (req, { params }) => {
   const p = await params;
-  return NextResponse.json(starJob(getDb(), idParam(p.experimentId, "experiment"), idParam(p.jobId, "job"), await readJsonBody(req, 16 * 1024)));
+  return NextResponse.json(
+    starJob(getDb(), idParam(p.experimentId, "experiment"), idParam(p.jobId, "job"), await readJsonBody(req, 16 * 1024)),
+  );
 });
