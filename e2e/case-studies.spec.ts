@@ -36,6 +36,10 @@ function watchErrors(page: Page): string[] {
     if (m.type() === "error") errors.push(`${page.url()}: console: ${m.text()}`);
   });
   page.on("pageerror", (e) => errors.push(`${page.url()}: pageerror: ${e.message}`));
+  // "Failed to load resource" names no URL: record which one.
+  page.on("response", (r) => {
+    if (r.status() >= 400) errors.push(`${page.url()}: HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
+  });
   return errors;
 }
 
@@ -99,6 +103,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.getByLabel("Filter by task").selectOption("dialogue");
   await page.getByLabel("Filter by method").selectOption("vanilla-log");
   await expect(page.getByTestId("item-count")).toHaveText(/^3 of \d+ items/);
+  await page.getByTestId("item-filters").evaluate((el) => el.scrollIntoView({ block: "start" }));
   await shot(page, "items-table");
   await page.getByLabel("Filter by method").selectOption("");
   await page.getByLabel("Filter by task").selectOption("requirement");
@@ -164,7 +169,10 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await expect(bar).toHaveCount(0);
   await expect(target.locator("mark")).toHaveText(passage);
   await expect(page.getByTestId("marks-panel")).toContainText("uses her night shifts");
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, "compare");
+  await target.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await shot(page, "compare-marked");
   // Stored: a reload shows it again, for everyone.
   await page.reload();
   await expect(page.getByTestId("marks-panel")).toContainText(passage);

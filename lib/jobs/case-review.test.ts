@@ -111,7 +111,7 @@ describe("case-study review", () => {
   it("compares any number of methods with the verdicts between them, judges' analyses named by method", () => {
     const j = dialogueItem();
     const all = itemView(t.db, id, "dialogue", j.itemKey);
-    expect(all.outputs.map((o) => o.method)).toEqual(["turn-rag", "vanilla", "vanilla-log"]);
+    expect(all.outputs.map((o) => o.method)).toEqual(["vanilla", "vanilla-log", "turn-rag"]); // the config's order
     expect(all.pairs.map((p) => `${p.a}~${p.b}`).sort()).toEqual(["vanilla~turn-rag", "vanilla~vanilla-log"]);
     const p = all.pairs.find((x) => x.b === "vanilla-log")!;
     expect(p.dimensions.map((d) => d.dimension).length).toBeGreaterThan(0);
@@ -192,6 +192,7 @@ describe("case-study review", () => {
     expect(md).toContain(`## dialogue · ${j.itemKey}`);
     expect(md).toContain("*Figure 4 candidate* (vanilla-log)");
     expect(md).toContain("Tags: figure, schedule");
+    expect(md).toMatch(/### Pairwise verdicts\n\n- vanilla vs vanilla-log: \w+ (Win|Tie|Lose) \(/);
     expect(md).toMatch(/- ".{5}" — matches the user's background or need: her need \(alice@x\)/);
     expect(md).not.toMatch(JSON_TEXT);
 

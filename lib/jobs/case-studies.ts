@@ -93,6 +93,16 @@ const scoreLine = (o: MethodOutput) =>
     .flatMap((s) => s.values.map((x) => `${s.scorer}.${x.metric} = ${x.value === null ? "—" : Number(x.value.toFixed(3))}`))
     .join(", ");
 
+/** One line per pairwise judgment between the shown methods: each dimension's outcome for the first and the two means. */
+const verdictLines = (v: ItemView) =>
+  v.pairs.map(
+    (p) =>
+      `${p.a} vs ${p.b}: ` +
+      (p.dimensions.length
+        ? p.dimensions.map((d) => `${d.dimension} ${d.outcome} (${d.meanA.toFixed(2)} vs ${d.meanB.toFixed(2)})`).join(", ")
+        : (p.error ?? p.status)),
+  );
+
 const quote = (s: string) =>
   s
     .split("\n")
@@ -122,6 +132,8 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
       const sc = scoreLine(o);
       if (sc) lines.push(`Scores: ${sc}`, "");
     }
+    const verdicts = verdictLines(c.view);
+    if (verdicts.length) lines.push("### Pairwise verdicts", "", ...verdicts.map((l) => `- ${l}`), "");
     if (c.marks.length) {
       lines.push("### Highlighted passages", "");
       for (const m of c.marks) lines.push(`- "${m.quote}" — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${m.note}` : ""} (${m.author})`);
@@ -156,7 +168,7 @@ figcaption{font-size:13px;color:#334155;margin:0 0 12px}.tags span{display:inlin
 .method{border:1px solid #e2e8f0;border-radius:6px;padding:8px}.turn{border-radius:6px;padding:4px 8px;margin:0 0 6px;font-size:12px;white-space:pre-wrap}
 .user{background:#f1f5f9}.assistant{background:#eef2ff}.who{font-weight:600;font-size:11px;color:#475569;display:block}.scores{font-size:11px;color:#64748b}
 mark.need{background:${COLOURS.need}}mark.preference{background:${COLOURS.preference}}mark.contradicts{background:${COLOURS.contradicts}}
-.legend{font-size:12px;margin:0 0 16px}.legend mark{padding:0 6px;margin-right:4px}.notes{font-size:12px;margin:8px 0 0;padding-left:18px}
+.verdicts{font-size:12px;color:#334155;margin:12px 0 0}.legend{font-size:12px;margin:0 0 16px}.legend mark{padding:0 6px;margin-right:4px}.notes{font-size:12px;margin:8px 0 0;padding-left:18px}
 `;
 
 /**
@@ -206,6 +218,7 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
 <h2>Case ${n + 1}: ${esc(c.task)} · ${esc(c.itemKey)}</h2>
 <figcaption>${notes.join(" ")}${c.tags.length ? ` <span class="tags">${c.tags.map((t) => `<span>${esc(t)}</span>`).join("")}</span>` : ""}</figcaption>
 <div class="grid"><div>${cards}</div><div class="methods" style="grid-template-columns:repeat(${Math.max(1, Math.min(c.view.outputs.length, 4))},minmax(0,1fr))">${cols}</div></div>
+${verdictLines(c.view).length ? `<p class="verdicts">${verdictLines(c.view).map(esc).join("<br>")}</p>` : ""}
 ${marksNoted.length ? `<ul class="notes">${marksNoted.join("")}</ul>` : ""}
 </figure>`;
   });

@@ -225,6 +225,10 @@ export function itemView(
   const replicate = opts.replicate ?? rows[0].replicate;
   const inRun = rows.filter((r) => r.replicate === replicate);
   const singles = inRun.filter((r) => !r.method.includes(PAIR_SEP));
+  // The config's order (the reference first), as the results tables list them; others after, by name.
+  const order = ((e.config as { methods?: Array<{ name?: string; label?: string }> }).methods ?? []).map((m) => m.label ?? m.name ?? "");
+  const rank = (m: string) => (order.includes(m) ? order.indexOf(m) : order.length);
+  singles.sort((x, y) => rank(x.method) - rank(y.method) || x.method.localeCompare(y.method));
   const methods = singles.map((r) => r.method);
   const wanted = opts.methods?.length ? opts.methods.filter((m) => methods.includes(m)) : methods;
   const shown = wanted.map((m) => singles.find((r) => r.method === m)!);

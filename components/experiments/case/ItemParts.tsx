@@ -38,26 +38,39 @@ export function Fields({
   fields,
   block,
   testId,
+  collapsed = false,
 }: {
   title: string;
   fields: Field[];
   block: (label: string) => string;
   testId?: string;
+  /** Folded under its title (the compare view, where the outputs matter most). */
+  collapsed?: boolean;
 }) {
   if (!fields.length) return null;
+  const list = (
+    <dl className="space-y-1 text-sm">
+      {fields.map((f) => (
+        <div key={f.label}>
+          <dt className="text-xs font-medium text-slate-500">{f.label}</dt>
+          <dd>
+            <Highlightable block={block(f.label)} text={f.text} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+  if (collapsed)
+    return (
+      <details className="rounded border border-slate-200 bg-white p-3" data-testid={testId}>
+        <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</summary>
+        <div className="mt-1">{list}</div>
+      </details>
+    );
   return (
     <section className="rounded border border-slate-200 bg-white p-3" data-testid={testId}>
       <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h2>
-      <dl className="space-y-1 text-sm">
-        {fields.map((f) => (
-          <div key={f.label}>
-            <dt className="text-xs font-medium text-slate-500">{f.label}</dt>
-            <dd>
-              <Highlightable block={block(f.label)} text={f.text} />
-            </dd>
-          </div>
-        ))}
-      </dl>
+      {list}
     </section>
   );
 }
@@ -81,10 +94,10 @@ function Memory({ entries, jobId, step, open = false }: { entries: MemoryEntry[]
     <details className="rounded border border-slate-200 bg-slate-50 px-2 py-1 text-xs" open={open} data-testid="turn-memory">
       <summary className="cursor-pointer text-slate-600">Memory retrieved ({entries.length})</summary>
       {entries.length ? (
-        <ol className="mt-1 space-y-1">
+        <ol className="mt-1 max-h-80 space-y-1 overflow-y-auto">
           {entries.map((m, i) => (
             <li key={i} className="border-t border-slate-200 pt-1">
-              <span className="mr-1 rounded bg-white px-1 text-[10px] uppercase text-slate-500">
+              <span className="mr-1 rounded bg-white px-1 text-[10px] text-slate-500">
                 {m.kind} {m.key}
                 {m.score !== null ? ` · ${fmt(m.score)}` : ""}
               </span>
@@ -136,7 +149,11 @@ export function MethodOutputView({ output: o, reference, wide }: { output: Metho
       {o.turns ? (
         <ol className="space-y-2" data-testid="turns">
           {o.turns.map((t, i) => (
-            <li key={i} className={wide ? "grid grid-cols-[minmax(0,3fr)_minmax(0,2fr)] gap-3" : ""} data-testid={`turn-${t.role}`}>
+            <li
+              key={i}
+              className={wide ? "grid grid-cols-[minmax(0,3fr)_minmax(0,2fr)] items-start gap-3" : ""}
+              data-testid={`turn-${t.role}`}
+            >
               <div className={`rounded-lg px-3 py-2 text-sm ${t.role === "user" ? "mr-8 bg-slate-100" : "ml-8 bg-indigo-50"}`}>
                 <div className="mb-0.5 flex gap-2 text-[11px] text-slate-500">
                   <span className="font-semibold">
@@ -238,7 +255,7 @@ export function PairVerdicts({ pairs, experimentId }: { pairs: PairVerdict[]; ex
                 </span>{" "}
                 (mean {p.a} {d.meanA.toFixed(2)}, {p.b} {d.meanB.toFixed(2)})
               </summary>
-              <ol className="mt-1 space-y-1">
+              <ol className="mt-1 max-h-80 space-y-1 overflow-y-auto">
                 {d.judgments.map((j, i) => (
                   <li key={i} className="rounded bg-slate-50 p-2">
                     <div className="mb-1 text-slate-500">

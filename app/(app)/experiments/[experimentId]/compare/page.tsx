@@ -94,16 +94,19 @@ export default async function ComparePage({
           <Cards cards={view.cards} />
         </div>
         <div className="mb-4">
-          <Fields title="Input (what the assistant saw)" fields={view.input} block={blockId.input} testId="item-input" />
+          <Fields title="Input (what the assistant saw)" fields={view.input} block={blockId.input} testId="item-input" collapsed />
         </div>
-        <div
-          className="grid gap-3"
-          style={{ gridTemplateColumns: `repeat(${Math.max(1, view.outputs.length)}, minmax(260px, 1fr))` }}
-          data-testid="compare-columns"
-        >
-          {view.outputs.map((o) => (
-            <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} />
-          ))}
+        {/* Any number of columns: past four they scroll sideways rather than shrink below reading width. */}
+        <div className="overflow-x-auto">
+          <div
+            className="grid gap-3"
+            style={{ gridTemplateColumns: `repeat(${Math.max(1, view.outputs.length)}, minmax(260px, 1fr))` }}
+            data-testid="compare-columns"
+          >
+            {view.outputs.map((o) => (
+              <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} />
+            ))}
+          </div>
         </div>
         <div className="mt-4">
           <h2 className="mb-2 font-semibold">Pairwise verdicts</h2>
