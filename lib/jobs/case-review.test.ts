@@ -192,7 +192,7 @@ describe("case-study review", () => {
     expect(md).toContain(`## dialogue · ${j.itemKey}`);
     expect(md).toContain("*Figure 4 candidate* (vanilla-log)");
     expect(md).toContain("Tags: figure, schedule");
-    expect(md).toMatch(/### Pairwise verdicts\n\n- vanilla vs vanilla-log: \w+ (Win|Tie|Lose) \(/);
+    expect(md).toMatch(/### Pairwise verdicts\n\n(- vanilla vs (vanilla-log|turn-rag): \w+ (Win|Tie|Lose) \(.*\n){2}/);
     expect(md).toMatch(/- ".{5}" — matches the user's background or need: her need \(alice@x\)/);
     expect(md).not.toMatch(JSON_TEXT);
 
