@@ -136,6 +136,14 @@ describe("case-study review", () => {
     const rows = listItemRows(t.db, id).rows;
     expect(rows.find((r) => r.id === j.id)).toMatchObject({ score: 1.5, scoreLabel: "G-Score" });
     expect(rows.find((r) => r.method === "vanilla~vanilla-log")).toMatchObject({ scoreLabel: "W/T/L sum" });
+    // A failed item carries its error to the Items table.
+    t.db.update(jobs).set({ status: "failed", error: "assistant: reply was not JSON after 3 attempts" }).where(eq(jobs.id, j.id)).run();
+    expect(listItemRows(t.db, id).rows.find((r) => r.id === j.id)).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/not JSON/),
+      score: 1.5,
+    });
+    t.db.update(jobs).set({ status: "done", error: null }).where(eq(jobs.id, j.id)).run();
   });
 
   it("marks: validated against the block's item, listed with their author for everyone, removed only by the author", () => {
@@ -204,10 +212,15 @@ describe("case-study review", () => {
     );
     for (const m of ["vanilla", "vanilla-log", "turn-rag"]) expect(html).toContain(`<h3>${m}</h3>`);
     expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+    // Notes and passages are text, never markup, in the HTML figure.
+    starJob(t.db, id, j.id, { starred: true, note: "<script>alert(1)</script> & more" });
+    const escaped = caseStudiesHtml(t.db, id, { itemKey: j.itemKey });
+    expect(escaped).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more");
+    expect(escaped).not.toContain("<script>");
     // Unstarring keeps the note for a later star; the list forgets the item.
     starJob(t.db, id, j.id, { starred: false });
     expect(listCaseStudies(t.db, id)).toEqual([]);
-    expect(starJob(t.db, id, j.id, { starred: true }).note).toBe("Figure 4 candidate");
+    expect(starJob(t.db, id, j.id, { starred: true }).note).toBe("<script>alert(1)</script> & more");
   });
 
   it("readable fields and mark segments", () => {
