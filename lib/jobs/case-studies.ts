@@ -7,6 +7,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, type MarkColour } from "@/db/schema";
+import { getTask } from "@/lib/tasks/registry";
+import type { Field } from "@/lib/tasks/readable";
 import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
 import { itemView, type ItemView, type MethodOutput } from "./item-view";
@@ -23,11 +25,12 @@ export type CaseStudySummary = {
   tags: string[];
   methods: string[];
   marks: CaseMark[];
+  /** What the topic is about, for the list: the user's query (PAL-Bench) or the question (HiCUPID). */
+  headline: Field | null;
 };
 
 /** The starred items, filtered: by task, by a method having an output on it, by tag, by text in notes, marks or the item key. */
 export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudySummary[] {
-  getExperimentRow(db, experimentId);
   const all = db
     .select({
       id: jobs.id,
@@ -48,7 +51,7 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
     const k = `${j.task}\u0000${j.itemKey}`;
     let c = byItem.get(k);
     if (!c) {
-      c = { task: j.task, itemKey: j.itemKey, stars: [], tags: [], methods: [], marks: [] };
+      c = { task: j.task, itemKey: j.itemKey, stars: [], tags: [], methods: [], marks: [], headline: null };
       byItem.set(k, c);
     }
     if (!j.method.includes(PAIR_SEP) && !c.methods.includes(j.method)) c.methods.push(j.method);
@@ -60,7 +63,7 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
     c.marks = marks.filter((m) => m.task === c.task && m.itemKey === c.itemKey);
   }
   const q = filter.q?.trim().toLowerCase();
-  return out.filter(
+  const kept = out.filter(
     (c) =>
       (!filter.task || c.task === filter.task) &&
       (!filter.itemKey || c.itemKey === filter.itemKey) &&
@@ -71,6 +74,15 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
         c.stars.some((s) => s.note?.toLowerCase().includes(q)) ||
         c.marks.some((m) => m.quote.toLowerCase().includes(q) || m.note?.toLowerCase().includes(q))),
   );
+  const { datasetId } = getExperimentRow(db, experimentId);
+  for (const c of kept) {
+    const fields =
+      getTask(c.task)
+        .present?.(db, datasetId, c.itemKey)
+        .cards.flatMap((card) => card.fields) ?? [];
+    c.headline = fields.find((f) => f.label === "User query" || f.label === "Question") ?? null;
+  }
+  return kept;
 }
 
 export type CaseStudy = CaseStudySummary & { view: ItemView };

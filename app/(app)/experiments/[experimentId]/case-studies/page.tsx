@@ -128,6 +128,12 @@ export default async function CaseStudiesPage({
                   HTML figure
                 </a>
               </header>
+              {c.headline ? (
+                <p className="mb-1 text-sm text-slate-700">
+                  <span className="text-xs font-medium text-slate-500">{c.headline.label}: </span>
+                  {c.headline.text}
+                </p>
+              ) : null}
               {c.stars.map((s) =>
                 s.note ? (
                   <p key={s.jobId} className="mb-1 text-sm" data-testid="case-note">
