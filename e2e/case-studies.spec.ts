@@ -185,6 +185,16 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await star.getByRole("button", { name: "Star" }).click();
   await expect(page.getByTestId("star-note")).toContainText("Figure 4 candidate");
 
+  // A pairwise judgment's page: both dialogues, then each dimension's six judgments with the analyses.
+  await page.getByTestId("verdict").first().getByRole("link", { name: "judgment" }).click();
+  await expect(page.getByTestId("dialogues").getByTestId("method-output")).toHaveCount(2);
+  const dimension = page.getByTestId("verdict").locator("details").first();
+  await dimension.locator("summary").click();
+  await expect(dimension.locator("li")).toHaveCount(6);
+  expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
+  await dimension.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await shot(page, "judgment");
+
   // The case studies page lists it, filters by tag, and exports the HTML figure.
   await page.goto(`${experimentUrl}/case-studies`);
   const study = page.getByTestId("case-study");
