@@ -18,7 +18,7 @@ import { bindDeps } from "./bind";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { itemView } from "./item-view";
-import { addMark, deleteMark, listMarks } from "./marks";
+import { addMark, deleteMark, describeBlock, listMarks } from "./marks";
 import { starJob } from "./service";
 import { caseStudiesHtml, caseStudiesMarkdown, listCaseStudies } from "./case-studies";
 import { listItemRows } from "./items";
@@ -161,7 +161,7 @@ describe("case-study review", () => {
       note: "her need",
     };
     const m = addMark(t.db, id, alice, body);
-    expect(m).toMatchObject({ author: "alice@x", colour: "need", note: "her need" });
+    expect(m).toMatchObject({ author: "alice@x", colour: "need", note: "her need", where: "vanilla-log · turn 1 reply" });
     expect(() => addMark(t.db, id, alice, { ...body, colour: "red" })).toThrow(/body\.colour/);
     expect(() => addMark(t.db, id, alice, { ...body, end: 9 })).toThrow(/body\.quote/);
     expect(() => addMark(t.db, id, alice, { ...body, itemKey: "x/y/z" })).toThrow(/no item dialogue · x\/y\/z/);
@@ -201,7 +201,7 @@ describe("case-study review", () => {
     expect(md).toContain("*Figure 4 candidate* (vanilla-log)");
     expect(md).toContain("Tags: figure, schedule");
     expect(md).toMatch(/### Pairwise verdicts\n\n(- vanilla vs (vanilla-log|turn-rag): \w+ (Win|Tie|Lose) \(.*\n){2}/);
-    expect(md).toMatch(/- ".{5}" — matches the user's background or need: her need \(alice@x\)/);
+    expect(md).toMatch(/- ".{5}" \(vanilla-log · turn 1 reply\) — matches the user's background or need: her need \(alice@x\)/);
     expect(md).not.toMatch(JSON_TEXT);
 
     const html = caseStudiesHtml(t.db, id);
@@ -221,6 +221,16 @@ describe("case-study review", () => {
     starJob(t.db, id, j.id, { starred: false });
     expect(listCaseStudies(t.db, id)).toEqual([]);
     expect(starJob(t.db, id, j.id, { starred: true }).note).toBe("<script>alert(1)</script> & more");
+  });
+
+  it("block ids in words", () => {
+    const m = (id: number) => ({ 7: "vanilla", 8: "vanilla~turn-rag" })[id];
+    expect(describeBlock(blockId.info("Profile", "Occupation"), m)).toBe("Profile › Occupation");
+    expect(describeBlock(blockId.input("User query"), m)).toBe("Input › User query");
+    expect(describeBlock(blockId.utterance(7, 2), m)).toBe("vanilla · turn 2 user");
+    expect(describeBlock(blockId.memory(7, "t3", 0), m)).toBe("vanilla · memory of turn 3");
+    expect(describeBlock(blockId.answer(7, "Requirement"), m)).toBe("vanilla › Requirement");
+    expect(describeBlock(blockId.analysis(8, "preference", 4, "Overall"), m)).toBe("vanilla vs turn-rag · preference judgment 5");
   });
 
   it("readable fields and mark segments", () => {

@@ -148,7 +148,8 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
     if (verdicts.length) lines.push("### Pairwise verdicts", "", ...verdicts.map((l) => `- ${l}`), "");
     if (c.marks.length) {
       lines.push("### Highlighted passages", "");
-      for (const m of c.marks) lines.push(`- "${m.quote}" — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${m.note}` : ""} (${m.author})`);
+      for (const m of c.marks)
+        lines.push(`- "${m.quote}" (${m.where}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${m.note}` : ""} (${m.author})`);
       lines.push("");
     }
   }
@@ -225,7 +226,7 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
     const notes = c.stars.filter((s) => s.note).map((s) => esc(s.note!));
     const marksNoted = c.marks
       .filter((m) => m.note)
-      .map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> — ${esc(m.note!)}</li>`);
+      .map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> (${esc(m.where)}) — ${esc(m.note!)}</li>`);
     return `<figure id="case-${n + 1}">
 <h2>Case ${n + 1}: ${esc(c.task)} · ${esc(c.itemKey)}</h2>
 <figcaption>${notes.join(" ")}${c.tags.length ? ` <span class="tags">${c.tags.map((t) => `<span>${esc(t)}</span>`).join("")}</span>` : ""}</figcaption>

@@ -5,7 +5,7 @@
  * only the author (or an admin) removes one.
  */
 import { z } from "zod";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { caseMarks, jobs, MARK_COLOURS, users, type MarkColour } from "@/db/schema";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
@@ -29,8 +29,27 @@ export type CaseMark = {
   note: string | null;
   userId: number;
   author: string;
+  /** Where the passage is, in words ("vanilla-log · turn 2 reply", "Profile › Occupation"). */
+  where: string;
   createdAt: number;
 };
+
+/** A block id in words, naming the method of a job's block (method by job id). */
+export function describeBlock(block: string, methodOf: (jobId: number) => string | undefined): string {
+  const [kind, ...rest] = block.split(":");
+  if (kind === "info") return rest.join(":").replace(":", " › ");
+  if (kind === "input") return `Input › ${rest.join(":")}`;
+  if (kind === "reference") return `Reference › ${rest.join(":")}`;
+  const method = methodOf(Number(rest[0])) ?? `job ${rest[0]}`;
+  const part = rest[1] ?? "";
+  const u = /^u(\d+)$/.exec(part);
+  // Utterances alternate user / assistant from the user's first line.
+  if (u) return `${method} · turn ${Math.floor(Number(u[1]) / 2) + 1} ${Number(u[1]) % 2 ? "reply" : "user"}`;
+  if (part === "answer") return `${method} › ${rest.slice(2).join(":")}`;
+  if (part === "mem") return `${method} · memory ${/^t\d+$/.test(rest[2] ?? "") ? `of turn ${rest[2].slice(1)}` : `(${rest[2]})`}`;
+  if (part === "judge") return `${method.replace("~", " vs ")} · ${rest[2]} judgment ${Number(rest[3]) + 1}`;
+  return method;
+}
 
 export function listMarks(
   db: Db,
@@ -39,7 +58,7 @@ export function listMarks(
 ): Array<CaseMark & { task: string; itemKey: string }> {
   const where = [eq(caseMarks.experimentId, experimentId)];
   if (item) where.push(eq(caseMarks.task, item.task), eq(caseMarks.itemKey, item.itemKey));
-  return db
+  const rows = db
     .select({
       id: caseMarks.id,
       task: caseMarks.task,
@@ -59,8 +78,26 @@ export function listMarks(
     .innerJoin(users, eq(users.id, caseMarks.userId))
     .where(and(...where))
     .orderBy(asc(caseMarks.block), asc(caseMarks.start), asc(caseMarks.id))
-    .all()
-    .map(({ name, email, ...m }) => ({ ...m, author: name || email }));
+    .all();
+  const jobIds = [
+    ...new Set(
+      rows
+        .map((m) => /^job:(\d+):/.exec(m.block)?.[1])
+        .filter((x): x is string => !!x)
+        .map(Number),
+    ),
+  ];
+  const methods = new Map(
+    jobIds.length
+      ? db
+          .select({ id: jobs.id, method: jobs.method })
+          .from(jobs)
+          .where(inArray(jobs.id, jobIds))
+          .all()
+          .map((j) => [j.id, j.method])
+      : [],
+  );
+  return rows.map(({ name, email, ...m }) => ({ ...m, author: name || email, where: describeBlock(m.block, (id) => methods.get(id)) }));
 }
 
 const markBody = z
@@ -121,8 +158,7 @@ export function addMark(db: Db, experimentId: number, userId: number, raw: unkno
     })
     .returning()
     .get();
-  const u = db.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
-  return { ...row, author: u?.name || u?.email || String(userId) };
+  return listMarks(db, experimentId, { task: b.task, itemKey: b.itemKey }).find((m) => m.id === row.id)!;
 }
 
 export function deleteMark(db: Db, experimentId: number, markId: number, actor: { id: number; role: string }): void {

@@ -19,6 +19,7 @@ export type ClientMark = {
   note: string | null;
   userId: number;
   author: string;
+  where: string;
 };
 
 type Pending = { block: string; start: number; end: number; quote: string; top: number; left: number };
@@ -189,7 +190,7 @@ function MarksPanelSlot({
             <mark className={`rounded px-1 ${MARK_STYLE[m.colour].className}`}>{m.quote}</mark>
             <span className="text-slate-600">
               {m.note ? `${m.note} · ` : ""}
-              {m.author}
+              <span className="text-slate-400">{m.where}</span> · {m.author}
             </span>
             {m.userId === userId || isAdmin ? (
               <button

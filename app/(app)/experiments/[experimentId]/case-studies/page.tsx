@@ -163,7 +163,7 @@ export default async function CaseStudiesPage({
                       </mark>{" "}
                       <span className="text-slate-500">
                         {m.note ? `${m.note} · ` : ""}
-                        {m.author}
+                        {m.where} · {m.author}
                       </span>
                     </li>
                   ))}
