@@ -23,7 +23,12 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
   },
   "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
-  "experiments/[experimentId]/jobs/[jobId]": { sample: "/api/experiments/999999/jobs/1", methods: { PATCH: ["admin", "researcher"] } },
+  "experiments/[experimentId]/jobs/[jobId]": {
+    sample: "/api/experiments/999999/jobs/1",
+    methods: { GET: ["admin", "researcher"], PATCH: ["admin", "researcher"] },
+  },
+  "experiments/[experimentId]/marks": { sample: "/api/experiments/999999/marks", methods: { POST: ["admin", "researcher"] } },
+  "experiments/[experimentId]/marks/[markId]": { sample: "/api/experiments/999999/marks/1", methods: { DELETE: ["admin", "researcher"] } },
   "memory/builds/[id]": { sample: "/api/memory/builds/999999", methods: { GET: ["admin", "researcher"] } },
   campaigns: { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
   "campaigns/[campaignId]/export": { sample: "/api/campaigns/1/export", methods: { GET: ["admin", "researcher"] } },
@@ -129,6 +134,11 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/experiments/[experimentId]/jobs/[jobId]": {
     roles: ["admin", "researcher"],
     sample: () => "/experiments/999999/jobs/1",
+    status: 404,
+  },
+  "(app)/experiments/[experimentId]/compare": {
+    roles: ["admin", "researcher"],
+    sample: () => "/experiments/999999/compare?task=dialogue&item=0000",
     status: 404,
   },
   "(app)/experiments/[experimentId]/case-studies": {

@@ -111,7 +111,7 @@ export function AddJudgeForm() {
     >
       <label className="text-xs text-slate-600">
         Judge name
-        <input name="name" required pattern="judge:[a-z0-9][a-z0-9_-]*" defaultValue="judge:" className={input} />
+        <input name="name" required pattern="judge:[a-z0-9][a-z0-9_\-]{0,40}" defaultValue="judge:" className={input} />
       </label>
       <label className="text-xs text-slate-600">
         Model

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 
 type Stat = { mean: number | null; sd: number | null; p: number | null };
 type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
@@ -58,10 +58,9 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
           <tr>
             {head("method", "Method")}
             <th className="p-2">Runs</th>
+            {/* head() is itself the <th>: a <th> inside a <th> is re-nested by the HTML parser (hydration error #418). */}
             {metrics.map((m) => (
-              <th key={m} className="p-0">
-                {head(m, m)}
-              </th>
+              <Fragment key={m}>{head(m, m)}</Fragment>
             ))}
             {head("calls", "Calls")}
             <th className="p-2">Cache hits</th>

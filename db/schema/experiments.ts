@@ -69,6 +69,9 @@ export const jobs = sqliteTable(
     /** Model calls this job made: {calls, cacheHits, promptTokens, completionTokens}. */
     usage: text("usage", { mode: "json" }).$type<Record<string, number>>(),
     starred: integer("starred", { mode: "boolean" }).notNull().default(false),
+    /** Why the item was starred (a case study's caption) and free tags to filter the case studies by. */
+    starNote: text("star_note"),
+    starTags: text("star_tags", { mode: "json" }).$type<string[]>(),
     updatedAt: integer("updated_at"),
   },
   (t) => [
@@ -115,4 +118,38 @@ export const experimentMemoryVersions = sqliteTable(
       .references(() => memoryVersions.id, { onDelete: "cascade" }),
   },
   (t) => [uniqueIndex("experiment_memory_versions_identity").on(t.experimentId, t.method, t.versionId)],
+);
+
+export const MARK_COLOURS = ["need", "preference", "contradicts"] as const;
+export type MarkColour = (typeof MARK_COLOURS)[number];
+
+/**
+ * A highlighted passage of a case study (Mem-PAL Figure 4's colours): a researcher selects text in one
+ * block of an item (a card of the user's information, a turn of a method's dialogue, an answer) and
+ * marks it as matching the user's background/need, fitting the preference, or contradicting it, with
+ * an optional note. `block` names the block ("info:Background.age", "job:12:turn:3"); start/end are
+ * character offsets into the block's text and `quote` the text itself, so a mark survives a re-render.
+ * Marks belong to their author and are shown to the whole team.
+ */
+export const caseMarks = sqliteTable(
+  "case_marks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    task: text("task").notNull(),
+    itemKey: text("item_key").notNull(),
+    block: text("block").notNull(),
+    start: integer("start").notNull(),
+    end: integer("end").notNull(),
+    quote: text("quote").notNull(),
+    colour: text("colour", { enum: MARK_COLOURS }).notNull(),
+    note: text("note"),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("case_marks_item").on(t.experimentId, t.task, t.itemKey)],
 );

@@ -1,81 +1,119 @@
 /**
- * Case studies: the items a researcher starred, each shown with the user's information and every
- * method's output on that item side by side (like Mem-PAL Figure 4), and exportable as Markdown.
- * Starring any method's job of an item stars the item: all methods' outputs on it are collected.
+ * Case studies: the items a researcher starred (with a note and tags), each shown like Mem-PAL Figure 4 —
+ * the user's information, then every method's output on that topic side by side with the team's
+ * highlighted passages — listed with filters and exported as Markdown or as one self-contained HTML
+ * figure. Starring any method's job of an item stars the item: all methods' outputs on it are collected.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { jobs } from "@/db/schema";
+import { jobs, type MarkColour } from "@/db/schema";
 import { getTask } from "@/lib/tasks/registry";
+import type { Field } from "@/lib/tasks/readable";
+import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
-import { latestScores } from "./results";
+import { itemView, type ItemView, type MethodOutput } from "./item-view";
+import { listMarks, MARK_MEANINGS, type CaseMark } from "./marks";
+import { blockId, markSegments } from "./mark-segments";
 
-export type CaseStudy = {
+export type CaseStudyFilter = { task?: string; method?: string; tag?: string; q?: string; itemKey?: string };
+
+export type CaseStudySummary = {
   task: string;
   itemKey: string;
-  /** Labelled facts about the user and the item (profile, situation, query, references). */
-  info: Array<{ label: string; text: string }>;
-  outputs: Array<{
-    jobId: number;
-    method: string;
-    replicate: number;
-    status: string;
-    output: unknown;
-    scores: Record<string, Record<string, number | null>>;
-  }>;
+  /** The starred jobs of the item with their notes (one per starred method). */
+  stars: Array<{ jobId: number; method: string; note: string | null; tags: string[] }>;
+  tags: string[];
+  methods: string[];
+  marks: CaseMark[];
+  /** What the topic is about, for the list: the user's query (PAL-Bench) or the question (HiCUPID). */
+  headline: Field | null;
 };
 
-export function caseStudies(db: Db, experimentId: number): CaseStudy[] {
-  const e = getExperimentRow(db, experimentId);
-  const starred = db
-    .selectDistinct({ task: jobs.task, itemKey: jobs.itemKey })
+/** The starred items, filtered: by task, by a method having an output on it, by tag, by text in notes, marks or the item key. */
+export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudySummary[] {
+  const all = db
+    .select({
+      id: jobs.id,
+      task: jobs.task,
+      itemKey: jobs.itemKey,
+      method: jobs.method,
+      starred: jobs.starred,
+      note: jobs.starNote,
+      tags: jobs.starTags,
+    })
     .from(jobs)
-    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.starred, true)))
-    .orderBy(asc(jobs.task), asc(jobs.itemKey))
+    .where(eq(jobs.experimentId, experimentId))
+    .orderBy(asc(jobs.task), asc(jobs.itemKey), asc(jobs.phase), asc(jobs.method), asc(jobs.replicate))
     .all();
-  if (!starred.length) return [];
-  const scores = latestScores(db, experimentId);
-  const out: CaseStudy[] = [];
-  for (const s of starred) {
-    const rows = db
-      .select({ id: jobs.id, method: jobs.method, replicate: jobs.replicate, status: jobs.status, output: jobs.output })
-      .from(jobs)
-      .where(and(eq(jobs.experimentId, experimentId), eq(jobs.task, s.task), inArray(jobs.itemKey, [s.itemKey])))
-      .orderBy(asc(jobs.phase), asc(jobs.method), asc(jobs.replicate))
-      .all();
-    const task = getTask(s.task);
-    out.push({
-      task: s.task,
-      itemKey: s.itemKey,
-      info: task.describe ? task.describe(db, e.datasetId, s.itemKey) : [],
-      outputs: rows.map((r) => ({
-        jobId: r.id,
-        method: r.method,
-        replicate: r.replicate,
-        status: r.status,
-        output: r.output,
-        scores: scores.get(r.id) ?? {},
-      })),
-    });
+  const marks = listMarks(db, experimentId);
+  const byItem = new Map<string, CaseStudySummary>();
+  for (const j of all) {
+    const k = `${j.task}\u0000${j.itemKey}`;
+    let c = byItem.get(k);
+    if (!c) {
+      c = { task: j.task, itemKey: j.itemKey, stars: [], tags: [], methods: [], marks: [], headline: null };
+      byItem.set(k, c);
+    }
+    if (!j.method.includes(PAIR_SEP) && !c.methods.includes(j.method)) c.methods.push(j.method);
+    if (j.starred) c.stars.push({ jobId: j.id, method: j.method, note: j.note, tags: j.tags ?? [] });
   }
-  return out;
+  const out = [...byItem.values()].filter((c) => c.stars.length);
+  for (const c of out) {
+    c.tags = [...new Set(c.stars.flatMap((s) => s.tags))].sort();
+    c.marks = marks.filter((m) => m.task === c.task && m.itemKey === c.itemKey);
+  }
+  const q = filter.q?.trim().toLowerCase();
+  const kept = out.filter(
+    (c) =>
+      (!filter.task || c.task === filter.task) &&
+      (!filter.itemKey || c.itemKey === filter.itemKey) &&
+      (!filter.method || c.methods.includes(filter.method)) &&
+      (!filter.tag || c.tags.includes(filter.tag.toLowerCase())) &&
+      (!q ||
+        c.itemKey.toLowerCase().includes(q) ||
+        c.stars.some((s) => s.note?.toLowerCase().includes(q)) ||
+        c.marks.some((m) => m.quote.toLowerCase().includes(q) || m.note?.toLowerCase().includes(q))),
+  );
+  const { datasetId } = getExperimentRow(db, experimentId);
+  for (const c of kept) {
+    const fields =
+      getTask(c.task)
+        .present?.(db, datasetId, c.itemKey)
+        .cards.flatMap((card) => card.fields) ?? [];
+    c.headline = fields.find((f) => f.label === "User query" || f.label === "Question") ?? null;
+  }
+  return kept;
 }
 
-/** An output as readable text: a dialogue as turns, other outputs as their fields. */
-export function outputText(output: unknown): string {
-  if (output === null || output === undefined) return "(no output)";
-  if (typeof output === "string") return output;
-  const o = output as Record<string, unknown>;
-  if (Array.isArray(o.dialogue)) {
-    return (o.dialogue as Array<{ role: string; content: string }>)
-      .map((u) => `${u.role === "user" ? "User" : "Assistant"}: ${u.content}`)
-      .join("\n");
-  }
-  return Object.entries(o)
-    .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join("\n");
+export type CaseStudy = CaseStudySummary & { view: ItemView };
+
+export function caseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudy[] {
+  return listCaseStudies(db, experimentId, filter).map((c) => ({ ...c, view: itemView(db, experimentId, c.task, c.itemKey) }));
 }
+
+/** Every block of a case study as (id, heading, text), in reading order: what both exports walk. */
+function blocksOf(v: ItemView) {
+  const info = v.cards.map((card) => ({
+    title: card.title,
+    fields: card.fields.map((f) => ({ id: blockId.info(card.title, f.label), label: f.label, text: f.text })),
+  }));
+  return { info };
+}
+
+const scoreLine = (o: MethodOutput) =>
+  o.scores
+    .flatMap((s) => s.values.map((x) => `${s.scorer}.${x.metric} = ${x.value === null ? "—" : Number(x.value.toFixed(3))}`))
+    .join(", ");
+
+/** One line per pairwise judgment between the shown methods: each dimension's outcome for the first and the two means. */
+const verdictLines = (v: ItemView) =>
+  v.pairs.map(
+    (p) =>
+      `${p.a} vs ${p.b}: ` +
+      (p.dimensions.length
+        ? p.dimensions.map((d) => `${d.dimension} ${d.outcome} (${d.meanA.toFixed(2)} vs ${d.meanB.toFixed(2)})`).join(", ")
+        : (p.error ?? p.status)),
+  );
 
 const quote = (s: string) =>
   s
@@ -83,22 +121,125 @@ const quote = (s: string) =>
     .map((l) => `> ${l}`)
     .join("\n");
 
-export function caseStudiesMarkdown(db: Db, experimentId: number): string {
+/** Markdown with marks as **bold** followed by their colour's meaning in a footnote-like list. */
+export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseStudyFilter = {}): string {
   const e = getExperimentRow(db, experimentId);
   const lines = [`# Case studies: ${e.name} (experiment ${experimentId})`, ""];
-  const list = caseStudies(db, experimentId);
+  const list = caseStudies(db, experimentId, filter);
   if (!list.length) lines.push("No starred items.", "");
   for (const c of list) {
     lines.push(`## ${c.task} · ${c.itemKey}`, "");
-    for (const i of c.info) lines.push(`**${i.label}**`, "", quote(i.text), "");
-    for (const o of c.outputs) {
+    for (const s of c.stars) if (s.note) lines.push(`*${s.note}* (${s.method})`, "");
+    if (c.tags.length) lines.push(`Tags: ${c.tags.join(", ")}`, "");
+    for (const card of blocksOf(c.view).info) {
+      lines.push(`### ${card.title}`, "");
+      for (const f of card.fields) lines.push(`**${f.label}**`, "", quote(f.text), "");
+    }
+    for (const o of c.view.outputs) {
       lines.push(`### ${o.method}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
-      lines.push(quote(outputText(o.output)), "");
-      const sc = Object.entries(o.scores).flatMap(([scorer, v]) =>
-        Object.entries(v).map(([k, x]) => `${scorer}.${k} = ${x === null ? "—" : Number(x.toFixed(3))}`),
-      );
-      if (sc.length) lines.push(`Scores: ${sc.join(", ")}`, "");
+      if (o.error) lines.push(`Failed: ${o.error}`, "");
+      if (o.turns) for (const t of o.turns) lines.push(quote(`${t.role === "user" ? "User" : "Assistant"}: ${t.text}`), "");
+      else if (o.answer.length) for (const f of o.answer) lines.push(quote(`${f.label}: ${f.text}`), "");
+      else lines.push("> (no output)", "");
+      const sc = scoreLine(o);
+      if (sc) lines.push(`Scores: ${sc}`, "");
+    }
+    const verdicts = verdictLines(c.view);
+    if (verdicts.length) lines.push("### Pairwise verdicts", "", ...verdicts.map((l) => `- ${l}`), "");
+    if (c.marks.length) {
+      lines.push("### Highlighted passages", "");
+      for (const m of c.marks)
+        lines.push(`- "${m.quote}" (${m.where}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${m.note}` : ""} (${m.author})`);
+      lines.push("");
     }
   }
   return lines.join("\n");
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function marked(text: string, block: string, marks: CaseMark[]): string {
+  const mine = marks.filter((m) => m.block === block);
+  return markSegments(text, mine)
+    .map((s) =>
+      s.mark
+        ? `<mark class="${s.mark.colour}" title="${esc(MARK_MEANINGS[s.mark.colour] + (s.mark.note ? `: ${s.mark.note}` : ""))}">${esc(s.text)}</mark>`
+        : esc(s.text),
+    )
+    .join("");
+}
+
+const COLOURS: Record<MarkColour, string> = { need: "#fde68a", preference: "#bfdbfe", contradicts: "#d1d5db" };
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#0f172a;margin:24px;background:#fff}
+h1{font-size:18px;margin:0 0 16px}h2{font-size:16px;margin:0 0 4px}h3{font-size:13px;margin:0 0 6px;text-transform:uppercase;letter-spacing:.03em;color:#475569}
+figure{margin:0 0 32px;border:1px solid #cbd5e1;border-radius:8px;padding:16px;break-inside:avoid}
+figcaption{font-size:13px;color:#334155;margin:0 0 12px}.tags span{display:inline-block;background:#eef2ff;border-radius:4px;padding:0 6px;margin-right:4px;font-size:12px}
+.grid{display:grid;grid-template-columns:minmax(220px,1fr) 3fr;gap:16px}.methods{display:grid;gap:12px}
+.card{border:1px solid #e2e8f0;border-radius:6px;padding:8px;margin-bottom:8px;background:#f8fafc}.card dt{font-size:11px;color:#64748b;font-weight:600}.card dd{margin:0 0 4px;white-space:pre-wrap;font-size:12px}
+.method{border:1px solid #e2e8f0;border-radius:6px;padding:8px}.turn{border-radius:6px;padding:4px 8px;margin:0 0 6px;font-size:12px;white-space:pre-wrap}
+.user{background:#f1f5f9}.assistant{background:#eef2ff}.who{font-weight:600;font-size:11px;color:#475569;display:block}.scores{font-size:11px;color:#64748b}
+mark.need{background:${COLOURS.need}}mark.preference{background:${COLOURS.preference}}mark.contradicts{background:${COLOURS.contradicts}}
+.verdicts{font-size:12px;color:#334155;margin:12px 0 0}.legend{font-size:12px;margin:0 0 16px}.legend mark{padding:0 6px;margin-right:4px}.notes{font-size:12px;margin:8px 0 0;padding-left:18px}
+`;
+
+/**
+ * One self-contained HTML file (inline style, no script, no outside resource) with a figure per case
+ * study: user information on the left, the methods' outputs side by side on the right, marks coloured
+ * as in the legend, the star notes as the caption. What a paper's appendix needs.
+ */
+export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyFilter = {}): string {
+  const e = getExperimentRow(db, experimentId);
+  const list = caseStudies(db, experimentId, filter);
+  const legend = (Object.keys(MARK_MEANINGS) as MarkColour[])
+    .map((c) => `<mark class="${c}">&nbsp;</mark>${esc(MARK_MEANINGS[c])}`)
+    .join(" &nbsp; ");
+  const figures = list.map((c, n) => {
+    const cards = blocksOf(c.view)
+      .info.map(
+        (card) =>
+          `<div class="card"><h3>${esc(card.title)}</h3><dl>${card.fields.map((f) => `<dt>${esc(f.label)}</dt><dd>${marked(f.text, f.id, c.marks)}</dd>`).join("")}</dl></div>`,
+      )
+      .join("");
+    const cols = c.view.outputs
+      .map((o) => {
+        const body = o.turns
+          ? o.turns
+              .map(
+                (t, i) =>
+                  `<p class="turn ${t.role}"><span class="who">${t.role === "user" ? "User" : esc(o.method)}</span>${marked(t.text, blockId.utterance(o.jobId, i), c.marks)}</p>`,
+              )
+              .join("")
+          : o.answer.length
+            ? o.answer
+                .map(
+                  (f) =>
+                    `<p class="turn assistant"><span class="who">${esc(f.label)}</span>${marked(f.text, blockId.answer(o.jobId, f.label), c.marks)}</p>`,
+                )
+                .join("")
+            : `<p class="turn">${esc(o.error ? `failed: ${o.error}` : "(no output)")}</p>`;
+        const sc = scoreLine(o);
+        return `<section class="method"><h3>${esc(o.method)}</h3>${body}${sc ? `<p class="scores">${esc(sc)}</p>` : ""}</section>`;
+      })
+      .join("");
+    const notes = c.stars.filter((s) => s.note).map((s) => esc(s.note!));
+    const marksNoted = c.marks
+      .filter((m) => m.note)
+      .map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> (${esc(m.where)}) — ${esc(m.note!)}</li>`);
+    return `<figure id="case-${n + 1}">
+<h2>Case ${n + 1}: ${esc(c.task)} · ${esc(c.itemKey)}</h2>
+<figcaption>${notes.join(" ")}${c.tags.length ? ` <span class="tags">${c.tags.map((t) => `<span>${esc(t)}</span>`).join("")}</span>` : ""}</figcaption>
+<div class="grid"><div>${cards}</div><div class="methods" style="grid-template-columns:repeat(${Math.max(1, Math.min(c.view.outputs.length, 4))},minmax(0,1fr))">${cols}</div></div>
+${verdictLines(c.view).length ? `<p class="verdicts">${verdictLines(c.view).map(esc).join("<br>")}</p>` : ""}
+${marksNoted.length ? `<ul class="notes">${marksNoted.join("")}</ul>` : ""}
+</figure>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(`Case studies: ${e.name}`)}</title><style>${STYLE}</style></head>
+<body><h1>${esc(`Case studies: ${e.name} (experiment ${experimentId})`)}</h1>
+<p class="legend">${legend}</p>
+${figures.length ? figures.join("\n") : "<p>No starred items.</p>"}
+</body></html>
+`;
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { csvLine } from "@/lib/csv";
 import { InvalidInputError } from "@/lib/errors";
 import { experimentResults, type ExperimentResults, type Ledger } from "./results";
-import { caseStudiesMarkdown } from "./case-studies";
+import { caseStudiesHtml, caseStudiesMarkdown, type CaseStudyFilter } from "./case-studies";
 
 export function resultsCsv(res: ExperimentResults): string {
   const lines = [csvLine(["task", "method", "metric", "runs", "mean", "sd", "p_vs_reference", "reference"])];
@@ -33,8 +33,16 @@ export function resultsCsv(res: ExperimentResults): string {
   return lines.join("\n") + "\n";
 }
 
-/** One export file of an experiment by format: csv (summary), json (full results), md (case studies). */
-export function exportExperiment(db: Db, id: number, format: string): { body: string; contentType: string; filename: string } {
+/**
+ * One export file of an experiment by format: csv (summary), json (full results), md or html (the case
+ * studies, narrowed by the case-studies page's filters).
+ */
+export function exportExperiment(
+  db: Db,
+  id: number,
+  format: string,
+  filter: CaseStudyFilter = {},
+): { body: string; contentType: string; filename: string } {
   if (format === "csv")
     return { body: resultsCsv(experimentResults(db, id)), contentType: "text/csv; charset=utf-8", filename: `experiment-${id}.csv` };
   if (format === "json") {
@@ -45,6 +53,16 @@ export function exportExperiment(db: Db, id: number, format: string): { body: st
     };
   }
   if (format === "md")
-    return { body: caseStudiesMarkdown(db, id), contentType: "text/markdown; charset=utf-8", filename: `experiment-${id}-case-studies.md` };
-  throw new InvalidInputError(`format: "${format}" is not one of csv, json, md`);
+    return {
+      body: caseStudiesMarkdown(db, id, filter),
+      contentType: "text/markdown; charset=utf-8",
+      filename: `experiment-${id}-case-studies.md`,
+    };
+  if (format === "html")
+    return {
+      body: caseStudiesHtml(db, id, filter),
+      contentType: "text/html; charset=utf-8",
+      filename: `experiment-${id}-case-studies.html`,
+    };
+  throw new InvalidInputError(`format: "${format}" is not one of csv, json, md, html`);
 }

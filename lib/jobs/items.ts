@@ -1,5 +1,5 @@
 /** Per-item views of an experiment: the job list and one job's drill-down with every score row. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
@@ -70,4 +70,71 @@ export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
     });
   }
   return { job, scores, info, dialogues };
+}
+
+/** The one number the Items table sorts by, per scorer: the metric each task's table leads with. */
+const PRIMARY: Array<[scorer: string, metric: string, label: string]> = [
+  ["gscore", "gscore", "G-Score"],
+  ["selection", "selection", "Selection"],
+  ["rouge", "rougeL", "ROUGE-L"],
+];
+
+export type ItemRow = {
+  id: number;
+  itemKey: string;
+  task: string;
+  method: string;
+  replicate: number;
+  status: string;
+  error: string | null;
+  starred: boolean;
+  /** The item's leading metric (G-Score, Selection, ROUGE-L; a pair: the sum of its dimensions' outcomes, +1 win, -1 lose). */
+  score: number | null;
+  scoreLabel: string | null;
+};
+
+export const ITEM_ROWS_MAX = 5000;
+
+/** Every job of an experiment (up to ITEM_ROWS_MAX) with its leading score, for the filterable Items table. */
+export function listItemRows(db: Db, experimentId: number): { rows: ItemRow[]; total: number } {
+  getExperimentRow(db, experimentId);
+  const all = listJobs(db, experimentId, { limit: ITEM_ROWS_MAX });
+  const total = db.select({ n: count() }).from(jobs).where(eq(jobs.experimentId, experimentId)).get()?.n ?? 0;
+  const scores = db
+    .select({ jobId: jobScores.jobId, scorer: jobScores.scorer, values: jobScores.values })
+    .from(jobScores)
+    .innerJoin(jobs, eq(jobs.id, jobScores.jobId))
+    .where(eq(jobs.experimentId, experimentId))
+    .orderBy(asc(jobScores.version))
+    .all();
+  const latest = new Map<number, Map<string, Record<string, number | null>>>();
+  for (const s of scores) {
+    const m = latest.get(s.jobId) ?? new Map<string, Record<string, number | null>>();
+    m.set(s.scorer, s.values);
+    latest.set(s.jobId, m);
+  }
+  const rows = all.map((j) => {
+    const m = latest.get(j.id);
+    let score: number | null = null;
+    let scoreLabel: string | null = null;
+    if (m?.has("faireval")) {
+      const v = m.get("faireval")!;
+      const outcomes = Object.entries(v).filter(([k, x]) => !/Mean[AB]$/.test(k) && typeof x === "number");
+      if (outcomes.length) {
+        score = outcomes.reduce((s, [, x]) => s + (x as number), 0);
+        scoreLabel = "W/T/L sum";
+      }
+    } else if (m) {
+      for (const [scorer, metric, label] of PRIMARY) {
+        const x = m.get(scorer)?.[metric];
+        if (typeof x === "number") {
+          score = x;
+          scoreLabel = label;
+          break;
+        }
+      }
+    }
+    return { ...j, score, scoreLabel };
+  });
+  return { rows, total };
 }

@@ -70,7 +70,7 @@ describe("experiments from the browser's side", () => {
 
     // Star one item: the case study shows the user's query and both methods' answers on it.
     const job = t.db.select().from(jobs).where(eq(jobs.experimentId, experiment!.id)).all()[0];
-    expect(starJob(t.db, experiment!.id, job.id, { starred: true })).toEqual({ starred: true });
+    expect(starJob(t.db, experiment!.id, job.id, { starred: true })).toEqual({ starred: true, note: null, tags: [] });
     expect(() => starJob(t.db, experiment!.id, 999999, { starred: true })).toThrow(/has no job/);
     const md = caseStudiesMarkdown(t.db, experiment!.id);
     const item = loadPalItem(t.db, datasetId, job.itemKey);
@@ -78,7 +78,7 @@ describe("experiments from the browser's side", () => {
     expect(md).toContain(item.userQuery);
     expect(md).toContain("### vanilla\n");
     expect(md).toContain("### vanilla-log\n");
-    expect(md).toContain("> requirement: The user wants a plan for the weekend.");
+    expect(md).toContain("> Requirement: The user wants a plan for the weekend.");
 
     // No prices configured: no cost. The tokens the fake server reports are in the ledger per method.
     expect(experimentResults(t.db, experiment!.id).ledgerByMethod.vanilla.cost).toBeUndefined();

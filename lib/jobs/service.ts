@@ -56,16 +56,32 @@ export function controlExperiment(db: Db, id: number, raw: unknown): void {
   }
 }
 
-const starBody = z.object({ starred: z.boolean() }).strict();
+const starBody = z
+  .object({
+    starred: z.boolean(),
+    note: z.string().max(4000).optional(),
+    tags: z.array(z.string().trim().min(1).max(40)).max(20).optional(),
+  })
+  .strict();
 
-/** Stars or unstars an item (a case study); the same item of every method is what the case study shows. */
-export function starJob(db: Db, experimentId: number, jobId: number, raw: unknown): { starred: boolean } {
-  const { starred } = parseBody(starBody, raw);
+export type StarState = { starred: boolean; note: string | null; tags: string[] };
+
+/**
+ * Stars or unstars an item (a case study) with an optional note (why it matters: the figure's caption)
+ * and tags to filter the case studies by; the same item of every method is what the case study shows.
+ * Fields left out keep their value; unstarring keeps the note, so re-starring finds it again.
+ */
+export function starJob(db: Db, experimentId: number, jobId: number, raw: unknown): StarState {
+  const b = parseBody(starBody, raw);
+  const set: Partial<typeof jobs.$inferInsert> = { starred: b.starred };
+  if (b.note !== undefined) set.starNote = b.note.trim() || null;
+  if (b.tags !== undefined) set.starTags = [...new Set(b.tags.map((t) => t.toLowerCase()))];
   const r = db
     .update(jobs)
-    .set({ starred })
+    .set(set)
     .where(and(eq(jobs.experimentId, experimentId), eq(jobs.id, jobId)))
-    .run();
-  if (r.changes !== 1) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
-  return { starred };
+    .returning({ starred: jobs.starred, note: jobs.starNote, tags: jobs.starTags })
+    .get();
+  if (!r) throw new NotFoundError(`experiment ${experimentId} has no job ${jobId}`);
+  return { starred: r.starred, note: r.note, tags: r.tags ?? [] };
 }

@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { palCandidates, palRequirementTypes, palSamples, palTopics, palUsers } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import type { Feedback } from "@/lib/metrics";
+import { readableFields, type Field, type InfoCard } from "./readable";
 
 export type TaskItem = { itemKey: string; userKey: string };
 
@@ -131,4 +132,39 @@ export function describePalItem(db: Db, datasetId: number, itemKey: string): Arr
     { label: "Negative solutions", text: it.solutions.neg.join("\n") },
   ];
   return rows.filter((r) => r.text);
+}
+
+/**
+ * A PAL-Bench item as cards (Mem-PAL Figure 4's left column): the profile and personality field by field,
+ * the situation, and the topic with its references. `reference` is what the task's answer is scored
+ * against: the requirement (Task 1) or the positive solutions (Task 2); a dialogue shows both.
+ */
+export function presentPalItem(db: Db, datasetId: number, itemKey: string, task: "requirement" | "solution" | "dialogue") {
+  const it = loadPalItem(db, datasetId, itemKey);
+  const { personality, ...profile } = it.background ?? {};
+  const f = (label: string, value: unknown): Field[] => readableFields(value, label);
+  const cards: InfoCard[] = [
+    { title: "Profile", fields: readableFields(profile) },
+    { title: "Personality", fields: readableFields(personality) },
+    { title: "Situation", fields: f("Situation", it.situation) },
+    {
+      title: "Topic and references (never shown to the assistant)",
+      fields: [
+        ...f("User query", it.userQuery),
+        ...f("Implicit needs", it.implicitNeeds),
+        ...f("Requirement (reference)", it.requirement),
+        ...f("Preference: likes", it.generalPreference?.pos),
+        ...f("Preference: dislikes", it.generalPreference?.neg),
+        ...f("Positive solutions", it.solutions.pos),
+        ...f("Negative solutions", it.solutions.neg),
+      ],
+    },
+  ].filter((c) => c.fields.length);
+  const reference =
+    task === "requirement"
+      ? f("Requirement (reference)", it.requirement)
+      : task === "solution"
+        ? f("Positive solutions (reference)", it.solutions.pos)
+        : [...f("Requirement (reference)", it.requirement), ...f("Positive solutions", it.solutions.pos)];
+  return { cards, reference };
 }

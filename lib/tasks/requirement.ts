@@ -6,7 +6,7 @@
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
 import { outputOf } from "./ports";
-import { describePalItem, listQueryTopics, palItemOf } from "./palset-items";
+import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
 export const BLEU_VERSION = 1;
@@ -22,6 +22,7 @@ export const requirementTask: TaskDef = {
   datasetKind: "palset",
   items: listQueryTopics,
   describe: describePalItem,
+  present: (db, datasetId, itemKey) => presentPalItem(db, datasetId, itemKey, "requirement"),
   estimate: () => ({ assistant: 1, "user-simulator": 0, judge: 1, promptTokens: 1800, completionTokens: 150 }),
   async run(ctx, item) {
     const it = palItemOf(ctx, item.itemKey);

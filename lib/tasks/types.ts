@@ -4,6 +4,7 @@ import type { Lang } from "@/lib/judges/types";
 import type { AssistantPort, ModelPort } from "./ports";
 import type { TaskItem } from "./palset-items";
 import type { TaskName } from "./names";
+import type { Field, InfoCard } from "./readable";
 
 export type { TaskItem };
 
@@ -46,6 +47,11 @@ export interface TaskDef {
   metrics(items: Array<Record<string, Record<string, number | null>>>): Record<string, number | null>;
   /** The user's information and the item's references, labelled, for case studies and the drill-down. */
   describe?(db: Db, datasetId: number, itemKey: string): Array<{ label: string; text: string }>;
+  /**
+   * The same information as readable cards (profile, personality, situation, the topic's references) and,
+   * apart, the reference a single-turn answer is scored against, shown beside it.
+   */
+  present?(db: Db, datasetId: number, itemKey: string): { cards: InfoCard[]; reference: Field[] };
   /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
   pairs?: {
     estimate(config: ExperimentConfig): CallEstimate;

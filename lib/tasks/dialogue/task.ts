@@ -7,7 +7,7 @@
  */
 import { fairEval, type PairJudgment } from "@/lib/metrics";
 import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
-import { describePalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
+import { describePalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
 import { outputOf } from "../ports";
 import type { AssistantActionCode } from "@/lib/assistants/sessions";
@@ -27,6 +27,7 @@ export const dialogueTask: TaskDef = {
   datasetKind: "palset",
   items: listQueryTopics,
   describe: describePalItem,
+  present: (db, datasetId, itemKey) => presentPalItem(db, datasetId, itemKey, "dialogue"),
   // 6 turns on average: a simulator line and a reply per turn (a method may add its own retrieval query).
   estimate: () => ({ assistant: 6, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
   async run(ctx, item) {

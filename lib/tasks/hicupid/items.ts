@@ -11,6 +11,7 @@ import { NotFoundError } from "@/lib/errors";
 import { hashSeed, seededShuffle } from "@/lib/random";
 import type { QaMetadata } from "@/lib/judges/hicupid";
 import type { TaskItem } from "../palset-items";
+import { readableFields, type InfoCard } from "../readable";
 
 export type HcType = "persona" | "profile" | "schedule";
 
@@ -132,4 +133,22 @@ export function describeHcItem(db: Db, datasetId: number, itemKey: string): Arra
     { label: "Relevant dialogues", text: it.relevantDialogues.join(", ") },
     { label: "Metadata (judges only)", text: JSON.stringify(it.metadata) },
   ].filter((r) => r.text);
+}
+
+/** A HiCUPID item as cards: the question, then what only the judges read; the personalized answer is the reference. */
+export function presentHcItem(db: Db, datasetId: number, itemKey: string) {
+  const it = loadHcItem(db, datasetId, itemKey);
+  const cards: InfoCard[] = [
+    { title: "Question", fields: [...readableFields(it.type, "Type"), ...readableFields(it.question, "Question")] },
+    {
+      title: "References (never shown to the assistant)",
+      fields: [
+        ...readableFields(it.personalizedAnswer, "Personalized answer"),
+        ...readableFields(it.generalAnswer, "General answer"),
+        ...readableFields(it.relevantDialogues, "Relevant dialogues"),
+        ...readableFields(it.metadata, "Metadata"),
+      ],
+    },
+  ];
+  return { cards, reference: readableFields(it.personalizedAnswer, "Personalized answer (reference)") };
 }

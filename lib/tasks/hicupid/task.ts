@@ -16,7 +16,7 @@ import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 import { outputOf } from "../ports";
 import type { ScoreRow, TaskDef } from "../types";
 import { templateSeed } from "../dialogue/template";
-import { describeHcItem, fewShotExamples, listHcItems, loadHcItem } from "./items";
+import { describeHcItem, presentHcItem, fewShotExamples, listHcItems, loadHcItem } from "./items";
 import { historyContext } from "./context";
 import { hicupidAnswerMessages } from "./prompts";
 import { CONTEXT_SETTINGS, isContextSetting, type ContextOptions } from "./settings";
@@ -38,6 +38,7 @@ export const hicupidTask: TaskDef = {
   itemsFor: (db, datasetId, config) =>
     listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit, config.seed),
   describe: describeHcItem,
+  present: presentHcItem,
   estimate: (config) => ({
     assistant: 1,
     "user-simulator": 0,

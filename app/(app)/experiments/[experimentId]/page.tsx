@@ -6,11 +6,11 @@ import { orNotFound } from "@/app/(app)/or-not-found";
 import { experimentResults } from "@/lib/jobs/results";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { getExperimentRow } from "@/lib/jobs/control";
-import { listJobs } from "@/lib/jobs/items";
+import { listItemRows } from "@/lib/jobs/items";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { ExperimentControls } from "@/components/experiments/ExperimentControls";
 import { ResultsTable } from "@/components/experiments/ResultsTable";
-import { StarButton } from "@/components/experiments/StarButton";
+import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS, presetOverrides } from "@/lib/experiments/presets";
 
@@ -23,7 +23,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const e = orNotFound(() => getExperimentRow(db, id));
   const res = experimentResults(db, id);
   const prog = experimentProgress(db, id);
-  const jobRows = listJobs(db, id, { limit: 300 });
+  const items = listItemRows(db, id);
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
   const parsed = parseExperimentConfig(e.config);
@@ -136,42 +136,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           </table>
         </section>
       )}
-      <section>
-        <h2 className="mb-1 font-semibold">Items</h2>
-        <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="job-list">
-          <thead className="bg-slate-50 text-left text-xs text-slate-500">
-            <tr>
-              <th className="p-2">★</th>
-              <th className="p-2">Item</th>
-              <th className="p-2">Task</th>
-              <th className="p-2">Method</th>
-              <th className="p-2">Run</th>
-              <th className="p-2">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobRows.map((j) => (
-              <tr key={j.id} className="border-t border-slate-100">
-                <td className="p-2">
-                  <StarButton experimentId={id} jobId={j.id} starred={j.starred} />
-                </td>
-                <td className="p-2">
-                  <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/jobs/${j.id}`}>
-                    {j.itemKey}
-                  </Link>
-                </td>
-                <td className="p-2">{j.task}</td>
-                <td className="p-2">{j.method}</td>
-                <td className="p-2">{j.replicate}</td>
-                <td className="p-2">
-                  {j.status}
-                  {j.error ? <span className="text-xs text-red-700"> {j.error}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <ItemsTable experimentId={id} rows={items.rows} total={items.total} />
     </>
   );
 }

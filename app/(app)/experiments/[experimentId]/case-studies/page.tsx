@@ -3,18 +3,65 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
-import { caseStudies, outputText } from "@/lib/jobs/case-studies";
+import { listCaseStudies, type CaseStudyFilter } from "@/lib/jobs/case-studies";
 import { getExperimentRow } from "@/lib/jobs/control";
+import { MARK_MEANINGS } from "@/lib/jobs/marks";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
+import { MARK_STYLE } from "@/components/experiments/case/mark-style";
 
 export const metadata: Metadata = { title: "Case studies" };
 
-export default async function CaseStudiesPage({ params }: { params: Promise<{ experimentId: string }> }) {
+type Search = { task?: string; method?: string; tag?: string; q?: string };
+
+/** The starred items with their notes, tags and highlighted passages; filtered, and exported as Markdown or an HTML figure. */
+export default async function CaseStudiesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ experimentId: string }>;
+  searchParams: Promise<Search>;
+}) {
   await requireRole("admin", "researcher");
   const id = Number((await params).experimentId);
+  const sp = await searchParams;
   const db = getDb();
   const e = orNotFound(() => getExperimentRow(db, id));
-  const list = caseStudies(db, id);
+  const everything = listCaseStudies(db, id);
+  const filter: CaseStudyFilter = {
+    task: sp.task || undefined,
+    method: sp.method || undefined,
+    tag: sp.tag || undefined,
+    q: sp.q || undefined,
+  };
+  const list = listCaseStudies(db, id, filter);
+  const options = {
+    task: [...new Set(everything.map((c) => c.task))].sort(),
+    method: [...new Set(everything.flatMap((c) => c.methods))].sort(),
+    tag: [...new Set(everything.flatMap((c) => c.tags))].sort(),
+  };
+  const qs = (extra: Record<string, string>) =>
+    new URLSearchParams({ ...Object.fromEntries(Object.entries(filter).filter(([, v]) => v)), ...extra }).toString();
+  const exportLink = (format: string, label: string) => (
+    <a
+      className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+      href={`/api/experiments/${id}/export?${qs({ format })}`}
+    >
+      {label}
+    </a>
+  );
+  const select = (name: keyof typeof options, label: string) => (
+    <label className="flex items-center gap-1">
+      <span className="text-xs text-slate-500">{label}</span>
+      <select name={name} defaultValue={sp[name] ?? ""} className="rounded border border-slate-300 px-1 py-0.5 text-sm">
+        <option value="">all</option>
+        {options[name].map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
   return (
     <>
       <PageHeader
@@ -25,50 +72,109 @@ export default async function CaseStudiesPage({ params }: { params: Promise<{ ex
           </Link>
         }
         actions={
-          <a
-            className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
-            href={`/api/experiments/${id}/export?format=md`}
-          >
-            Export Markdown
-          </a>
+          <div className="flex gap-2">
+            {exportLink("md", "Export Markdown")}
+            {exportLink("html", "Export HTML figure")}
+          </div>
         }
       />
-      {list.length === 0 ? (
-        <EmptyState title="No starred items">Star items (★) in the experiment&apos;s item list to collect them here.</EmptyState>
+      <form
+        method="get"
+        aria-label="Filter case studies"
+        className="mb-4 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2"
+      >
+        {select("task", "Task")}
+        {select("method", "Method")}
+        {select("tag", "Tag")}
+        <label className="flex items-center gap-1">
+          <span className="text-xs text-slate-500">Text</span>
+          <input
+            name="q"
+            defaultValue={sp.q ?? ""}
+            placeholder="note, passage, item"
+            className="rounded border border-slate-300 px-2 py-0.5 text-sm"
+          />
+        </label>
+        <button type="submit" className="rounded bg-indigo-600 px-2 py-1 text-xs text-white hover:bg-indigo-700">
+          Filter
+        </button>
+        <span className="ml-auto text-xs text-slate-500">
+          {list.length} of {everything.length} case studies
+        </span>
+      </form>
+      {everything.length === 0 ? (
+        <EmptyState title="No starred items">
+          Star an item (★) in the experiment&apos;s Items table or on its page to collect it here.
+        </EmptyState>
+      ) : list.length === 0 ? (
+        <EmptyState title="No case study matches these filters" />
       ) : null}
-      {list.map((c) => (
-        <article key={`${c.task}/${c.itemKey}`} className="mb-6 rounded-lg border border-slate-200 bg-white p-4" data-testid="case-study">
-          <h2 className="mb-2 font-semibold">
-            {c.task} · {c.itemKey}
-          </h2>
-          <dl className="mb-3 grid grid-cols-1 gap-2 text-xs md:grid-cols-2">
-            {c.info.map((i) => (
-              <div key={i.label}>
-                <dt className="font-medium text-slate-500">{i.label}</dt>
-                <dd className="whitespace-pre-wrap">{i.text}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="grid gap-3" style={{ gridTemplateColumns: `repeat(${Math.min(c.outputs.length, 4)}, minmax(0, 1fr))` }}>
-            {c.outputs.map((o) => (
-              <section key={o.jobId} className="rounded border border-slate-100 p-2">
-                <h3 className="text-sm font-medium">
-                  <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/jobs/${o.jobId}`}>
-                    {o.method}
+      <div className="space-y-3">
+        {list.map((c) => {
+          const open = `/experiments/${id}/compare?task=${encodeURIComponent(c.task)}&item=${encodeURIComponent(c.itemKey)}`;
+          return (
+            <article key={`${c.task}/${c.itemKey}`} className="rounded-lg border border-slate-200 bg-white p-4" data-testid="case-study">
+              <header className="mb-2 flex items-baseline gap-3">
+                <h2 className="font-semibold">
+                  <Link className="text-indigo-700 hover:underline" href={open}>
+                    {c.task} · {c.itemKey}
                   </Link>
-                  {o.replicate ? ` (run ${o.replicate})` : ""}
-                </h3>
-                <pre className="whitespace-pre-wrap text-xs">{outputText(o.output)}</pre>
-                <p className="mt-1 text-xs text-slate-500">
-                  {Object.entries(o.scores)
-                    .flatMap(([s, v]) => Object.entries(v).map(([k, x]) => `${s}.${k}=${x === null ? "—" : Number(x.toFixed(2))}`))
-                    .join(" · ")}
+                </h2>
+                <span className="text-xs text-slate-500">{c.methods.join(", ")}</span>
+                <a
+                  className="ml-auto text-xs text-indigo-700 hover:underline"
+                  href={`/api/experiments/${id}/export?${new URLSearchParams({ format: "html", task: c.task, item: c.itemKey })}`}
+                >
+                  HTML figure
+                </a>
+              </header>
+              {c.headline ? (
+                <p className="mb-1 text-sm text-slate-700">
+                  <span className="text-xs font-medium text-slate-500">{c.headline.label}: </span>
+                  {c.headline.text}
                 </p>
-              </section>
-            ))}
-          </div>
-        </article>
-      ))}
+              ) : null}
+              {c.stars.map((s) =>
+                s.note ? (
+                  <p key={s.jobId} className="mb-1 text-sm" data-testid="case-note">
+                    {s.note} <span className="text-xs text-slate-400">({s.method})</span>
+                  </p>
+                ) : null,
+              )}
+              {c.tags.length ? (
+                <p className="mb-2 flex gap-1">
+                  {c.tags.map((t) => (
+                    <Link
+                      key={t}
+                      href={`?${qs({ tag: t })}`}
+                      className="rounded bg-indigo-50 px-1.5 text-xs text-indigo-700 hover:bg-indigo-100"
+                    >
+                      #{t}
+                    </Link>
+                  ))}
+                </p>
+              ) : null}
+              {c.marks.length ? (
+                <ul className="space-y-1 text-xs">
+                  {c.marks.map((m) => (
+                    <li key={m.id}>
+                      <mark className={`rounded px-1 ${MARK_STYLE[m.colour].className}`} title={MARK_MEANINGS[m.colour]}>
+                        {m.quote}
+                      </mark>{" "}
+                      <span className="text-slate-500">
+                        {m.note ? `${m.note} · ` : ""}
+                        {m.where} · {m.author}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-xs text-slate-400">No highlighted passage yet: open the item and select text to mark it.</p>
+              )}
+            </article>
+          );
+        })}
+      </div>
     </>
   );
 }

@@ -1,0 +1,232 @@
+import fs from "node:fs";
+import path from "node:path";
+import { test, expect, type Page } from "@playwright/test";
+import { e2eState, login, account } from "./state";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { experimentReplies } from "../test/experiment-replies";
+
+/**
+ * A researcher reviews case studies the way Mem-PAL's Figure 4 shows them: a dialogue item rendered turn
+ * by turn with the memory each reply used (no JSON on the page until the raw toggle), three methods side
+ * by side on one topic with their pairwise verdicts, a highlighted passage, a star with a note, and the
+ * HTML figure export. The assistant is the global setup's fake model (TEST DOUBLE); the user simulator and
+ * the judges are this spec's fake server. Every page visited must log no console error.
+ * Set CASES_SHOTS=<dir> to also save 1440x900 screenshots of each screen.
+ */
+let fake: FakeOpenAI;
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI({ latencyMs: 5 });
+  fake.setResponder(experimentReplies());
+});
+test.afterAll(async () => {
+  await fake.close();
+});
+
+const SHOTS = process.env.CASES_SHOTS;
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `cases-${name}.png`) });
+}
+
+/** Console errors and uncaught exceptions of a page (a hydration mismatch is both). */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`${page.url()}: console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`${page.url()}: pageerror: ${e.message}`));
+  // "Failed to load resource" names no URL: record which one.
+  page.on("response", (r) => {
+    if (r.status() >= 400) errors.push(`${page.url()}: HTTP ${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  return errors;
+}
+
+/** JSON printed as text: a brace or bracket opening a string, object or list, or a quoted key followed by a JSON value. */
+const JSON_TEXT = /[{[]\s*["{[]|"[^"\n]{1,60}"\s*:\s*["{[\d]/;
+
+test("a researcher opens a dialogue item, compares three methods, highlights, stars with a note and exports the figure", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const base = e2eState().baseURL;
+  const admin = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const adminErrors = watchErrors(admin);
+  await login(admin, account("admin"));
+  await admin.goto(`${base}/admin/models`);
+  // The simulator and the judge role point at this spec's fake; the dialogue judge by its own name, so that
+  // another spec re-pointing the judge role cannot take this experiment's judgments.
+  for (const role of ["user-simulator", "judge"]) {
+    const card = admin.getByTestId(`model-${role}`);
+    const form = card.getByRole("form", { name: `Settings of ${role}` });
+    await form.getByLabel(/Base URL/).fill(fake.baseURL);
+    await form.getByLabel("Model").fill(`e2e-${role}`);
+    await form.getByLabel(/API key/).fill("sk-e2e");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(card.getByText(`Saved ${role}.`)).toBeVisible();
+  }
+  const addJudge = admin.getByRole("form", { name: "Add a named judge" });
+  const judgeName = addJudge.getByLabel("Judge name");
+  // The name's pattern is a valid regular expression under Chromium's v flag: it rejects what the server rejects.
+  await judgeName.fill("judge:Bad name");
+  expect(await judgeName.evaluate((el: HTMLInputElement) => el.validity.patternMismatch)).toBe(true);
+  await judgeName.fill("judge:dialogue");
+  expect(await judgeName.evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(true);
+  await addJudge.getByLabel("Model").fill("e2e-dialogue-judge");
+  await addJudge.getByLabel(/Base URL/).fill(fake.baseURL);
+  await addJudge.getByRole("button", { name: "Add judge" }).click();
+  await expect(admin.getByTestId("model-judge:dialogue")).toBeVisible();
+  expect(adminErrors).toEqual([]);
+
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true })).newPage();
+  const errors = watchErrors(page);
+  await login(page, account("researcher"));
+  await page.goto(`${base}/experiments`);
+  const form = page.getByRole("form", { name: "New experiment" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  for (const m of ["vanilla-log", "turn-rag"]) await form.getByLabel(m, { exact: true }).check();
+  await form.getByLabel("Requirement restatement (Task 1)").check();
+  await form.getByLabel("Multi-turn dialogue (Task 3, pairwise FairEval)").check();
+  await form.getByTestId("users").fill("0000");
+  await form.getByRole("button", { name: "Estimate" }).click();
+  await expect(form.getByTestId("estimate")).toContainText("total");
+  await form.getByRole("button", { name: "Launch" }).click();
+  await page.waitForURL(/\/experiments\/\d+$/);
+  const experimentUrl = page.url();
+  await expect(page.getByTestId("status")).toHaveText("done", { timeout: 150_000 });
+  await expect(page.getByTestId("counts")).toContainText("0 failed");
+  await page.reload();
+
+  // The Items table filters by task and method and sorts by score.
+  const items = page.getByTestId("job-list");
+  await page.getByLabel("Filter by task").selectOption("dialogue");
+  await page.getByLabel("Filter by method").selectOption("vanilla-log");
+  await expect(page.getByTestId("item-count")).toHaveText(/^3 of \d+ items/);
+  await page.getByTestId("item-filters").evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await shot(page, "items-table");
+  await page.getByLabel("Filter by method").selectOption("");
+  await page.getByLabel("Filter by task").selectOption("requirement");
+  await items.getByRole("button", { name: "Score" }).click();
+  await expect(items.locator("tbody tr").first()).toContainText("G-Score");
+
+  // A single-turn answer: the reference beside it and the metric values.
+  await page.getByLabel("Filter by method").selectOption("vanilla-log");
+  await items.locator("tbody tr").first().getByRole("link").click();
+  await expect(page.getByTestId("reference")).toContainText("Requirement (reference)");
+  await expect(page.getByTestId("scores")).toContainText("gscore");
+  await shot(page, "item-answer");
+
+  // A dialogue item: turns, the memory retrieved for each reply (collapsed), the call behind it.
+  await page.goto(experimentUrl);
+  await page.getByLabel("Filter by task").selectOption("dialogue");
+  await page.getByLabel("Filter by method").selectOption("vanilla-log");
+  await items.locator("tbody tr").first().getByRole("link").click();
+  await expect(page.getByTestId("turns")).toBeVisible();
+  const replies = page.getByTestId("turn-assistant");
+  expect(await replies.count()).toBeGreaterThanOrEqual(5);
+  expect(await page.getByTestId("turn-user").count()).toBe(await replies.count());
+  const memory = replies.first().getByTestId("turn-memory");
+  await expect(memory).not.toHaveAttribute("open", "");
+  await memory.locator("summary").click();
+  await expect(memory).toHaveAttribute("open", "");
+  await expect(memory.locator("li").first()).toBeVisible(); // vanilla-log retrieves the session's logs
+  await expect(replies.first().getByTestId("turn-call")).toHaveAttribute("href", /\/memory\/calls\?key=[0-9a-f]+/);
+  await expect(page.getByTestId("item-info")).toContainText("Profile");
+  await expect(page.getByTestId("item-input")).toContainText("Turn 1: user Topic Inquiry");
+  const text = await page.locator("body").innerText();
+  expect(text).not.toMatch(JSON_TEXT);
+  await shot(page, "item-dialogue");
+  await page.getByRole("button", { name: "Show raw JSON" }).click();
+  await expect(page.getByTestId("raw-json")).toContainText('"dialogue"');
+  await page.getByRole("button", { name: "Hide raw JSON" }).click();
+
+  // Three methods side by side on this topic, the pairwise verdicts under them.
+  await page.getByRole("link", { name: "Compare methods on this topic" }).click();
+  const columns = page.getByTestId("compare-columns").getByTestId("method-output");
+  await expect(columns).toHaveCount(3);
+  await expect(page.getByTestId("verdict")).toHaveCount(2);
+  await expect(page.getByTestId("verdict").first()).toContainText(/vanilla vs (vanilla-log|turn-rag)/);
+  expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
+
+  // Highlight a passage of vanilla-log's second reply, with a note.
+  const target = columns.filter({ hasText: "vanilla-log" }).getByTestId("turn-assistant").nth(1).locator("[data-block]").first();
+  const passage = await target.evaluate((el) => {
+    const node = el.firstChild!;
+    const text = node.textContent ?? "";
+    const range = document.createRange();
+    range.setStart(node, 0);
+    range.setEnd(node, Math.min(12, text.length));
+    const sel = window.getSelection()!;
+    sel.removeAllRanges();
+    sel.addRange(range);
+    el.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+    return range.toString();
+  });
+  const bar = page.getByTestId("mark-bar");
+  await bar.getByLabel("Note (optional)").fill("uses her night shifts");
+  await bar.getByRole("button", { name: "Matches background / need" }).click();
+  await expect(bar).toHaveCount(0);
+  await expect(target.locator("mark")).toHaveText(passage);
+  await expect(page.getByTestId("marks-panel")).toContainText("uses her night shifts");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, "compare");
+  await target.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await shot(page, "compare-marked");
+  // Stored: a reload shows it again, for everyone.
+  await page.reload();
+  await expect(page.getByTestId("marks-panel")).toContainText(passage);
+
+  // Star the topic with a note and tags.
+  await page.getByRole("button", { name: "☆ Star as case study" }).click();
+  const star = page.getByRole("form", { name: "Case study star" });
+  await star.getByLabel("Note").fill("Figure 4 candidate: memory brings up her schedule.");
+  await star.getByLabel(/Tags/).fill("figure, schedule");
+  await star.getByRole("button", { name: "Star" }).click();
+  await expect(page.getByTestId("star-note")).toContainText("Figure 4 candidate");
+
+  // A pairwise judgment's page: both dialogues, then each dimension's six judgments with the analyses.
+  await page.getByTestId("verdict").first().getByRole("link", { name: "judgment" }).click();
+  await expect(page.getByTestId("dialogues").getByTestId("method-output")).toHaveCount(2);
+  const dimension = page.getByTestId("verdict").locator("details").first();
+  await dimension.locator("summary").click();
+  await expect(dimension.locator("li")).toHaveCount(6);
+  expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
+  await dimension.evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await shot(page, "judgment");
+
+  // The case studies page lists it, filters by tag, and exports the HTML figure.
+  await page.goto(`${experimentUrl}/case-studies`);
+  const study = page.getByTestId("case-study");
+  await expect(study).toHaveCount(1);
+  await expect(study).toContainText("Figure 4 candidate");
+  await expect(study.locator("mark")).toHaveText(passage);
+  await page.getByRole("form", { name: "Filter case studies" }).getByLabel("Tag").selectOption("schedule");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(study).toHaveCount(1);
+  await page.getByRole("form", { name: "Filter case studies" }).getByLabel("Text").fill("no such words");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(study).toHaveCount(0);
+  await page.goto(`${experimentUrl}/case-studies`);
+  await shot(page, "case-studies");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export HTML figure" }).click()]);
+  const html = fs.readFileSync((await download.path())!, "utf8");
+  expect(download.suggestedFilename()).toMatch(/case-studies\.html$/);
+  expect(html).toMatch(/^<!doctype html>/);
+  expect(html).toContain("Figure 4 candidate: memory brings up her schedule.");
+  expect(html).toContain(`<mark class="need"`);
+  for (const m of ["vanilla", "vanilla-log", "turn-rag"]) expect(html).toContain(`<h3>${m}</h3>`);
+  // Self-contained: no script, no outside stylesheet, image or font.
+  expect(html).not.toMatch(/<script|<link|src=|url\(/i);
+  const md = await page.request.get(`${experimentUrl.replace("/experiments/", "/api/experiments/")}/export?format=md`);
+  expect(await md.text()).toContain("Figure 4 candidate");
+
+  const figure = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const figureErrors = watchErrors(figure);
+  await figure.setContent(html);
+  await expect(figure.locator("figure")).toHaveCount(1);
+  await shot(figure, "html-figure");
+  expect(figureErrors).toEqual([]);
+
+  expect(errors).toEqual([]);
+});
