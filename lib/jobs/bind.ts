@@ -26,7 +26,7 @@ import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
 import type { ModelRoleName } from "@/lib/tasks/ports";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
-import { startServerWorker } from "./server-worker";
+import { startPreparer, startServerWorker } from "./server-worker";
 
 /** Whether jobs can run in this build (the server starts its worker only then). */
 export function modelClientAvailable(): boolean {
@@ -241,6 +241,8 @@ export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "
 
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
 export function startExperimentsWorker(): void {
+  // Jobs of launched experiments are created even when no model can run them yet.
+  startPreparer(getDb());
   if (!modelClientAvailable()) return;
   startServerWorker(getDb(), productionDeps, { concurrency: Number(process.env.PAL_WORKER_CONCURRENCY) || 8 });
 }

@@ -5,7 +5,10 @@ import { getExperimentRow } from "./control";
 
 export type Progress = {
   status: string;
+  /** Jobs created so far (while "preparing", fewer than `planned`). */
   total: number;
+  /** Jobs the launch planned (null for experiments from before launches were prepared in the background). */
+  planned: number | null;
   done: number;
   failed: number;
   running: number;
@@ -39,7 +42,8 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
   return {
     status: e.status,
     total,
-    ...(c as Omit<Progress, "status" | "total" | "fraction" | "etaMs">),
+    planned: e.plannedJobs,
+    ...(c as Omit<Progress, "status" | "total" | "planned" | "fraction" | "etaMs">),
     fraction: total ? finished / total : 1,
     etaMs,
   };
