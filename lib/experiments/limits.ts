@@ -12,6 +12,7 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { AppError, TooManyRequestsError } from "@/lib/errors";
+import { parseForm } from "@/lib/http/form";
 import { readSetting, writeSetting } from "@/lib/settings/store";
 
 export const LIMITS_KEY = "experiments.limits";
@@ -123,4 +124,25 @@ export function checkLaunchRate(db: Db, userId: number, limits: ExperimentLimits
     `launch limit reached: at most ${fmt(limits.launchesPerMinute)} ${LIMIT_LABELS.launchesPerMinute}; try again in ${retry} s, or ${HOW_TO_RAISE}.`,
     retry,
   );
+}
+
+const limitField = (k: keyof ExperimentLimits) =>
+  z
+    .string({ error: `expected ${LIMIT_LABELS[k]}` })
+    .trim()
+    .regex(/^\d{1,9}$/, "expected a whole number")
+    .transform(Number)
+    .pipe(limitsSchema.shape[k]);
+
+const limitsForm = z.object(
+  Object.fromEntries((Object.keys(LIMIT_DEFAULTS) as Array<keyof ExperimentLimits>).map((k) => [k, limitField(k)])) as Record<
+    keyof ExperimentLimits,
+    ReturnType<typeof limitField>
+  >,
+);
+
+/** Admin → Settings: the four limits from the form, each checked against its ceiling. */
+export function saveLimitsForm(db: Db, form: FormData, userId: number): { ok: string; limits: ExperimentLimits } {
+  const limits = setExperimentLimits(db, parseForm(limitsForm, form), userId);
+  return { ok: "Experiment limits saved.", limits };
 }
