@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { createExperiment } from "@/lib/jobs/create";
+import { prepareJobsSync } from "@/lib/jobs/prepare";
 import { dryRun } from "@/lib/jobs/dry-run";
 import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
@@ -29,6 +30,7 @@ type RunOpts = {
   resume?: string;
   concurrency?: string;
   config?: string;
+  overLimit?: boolean;
 };
 
 const list = (s?: string) =>
@@ -81,12 +83,18 @@ export function registerRun(program: Command): void {
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
+    .option(
+      "--over-limit",
+      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
+    )
     .action(async (o: RunOpts) => {
       const db = getDb();
       let id: number;
       if (o.resume) {
         id = int(o.resume, "--resume")!;
         resumeExperiment(db, id);
+        // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
+        if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
         if (!o.dataset) throw new CliError("--dataset is required (or --resume ID)");
         const ds = db.select().from(datasets).where(eq(datasets.name, o.dataset)).get();
@@ -114,6 +122,7 @@ export function registerRun(program: Command): void {
                   builds: d.builds,
                   buildTokenBasis: d.buildTokenBasis,
                   withBuilds: d.withBuilds,
+                  limits: d.limits,
                 }) + "\n"
               : dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
@@ -127,6 +136,7 @@ export function registerRun(program: Command): void {
           datasetId: ds.id,
           config,
           knownMethod: knownMethod(),
+          limits: o.overLimit ? "override" : "enforce",
         }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }

@@ -10,11 +10,13 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
 import { isAppError, TooManyRequestsError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request";
+import { actionResult } from "@/lib/http/action-result";
 import {
   LIMIT_DEFAULTS,
   LimitExceededError,
   getExperimentLimits,
   overLimits,
+  saveLimitsForm,
   setExperimentLimits,
   type ExperimentLimits,
 } from "@/lib/experiments/limits";
@@ -105,6 +107,29 @@ describe("limits on one launch", () => {
     const { id, jobs } = launchExperiment(t.db, { name: "cli", datasetId, config: config(25), limits: "override" });
     expect(jobs).toBe(items * 25);
     cancelExperiment(t.db, id);
+  });
+
+  it("Admin → Settings form: a bad or too-high value is a 400 naming the field; a good one is saved", async () => {
+    const form = (v: Partial<Record<keyof ExperimentLimits, string>>) => {
+      const f = new FormData();
+      for (const [k, x] of Object.entries({ maxMethods: "20", maxRepeats: "5", maxJobs: "250000", launchesPerMinute: "10", ...v }))
+        f.append(k, x);
+      return f;
+    };
+    expect(await actionResult(() => saveLimitsForm(t.db, form({ maxJobs: "lots" }), alice))).toMatchObject({
+      status: 400,
+      error: "maxJobs: expected a whole number",
+    });
+    expect(await actionResult(() => saveLimitsForm(t.db, form({ maxJobs: "9000000" }), alice))).toMatchObject({
+      status: 400,
+      error: "maxJobs: at most 5,000,000",
+    });
+    expect(getExperimentLimits(t.db)).toEqual(LIMIT_DEFAULTS);
+    expect(await actionResult(() => saveLimitsForm(t.db, form({ maxJobs: "400000" }), alice))).toMatchObject({
+      ok: "Experiment limits saved.",
+    });
+    expect(getExperimentLimits(t.db).maxJobs).toBe(400_000);
+    raise({ maxJobs: LIMIT_DEFAULTS.maxJobs });
   });
 
   it("a limit outside 1..ceiling is refused, naming it", () => {
