@@ -119,11 +119,18 @@ export default async function bench() {
       await new Promise((r) => setTimeout(r, 20));
     }
     const prepareMs = performance.now() - t0;
-    const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
-    console.log(`launch of ${jobs.toLocaleString("en")} jobs (${methods} methods × ${REPEATS} repeats × ${items} items): POST answered ${launch.status} in ${launchMs.toFixed(0)} ms`);
-    console.log(`jobs created in the background in ${(prepareMs / 1000).toFixed(1)} s (${created.toLocaleString("en")} when it left "preparing": ${status})`);
+    const fmt = (xs: number[]) =>
+      `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+    console.log(
+      `launch of ${jobs.toLocaleString("en")} jobs (${methods} methods × ${REPEATS} repeats × ${items} items): POST answered ${launch.status} in ${launchMs.toFixed(0)} ms`,
+    );
+    console.log(
+      `jobs created in the background in ${(prepareMs / 1000).toFixed(1)} s (${created.toLocaleString("en")} when it left "preparing": ${status})`,
+    );
     console.log(`GET /api/me idle:             ${fmt(idle)} (${idle.length} requests)`);
-    console.log(`GET /api/me while preparing:  ${fmt(during)} (${during.length} requests) = p95 ${(pct(during, 95) / pct(idle, 95)).toFixed(1)}x idle`);
+    console.log(
+      `GET /api/me while preparing:  ${fmt(during)} (${during.length} requests) = p95 ${(pct(during, 95) / pct(idle, 95)).toFixed(1)}x idle`,
+    );
   } finally {
     if (server?.pid) {
       try {
