@@ -30,7 +30,7 @@ export function LimitsForm({
       <h2 className="text-sm font-semibold">Experiment limits</h2>
       {keys.map((k) => (
         <label key={k} className="block text-sm text-slate-700">
-          <span className="font-medium capitalize">{labels[k]}</span>
+          <span className="font-medium first-letter:uppercase">{labels[k]}</span>
           <span className="block text-xs text-slate-500">
             {HELP[k]}; default {defaults[k].toLocaleString("en")}, at most {ceilings[k].toLocaleString("en")}
           </span>

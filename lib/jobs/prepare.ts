@@ -1,8 +1,8 @@
 /**
  * Creating a launched experiment's jobs, off the request path: chunks of PREPARE_CHUNK rows, each in
  * its own short transaction, so other writers (annotators' labels, other launches) wait at most one
- * chunk, and the server's event loop is given back between chunks (the async form) so it keeps
- * answering. Resumable: the plan is deterministic, so after a crash the next pass counts the jobs
+ * chunk, and the server's event loop is given back between chunks (the async form: it rests as long
+ * as the chunk took) so it keeps answering. Resumable: the plan is deterministic, so after a crash the next pass counts the jobs
  * already written and continues after them (INSERT OR IGNORE on the jobs' identity makes a repeated
  * chunk harmless). When every planned job exists the experiment goes from "preparing" to "queued".
  */
@@ -50,17 +50,26 @@ function preparation(db: Db, id: number, chunk: number) {
   return { step: () => step.immediate(), outcome: () => outcome };
 }
 
-/** Prepares in chunks, yielding to the event loop between them (the server). */
+/**
+ * Prepares in chunks, resting between them (the server). The rest is as long as the chunk took (at
+ * most REST_MAX_MS): a request needs several turns of the event loop (body, session, database), and
+ * with only a setImmediate between chunks each turn would wait behind a chunk; resting as long as
+ * the chunk leaves the server idle half the time, so requests finish within one rest.
+ */
+export const REST_MAX_MS = 100;
+
 export async function prepareJobs(
   db: Db,
   id: number,
-  opts: { chunk?: number; pause?: () => Promise<void>; maxChunks?: number } = {},
+  opts: { chunk?: number; pause?: (chunkMs: number) => Promise<void>; maxChunks?: number } = {},
 ): Promise<PrepareOutcome> {
   const p = preparation(db, id, opts.chunk ?? PREPARE_CHUNK);
-  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
-  for (let i = 0; p.step(); i++) {
+  const pause = opts.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(REST_MAX_MS, Math.ceil(ms)))));
+  for (let i = 0; ; i++) {
+    const t0 = performance.now();
+    if (!p.step()) break;
     if (opts.maxChunks !== undefined && i + 1 >= opts.maxChunks) return "stopped";
-    await pause();
+    await pause(performance.now() - t0);
   }
   return p.outcome();
 }
