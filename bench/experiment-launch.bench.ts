@@ -141,6 +141,10 @@ export default async function bench() {
       `launch of ${jobs.toLocaleString("en")} jobs (${methods} methods × ${REPEATS} repeats × ${items} items): POST answered ${launch.status} in ${launchMs.toFixed(0)} ms`,
     );
     console.log(
+      `estimate: ${estimate.estimate.limits.jobs.toLocaleString("en")} jobs of max ${estimate.estimate.limits.max.maxJobs.toLocaleString("en")}`,
+    );
+    console.log(`the same jobs created at once in-process (what the request used to hold the server for): ${(heldMs / 1000).toFixed(1)} s`);
+    console.log(
       `jobs created in the background in ${(prepareMs / 1000).toFixed(1)} s (${created.toLocaleString("en")} when it left "preparing": ${status})`,
     );
     console.log(`GET /api/me idle:             ${fmt(idle)} (${idle.length} requests)`);

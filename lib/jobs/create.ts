@@ -1,15 +1,14 @@
 /**
  * Experiment → jobs: one job per replicate × method × task × item, plus (dialogue) one pairwise judging
  * job per replicate × (reference, other method) × item in phase 1. A launch checks the config and the
- * limits (lib/experiments/limits.ts) and records the experiment with its config hash and the data set's
- * content hash; its jobs are created afterwards in chunks (./prepare.ts). Bad input changes nothing.
+ * limits (lib/experiments/limits.ts) and records the experiment with its config hash; its jobs (and the
+ * data set's content hash) are created afterwards in chunks (./prepare.ts). Bad input changes nothing.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { configHash, methodKey, parseExperimentConfig, type ExperimentConfig, type MethodSpec } from "@/lib/experiments/config";
-import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { checkLaunchRate, checkLaunchSize, getExperimentLimits } from "@/lib/experiments/limits";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskItem } from "@/lib/tasks/types";
@@ -18,6 +17,9 @@ import { prepareJobsSync } from "./prepare";
 export type PlannedJob = { replicate: number; method: string; task: string; itemKey: string; userKey: string; phase: number };
 
 export const PAIR_SEP = "~";
+
+/** `experiments.dataset_hash` of a launch whose preparation has not hashed the data set yet. */
+export const PENDING_HASH = "";
 
 /** Checks one method of the config (known name, valid options); throws an error naming the field. */
 export type MethodCheck = (m: MethodSpec, where: string) => void;
@@ -118,7 +120,6 @@ export function launchExperiment(db: Db, input: CreateExperimentInput): { id: nu
   const plan = planItems(db, ds.id, config, ds.kind, input.knownMethod);
   size.jobs = countJobs(plan);
   if (enforce) checkLaunchSize(size, limits);
-  const hash = datasetHash(db, ds.id, ds.kind);
   return db.$client
     .transaction(() => {
       if (enforce && input.createdBy != null) checkLaunchRate(db, input.createdBy, limits);
@@ -127,7 +128,9 @@ export function launchExperiment(db: Db, input: CreateExperimentInput): { id: nu
         .values({
           name,
           datasetId: ds.id,
-          datasetHash: hash,
+          // Hashing the data set's rows takes up to a second for a large one: the preparer does it, off
+          // the request path. The data cannot change meanwhile: this row already holds the data set.
+          datasetHash: PENDING_HASH,
           config,
           configHash: configHash(config),
           status: "preparing",

@@ -24,6 +24,7 @@ import { createExperiment, launchExperiment } from "./create";
 import { prepareJobs, prepareJobsSync, PREPARE_CHUNK } from "./prepare";
 import { cancelExperiment, getExperimentRow, pauseExperiment, resumeExperiment } from "./control";
 import { dryRun } from "./dry-run";
+import { datasetHash, datasetHashInPages } from "@/lib/experiments/dataset-hash";
 import { runExperiment } from "./worker";
 import { LAUNCH_BODY_LIMIT } from "./service";
 
@@ -175,6 +176,7 @@ describe("jobs created in chunks off the request path", () => {
     expect(jobs).toBeGreaterThanOrEqual(10 * PREPARE_CHUNK);
     expect(getExperimentRow(t.db, id)).toMatchObject({ status: "preparing", plannedJobs: jobs });
     expect(jobCount(id)).toBe(0);
+    expect(getExperimentRow(t.db, id).datasetHash).toBe(""); // hashed by the preparer, off the request path
     await expect(runExperiment(t.db, id, {} as never)).rejects.toThrow(/still being prepared/);
 
     // Another "request" waiting on the event loop is served between chunks.
@@ -200,6 +202,9 @@ describe("jobs created in chunks off the request path", () => {
     await other;
     expect(outcome).toBe("queued");
     expect(jobCount(id)).toBe(jobs);
+    // The data set's content hash, read in pages by the preparer, equals the one-pass hash.
+    expect(getExperimentRow(t.db, id).datasetHash).toBe(datasetHash(t.db, datasetId, "palset"));
+    expect(await datasetHashInPages(t.db, datasetId, "palset", async () => {}, 7)).toBe(datasetHash(t.db, datasetId, "palset"));
     expect(sizes.length).toBeGreaterThanOrEqual(Math.floor(jobs / PREPARE_CHUNK) - 1);
     expect(Math.max(...sizes)).toBe(PREPARE_CHUNK);
     expect(served).toBeGreaterThanOrEqual(sizes.length);

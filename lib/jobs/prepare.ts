@@ -12,16 +12,23 @@ import { stmt } from "@/db/statements";
 import { datasets } from "@/db/schema";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { getExperimentRow } from "./control";
-import { planItems, planned, type PlannedJob } from "./create";
+import { datasetHash, datasetHashInPages } from "@/lib/experiments/dataset-hash";
+import { PENDING_HASH, planItems, planned, type PlannedJob } from "./create";
 
 export const PREPARE_CHUNK = 2000;
 
 export type PrepareOutcome = "queued" | "stopped";
 
+function setHash(db: Db, id: number, hash: string) {
+  db.$client.prepare("UPDATE experiments SET dataset_hash = ? WHERE id = ? AND dataset_hash = ?").run(hash, id, PENDING_HASH);
+}
+
 /** One experiment's preparation as steps: each `step()` writes one chunk; false once nothing is left to do. */
 function preparation(db: Db, id: number, chunk: number) {
   const exp = getExperimentRow(db, id);
   const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
+  // Launched with the hash pending (./create.ts): the sync form hashes here, the async one before.
+  if (exp.datasetHash === PENDING_HASH) setHash(db, id, datasetHash(db, ds.id, ds.kind));
   const jobs = planned(planItems(db, ds.id, parseExperimentConfig(exp.config), ds.kind));
   const have = (stmt(db, "SELECT count(*) AS n FROM jobs WHERE experiment_id = ?").get(id) as { n: number }).n;
   // One job of look-ahead, so the chunk that writes the last job also marks the experiment queued.
@@ -63,8 +70,13 @@ export async function prepareJobs(
   id: number,
   opts: { chunk?: number; pause?: (chunkMs: number) => Promise<void>; maxChunks?: number } = {},
 ): Promise<PrepareOutcome> {
-  const p = preparation(db, id, opts.chunk ?? PREPARE_CHUNK);
   const pause = opts.pause ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(REST_MAX_MS, Math.ceil(ms)))));
+  const exp = getExperimentRow(db, id);
+  if (exp.datasetHash === PENDING_HASH) {
+    const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
+    setHash(db, id, await datasetHashInPages(db, ds.id, ds.kind, () => pause(5)));
+  }
+  const p = preparation(db, id, opts.chunk ?? PREPARE_CHUNK);
   for (let i = 0; ; i++) {
     const t0 = performance.now();
     if (!p.step()) break;
