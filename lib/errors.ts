@@ -50,3 +50,14 @@ export class ConflictError extends AppError {
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
+
+/** Too many requests of one kind from one user in a window (429). The message names the limit. */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    /** Seconds until the next request of this kind is accepted. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, 429, "rate_limited");
+  }
+}

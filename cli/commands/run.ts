@@ -6,11 +6,12 @@ import { getDb } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { createExperiment } from "@/lib/jobs/create";
+import { prepareJobsSync } from "@/lib/jobs/prepare";
 import { dryRun } from "@/lib/jobs/dry-run";
 import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
 import { experimentProgress } from "@/lib/jobs/progress";
-import { resumeExperiment } from "@/lib/jobs/control";
+import { resumeExperiment, getExperimentRow } from "@/lib/jobs/control";
 import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps, knownMethod, requireModels } from "@/lib/jobs/bind";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
@@ -36,6 +37,7 @@ type RunOpts = {
   maxCalls?: string;
   maxUsd?: string;
   preset?: string;
+  overLimit?: boolean;
 };
 
 const list = (s?: string) =>
@@ -112,12 +114,18 @@ export function registerRun(program: Command): void {
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
+    .option(
+      "--over-limit",
+      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
+    )
     .action(async (o: RunOpts) => {
       const db = getDb();
       let id: number;
       if (o.resume) {
         id = int(o.resume, "--resume")!;
         resumeExperiment(db, id);
+        // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
+        if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
         const preset = o.preset ? getPreset(o.preset, "--preset") : null;
         if (!o.dataset && !(preset && o.dryRun)) throw new CliError("--dataset is required (or --resume ID)");
@@ -174,6 +182,7 @@ export function registerRun(program: Command): void {
                   buildTokenBasis: d.buildTokenBasis,
                   withBuilds: d.withBuilds,
                   worstCase: d.worstCase,
+                  limits: d.limits,
                 }) + "\n"
               : (protocol ? `${presetText(protocol)}\n\n` : "") + dryRunTable(d.rows, d.total, d.tokenBasis, d),
           );
@@ -188,6 +197,7 @@ export function registerRun(program: Command): void {
           datasetId: ds.id,
           config,
           knownMethod: knownMethod(),
+          limits: o.overLimit ? "override" : "enforce",
         }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }

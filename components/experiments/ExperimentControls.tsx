@@ -5,7 +5,7 @@ import type { Progress } from "@/lib/jobs/progress";
 import { runStatusLabel, TONE_CLASSES } from "@/lib/run-status";
 import { postJson } from "./api";
 
-const ACTIVE = new Set(["queued", "running"]);
+const ACTIVE = new Set(["preparing", "queued", "running"]);
 
 /** Live progress (polled while the experiment runs) with pause, cancel, resume and retry-failed. */
 export function ExperimentControls({ id, initial }: { id: number; initial: Progress }) {
@@ -54,7 +54,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
           <button className={btn} disabled={!ACTIVE.has(p.status)} onClick={() => act("pause")}>
             Pause
           </button>
-          <button className={btn} disabled={!["queued", "running", "paused"].includes(p.status)} onClick={() => act("cancel")}>
+          <button className={btn} disabled={!["preparing", "queued", "running", "paused"].includes(p.status)} onClick={() => act("cancel")}>
             Cancel
           </button>
           <button className={btn} disabled={ACTIVE.has(p.status) || p.status === "done"} onClick={() => act("resume")}>
@@ -74,6 +74,12 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       >
         <div className={`h-2 rounded ${tone.bar}`} style={{ width: `${Math.round(p.fraction * 100)}%` }} />
       </div>
+      {p.status === "preparing" && p.planned !== null ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="preparing">
+          Creating jobs: {p.total.toLocaleString("en")} of {p.planned.toLocaleString("en")} (in the background; the run starts when all
+          exist)
+        </p>
+      ) : null}
       <p className="mt-1" data-testid="counts">
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}

@@ -27,13 +27,17 @@ type BuildRow = {
   promptTokens: Range | null;
   completionTokens: Range | null;
 };
+type Limits = { maxMethods: number; maxRepeats: number; maxJobs: number; launchesPerMinute: number };
 type Estimate = {
   rows: DryRunRow[];
   total: DryRunRow;
   builds: BuildRow[];
   withBuilds: { calls: Range; promptTokens: Range; completionTokens: Range };
   worstCase?: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
+  /** The launch's size against the admin's limits; `over` says which it passes. */
+  limits: { jobs: number; methods: number; repeats: number; max: Limits; over: string[] };
 };
+const num = (n: number) => n.toLocaleString("en");
 const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
@@ -286,6 +290,7 @@ export function NewExperimentForm({
           {error}
         </p>
       ) : null}
+      {estimate ? <LimitsLine limits={estimate.limits} /> : null}
       {estimate ? (
         <table className="w-full text-xs" data-testid="estimate">
           <thead className="text-left text-slate-500">
@@ -358,10 +363,10 @@ export function NewExperimentForm({
         </button>
         <button
           type="button"
-          disabled={busy || !estimate}
+          disabled={busy || !estimate || estimate.limits.over.length > 0}
           onClick={() => submit(false)}
           className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-60"
-          title={estimate ? "" : "estimate first"}
+          title={!estimate ? "estimate first" : estimate.limits.over.length ? "over a limit: see the estimate" : ""}
         >
           Launch
         </button>
@@ -383,6 +388,30 @@ function settingText(v: unknown): string {
       .map(([k, x]) => `${k}: ${typeof x === "object" ? JSON.stringify(x) : String(x)}`)
       .join(", ");
   return String(v);
+}
+
+/** "N jobs of max M" (and methods, repeats); what passes a limit is listed with how to raise it. */
+function LimitsLine({ limits: l }: { limits: Estimate["limits"] }) {
+  const over = l.over.length > 0;
+  return (
+    <div
+      data-testid="estimate-limits"
+      className={`rounded px-2 py-1 text-xs ${over ? "bg-rose-50 text-rose-800" : "bg-slate-50 text-slate-700"}`}
+    >
+      <p>
+        <strong>{num(l.jobs)}</strong> jobs of max {num(l.max.maxJobs)} · {num(l.methods)} methods of max {num(l.max.maxMethods)} ·{" "}
+        {num(l.repeats)} repeats of max {num(l.max.maxRepeats)}
+      </p>
+      {over ? (
+        <ul className="mt-1 list-disc pl-4" role="alert">
+          {l.over.map((o) => (
+            <li key={o}>{o}</li>
+          ))}
+          <li className="list-none">Make the experiment smaller, or ask an admin to raise the limit on Admin → Settings.</li>
+        </ul>
+      ) : null}
+    </div>
+  );
 }
 
 /** One row of the estimate: a method and task (or the total) with its calls by role and tokens. */

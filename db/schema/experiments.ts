@@ -4,7 +4,7 @@ import { datasets } from "./datasets";
 import { users } from "./auth";
 import { memoryVersions } from "./memory";
 
-export const EXPERIMENT_STATUSES = ["draft", "queued", "running", "paused", "done", "failed", "cancelled"] as const;
+export const EXPERIMENT_STATUSES = ["draft", "preparing", "queued", "running", "paused", "done", "failed", "cancelled"] as const;
 export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
 
 /**
@@ -12,25 +12,34 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
  * is restricted (it cannot be deleted or replaced while an experiment refers to it) and its content
  * hash is recorded so a resumed run can tell that the data under it is still the same.
  */
-export const experiments = sqliteTable("experiments", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull(),
-  datasetId: integer("dataset_id")
-    .notNull()
-    .references(() => datasets.id, { onDelete: "restrict" }),
-  /** sha256 of the data set's rows when the experiment was created. */
-  datasetHash: text("dataset_hash").notNull(),
-  /** The validated config (lib/experiments/config.ts): users, methods with options, tasks, models, repeats, seed. */
-  config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-  /** sha256 of the canonical config JSON. */
-  configHash: text("config_hash").notNull(),
-  status: text("status", { enum: EXPERIMENT_STATUSES }).notNull().default("draft"),
-  error: text("error"),
-  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
-  createdAt: createdAt(),
-  startedAt: integer("started_at"),
-  finishedAt: integer("finished_at"),
-});
+export const experiments = sqliteTable(
+  "experiments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    datasetId: integer("dataset_id")
+      .notNull()
+      .references(() => datasets.id, { onDelete: "restrict" }),
+    /** sha256 of the data set's rows when the experiment was created. */
+    datasetHash: text("dataset_hash").notNull(),
+    /** The validated config (lib/experiments/config.ts): users, methods with options, tasks, models, repeats, seed. */
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** sha256 of the canonical config JSON. */
+    configHash: text("config_hash").notNull(),
+    status: text("status", { enum: EXPERIMENT_STATUSES }).notNull().default("draft"),
+    /**
+     * How many jobs the launch planned. A launch records the experiment as "preparing" and the server
+     * creates its jobs in chunks (lib/jobs/prepare.ts) until there are this many; then it is "queued".
+     */
+    plannedJobs: integer("planned_jobs"),
+    error: text("error"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: integer("started_at"),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("experiments_created_by").on(t.createdBy, t.createdAt)],
+);
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -6,3 +6,4 @@ export * from "./llm";
 export * from "./experiments";
 export * from "./memory";
 export * from "./annotation";
+export * from "./settings";

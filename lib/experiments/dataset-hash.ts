@@ -21,6 +21,17 @@ const HICUPID: Array<[string, string]> = [
   ["hc_qa", "dataset_id = ?"],
 ];
 
+/** One row as hashed: its columns but the ids, in order. */
+function rowLine(cols: string[], keep: number[], row: unknown[]): string {
+  let line = "";
+  for (const i of keep) line += `${cols[i]}=${row[i] === null ? "\u0001" : String(row[i])}\u0002`;
+  return line + "\n";
+}
+
+function kept(cols: string[]): number[] {
+  return cols.map((k, i) => (k === "id" || k.endsWith("_id") ? -1 : i)).filter((i) => i >= 0);
+}
+
 export function datasetHash(db: Db, datasetId: number, kind: string): string {
   const h = crypto.createHash("sha256");
   for (const [table, where] of kind === "hicupid" ? HICUPID : PALSET) {
@@ -28,11 +39,36 @@ export function datasetHash(db: Db, datasetId: number, kind: string): string {
     // Rows as arrays (no per-row objects), the id columns left out, one hash update per row.
     const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`).raw(true);
     const cols = stmt.columns().map((c) => c.name);
-    const keep = cols.map((k, i) => (k === "id" || k.endsWith("_id") ? -1 : i)).filter((i) => i >= 0);
-    for (const row of stmt.iterate(datasetId) as Iterable<unknown[]>) {
-      let line = "";
-      for (const i of keep) line += `${cols[i]}=${row[i] === null ? "\u0001" : String(row[i])}\u0002`;
-      h.update(line + "\n");
+    const keep = kept(cols);
+    for (const row of stmt.iterate(datasetId) as Iterable<unknown[]>) h.update(rowLine(cols, keep, row));
+  }
+  return h.digest("hex");
+}
+
+/**
+ * The same hash, read in pages of `page` rows with `pause()` between them, so a server computing it
+ * (the experiments preparer) keeps answering. Equal to datasetHash for the same rows.
+ */
+export async function datasetHashInPages(
+  db: Db,
+  datasetId: number,
+  kind: string,
+  pause: () => Promise<void>,
+  page = 5000,
+): Promise<string> {
+  const h = crypto.createHash("sha256");
+  for (const [table, where] of kind === "hicupid" ? HICUPID : PALSET) {
+    h.update(`\u0000${table}\u0000`);
+    const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE (${where}) AND id > ? ORDER BY id LIMIT ?`).raw(true);
+    const cols = stmt.columns().map((c) => c.name);
+    const keep = kept(cols);
+    const idAt = cols.indexOf("id");
+    for (let after = 0; ;) {
+      const rows = stmt.all(datasetId, after, page) as unknown[][];
+      for (const row of rows) h.update(rowLine(cols, keep, row));
+      if (rows.length < page) break;
+      after = rows[rows.length - 1][idAt] as number;
+      await pause();
     }
   }
   return h.digest("hex");

@@ -25,7 +25,7 @@ import type { ChatRequest, AssistantPort } from "@/lib/tasks/ports";
 import type { ModelRoleName } from "@/lib/tasks/ports";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { BoundModel, WorkerDeps } from "./worker";
-import { startServerWorker } from "./server-worker";
+import { startPreparer, startServerWorker } from "./server-worker";
 import { envNumber } from "@/lib/config";
 
 /** Whether jobs can run in this build (the server starts its worker only then). */
@@ -244,6 +244,8 @@ export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "
 
 /** Starts the server's experiments worker (instrumentation.ts), when jobs can run in this build. */
 export function startExperimentsWorker(): void {
+  // Jobs of launched experiments are created even when no model can run them yet.
+  startPreparer(getDb());
   if (!modelClientAvailable()) return;
   startServerWorker(getDb(), productionDeps, { concurrency: envNumber("PAL_WORKER_CONCURRENCY", 8) || 8 });
 }

@@ -1,5 +1,5 @@
 /** Pause, cancel and resume: state changes of an experiment; the worker reads them between jobs. */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -17,13 +17,13 @@ function transition(db: Db, id: number, from: ExperimentStatus[], to: Experiment
 }
 
 export function pauseExperiment(db: Db, id: number): void {
-  transition(db, id, ["queued", "running"], "paused", "paused");
+  transition(db, id, ["preparing", "queued", "running"], "paused", "paused");
 }
 
 /** Cancels: queued jobs become cancelled; a job being worked on finishes or is dropped by its worker. */
 export function cancelExperiment(db: Db, id: number): void {
   db.transaction(() => {
-    transition(db, id, ["queued", "running", "paused", "draft"], "cancelled", "cancelled");
+    transition(db, id, ["preparing", "queued", "running", "paused", "draft"], "cancelled", "cancelled");
     db.update(jobs)
       .set({ status: "cancelled", updatedAt: Date.now() })
       .where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued")))
@@ -34,7 +34,8 @@ export function cancelExperiment(db: Db, id: number): void {
 
 /**
  * Queues a paused, failed, cancelled or crashed ("running" with no live worker) experiment again. Finished
- * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`.
+ * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`. One stopped
+ * before all its jobs were created goes back to "preparing" (lib/jobs/prepare.ts creates the rest).
  */
 export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean } = {}): void {
   db.transaction(() => {
@@ -45,5 +46,9 @@ export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boole
       .where(and(eq(jobs.experimentId, id), inArray(jobs.status, again)))
       .run();
     db.update(experiments).set({ finishedAt: null, error: null }).where(eq(experiments.id, id)).run();
+    const e = getExperimentRow(db, id);
+    const have = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id}`)!.n;
+    if (e.plannedJobs !== null && have < e.plannedJobs)
+      db.update(experiments).set({ status: "preparing" }).where(eq(experiments.id, id)).run();
   });
 }

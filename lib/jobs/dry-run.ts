@@ -10,7 +10,9 @@ import { datasetById } from "@/lib/assistants/sessions";
 import type { CallRange } from "@/lib/assistants/types";
 import { ModelClient } from "@/lib/llm/client";
 import { getTask } from "@/lib/tasks/registry";
-import { planJobs, type MethodCheck } from "./create";
+import type { CallEstimate } from "@/lib/tasks/types";
+import { getExperimentLimits, overLimits, type ExperimentLimits, type LaunchSize } from "@/lib/experiments/limits";
+import { countJobs, pairMethod, planItems, type MethodCheck } from "./create";
 
 /**
  * Tokens per call by role: the average of this database's paid calls of that role when there are at
@@ -72,6 +74,8 @@ export type DryRunResult = {
    * `jobAttempts` job attempts. The spend guard pauses a run long before (`guardProbe` attempts when none succeeds).
    */
   worstCase: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
+  /** The launch's size against the limits in force ("N jobs of max M"); `over` lists each limit it passes. */
+  limits: LaunchSize & { max: ExperimentLimits; over: string[] };
 };
 
 /** Tries of one call when its replies are invalid: the first and the model client's two regenerations. */
@@ -146,35 +150,40 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
   const ds = db.select().from(datasets).where(eq(datasets.id, datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${datasetId} does not exist`);
   const config = parseExperimentConfig(rawConfig);
-  const planned = planJobs(db, ds.id, config, ds.kind, knownMethod);
+  const plan = planItems(db, ds.id, config, ds.kind, knownMethod);
   const basis = measuredTokens(db);
-  const rows = new Map<string, DryRunRow>();
-  for (const j of planned) {
-    const task = getTask(j.task);
-    const est = j.phase === 0 ? task.estimate(config) : task.pairs!.estimate(config);
-    const key = `${j.method}\u0000${j.task}`;
-    const r = rows.get(key) ?? {
-      method: j.method,
-      task: j.task,
-      items: 0,
-      calls: { assistant: 0, "user-simulator": 0, judge: 0, total: 0 },
+  // Every job of a (method, task) row has the same estimate, so rows are counted, not enumerated:
+  // an estimate of a launch far over the limits costs no more than one within them.
+  const list: DryRunRow[] = [];
+  const addRow = (method: string, taskName: string, items: number, est: CallEstimate) => {
+    const r: DryRunRow = {
+      method,
+      task: taskName,
+      items,
+      calls: {
+        assistant: est.assistant * items,
+        "user-simulator": est["user-simulator"] * items,
+        judge: est.judge * items,
+        total: (est.assistant + est["user-simulator"] + est.judge) * items,
+      },
       promptTokens: 0,
       completionTokens: 0,
     };
-    r.items++;
-    r.calls.assistant += est.assistant;
-    r.calls["user-simulator"] += est["user-simulator"];
-    r.calls.judge += est.judge;
-    const n = est.assistant + est["user-simulator"] + est.judge;
-    r.calls.total += n;
     for (const role of ["assistant", "user-simulator", "judge"] as const) {
       const m = basis[role];
-      r.promptTokens += est[role] * (m?.prompt ?? est.promptTokens);
-      r.completionTokens += est[role] * (m?.completion ?? est.completionTokens);
+      r.promptTokens += est[role] * items * (m?.prompt ?? est.promptTokens);
+      r.completionTokens += est[role] * items * (m?.completion ?? est.completionTokens);
     }
-    rows.set(key, r);
+    list.push(r);
+  };
+  for (const t of plan.tasks) {
+    const task = getTask(t.task);
+    const n = t.items.length * config.repeats;
+    for (const m of config.methods) addRow(methodKey(m), t.task, n, task.estimate(config));
+    if (t.pairs)
+      for (const m of config.methods)
+        if (methodKey(m) !== config.reference) addRow(pairMethod(config.reference!, methodKey(m)), t.task, n, task.pairs!.estimate(config));
   }
-  const list = [...rows.values()];
   const total: DryRunRow = {
     method: "total",
     task: "",
@@ -188,7 +197,7 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     promptTokens: list.reduce((s, r) => s + r.promptTokens, 0),
     completionTokens: list.reduce((s, r) => s + r.completionTokens, 0),
   };
-  const users = [...new Set(planned.map((j) => j.userKey))];
+  const users = [...new Set(plan.tasks.flatMap((t) => t.items.map((i) => i.userKey)))];
   const buildTokenBasis = measuredTokens(db, true);
   const builds = buildRows(db, ds.id, config, users, buildTokenBasis);
   const sum = (pick: (b: BuildRow) => CallRange | null, base: number): CallRange =>
@@ -210,5 +219,8 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     jobAttempts: config.maxAttempts,
     guardProbe: 20,
   };
-  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds, worstCase };
+  const max = getExperimentLimits(db);
+  const size = { methods: config.methods.length, repeats: config.repeats, jobs: countJobs(plan) };
+  const limits = { ...size, max, over: overLimits(size, max) };
+  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds, worstCase, limits };
 }

@@ -41,7 +41,7 @@ export function dryRunTable(
   rows: DryRunRow[],
   total: DryRunRow,
   basis: TokenBasis = {},
-  builds?: Pick<DryRunResult, "builds" | "withBuilds" | "buildTokenBasis"> & Partial<Pick<DryRunResult, "worstCase">>,
+  builds?: Pick<DryRunResult, "builds" | "withBuilds" | "buildTokenBasis"> & Partial<Pick<DryRunResult, "worstCase" | "limits">>,
 ): string {
   const lines = ["method\ttask\titems\tassistant\tuser-simulator\tjudge\tcalls\tprompt tokens\tcompletion tokens"];
   for (const r of [...rows, total]) {
@@ -63,6 +63,13 @@ export function dryRunTable(
   lines.push(`tokens per call: ${measured.length ? `measured for ${measured.join(", ")}; ` : ""}the tasks' own guesses otherwise`);
   if (builds) lines.push(...buildLines(builds.builds, builds));
   if (builds?.worstCase) lines.push(worstCaseLine(builds.worstCase));
+  const l = builds?.limits;
+  if (l) {
+    lines.push(
+      `limits: ${l.jobs} jobs of max ${l.max.maxJobs}, ${l.methods} methods of max ${l.max.maxMethods}, ${l.repeats} repeats of max ${l.max.maxRepeats}`,
+    );
+    for (const o of l.over) lines.push(`over the limit: ${o} (an admin raises it on Admin → Settings; pal run --over-limit skips it)`);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -7,7 +7,10 @@ export type Progress = {
   status: string;
   /** Why the run stopped (a spend-guard pause, a failure), when it says. */
   error: string | null;
+  /** Jobs created so far (while "preparing", fewer than `planned`). */
   total: number;
+  /** Jobs the launch planned (null for experiments from before launches were prepared in the background). */
+  planned: number | null;
   done: number;
   failed: number;
   running: number;
@@ -41,7 +44,8 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
   return {
     status: e.status,
     total,
-    ...(c as Omit<Progress, "status" | "error" | "total" | "fraction" | "etaMs">),
+    planned: e.plannedJobs,
+    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs">),
     error: e.error ?? null,
     fraction: total ? finished / total : 1,
     etaMs,

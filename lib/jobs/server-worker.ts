@@ -7,12 +7,53 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments } from "@/db/schema";
+import { prepareJobs } from "./prepare";
 import { runExperiment, workerId, type WorkerDeps } from "./worker";
 
 type State = { running: boolean; wake: (() => void) | null; stop: boolean; worker: string; lastError: string | null };
+type PreparerState = { running: boolean; wake: (() => void) | null; stop: boolean };
 
 // One per process, kept on globalThis so Next's module reloading in dev does not start a second loop.
-const g = globalThis as unknown as { __palServerWorker?: State };
+const g = globalThis as unknown as { __palServerWorker?: State; __palPreparer?: PreparerState };
+
+/**
+ * The preparer: a second loop beside the worker that creates the jobs of launched ("preparing")
+ * experiments in chunks (./prepare.ts), yielding to the server between chunks, then wakes the worker.
+ * Apart from the worker so a launch is prepared even while a long experiment runs; at start it also
+ * finishes what a crash interrupted.
+ */
+export function startPreparer(db: Db, opts: { idleMs?: number } = {}): void {
+  if (g.__palPreparer?.running) {
+    g.__palPreparer.wake?.();
+    return;
+  }
+  const state: PreparerState = { running: true, wake: null, stop: false };
+  g.__palPreparer = state;
+  const idleMs = opts.idleMs ?? 5000;
+  void (async () => {
+    while (!state.stop) {
+      const ids = (
+        db.$client.prepare("SELECT id FROM experiments WHERE status = 'preparing' ORDER BY id").all() as Array<{ id: number }>
+      ).map((r) => r.id);
+      for (const id of ids) {
+        try {
+          if ((await prepareJobs(db, id)) === "queued") wakeServerWorker();
+        } catch (e) {
+          markFailed(db, id, `preparing its jobs failed: ${e instanceof Error ? e.message : String(e)}`, "preparing");
+        }
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, ids.length ? 0 : idleMs);
+        state.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      state.wake = null;
+    }
+    state.running = false;
+  })();
+}
 
 export type ServerWorkerOptions = { concurrency?: number; idleMs?: number; leaseMs?: number };
 
@@ -36,6 +77,7 @@ function runnable(db: Db, self: string): number[] {
 
 /** Starts the loop once per process (later calls only wake it). */
 export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWorkerOptions = {}): void {
+  startPreparer(db);
   if (g.__palServerWorker?.running) {
     g.__palServerWorker.wake?.();
     return;
@@ -73,6 +115,19 @@ export function wakeServerWorker(): void {
   g.__palServerWorker?.wake?.();
 }
 
+/** Wakes the preparer (after a launch, or a resume of an experiment stopped while preparing). */
+export function wakePreparer(): void {
+  g.__palPreparer?.wake?.();
+}
+
+/** Stops the preparer after its current pass (tests). */
+export function stopPreparer(): void {
+  if (g.__palPreparer) {
+    g.__palPreparer.stop = true;
+    g.__palPreparer.wake?.();
+  }
+}
+
 /** Stops the loop after the current experiment pass (tests). */
 export function stopServerWorker(): void {
   if (g.__palServerWorker) {
@@ -81,8 +136,9 @@ export function stopServerWorker(): void {
   }
 }
 
-function markFailed(db: Db, id: number, error: string) {
+function markFailed(db: Db, id: number, error: string, from: "running" | "preparing" = "running") {
+  const states = from === "preparing" ? "('preparing')" : "('queued','running')";
   db.$client
-    .prepare("UPDATE experiments SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status IN ('queued','running')")
+    .prepare(`UPDATE experiments SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status IN ${states}`)
     .run(error, Date.now(), id);
 }

@@ -14,7 +14,8 @@ import { ModelClient } from "@/lib/llm/client";
 import { loadPalItem } from "@/lib/tasks/palset-items";
 import { bindDeps } from "./bind";
 import { controlExperiment, estimateOrLaunch, starJob } from "./service";
-import { startServerWorker, stopServerWorker } from "./server-worker";
+import { startServerWorker, stopPreparer, stopServerWorker } from "./server-worker";
+import { prepareJobsSync } from "./prepare";
 import { experimentProgress } from "./progress";
 import { caseStudiesMarkdown } from "./case-studies";
 import { exportExperiment } from "./export";
@@ -38,6 +39,7 @@ describe("experiments from the browser's side", () => {
   });
   afterAll(async () => {
     stopServerWorker();
+    stopPreparer();
     vi.unstubAllEnvs();
     await fake.close();
     t.cleanup();
@@ -115,6 +117,7 @@ describe("experiments from the browser's side", () => {
 
   it("the server's worker leaves an experiment to the process that holds live leases on it", async () => {
     const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, repeats: 3 } }, null);
+    expect(prepareJobsSync(t.db, experiment!.id)).toBe("queued"); // what the server's preparer does
     claimJob(t.db, experiment!.id, "otherhost:1:cli", 60_000);
     startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
     await new Promise((r) => setTimeout(r, 500));
@@ -127,6 +130,7 @@ describe("experiments from the browser's side", () => {
   it("pause, cancel and resume through the control body; a bad action names the field", () => {
     const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, methods: [{ name: "vanilla" }], repeats: 2 } }, null);
     stopServerWorker();
+    prepareJobsSync(t.db, experiment!.id);
     expect(() => controlExperiment(t.db, experiment!.id, { action: "explode" })).toThrow(/body\.action/);
     controlExperiment(t.db, experiment!.id, { action: "pause" });
     expect(experimentProgress(t.db, experiment!.id).status).toBe("paused");

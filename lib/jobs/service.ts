@@ -8,11 +8,11 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { createExperiment } from "./create";
+import { launchExperiment } from "./create";
 import { dryRun } from "./dry-run";
 import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
 import { knownMethod, requireModels } from "./bind";
-import { wakeServerWorker } from "./server-worker";
+import { wakePreparer, wakeServerWorker } from "./server-worker";
 
 const launchBody = z
   .object({
@@ -32,15 +32,22 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   return r.data;
 }
 
-/** Dry run or launch, by `dryRun`. A launch needs the model client; an estimate never calls it. */
+/** The largest launch body the route reads: a config of the limits' size is a few KB (413 beyond). */
+export const LAUNCH_BODY_LIMIT = 64 * 1024;
+
+/**
+ * Dry run or launch, by `dryRun`. A launch needs the model client; an estimate never calls it. A launch
+ * must fit the limits (lib/experiments/limits.ts) and only records the experiment ("preparing"): the
+ * server's preparer creates its jobs in chunks off the request path, then the worker runs them.
+ */
 export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   const b = parseBody(launchBody, raw);
   if (b.dryRun) return { estimate: dryRun(db, b.datasetId, b.config, knownMethod()) };
   requireModels(db, b.config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  const created = createExperiment(db, { name, datasetId: b.datasetId, config: b.config, createdBy: userId, knownMethod: knownMethod() });
-  wakeServerWorker();
-  return { experiment: created };
+  const created = launchExperiment(db, { name, datasetId: b.datasetId, config: b.config, createdBy: userId, knownMethod: knownMethod() });
+  wakePreparer();
+  return { experiment: { ...created, status: "preparing" as const } };
 }
 
 export const CONTROL_ACTIONS = ["pause", "cancel", "resume", "retry-failed"] as const;
@@ -52,6 +59,7 @@ export function controlExperiment(db: Db, id: number, raw: unknown): void {
   else if (action === "cancel") cancelExperiment(db, id);
   else {
     resumeExperiment(db, id, { retryFailed: action === "retry-failed" });
+    wakePreparer();
     wakeServerWorker();
   }
 }

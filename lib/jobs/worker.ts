@@ -64,6 +64,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const exp = getExperimentRow(db, experimentId);
   if (exp.status === "done" || exp.status === "cancelled" || exp.status === "paused") return exp.status;
+  // Its jobs are still being created (lib/jobs/prepare.ts): running now would miss the rest.
+  if (exp.status === "preparing") throw new ConflictError(`experiment ${experimentId} is still being prepared; run it once it is queued`);
   const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
   // A first start follows creation, which just hashed the data (and the data set cannot be replaced or
   // deleted while the experiment exists); a resumed run checks that nothing changed underneath.

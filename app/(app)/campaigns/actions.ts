@@ -1,44 +1,23 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
-import { requireRole } from "@/lib/auth/session";
-import { adjudicate, setCampaignStatus } from "@/lib/annotation";
-import { isAppError } from "@/lib/errors";
+import { runAction, type ActionResult } from "@/lib/auth/action";
+import { adjudicateForm, setCampaignStatusForm } from "@/lib/annotation/forms";
 
-export type ActionState = { ok?: string; error?: string };
+export type ActionState = ActionResult<{ ok?: string }>;
 
-/** Expected failures (AppError) become a message for the form; anything else stays a server error. */
-async function asState(run: () => void | Promise<void>, ok: string): Promise<ActionState> {
-  try {
-    await run();
-    return { ok };
-  } catch (e) {
-    if (isAppError(e)) return { error: e.message };
-    throw e;
-  }
-}
-
-export async function setStatusAction(form: FormData): Promise<void> {
-  await requireRole("admin", "researcher");
-  const id = Number(form.get("campaignId"));
-  setCampaignStatus(getDb(), id, String(form.get("status")) as "open" | "closed");
-  revalidatePath(`/campaigns/${id}`);
+export async function setStatusAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin", "researcher"], () => {
+    const r = setCampaignStatusForm(getDb(), form);
+    revalidatePath(`/campaigns/${r.campaignId}`);
+    return { ok: r.ok };
+  });
 }
 
 export async function adjudicateAction(_prev: ActionState, form: FormData): Promise<ActionState> {
-  const user = await requireRole("admin", "researcher");
-  const campaignId = Number(form.get("campaignId"));
-  const itemId = Number(form.get("itemId"));
-  return asState(() => {
-    adjudicate(
-      getDb(),
-      campaignId,
-      itemId,
-      String(form.get("dimension")),
-      String(form.get("value")),
-      String(form.get("note") ?? ""),
-      user.id,
-    );
-    revalidatePath(`/campaigns/${campaignId}/items/${itemId}`);
-  }, "Adjudication recorded.");
+  return runAction(["admin", "researcher"], (user) => {
+    const r = adjudicateForm(getDb(), form, user.id);
+    revalidatePath(`/campaigns/${r.campaignId}/items/${r.itemId}`);
+    return { ok: r.ok };
+  });
 }

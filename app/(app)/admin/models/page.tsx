@@ -5,7 +5,7 @@ import { listModelConfigs } from "@/lib/llm/config";
 import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddJudgeForm, ModelSettingForm } from "@/components/admin/ModelSettingForm";
-import { deleteModelAction } from "./actions";
+import { RemoveJudgeForm } from "@/components/admin/RemoveJudgeForm";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -33,12 +33,7 @@ export default async function ModelsPage() {
                   them.
                 </p>
               ))}
-            {c.name.startsWith("judge:") ? (
-              <form action={deleteModelAction} className="mt-1 text-right">
-                <input type="hidden" name="name" value={c.name} />
-                <button className="text-xs text-rose-600 hover:underline">Remove {c.name}</button>
-              </form>
-            ) : null}
+            {c.name.startsWith("judge:") ? <RemoveJudgeForm name={c.name} /> : null}
           </div>
         ))}
       </div>

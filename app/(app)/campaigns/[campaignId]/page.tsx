@@ -22,7 +22,7 @@ import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
 import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
 import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { Guidelines } from "@/components/annotation/Guidelines";
-import { setStatusAction } from "../actions";
+import { CampaignStatusForm } from "@/components/annotation/CampaignStatusForm";
 
 export const metadata: Metadata = { title: "Campaign" };
 export const dynamic = "force-dynamic";
@@ -82,11 +82,7 @@ export default async function CampaignPage({
             <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${id}/export?format=json`}>
               Labels + agreement JSON
             </a>
-            <form action={setStatusAction}>
-              <input type="hidden" name="campaignId" value={id} />
-              <input type="hidden" name="status" value={c.status === "open" ? "closed" : "open"} />
-              <button className="rounded border border-slate-300 px-2 py-1">{c.status === "open" ? "Close" : "Reopen"}</button>
-            </form>
+            <CampaignStatusForm campaignId={id} status={c.status} />
           </div>
         }
       />

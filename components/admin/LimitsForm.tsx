@@ -1,0 +1,60 @@
+"use client";
+import { useActionState } from "react";
+import { saveLimitsAction, type LimitsActionState } from "@/app/(app)/admin/settings/actions";
+import type { ExperimentLimits } from "@/lib/experiments/limits";
+
+const input = "mt-1 w-40 rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
+const HELP: Record<keyof ExperimentLimits, string> = {
+  maxMethods: "methods (or labelled option sets) in one experiment config",
+  maxRepeats: "runs of the same config with distinct replicate indices",
+  maxJobs: "items × methods × repeats, plus the pairwise dialogue judgments",
+  launchesPerMinute: "experiments one user may launch in any 60 seconds (the CLI is not counted)",
+};
+
+/** The experiment limits: each field with its default and the highest value allowed. */
+export function LimitsForm({
+  limits,
+  defaults,
+  ceilings,
+  labels,
+}: {
+  limits: ExperimentLimits;
+  defaults: ExperimentLimits;
+  ceilings: ExperimentLimits;
+  labels: Record<keyof ExperimentLimits, string>;
+}) {
+  const [state, action, pending] = useActionState<LimitsActionState, FormData>(saveLimitsAction, {});
+  const keys = Object.keys(defaults) as Array<keyof ExperimentLimits>;
+  return (
+    <form action={action} className="max-w-2xl space-y-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="Experiment limits">
+      <h2 className="text-sm font-semibold">Experiment limits</h2>
+      {keys.map((k) => (
+        <label key={k} className="block text-sm text-slate-700">
+          <span className="font-medium first-letter:uppercase">{labels[k]}</span>
+          <span className="block text-xs text-slate-500">
+            {HELP[k]}; default {defaults[k].toLocaleString("en")}, at most {ceilings[k].toLocaleString("en")}
+          </span>
+          <input name={k} inputMode="numeric" defaultValue={String(limits[k])} className={input} aria-label={labels[k]} />
+        </label>
+      ))}
+      <div className="flex items-center gap-3">
+        <button
+          disabled={pending}
+          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+        >
+          Save limits
+        </button>
+        {state.ok ? (
+          <span role="status" className="text-xs text-emerald-700">
+            {state.ok}
+          </span>
+        ) : null}
+      </div>
+      {state.error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {state.error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+"use client";
+import { useActionState } from "react";
+import { setStatusAction, type ActionState } from "@/app/(app)/campaigns/actions";
+
+/** Close / Reopen a campaign; a refusal (a stale or tampered form) is shown beside the button. */
+export function CampaignStatusForm({ campaignId, status }: { campaignId: number; status: string }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(setStatusAction, {});
+  return (
+    <form action={action} className="flex items-center gap-2" aria-label="Campaign status">
+      <input type="hidden" name="campaignId" value={campaignId} />
+      <input type="hidden" name="status" value={status === "open" ? "closed" : "open"} />
+      <button disabled={pending} className="rounded border border-slate-300 px-2 py-1">
+        {status === "open" ? "Close" : "Reopen"}
+      </button>
+      {state.error ? (
+        <span role="alert" className="text-xs text-rose-700">
+          {state.error}
+        </span>
+      ) : null}
+    </form>
+  );
+}

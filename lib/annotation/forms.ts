@@ -1,0 +1,35 @@
+/**
+ * The campaign pages' server-action forms, validated at the boundary (lib/http/form.ts): the actions in
+ * app/(app)/campaigns/actions.ts are these plus the session check and a revalidation.
+ */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { formId, formText, parseForm } from "@/lib/http/form";
+import { setCampaignStatus } from "./campaigns";
+import { adjudicate } from "./item-view";
+
+const statusForm = z.object({
+  campaignId: formId("campaign"),
+  status: z.enum(["open", "closed"], { error: "expected open or closed" }),
+});
+
+/** Close or reopen: `status=bogus` is a 400, an unknown campaign a 404. */
+export function setCampaignStatusForm(db: Db, form: FormData): { campaignId: number; ok: string } {
+  const { campaignId, status } = parseForm(statusForm, form);
+  setCampaignStatus(db, campaignId, status);
+  return { campaignId, ok: status === "open" ? "Campaign reopened." : "Campaign closed." };
+}
+
+const adjudicateFields = z.object({
+  campaignId: formId("campaign"),
+  itemId: formId("item"),
+  dimension: z.string({ error: "expected a dimension" }).min(1, "expected a dimension").max(200),
+  value: z.string({ error: "expected a value" }).min(1, "expected a value").max(200),
+  note: formText(2000),
+});
+
+export function adjudicateForm(db: Db, form: FormData, userId: number): { campaignId: number; itemId: number; ok: string } {
+  const f = parseForm(adjudicateFields, form);
+  adjudicate(db, f.campaignId, f.itemId, f.dimension, f.value, f.note, userId);
+  return { campaignId: f.campaignId, itemId: f.itemId, ok: "Adjudication recorded." };
+}

@@ -1,0 +1,31 @@
+/** Admin → Users server-action forms, validated at the boundary (lib/http/form.ts). */
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { ROLES } from "@/db/schema";
+import { generatePassword } from "@/lib/users/password";
+import { formBool, formId, formText, parseForm } from "@/lib/http/form";
+import { createUser, updateUser } from "./users";
+
+const role = z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` });
+
+const addFields = z.object({ email: formText(320), name: formText(200), role, password: formText(1000) });
+
+/** A new account; an empty password field generates one, returned once. */
+export async function addUserForm(db: Db, form: FormData): Promise<{ ok: string; password?: string }> {
+  const f = parseForm(addFields, form);
+  const password = f.password || generatePassword();
+  const u = await createUser(db, { email: f.email, name: f.name || undefined, role: f.role, password });
+  return { ok: `Created ${u.role} ${u.email}.`, password: f.password ? undefined : password };
+}
+
+export function setRoleForm(db: Db, form: FormData, actorId: number): { ok: string } {
+  const f = parseForm(z.object({ id: formId("user"), role }), form);
+  const u = updateUser(db, f.id, { role: f.role }, actorId);
+  return { ok: `${u.email} is now ${u.role}.` };
+}
+
+export function setDisabledForm(db: Db, form: FormData, actorId: number): { ok: string } {
+  const f = parseForm(z.object({ id: formId("user"), disabled: formBool }), form);
+  const u = updateUser(db, f.id, { disabled: f.disabled }, actorId);
+  return { ok: `${u.email} ${u.disabled ? "disabled" : "enabled"}.` };
+}
