@@ -65,6 +65,8 @@ export type LogGraphEntry = {
   /** Connected components, each a list of log ids in time order; index = situation index. */
   components: string[][];
   windows: Array<{ first: string; last: string; context: number; callKey: string | null }>;
+  /** Ids the model named outside their window, dropped (log-graph.ts); absent when there were none. */
+  warnings?: string[];
 };
 
 /** kind "situation", key = `${session}/s${i}`: one situation per component, with its aspects (F_GB). */
