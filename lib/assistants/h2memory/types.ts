@@ -103,6 +103,10 @@ export type PrincipleEntry = {
   members: string[];
   /** The cluster centre (features of the member requirements); absent in dialogue-only mode. */
   centre?: number[];
+  /** The members the abstraction prompts showed when the cluster had more than 10 (a seeded sample). */
+  prompted?: string[];
+  /** On the first principle: the KMeans seed and the clusterings redone because a cluster had < 2 members. */
+  clustering?: { seed: number; redone: Array<{ n: number; sizes: number[] }> };
   callKeys: string[];
 };
 
