@@ -40,7 +40,7 @@ function replies() {
       return `1. Personalization: x\n2. Logical Validity: y\n\nBetter Response: ${second ? "B" : "A"}`;
     }
     if (t.includes("Satisfaction: <YES/NO>")) {
-      const yes = !second && /remind/i.test(t.split("Question:")[1] ?? "");
+      const yes = !second && /remind/i.test(t.split("Question:").at(-1) ?? "");
       return `1. Personalization: z\n\nSatisfaction: ${yes ? "YES" : "NO"}`;
     }
     return "unexpected prompt";
