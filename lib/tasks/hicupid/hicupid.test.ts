@@ -23,6 +23,7 @@ import { fewShotExamples, loadHcItem } from "./items";
 import { personalInfo } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 import { balancedSlots } from "./task";
+import { HICUPID_ACK } from "./prompts";
 
 const body = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
 const ANSWER = "How about a quiet trail walk on Saturday morning, then coffee with friends?";
@@ -176,8 +177,21 @@ describe("hicupid task", () => {
     const goldItem = items.find((i) => i.relevantDialogues.length === 1)!;
     const gold = answerPrompts.find((r) => r.messages[0].role === "system" && body(r).includes(goldItem.question))!;
     expect(gold).toBeDefined();
-    const shown = [...body(gold).matchAll(/\[Dialogue (\S+)\]/g)].map((m) => m[1]);
-    expect(shown).toEqual(goldItem.relevantDialogues);
+    // HiCUPID's layout: instruction (user turn, or the system prompt here), the history as the user's and the
+    // assistant's own turns, the question last. The gold history is exactly the relevant dialogues' turns.
+    const ds = datasetById(t.db, datasetId);
+    const gh = loadSessions(t.db, ds, goldItem.userKey).filter((s) => goldItem.relevantDialogues.includes(s.key));
+    expect(gold.messages.slice(1, -1)).toEqual(
+      gh.flatMap((s) =>
+        s.dialogue.flatMap((x) => [
+          { role: "user", content: x.user },
+          { role: "assistant", content: x.assistant },
+        ]),
+      ),
+    );
+    expect(String(gold.messages.at(-1)!.content)).toBe(`# The user's question\n${goldItem.question}`);
+    const userMode = answerPrompts.find((r) => r.messages[0].role === "user")!;
+    expect(userMode.messages[1]).toEqual({ role: "assistant", content: HICUPID_ACK });
     expect(body(gold)).toContain("# Examples of personalized answers");
 
     // A shot is what HiCUPID gives (question, personalized answer, general answer of one persona, one
@@ -186,7 +200,7 @@ describe("hicupid task", () => {
     const shots = fewShotExamples(t.db, datasetId, 1, { excludeUser: goldItem.userKey, seed: config.seed });
     // (only user 0 has a profile train QA, so user 0's items get no profile example: see items.test.ts)
     expect(shots.map((e) => e.type)).toEqual(goldItem.userKey === "0" ? ["persona", "schedule"] : ["persona", "profile", "schedule"]);
-    const examples = body(gold).split("# Examples of personalized answers")[1].split("# The user's question")[0];
+    const examples = String(gold.messages[0].content).split("# Examples of personalized answers")[1];
     for (const [i, e] of shots.entries())
       expect(examples).toContain(
         `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,

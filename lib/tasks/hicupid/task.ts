@@ -100,7 +100,7 @@ export const hicupidTask: TaskDef = {
         ctx.model.embed(texts, "hicupid.retrieve"),
       );
       const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
-      const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.text, examples, question: it.question });
+      const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.turns, examples, question: it.question });
       const r = await ctx.model.chatText({
         role: "assistant",
         purpose: `hicupid.answer.${spec.name}`,
