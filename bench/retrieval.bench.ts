@@ -59,9 +59,9 @@ function naiveBm25(docs: string[][]): (query: string[], k: number) => number[] {
       }
       return s;
     });
+    // As the retriever: documents with score 0 fill the last places in insertion order (always k hits).
     return scores
       .map((s, i) => [s, i])
-      .filter((x) => x[0] > 0)
       .sort((a, b) => b[0] - a[0] || a[1] - b[1])
       .slice(0, k)
       .map((x) => x[1]);

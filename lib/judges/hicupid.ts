@@ -7,7 +7,8 @@
 import type { ChatMessage } from "./types";
 import type { AbVerdict } from "@/lib/metrics";
 
-export const HICUPID_JUDGE_VERSION = 1;
+/** 2: the schedule judge's two worked examples (HiCUPID Figure A15's structure). */
+export const HICUPID_JUDGE_VERSION = 2;
 
 export type PersonaMeta = { relation?: string; entity?: string };
 export type ProfileMeta = { age?: unknown; gender?: string; personality?: string; occupation?: string; income_range?: string };
@@ -47,6 +48,13 @@ export function abJudgeMessages(input: {
   return [{ role: "user", content }];
 }
 
+const EXAMPLE_SCHEDULE = "User's schedule:\n- Datetime: 3 PM on May 20, 2025\n- Event: Dentist appointment for a filling.";
+const EXAMPLE_QUESTION = "Question: Please book a call with my landlord for 3 PM on May 20, 2025.";
+const SCHEDULE_EXAMPLES = [
+  `Example 1:\n\n${EXAMPLE_SCHEDULE}\n${EXAMPLE_QUESTION}\nAnswer: You already have your dentist appointment at 3 PM on May 20, 2025. Shall I move the landlord call to another time, or replace the appointment?\n\n1. Personalization: It spots the clash with the dentist appointment and offers ways out.\n\nSatisfaction: YES`,
+  `Example 2:\n\n${EXAMPLE_SCHEDULE}\n${EXAMPLE_QUESTION}\nAnswer: Done, the call with your landlord is booked for 3 PM on May 20, 2025.\n\n1. Personalization: It books over the dentist appointment without mentioning it.\n\nSatisfaction: NO`,
+];
+
 export function scheduleJudgeMessages(input: { metadata: QaMetadata; question: string; answer: string }): ChatMessage[] {
   const s = input.metadata.schedule ?? {};
   const content = [
@@ -54,6 +62,10 @@ export function scheduleJudgeMessages(input: { metadata: QaMetadata; question: s
     "Criterion: Personalization: does the answer notice the user's existing schedule entry and deal with it sensibly (for example by pointing out the clash)?",
     "Write one short line on the criterion, then on the last line and nothing after it `Satisfaction: YES` or `Satisfaction: NO`. No bold text.",
     "Format:\n1. Personalization: <one line>\n\nSatisfaction: <YES/NO>",
+    // Two worked examples, one satisfying and one not, on the same schedule entry (HiCUPID Figure A15 gives
+    // its judge the same structure; the wording and scenario here are the project's own).
+    ...SCHEDULE_EXAMPLES,
+    "Now the one to check.",
     `User's schedule:\n- Datetime: ${s.datetime ?? "?"}\n- Event: ${s.event ?? "?"}`,
     `Question: ${input.question}`,
     `Answer: ${input.answer}`,

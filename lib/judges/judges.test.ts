@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAbVerdict, parseYesNo, abJudgeMessages, JudgeParseError } from "./hicupid";
+import { parseAbVerdict, parseYesNo, abJudgeMessages, JudgeParseError, scheduleJudgeMessages } from "./hicupid";
 import { gscoreJudgeOutput } from "./gscore";
 import { generateTemplate, parseTemplate } from "@/lib/tasks/dialogue/template";
 import { simulatorView } from "@/lib/tasks/dialogue/prompts";
@@ -58,5 +58,28 @@ describe("dialogue templates", () => {
     };
     expect(Object.keys(simulatorView(topic, "requirement_confirmation")).sort()).toEqual(["implicit_needs", "requirement", "user_query"]);
     expect(simulatorView(topic, "solution_feedback")).toHaveProperty("general_preference");
+  });
+});
+
+describe("HiCUPID schedule judge", () => {
+  // Figure A15's structure: the criterion and format, two worked examples on one schedule entry (one
+  // answer that spots the clash: YES; one that ignores it: NO), then the item to check.
+  it("shows two worked examples, YES then NO, before the item", () => {
+    const text = String(
+      scheduleJudgeMessages({
+        metadata: { schedule: { datetime: "9 AM on June 2, 2025", event: "Team offsite" } },
+        question: "Add a call with Sam at 9 AM on June 2, 2025.",
+        answer: "Added.",
+      } as never)[0].content,
+    );
+    const e1 = text.indexOf("Example 1:");
+    const e2 = text.indexOf("Example 2:");
+    const item = text.indexOf("- Event: Team offsite");
+    expect(e1).toBeGreaterThan(0);
+    expect(e2).toBeGreaterThan(e1);
+    expect(item).toBeGreaterThan(e2);
+    expect(parseYesNo(text.slice(e1, e2))).toBe("YES");
+    expect(parseYesNo(text.slice(e2, text.indexOf("Now the one to check.")))).toBe("NO");
+    expect(text.trim().endsWith("Answer: Added.")).toBe(true);
   });
 });

@@ -88,7 +88,7 @@ export async function dialoguePhase(
   if (!opts.parts.principle) {
     // ablation without M_P: nothing to abstract
   } else if (!full) {
-    const p = await dialoguePrinciple(svc, session.seq, added);
+    const p = await dialoguePrinciple(svc, session.seq, added, opts.seed);
     if (p) {
       entries.push({ kind: "principle", key: session.key, content: p, validFrom: next });
       principles = [...(principles ?? []), p];

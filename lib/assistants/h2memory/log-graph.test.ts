@@ -71,18 +71,33 @@ describe("window output → edges", () => {
         { from: 22, to: 23, relation: "follows" },
       ],
       missing: [22, 24],
+      warnings: [],
     });
     // missing lists default to empty
     expect(relationsFromWindowOutput({ log_24: { follows: ["log_23"] } }, w).edges).toEqual([{ from: 23, to: 24, relation: "follows" }]);
   });
 
-  it("refuses references to later, self or out-of-view logs and keys outside the window", () => {
-    expect(() => relationsFromWindowOutput({ log_20: { caused_by: ["log_21"], follows: [] } }, w)).toThrow(
-      'log graph window 2 (logs 20..24).log_20.caused_by[0]: "log_21" is not an earlier log in view (logs 10..19)',
+  // Window 2 analyses logs 20..24 with context 10..19.
+  it("drops ids outside the window with a recorded warning; refuses only what is no log id", () => {
+    const r = relationsFromWindowOutput(
+      {
+        log_20: { caused_by: ["log_21", "log_12"], follows: [] }, // log_21 is later: dropped; log_12 kept
+        log_22: { caused_by: ["log_9"], follows: ["log_22"] }, // log_9 out of view, log_22 itself: both dropped
+        log_19: { caused_by: [], follows: ["log_18"] }, // not analysed in this window: the entry is dropped
+      },
+      w,
     );
-    expect(() => relationsFromWindowOutput({ log_22: { caused_by: [], follows: ["log_22"] } }, w)).toThrow(/follows\[0\]/);
-    expect(() => relationsFromWindowOutput({ log_22: { caused_by: ["log_9"], follows: [] } }, w)).toThrow(/not an earlier log in view/);
-    expect(() => relationsFromWindowOutput({ log_19: { caused_by: [], follows: [] } }, w)).toThrow(/"log_19" is not an analysed log/);
+    expect(r.edges).toEqual([{ from: 12, to: 20, relation: "caused_by" }]);
+    expect(r.missing).toEqual([21, 22, 23, 24].filter((i) => i !== 22));
+    expect(r.warnings).toEqual([
+      'window 2: log_20.caused_by names "log_21", not an earlier log in view (logs 10..19); dropped',
+      'window 2: log_22.caused_by names "log_9", not an earlier log in view (logs 10..21); dropped',
+      'window 2: log_22.follows names "log_22", not an earlier log in view (logs 10..21); dropped',
+      'window 2: "log_19" is not an analysed log of this window (logs 20..24); its entry was dropped',
+    ]);
+    expect(() => relationsFromWindowOutput({ log_20: { caused_by: ["yesterday"] } }, w)).toThrow(
+      'log graph window 2 (logs 20..24).log_20.caused_by[0]: "yesterday" is not a log id (log_<n>)',
+    );
     expect(() => relationsFromWindowOutput({ log_20: { caused_by: "log_12" } }, w)).toThrow(InvalidInputError);
     expect(() => relationsFromWindowOutput([], w)).toThrow(InvalidInputError);
     expect(windowRelationsSchema(w).safeParse({ log_20: { caused_by: ["x"] } }).success).toBe(false);

@@ -70,6 +70,12 @@ export interface WindowRelations {
   edges: LogEdge[];
   /** Analysed logs the model gave no entry for (treated as having no relation). */
   missing: number[];
+  /**
+   * Ids the reply named outside the window (an entry for a log not analysed here, or a relation to a
+   * log not earlier in view): dropped, each with a warning recorded with the graph, instead of failing
+   * the build over one stray id.
+   */
+  warnings: string[];
 }
 
 const relatedList = z
@@ -81,43 +87,45 @@ const relationsEntry = z.object({ caused_by: relatedList, follows: relatedList }
 /**
  * The schema of the model's answer for one window: `{ "log_i": { caused_by: [...], follows: [...] } }`
  * for the analysed logs, each related log an earlier one in view (context or window). It parses into
- * edges, so the model client can validate, retry on a broken answer, and record a failure after its
- * limit. A pair named under both relations keeps "caused_by" (the prompt ranks it first).
+ * edges, so the model client can validate, retry on a broken answer (an id that is no log label), and
+ * record a failure after its limit. A well-formed id outside the window is dropped with a warning
+ * (WindowRelations.warnings). A pair named under both relations keeps "caused_by" (the prompt ranks it first).
  */
 export function windowRelationsSchema(window: LogWindow) {
-  const span = `logs ${window.start}..${window.end - 1}`;
   return z
     .record(z.string(), relationsEntry)
     .superRefine((out, ctx) => {
+      // Only ids that are no log label at all are asked again; a well-formed id out of range is dropped below.
       for (const [key, entry] of Object.entries(out)) {
-        const to = parseLogLabel(key);
-        if (to === null || to < window.start || to >= window.end) {
-          ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is not an analysed log of this window (${span})` });
-          continue;
-        }
-        for (const relation of ["caused_by", "follows"] as const) {
+        if (parseLogLabel(key) === null) ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is not a log id (log_<n>)` });
+        for (const relation of ["caused_by", "follows"] as const)
           entry[relation].forEach((ref, i) => {
-            const from = parseLogLabel(ref);
-            if (from === null || from >= to || from < window.contextStart) {
-              ctx.addIssue({
-                code: "custom",
-                path: [key, relation, i],
-                message: `${JSON.stringify(ref)} is not an earlier log in view (logs ${window.contextStart}..${to - 1})`,
-              });
-            }
+            if (parseLogLabel(ref) === null)
+              ctx.addIssue({ code: "custom", path: [key, relation, i], message: `${JSON.stringify(ref)} is not a log id (log_<n>)` });
           });
-        }
       }
     })
     .transform((out): WindowRelations => {
       const byPair = new Map<string, LogEdge>();
       const seen = new Set<number>();
+      const warnings: string[] = [];
+      const span = `logs ${window.start}..${window.end - 1}`;
       for (const [key, entry] of Object.entries(out)) {
         const to = parseLogLabel(key)!;
+        if (to < window.start || to >= window.end) {
+          warnings.push(`window ${window.index}: "${key}" is not an analysed log of this window (${span}); its entry was dropped`);
+          continue;
+        }
         seen.add(to);
         for (const relation of ["caused_by", "follows"] as const) {
           for (const ref of entry[relation]) {
             const from = parseLogLabel(ref)!;
+            if (from >= to || from < window.contextStart) {
+              warnings.push(
+                `window ${window.index}: ${key}.${relation} names ${JSON.stringify(ref)}, not an earlier log in view (logs ${window.contextStart}..${to - 1}); dropped`,
+              );
+              continue;
+            }
             const pair = `${from}>${to}`;
             if (!byPair.has(pair) || relation === "caused_by") byPair.set(pair, { from, to, relation });
           }
@@ -125,7 +133,7 @@ export function windowRelationsSchema(window: LogWindow) {
       }
       const missing: number[] = [];
       for (let i = window.start; i < window.end; i++) if (!seen.has(i)) missing.push(i);
-      return { edges: sortEdges([...byPair.values()]), missing };
+      return { edges: sortEdges([...byPair.values()]), missing, warnings };
     });
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidInputError } from "@/lib/errors";
 import { TfidfVectorizer } from "@/lib/retrieval/tfidf";
 import { assignRequirement, clusterRequirements, kmeansPlusPlus, nearestCluster } from "./principle-clusters";
+import { promptMembers } from "./principles";
 
 // Three well separated pairs: the only sensible 3-clustering is by pair.
 const PAIRS = [
@@ -30,7 +31,10 @@ describe("clusterRequirements", () => {
   });
 
   it("uses 8 clusters by default, fewer when there are fewer (distinct) points", () => {
-    expect(clusterRequirements(PAIRS).centroids.length).toBe(6);
+    // 8 wanted, 6 points: six one-member clusters are redone with fewer until every cluster has 2 (the pairs)
+    const pairs = clusterRequirements(PAIRS);
+    expect(pairs.counts).toEqual([2, 2, 2]);
+    expect(pairs.redone![0]).toEqual({ n: 8, sizes: [1, 1, 1, 1, 1, 1] });
     const dup = clusterRequirements([
       [1, 1],
       [1, 1],
@@ -52,6 +56,20 @@ describe("clusterRequirements", () => {
     expect(new Set(kmeansPlusPlus(pts, 8, 7)).size).toBe(8);
     // 3 distinct points and n = 3: every point becomes a centre, whatever the draws
     expect([...kmeansPlusPlus([[0], [1], [2]], 3, 9)].sort()).toEqual([0, 1, 2]);
+  });
+
+  // 0 and 0.1 are close, 10 is far: n = 2 gives {0, 0.1} and {10}; the one-member cluster makes it redo
+  // with n = 1, all three together. Recorded: the attempt and its sizes.
+  it("redoes the clustering with one cluster fewer until every cluster has at least 2 members, recording it", () => {
+    const r = clusterRequirements([[0], [0.1], [10]], { n: 2, seed: 3 });
+    expect(r.counts).toEqual([3]);
+    expect(r.assignments).toEqual([0, 0, 0]);
+    expect(r.centroids[0][0]).toBeCloseTo(10.1 / 3, 12);
+    expect(r.redone).toEqual([{ n: 2, sizes: [2, 1] }]);
+    // nothing to redo: no record
+    expect(clusterRequirements([[0], [0.1], [10], [10.1]], { n: 2, seed: 3 }).redone).toBeUndefined();
+    // minSize 1 keeps the singleton
+    expect(clusterRequirements([[0], [0.1], [10]], { n: 2, seed: 3, minSize: 1 }).counts).toEqual([2, 1]);
   });
 
   it("refuses ragged or non-finite vectors naming the position", () => {
@@ -102,5 +120,19 @@ describe("assignRequirement", () => {
     expect(assignRequirement(base, [5, 0.5]).cluster).toBe(1); // equidistant from (0,.5) and (10,.5)
     expect(() => assignRequirement(base, [1, 2, 3])).toThrow("requirement[0]: dimension 3, expected 2");
     expect(() => assignRequirement({ seed: 1, centroids: [], counts: [] }, [1])).toThrow(/no clusters/);
+  });
+});
+
+describe("principle abstraction prompts", () => {
+  const members = Array.from({ length: 12 }, (_, i) => ({ key: `o${i}` }));
+  it("show at most 10 members of a cluster: a seeded sample kept in member order", () => {
+    expect(promptMembers(members.slice(0, 10), 1, 0)).toHaveLength(10);
+    const a = promptMembers(members, 42, 3);
+    expect(a).toHaveLength(10);
+    expect(a.map((m) => m.key)).toEqual(members.filter((m) => a.includes(m)).map((m) => m.key)); // member order
+    expect(promptMembers(members, 42, 3)).toEqual(a); // reproducible
+    // a sample, not the first 10: across seeds the last members are shown too
+    const shown = new Set([1, 2, 3, 4, 5, 6].flatMap((seed) => promptMembers(members, seed, 0).map((m) => m.key)));
+    expect(shown.has("o11") || shown.has("o10")).toBe(true);
   });
 });

@@ -5,8 +5,8 @@
  * requirement to its nearest centre and that centre's update. The model then extracts (or updates)
  * the requirement type γ_i and preference principle ρ_i of the cluster that changed.
  *
- * Vectors are passed in by the caller: TF-IDF vectors (lib/retrieval/tfidf.ts) by default, dense
- * embeddings when the run uses the embedding role. Distances are squared Euclidean (ml-kmeans' own),
+ * Vectors are passed in by the caller: H2Memory embeds the requirements through the embedding role
+ * (principles.ts, `withFeatures`), as Mem-PAL encodes them with its sentence encoder. Distances are squared Euclidean (ml-kmeans' own),
  * which on L2-normalised vectors orders points exactly as cosine similarity does.
  *
  * Reproducibility: k-means++ seeding draws from the project's PRNG (lib/random.ts, mulberry32) with a
@@ -19,10 +19,14 @@ import { mulberry32 } from "@/lib/random";
 
 export const PRINCIPLE_CLUSTERS = 8;
 export const DEFAULT_CLUSTER_SEED = 42;
+/** Every cluster must abstract at least this many requirements: a one-member "type" is no abstraction. */
+export const MIN_CLUSTER_SIZE = 2;
 
 export interface ClusterOptions {
   /** Wanted number of clusters; fewer when there are fewer distinct vectors. Default 8. */
   n?: number;
+  /** Smallest cluster allowed (default 2): clustering is redone with one cluster fewer until none is smaller. */
+  minSize?: number;
   /** Seed of the k-means++ draws; recorded in the result. Default 42. */
   seed?: number;
   maxIterations?: number;
@@ -41,6 +45,8 @@ export interface ClusteringResult extends PrincipleClusterState {
   assignments: number[];
   iterations: number;
   converged: boolean;
+  /** The clusterings redone because a cluster had fewer than minSize members: n tried and the sizes it gave. */
+  redone?: Array<{ n: number; sizes: number[] }>;
 }
 
 function squaredDistance(a: readonly number[], b: readonly number[]): number {
@@ -93,8 +99,25 @@ export function kmeansPlusPlus(vectors: readonly (readonly number[])[], n: numbe
   return chosen;
 }
 
-/** KMeans over requirement vectors (see the module comment). No vectors → no clusters. */
+/**
+ * KMeans over requirement vectors (see the module comment). No vectors → no clusters. While a cluster
+ * has fewer than `minSize` members (default 2), clustering is redone with the same seed and one cluster
+ * fewer; every redone attempt is recorded in `redone`. With fewer than minSize vectors in all, one
+ * cluster holds them.
+ */
 export function clusterRequirements(vectors: readonly (readonly number[])[], options: ClusterOptions = {}): ClusteringResult {
+  const minSize = options.minSize ?? MIN_CLUSTER_SIZE;
+  const redone: Array<{ n: number; sizes: number[] }> = [];
+  let n = options.n ?? PRINCIPLE_CLUSTERS;
+  for (;;) {
+    const r = clusterOnce(vectors, { ...options, n });
+    if (n <= 1 || r.counts.every((c) => c >= minSize)) return redone.length ? { ...r, redone } : r;
+    redone.push({ n, sizes: r.counts });
+    n = Math.min(n, r.counts.length) - 1;
+  }
+}
+
+function clusterOnce(vectors: readonly (readonly number[])[], options: ClusterOptions): ClusteringResult {
   const n = options.n ?? PRINCIPLE_CLUSTERS;
   const seed = options.seed ?? DEFAULT_CLUSTER_SEED;
   if (!Number.isInteger(n) || n < 1) throw new InvalidInputError(`clusters: n must be a positive integer, got ${n}`);

@@ -8,20 +8,43 @@ import { assignRequirement, clusterRequirements } from "./principle-clusters";
 import { preferenceAbstractionPrompt, preferenceUpdatePrompt, requirementAbstractionPrompt, requirementUpdatePrompt } from "./prompts";
 import { preferenceAbstractionOutput, preferenceUpdateOutput, requirementAbstractionOutput, requirementUpdateOutput } from "./schemas";
 import type { H2Services, H2State, PrincipleEntry } from "./types";
+import { hashSeed, seededShuffle } from "@/lib/random";
 
 type Outline = H2State["outlines"][number];
 
-/** Steps 4-1 then 4-2 for one group of outlines. */
-async function abstractGroup(svc: H2Services, cluster: number, members: Outline[], centre?: number[]): Promise<PrincipleEntry> {
+/** At most this many members of a cluster go into one abstraction prompt. */
+export const MAX_PROMPT_MEMBERS = 10;
+
+/** The members a cluster's abstraction prompt shows: all up to 10, else a seeded sample of 10 in member order. */
+export function promptMembers<T extends { key: string }>(members: readonly T[], seed: number, cluster: number): T[] {
+  if (members.length <= MAX_PROMPT_MEMBERS) return [...members];
+  const keep = new Set(
+    seededShuffle(
+      members.map((m) => m.key),
+      hashSeed(`${seed}|principle|${cluster}`),
+    ).slice(0, MAX_PROMPT_MEMBERS),
+  );
+  return members.filter((m) => keep.has(m.key));
+}
+
+/** Steps 4-1 then 4-2 for one group of outlines (at most 10 of them in the prompts, recorded in `prompted`). */
+async function abstractGroup(
+  svc: H2Services,
+  cluster: number,
+  members: Outline[],
+  seed: number,
+  centre?: number[],
+): Promise<PrincipleEntry> {
+  const shown = promptMembers(members, seed, cluster);
   const gr = await svc.chat(
     requirementAbstractionPrompt(
       svc.lang,
-      members.map((m) => m.requirement),
+      shown.map((m) => m.requirement),
     ),
     requirementAbstractionOutput,
   );
   const pr = await svc.chat(
-    preferenceAbstractionPrompt(svc.lang, gr.value.general_requirement, members.map((m) => m.preference).filter(Boolean)),
+    preferenceAbstractionPrompt(svc.lang, gr.value.general_requirement, shown.map((m) => m.preference).filter(Boolean)),
     preferenceAbstractionOutput,
   );
   return {
@@ -29,6 +52,7 @@ async function abstractGroup(svc: H2Services, cluster: number, members: Outline[
     general_requirement: gr.value.general_requirement,
     principle: pr.value.principle,
     members: members.map((m) => m.key),
+    ...(shown.length < members.length ? { prompted: shown.map((m) => m.key) } : {}),
     ...(centre ? { centre } : {}),
     callKeys: [gr.callKey, pr.callKey].filter((k): k is string => k !== null),
   };
@@ -47,13 +71,15 @@ export async function withFeatures(svc: H2Services, outlines: Outline[]): Promis
 export async function initPrinciples(svc: H2Services, outlines: Outline[], n: number, seed: number): Promise<PrincipleEntry[]> {
   if (outlines.length === 0) return [];
   const featured = await withFeatures(svc, outlines);
-  const { assignments, centroids } = clusterRequirements(
+  const { assignments, centroids, redone } = clusterRequirements(
     featured.map((o) => o.feature!),
     { n, seed },
   );
   // Clusters are numbered by first appearance and never empty, so each one takes its two calls.
   const groups = centroids.map((_, c) => featured.filter((_, i) => assignments[i] === c));
-  return Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, centroids[c])));
+  const entries = await Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, seed, centroids[c])));
+  // Recorded with the first principle: which clusterings were redone for a cluster under 2 members.
+  return redone && entries.length ? [{ ...entries[0], clustering: { seed, redone } }, ...entries.slice(1)] : entries;
 }
 
 /**
@@ -97,7 +123,7 @@ export async function updatePrinciples(svc: H2Services, principles: PrincipleEnt
 }
 
 /** Dialogue-only mode: one type + principle from one dialogue's outlines. */
-export async function dialoguePrinciple(svc: H2Services, index: number, outlines: Outline[]): Promise<PrincipleEntry | null> {
+export async function dialoguePrinciple(svc: H2Services, index: number, outlines: Outline[], seed: number): Promise<PrincipleEntry | null> {
   if (outlines.length === 0) return null;
-  return abstractGroup(svc, index, outlines);
+  return abstractGroup(svc, index, outlines, seed);
 }

@@ -116,6 +116,31 @@ describe("H2Memory retrieval", () => {
     expect(noPrinciple.items.map((i) => i.kind)).toEqual(["situation", "topic_outline", "topic_outline"]);
   });
 
+  // Each ablation changes the prompt's memory only in the part it removes (and, where noted, the part
+  // that was chosen through it): everything else is item for item what the full method retrieves.
+  describe.each(["requirement", "solution"] as const)("each ablation, %s phase", (phase) => {
+    const without = (items: Array<{ kind: string }>, ...kinds: string[]) => items.filter((i) => !kinds.includes(i.kind));
+    it.each([
+      ["no-background", { background: false }, ["background"], []],
+      ["no-principle", { principle: false }, ["principle"], []],
+      // the background's aspects are those of the retrieved situations: without M_G, all aspects
+      ["no-graph", { graph: false }, ["situation"], ["background"]],
+      // principles were reached through the retrieved outlines: without M_T, by their own type
+      ["no-topic", { topic: false }, ["topic_outline"], ["principle"]],
+    ] as const)("%s removes its part only", async (_name, off, removed, dependent) => {
+      const full = await retrieve(svc, ALL, 3, view, "running plan sport gear", phase);
+      const abl = await retrieve(svc, { ...ALL, ...off }, 3, view, "running plan sport gear", phase);
+      for (const k of removed) {
+        expect(full.items.some((i) => i.kind === k)).toBe(true);
+        expect(abl.items.some((i) => i.kind === k)).toBe(false);
+      }
+      expect(without(abl.items, ...removed, ...dependent)).toEqual(without(full.items, ...removed, ...dependent));
+      if (_name === "no-graph")
+        expect(abl.items.filter((i) => i.kind === "background").map((i) => i.key)).toEqual(["work", "health", "leisure"]);
+      if (_name === "no-topic") expect(abl.items.filter((i) => i.kind === "principle").map((i) => i.key)).toEqual(["cluster-0"]);
+    });
+  });
+
   it("phase switches turn by turn inside a dialogue", () => {
     const turns = [{ user: "hi" }];
     expect(phaseOf({ type: "query", query: "q" })).toBe("requirement");

@@ -51,6 +51,7 @@ export async function buildSessionGraph(svc: H2Services, session: H2Session, win
       edges,
       components,
       windows: replies.map(({ w, span, r }) => ({ ...span, context: w.start - w.contextStart, callKey: r.callKey })),
+      ...(replies.some(({ r }) => r.value.warnings.length) ? { warnings: replies.flatMap(({ r }) => r.value.warnings) } : {}),
     },
     situations,
   };

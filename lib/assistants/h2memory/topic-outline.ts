@@ -28,7 +28,9 @@ export async function extractOutlines(svc: H2Services, session: H2Session) {
 }
 
 /**
- * Step 2-2 for every outline of the session (concurrently). Without background or situations (an
+ * Step 2-2 for every outline of the session (concurrently): the requirement is rewritten with the k
+ * situations of the session closest to it and the background of those situations' aspects only
+ * (F_GB(R(M_G^j)), as at answer time), not the whole background. Without background or situations (an
  * ablation, or data without logs) there is nothing to rewrite with and the requirement stays.
  */
 export async function refineOutlines(
@@ -39,14 +41,15 @@ export async function refineOutlines(
   situations: SituationEntry[],
   k: number,
 ): Promise<TopicOutlineEntry[]> {
-  const docs = situations.map((s) => ({ id: `${s.session}/s${s.index}`, text: s.situation }));
-  const bgText = background ? backgroundText(background) : "";
+  const docs = situations.map((s) => ({ id: `${s.session}/s${s.index}`, text: s.situation, aspects: s.aspects }));
   return Promise.all(
     extracted.outlines.map(async (o, index) => {
       const base = { ...o, session: session.key, index, originalRequirement: o.requirement, callKey: extracted.callKey };
-      if (docs.length === 0 && !bgText) return { ...base, situations: [], refineCallKey: null };
       const ids = docs.length ? await svc.topK(docs, o.requirement, k) : [];
-      const text = ids.map((id) => docs.find((d) => d.id === id)!.text).join("\n");
+      const hits = ids.map((id) => docs.find((d) => d.id === id)!);
+      const bgText = background ? backgroundText(background, [...new Set(hits.flatMap((d) => d.aspects))]) : "";
+      if (hits.length === 0 && !bgText) return { ...base, situations: [], refineCallKey: null };
+      const text = hits.map((d) => d.text).join("\n");
       const r = await svc.chat(requirementRefinementPrompt(svc.lang, bgText, text, o.requirement), requirementRefinementOutput);
       return { ...base, requirement: r.value.requirement, situations: ids, refineCallKey: r.callKey };
     }),

@@ -65,6 +65,8 @@ export type LogGraphEntry = {
   /** Connected components, each a list of log ids in time order; index = situation index. */
   components: string[][];
   windows: Array<{ first: string; last: string; context: number; callKey: string | null }>;
+  /** Ids the model named outside their window, dropped (log-graph.ts); absent when there were none. */
+  warnings?: string[];
 };
 
 /** kind "situation", key = `${session}/s${i}`: one situation per component, with its aspects (F_GB). */
@@ -101,6 +103,10 @@ export type PrincipleEntry = {
   members: string[];
   /** The cluster centre (features of the member requirements); absent in dialogue-only mode. */
   centre?: number[];
+  /** The members the abstraction prompts showed when the cluster had more than 10 (a seeded sample). */
+  prompted?: string[];
+  /** On the first principle: the KMeans seed and the clusterings redone because a cluster had < 2 members. */
+  clustering?: { seed: number; redone: Array<{ n: number; sizes: number[] }> };
   callKeys: string[];
 };
 

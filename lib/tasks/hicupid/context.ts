@@ -11,6 +11,8 @@ import type { ContextOptions, ContextSettingName } from "./settings";
 
 export type HistoryContext = {
   text: string;
+  /** The same history as chat turns, in order (HiCUPID gives the history as user/assistant messages). */
+  turns: Array<{ user: string; assistant: string }>;
   /** The units in the context, for the drill-down. */
   units: Array<{ dialogue: string; turn?: number; score?: number }>;
   /** Retrieval settings only. */
@@ -30,7 +32,12 @@ export async function historyContext(
 ): Promise<HistoryContext> {
   if (setting === "full-history" || setting === "gold") {
     const picked = setting === "gold" ? history.filter((s) => relevant.includes(s.key)) : history;
-    return { text: picked.map(renderDialogue).join("\n\n"), units: picked.map((s) => ({ dialogue: s.key })), recall: null };
+    return {
+      text: picked.map(renderDialogue).join("\n\n"),
+      turns: picked.flatMap((s) => s.dialogue.map((t) => ({ user: t.user, assistant: t.assistant }))),
+      units: picked.map((s) => ({ dialogue: s.key })),
+      recall: null,
+    };
   }
   const kind = opts.retriever ?? "bm25";
   const r =
@@ -56,7 +63,12 @@ export async function historyContext(
       return utterance ? `[Dialogue ${s.key}]\n${renderTurn(s.dialogue[h.doc.meta!.turn!])}` : renderDialogue(s);
     })
     .join("\n\n");
+  const turns = ordered.flatMap((h) => {
+    const s = history[h.doc.meta!.seq];
+    const picked = utterance ? [s.dialogue[h.doc.meta!.turn!]] : s.dialogue;
+    return picked.map((t) => ({ user: t.user, assistant: t.assistant }));
+  });
   const got = new Set(ordered.map((h) => h.doc.meta!.key));
   const recall = relevant.length ? relevant.filter((k) => got.has(k)).length / relevant.length : null;
-  return { text, units: ordered.map((h) => ({ dialogue: h.doc.meta!.key, turn: h.doc.meta!.turn, score: h.score })), recall };
+  return { text, turns, units: ordered.map((h) => ({ dialogue: h.doc.meta!.key, turn: h.doc.meta!.turn, score: h.score })), recall };
 }

@@ -22,7 +22,8 @@ import { experimentResults } from "@/lib/jobs/results";
 import { fewShotExamples, loadHcItem } from "./items";
 import { personalInfo } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
-import { modelSlot } from "./task";
+import { balancedSlots } from "./task";
+import { HICUPID_ACK } from "./prompts";
 
 const body = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
 const ANSWER = "How about a quiet trail walk on Saturday morning, then coffee with friends?";
@@ -40,7 +41,7 @@ function replies() {
       return `1. Personalization: x\n2. Logical Validity: y\n\nBetter Response: ${second ? "B" : "A"}`;
     }
     if (t.includes("Satisfaction: <YES/NO>")) {
-      const yes = !second && /remind/i.test(t.split("Question:")[1] ?? "");
+      const yes = !second && /remind/i.test(t.split("Question:").at(-1) ?? "");
       return `1. Personalization: z\n\nSatisfaction: ${yes ? "YES" : "NO"}`;
     }
     return "unexpected prompt";
@@ -84,6 +85,8 @@ describe("hicupid task", () => {
     const items = [...new Set(all.map((j) => j.itemKey))].map((k) => ({ key: k, ...loadHcItem(t.db, datasetId, k) }));
     const types = new Set(items.map((i) => i.type));
     expect(types).toEqual(new Set(["persona", "profile", "schedule"]));
+    const abItems = items.filter((i) => i.type !== "schedule").map((i) => ({ itemKey: i.key, type: i.type }));
+    const modelSlot = (_seed: number, _rep: number, key: string, judge: number) => balancedSlots(abItems, 7, 0, judge).get(key)!;
     // Independent expectations: judge 1 says A, so the model wins where its slot was A; judge 2 says B.
     const expectFor = (judge: number, verdict: "A" | "B") => {
       const ab = (type: string) =>
@@ -121,7 +124,9 @@ describe("hicupid task", () => {
       expect(m["persona@2"]).toBe(j2.persona);
       expect(m["total@2"]).toBeCloseTo(hicupidTotal(j2)!, 12);
       expect(m.kappa).toBeCloseTo(kappa!, 12);
-      expect(m.bleu).toBeCloseTo(
+      // BLEU as HiCUPID's public scoring reports it: smoothed sentence BLEU per item, averaged; corpus BLEU apart.
+      expect(m.bleu).toBeCloseTo((refs.reduce((s, r) => s + hfBleu([ANSWER], [r]).bleu, 0) / refs.length) * 100, 10);
+      expect(m.bleuCorpus).toBeCloseTo(
         hfBleu(
           items.map(() => ANSWER),
           refs,
@@ -130,9 +135,27 @@ describe("hicupid task", () => {
       );
       expect(m.rougeL).toBeCloseTo((refs.reduce((s, r) => s + rougeL(r, ANSWER).fmeasure, 0) / refs.length) * 100, 10);
     }
-    // Both slots occur (randomised), and the slot is recorded with each judgment.
-    const slots = new Set(items.filter((i) => i.type !== "schedule").map((i) => modelSlot(7, 0, i.key, 0)));
-    expect(slots.size).toBe(2);
+    // The slots are exactly balanced per type (seeded shuffle, not a coin flip) and recorded with each judgment:
+    // 4 persona items → 2 in A, 2 in B; 2 multi-info items → 1 and 1.
+    for (const judge of [0, 1])
+      for (const [type, n] of [
+        ["persona", 4],
+        ["profile", 2],
+      ] as const) {
+        const slots = abItems.filter((i) => i.type === type).map((i) => modelSlot(7, 0, i.itemKey, judge));
+        expect(slots).toHaveLength(n);
+        expect(slots.filter((x) => x === "A")).toHaveLength(n / 2);
+      }
+    const recorded = t.db
+      .select()
+      .from(jobScores)
+      .where(eq(jobScores.scorer, "judge"))
+      .all()
+      .filter((r) => (r.detail as { modelSlot?: string }).modelSlot);
+    for (const r of recorded) {
+      const job = all.find((j) => j.id === r.jobId);
+      if (job) expect((r.detail as { modelSlot: string }).modelSlot).toBe(modelSlot(7, 0, job.itemKey, 0));
+    }
     const row = t.db
       .select()
       .from(jobScores)
@@ -154,8 +177,21 @@ describe("hicupid task", () => {
     const goldItem = items.find((i) => i.relevantDialogues.length === 1)!;
     const gold = answerPrompts.find((r) => r.messages[0].role === "system" && body(r).includes(goldItem.question))!;
     expect(gold).toBeDefined();
-    const shown = [...body(gold).matchAll(/\[Dialogue (\S+)\]/g)].map((m) => m[1]);
-    expect(shown).toEqual(goldItem.relevantDialogues);
+    // HiCUPID's layout: instruction (user turn, or the system prompt here), the history as the user's and the
+    // assistant's own turns, the question last. The gold history is exactly the relevant dialogues' turns.
+    const ds = datasetById(t.db, datasetId);
+    const gh = loadSessions(t.db, ds, goldItem.userKey).filter((s) => goldItem.relevantDialogues.includes(s.key));
+    expect(gold.messages.slice(1, -1)).toEqual(
+      gh.flatMap((s) =>
+        s.dialogue.flatMap((x) => [
+          { role: "user", content: x.user },
+          { role: "assistant", content: x.assistant },
+        ]),
+      ),
+    );
+    expect(String(gold.messages.at(-1)!.content)).toBe(`# The user's question\n${goldItem.question}`);
+    const userMode = answerPrompts.find((r) => r.messages[0].role === "user")!;
+    expect(userMode.messages[1]).toEqual({ role: "assistant", content: HICUPID_ACK });
     expect(body(gold)).toContain("# Examples of personalized answers");
 
     // A shot is what HiCUPID gives (question, personalized answer, general answer of one persona, one
@@ -164,7 +200,7 @@ describe("hicupid task", () => {
     const shots = fewShotExamples(t.db, datasetId, 1, { excludeUser: goldItem.userKey, seed: config.seed });
     // (only user 0 has a profile train QA, so user 0's items get no profile example: see items.test.ts)
     expect(shots.map((e) => e.type)).toEqual(goldItem.userKey === "0" ? ["persona", "schedule"] : ["persona", "profile", "schedule"]);
-    const examples = body(gold).split("# Examples of personalized answers")[1].split("# The user's question")[0];
+    const examples = String(gold.messages[0].content).split("# Examples of personalized answers")[1];
     for (const [i, e] of shots.entries())
       expect(examples).toContain(
         `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,

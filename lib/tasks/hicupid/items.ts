@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { hcQa, hcUsers } from "@/db/schema";
+import { hcDialogues, hcQa, hcUsers } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { hashSeed, seededShuffle } from "@/lib/random";
 import type { QaMetadata } from "@/lib/judges/hicupid";
@@ -151,4 +151,20 @@ export function presentHcItem(db: Db, datasetId: number, itemKey: string) {
     },
   ];
   return { cards, reference: readableFields(it.personalizedAnswer, "Personalized answer (reference)") };
+}
+
+/** The type (persona, profile, schedule, or null) of each of a user's dialogues, by dialogue key. */
+export function dialogueTypes(db: Db, datasetId: number, userKey: string): Map<string, string | null> {
+  const rows = db
+    .select({ key: hcDialogues.dialogueKey, type: hcDialogues.type })
+    .from(hcDialogues)
+    .innerJoin(hcUsers, eq(hcUsers.id, hcDialogues.userId))
+    .where(and(eq(hcDialogues.datasetId, datasetId), eq(hcUsers.userKey, userKey)))
+    .all();
+  return new Map(rows.map((r) => [r.key, r.type]));
+}
+
+/** The A/B items (persona and profile) of a run's item list, with their types, in list order. */
+export function abItemTypes(db: Db, datasetId: number, itemKeys: readonly string[]): Array<{ itemKey: string; type: HcType }> {
+  return itemKeys.map((k) => ({ itemKey: k, type: loadHcItem(db, datasetId, k).type })).filter((x) => x.type !== "schedule");
 }

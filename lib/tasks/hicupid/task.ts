@@ -10,24 +10,63 @@
  */
 import { hfBleuStats, rougeL } from "@/lib/metrics";
 import { methodKey } from "@/lib/experiments/config";
-import { mulberry32 } from "@/lib/random";
+import { hashSeed, seededShuffle } from "@/lib/random";
+import type { Db } from "@/db/client";
+import type { ExperimentConfig } from "@/lib/experiments/config";
 import { abJudgeMessages, HICUPID_JUDGE_VERSION, parseAbVerdict, parseYesNo, scheduleJudgeMessages } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 import { outputOf } from "../ports";
 import type { ScoreRow, TaskDef } from "../types";
-import { templateSeed } from "../dialogue/template";
-import { describeHcItem, presentHcItem, fewShotExamples, listHcItems, loadHcItem } from "./items";
+import { abItemTypes, describeHcItem, dialogueTypes, fewShotExamples, listHcItems, loadHcItem, presentHcItem } from "./items";
 import { historyContext } from "./context";
 import { hicupidAnswerMessages } from "./prompts";
 import { CONTEXT_SETTINGS, isContextSetting, type ContextOptions } from "./settings";
-import { bleuValues, hicupidMetrics, judgeScorer, VERDICT_CODE } from "./scores";
+import { bleuValues, hicupidMetrics, hitValues, judgeScorer, VERDICT_CODE } from "./scores";
 
-export const HICUPID_SCORE_VERSION = 1;
+/** 2: per-item BLEU mean, hit rate. */
+export const HICUPID_SCORE_VERSION = 2;
 const TYPE_CODE = { persona: 0, profile: 1, schedule: 2 } as const;
 
-/** The slot (A or B) the model's answer takes for an item and judge: seeded, so a re-run shows the same. */
-export function modelSlot(seed: number, replicate: number, itemKey: string, judge: number): "A" | "B" {
-  return mulberry32(templateSeed(seed, replicate, `${itemKey}#judge${judge}`))() < 0.5 ? "A" : "B";
+/**
+ * The slots (A or B) of the model's answer for a list of A/B items, exactly balanced per type: the items of
+ * each type in a seeded random order, the first half (rounded down) in slot A and the rest in slot B (an
+ * odd count leaves one more in B). Seeded by (seed, replicate, judge, type), so a re-run shows the same.
+ */
+export function balancedSlots(
+  items: ReadonlyArray<{ itemKey: string; type: string }>,
+  seed: number,
+  replicate: number,
+  judge: number,
+): Map<string, "A" | "B"> {
+  const out = new Map<string, "A" | "B">();
+  for (const type of new Set(items.map((i) => i.type))) {
+    const order = seededShuffle(
+      // sorted first: the slots do not depend on the order the items were listed in
+      items
+        .filter((i) => i.type === type)
+        .map((i) => i.itemKey)
+        .sort(),
+      hashSeed(`${seed}|${replicate}|judge${judge}|${type}`),
+    );
+    order.forEach((k, i) => out.set(k, i < Math.floor(order.length / 2) ? "A" : "B"));
+  }
+  return out;
+}
+
+/** The slots of one run's A/B items (all of the run's items, whichever job asks), computed once per run. */
+const slotCache = new Map<string, Map<string, "A" | "B">>();
+function runSlots(db: Db, datasetId: number, config: ExperimentConfig, replicate: number, judge: number): Map<string, "A" | "B"> {
+  const key = `${db.$client.name}|${datasetId}|${JSON.stringify([config.users, config.hicupid, config.seed])}|${replicate}|${judge}`;
+  let slots = slotCache.get(key);
+  if (!slots) {
+    const keys = listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit, config.seed).map(
+      (i) => i.itemKey,
+    );
+    slots = balancedSlots(abItemTypes(db, datasetId, keys), config.seed, replicate, judge);
+    if (slotCache.size > 50) slotCache.clear();
+    slotCache.set(key, slots);
+  }
+  return slots;
 }
 
 export const hicupidTask: TaskDef = {
@@ -55,13 +94,14 @@ export const hicupidTask: TaskDef = {
     let input: unknown;
     let retrieved: unknown = null;
     let recall: number | null = null;
+    let hit: Record<string, number> = {};
     if (isContextSetting(spec.name)) {
       const opts = CONTEXT_SETTINGS[spec.name].options.parse(spec.options ?? {}) as ContextOptions;
       const context = await historyContext(spec.name, opts, history, it.question, it.relevantDialogues, (texts) =>
         ctx.model.embed(texts, "hicupid.retrieve"),
       );
       const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
-      const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.text, examples, question: it.question });
+      const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.turns, examples, question: it.question });
       const r = await ctx.model.chatText({
         role: "assistant",
         purpose: `hicupid.answer.${spec.name}`,
@@ -73,6 +113,14 @@ export const hicupidTask: TaskDef = {
       input = { setting: spec.name, options: opts, question: it.question, units: context.units.length, examples: examples.length };
       retrieved = context.units;
       recall = context.recall;
+      if (recall !== null) {
+        const types = dialogueTypes(ctx.db, ctx.datasetId, it.userKey);
+        hit = hitValues(
+          it.type,
+          it.relevantDialogues.map((k) => ({ key: k, type: types.get(k) ?? null })),
+          new Set(context.units.map((u) => u.dialogue)),
+        );
+      }
     } else {
       // A memory method answers after the whole history (session index = number of dialogues).
       const assistant = await ctx.assistant(it.userKey, history.length);
@@ -88,7 +136,12 @@ export const hicupidTask: TaskDef = {
       { scorer: "rouge", version: HICUPID_SCORE_VERSION, values: { rougeL: rougeL(it.personalizedAnswer, answer).fmeasure } },
     ];
     if (recall !== null)
-      scores.push({ scorer: "retrieval", version: HICUPID_SCORE_VERSION, values: { recall }, detail: { relevant: it.relevantDialogues } });
+      scores.push({
+        scorer: "retrieval",
+        version: HICUPID_SCORE_VERSION,
+        values: { recall, type: TYPE_CODE[it.type], ...hit },
+        detail: { relevant: it.relevantDialogues },
+      });
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
       if (it.type === "schedule") {
         const r = await ctx.model.chatText({
@@ -107,7 +160,7 @@ export const hicupidTask: TaskDef = {
         });
         continue;
       }
-      const slot = modelSlot(ctx.config.seed, ctx.replicate, item.itemKey, j);
+      const slot = runSlots(ctx.db, ctx.datasetId, ctx.config, ctx.replicate, j).get(item.itemKey) ?? "B";
       const [answerA, answerB] = slot === "A" ? [answer, it.personalizedAnswer] : [it.personalizedAnswer, answer];
       const r = await ctx.model.chatText({
         role: "judge",

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { refineOutlines } from "./topic-outline";
+import type { H2Services, SituationEntry } from "./types";
+
+const situation = (index: number, text: string, aspects: SituationEntry["aspects"]): SituationEntry => ({
+  session: "s1",
+  index,
+  situation: text,
+  aspects,
+  logIds: [],
+  callKey: null,
+});
+
+describe("requirement rewrite (step 2-2)", () => {
+  // k = 1: the requirement retrieves one situation, whose aspect is health; the rewrite sees the health
+  // background only, not work, family or leisure (F_GB of the retrieved situations).
+  it("gets the background of the retrieved situations' aspects only", async () => {
+    const prompts: string[] = [];
+    const svc: H2Services = {
+      lang: "en",
+      chat: async (prompt, schema) => {
+        prompts.push(prompt.messages.map((m) => String(m.content)).join("\n"));
+        return { value: schema.parse({ requirement: "rewritten" }), callKey: "c" };
+      },
+      embed: async () => [],
+      topK: async (docs, _q, k) => docs.slice(0, k).map((d) => d.id),
+    };
+    const background = { work: "WORK-BG nurse", health: "HEALTH-BG sore knee", family: "FAMILY-BG two kids", leisure: "LEISURE-BG hiking" };
+    const out = await refineOutlines(
+      svc,
+      { seq: 1, key: "s1", split: "history", timestamp: "", logs: [], turns: [] },
+      { outlines: [{ turn_span: ["t1", "t1"], requirement: "a gentle workout", solutions: [], preference: "" }], callKey: "x" } as never,
+      background,
+      [situation(0, "SIT-0 knee hurts after running", ["health"]), situation(1, "SIT-1 long shifts", ["work", "family"])],
+      1,
+    );
+    expect(out[0].requirement).toBe("rewritten");
+    expect(out[0].situations).toEqual(["s1/s0"]);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("HEALTH-BG sore knee");
+    expect(prompts[0]).toContain("SIT-0");
+    for (const other of ["WORK-BG", "FAMILY-BG", "LEISURE-BG", "SIT-1"]) expect(prompts[0]).not.toContain(other);
+  });
+});
