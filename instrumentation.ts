@@ -7,5 +7,7 @@ export async function register() {
   if (process.env.NEXT_PHASE !== "phase-production-build" && process.env.PAL_SERVER_WORKER !== "0") {
     const { startExperimentsWorker } = await import("@/lib/jobs/bind");
     startExperimentsWorker();
+    const [{ getDb }, { resumeInterruptedWork }] = await Promise.all([import("@/db/client"), import("@/lib/jobs/startup")]);
+    resumeInterruptedWork(getDb());
   }
 }

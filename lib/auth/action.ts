@@ -1,6 +1,6 @@
 import "server-only";
 import type { Role } from "@/db/schema";
-import { isAppError } from "@/lib/errors";
+import { isAppError, storageError } from "@/lib/errors";
 import type { PublicUser } from "@/lib/users/users";
 import { requireRole } from "./session";
 
@@ -17,7 +17,8 @@ export async function runAction<R extends object>(roles: Role[], fn: (user: Publ
   try {
     return await fn(user);
   } catch (e) {
-    if (isAppError(e)) return { error: e.message } as ActionResult<R>;
+    const known = isAppError(e) ? e : storageError(e);
+    if (known) return { error: known.message } as ActionResult<R>;
     throw e;
   }
 }
