@@ -6,6 +6,7 @@ import { registerDemo } from "./demo";
 import { registerRun } from "./run";
 import { registerMemory, registerModels } from "./memory";
 import { registerCampaign } from "./campaign";
+import { registerBackup } from "./backup";
 
 /** Every command group registers itself here; one line per group. */
 export const commands: Array<(program: Command) => void> = [
@@ -17,4 +18,5 @@ export const commands: Array<(program: Command) => void> = [
   registerModels,
   registerCampaign,
   registerRun,
+  registerBackup,
 ];
