@@ -63,6 +63,7 @@ export class StorageUnavailableError extends AppError {
  * that hit them is rolled back, so the caller's work is not half-written; the user is told to try again.
  */
 const STORAGE_CODES: Record<string, string> = {
+  SQLITE_READONLY_DBMOVED: "the database file was moved or deleted while the server ran, so it is read-only",
   SQLITE_FULL: "the server's disk is full",
   SQLITE_READONLY: "the database is read-only",
   SQLITE_IOERR: "the server could not write to its disk",

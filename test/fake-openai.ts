@@ -58,7 +58,15 @@ export type FakeOpenAIOptions = {
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
-export type LoggedRequest = { path: string; body: string; receivedAt: number; answeredAt: number | null; status: number | null };
+export type LoggedRequest = {
+  path: string;
+  body: string;
+  receivedAt: number;
+  answeredAt: number | null;
+  status: number | null;
+  /** The injected fault's kind, if one was. */
+  fault?: Fault["kind"];
+};
 
 export type FakeOpenAI = {
   /** Every request (chat and embeddings), in arrival order, with its timing. */
@@ -135,6 +143,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         chatRequests.push(json as ChatRequest);
         const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);
         if (isFault(reply)) {
+          entry.fault = reply.kind;
           switch (reply.kind) {
             case "status":
               return send(

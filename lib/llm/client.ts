@@ -128,6 +128,16 @@ function isRetryable(e: unknown): boolean {
   return true; // connection dropped, timed out, or a garbled body
 }
 
+/**
+ * A 200 whose body is not a chat completion (a proxy's HTML error page, an empty body) is a transport
+ * failure, retried and recorded as one, not a model reply to correct with a regeneration.
+ */
+function requireCompletion(r: OpenAI.Chat.Completions.ChatCompletion): OpenAI.Chat.Completions.ChatCompletion {
+  if (typeof r !== "object" || r === null || !Array.isArray(r.choices))
+    throw new Error(`the endpoint answered with something that is not a chat completion: ${JSON.stringify(r).slice(0, 80)}`);
+  return r;
+}
+
 function describe(e: unknown): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
   if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
@@ -435,11 +445,13 @@ export class ModelClient {
         try {
           reply = await this.withRetries(
             () =>
-              sdk.chat.completions.create({
-                model: cfg.model,
-                messages,
-                ...params,
-              } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+              sdk.chat.completions
+                .create({
+                  model: cfg.model,
+                  messages,
+                  ...params,
+                } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
+                .then(requireCompletion),
             base,
             tries,
           );
