@@ -8,8 +8,9 @@ export async function register() {
   if (process.env.NEXT_PHASE !== "phase-production-build" && envValue("PAL_SERVER_WORKER") !== "0") {
     const { startExperimentsWorker } = await import("@/lib/jobs/bind");
     startExperimentsWorker();
+    const [{ getDb }, { resumeInterruptedWork }] = await Promise.all([import("@/db/client"), import("@/lib/jobs/startup")]);
+    resumeInterruptedWork(getDb());
     // Judge runs sent as batches are polled again (their state is in the database).
-    const { getDb } = await import("@/db/client");
     const { resumeBatchJudges } = await import("@/lib/annotation/llm-judge/batch-run");
     const { serverJudgeClient } = await import("@/lib/annotation/llm-judge/request");
     void resumeBatchJudges(getDb(), serverJudgeClient(getDb())).catch((e) => console.error("resuming batch judge runs failed:", e));

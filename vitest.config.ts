@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ["{lib,db,cli,test,bench}/**/*.test.ts"],
+    // The reliability checks start the built app; they run on their own (npm run test:reliability).
+    exclude: ["test/reliability/**", "node_modules/**"],
     environment: "node",
     pool: "forks",
     testTimeout: 30_000,

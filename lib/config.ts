@@ -58,6 +58,7 @@ export const ENV_VARS = [
   },
   { name: "PAL_LLM_CONCURRENCY", default: "4", description: "Model requests in flight per role (per process)." },
   { name: "PAL_LLM_TIMEOUT_MS", default: "120000", description: "Timeout of one model request, in ms." },
+  { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {
     name: "PAL_LLM_RETRIES",

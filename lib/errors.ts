@@ -61,3 +61,31 @@ export class TooManyRequestsError extends AppError {
     super(message, 429, "rate_limited");
   }
 }
+
+/** The database cannot take writes (disk full, read-only file, I/O failure) (503): nothing was saved, retry later. */
+export class StorageUnavailableError extends AppError {
+  constructor(message: string) {
+    super(message, 503, "storage_unavailable");
+  }
+}
+
+/**
+ * SQLite's codes for "the write could not be stored" (better-sqlite3 puts them on `e.code`). The transaction
+ * that hit them is rolled back, so the caller's work is not half-written; the user is told to try again.
+ */
+const STORAGE_CODES: Record<string, string> = {
+  SQLITE_READONLY_DBMOVED: "the database file was moved or deleted while the server ran, so it is read-only",
+  SQLITE_FULL: "the server's disk is full",
+  SQLITE_READONLY: "the database is read-only",
+  SQLITE_IOERR: "the server could not write to its disk",
+  SQLITE_CANTOPEN: "the server could not open its database file",
+};
+
+/** A StorageUnavailableError for an SQLite write failure, or null for any other error. */
+export function storageError(e: unknown): StorageUnavailableError | null {
+  const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined;
+  if (typeof code !== "string") return null;
+  const base = Object.keys(STORAGE_CODES).find((k) => code === k || code.startsWith(`${k}_`));
+  if (!base) return null;
+  return new StorageUnavailableError(`Not saved: ${STORAGE_CODES[base]} (${code}). Nothing was changed; try again later or tell an admin.`);
+}

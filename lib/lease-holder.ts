@@ -11,7 +11,7 @@ export function leaseHolderId(): string {
 }
 
 /** Whether a process id is alive on this machine (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -23,5 +23,5 @@ function alive(pid: number): boolean {
 /** Whether `holder` names a process of this machine that no longer runs. */
 export function holderIsDeadLocal(holder: string, host = os.hostname()): boolean {
   const [h, pid] = holder.replace(/^server:/, "").split(":");
-  return h === host && /^\d+$/.test(pid ?? "") && !alive(Number(pid));
+  return h === host && /^\d+$/.test(pid ?? "") && !pidAlive(Number(pid));
 }

@@ -1,20 +1,22 @@
-// Adds up the vitest and Playwright JSON reports into one closing line: "N passed, N failed".
+// Adds up the vitest, Playwright and reliability (vitest) JSON reports into one closing line: "N passed, N failed".
 import fs from "node:fs";
 
 let passed = 0,
   failed = 0,
   skipped = 0;
 const read = (f) => (fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, "utf8")) : null);
-const [vitestFile, playwrightFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, ...moreVitest] = process.argv.slice(2);
 
-const v = read(vitestFile);
-if (v) {
-  passed += v.numPassedTests;
-  failed += v.numFailedTests;
-  // a file that fails to load has no failed test of its own but must still count
-  if (!v.success && !v.numFailedTests) failed += v.numFailedTestSuites || 1;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} else failed += 1; // the unit run did not even report
+for (const file of [vitestFile, ...moreVitest]) {
+  const v = read(file);
+  if (v) {
+    passed += v.numPassedTests;
+    failed += v.numFailedTests;
+    // a file that fails to load has no failed test of its own but must still count
+    if (!v.success && !v.numFailedTests) failed += v.numFailedTestSuites || 1;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  } else failed += 1; // the run did not even report
+}
 
 const p = read(playwrightFile);
 if (p) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Command 2 of the README: the whole suite: types, lint, format check, unit and integration tests (vitest), then a
-# production build and the browser tests (Playwright in Debian's Chromium). Ends with one
-# "N passed, N failed" line over both runners.
+# production build, the browser tests (Playwright in Debian's Chromium) and the reliability checks on that
+# build (npm run test:reliability). Ends with one "N passed, N failed" line over all three.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh || exit 1
@@ -23,10 +23,12 @@ echo "== build"
 if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
   echo "== browser tests (playwright)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" npx playwright test --reporter=list,json || status=1
+  echo "== reliability (SIGKILL, backup/restore, model endpoint faults, load, full disk: test/reliability, on the build above)"
+  npx vitest run --config vitest.reliability.config.ts --reporter=default --reporter=json --outputFile.json="$out/reliability.json" || status=1
 else
   cat "$out/build.log"; status=1
 fi
-node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" || status=1
+node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"
 rm -rf "$out"
 exit $status

@@ -29,8 +29,10 @@ export type ChatRequest = {
 export type Fault =
   | { kind: "status"; status: 400 | 401 | 403 | 404 | 429 | 500 | 502 | 503; retryAfterSeconds?: number; message?: string }
   | { kind: "hang" } // never answers (the client's timeout must fire)
-  | { kind: "drop" } // destroys the socket
-  | { kind: "malformed" }; // 200 with a body that is not JSON
+  | { kind: "drop" } // destroys the socket before answering
+  | { kind: "midbody" } // 200 and half of a JSON body, then the connection drops
+  | { kind: "malformed" } // 200 with a truncated JSON body (complete HTTP response)
+  | { kind: "html" }; // 200 with an HTML page instead of JSON (a proxy's error page)
 
 /** A scripted reply: the assistant message content, or a fault. */
 export type Reply =
@@ -64,7 +66,20 @@ export type FakeOpenAIOptions = {
   rejectJsonMode?: boolean;
 };
 
+/** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
+export type LoggedRequest = {
+  path: string;
+  body: string;
+  receivedAt: number;
+  answeredAt: number | null;
+  status: number | null;
+  /** The injected fault's kind, if one was. */
+  fault?: Fault["kind"];
+};
+
 export type FakeOpenAI = {
+  /** Every request (chat and embeddings), in arrival order, with its timing. */
+  log: LoggedRequest[];
   /** Base URL for the `openai` client, e.g. http://127.0.0.1:PORT/v1 */
   baseURL: string;
   /** Every chat request received (faulted ones included), in arrival order. */
@@ -108,6 +123,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     });
   let fault = opts.fault;
   const hanging = new Set<http.ServerResponse>();
+  const log: LoggedRequest[] = [];
 
   const batchApi = fakeBatchApi(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`);
   const server = http.createServer((req, res) => {
@@ -117,6 +133,12 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       const raw = Buffer.concat(chunks);
       if (/\/(files|batches)(\/|$)/.test(req.url ?? "") && (await batchApi.handle(req, res, raw))) return;
       const body = raw.toString("utf8");
+      const entry: LoggedRequest = { path: req.url ?? "", body, receivedAt: Date.now(), answeredAt: null, status: null };
+      if (req.method === "POST") log.push(entry);
+      res.on("finish", () => {
+        entry.answeredAt = Date.now();
+        entry.status = res.statusCode;
+      });
       const json = (() => {
         try {
           return JSON.parse(body || "{}");
@@ -141,6 +163,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         }
         const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);
         if (isFault(reply)) {
+          entry.fault = reply.kind;
           switch (reply.kind) {
             case "status":
               return send(
@@ -158,8 +181,20 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               return;
             case "drop":
               return req.socket.destroy();
+            case "midbody": {
+              const full = JSON.stringify({
+                id: "chatcmpl-cut",
+                choices: [{ index: 0, message: { role: "assistant", content: "x".repeat(200) } }],
+              });
+              res.writeHead(200, { "content-type": "application/json", "content-length": String(full.length) });
+              res.write(full.slice(0, full.length >> 1));
+              return void setTimeout(() => req.socket.destroy(), 20);
+            }
             case "malformed":
               return send(200, '{"id": "chatcmpl-broken", "choices": [');
+            case "html":
+              res.writeHead(200, { "content-type": "text/html" });
+              return res.end("<html><body><h1>502 Bad Gateway</h1></body></html>");
           }
         }
         const content = typeof reply === "string" ? reply : reply.content;
@@ -229,6 +264,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
+    log,
     chatRequests,
     embeddingRequests,
     enqueue: (...r) => void queue.push(...r),

@@ -17,4 +17,5 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { commands: ["models"], load: async () => (await import("./memory")).registerModels },
   { commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
   { commands: ["run"], load: async () => (await import("./run")).registerRun },
+  { commands: ["backup", "restore"], load: async () => (await import("./backup")).registerBackup },
 ];

@@ -13,6 +13,8 @@ export const SUMMARIES = {
   models: "the model endpoints of each role",
   campaign: "human-evaluation campaigns",
   run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
+  backup: "copy the database to a file with SQLite's online backup (safe while the server runs)",
+  restore: "replace the database (PAL_DB) with a backup; refused while a process has it open",
 } as const;
 
 export type TopCommand = keyof typeof SUMMARIES;

@@ -10,6 +10,7 @@ import { datasets, memoryBuilds, type MemoryBuildStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { ModelClient } from "@/lib/llm/client";
 import { SpendGuard } from "@/lib/llm/spend-guard";
+import { pidAlive } from "@/lib/lease-holder";
 import { buildMemory, type BuildProgress } from "./build";
 import { getAssistant } from "./registry";
 import { datasetById, loadSessions, resolveUsers } from "./sessions";
@@ -69,7 +70,12 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
     })
     .returning({ id: memoryBuilds.id })
     .get();
+  runBuild(db, row.id, dataset, method, users, makeClient());
+  return row.id;
+}
 
+/** Runs the build of row `id` in the background, writing progress and the end (or failure) on the row. */
+function runBuild(db: Db, id: number, dataset: ReturnType<typeof datasetById>, method: string, users: string[], llm: ModelClient): void {
   const perUser = new Map<string, BuildProgress>();
   const onProgress = (p: BuildProgress) => {
     perUser.set(p.userKey, p);
@@ -84,7 +90,7 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
               ? `${p.userKey}/${p.sessionKey}`
               : null,
       })
-      .where(eq(memoryBuilds.id, row.id))
+      .where(eq(memoryBuilds.id, id))
       .run();
   };
   // Spending safety: the build pauses itself when its attempts keep failing (lib/llm/spend-guard.ts);
@@ -92,19 +98,51 @@ export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () 
   const guard = new SpendGuard({ onTrip: () => {} });
   const paused = () => `paused by its spend guard: ${guard.reason}; fix the cause, then build again to resume`;
   // Not awaited: the build outlives the request. Its end (or failure) is recorded on the row.
-  void buildMemory(db, { dataset, method, users, llm: makeClient().withGuard(guard), onProgress })
+  void buildMemory(db, { dataset, method, users, llm: llm.withGuard(guard), onProgress })
     .then((results) => {
       const failed = results.filter((r) => r.status === "failed");
       const done = results.reduce((n, r) => n + (perUser.get(r.userKey)?.done ?? 0), 0);
-      if (guard.reason !== null) return finish(db, row.id, "paused", paused(), done);
-      finish(db, row.id, failed.length ? "failed" : "complete", failed.map((r) => `${r.userKey}: ${r.error}`).join("; ") || null, done);
+      if (guard.reason !== null) return finish(db, id, "paused", paused(), done);
+      finish(db, id, failed.length ? "failed" : "complete", failed.map((r) => `${r.userKey}: ${r.error}`).join("; ") || null, done);
     })
     .catch((e: unknown) =>
-      guard.reason !== null
-        ? finish(db, row.id, "paused", paused())
-        : finish(db, row.id, "failed", e instanceof Error ? e.message : String(e)),
+      guard.reason !== null ? finish(db, id, "paused", paused()) : finish(db, id, "failed", e instanceof Error ? e.message : String(e)),
     );
-  return row.id;
+}
+
+/**
+ * At server start: builds still `running` under a server process that is gone (killed, crashed) are
+ * taken over by this process and run again. `buildMemory` resumes: complete sessions are kept, a
+ * half-built one is rolled back and redone from the model cache, so nothing is paid twice.
+ */
+export function resumeInterruptedBuilds(db: Db, makeClient: () => ModelClient = () => ModelClient.create(db)): number[] {
+  const rows = db
+    .select({
+      id: memoryBuilds.id,
+      datasetId: memoryBuilds.datasetId,
+      method: memoryBuilds.method,
+      users: memoryBuilds.users,
+      pid: memoryBuilds.pid,
+    })
+    .from(memoryBuilds)
+    .where(eq(memoryBuilds.status, "running"))
+    .all()
+    .filter((r) => r.pid !== process.pid && (r.pid === null || !pidAlive(r.pid)));
+  const resumed: number[] = [];
+  for (const r of rows) {
+    // Only the process that wins this update resumes the row (two servers starting at once).
+    const won = db.$client
+      .prepare("UPDATE memory_builds SET pid = ?, current = NULL WHERE id = ? AND status = 'running' AND pid IS ?")
+      .run(process.pid, r.id, r.pid).changes;
+    if (!won) continue;
+    try {
+      runBuild(db, r.id, datasetById(db, r.datasetId), r.method, r.users, makeClient());
+      resumed.push(r.id);
+    } catch (e) {
+      finish(db, r.id, "failed", e instanceof Error ? e.message : String(e));
+    }
+  }
+  return resumed;
 }
 
 function finish(db: Db, id: number, status: MemoryBuildStatus, error: string | null, done?: number) {

@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { getUser, type PublicUser } from "@/lib/users/users";
 import { authOptions } from "./options";
-import { isAppError } from "@/lib/errors";
+import { isAppError, storageError } from "@/lib/errors";
 import { SAFE_METHODS, checkSameOrigin, hasBody, mediaType } from "./origin";
 
 /**
@@ -65,7 +65,9 @@ export function withRole<C = unknown>(roles: Role[], handler: Handler<C>, option
       return await handler(req, { ...ctx, user });
     } catch (e) {
       // Expected failures carry their status; anything else is a bug and stays a 500.
-      if (isAppError(e)) return NextResponse.json({ error: e.message, code: e.code }, { status: e.status });
+      // A full disk or read-only database is the server's state, not a bug in the request: say so plainly.
+      const known = isAppError(e) ? e : storageError(e);
+      if (known) return NextResponse.json({ error: known.message, code: known.code }, { status: known.status });
       throw e;
     }
   };

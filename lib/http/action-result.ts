@@ -7,7 +7,7 @@
  * offers only 401/403/404 through its access fallbacks; a refused input is an outcome the form shows,
  * so it travels in the result, never as a thrown error (which would be the 500 with a stack).
  */
-import { isAppError } from "@/lib/errors";
+import { isAppError, storageError } from "@/lib/errors";
 
 /** What a server action returns to its form: a result, or the one-line reason it was refused with its status. */
 export type ActionResult<R extends object = object> = R & { error?: string; status?: number; code?: string };
@@ -16,7 +16,9 @@ export async function actionResult<R extends object>(fn: () => Promise<R> | R): 
   try {
     return (await fn()) as ActionResult<R>;
   } catch (e) {
-    if (isAppError(e)) return { error: e.message, status: e.status, code: e.code } as ActionResult<R>;
+    // A write the disk or database could not take (full, read-only) is a 503 the form shows, not a crash.
+    const known = isAppError(e) ? e : storageError(e);
+    if (known) return { error: known.message, status: known.status, code: known.code } as ActionResult<R>;
     throw e;
   }
 }

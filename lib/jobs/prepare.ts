@@ -13,7 +13,7 @@ import { datasets } from "@/db/schema";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { getExperimentRow } from "./control";
 import { datasetHash, datasetHashInPages } from "@/lib/experiments/dataset-hash";
-import { PENDING_HASH, planItems, planned, type PlannedJob } from "./create";
+import { PENDING_HASH, planItems, planned, type PlannedJob } from "./plan";
 
 export const PREPARE_CHUNK = 2000;
 

@@ -156,6 +156,16 @@ type ReasoningMessage = OpenAI.Chat.Completions.ChatCompletionMessage & { reason
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
 /**
+ * A 200 whose body is not a chat completion (a proxy's HTML error page, an empty body) is a transport
+ * failure, retried and recorded as one, not a model reply to correct with a regeneration.
+ */
+function requireCompletion(r: OpenAI.Chat.Completions.ChatCompletion): OpenAI.Chat.Completions.ChatCompletion {
+  if (typeof r !== "object" || r === null || !Array.isArray(r.choices))
+    throw new Error(`the endpoint answered with something that is not a chat completion: ${JSON.stringify(r).slice(0, 80)}`);
+  return r;
+}
+
+/**
  * The one way to reach a model. Every call goes through the persistent cache (cache.ts: an identical
  * request, replicate index included, is answered from SQLite at no cost), de-duplicates identical
  * requests in flight, waits for a per-role concurrency slot (queue.ts), retries transport failures
@@ -494,12 +504,14 @@ export class ModelClient {
           try {
             reply = await this.retrying(
               () =>
-                sdk.chat.completions.create({
-                  model: cfg.model,
-                  messages,
-                  ...params,
-                  ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
-                } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming),
+                sdk.chat.completions
+                  .create({
+                    model: cfg.model,
+                    messages,
+                    ...params,
+                    ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
+                  } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
+                  .then(requireCompletion),
               base,
               tries,
               (e) =>

@@ -5,7 +5,7 @@
  * dimensions already judged are skipped, and the model client's cache makes repeated calls free. Every call
  * carries the run as its ledger origin. An item the model could not judge is recorded in `judge_failures`.
  */
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns } from "@/db/schema";
@@ -13,7 +13,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
-import { batchesOfRun } from "@/lib/llm/batch";
+import { FINISHED_BATCH, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./registry";
@@ -357,6 +357,34 @@ export function startLlmJudge(
     .finally(() => active.delete(runId));
   active.set(runId, p);
   return { runId, started: true };
+}
+
+/**
+ * At server start: LLM judge runs that never finished (the server was killed or crashed mid-run) are
+ * started again with their recorded settings. The run resumes: stored verdicts are kept and only the
+ * missing (item, dimension) pairs are judged, their model calls answered from the cache where paid.
+ */
+export function resumeUnfinishedJudgeRuns(db: Db, client: ModelClient): number[] {
+  const rows = db
+    .select()
+    .from(judgeRuns)
+    .where(and(eq(judgeRuns.origin, "llm"), isNull(judgeRuns.finishedAt)))
+    .all();
+  const resumed: number[] = [];
+  for (const r of rows) {
+    // A run its spend guard paused waits for a person; one with a batch in progress is polled instead (batch-run.ts).
+    if (r.pausedReason) continue;
+    if (batchesOfRun(db, r.id).some((b) => !FINISHED_BATCH.includes(b.status))) continue;
+    const c = (r.config ?? {}) as Partial<RunConfig>;
+    try {
+      const opts: LlmJudgeOptions = { modelConfig: c.modelConfig, temperature: c.temperature, tieMargin: c.tieMargin, seed: c.seed };
+      const started = startLlmJudge(db, client, r.campaignId, opts, r.createdBy ?? 0);
+      if (started.started && started.runId === r.id) resumed.push(r.id);
+    } catch (e) {
+      console.error(`LLM judge run ${r.id} could not be resumed:`, e instanceof Error ? e.message : e);
+    }
+  }
+  return resumed;
 }
 
 export interface LlmJudgeRunInfo extends LlmJudgeProgress {

@@ -1,0 +1,17 @@
+/**
+ * What a server does when it starts, besides its experiments worker: background work a previous server
+ * process left unfinished (it was killed or crashed) is resumed, so a restart needs no clicks. Each kind
+ * resumes from what is stored and takes paid model calls from the cache: nothing is paid twice.
+ */
+import type { Db } from "@/db/client";
+import { resumeInterruptedBuilds } from "@/lib/assistants/build-jobs";
+import { resumeUnfinishedJudgeRuns } from "@/lib/annotation/llm-judge/run";
+import { serverJudgeClient } from "@/lib/annotation/llm-judge/request";
+
+export function resumeInterruptedWork(db: Db): { memoryBuilds: number[]; judgeRuns: number[] } {
+  const memoryBuilds = resumeInterruptedBuilds(db);
+  const judgeRuns = resumeUnfinishedJudgeRuns(db, serverJudgeClient(db));
+  if (memoryBuilds.length || judgeRuns.length)
+    console.log(`resumed after a restart: memory builds [${memoryBuilds.join(", ")}], LLM judge runs [${judgeRuns.join(", ")}]`);
+  return { memoryBuilds, judgeRuns };
+}
