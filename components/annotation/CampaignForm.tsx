@@ -73,7 +73,11 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid max-w-3xl gap-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="New campaign">
+    <form
+      onSubmit={onSubmit}
+      className="grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-4 rounded-lg border border-slate-200 bg-white p-4"
+      aria-label="New campaign"
+    >
       <label className="block text-xs text-slate-600">
         Name
         <input name="name" required value={name} onChange={(e) => setName(e.target.value)} className={input} />
@@ -256,8 +260,8 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
       </label>
       {named.length ? (
         <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-800" data-testid="names-system-warning">
-          The {named.map((n) => `${n.where} names “${n.system}”`).join(" and the ")}: annotators see both, so they would know which system
-          is which. Rename or reword before creating the campaign.
+          The {named.map((n) => `${n.where} mentions “${n.system}”`).join(" and the ")}: annotators see both, so they would know which
+          system is which. Rename or reword before creating the campaign.
         </p>
       ) : null}
       {error ? (

@@ -1,0 +1,144 @@
+import { test, expect, type Page } from "@playwright/test";
+import path from "node:path";
+import { e2eState, login, account, type Account } from "./state";
+import { annotatorPage } from "./annotate";
+
+/**
+ * Issue 18's annotator and PI screens: the pairwise item (dialogues first, the user's information in
+ * a side panel, guidelines one key away), the completion screen, keyboard scrolling of inner panes,
+ * the campaign form's blinding and k checks. Screenshots go to SHOTS (1440×900) when it is set.
+ */
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SHOTS = process.env.PAL_SHOTS ?? "";
+test.describe.configure({ mode: "serial" });
+
+async function shot(page: Page, name: string) {
+  if (!SHOTS) return;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: path.join(SHOTS, `screens-${name}.png`) });
+}
+
+/** Fails the test on any console error or uncaught page error. */
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
+  return errors;
+}
+
+const annotator = (): Account => e2eState().accounts.find((a) => a.role === "annotator")!;
+
+test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a warning when a system is named", async ({ page }) => {
+  const errors = watchConsole(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  for (const box of await page.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
+  await page.getByLabel("Name").fill("h2memory pilot");
+  await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
+  await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"));
+  await expect(page.getByTestId("names-system-warning")).toContainText("campaign name mentions “h2memory”");
+  await page.getByRole("checkbox", { name: annotator().email }).check();
+  await page.getByLabel("Annotations per item (k)").fill("2");
+  await expect(page.getByText("k = 2 needs at least 2 annotators; 1 chosen.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create campaign" })).toBeDisabled();
+  await shot(page, "campaign-form");
+  await page.getByLabel("Name").fill(`Dialogue pilot ${Date.now()}`);
+  await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
+  await page.getByLabel("Annotations per item (k)").fill("1");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  // Only the ticked annotator has work.
+  await expect(page.getByTestId("progress-table").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("progress-table")).toContainText(annotator().email);
+  expect(errors).toEqual([]);
+});
+
+test("an annotator completes a pairwise campaign: dialogues first, user card aside, guidelines on G, panes scroll from the keyboard, completion screen", async ({
+  page,
+  browser,
+}) => {
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns`);
+  await page
+    .getByRole("link", { name: /^Dialogue pilot/ })
+    .first()
+    .click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+
+  const { ctx, page: ann } = await annotatorPage(browser, annotator());
+  const errors = watchConsole(ann);
+  await ann.setViewportSize({ width: 1440, height: 900 });
+  await ann.goto(`${e2eState().baseURL}/annotate/${id}`);
+  const progress = ann.getByTestId("progress");
+  await expect(progress).toHaveText(/^0 \/ 6 done/);
+  await expect(ann.getByTestId("item-headline")).not.toHaveText("Loading…");
+  // First item: the guidelines are open beside the dialogues; the user's information is a card, not JSON.
+  await expect(ann.getByRole("region", { name: /^Guidelines/ })).toBeVisible();
+  await expect(ann.getByTestId("user-info")).toContainText("Profile");
+  await expect(ann.getByTestId("user-info")).not.toContainText("{");
+  const d1 = await ann.getByRole("region", { name: "Dialogue 1 (first)" }).boundingBox();
+  const info = await ann.getByRole("region", { name: "User information" }).boundingBox();
+  expect(d1!.x).toBeLessThan(info!.x); // the dialogues come first, the card is the side panel
+  await shot(ann, "annotate-pairwise");
+  await ann.keyboard.press("g");
+  await expect(ann.getByRole("region", { name: /^Guidelines/ })).toHaveCount(0);
+  await ann.keyboard.press("g");
+  await expect(ann.getByRole("region", { name: /^Guidelines/ })).toBeVisible();
+  await ann.keyboard.press("g");
+
+  // Keyboard scrolling: F picks a pane, J and PageDown scroll it, never the window.
+  await ann.evaluate(() => {
+    const body = document.querySelector<HTMLElement>('[data-scroll-pane="Dialogue 1 (first)"] [data-scroll-body]')!;
+    body.style.maxHeight = "60px"; // the demo dialogues are short: make this pane scroll
+  });
+  await expect(ann.locator('[data-scroll-pane="Dialogue 1 (first)"]')).toHaveAttribute("data-focused", "true");
+  const scrollTop = () => ann.locator('[data-scroll-pane="Dialogue 1 (first)"] [data-scroll-body]').evaluate((e) => e.scrollTop);
+  await ann.keyboard.press("j");
+  await expect.poll(scrollTop).toBeGreaterThan(0);
+  await ann.keyboard.press("k");
+  await expect.poll(scrollTop).toBe(0);
+  await ann.keyboard.press("PageDown");
+  await expect.poll(scrollTop).toBeGreaterThan(0);
+  expect(await ann.evaluate(() => window.scrollY)).toBe(0);
+  await ann.keyboard.press("f");
+  await expect(ann.locator('[data-scroll-pane="Dialogue 2 (second)"]')).toHaveAttribute("data-focused", "true");
+
+  // Label five items, skip one, comment on one.
+  for (let i = 0; i < 6; i++) {
+    await expect(ann.getByTestId("item-headline")).not.toHaveText("Loading…");
+    if (i === 2) {
+      await ann.keyboard.press("s");
+      await ann.getByLabel("Skip reason").fill("dialogue cut off");
+      await ann.keyboard.press("Enter");
+      await expect(progress).toHaveText(/1 skipped/);
+      continue;
+    }
+    await ann.keyboard.press("w");
+    if (i === 4) {
+      await ann.keyboard.press("c");
+      await ann.keyboard.type("both weak");
+      await ann.keyboard.press("Escape");
+    }
+    await ann.keyboard.press("t");
+    await ann.keyboard.press("Enter");
+    await expect(progress).toHaveText(new RegExp(`^${i < 2 ? i + 1 : i} / 6 done`));
+  }
+  const done = ann.getByTestId("completion");
+  await expect(done).toBeVisible();
+  await expect(ann.getByTestId("completion-counts")).toHaveText("5 labelled · 1 skipped · 1 with a comment");
+  await expect(ann.getByTestId("completion-skipped")).toContainText("dialogue cut off");
+  await shot(ann, "annotate-complete");
+  // A skipped item is one click away and can still be labelled.
+  await ann.getByTestId("completion-skipped").getByRole("button").first().click();
+  await expect(ann.getByTestId("item-status")).toContainText("skipped: dialogue cut off");
+  await ann.keyboard.press("l");
+  await ann.keyboard.press("l");
+  await ann.keyboard.press("Enter");
+  await expect(ann.getByTestId("completion-counts")).toHaveText("6 labelled · 0 skipped · 1 with a comment");
+  expect(errors).toEqual([]);
+  await ctx.close();
+});
