@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, real, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 import { datasets } from "./datasets";
 import { users } from "./auth";
@@ -30,6 +30,13 @@ export const experiments = sqliteTable("experiments", {
   createdAt: createdAt(),
   startedAt: integer("started_at"),
   finishedAt: integer("finished_at"),
+  /**
+   * A tie margin applied after the run to the pairwise dialogue results (the W/T/L counts are re-derived
+   * from the stored mean scores); null: the margin the experiment ran with. Set from a campaign's
+   * tie-margin calibration, which `pairwiseTieMarginSource` names.
+   */
+  pairwiseTieMargin: real("pairwise_tie_margin"),
+  pairwiseTieMarginSource: text("pairwise_tie_margin_source"),
 });
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
