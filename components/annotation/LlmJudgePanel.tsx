@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LlmJudgeEstimate, LlmJudgeRunInfo } from "@/lib/annotation/llm-judge";
+import { DeleteJudgeRunButton } from "./DeleteJudgeRunButton";
 
 type Run = LlmJudgeRunInfo;
 type Estimate = LlmJudgeEstimate;
@@ -130,6 +131,14 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
                     ? "finished with failures — run again to retry them"
                     : "stopped — run again to resume"}
             </span>
+            {r.running ? null : (
+              <DeleteJudgeRunButton
+                campaignId={campaignId}
+                runId={r.runId}
+                name={r.name}
+                onDeleted={() => setRuns((rs) => rs.filter((x) => x.runId !== r.runId))}
+              />
+            )}
           </div>
           <div className="text-xs text-slate-500">
             {r.requests} requests, {r.cacheHits} cache hits, {r.promptTokens + r.completionTokens} tokens (ledger)

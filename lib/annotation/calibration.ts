@@ -5,9 +5,9 @@
  * Applying the chosen margin to an experiment re-derives that experiment's pairwise W/T/L from its
  * stored mean scores (lib/jobs/results.ts).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { experiments, jobs } from "@/db/schema";
+import { campaignSystems, experiments, jobs } from "@/db/schema";
 import { bestMargin, TIE_MARGINS, tieMarginCurve, type CalibrationCriterion, type MarginPoint, type ScoredItem } from "@/lib/agreement";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
@@ -140,6 +140,16 @@ export function applyPairwiseTieMargin(db: Db, experimentId: number, margin: num
     .set({ pairwiseTieMargin: margin, pairwiseTieMarginSource: margin === null ? null : source })
     .where(eq(experiments.id, experimentId))
     .run();
+}
+
+/** The experiment a campaign's items came from (source "experiment"), if any: the default target of "Apply". */
+export function campaignExperimentId(db: Db, campaignId: number): number | null {
+  const r = db
+    .select({ id: campaignSystems.experimentId })
+    .from(campaignSystems)
+    .where(and(eq(campaignSystems.campaignId, campaignId), isNotNull(campaignSystems.experimentId)))
+    .get();
+  return r?.id ?? null;
 }
 
 export { TIE_MARGINS };

@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { adjudicate, setCampaignStatus } from "@/lib/annotation";
 import { isAppError } from "@/lib/errors";
+import { applyPairwiseTieMargin } from "@/lib/annotation/calibration";
 
 export type ActionState = { ok?: string; error?: string };
 
@@ -41,4 +42,16 @@ export async function adjudicateAction(_prev: ActionState, form: FormData): Prom
     );
     revalidatePath(`/campaigns/${campaignId}/items/${itemId}`);
   }, "Adjudication recorded.");
+}
+
+/** Applies a calibrated tie margin to an experiment's pairwise results (or resets it when margin is empty). */
+export async function applyTieMarginAction(form: FormData): Promise<void> {
+  await requireRole("admin", "researcher");
+  const campaignId = Number(form.get("campaignId"));
+  const experimentId = Number(form.get("experimentId"));
+  const raw = String(form.get("margin") ?? "");
+  const margin = raw === "" ? null : Number(raw);
+  applyPairwiseTieMargin(getDb(), experimentId, margin, margin === null ? null : String(form.get("source") ?? `campaign ${campaignId}`));
+  revalidatePath(`/campaigns/${campaignId}`);
+  revalidatePath(`/experiments/${experimentId}`);
 }
