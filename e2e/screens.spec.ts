@@ -2,6 +2,8 @@ import { test, expect, type Page } from "@playwright/test";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
 import { annotatorPage } from "./annotate";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { campaignJudgeReplies } from "../test/experiment-replies";
 
 /**
  * Issue 18's annotator and PI screens: the pairwise item (dialogues first, the user's information in
@@ -141,4 +143,117 @@ test("an annotator completes a pairwise campaign: dialogues first, user card asi
   await expect(ann.getByTestId("completion-counts")).toHaveText("6 labelled · 0 skipped · 1 with a comment");
   expect(errors).toEqual([]);
   await ctx.close();
+});
+
+test.describe("tie-margin calibration", () => {
+  const JUDGE = "judge:e2e-screens";
+  let fake: FakeOpenAI;
+  test.beforeAll(async () => {
+    fake = await startFakeOpenAI({ latencyMs: 5 });
+    fake.setResponder(campaignJudgeReplies());
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(e2eState().dbPath);
+    db.prepare(
+      "insert into model_settings (name, role, base_url, model) values (?, 'judge', ?, 'e2e-screens-judge') on conflict(name) do update set base_url = excluded.base_url",
+    ).run(JUDGE, fake.baseURL);
+    db.close();
+  });
+  test.afterAll(async () => {
+    await fake.close();
+  });
+
+  test("a pairwise campaign's LLM judge run: calibration chart from the stored judgments, best margin marked, applied to an experiment", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const errors = watchConsole(page);
+    // An experiment with pairwise dialogue results (mean scores 8 vs 5 on requirement, 8 vs 6 on preference), as the engine stores them.
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(e2eState().dbPath);
+    const ds = db.prepare("select id from datasets where name = 'PAL-Set demo (en)'").get() as { id: number };
+    const config = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], reference: "vanilla" };
+    const exp = db
+      .prepare(
+        "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values (?, ?, 'h', ?, 'c', 'done') returning id",
+      )
+      .get(`Calibration target ${Date.now()}`, ds.id, JSON.stringify(config)) as { id: number };
+    for (let i = 0; i < 3; i++) {
+      const job = db
+        .prepare(
+          "insert into jobs (experiment_id, method, task, item_key, status, phase) values (?, 'vanilla~vanilla-log', 'dialogue', ?, 'done', 1) returning id",
+        )
+        .get(exp.id, `u/s/t${i}`) as { id: number };
+      const values = { requirement: 1, requirementMeanA: 8, requirementMeanB: 5, preference: 1, preferenceMeanA: 8, preferenceMeanB: 6 };
+      db.prepare("insert into job_scores (job_id, scorer, version, \"values\") values (?, 'faireval', 1, ?)").run(
+        job.id,
+        JSON.stringify(values),
+      );
+    }
+    db.close();
+
+    await login(page, account("researcher"));
+    await page.goto(`${e2eState().baseURL}/campaigns/new`);
+    await page.getByLabel("Name").fill(`Calibration pilot ${Date.now()}`);
+    await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
+    await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"));
+    await page.getByRole("checkbox", { name: annotator().email }).check();
+    await page.getByLabel("Annotations per item (k)").fill("1");
+    await page.getByRole("button", { name: "Create campaign" }).click();
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    const id = Number(page.url().split("/").pop());
+
+    // The annotator agrees with the judge on requirement (the dialogue that asks "Given that you…" is better) and calls preference a tie.
+    const { ctx, page: ann } = await annotatorPage(browser, annotator());
+    await ann.goto(`${e2eState().baseURL}/annotate/${id}`);
+    const progress = ann.getByTestId("progress");
+    for (let i = 0; i < 6; i++) {
+      await expect(progress).toHaveText(new RegExp(`^${i} / 6 done`));
+      await expect(ann.getByTestId("item-headline")).not.toHaveText("Loading…");
+      const left = await ann.getByRole("region", { name: "Dialogue 1 (first)" }).textContent();
+      await ann.keyboard.press(left!.includes("Given that you") ? "w" : "l");
+      await ann.keyboard.press("t");
+      await ann.keyboard.press("Enter");
+    }
+    await expect(ann.getByTestId("completion")).toBeVisible();
+    await ctx.close();
+
+    await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
+    const panel = page.getByTestId("llm-judge");
+    await panel.getByLabel("Judge configuration").selectOption(JUDGE);
+    await panel.getByRole("button", { name: "Run judge" }).click();
+    await expect(panel.getByTestId("llm-run-progress")).toHaveText(/12\/12 judged · complete/, { timeout: 60_000 });
+    const calls = fake.chatRequests.length;
+    await page.reload();
+    const chart = page.locator("[data-testid^=calibration-chart-requirement]");
+    await expect(chart.getByRole("application")).toBeVisible({ timeout: 15_000 });
+    await expect(chart.locator(".recharts-line")).toHaveCount(4);
+    // The judge scores 8 vs 5 for side A: below 3 it says Win like the humans on requirement (one category: κ undefined, and
+    // the page says so), at 3 it calls everything a tie.
+    const table = page.getByTestId("calibration-table");
+    await expect(table.getByRole("row").filter({ hasText: /^0\.00/ })).toContainText("← best");
+    await expect(table.getByRole("row").filter({ hasText: /^0\.00/ })).toContainText("6 / 0 / 0 · — / —");
+    await expect(table.getByRole("row").filter({ hasText: /^3\.00/ })).toContainText("0 / 6 / 0");
+    expect(fake.chatRequests.length).toBe(calls); // calibration makes no call
+    await page.getByRole("heading", { name: /^Tie-margin calibration/ }).scrollIntoViewIfNeeded();
+    await shot(page, "calibration");
+
+    // Apply margin 3 to the experiment: its W/T/L is re-derived (every pair within 3 points is a tie).
+    const apply = page.getByTestId("apply-margin");
+    await apply.getByLabel("Margin to apply").selectOption("3");
+    await apply.getByLabel("Experiment").selectOption(String(exp.id));
+    await apply.getByRole("button", { name: "Apply margin" }).click();
+    await expect(page.getByTestId("applied-margins")).toContainText(`#${exp.id} reads W/T/L at margin 3`);
+    await page.goto(`${e2eState().baseURL}/experiments/${exp.id}`);
+    await expect(page.getByTestId("applied-tie-margin")).toContainText("tie margin 3");
+    await expect(page.getByTestId("results-pairwise")).toContainText("0 / 3 / 0");
+    await shot(page, "experiment-applied-margin");
+
+    // /agreement shows the judge-vs-human figures, with the reason where a kappa is undefined.
+    await page.goto(`${e2eState().baseURL}/agreement`);
+    await expect(page.getByTestId(`agreement-judges-${id}-requirement`)).toContainText("LLM dialogue-pair");
+    await expect(page.getByTestId(`agreement-judges-${id}-preference`)).toContainText("(");
+    await shot(page, "agreement");
+    expect(errors).toEqual([]);
+  });
 });

@@ -32,7 +32,7 @@ export function TieMarginChart({ cal }: { cal: TieMarginCalibration }) {
                 {d.title} (n = {d.curve[0]?.n ?? 0}
                 {d.unscored ? `, ${d.unscored} without scores left out` : ""})
               </figcaption>
-              <LineChart width={520} height={240} data={data} margin={{ top: 16, right: 16, bottom: 16, left: 0 }}>
+              <LineChart width={520} height={260} data={data} margin={{ top: 16, right: 16, bottom: 24, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis
                   dataKey="margin"
@@ -47,7 +47,7 @@ export function TieMarginChart({ cal }: { cal: TieMarginCalibration }) {
                   formatter={(v) => (typeof v === "number" ? v.toFixed(3) : "— (undefined)")}
                   labelFormatter={(m) => `margin ${m}`}
                 />
-                <Legend wrapperStyle={{ fontSize: 11 }} />
+                <Legend wrapperStyle={{ fontSize: 11, paddingTop: 16 }} />
                 {cal.best !== null ? (
                   <ReferenceLine
                     x={cal.best}
