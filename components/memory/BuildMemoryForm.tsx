@@ -1,4 +1,5 @@
 "use client";
+import { useState } from "react";
 import { useStartBuild } from "./start-build";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
@@ -13,6 +14,10 @@ export function BuildMemoryForm({
 }) {
   // The new build appears in the list below with its progress bar.
   const [state, action, pending] = useStartBuild();
+  // Controlled fields: React resets an uncontrolled form after its action, which lost the choice after each Build.
+  const [datasetId, setDatasetId] = useState(String(datasets[0]?.id ?? ""));
+  const [method, setMethod] = useState(methods.find((m) => m.id === "h2memory")?.id ?? methods[0]?.id ?? "");
+  const [users, setUsers] = useState("");
   return (
     <form
       action={action}
@@ -21,7 +26,7 @@ export function BuildMemoryForm({
     >
       <label className="block text-xs text-slate-600">
         Data set
-        <select name="datasetId" className={input} required>
+        <select name="datasetId" className={input} required value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
           {datasets.map((d) => (
             <option key={d.id} value={d.id}>
               {d.name}
@@ -31,7 +36,7 @@ export function BuildMemoryForm({
       </label>
       <label className="block text-xs text-slate-600">
         Method
-        <select name="method" className={input} defaultValue={methods.find((m) => m.id === "h2memory")?.id}>
+        <select name="method" className={input} value={method} onChange={(e) => setMethod(e.target.value)}>
           {methods.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label} ({m.id})
@@ -41,7 +46,7 @@ export function BuildMemoryForm({
       </label>
       <label className="block text-xs text-slate-600">
         Users (blank: every user)
-        <input name="users" placeholder="e.g. 0000, 0001" className={input} />
+        <input name="users" placeholder="e.g. 0000, 0001" className={input} value={users} onChange={(e) => setUsers(e.target.value)} />
       </label>
       <div className="flex items-end">
         <button
