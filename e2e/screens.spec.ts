@@ -257,3 +257,21 @@ test.describe("tie-margin calibration", () => {
     expect(errors).toEqual([]);
   });
 });
+
+test("memory page: the build form keeps its choice after Build, and an error speaks the page's language", async ({ page }) => {
+  const errors = watchConsole(page);
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/memory`);
+  const form = page.getByRole("form", { name: "Build memory" });
+  await form.getByLabel("Data set").selectOption({ label: "PAL-Set demo (en)" });
+  const methods = await form.getByLabel("Method").locator("option").allTextContents();
+  const other = methods.find((m) => !m.includes("(h2memory)"))!;
+  await form.getByLabel("Method").selectOption({ label: other });
+  await form.getByLabel("Users (blank: every user)").fill("9999");
+  await form.getByRole("button", { name: "Build memory" }).click();
+  await expect(form.getByRole("alert")).toHaveText('data set "PAL-Set demo (en)" has no user "9999"');
+  await expect(form.getByLabel("Method").locator("option:checked")).toHaveText(other);
+  await expect(form.getByLabel("Users (blank: every user)")).toHaveValue("9999");
+  await expect(form.getByLabel("Data set").locator("option:checked")).toHaveText("PAL-Set demo (en)");
+  expect(errors).toEqual([]);
+});
