@@ -80,3 +80,21 @@ describe("tie-margin calibration of a campaign's judge run", () => {
     expect(cal.reason).toMatch(/no scores/);
   });
 });
+
+describe("deleting a judge run", () => {
+  it("removes the run and its verdicts and keeps its model calls in the ledger, detached", async () => {
+    const { deleteJudgeRun } = await import("./llm-judge");
+    const { campaignId, runId } = setUp(() => []);
+    db.$client
+      .prepare(
+        "insert into llm_calls (purpose, role, config, endpoint, model, status, judge_run_id) values ('campaign.judge.dialogue.requirement', 'judge', 'judge', 'http://x', 'm', 'failed', ?)",
+      )
+      .run(runId);
+    expect(() => deleteJudgeRun(db, campaignId, runId + 100)).toThrow(/no judge run/);
+    deleteJudgeRun(db, campaignId, runId);
+    const one = (sql: string) => (db.$client.prepare(sql).get() as { n: number }).n;
+    expect(one(`select count(*) n from judge_runs where id = ${runId}`)).toBe(0);
+    expect(one(`select count(*) n from judge_labels where run_id = ${runId}`)).toBe(0);
+    expect(one("select count(*) n from llm_calls where judge_run_id is null and purpose like 'campaign.judge.%'")).toBe(1);
+  });
+});
