@@ -11,10 +11,13 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import Link from "next/link";
 import { ItemContent, itemHeadline } from "./ItemContent";
-import { Guidelines } from "./Guidelines";
 import { ScrollPane } from "./Value";
 
-type Props = { campaignName: string; guidelines: string; entries: QueueEntry[]; resumeAt: number };
+/**
+ * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
+ * the annotator's browser); null when the campaign has none.
+ */
+type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
 
 /** How far J/K move a pane, in pixels; PageUp/PageDown move it by most of its height. */
 const LINE_STEP = 120;
@@ -301,7 +304,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
 
   const guidesPane = (
     <ScrollPane title="Guidelines — G to hide" maxHeight="max-h-[40vh]">
-      {guidelines.trim() ? <Guidelines text={guidelines} /> : <p className="text-slate-500">This campaign has no guidelines.</p>}
+      {guidelines ?? <p className="text-slate-500">This campaign has no guidelines.</p>}
     </ScrollPane>
   );
   // Kinds that compare two outputs get a side panel (user information, guidelines) beside them.

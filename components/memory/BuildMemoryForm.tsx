@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { startTransition, useState } from "react";
 import { useStartBuild } from "./start-build";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
@@ -14,13 +14,18 @@ export function BuildMemoryForm({
 }) {
   // The new build appears in the list below with its progress bar.
   const [state, action, pending] = useStartBuild();
-  // Controlled fields: React resets an uncontrolled form after its action, which lost the choice after each Build.
+  // React resets a form after its `action` runs, which lost the choice after each Build: the form is
+  // submitted by hand (no reset), and the fields are controlled.
   const [datasetId, setDatasetId] = useState(String(datasets[0]?.id ?? ""));
   const [method, setMethod] = useState(methods.find((m) => m.id === "h2memory")?.id ?? methods[0]?.id ?? "");
   const [users, setUsers] = useState("");
   return (
     <form
-      action={action}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => action(data));
+      }}
       className="mb-6 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-4"
       aria-label="Build memory"
     >

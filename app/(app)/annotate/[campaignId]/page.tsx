@@ -4,6 +4,7 @@ import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
 import { myQueue } from "@/lib/annotation";
 import { AnnotateQueue } from "@/components/annotation/AnnotateQueue";
+import { Guidelines } from "@/components/annotation/Guidelines";
 
 export const metadata: Metadata = { title: "Annotate" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ export default async function QueuePage({ params }: { params: Promise<{ campaign
   return (
     <AnnotateQueue
       campaignName={queue.campaign.name}
-      guidelines={queue.campaign.guidelines}
+      guidelines={queue.campaign.guidelines.trim() ? <Guidelines text={queue.campaign.guidelines} /> : null}
       entries={queue.entries}
       resumeAt={queue.resumeAt}
     />
