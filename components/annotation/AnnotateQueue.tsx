@@ -56,6 +56,8 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   // Every item done or skipped: the completion screen, until the annotator opens an item again.
   const [finished, setFinished] = useState(initial.length > 0 && initial.every((e) => e.status !== "pending"));
   const [pane, setPane] = useState(0);
+  // Bumped on every move, so that opening the item already at `index` (from the completion screen) loads it afresh.
+  const [visit, setVisit] = useState(0);
   const contentRef = useRef<HTMLDivElement>(null);
   const cache = useRef(new Map<number, Promise<PresentedItem>>());
   const since = useRef(0); // set when an item is shown
@@ -123,7 +125,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     return () => {
       live = false;
     };
-  }, [entry, index, entries, load]);
+  }, [entry, index, entries, load, visit]);
 
   const takeMs = () => {
     const now = Date.now();
@@ -153,11 +155,11 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     (to: number) => {
       if (to < 0 || to >= entries.length) return;
       setFinished(false);
-      if (to === index && item) return;
       setItem(null);
       setIndex(to);
+      setVisit((v) => v + 1);
     },
-    [entries.length, index, item],
+    [entries.length],
   );
 
   const markAndAdvance = (status: QueueEntry["status"], change: Partial<QueueEntry>) => {
@@ -172,9 +174,11 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     const to = after >= 0 ? after : before;
     if (to >= 0) go(to);
     else {
-      // Nothing pending: the completion screen; this item is reloaded so reopening it shows the saved labels.
+      // Nothing pending: the completion screen. Only the cache is refreshed here; an item opened from the
+      // screen is loaded by the effect, whose `live` guard drops any answer that arrives too late.
       setFinished(true);
-      load(item.assignmentId, true).then(setItem);
+      setItem(null);
+      load(item.assignmentId, true).catch(() => {});
     }
   };
 
