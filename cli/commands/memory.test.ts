@@ -77,7 +77,7 @@ describe("pal memory / pal models", () => {
     expect(m.status).toBe(1);
     expect(m.stderr).toBe(`pal: unknown method "nope" (available: ${ASSISTANTS.map((a) => a.id).join(", ")})\n`);
     const u = await pal("memory", "build", "--dataset", "mini", "--method", "vanilla", "--users", "0000,9999");
-    expect(u.stderr).toBe('pal: --users: data set "mini" has no user "9999"\n');
+    expect(u.stderr).toBe('pal: data set "mini" has no user "9999"\n');
     const d = await pal("memory", "show", "--dataset", "nope", "--method", "vanilla", "--user", "0000", "--json");
     expect(d.status).toBe(1);
     expect(d.stderr).toMatch(/^pal: no data set named "nope"/);

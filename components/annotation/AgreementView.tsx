@@ -5,6 +5,32 @@ import { DistributionChart } from "./DistributionChart";
 
 export const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "—" : x.toFixed(d));
 
+/**
+ * A statistic, or "—" with the reason it is undefined beside it (no items, one category only, ...):
+ * a bare dash leaves the reader guessing whether it is zero, missing data or a bug.
+ */
+export function StatValue({
+  value,
+  reason,
+  digits = 3,
+  testId,
+}: {
+  value: number | null | undefined;
+  reason?: string | null;
+  digits?: number;
+  testId?: string;
+}) {
+  if (value !== null && value !== undefined) return <span data-testid={testId}>{value.toFixed(digits)}</span>;
+  return (
+    <span data-testid={testId} title={reason ?? "not defined"}>
+      —{" "}
+      <span className="text-xs font-normal text-slate-500" data-testid={testId ? `${testId}-reason` : undefined}>
+        ({reason ?? "not defined"})
+      </span>
+    </span>
+  );
+}
+
 export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
   const r = d.report;
   const ci = r.bootstrap?.ci ?? {};
@@ -71,16 +97,30 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
                   </td>
                   <td className="p-1.5 tabular-nums">{p.n}</td>
                   <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-cohen-${i}`}>
-                    {fmt(p.kappa)}{" "}
-                    <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? p.reasons?.kappa ?? ""}</span>
+                    {p.kappa === null ? (
+                      <StatValue value={null} reason={p.reasons?.kappa} />
+                    ) : (
+                      <>
+                        {fmt(p.kappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? ""}</span>
+                      </>
+                    )}
                   </td>
                   {d.dimension.scale === "ordinal" ? (
                     <>
                       <td className="p-1.5 tabular-nums">
-                        {fmt(p.linearWeightedKappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span>
+                        {p.linearWeightedKappa === null ? (
+                          <StatValue value={null} reason={p.reasons?.linearWeightedKappa ?? p.reasons?.kappa} />
+                        ) : (
+                          fmt(p.linearWeightedKappa)
+                        )}{" "}
+                        <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span>
                       </td>
                       <td className="p-1.5 tabular-nums">
-                        {fmt(p.quadraticWeightedKappa)}{" "}
+                        {p.quadraticWeightedKappa === null ? (
+                          <StatValue value={null} reason={p.reasons?.quadraticWeightedKappa ?? p.reasons?.kappa} />
+                        ) : (
+                          fmt(p.quadraticWeightedKappa)
+                        )}{" "}
                         <span className="text-xs text-slate-500">{d.cohenInterpretation[i].quadratic ?? ""}</span>
                       </td>
                     </>

@@ -2,14 +2,25 @@
 /**
  * The annotation queue: one item at a time, keyboard first. Keys: the choice keys set the active
  * dimension and move to the next one; ↑/↓ change dimension; Enter submits; ←/→ move between items;
- * S skips with a reason; C comments; ? lists the keys. Drafts autosave; the next item is prefetched
- * so it shows at once; a submission carries a client-generated id, so a retry is stored once.
+ * S skips with a reason; C comments; G shows the guidelines; F moves between the scrolling panes (dialogues,
+ * logs, the user's information) and J/K, PageUp/PageDown scroll the chosen one; ? lists the keys. Drafts
+ * autosave; the next item is prefetched so it shows at once; a submission carries a client-generated id,
+ * so a retry is stored once. After the last item a completion screen says what is left.
  */
 import { Component, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
+import Link from "next/link";
 import { ItemContent, itemHeadline } from "./ItemContent";
+import { ScrollPane } from "./Value";
 
-type Props = { campaignName: string; entries: QueueEntry[]; resumeAt: number };
+/**
+ * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
+ * the annotator's browser); null when the campaign has none.
+ */
+type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
+
+/** How far J/K move a pane, in pixels; PageUp/PageDown move it by most of its height. */
+const LINE_STEP = 120;
 
 const newId = () =>
   typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -58,7 +69,7 @@ function Unrenderable({ reason }: { reason: string }) {
   );
 }
 
-export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Props) {
+export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt }: Props) {
   const [entries, setEntries] = useState(initial);
   const [index, setIndex] = useState(resumeAt);
   const [item, setItem] = useState<PresentedItem | null>(null);
@@ -71,6 +82,14 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<"saved" | "saving" | null>(null);
+  // The guidelines are open on the first item of a fresh queue, then one key (G) away.
+  const [guidesOpen, setGuidesOpen] = useState(resumeAt === 0 && initial.every((e) => e.status === "pending"));
+  // Every item done or skipped: the completion screen, until the annotator opens an item again.
+  const [finished, setFinished] = useState(initial.length > 0 && initial.every((e) => e.status !== "pending"));
+  const [pane, setPane] = useState(0);
+  // Bumped on every move, so that opening the item already at `index` (from the completion screen) loads it afresh.
+  const [visit, setVisit] = useState(0);
+  const contentRef = useRef<HTMLDivElement>(null);
   const cache = useRef(new Map<number, Promise<PresentedItem>>());
   const since = useRef(0); // set when an item is shown
   const submissionId = useRef(newId());
@@ -137,7 +156,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     return () => {
       live = false;
     };
-  }, [entry, index, entries, load]);
+  }, [entry, index, entries, load, visit]);
 
   const takeMs = () => {
     const now = Date.now();
@@ -166,27 +185,32 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
   const go = useCallback(
     (to: number) => {
       if (to < 0 || to >= entries.length) return;
+      setFinished(false);
       setItem(null);
       setIndex(to);
+      setVisit((v) => v + 1);
     },
     [entries.length],
   );
 
-  const markAndAdvance = (status: QueueEntry["status"]) => {
+  const markAndAdvance = (status: QueueEntry["status"], change: Partial<QueueEntry> = {}) => {
     if (!entry) return;
     const assignmentId = entry.assignmentId;
     dirty.current = false;
     setSaved(null);
     cache.current.delete(assignmentId);
-    const next = entries.map((e, i) => (i === index ? { ...e, status } : e));
+    const next = entries.map((e, i) => (i === index ? { ...e, status, ...change } : e));
     setEntries(next);
     const after = next.findIndex((e, i) => i > index && e.status === "pending");
     const before = next.findIndex((e) => e.status === "pending");
     const to = after >= 0 ? after : before;
     if (to >= 0) go(to);
     else {
-      // Everything is done: stay on this item, freshly loaded.
-      load(assignmentId, true).then(setItem, (e) => setError(String(e.message ?? e)));
+      // Nothing pending: the completion screen. Only the cache is refreshed here; an item opened from the
+      // screen is loaded by the effect, whose `live` guard drops any answer that arrives too late.
+      setFinished(true);
+      setItem(null);
+      load(assignmentId, true).catch(() => {});
     }
   };
 
@@ -207,7 +231,8 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         }),
       });
       if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
-      markAndAdvance("done");
+      const commented = Object.values(commentsRef.current).filter((c) => c.trim()).length;
+      markAndAdvance("done", { skipReason: null, comments: commented });
     } catch (e) {
       setError(`Not saved: ${(e as Error).message}. Press Enter to try again.`);
     } finally {
@@ -226,7 +251,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (!r.ok) return setError((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
     setSkipping(false);
     setSkipReason("");
-    markAndAdvance("skipped");
+    markAndAdvance("skipped", { skipReason: skipReason.trim() });
   };
 
   const choose = (dimIndex: number, value: string) => {
@@ -256,11 +281,30 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (e.metaKey || e.ctrlKey || e.altKey) return;
     const k = e.key.toLowerCase();
     if (k === "?") return setHelp((h) => !h);
-    if (k === "escape") return (setHelp(false), setSkipping(false));
-    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-    if (k === "s" && entry) return (e.preventDefault(), setSkipping(true));
-    if (!item || item.unrenderable) return;
+    if (k === "escape") return (setHelp(false), setSkipping(false), setGuidesOpen(false));
+    if (k === "g") return (e.preventDefault(), setGuidesOpen((g) => !g));
+    if (k === "f") return (e.preventDefault(), setPane((p) => (panes().length ? (p + 1) % panes().length : 0)));
+    if (k === "j" || k === "k" || k === "pagedown" || k === "pageup") {
+      // The page's own scroll would move the window under the sticky header; the chosen pane is what the annotator reads.
+      const body = panes()[pane]?.querySelector<HTMLElement>("[data-scroll-body]");
+      if (!body) return;
+      e.preventDefault();
+      const step = k === "j" || k === "k" ? LINE_STEP : Math.max(LINE_STEP, body.clientHeight * 0.9);
+      body.scrollBy({ top: k === "j" || k === "pagedown" ? step : -step });
+      return;
+    }
+    if (finished) {
+      if (k === "arrowleft") return (e.preventDefault(), go(index));
+      return;
+    }
+    if (item?.unrenderable) {
+      // An item that cannot be shown can still be left: next, previous, skip.
+      if (k === "arrowright") return (e.preventDefault(), go(index + 1));
+      if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
+      if (k === "s" && entry) return (e.preventDefault(), setSkipping(true));
+      return;
+    }
+    if (!item) return;
     if (keyMap.has(k)) {
       e.preventDefault();
       return choose(activeRef.current, keyMap.get(k)!);
@@ -270,6 +314,25 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
     if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
   };
+  /** The scrolling panes of the item on screen, in page order (guidelines, outputs, user information, logs). */
+  const panes = () => [...(contentRef.current?.querySelectorAll<HTMLElement>("[data-scroll-pane]") ?? [])];
+  // Mark the chosen pane (clamped when the next item has fewer panes); a click on a pane chooses it.
+  useEffect(() => {
+    const list = panes();
+    list.forEach((p, i) => p.setAttribute("data-focused", String(i === Math.min(pane, list.length - 1))));
+  });
+  useEffect(() => {
+    const el = contentRef.current;
+    if (!el) return;
+    const onDown = (e: MouseEvent) => {
+      const hit = (e.target as HTMLElement).closest("[data-scroll-pane]");
+      const i = hit ? panes().indexOf(hit as HTMLElement) : -1;
+      if (i >= 0) setPane(i);
+    };
+    el.addEventListener("mousedown", onDown);
+    return () => el.removeEventListener("mousedown", onDown);
+  }, []);
+
   // The window listener is added once and always calls the latest handler.
   useLayoutEffect(() => {
     onKeyRef.current = handleKey;
@@ -280,6 +343,13 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  const guidesPane = (
+    <ScrollPane title="Guidelines — G to hide" maxHeight="max-h-[40vh]">
+      {guidelines ?? <p className="text-slate-500">This campaign has no guidelines.</p>}
+    </ScrollPane>
+  );
+  // Kinds that compare two outputs get a side panel (user information, guidelines) beside them.
+  const sideLayout = !!item && item.kind !== "session-quality" && item.kind !== "output-rating";
   const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
   return (
     <div className="space-y-3" data-testid="annotate-queue">
@@ -288,17 +358,33 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
           <div className="min-w-0">
             <p className="text-xs text-slate-500">{campaignName}</p>
             <p className="truncate font-medium text-slate-900" data-testid="item-headline">
-              {item ? (item.unrenderable ? "This item cannot be shown" : itemHeadline(item.kind, item.content)) : error ? "" : "Loading…"}
+              {finished
+                ? "All items are through"
+                : item
+                  ? item.unrenderable
+                    ? "This item cannot be shown"
+                    : itemHeadline(item.kind, item.content)
+                  : error
+                    ? ""
+                    : "Loading…"}
             </p>
           </div>
           <div className="flex shrink-0 items-center gap-3 text-sm">
             <span data-testid="progress" className="tabular-nums text-slate-700">
               {done} / {entries.length} done{skipped ? ` · ${skipped} skipped` : ""}
             </span>
-            <span className="text-xs text-slate-400">item {index + 1}</span>
+            {finished ? null : <span className="text-xs text-slate-400">item {index + 1}</span>}
             <span className="w-14 text-xs text-slate-400" aria-live="polite">
               {saved === "saving" ? "saving…" : saved === "saved" ? "draft saved" : ""}
             </span>
+            <button
+              type="button"
+              onClick={() => setGuidesOpen((g) => !g)}
+              aria-pressed={guidesOpen}
+              className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+            >
+              Guidelines <kbd className="font-mono">G</kbd>
+            </button>
             <button
               type="button"
               onClick={() => setHelp((h) => !h)}
@@ -312,7 +398,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
         <div className="mt-2 h-1 w-full rounded bg-slate-100">
           <div className="h-1 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
         </div>
-        {item && !item.unrenderable ? (
+        {item && !finished && !item.unrenderable ? (
           <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
             {dims.map((d, i) => (
               <fieldset
@@ -357,7 +443,7 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
             ))}
           </div>
         ) : null}
-        <div className="mt-2 flex items-center gap-2 text-xs text-slate-500">
+        <div className={`mt-2 flex items-center gap-2 text-xs text-slate-500 ${finished ? "hidden" : ""}`}>
           <button
             type="button"
             disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
@@ -442,20 +528,95 @@ export function AnnotateQueue({ campaignName, entries: initial, resumeAt }: Prop
               <kbd>C</kbd> comment on the dimension
             </li>
             <li>
+              <kbd>G</kbd> show / hide the guidelines
+            </li>
+            <li>
+              <kbd>F</kbd> next scrolling pane · <kbd>J</kbd>/<kbd>K</kbd> scroll it · <kbd>PgDn</kbd>/<kbd>PgUp</kbd> a page
+            </li>
+            <li>
               <kbd>?</kbd> this list · <kbd>Esc</kbd> close
             </li>
           </ul>
         </div>
       ) : null}
-      <div className="min-h-[60vh]">
-        {item?.unrenderable ? (
+      <div className="min-h-[60vh]" ref={contentRef}>
+        {finished ? (
+          <Completion entries={entries} open={(i) => go(i)} guides={guidesOpen ? guidesPane : null} />
+        ) : item?.unrenderable ? (
           <Unrenderable reason={item.unrenderable} />
         ) : item ? (
           <ItemBoundary key={item.assignmentId}>
-            <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} />
+            {sideLayout ? (
+              <ItemContent
+                kind={item.kind}
+                content={item.content}
+                left={item.left}
+                right={item.right}
+                aside={guidesOpen ? guidesPane : null}
+              />
+            ) : (
+              <div className="space-y-3">
+                {guidesOpen ? guidesPane : null}
+                <ItemContent kind={item.kind} content={item.content} left={item.left} right={item.right} />
+              </div>
+            )}
           </ItemBoundary>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+/** After the last item: how the queue ended, and the items still worth a look (skipped, commented). */
+function Completion({ entries, open, guides }: { entries: QueueEntry[]; open: (i: number) => void; guides: React.ReactNode }) {
+  const done = entries.filter((e) => e.status === "done").length;
+  const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
+  const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
+  const itemButton = (i: number) => (
+    <button type="button" onClick={() => open(i)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400">
+      Open item {i + 1}
+    </button>
+  );
+  return (
+    <div className="space-y-3">
+      {guides}
+      <section className="mx-auto max-w-2xl rounded-lg border border-emerald-200 bg-white p-6" data-testid="completion">
+        <h2 className="text-lg font-semibold text-slate-900">
+          {skipped.length ? "You have been through every item" : "Every item is labelled — thank you"}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600" data-testid="completion-counts">
+          {done} labelled · {skipped.length} skipped · {commented.length} with a comment
+        </p>
+        {skipped.length ? (
+          <div className="mt-4">
+            <h3 className="text-sm font-semibold text-amber-800">Skipped — still open for you</h3>
+            <ul className="mt-1 space-y-1 text-sm" data-testid="completion-skipped">
+              {skipped.map((e) => (
+                <li key={e.assignmentId} className="flex items-center gap-2">
+                  {itemButton(e.i)}
+                  <span className="text-slate-600">“{e.skipReason}”</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {commented.length ? (
+          <div className="mt-4">
+            <h3 className="text-sm font-semibold text-slate-700">Items you commented on</h3>
+            <ul className="mt-1 flex flex-wrap gap-2" data-testid="completion-commented">
+              {commented.map((e) => (
+                <li key={e.assignmentId}>{itemButton(e.i)}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <p className="mt-4 text-xs text-slate-500">
+          While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
+        </p>
+        <Link href="/annotate" className="mt-4 inline-block rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
+          Back to my campaigns
+        </Link>
+      </section>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { systemsInJsonl, systemsNamedIn } from "@/lib/annotation/blinding";
 
 type KindOption = {
   kind: string;
@@ -31,6 +32,13 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
   const [kind, setKind] = useState(kinds[0].kind);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // Nobody is ticked by default: an annotator gets work only when someone chose them.
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [perItem, setPerItem] = useState<Record<string, number>>({});
+  const k = perItem[kind] ?? (kind === "session-quality" ? 3 : 2);
+  const [name, setName] = useState("");
+  const [guidelines, setGuidelines] = useState<Record<string, string>>({});
+  const kExceeds = chosen.length > 0 && k > chosen.length;
   const def = kinds.find((k) => k.kind === kind)!;
   const task = EXPERIMENT_TASK[kind];
   const usable = task ? experiments.filter((e) => (e.tasks[task]?.length ?? 0) >= (task === "dialogue" ? 2 : 1)) : [];
@@ -41,6 +49,15 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
   const [experimentId, setExperimentId] = useState<number | null>(null);
   const exp = usable.find((e) => e.id === experimentId) ?? usable[0];
   const methods = exp && task ? exp.tasks[task] : [];
+  const [methodA, setMethodA] = useState<string | null>(null);
+  const [methodB, setMethodB] = useState<string | null>(null);
+  const [fileSystems, setFileSystems] = useState<string[]>([]);
+  const sysA = methodA && methods.includes(methodA) ? methodA : methods[0];
+  const sysB = methodB && methods.includes(methodB) ? methodB : methods[1];
+  const systems =
+    source === "experiment" ? (task === "dialogue" ? [sysA, sysB] : [sysA]).filter(Boolean) : source === "upload" ? fileSystems : [];
+  // Annotators see the campaign name and the guidelines: naming a system there unblinds the campaign.
+  const named = systemsNamedIn(systems, [name, guidelines[kind] ?? def.guidelines]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -56,10 +73,14 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid max-w-3xl gap-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="New campaign">
+    <form
+      onSubmit={onSubmit}
+      className="grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-4 rounded-lg border border-slate-200 bg-white p-4"
+      aria-label="New campaign"
+    >
       <label className="block text-xs text-slate-600">
         Name
-        <input name="name" required className={input} />
+        <input name="name" required value={name} onChange={(e) => setName(e.target.value)} className={input} />
       </label>
       <label className="block text-xs text-slate-600">
         Kind
@@ -100,7 +121,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
           </label>
           <label className="block text-xs text-slate-600">
             Method (side A)
-            <select name="methodA" key={`a-${exp.id}`} defaultValue={methods[0]} className={input}>
+            <select name="methodA" key={`a-${exp.id}`} value={sysA} onChange={(e) => setMethodA(e.target.value)} className={input}>
               {methods.map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -111,7 +132,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
           {task === "dialogue" ? (
             <label className="block text-xs text-slate-600">
               Method (side B)
-              <select name="methodB" key={`b-${exp.id}`} defaultValue={methods[1]} className={input}>
+              <select name="methodB" key={`b-${exp.id}`} value={sysB} onChange={(e) => setMethodB(e.target.value)} className={input}>
                 {methods.map((m) => (
                   <option key={m} value={m}>
                     {m}
@@ -156,7 +177,19 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
       ) : (
         <fieldset className="rounded border border-slate-200 p-3">
           <legend className="px-1 text-xs font-semibold">Items file (JSONL, one item per line)</legend>
-          <input name="file" type="file" accept=".jsonl,.json,.txt" required aria-label="Items file" className="text-sm" />
+          <input
+            name="file"
+            type="file"
+            accept=".jsonl,.json,.txt"
+            required
+            aria-label="Items file"
+            className="text-sm"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              setFileSystems([]);
+              if (f) void f.text().then((t) => setFileSystems(systemsInJsonl(t)));
+            }}
+          />
           {def.example ? (
             <pre className="mt-2 overflow-x-auto rounded bg-slate-50 p-2 text-[11px] text-slate-600">{def.example}</pre>
           ) : null}
@@ -167,16 +200,39 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
         <div className="grid grid-cols-2 gap-1">
           {users.map((u) => (
             <label key={u.id} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="annotators" value={u.id} defaultChecked={u.role === "annotator"} />
+              <input
+                type="checkbox"
+                name="annotators"
+                value={u.id}
+                checked={chosen.includes(u.id)}
+                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, u.id] : c.filter((x) => x !== u.id)))}
+              />
               {u.email} <span className="text-xs text-slate-400">{u.role}</span>
             </label>
           ))}
         </div>
+        <p className="mt-1 text-xs text-slate-500" data-testid="annotators-chosen">
+          {chosen.length === 0 ? "Tick the people who will annotate." : `${chosen.length} chosen.`}
+        </p>
       </fieldset>
       <div className="grid grid-cols-3 gap-3">
         <label className="block text-xs text-slate-600">
           Annotations per item (k)
-          <input name="perItem" type="number" min={1} defaultValue={kind === "session-quality" ? 3 : 2} key={kind} className={input} />
+          <input
+            name="perItem"
+            type="number"
+            min={1}
+            max={Math.max(1, chosen.length)}
+            value={k}
+            onChange={(e) => setPerItem({ ...perItem, [kind]: Number(e.target.value) })}
+            className={input}
+            aria-invalid={kExceeds}
+          />
+          {kExceeds ? (
+            <span role="alert" className="mt-1 block text-rose-700">
+              k = {k} needs at least {k} annotators; {chosen.length} chosen.
+            </span>
+          ) : null}
         </label>
         <label className="block text-xs text-slate-600">
           Split votes
@@ -194,14 +250,29 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
       </div>
       <label className="block text-xs text-slate-600">
         Guidelines (Markdown)
-        <textarea name="guidelines" rows={8} key={kind} defaultValue={def.guidelines} className={`${input} font-mono`} />
+        <textarea
+          name="guidelines"
+          rows={8}
+          value={guidelines[kind] ?? def.guidelines}
+          onChange={(e) => setGuidelines({ ...guidelines, [kind]: e.target.value })}
+          className={`${input} font-mono`}
+        />
       </label>
+      {named.length ? (
+        <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-800" data-testid="names-system-warning">
+          The {named.map((n) => `${n.where} mentions “${n.system}”`).join(" and the ")}: annotators see both, so they would know which
+          system is which. Rename or reword before creating the campaign.
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-sm text-rose-700">
           {error}
         </p>
       ) : null}
-      <button disabled={pending} className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60">
+      <button
+        disabled={pending || kExceeds || chosen.length === 0}
+        className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60"
+      >
         {pending ? "Creating…" : "Create campaign"}
       </button>
     </form>

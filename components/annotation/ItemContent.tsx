@@ -2,7 +2,8 @@
  * One item's content for any campaign kind. Annotators get it blinded (left/right, no names);
  * researchers pass `sideNames` to label the two sides with their systems.
  */
-import { Dialogue, Panel, Value } from "./Value";
+import { Dialogue, Panel, ScrollPane, Value } from "./Value";
+import { UserInfoCard } from "./UserInfoCard";
 
 type Props = {
   kind: string;
@@ -10,9 +11,11 @@ type Props = {
   left?: unknown;
   right?: unknown;
   sideNames?: [string, string];
+  /** Shown at the top of the side panel of pairwise kinds (the annotation queue's guidelines). */
+  aside?: React.ReactNode;
 };
 
-export function ItemContent({ kind, content, left, right, sideNames }: Props) {
+export function ItemContent({ kind, content, left, right, sideNames, aside }: Props) {
   if (kind === "session-quality") {
     const logs = (content.logs as Array<{ timestamp: string; type: string | null; content: string }>) ?? [];
     const dialogue = (content.dialogue as Array<{ role: string; content: string; action?: string }>) ?? [];
@@ -42,9 +45,8 @@ export function ItemContent({ kind, content, left, right, sideNames }: Props) {
           </Panel>
         </div>
         <div className="space-y-3">
-          <details open className="rounded-lg border border-slate-200 bg-white p-3">
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">Logs ({logs.length})</summary>
-            <ol className="mt-2 max-h-[28rem] space-y-1 overflow-y-auto text-sm">
+          <ScrollPane title={`Logs (${logs.length})`} maxHeight="max-h-[28rem]">
+            <ol className="space-y-1">
               {logs.map((l, i) => (
                 <li key={i} className="grid grid-cols-[9rem_1fr] gap-2 border-b border-slate-100 pb-1">
                   <span className="font-mono text-xs text-slate-500">{l.timestamp}</span>
@@ -52,15 +54,10 @@ export function ItemContent({ kind, content, left, right, sideNames }: Props) {
                 </li>
               ))}
             </ol>
-          </details>
-          <details open className="rounded-lg border border-slate-200 bg-white p-3">
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
-              Dialogue ({dialogue.length} utterances)
-            </summary>
-            <div className="mt-2 max-h-[32rem] overflow-y-auto">
-              <Dialogue turns={dialogue} />
-            </div>
-          </details>
+          </ScrollPane>
+          <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight="max-h-[32rem]">
+            <Dialogue turns={dialogue} />
+          </ScrollPane>
         </div>
       </div>
     );
@@ -78,25 +75,23 @@ export function ItemContent({ kind, content, left, right, sideNames }: Props) {
     );
   }
   const [l, r] = sideNames ?? (kind === "hicupid-ab" ? ["Answer A", "Answer B"] : ["Dialogue 1 (first)", "Dialogue 2 (second)"]);
+  // The two outputs come first; what the annotator judges them against sits in a side panel beside them.
   return (
-    <div className="space-y-3">
-      {kind === "hicupid-ab" ? (
-        <Panel title="User's personal information">
-          <Value value={content.metadata} />
-        </Panel>
-      ) : (
-        <Panel title="User information">
-          <Value value={content.userInfo} />
-        </Panel>
-      )}
+    <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="grid gap-3 md:grid-cols-2">
-        <Panel title={l} className="min-h-40">
+        <ScrollPane title={l} className="min-h-40">
           <Value value={left} />
-        </Panel>
-        <Panel title={r} className="min-h-40">
+        </ScrollPane>
+        <ScrollPane title={r} className="min-h-40">
           <Value value={right} />
-        </Panel>
+        </ScrollPane>
       </div>
+      <aside className="space-y-3 lg:sticky lg:top-4">
+        {aside}
+        <ScrollPane title={kind === "hicupid-ab" ? "User's personal information" : "User information"}>
+          <UserInfoCard info={kind === "hicupid-ab" ? content.metadata : content.userInfo} />
+        </ScrollPane>
+      </aside>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LlmJudgeEstimate, LlmJudgeRunInfo } from "@/lib/annotation/llm-judge";
+import { DeleteJudgeRunButton } from "./DeleteJudgeRunButton";
 
 type Run = LlmJudgeRunInfo;
 type Estimate = LlmJudgeEstimate;
@@ -140,6 +141,14 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
                       ? `done, ${r.failed} failed — run again to retry them`
                       : "stopped — run again to resume"}
             </span>
+            {r.running ? null : (
+              <DeleteJudgeRunButton
+                campaignId={campaignId}
+                runId={r.runId}
+                name={r.name}
+                onDeleted={() => setRuns((rs) => rs.filter((x) => x.runId !== r.runId))}
+              />
+            )}
           </div>
           {r.pausedReason && !r.running ? (
             <p role="status" data-testid="llm-run-paused" className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">

@@ -63,3 +63,34 @@ export function Panel({ title, children, className = "" }: { title: string; chil
     </section>
   );
 }
+
+/**
+ * A titled box whose body scrolls on its own (dialogues, logs, the user's information). Marked with
+ * data-scroll-pane so the annotation queue can move between panes and scroll the chosen one from the
+ * keyboard (F, J/K, PageUp/PageDown); focusable so the browser's own keys work in it too.
+ */
+export function ScrollPane({
+  title,
+  children,
+  className = "",
+  maxHeight = "max-h-[calc(100vh-17rem)]",
+}: {
+  title: string;
+  children: React.ReactNode;
+  className?: string;
+  maxHeight?: string;
+}) {
+  return (
+    <section
+      data-scroll-pane={title}
+      aria-label={title}
+      tabIndex={0}
+      className={`group rounded-lg border border-slate-200 bg-white focus:outline-none data-[focused=true]:border-indigo-400 data-[focused=true]:ring-2 data-[focused=true]:ring-indigo-100 ${className}`}
+    >
+      <h3 className="border-b border-slate-100 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      <div data-scroll-body className={`overflow-y-auto px-3 py-2 text-sm text-slate-800 ${maxHeight}`}>
+        {children}
+      </div>
+    </section>
+  );
+}

@@ -1,4 +1,5 @@
 "use client";
+import { startTransition, useState } from "react";
 import { useStartBuild } from "./start-build";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
@@ -13,15 +14,24 @@ export function BuildMemoryForm({
 }) {
   // The new build appears in the list below with its progress bar.
   const [state, action, pending] = useStartBuild();
+  // React resets a form after its `action` runs, which lost the choice after each Build: the form is
+  // submitted by hand (no reset), and the fields are controlled.
+  const [datasetId, setDatasetId] = useState(String(datasets[0]?.id ?? ""));
+  const [method, setMethod] = useState(methods.find((m) => m.id === "h2memory")?.id ?? methods[0]?.id ?? "");
+  const [users, setUsers] = useState("");
   return (
     <form
-      action={action}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const data = new FormData(e.currentTarget);
+        startTransition(() => action(data));
+      }}
       className="mb-6 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-4"
       aria-label="Build memory"
     >
       <label className="block text-xs text-slate-600">
         Data set
-        <select name="datasetId" className={input} required>
+        <select name="datasetId" className={input} required value={datasetId} onChange={(e) => setDatasetId(e.target.value)}>
           {datasets.map((d) => (
             <option key={d.id} value={d.id}>
               {d.name}
@@ -31,7 +41,7 @@ export function BuildMemoryForm({
       </label>
       <label className="block text-xs text-slate-600">
         Method
-        <select name="method" className={input} defaultValue={methods.find((m) => m.id === "h2memory")?.id}>
+        <select name="method" className={input} value={method} onChange={(e) => setMethod(e.target.value)}>
           {methods.map((m) => (
             <option key={m.id} value={m.id}>
               {m.label} ({m.id})
@@ -41,7 +51,7 @@ export function BuildMemoryForm({
       </label>
       <label className="block text-xs text-slate-600">
         Users (blank: every user)
-        <input name="users" placeholder="e.g. 0000, 0001" className={input} />
+        <input name="users" placeholder="e.g. 0000, 0001" className={input} value={users} onChange={(e) => setUsers(e.target.value)} />
       </label>
       <div className="flex items-end">
         <button

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
 import type { MemoryBuild } from "@/lib/assistants/build-jobs";
 import { useStartBuild } from "./start-build";
 
@@ -9,14 +10,19 @@ import { useStartBuild } from "./start-build";
  */
 export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
   const [b, setB] = useState(initial);
+  const router = useRouter();
   useEffect(() => {
     if (b.status !== "running") return;
     const t = setTimeout(async () => {
       const r = await fetch(`/api/memory/builds/${b.id}`, { cache: "no-store" });
-      if (r.ok) setB((await r.json()) as MemoryBuild);
+      if (!r.ok) return;
+      const next = (await r.json()) as MemoryBuild;
+      setB(next);
+      // The memory table below is server-rendered: refresh it whenever a session finishes, so it follows the bar.
+      if (next.sessionsDone !== b.sessionsDone || next.status !== b.status) router.refresh();
     }, 1000);
     return () => clearTimeout(t);
-  }, [b]);
+  }, [b, router]);
   const pct = b.sessionsTotal ? Math.round((100 * b.sessionsDone) / b.sessionsTotal) : 100;
   const colour =
     b.status === "failed" || b.status === "interrupted"

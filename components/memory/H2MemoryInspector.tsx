@@ -59,7 +59,10 @@ export function H2MemoryInspector({
         <div className="space-y-6">
           {sessions.map((s) => {
             const g = graphs.find((x) => x.key === s.key)?.content;
-            const sits = situations.filter((x) => x.content.session === s.key);
+            // Natural order: log_2 before log_10.
+            const sits = situations
+              .filter((x) => x.content.session === s.key)
+              .sort((x, y) => x.key.localeCompare(y.key, undefined, { numeric: true }));
             const bgs = backgrounds.filter((x) => x.content.session === s.key);
             const outs = outlines.filter((x) => x.content.session === s.key);
             return (
@@ -166,9 +169,11 @@ export function H2MemoryInspector({
               <div className="text-slate-700">{p.content.principle}</div>
               <div className="mt-1 text-xs text-slate-500">
                 {p.key} · from seq {p.validFromSeq} · {p.content.members.length} members{" "}
-                {p.content.callKeys.map((k, i) => (
-                  <CallLink key={k} base={callsBase} callKey={k} label={`call ${i + 1}`} />
-                ))}
+                <span className="inline-flex flex-wrap gap-x-2">
+                  {p.content.callKeys.map((k, i) => (
+                    <CallLink key={k} base={callsBase} callKey={k} label={`call ${i + 1}`} />
+                  ))}
+                </span>
               </div>
               <ul className="mt-2 list-disc pl-5 text-xs">
                 {p.content.members.map((m) => (
@@ -188,8 +193,11 @@ export function H2MemoryInspector({
 function OutlineCard({ o, callsBase }: { o: TopicOutlineEntry; callsBase: string }) {
   return (
     <div className="mt-2 rounded border border-slate-200 p-2" data-testid="outline">
-      <div className="text-xs text-slate-500">
-        {o.turn_span[0]}–{o.turn_span[1]} <CallLink base={callsBase} callKey={o.callKey} label="outline call" />{" "}
+      <div className="flex flex-wrap gap-x-2 text-xs text-slate-500">
+        <span>
+          turns {o.turn_span[0]}–{o.turn_span[1]}
+        </span>
+        <CallLink base={callsBase} callKey={o.callKey} label="outline call" />
         <CallLink base={callsBase} callKey={o.refineCallKey} label="rewrite call" />
       </div>
       <div>

@@ -14,8 +14,9 @@ export type GraphEdge = { from: string; to: string; type: "caused_by" | "follows
 
 import { componentColour } from "./colours";
 
-const COL_W = 230;
-const ROW_H = 92;
+// Wide enough for a log line at a readable size; the view fits the whole graph and zooms from there.
+const COL_W = 280;
+const ROW_H = 110;
 
 export function LogGraphView({ logs, edges, components }: { logs: GraphLog[]; edges: GraphEdge[]; components: string[][] }) {
   const byId = new Map(logs.map((l) => [l.id, l]));
@@ -28,10 +29,10 @@ export function LogGraphView({ logs, edges, components }: { logs: GraphLog[]; ed
         data: {
           label: (
             <div className="text-left" title={l?.content}>
-              <div className="text-[10px] text-slate-500">
+              <div className="text-[11px] text-slate-500">
                 {id} · {l?.timestamp}
               </div>
-              <div className="line-clamp-3 text-[11px] leading-tight">{l?.content}</div>
+              <div className="line-clamp-3 text-[13px] leading-snug">{l?.content}</div>
             </div>
           ),
         },
@@ -50,12 +51,22 @@ export function LogGraphView({ logs, edges, components }: { logs: GraphLog[]; ed
     markerEnd: { type: MarkerType.ArrowClosed },
     style: e.type === "caused_by" ? { stroke: "#be123c", strokeWidth: 1.6 } : { stroke: "#2563eb", strokeDasharray: "5 4" },
   }));
-  const height = Math.max(260, Math.min(640, Math.max(1, ...components.map((c) => c.length)) * ROW_H + 60));
+  const height = Math.max(320, Math.min(720, Math.max(1, ...components.map((c) => c.length)) * ROW_H + 80));
   return (
     <div data-testid="log-graph" className="rounded border border-slate-200 bg-white" style={{ height }}>
-      <ReactFlow nodes={nodes} edges={flowEdges} fitView proOptions={{ hideAttribution: true }} nodesConnectable={false}>
+      <ReactFlow
+        nodes={nodes}
+        edges={flowEdges}
+        fitView
+        // Fit the whole graph, but never shrink the text below ~60%: a bigger graph is panned, not squeezed.
+        fitViewOptions={{ padding: 0.12, minZoom: 0.6, maxZoom: 1.2 }}
+        minZoom={0.3}
+        maxZoom={2.5}
+        proOptions={{ hideAttribution: true }}
+        nodesConnectable={false}
+      >
         <Background gap={16} />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={{ padding: 0.12 }} />
       </ReactFlow>
       <div className="sr-only">
         {logs.length} logs, {edges.length} edges, {components.length} components

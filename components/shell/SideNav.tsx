@@ -6,7 +6,8 @@ export function SideNav({ items }: { items: Array<{ href: string; label: string 
   const path = usePathname();
   return (
     <nav aria-label="Main" className="w-48 shrink-0 border-r border-slate-200 bg-white p-3">
-      <ul className="space-y-1">
+      {/* The list stays in view while long pages scroll. */}
+      <ul className="sticky top-3 space-y-1">
         {items.map((i) => {
           const active = path === i.href || path.startsWith(i.href + "/");
           return (

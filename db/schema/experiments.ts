@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, real, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 import { datasets } from "./datasets";
 import { users } from "./auth";
@@ -37,6 +37,13 @@ export const experiments = sqliteTable(
     createdAt: createdAt(),
     startedAt: integer("started_at"),
     finishedAt: integer("finished_at"),
+    /**
+     * A tie margin applied after the run to the pairwise dialogue results (the W/T/L counts are re-derived
+     * from the stored mean scores); null: the margin the experiment ran with. Set from a campaign's
+     * tie-margin calibration, which `pairwiseTieMarginSource` names.
+     */
+    pairwiseTieMargin: real("pairwise_tie_margin"),
+    pairwiseTieMarginSource: text("pairwise_tie_margin_source"),
   },
   (t) => [index("experiments_created_by").on(t.createdBy, t.createdAt)],
 );

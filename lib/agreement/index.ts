@@ -9,3 +9,4 @@ export * from "./bootstrap";
 export * from "./interpret";
 export * from "./judge-vs-human";
 export * from "./report";
+export * from "./tie-margin";

@@ -311,3 +311,26 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(db.$client.prepare("select count(*) n from judge_runs").get()).toEqual({ n: 1 });
   });
 });
+
+describe("an uploaded campaign's annotators", () => {
+  it("are exactly the ticked ones: the form's fields reach createCampaign unchanged", async () => {
+    const { newCampaignFromForm } = await import("./form");
+    const form = new FormData();
+    form.set("source", "upload");
+    form.set("name", "upload pilot");
+    form.set("kind", "pairwise-dialogue");
+    form.set("perItem", "1");
+    form.append("annotators", String(ann[1]));
+    form.set("file", new File([PAIRWISE], "p.jsonl"));
+    // The form as the campaign route reads it: streamed from a real multipart request.
+    const { readMultipartForm } = await import("@/lib/http/multipart");
+    const received = await readMultipartForm(new Request("http://localhost/api/campaigns", { method: "POST", body: form }), {
+      fileField: "file",
+      maxFileBytes: 10 * 1024 * 1024,
+      what: "a campaign file",
+    });
+    const c = createCampaign(db, newCampaignFromForm(received), admin);
+    const who = db.select({ a: assignments.annotatorId }).from(assignments).where(eq(assignments.campaignId, c.id)).all();
+    expect(new Set(who.map((w) => w.a))).toEqual(new Set([ann[1]]));
+  });
+});

@@ -52,6 +52,10 @@ export function myCampaigns(db: Db, userId: number): MyCampaign[] {
 export interface QueueEntry {
   assignmentId: number;
   status: "pending" | "done" | "skipped";
+  /** Why the annotator skipped it (the completion screen lists what is left). */
+  skipReason: string | null;
+  /** How many of its dimensions carry a submitted comment. */
+  comments: number;
 }
 
 export interface MyQueue {
@@ -65,7 +69,12 @@ export function myQueue(db: Db, userId: number, campaignId: number): MyQueue {
   const c = Number.isInteger(campaignId) ? db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get() : undefined;
   const entries = c
     ? db
-        .select({ assignmentId: assignments.id, status: assignments.status })
+        .select({
+          assignmentId: assignments.id,
+          status: assignments.status,
+          skipReason: assignments.skipReason,
+          comments: sql<number>`(select count(*) from ${labels} where ${labels.assignmentId} = ${assignments.id} and ${labels.comment} is not null)`,
+        })
         .from(assignments)
         .where(and(eq(assignments.campaignId, campaignId), eq(assignments.annotatorId, userId)))
         .orderBy(asc(assignments.position))

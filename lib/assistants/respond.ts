@@ -75,7 +75,9 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
     }
   }
   if (!versionId)
-    throw new ConflictError(`the ${a.id} memory of user "${o.userKey}" has not been built: run pal memory build --method ${a.id} first`);
+    throw new ConflictError(
+      `the ${a.id} memory of user "${o.userKey}" has not been built: build it on the Memory page (or pal memory build --method ${a.id}) first`,
+    );
   const current = sessions[o.seq];
   const llm = o.llm.withOrigin(o.origin ?? {});
   const ctx: RespondContext<unknown> = {

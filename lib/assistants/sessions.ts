@@ -39,7 +39,7 @@ export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[
   if (!wanted?.length) return all;
   const known = new Set(all);
   const unknown = wanted.filter((u) => !known.has(u));
-  if (unknown.length) throw new InvalidInputError(`--users: data set "${ds.name}" has no user ${unknown.map((u) => `"${u}"`).join(", ")}`);
+  if (unknown.length) throw new InvalidInputError(`data set "${ds.name}" has no user ${unknown.map((u) => `"${u}"`).join(", ")}`);
   return wanted;
 }
 

@@ -13,6 +13,7 @@ import { createExperiment } from "./create";
 import { dryRun } from "./dry-run";
 import { runExperiment, type WorkerDeps } from "./worker";
 import { experimentResults } from "./results";
+import { applyPairwiseTieMargin } from "@/lib/annotation/calibration";
 import { claimJob } from "./lease";
 import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
 import { listQueryTopics, loadPalItem } from "@/lib/tasks/palset-items";
@@ -169,6 +170,18 @@ describe("experiments engine against the fake OpenAI server", () => {
       { a: "vanilla", b: "vanilla-log", dimension: "requirement", win: n, tie: 0, lose: 0 },
       { a: "vanilla", b: "vanilla-log", dimension: "preference", win: n, tie: 0, lose: 0 },
     ]);
+    // A tie margin applied after the run (tie-margin calibration) re-derives W/T/L from the stored means, no new call.
+    const calls = fake.chatRequests.length;
+    applyPairwiseTieMargin(t.db, id, 10, "campaign 1, run 1");
+    const wide = experimentResults(t.db, id);
+    expect(wide.pairwise.map((p) => [p.win, p.tie, p.lose])).toEqual([
+      [0, n, 0],
+      [0, n, 0],
+    ]);
+    expect(wide.pairwiseTieMargin).toEqual({ margin: 10, source: "campaign 1, run 1" });
+    applyPairwiseTieMargin(t.db, id, null, null);
+    expect(experimentResults(t.db, id).pairwise).toEqual(res.pairwise);
+    expect(fake.chatRequests.length).toBe(calls);
     const judge = fake.chatRequests.slice(before).filter((r) => text(r).includes('"assistant-1": <score>'));
     expect(judge.length).toBe(n * 2 * 6);
     // Six separately paid calls per pair, item and dimension: distinct replicate indices, distinct cache keys, no cache hit.

@@ -11,6 +11,7 @@ import { jobs, jobScores } from "@/db/schema";
 import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
+import { pairOutcome } from "@/lib/metrics/faireval";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
@@ -39,6 +40,8 @@ export type ExperimentResults = {
   reference: string;
   results: ResultRow[];
   pairwise: PairRow[];
+  /** A tie margin applied after the run (W/T/L re-derived from the mean scores), and where it came from; null: as run. */
+  pairwiseTieMargin: { margin: number; source: string | null } | null;
   summary: SummaryRow[];
   /** The answering calls (the jobs' ledger rows). */
   ledger: Ledger;
@@ -84,6 +87,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     .where(eq(jobs.experimentId, experimentId))
     .all();
   const scores = latestScores(db, experimentId);
+  const applied = e.pairwiseTieMargin ?? null;
 
   const groups = new Map<string, typeof all>();
   for (const j of all) {
@@ -113,7 +117,14 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
       const key = `${a}\u0000${b}\u0000${dim}`;
       const row = pairCounts.get(key) ?? { a, b, dimension: dim, win: 0, tie: 0, lose: 0 };
       for (const j of done) {
-        const v = scores.get(j.id)?.faireval?.[dim];
+        const f = scores.get(j.id)?.faireval;
+        const meanA = f?.[`${dim}MeanA`];
+        const meanB = f?.[`${dim}MeanB`];
+        // An applied margin re-derives the verdict with the judge's own rule from the stored means.
+        const v =
+          applied !== null && typeof meanA === "number" && typeof meanB === "number"
+            ? { Win: 1, Tie: 0, Lose: -1 }[pairOutcome(meanA, meanB, applied)]
+            : f?.[dim];
         if (v === 1) row.win++;
         else if (v === 0) row.tie++;
         else if (v === -1) row.lose++;
@@ -179,6 +190,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     reference,
     results,
     pairwise: [...pairCounts.values()],
+    pairwiseTieMargin: applied === null ? null : { margin: applied, source: e.pairwiseTieMarginSource ?? null },
     summary,
     ledger,
     ledgerByMethod,

@@ -3,6 +3,8 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
 import { adjudicateForm, setCampaignStatusForm } from "@/lib/annotation/forms";
+import { requireRole } from "@/lib/auth/session";
+import { applyPairwiseTieMargin } from "@/lib/annotation/calibration";
 
 export type ActionState = ActionResult<{ ok?: string }>;
 
@@ -20,4 +22,16 @@ export async function adjudicateAction(_prev: ActionState, form: FormData): Prom
     revalidatePath(`/campaigns/${r.campaignId}/items/${r.itemId}`);
     return { ok: r.ok };
   });
+}
+
+/** Applies a calibrated tie margin to an experiment's pairwise results (or resets it when margin is empty). */
+export async function applyTieMarginAction(form: FormData): Promise<void> {
+  await requireRole("admin", "researcher");
+  const campaignId = Number(form.get("campaignId"));
+  const experimentId = Number(form.get("experimentId"));
+  const raw = String(form.get("margin") ?? "");
+  const margin = raw === "" ? null : Number(raw);
+  applyPairwiseTieMargin(getDb(), experimentId, margin, margin === null ? null : String(form.get("source") ?? `campaign ${campaignId}`));
+  revalidatePath(`/campaigns/${campaignId}`);
+  revalidatePath(`/experiments/${experimentId}`);
 }

@@ -36,7 +36,7 @@ export default async function MemoryPage() {
       ) : null}
       {rows.length === 0 ? (
         <EmptyState title="No memory has been built yet">
-          Run <code>npx pal memory build --dataset NAME --method M</code>.
+          Choose a data set and a method above and press <b>Build memory</b>; the build shows its progress here.
         </EmptyState>
       ) : (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">

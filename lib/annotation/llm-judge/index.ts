@@ -6,6 +6,7 @@ export {
   estimateLlmJudge,
   ensureLlmJudgeRun,
   llmJudgeRuns,
+  deleteJudgeRun,
   judgeConfigChoices,
   startLlmJudge,
   type LlmJudgeRunInfo,

@@ -8,8 +8,8 @@
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
-import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns } from "@/db/schema";
-import { InvalidInputError } from "@/lib/errors";
+import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns, llmCalls } from "@/db/schema";
+import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
@@ -449,5 +449,27 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       completionTokens: ledger.completionTokens,
       failures,
     };
+  });
+}
+
+/**
+ * Deletes a judge run of a campaign (an LLM run that failed, or any run the team no longer wants) with
+ * its verdicts and failures. Its model calls stay in the ledger, detached from the run, so spending is
+ * never forgotten. A running LLM run cannot be deleted.
+ */
+export function deleteJudgeRun(db: Db, campaignId: number, runId: number): void {
+  getCampaign(db, campaignId);
+  const run = Number.isInteger(runId)
+    ? db
+        .select({ id: judgeRuns.id })
+        .from(judgeRuns)
+        .where(and(eq(judgeRuns.id, runId), eq(judgeRuns.campaignId, campaignId)))
+        .get()
+    : undefined;
+  if (!run) throw new NotFoundError(`no judge run ${runId} in campaign ${campaignId}`);
+  if (active.has(runId)) throw new ConflictError(`judge run ${runId} is running; wait for it to stop before deleting it`);
+  db.transaction((tx) => {
+    tx.update(llmCalls).set({ judgeRunId: null }).where(eq(llmCalls.judgeRunId, runId)).run();
+    tx.delete(judgeRuns).where(eq(judgeRuns.id, runId)).run();
   });
 }

@@ -54,6 +54,10 @@ describe("read model", () => {
 
   it("a user: profile, requirement types with preferences, timeline with counts", () => {
     const u = getPalUser(db, en, "0000")!;
+    // The user page's time span is the list's: the first log, not the first session's dialogue.
+    const listed = listPalUsers(db, en).rows.find((r) => r.userKey === "0000")!;
+    expect([u.firstAt, u.lastAt]).toEqual([listed.firstAt, listed.lastAt]);
+    expect(u.firstAt).toBeLessThan(u.timeline[0].dialogueAt!);
     expect(u).toMatchObject({ userKey: "0000", name: "Li Ming", background: { occupation: "Sales manager." } });
     expect(u.requirementTypes[0]).toEqual({
       aspect: "work",

@@ -127,6 +127,9 @@ export type PalUserDetail = {
   }>;
   /** Inferred log types over all the user's logs ("unknown" for logs without one). */
   logTypes: Record<string, number>;
+  /** The user's time span, as the users list computes it: the first log (else session) to the last session. */
+  firstAt: number | null;
+  lastAt: number | null;
 };
 
 /** One user's profile and timeline (no logs or turns: those are per sample). */
@@ -211,7 +214,26 @@ export function getPalUser(db: Queryable, datasetId: number, userKey: string): P
       topics: topicsBySample.get(id) ?? [],
     })),
     logTypes,
+    ...palUserSpan(db, u.id),
   };
+}
+
+/**
+ * One user's time span with the list's rule (listPalUsers: firstAt, lastAt): from the first log of the
+ * first session (logs come before their session's dialogue), else the first dialogue, to the last dialogue.
+ */
+export function palUserSpan(db: Queryable, userId: number): { firstAt: number | null; lastAt: number | null } {
+  const firstLogAt = sql<number | null>`(select l.at from ${palLogs} l where l.sample_id =
+    (select s2.id from ${palSamples} s2 where s2.user_id = ${userId} order by s2.seq limit 1) order by l.position limit 1)`;
+  const r = db
+    .select({
+      firstAt: sql<number | null>`coalesce(${firstLogAt}, min(${palSamples.dialogueAt}))`,
+      lastAt: sql<number | null>`max(${palSamples.dialogueAt})`,
+    })
+    .from(palSamples)
+    .where(eq(palSamples.userId, userId))
+    .get();
+  return { firstAt: r?.firstAt ?? null, lastAt: r?.lastAt ?? null };
 }
 
 export type PalSampleDetail = {

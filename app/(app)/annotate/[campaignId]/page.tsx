@@ -14,14 +14,11 @@ export default async function QueuePage({ params }: { params: Promise<{ campaign
   const campaignId = Number((await params).campaignId);
   const queue = orNotFound(() => myQueue(getDb(), user.id, campaignId));
   return (
-    <div className="space-y-3">
-      <AnnotateQueue campaignName={queue.campaign.name} entries={queue.entries} resumeAt={queue.resumeAt} />
-      <details className="rounded-lg border border-slate-200 bg-white p-3">
-        <summary className="cursor-pointer text-sm font-medium">Guidelines</summary>
-        <div className="mt-2">
-          <Guidelines text={queue.campaign.guidelines} />
-        </div>
-      </details>
-    </div>
+    <AnnotateQueue
+      campaignName={queue.campaign.name}
+      guidelines={queue.campaign.guidelines.trim() ? <Guidelines text={queue.campaign.guidelines} /> : null}
+      entries={queue.entries}
+      resumeAt={queue.resumeAt}
+    />
   );
 }

@@ -15,19 +15,24 @@ import {
   kindDef,
   ratingVsJudge,
 } from "@/lib/annotation";
-import { judgeRunsOf } from "@/lib/annotation/human-labels";
+import { judgeLabelsOf, judgeRunsOf } from "@/lib/annotation/human-labels";
+import { campaignExperimentId, experimentsWithPairwiseResults, tieMarginCalibration } from "@/lib/annotation/calibration";
+import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
+import { TieMarginChart } from "@/components/annotation/TieMarginChart";
+import { DeleteJudgeRunButton } from "@/components/annotation/DeleteJudgeRunButton";
 import { PageHeader } from "@/components/shell/PageHeader";
-import { DimensionAgreementView, fmt } from "@/components/annotation/AgreementView";
+import { DimensionAgreementView, fmt, StatValue } from "@/components/annotation/AgreementView";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
 import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
 import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { Guidelines } from "@/components/annotation/Guidelines";
 import { CampaignStatusForm } from "@/components/annotation/CampaignStatusForm";
+import { applyTieMarginAction } from "../actions";
 
 export const metadata: Metadata = { title: "Campaign" };
 export const dynamic = "force-dynamic";
 
-type Search = { variant?: string; humans?: string; items?: string };
+type Search = { variant?: string; humans?: string; items?: string; criterion?: string };
 
 export default async function CampaignPage({
   params,
@@ -47,15 +52,21 @@ export default async function CampaignPage({
   const progress = annotatorProgress(db, id);
   const agreement = campaignAgreement(db, id);
   const systems = campaignSystemsOf(db, id);
-  const runs = judgeRunsOf(db, id);
+  // A run without a single verdict (every call failed) has nothing to compare: no empty Table 11 block.
+  const runs = judgeRunsOf(db, id).filter((r) => judgeLabelsOf(db, r.id).size > 0);
   const vs = def.pairwise ? runs.map((r) => humanVsJudge(db, id, r.id, { variant, humans })) : [];
+  const criterion: CalibrationCriterion = sp.criterion && sp.criterion in CRITERIA ? (sp.criterion as CalibrationCriterion) : "cohen-plain";
+  const calibrations =
+    c.kind === "pairwise-dialogue" ? runs.map((r) => tieMarginCalibration(db, id, r.id, { variant, humans, criterion })) : [];
+  const targets = calibrations.length ? experimentsWithPairwiseResults(db) : [];
+  const ownExperiment = campaignExperimentId(db, id);
   const fig2 = c.kind === "hicupid-ab" ? figure2(db, id) : [];
   const ratingVs = def.pairwise ? [] : runs.map((r) => ratingVsJudge(db, id, r.id));
   const onlyDisagreements = sp.items === "disagreements";
   const overview = itemsOverview(db, id, { onlyDisagreements });
   const dims = campaignDimensionsOf(db, id);
   const q = (o: Search) =>
-    `?${new URLSearchParams({ variant, humans, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
+    `?${new URLSearchParams({ variant, humans, criterion, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
   return (
     <div className="space-y-5">
       <PageHeader
@@ -180,9 +191,12 @@ export default async function CampaignPage({
         ) : null}
         {vs.map((v) => (
           <div key={v.run.id} className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
-            <h3 className="font-medium">
-              {v.run.name}
-              {v.run.model ? ` (${v.run.model})` : ""}: {systems.A} vs {systems.B}
+            <h3 className="flex items-center gap-2 font-medium">
+              <span>
+                {v.run.name}
+                {v.run.model ? ` (${v.run.model})` : ""}: {systems.A} vs {systems.B}
+              </span>
+              <DeleteJudgeRunButton campaignId={id} runId={v.run.id} name={v.run.name} />
             </h3>
             <table className="mt-2 text-sm" data-testid="table11">
               <thead className="text-left text-xs text-slate-500">
@@ -216,7 +230,8 @@ export default async function CampaignPage({
                   <td className="p-1.5">Fleiss κ, ties dropped ({v.variant})</td>
                   {v.dimensions.map((d) => (
                     <td key={d.dimension} className="p-1.5 tabular-nums">
-                      {fmt(d.result.fleissKappa.value)} (n = {d.result.n}, {d.result.droppedTies} dropped)
+                      <StatValue value={d.result.fleissKappa.value} reason={d.result.fleissKappa.reason} /> (n = {d.result.n},{" "}
+                      {d.result.droppedTies} dropped)
                     </td>
                   ))}
                 </tr>
@@ -224,7 +239,7 @@ export default async function CampaignPage({
                   <td className="p-1.5">Cohen κ, ties dropped</td>
                   {v.dimensions.map((d) => (
                     <td key={d.dimension} className="p-1.5 tabular-nums">
-                      {fmt(d.result.cohenKappa.value)}
+                      <StatValue value={d.result.cohenKappa.value} reason={d.result.cohenKappa.reason} />
                     </td>
                   ))}
                 </tr>
@@ -232,7 +247,8 @@ export default async function CampaignPage({
                   <td className="p-1.5">Cohen κ, all items</td>
                   {v.dimensions.map((d) => (
                     <td key={d.dimension} className="p-1.5 tabular-nums">
-                      {fmt(d.result.plain.cohenKappa.value)} (Fleiss {fmt(d.result.plain.fleissKappa.value)})
+                      <StatValue value={d.result.plain.cohenKappa.value} reason={d.result.plain.cohenKappa.reason} /> (Fleiss{" "}
+                      <StatValue value={d.result.plain.fleissKappa.value} reason={d.result.plain.fleissKappa.reason} />)
                     </td>
                   ))}
                 </tr>
@@ -246,6 +262,89 @@ export default async function CampaignPage({
                 </tr>
               </tbody>
             </table>
+          </div>
+        ))}
+        {calibrations.map((cal) => (
+          <div key={`cal-${cal.run.id}`} className="space-y-2 rounded border border-slate-200 p-3">
+            <h3 className="font-medium">Tie-margin calibration: {cal.run.name}</h3>
+            <p className="text-xs text-slate-500">
+              The judge&apos;s six stored judgments per item are re-aggregated at each margin (a tie when |mean A − mean B| ≤ margin) and
+              compared with the humans ({cal.humans}; ties dropped when {cal.variant === "both" ? "both" : "either"} call a tie). No model
+              is called. Best margin by{" "}
+              {Object.entries(CRITERIA).map(([k, c], i) => (
+                <span key={k}>
+                  {i ? " / " : ""}
+                  <Link className={criterion === k ? "font-semibold text-slate-700" : "text-indigo-700"} href={q({ criterion: k })}>
+                    {c.label}
+                  </Link>
+                </span>
+              ))}
+              , averaged over the dimensions; the smaller margin on equal values.
+            </p>
+            {cal.reason ? (
+              <p className="text-sm text-slate-600" data-testid={`calibration-reason-${cal.run.id}`}>
+                No calibration: {cal.reason}.
+              </p>
+            ) : (
+              <>
+                <TieMarginChart cal={cal} />
+                {cal.best !== null ? (
+                  <form action={applyTieMarginAction} className="flex flex-wrap items-center gap-2 text-sm" data-testid="apply-margin">
+                    <input type="hidden" name="campaignId" value={id} />
+                    <input
+                      type="hidden"
+                      name="source"
+                      value={`campaign “${c.name}”, ${cal.run.name}, best by ${CRITERIA[criterion].label}`}
+                    />
+                    <label className="text-xs text-slate-600">
+                      Margin{" "}
+                      <select
+                        name="margin"
+                        defaultValue={String(cal.best)}
+                        className="rounded border border-slate-300 px-1 py-0.5"
+                        aria-label="Margin to apply"
+                      >
+                        {(cal.dimensions[0]?.curve ?? []).map((p) => (
+                          <option key={p.margin} value={String(p.margin)}>
+                            {p.margin.toFixed(2)}
+                            {p.margin === cal.best ? " (best)" : ""}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                    {targets.length ? (
+                      <>
+                        <label className="text-xs text-slate-600">
+                          to the pairwise results of{" "}
+                          <select
+                            name="experimentId"
+                            defaultValue={String(ownExperiment ?? targets[0].id)}
+                            className="rounded border border-slate-300 px-1 py-0.5"
+                            aria-label="Experiment"
+                          >
+                            {targets.map((e) => (
+                              <option key={e.id} value={e.id}>
+                                #{e.id} {e.name}
+                                {e.margin !== null ? ` (now margin ${e.margin})` : ""}
+                              </option>
+                            ))}
+                          </select>
+                        </label>
+                        <button className="rounded bg-indigo-600 px-3 py-1 text-white">Apply margin</button>
+                        <span className="text-xs text-slate-500" data-testid="applied-margins">
+                          {targets
+                            .filter((e) => e.margin !== null)
+                            .map((e) => `#${e.id} reads W/T/L at margin ${e.margin}`)
+                            .join(" · ") || "no experiment has an applied margin"}
+                        </span>
+                      </>
+                    ) : (
+                      <span className="text-xs text-slate-500">No experiment has pairwise dialogue results to apply it to yet.</span>
+                    )}
+                  </form>
+                ) : null}
+              </>
+            )}
           </div>
         ))}
         {ratingVs.map((v) => (
@@ -271,11 +370,16 @@ export default async function CampaignPage({
                   <tr key={d.dimension} className="border-t border-slate-100">
                     <td className="p-1.5">{d.title}</td>
                     <td className="p-1.5 tabular-nums">{d.n}</td>
-                    <td className="p-1.5 tabular-nums">{fmt(d.judgeMean, 2)}</td>
-                    <td className="p-1.5 tabular-nums">{fmt(d.humanMean, 2)}</td>
+                    <td className="p-1.5 tabular-nums">
+                      <StatValue value={d.judgeMean} reason="no item both rated" digits={2} />
+                    </td>
+                    <td className="p-1.5 tabular-nums">
+                      <StatValue value={d.humanMean} reason="no item both rated" digits={2} />
+                    </td>
                     <td className="p-1.5 tabular-nums">{d.exact === null ? "—" : `${fmt(d.exact * 100, 1)}%`}</td>
                     <td className="p-1.5 tabular-nums">
-                      {fmt(d.kappa.plain.value)} / {fmt(d.kappa.linear.value)} / {fmt(d.kappa.quadratic.value)}
+                      <StatValue value={d.kappa.plain.value} reason={d.kappa.plain.reason} /> / {fmt(d.kappa.linear.value)} /{" "}
+                      {fmt(d.kappa.quadratic.value)}
                       {d.kappa.reading ? ` (${d.kappa.reading})` : ""}
                     </td>
                     <td className="p-1.5 text-xs">

@@ -27,7 +27,7 @@ export const palsetViews: KindViews = {
         <Breadcrumbs items={crumbs} />
         <PageHeader
           title={u.name ? `${u.name} (${u.userKey})` : `User ${u.userKey}`}
-          subtitle={`PAL-Set · ${ds.name} · ${fmtSpan(samples[0]?.dialogueTimestamp, samples[samples.length - 1]?.dialogueTimestamp)}`}
+          subtitle={`PAL-Set · ${ds.name} · ${fmtSpan(u.firstAt, u.lastAt)}`}
           actions={
             <a
               href={`/api/datasets/${ds.id}/export?user=${encodeURIComponent(u.userKey)}`}

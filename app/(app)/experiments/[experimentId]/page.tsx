@@ -112,6 +112,12 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       {res.pairwise.length > 0 && (
         <section className="mb-4">
           <h2 className="mb-1 font-semibold">dialogue: Win / Tie / Lose</h2>
+          {res.pairwiseTieMargin ? (
+            <p className="mb-1 text-xs text-slate-600" data-testid="applied-tie-margin">
+              Read at tie margin <b>{res.pairwiseTieMargin.margin}</b> (re-derived from the stored mean scores)
+              {res.pairwiseTieMargin.source ? `, calibrated on ${res.pairwiseTieMargin.source}` : ""}.
+            </p>
+          ) : null}
           <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="results-pairwise">
             <thead className="bg-slate-50 text-left text-xs text-slate-500">
               <tr>

@@ -35,32 +35,17 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
           {v.error}
         </p>
       ) : null}
-      <div className="mb-6 grid gap-4 lg:grid-cols-2">
-        <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <h2 className="mb-2 font-semibold">Settings</h2>
-          <pre className="overflow-x-auto text-xs text-slate-600">{JSON.stringify(v.settings, null, 2)}</pre>
-        </section>
-        <section className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
-          <h2 className="mb-2 font-semibold">Sessions and entries</h2>
-          <p className="text-slate-600">
-            {steps.filter((s) => s.status === "complete").length} session step(s) complete
-            {steps.some((s) => s.status !== "complete")
-              ? `, ${steps
-                  .filter((s) => s.status !== "complete")
-                  .map((s) => `${s.sessionKey} ${s.status}`)
-                  .join(", ")}`
-              : ""}
-            .
-          </p>
-          <ul className="mt-2 text-slate-600">
-            {kinds.map(([k, n]) => (
-              <li key={k}>
-                <span className="font-mono">{k}</span>: {n}
-              </li>
-            ))}
-          </ul>
-        </section>
-      </div>
+      <p className="mb-4 text-sm text-slate-600" data-testid="memory-summary">
+        {steps.filter((s) => s.status === "complete").length} session step(s) complete
+        {steps.some((s) => s.status !== "complete")
+          ? `, ${steps
+              .filter((s) => s.status !== "complete")
+              .map((s) => `${s.sessionKey} ${s.status}`)
+              .join(", ")}`
+          : ""}
+        {" · "}
+        {kinds.map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`).join(" · ")}
+      </p>
       <section className="mb-8" aria-label="Memory as built">
         {v.method.startsWith("h2memory") ? (
           <H2MemoryInspector sessions={sessions} entries={shown} callsBase="/memory/calls" />
@@ -71,6 +56,11 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
           </>
         )}
       </section>
+      {/* The memory itself first; the raw settings are for checking a run, one click away. */}
+      <details className="mb-8 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+        <summary className="cursor-pointer font-semibold">Settings (raw)</summary>
+        <pre className="mt-2 overflow-x-auto text-xs text-slate-600">{JSON.stringify(v.settings, null, 2)}</pre>
+      </details>
       <h2 className="mb-2 text-sm font-semibold">Model calls</h2>
       <LedgerTable calls={listCalls(db, origin, { limit: 500 })} summary={summarizeCalls(db, origin)} />
     </>

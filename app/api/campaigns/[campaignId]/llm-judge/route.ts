@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { getCampaign } from "@/lib/annotation";
-import { estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, startLlmJudge } from "@/lib/annotation/llm-judge";
+import { deleteJudgeRun, estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, startLlmJudge } from "@/lib/annotation/llm-judge";
 import { judgeRequest, serverJudgeClient } from "@/lib/annotation/llm-judge/request";
 import { startBatchJudge } from "@/lib/annotation/llm-judge/batch-run";
 import { InvalidInputError } from "@/lib/errors";
@@ -34,4 +34,12 @@ export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params,
     ? await startBatchJudge(db, serverJudgeClient(db), id, opts, user.id)
     : startLlmJudge(db, serverJudgeClient(db), id, opts, user.id);
   return NextResponse.json({ estimate, ...started }, { status: 202 });
+});
+
+/** DELETE ?run=<id> → removes that judge run (LLM or imported) with its verdicts; its calls stay in the ledger. */
+export const DELETE = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
+  const id = Number((await params).campaignId);
+  const run = Number(new URL(req.url).searchParams.get("run"));
+  deleteJudgeRun(getDb(), id, run);
+  return NextResponse.json({ deleted: run });
 });

@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/test/db";
+import { ROOT } from "@/test/fixtures";
+import { createUser } from "@/lib/users/users";
+import { createCampaign, importJudgeVerdicts, submitLabels } from "@/lib/annotation";
+import { tieMarginCalibration } from "./calibration";
+import type { Db } from "@/db/client";
+
+const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
+const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
+
+let t: ReturnType<typeof tempDb>;
+let db: Db;
+let me: number;
+beforeEach(async () => {
+  t = tempDb();
+  db = t.db;
+  me = (await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" })).id;
+});
+afterEach(() => t.cleanup());
+
+/** One annotator labels the requirement dimension; the judge's scores give differences +2, +0.5, −1, −0.25. */
+function setUp(judgmentsOf: (a: number, b: number) => unknown[]) {
+  const c = createCampaign(
+    db,
+    {
+      name: "p",
+      kind: "pairwise-dialogue",
+      perItem: 1,
+      annotatorIds: [me],
+      source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+    },
+    me,
+  );
+  const human: Record<string, string> = { "topic-1": "Win", "topic-2": "Tie", "topic-3": "Lose", "topic-4": "Tie" };
+  const means: Record<string, [number, number]> = { "topic-1": [8, 6], "topic-2": [7, 6.5], "topic-3": [5, 6], "topic-4": [6, 6.25] };
+  let n = 0;
+  for (const [ext, v] of Object.entries(human)) {
+    const a = db.$client
+      .prepare("select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ?")
+      .get(ext) as { id: number; swapped: number };
+    const shown = a.swapped ? flip(v) : v;
+    submitLabels(db, me, a.id, { submissionId: `sub-${String(++n).padStart(6, "0")}`, values: { requirement: shown, preference: shown } });
+  }
+  const lines = Object.entries(means).map(([ext, [a, b]]) =>
+    JSON.stringify({ item: ext, dimension: "requirement", verdict: a > b ? "Win" : "Lose", judgments: judgmentsOf(a, b) }),
+  );
+  const run = importJudgeVerdicts(db, c.id, { name: "imported", fileName: "v.jsonl", text: lines.join("\n") }, me);
+  return { campaignId: c.id, runId: run.runId };
+}
+
+describe("tie-margin calibration of a campaign's judge run", () => {
+  it("re-derives the verdicts from the stored scores, in either stored order, and marks the best margin", () => {
+    // Four calls whose side means are (a, b): two AB with scores for A/B, two BA given in the shown order only.
+    const { campaignId, runId } = setUp((a, b) => [
+      { order: "AB", scoreA: a, scoreB: b },
+      { order: "AB", scoreA: a, scoreB: b },
+      { order: "BA", scoreFirst: b, scoreSecond: a },
+      { order: "BA", scoreFirst: b, scoreSecond: a },
+    ]);
+    const cal = tieMarginCalibration(db, campaignId, runId);
+    expect(cal.reason).toBeNull();
+    const req = cal.dimensions.find((d) => d.dimension === "requirement")!;
+    expect(req.curve).toHaveLength(13);
+    expect(req.curve[0].judge).toEqual({ Win: 2, Tie: 0, Lose: 2 });
+    expect(req.curve[0].plain.cohen.value).toBeCloseTo(1 / 3, 10);
+    expect(req.curve[1].plain.cohen.value).toBeCloseTo(7 / 11, 10);
+    expect(req.curve[2].plain.cohen.value).toBeCloseTo(1, 10);
+    // Preference has no judge verdicts: it contributes nothing, and 0.5 is the best margin.
+    expect(cal.dimensions.find((d) => d.dimension === "preference")!.curve[0].n).toBe(0);
+    expect(cal.best).toBe(0.5);
+  });
+
+  it("says why when the verdicts carry no scores", () => {
+    const { campaignId, runId } = setUp(() => []);
+    const cal = tieMarginCalibration(db, campaignId, runId);
+    expect(cal.best).toBeNull();
+    expect(cal.reason).toMatch(/no scores/);
+  });
+});
+
+describe("deleting a judge run", () => {
+  it("removes the run and its verdicts and keeps its model calls in the ledger, detached", async () => {
+    const { deleteJudgeRun } = await import("./llm-judge");
+    const { campaignId, runId } = setUp(() => []);
+    db.$client
+      .prepare(
+        "insert into llm_calls (purpose, role, config, endpoint, model, status, judge_run_id) values ('campaign.judge.dialogue.requirement', 'judge', 'judge', 'http://x', 'm', 'failed', ?)",
+      )
+      .run(runId);
+    expect(() => deleteJudgeRun(db, campaignId, runId + 100)).toThrow(/no judge run/);
+    deleteJudgeRun(db, campaignId, runId);
+    const one = (sql: string) => (db.$client.prepare(sql).get() as { n: number }).n;
+    expect(one(`select count(*) n from judge_runs where id = ${runId}`)).toBe(0);
+    expect(one(`select count(*) n from judge_labels where run_id = ${runId}`)).toBe(0);
+    expect(one("select count(*) n from llm_calls where judge_run_id is null and purpose like 'campaign.judge.%'")).toBe(1);
+  });
+});
