@@ -129,6 +129,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/campaigns/[campaignId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999", status: 404 },
   "(app)/campaigns/[campaignId]/items/[itemId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/items/1", status: 404 },
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
+  "(app)/experiments/protocol": { roles: ["admin", "researcher"], sample: () => "/experiments/protocol" },
   // No experiment exists in the e2e database: the allowed roles get the 404 page, the others 403.
   "(app)/experiments/[experimentId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999", status: 404 },
   "(app)/experiments/[experimentId]/jobs/[jobId]": {

@@ -72,8 +72,19 @@ const campaignStatus = (id: number) => {
   }
 };
 
-/** A campaign made through the page, and the id of its Close button's server action, read from the page's HTML. */
-async function campaignWithCloseAction(page: Page, guidelines?: string): Promise<{ id: number; actionId: string }> {
+/** The hidden fields React renders into a server-action form for browsers without JavaScript ($ACTION_…), in order. */
+type ActionFields = Array<[string, string]>;
+
+const unescapeHtml = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+/** A campaign made through the page, and its Close form's server-action fields, read from the page's HTML. */
+async function campaignWithCloseAction(page: Page, guidelines?: string): Promise<{ id: number; actionFields: ActionFields }> {
   await login(page, account("researcher"));
   await page.goto(url("/campaigns/new"));
   await page.getByLabel("Name").fill(`Origin rule e2e ${Date.now()}`);
@@ -88,24 +99,32 @@ async function campaignWithCloseAction(page: Page, guidelines?: string): Promise
   const id = Number(page.url().split("/").pop());
   // The server's HTML (what a browser without JavaScript gets), not the client-rendered DOM.
   const html = await (await page.request.get(url(`/campaigns/${id}`))).text();
-  const actionId = html.match(/name="\$ACTION_ID_([0-9a-f]+)"/)?.[1];
-  expect(actionId, "the Close button is a server-action form").toBeTruthy();
+  // The Close form (the one that posts status=closed); a plain action form has $ACTION_ID_<id>, a form with
+  // state (useActionState) has $ACTION_REF_n, $ACTION_n:0 (id and bound arguments) and $ACTION_KEY.
+  const form = [...html.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].map((m) => m[1]).find((f) => /name="status" value="closed"/.test(f));
+  const actionFields: ActionFields = [...(form ?? "").matchAll(/<input type="hidden" name="(\$ACTION[^"]*)"(?: value="([^"]*)")?/g)].map(
+    (m) => [m[1], unescapeHtml(m[2] ?? "")],
+  );
+  expect(actionFields.length, "the Close button is a server-action form").toBeGreaterThan(0);
   expect(campaignStatus(id)).toBe("open");
-  return { id, actionId: actionId! };
+  return { id, actionFields };
 }
 
-function mpaBody(actionId: string, id: number) {
-  return `--x\r\nContent-Disposition: form-data; name="$ACTION_ID_${actionId}"\r\n\r\n\r\n--x\r\nContent-Disposition: form-data; name="campaignId"\r\n\r\n${id}\r\n--x\r\nContent-Disposition: form-data; name="status"\r\n\r\nclosed\r\n--x--\r\n`;
+function mpaBody(actionFields: ActionFields, id: number) {
+  const part = (name: string, value: string) => `--x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  return [...actionFields.map(([n, v]) => part(n, v)), part("campaignId", String(id)), part("status", "closed")].join("") + "--x--\r\n";
 }
+
+const escapeAttr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 
 test.describe("issue 14 item 6: no-JavaScript server-action form posts go through the origin rule", () => {
   test("from another site's page in Chromium, and by script without Origin: a clear 403, the campaign stays open", async ({ page }) => {
-    const { id, actionId } = await campaignWithCloseAction(page);
+    const { id, actionFields } = await campaignWithCloseAction(page);
 
     // The attacker's page: same host (localhost, so the Lax session cookie is sent), another port,
     // auto-submitting the Close form as a browser without JavaScript on our page would.
     const html = `<!doctype html><form id=f method=POST enctype=multipart/form-data action="${url(`/campaigns/${id}`)}">
-      <input type=hidden name="$ACTION_ID_${actionId}" value=""><input type=hidden name=campaignId value="${id}">
+      ${actionFields.map(([n, v]) => `<input type=hidden name="${escapeAttr(n)}" value="${escapeAttr(v)}">`).join("")}<input type=hidden name=campaignId value="${id}">
       <input type=hidden name=status value=closed></form><script>document.getElementById("f").submit()</script>`;
     const evil = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html));
     await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
@@ -126,20 +145,20 @@ test.describe("issue 14 item 6: no-JavaScript server-action form posts go throug
     const headers = { "content-type": "multipart/form-data; boundary=x" };
     const r1 = await script.post(`/campaigns/${id}`, {
       headers: { ...headers, "sec-fetch-site": "cross-site" },
-      data: mpaBody(actionId, id),
+      data: mpaBody(actionFields, id),
       maxRedirects: 0,
     });
     expect(r1.status()).toBe(403);
     expect(await r1.text()).toContain("cross-site request refused");
     // Same scheme check as everywhere: https on the app's host and port is another origin.
     const tls = await apiAs(account("researcher"), { origin: e2eState().baseURL.replace(/^http:/, "https:") });
-    const r2 = await tls.post(`/campaigns/${id}`, { headers, data: mpaBody(actionId, id), maxRedirects: 0 });
+    const r2 = await tls.post(`/campaigns/${id}`, { headers, data: mpaBody(actionFields, id), maxRedirects: 0 });
     expect(r2.status()).toBe(403);
     expect(campaignStatus(id)).toBe("open");
 
     // Control: the same post from the app's own origin does close it, so the refusals above are the rule's.
     const own = await apiAs(account("researcher"));
-    const r3 = await own.post(`/campaigns/${id}`, { headers, data: mpaBody(actionId, id), maxRedirects: 0 });
+    const r3 = await own.post(`/campaigns/${id}`, { headers, data: mpaBody(actionFields, id), maxRedirects: 0 });
     expect(r3.status()).toBeLessThan(400);
     expect(campaignStatus(id)).toBe("closed");
   });
@@ -218,7 +237,7 @@ test("issue 14 item 12: guideline images load only from the app or data:, others
   expect(offsite).toEqual([]);
   await ann.setViewportSize({ width: 1440, height: 900 });
   await box.scrollIntoViewIfNeeded();
-  await box.screenshot({ path: "/work/helpers/shots/sec-guideline-images.png" });
+  await box.screenshot({ path: test.info().outputPath("sec-guideline-images.png") });
   await ctx.close();
 });
 
@@ -246,7 +265,7 @@ test("issue 14 item 7: a saved key the current encryption key cannot open is a c
     await expect(card.getByRole("status")).toContainText(`failed: ${name}: saved keys cannot be decrypted: re-enter them`);
     await page.setViewportSize({ width: 1440, height: 900 });
     await card.scrollIntoViewIfNeeded();
-    await card.screenshot({ path: "/work/helpers/shots/sec-models-unreadable-key.png" });
+    await card.screenshot({ path: test.info().outputPath("sec-models-unreadable-key.png") });
 
     await card
       .getByRole("form", { name: `Settings of ${name}` })

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { test, expect } from "@playwright/test";
 import { e2eState, login, account } from "./state";
 
@@ -6,7 +7,7 @@ import { e2eState, login, account } from "./state";
  * runs on the PAL-Set demo, a launch with two overrides shows the preset and both overrides on the
  * experiment page, and the protocol notes page lists both presets.
  */
-test("a preset shows every setting with its source; the experiment page lists the preset and each override", async ({ page, browser }) => {
+test("a preset shows every setting with its source; the experiment page lists the preset and each override", async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await login(page, account("researcher"));
@@ -21,36 +22,50 @@ test("a preset shows every setting with its source; the experiment page lists th
   await expect(form.getByTestId("dataset")).toHaveValue(/\d+/);
   await form.getByRole("button", { name: "Estimate" }).click();
   await expect(form.getByTestId("estimate")).toBeVisible({ timeout: 60_000 });
-  await page.screenshot({ path: "/work/helpers/shots/protocol-new-experiment.png", fullPage: false });
-  // The setup configures the assistant and embedding roles only: the launch is refused naming a missing role.
-  await form.getByRole("button", { name: "Launch" }).click();
-  await expect(form.getByRole("alert")).toContainText(/the mem-pal preset needs the (user-simulator|judge) role: no model configured/);
-  // An admin configures them (a dead endpoint: the run is cancelled at once), then the launch goes through.
-  const admin = await (await browser.newContext()).newPage();
-  await login(admin, account("admin"));
-  await admin.goto(`${e2eState().baseURL}/admin/models`);
-  for (const role of ["judge", "user-simulator"]) {
-    const card = admin.getByTestId(`model-${role}`);
-    const f = card.getByRole("form", { name: `Settings of ${role}` });
-    await f.getByLabel(/Base URL/).fill("http://127.0.0.1:9/v1");
-    await f.getByLabel("Model").fill(`e2e-${role}`);
-    await f.getByLabel(/API key/).fill("sk-e2e");
-    await f.getByRole("button", { name: "Save" }).click();
-    await expect(card.getByText(`Saved ${role}.`)).toBeVisible();
-  }
-  await form.getByRole("button", { name: "Launch" }).click();
-  await expect(page).toHaveURL(/\/experiments\/\d+$/, { timeout: 30_000 });
-  await expect(page.getByTestId("preset")).toContainText("Reproduce Mem-PAL · 2 overrides");
+  // A launch needs the judge and user-simulator roles, which other specs point at their own test doubles
+  // (global settings): the experiment is made with the CLI instead, with the roles in its environment (a
+  // dead endpoint and a spend cap of one call, so it stops at once). The refusal of a launch with a
+  // missing role is tested in lib/experiments/presets.test.ts and cli/preset.test.ts.
+  const run = spawnSync(
+    "node",
+    [
+      "bin/pal.mjs",
+      "run",
+      "--preset",
+      "mem-pal",
+      "--dataset",
+      "PAL-Set demo (en)",
+      "--users",
+      "0000",
+      "--repeats",
+      "1",
+      "--max-calls",
+      "1",
+      "--json",
+    ],
+    {
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        PAL_DB: e2eState().dbPath,
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+        OPENAI_API_KEY: "sk-e2e",
+        PAL_MODEL_ASSISTANT: "e2e-assistant",
+        PAL_MODEL_USER_SIMULATOR: "e2e-user-simulator",
+        PAL_MODEL_JUDGE: "e2e-judge",
+        PAL_MODEL_EMBEDDING: "e2e-embedding",
+        PAL_LLM_RETRIES: "0",
+      },
+    },
+  );
+  const created = /experiment (\d+) created/.exec(run.stderr)?.[1];
+  expect(created, run.stderr).toBeTruthy();
+  await page.goto(`${e2eState().baseURL}/experiments/${created}`);
+  await expect(page.getByTestId("preset")).toContainText("Reproduce Mem-PAL");
   const overrides = page.getByTestId("preset-overrides");
   await expect(overrides.getByRole("row", { name: /^repeats/ })).toContainText("3");
   await expect(overrides.getByRole("row", { name: /^users/ })).toContainText('["0000"]');
-  await page
-    .getByRole("button", { name: /Cancel/ })
-    .click()
-    .catch(() => undefined);
-  await page.screenshot({ path: "/work/helpers/shots/protocol-experiment-page.png", fullPage: false });
   await page.goto(`${e2eState().baseURL}/experiments/protocol`);
   await expect(page.getByTestId("protocol-hicupid")).toContainText("HiCUPID Figure A15");
   await expect(page.getByTestId("protocol-notes")).toContainText("What to expect to differ");
-  await page.screenshot({ path: "/work/helpers/shots/protocol-notes.png", fullPage: false });
 });

@@ -86,7 +86,7 @@ test("invalid UTF-8 in an upload is refused with the file and line, and nothing 
   await fillCampaign(page, name, file);
   await expect(page.getByRole("form", { name: "New campaign" }).getByRole("alert")).toContainText("latin1.jsonl:2: not valid UTF-8");
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: "/work/helpers/shots/uploads-utf8-refused.png" }).catch(() => {});
+  await page.screenshot({ path: test.info().outputPath("uploads-utf8-refused.png") }).catch(() => {});
   expect(page.url()).toMatch(/\/campaigns\/new$/);
   const { default: Database } = await import("better-sqlite3");
   const db = new Database(e2eState().dbPath, { readonly: true });
@@ -119,7 +119,7 @@ test("an item nested too deeply (stored before the bound) does not trap the anno
   await ann.goto(url(`/annotate/${id}`));
   await expect(ann.getByTestId("item-unrenderable")).toContainText("nested deeper than 64 levels");
   await expect(ann.getByRole("group", { name: "Your judgment" })).toHaveCount(0); // nothing to judge on an item not shown
-  await ann.screenshot({ path: "/work/helpers/shots/uploads-unrenderable-item.png" }).catch(() => {});
+  await ann.screenshot({ path: test.info().outputPath("uploads-unrenderable-item.png") }).catch(() => {});
   await ann.keyboard.press("s");
   await ann.getByLabel("Skip reason").fill("cannot be shown");
   await ann.keyboard.press("Enter");

@@ -13,8 +13,10 @@ const RESPONDERS: Record<string, () => Promise<Responder>> = {
   /** The experiments benchmark: a requirement for the assistant, a G-Score for the judge. */
   requirement: async () => (req) => {
     const t = String(req.messages[0].content);
-    if (t.includes('"score"')) return JSON.stringify({ analysis: "基本符合", score: 1.5 });
-    return JSON.stringify({ requirement: "用户希望在周末安排一次轻松的家庭活动" });
+    // Replies in the prompt's language (the client regenerates a reply in the other one).
+    const zh = /[\u4e00-\u9fff]/.test(t);
+    if (t.includes('"score"')) return JSON.stringify({ analysis: zh ? "基本符合" : "mostly matches", score: 1.5 });
+    return JSON.stringify({ requirement: zh ? "用户希望在周末安排一次轻松的家庭活动" : "The user wants a relaxed family outing at the weekend." });
   },
 };
 

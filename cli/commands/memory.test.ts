@@ -104,7 +104,7 @@ describe("pal memory / pal models", () => {
     const bad = await pal("models", "check");
     fake.setFault(undefined);
     expect(bad.status).toBe(1);
-    expect(bad.stdout).toMatch(/^judge\s+fake-judge\s+.*FAILED: 401/m);
+    expect(bad.stdout).toMatch(/^judge\s+fake-judge\s+.*FAILED: .*API key was refused \(HTTP 401\)/m);
     expect(bad.stderr).toBe("pal: judge did not answer\n");
   });
 });
