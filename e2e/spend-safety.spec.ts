@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { test, expect } from "@playwright/test";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
@@ -28,11 +28,19 @@ test("a run whose replies are all invalid pauses itself; the page shows the reas
     PAL_MODEL_JUDGE: "e2e-judge",
     PAL_LLM_RETRIES: "0",
   };
-  const run = spawnSync(
-    "node",
-    ["bin/pal.mjs", "run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla", "--task", "requirement", "--users", "0000", "--json"],
-    { env, encoding: "utf8" },
-  );
+  // Not spawnSync: the test double answers from this process, whose event loop must keep running.
+  const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(
+      "node",
+      ["bin/pal.mjs", "run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla", "--task", "requirement", "--users", "0000", "--json"],
+      { env },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
   expect(run.status, run.stderr).toBe(3);
   expect(run.stderr).toContain("paused");
   const out = JSON.parse(run.stdout);
