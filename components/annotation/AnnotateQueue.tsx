@@ -312,6 +312,9 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     if (k === "enter") return (e.preventDefault(), void submit());
     if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
     if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
+    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
+    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
+    if (k === "s") return (e.preventDefault(), setSkipping(true));
     if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
   };
   /** The scrolling panes of the item on screen, in page order (guidelines, outputs, user information, logs). */

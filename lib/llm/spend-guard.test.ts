@@ -27,10 +27,22 @@ describe("SpendGuard", () => {
     expect(() => g.check()).not.toThrow();
     g.observe(invalid());
     expect(trips).toHaveLength(1);
-    expect(trips[0]).toMatch(/first 20 attempts all failed \(last: invalid reply/);
+    expect(trips[0]).toMatch(/first 20 attempts all failed, the last 20 the same way \(invalid reply/);
     expect(() => g.check()).toThrow(RunPausedError);
     g.observe(invalid());
     expect(trips).toHaveLength(1); // once
+  });
+
+  it("does not trip on mixed transient failures before the first success, only on the same one 20 times", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
+    const kinds = ["HTTP 500: boom", "timeout", "HTTP 429: slow", "APIConnectionError: Connection error."];
+    for (let i = 0; i < 40; i++) g.observe(row("retry", { error: kinds[i % kinds.length] }));
+    expect(trips).toEqual([]);
+    for (let i = 0; i < 19; i++) g.observe(row("retry", { error: "HTTP 500: boom" }));
+    expect(trips).toEqual([]);
+    g.observe(row("failed", { error: "HTTP 500: boom" }));
+    expect(trips[0]).toMatch(/the last 20 the same way \(HTTP 500/);
   });
 
   it("does not count cache hits, and one success ends the probe", () => {

@@ -11,7 +11,7 @@ export class RunPausedError extends AppError {
 export type Prices = Partial<Record<string, { prompt: number; completion: number }>>;
 
 export type SpendGuardOptions = {
-  /** The run pauses when its first `probe` attempts all failed (default 20). */
+  /** The run pauses when its first `probe` attempts all failed the same way (default 20). */
   probe?: number;
   /** ... or when at least half of its last `window` calls failed the same way (default 50). */
   window?: number;
@@ -51,6 +51,8 @@ export class SpendGuard {
   private readonly window: number;
   private attempts = 0;
   private anyOk = false;
+  private lastKind: string | null = null;
+  private sameRun = 0;
   private calls: number;
   private usd: number;
   private recent: Array<string | null> = [];
@@ -106,9 +108,17 @@ export class SpendGuard {
       if (this.recent.length > this.window) this.recent.shift();
     }
     if (this.reasonText !== null) return;
-    if (!this.anyOk && this.attempts >= this.probe) {
-      this.trip(`the first ${this.attempts} attempts all failed (last: ${kind}: ${(row.error ?? "").slice(0, 200)})`);
-      return;
+    // Before any accepted reply: the same failure `probe` times in a row (mixed transient faults that a
+    // retry may get past are not a broken endpoint).
+    if (!this.anyOk && kind !== null) {
+      this.sameRun = kind === this.lastKind ? this.sameRun + 1 : 1;
+      this.lastKind = kind;
+      if (this.sameRun >= this.probe) {
+        this.trip(
+          `the first ${this.attempts} attempts all failed, the last ${this.sameRun} the same way (${kind}: ${(row.error ?? "").slice(0, 200)})`,
+        );
+        return;
+      }
     }
     if (kind !== null && this.recent.length >= this.window) {
       const same = this.recent.filter((k) => k === kind).length;
