@@ -29,6 +29,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   },
   "experiments/[experimentId]/marks": { sample: "/api/experiments/999999/marks", methods: { POST: ["admin", "researcher"] } },
   "experiments/[experimentId]/marks/[markId]": { sample: "/api/experiments/999999/marks/1", methods: { DELETE: ["admin", "researcher"] } },
+  "memory/builds": { sample: "/api/memory/builds", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
   "memory/builds/[id]": { sample: "/api/memory/builds/999999", methods: { GET: ["admin", "researcher"] } },
   campaigns: { sample: "/api/campaigns", methods: { POST: ["admin", "researcher"] } },
   "campaigns/[campaignId]/export": { sample: "/api/campaigns/1/export", methods: { GET: ["admin", "researcher"] } },
