@@ -80,9 +80,7 @@ function rows(db: Db): Map<string, Row> {
   const raw = stmt(
     db,
     "SELECT name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, model, params, endpoint_id AS endpointId FROM model_settings",
-  ).all() as Array<
-    Omit<Row, "params"> & { params: string | null }
-  >;
+  ).all() as Array<Omit<Row, "params"> & { params: string | null }>;
   return new Map(raw.map((r) => [r.name, { ...r, params: r.params === null ? null : (JSON.parse(r.params) as Record<string, unknown>) }]));
 }
 

@@ -40,9 +40,10 @@ export function tryAcquire(db: Db, e: Pick<EndpointLimits, "id" | "rpm" | "tpm">
         if (recent.length >= k) return { waitMs: Math.max(1, recent[k - 1].at + windowMs - now + 1) };
       }
       if (e.tpm) {
-        const used = stmt(db, "SELECT coalesce(sum(tokens), 0) AS t, min(at) AS first FROM endpoint_usage WHERE endpoint_id = ? AND tokens > 0").get(
-          e.id,
-        ) as { t: number; first: number | null };
+        const used = stmt(
+          db,
+          "SELECT coalesce(sum(tokens), 0) AS t, min(at) AS first FROM endpoint_usage WHERE endpoint_id = ? AND tokens > 0",
+        ).get(e.id) as { t: number; first: number | null };
         if (used.t >= e.tpm && used.first !== null) return { waitMs: Math.max(1, used.first + MINUTE - now + 1) };
       }
       const r = stmt(db, "INSERT INTO endpoint_usage (endpoint_id, at) VALUES (?, ?)").run(e.id, now);
