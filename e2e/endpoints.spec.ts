@@ -61,6 +61,8 @@ test("an admin defines an endpoint once and points two roles at it; its key neve
   expect(fake.chatRequests.at(-1)?.model).toBe("e2e-simulator");
 
   expect(await page.content()).not.toContain(secret);
+  await page.getByRole("heading", { name: "Endpoints" }).scrollIntoViewIfNeeded();
+  await page.evaluate(() => document.querySelectorAll("main, body, html").forEach((el) => el.scrollTo(0, 0)));
   await page.screenshot({ path: "/work/helpers/shots/endpoints-models.png", fullPage: false });
 
   const { default: Database } = await import("better-sqlite3");
