@@ -33,13 +33,16 @@ describe("SpendGuard", () => {
     expect(trips).toHaveLength(1); // once
   });
 
-  it("does not trip on mixed transient failures before the first success, only on the same one 20 times", () => {
+  it("does not trip on retried or mixed failures before the first success, only on 20 calls failing the same way", () => {
     const trips: string[] = [];
     const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
     const kinds = ["HTTP 500: boom", "timeout", "HTTP 429: slow", "APIConnectionError: Connection error."];
     for (let i = 0; i < 40; i++) g.observe(row("retry", { error: kinds[i % kinds.length] }));
     expect(trips).toEqual([]);
-    for (let i = 0; i < 19; i++) g.observe(row("retry", { error: "HTTP 500: boom" }));
+    // Retried tries of one call do not count; calls that failed for good do.
+    for (let i = 0; i < 100; i++) g.observe(row("retry", { error: "HTTP 500: boom" }));
+    expect(trips).toEqual([]);
+    for (let i = 0; i < 19; i++) g.observe(row("failed", { error: "HTTP 500: boom" }));
     expect(trips).toEqual([]);
     g.observe(row("failed", { error: "HTTP 500: boom" }));
     expect(trips[0]).toMatch(/the last 20 the same way \(HTTP 500/);

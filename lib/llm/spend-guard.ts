@@ -110,7 +110,9 @@ export class SpendGuard {
     if (this.reasonText !== null) return;
     // Before any accepted reply: the same failure `probe` times in a row (mixed transient faults that a
     // retry may get past are not a broken endpoint).
-    if (!this.anyOk && kind !== null) {
+    // Transport tries the client retries ("retry" rows) cost nothing and belong to one call: the probe
+    // counts invalid replies and calls that failed for good.
+    if (!this.anyOk && kind !== null && row.status !== "retry") {
       this.sameRun = kind === this.lastKind ? this.sameRun + 1 : 1;
       this.lastKind = kind;
       if (this.sameRun >= this.probe) {
