@@ -45,6 +45,7 @@ describe("a misbehaving model endpoint", () => {
   const t = tempDb();
   let fake: FakeOpenAI;
   const seen = new Map<string, number>();
+  const perModel = new Map<string, number>();
   let datasetId = 0;
   let campaignId = 0;
   let researcher = 0;
@@ -59,7 +60,11 @@ describe("a misbehaving model endpoint", () => {
         seen.set(body, n + 1);
         if (body.includes(DOOMED)) return { kind: "status", status: 500 };
         if (n > 0) return undefined;
-        return FAULTS[seen.size % FAULTS.length];
+        // In turn per model, so each run (the experiment's assistant, the judge) meets every kind whatever
+        // order its requests arrive in (the spend guard sends a run's first calls one at a time).
+        const k = perModel.get(req.model) ?? 0;
+        perModel.set(req.model, k + 1);
+        return FAULTS[k % FAULTS.length];
       },
     });
     for (const [k, v] of Object.entries(modelEnv(fake.baseURL))) vi.stubEnv(k, v);
