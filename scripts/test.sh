@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Command 2 of the README: the whole suite: types, lint, format check, unit and integration tests (vitest), then a
 # production build, the browser tests (Playwright in Debian's Chromium) and the reliability checks on that
-# build (npm run test:reliability). Ends with one "N passed, N failed" line over all three.
+# build (npm run test:reliability). Ends with one "N passed, N failed" line over all three, naming any failed static check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh || exit 1
@@ -9,14 +9,15 @@ bash scripts/ensure-chromium.sh || exit 1
 start=$(date +%s)
 out=$(mktemp -d)
 status=0
+failed_checks=() # static checks are not tests, but the closing line must still name them
 echo "== typecheck"
-npx tsc --noEmit -p . || status=1
+npx tsc --noEmit -p . || { status=1; failed_checks+=(typecheck); }
 echo "== lint (eslint: Next.js rules, lib/ and db/ never import app/, components/ or cli/)"
-npx eslint . || status=1
+npx eslint . || { status=1; failed_checks+=(lint); }
 echo "== import cycles (madge: no module may import itself through others, type imports included)"
-npm run --silent check:cycles || status=1
+npm run --silent check:cycles || { status=1; failed_checks+=(import-cycles); }
 echo "== format (prettier --check; npm run format fixes it)"
-npx prettier --check . > "$out/prettier.log" 2>&1 || { tail -n 20 "$out/prettier.log"; status=1; }
+npx prettier --check . > "$out/prettier.log" 2>&1 || { tail -n 20 "$out/prettier.log"; status=1; failed_checks+=(format); }
 echo "== unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest.json" || status=1
 echo "== build"
@@ -26,9 +27,9 @@ if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
   echo "== reliability (SIGKILL, backup/restore, model endpoint faults, load, full disk: test/reliability, on the build above)"
   npx vitest run --config vitest.reliability.config.ts --reporter=default --reporter=json --outputFile.json="$out/reliability.json" || status=1
 else
-  cat "$out/build.log"; status=1
+  cat "$out/build.log"; status=1; failed_checks+=(build)
 fi
-node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
+PAL_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"
 rm -rf "$out"
 exit $status

@@ -16,7 +16,9 @@ const RESPONDERS: Record<string, () => Promise<Responder>> = {
     // Replies in the prompt's language (the client regenerates a reply in the other one).
     const zh = /[\u4e00-\u9fff]/.test(t);
     if (t.includes('"score"')) return JSON.stringify({ analysis: zh ? "基本符合" : "mostly matches", score: 1.5 });
-    return JSON.stringify({ requirement: zh ? "用户希望在周末安排一次轻松的家庭活动" : "The user wants a relaxed family outing at the weekend." });
+    return JSON.stringify({
+      requirement: zh ? "用户希望在周末安排一次轻松的家庭活动" : "The user wants a relaxed family outing at the weekend.",
+    });
   },
 };
 
