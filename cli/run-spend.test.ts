@@ -4,36 +4,18 @@
  * CLI prints), and the --users flag (all means all; an unknown user is named).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { tempDb } from "@/test/db";
+import { runPal } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 
-type Run = { code: number | null; stdout: string; stderr: string };
+// no transport retries: each paid attempt in the ledger is one the run itself asked for
+const pal = (dbFile: string, baseURL: string, args: string[]) => runPal(dbFile, baseURL, args, { env: { PAL_LLM_RETRIES: "0" } });
 
-function pal(dbFile: string, baseURL: string, args: string[]): Promise<Run> {
-  const env = {
-    ...process.env,
-    PAL_DB: dbFile,
-    OPENAI_BASE_URL: baseURL,
-    OPENAI_API_KEY: "test",
-    PAL_MODEL_ASSISTANT: "assistant-model",
-    PAL_MODEL_USER_SIMULATOR: "simulator-model",
-    PAL_MODEL_JUDGE: "judge-model",
-    PAL_LLM_RETRIES: "0",
-  };
-  return new Promise((resolve) => {
-    const child = spawn("node", ["bin/pal.mjs", ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const VANILLA_REQUIREMENT = ["run", "--dataset", "en", "--method", "vanilla", "--task", "requirement"];
 
 type Row = { status: string; cache_hit: number; prompt_tokens: number; completion_tokens: number };
 function ledgerRows(file: string): Row[] {
@@ -66,7 +48,7 @@ describe("pal run: spending safety and honest accounting", () => {
     const t = await newDb();
     fake.setResponder(() => ({ content: "I cannot answer in JSON today.", promptTokens: 100, completionTokens: 7 }));
     const before = fake.chatRequests.length;
-    const r = await pal(t.file, fake.baseURL, ["run", "--dataset", "en", "--method", "vanilla", "--task", "requirement", "--json"]);
+    const r = await pal(t.file, fake.baseURL, [...VANILLA_REQUIREMENT, "--json"]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/paused.*first 20 attempts all failed.*invalid reply/);
     const out = JSON.parse(r.stdout);
@@ -101,18 +83,7 @@ describe("pal run: spending safety and honest accounting", () => {
     const good = experimentReplies();
     // Every third request gets a reply that is not JSON: the client asks again, the item still succeeds.
     fake.setResponder((req, i) => (i % 3 === 0 ? { content: "not json", promptTokens: 11, completionTokens: 3 } : good(req)));
-    const r = await pal(t.file, fake.baseURL, [
-      "run",
-      "--dataset",
-      "en",
-      "--method",
-      "vanilla",
-      "--task",
-      "requirement",
-      "--users",
-      "all",
-      "--json",
-    ]);
+    const r = await pal(t.file, fake.baseURL, [...VANILLA_REQUIREMENT, "--users", "all", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     const rows = ledgerRows(t.file);
@@ -130,17 +101,7 @@ describe("pal run: spending safety and honest accounting", () => {
   it("names an unknown user", async () => {
     const t = await newDb();
     fake.setResponder(experimentReplies());
-    const r = await pal(t.file, fake.baseURL, [
-      "run",
-      "--dataset",
-      "en",
-      "--method",
-      "vanilla",
-      "--task",
-      "requirement",
-      "--users",
-      "nobody-here",
-    ]);
+    const r = await pal(t.file, fake.baseURL, [...VANILLA_REQUIREMENT, "--users", "nobody-here"]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/user "nobody-here"/);
   }, 60_000);
