@@ -3,6 +3,7 @@ import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { postJson } from "./api";
+import { PresetSettingsTable } from "./PresetSettingsTable";
 
 type DatasetOption = { id: number; name: string; kind: string };
 type TaskOption = { name: string; label: string; datasetKind: string };
@@ -183,24 +184,7 @@ export function NewExperimentForm({
             </Link>
             ):
           </summary>
-          <table className="mt-1 w-full">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="pr-2">Setting</th>
-                <th className="pr-2">Value</th>
-                <th>Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preset.settings.map((x) => (
-                <tr key={x.path} className="border-t border-indigo-100 align-top">
-                  <td className="pr-2 font-mono">{x.path}</td>
-                  <td className="pr-2">{settingText(x.value)}</td>
-                  <td>{x.source}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PresetSettingsTable settings={preset.settings} className="mt-1 w-full" />
         </details>
       ) : null}
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
@@ -373,21 +357,6 @@ export function NewExperimentForm({
       </div>
     </form>
   );
-}
-
-/** A preset value in a few words: lists of methods by label or name, other values as written. */
-function settingText(v: unknown): string {
-  if (Array.isArray(v))
-    return v
-      .map((x) =>
-        x && typeof x === "object" ? String((x as { label?: string; name?: string }).label ?? (x as { name?: string }).name) : String(x),
-      )
-      .join(", ");
-  if (v && typeof v === "object")
-    return Object.entries(v)
-      .map(([k, x]) => `${k}: ${typeof x === "object" ? JSON.stringify(x) : String(x)}`)
-      .join(", ");
-  return String(v);
 }
 
 /** "N jobs of max M" (and methods, repeats); what passes a limit is listed with how to raise it. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { requireRole } from "@/lib/auth/session";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { presetOptions } from "@/lib/experiments/presets";
+import { PresetSettingsTable } from "@/components/experiments/PresetSettingsTable";
 
 export const metadata: Metadata = { title: "Protocol notes" };
 
@@ -53,24 +54,7 @@ export default async function ProtocolPage() {
         <section key={p.id} className="mb-4 rounded border border-slate-200 bg-white p-3" data-testid={`protocol-${p.id}`}>
           <h2 className="font-semibold">{p.label}</h2>
           <p className="mb-2 text-xs text-slate-600">{p.description}</p>
-          <table className="w-full text-xs">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="pr-2">Setting</th>
-                <th className="pr-2">Value</th>
-                <th>Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.settings.map((s) => (
-                <tr key={s.path} className="border-t border-slate-100 align-top">
-                  <td className="pr-2 font-mono">{s.path}</td>
-                  <td className="pr-2">{typeof s.value === "string" ? s.value : JSON.stringify(s.value)}</td>
-                  <td>{s.source}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PresetSettingsTable settings={p.settings} />
         </section>
       ))}
       {notes ? (
