@@ -8,19 +8,10 @@ import { createContext, Fragment, useCallback, useContext, useEffect, useRef, us
 import { markSegments } from "@/lib/jobs/mark-segments";
 import { postJson } from "../api";
 import { MARK_STYLE, type MarkColour } from "./mark-style";
+import type { CaseMark } from "@/lib/jobs/marks";
 
-export type ClientMark = {
-  id: number;
-  block: string;
-  start: number;
-  end: number;
-  quote: string;
-  colour: MarkColour;
-  note: string | null;
-  userId: number;
-  author: string;
-  where: string;
-};
+/** A mark as the browser gets it (the server's CaseMark without its timestamp). */
+export type ClientMark = Omit<CaseMark, "createdAt">;
 
 type Pending = { block: string; start: number; end: number; quote: string; top: number; left: number };
 type Ctx = { marks: ClientMark[] };
