@@ -31,30 +31,30 @@ function PosNegList({ value, pos, neg }: { value: PosNeg; pos: string; neg: stri
   if (!p.length && !n.length) return <span className="text-slate-400">—</span>;
   return (
     <div className="space-y-1">
-      {p.length ? (
-        <div>
-          <span className="text-[11px] font-medium text-emerald-700">{pos}</span>
-          <ul className="ml-4 list-disc text-emerald-900">
-            {p.map((x, i) => (
-              <li key={i}>
-                <Value value={x} />
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      {n.length ? (
-        <div>
-          <span className="text-[11px] font-medium text-rose-700">{neg}</span>
-          <ul className="ml-4 list-disc text-rose-900">
-            {n.map((x, i) => (
-              <li key={i}>
-                <Value value={x} />
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <LabelledList items={p} label={pos} tone="emerald" />
+      <LabelledList items={n} label={neg} tone="rose" />
+    </div>
+  );
+}
+
+// Tailwind needs whole class names in the source, so each tone spells its classes out.
+const TONES = {
+  emerald: { label: "text-emerald-700", list: "text-emerald-900" },
+  rose: { label: "text-rose-700", list: "text-rose-900" },
+} as const;
+
+function LabelledList({ items, label, tone }: { items: unknown[]; label: string; tone: keyof typeof TONES }) {
+  if (!items.length) return null;
+  return (
+    <div>
+      <span className={`text-[11px] font-medium ${TONES[tone].label}`}>{label}</span>
+      <ul className={`ml-4 list-disc ${TONES[tone].list}`}>
+        {items.map((x, i) => (
+          <li key={i}>
+            <Value value={x} />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
