@@ -2,8 +2,8 @@ import { test, expect, type Page } from "@playwright/test";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
 import { annotatorPage } from "./annotate";
-import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
-import { campaignJudgeReplies } from "../test/experiment-replies";
+import { type FakeOpenAI } from "../test/fake-openai";
+import { startNamedJudge } from "./named-judge";
 
 /**
  * Issue 18's annotator and PI screens: the pairwise item (dialogues first, the user's information in
@@ -149,14 +149,7 @@ test.describe("tie-margin calibration", () => {
   const JUDGE = "judge:e2e-screens";
   let fake: FakeOpenAI;
   test.beforeAll(async () => {
-    fake = await startFakeOpenAI({ latencyMs: 5 });
-    fake.setResponder(campaignJudgeReplies());
-    const { default: Database } = await import("better-sqlite3");
-    const db = new Database(e2eState().dbPath);
-    db.prepare(
-      "insert into model_settings (name, role, base_url, model) values (?, 'judge', ?, 'e2e-screens-judge') on conflict(name) do update set base_url = excluded.base_url",
-    ).run(JUDGE, fake.baseURL);
-    db.close();
+    fake = await startNamedJudge(JUDGE, "e2e-screens-judge");
   });
   test.afterAll(async () => {
     await fake.close();
