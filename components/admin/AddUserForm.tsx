@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { addUserAction, type ActionState } from "@/app/(app)/admin/users/actions";
+import { ActionError } from "@/components/shell/ActionError";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -29,11 +30,7 @@ export function AddUserForm() {
         Password (empty: generate one)
         <input name="password" type="password" minLength={8} className={input} />
       </label>
-      {state.error ? (
-        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1" />
       {state.ok ? (
         <p role="status" className="rounded bg-emerald-50 px-2 py-1 text-xs text-emerald-800">
           {state.ok}

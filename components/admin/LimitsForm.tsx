@@ -2,6 +2,7 @@
 import { useActionState } from "react";
 import { saveLimitsAction, type LimitsActionState } from "@/app/(app)/admin/settings/actions";
 import type { ExperimentLimits } from "@/lib/experiments/limits";
+import { ActionError } from "@/components/shell/ActionError";
 
 const input = "mt-1 w-40 rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 const HELP: Record<keyof ExperimentLimits, string> = {
@@ -50,11 +51,7 @@ export function LimitsForm({
           </span>
         ) : null}
       </div>
-      {state.error ? (
-        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1" />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 import { useActionState } from "react";
 import { saveModelAction, testModelAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
 import type { PublicModelConfig } from "@/lib/llm/config";
+import { ActionError } from "@/components/shell/ActionError";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -127,11 +128,7 @@ export function AddJudgeForm() {
       >
         Add judge
       </button>
-      {state.error ? (
-        <p role="alert" className="w-full text-xs text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} className="w-full" />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { deleteModelAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
+import { ActionError } from "@/components/shell/ActionError";
 
 /** Removes a named judge's saved settings; a refusal (already removed, a tampered name) is shown. */
 export function RemoveJudgeForm({ name }: { name: string }) {
@@ -11,11 +12,7 @@ export function RemoveJudgeForm({ name }: { name: string }) {
       <button disabled={pending} className="text-xs text-rose-600 hover:underline">
         Remove {name}
       </button>
-      {state.error ? (
-        <p role="alert" className="text-xs text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} />
     </form>
   );
 }

@@ -1,15 +1,12 @@
 "use client";
 import { useActionState } from "react";
 import { setDisabledAction, setRoleAction, type ActionState } from "@/app/(app)/admin/users/actions";
+import { ActionError } from "@/components/shell/ActionError";
 
 type Row = { id: number; email: string; role: string; disabled: boolean };
 
 function Refusal({ state }: { state: ActionState }) {
-  return state.error ? (
-    <p role="alert" className="mt-1 text-xs text-rose-700">
-      {state.error}
-    </p>
-  ) : null;
+  return <ActionError error={state.error} className="mt-1" />;
 }
 
 /** A user's role select with Save; `self` shows it read-only (an admin cannot demote themselves). */

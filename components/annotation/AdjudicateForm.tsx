@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { adjudicateAction, type ActionState } from "@/app/(app)/campaigns/actions";
+import { ActionError } from "@/components/shell/ActionError";
 
 export function AdjudicateForm({
   campaignId,
@@ -32,11 +33,7 @@ export function AdjudicateForm({
       <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5">
         Record adjudication
       </button>
-      {state.error ? (
-        <span role="alert" className="text-rose-700">
-          {state.error}
-        </span>
-      ) : null}
+      <ActionError error={state.error} inline />
       {state.ok ? (
         <span role="status" className="text-emerald-700">
           {state.ok}

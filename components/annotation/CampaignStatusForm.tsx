@@ -1,6 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { setStatusAction, type ActionState } from "@/app/(app)/campaigns/actions";
+import { ActionError } from "@/components/shell/ActionError";
 
 /** Close / Reopen a campaign; a refusal (a stale or tampered form) is shown beside the button. */
 export function CampaignStatusForm({ campaignId, status }: { campaignId: number; status: string }) {
@@ -12,11 +13,7 @@ export function CampaignStatusForm({ campaignId, status }: { campaignId: number;
       <button disabled={pending} className="rounded border border-slate-300 px-2 py-1">
         {status === "open" ? "Close" : "Reopen"}
       </button>
-      {state.error ? (
-        <span role="alert" className="text-xs text-rose-700">
-          {state.error}
-        </span>
-      ) : null}
+      <ActionError error={state.error} inline />
     </form>
   );
 }

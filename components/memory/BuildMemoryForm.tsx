@@ -1,6 +1,7 @@
 "use client";
 import { startTransition, useState } from "react";
 import { useStartBuild } from "./start-build";
+import { ActionError } from "@/components/shell/ActionError";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -61,11 +62,7 @@ export function BuildMemoryForm({
           Build memory
         </button>
       </div>
-      {state.error ? (
-        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1 sm:col-span-4" />
       {state.buildId ? (
         <p role="status" className="text-xs text-emerald-800 sm:col-span-4">
           Build #{state.buildId} started; it keeps running if you leave this page.

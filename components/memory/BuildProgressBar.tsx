@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { MemoryBuild } from "@/lib/assistants/build-jobs";
 import { useStartBuild } from "./start-build";
+import { ActionError } from "@/components/shell/ActionError";
 
 /**
  * A live progress bar for one background memory build: polls its state every second while it
@@ -69,11 +70,7 @@ function ResumeButton({ b }: { b: MemoryBuild }) {
       <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50 disabled:opacity-60">
         Resume
       </button>
-      {state.error ? (
-        <span role="alert" className="text-xs text-rose-700">
-          {state.error}
-        </span>
-      ) : null}
+      <ActionError error={state.error} inline />
     </form>
   );
 }
