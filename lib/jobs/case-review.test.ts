@@ -4,15 +4,11 @@
  * (validated, per author), star notes and tags, the filtered list and both exports, the Items table's scores.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import path from "node:path";
-import fs from "node:fs";
 import { and, eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
-import { PALSET_EN } from "@/test/fixtures";
-import { importPalset } from "@/lib/datasets/palset/import";
-import { datasets, jobs, users } from "@/db/schema";
+import { jobs, users } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
 import { bindDeps } from "./bind";
 import { createExperiment } from "./create";
@@ -24,6 +20,7 @@ import { caseStudiesHtml, caseStudiesMarkdown, listCaseStudies } from "./case-st
 import { listItemRows } from "./items";
 import { blockId, markSegments } from "./mark-segments";
 import { readableFields } from "@/lib/tasks/readable";
+import { importDemoPalsetEn } from "@/test/demo-palset";
 
 /** JSON printed as text: a brace or bracket opening a string, object or list, or a quoted key followed by a JSON value. */
 const JSON_TEXT = /[{[]\s*["{[]|"[^"\n]{1,60}"\s*:\s*["{[\d]/;
@@ -37,12 +34,7 @@ describe("case-study review", () => {
 
   beforeAll(async () => {
     t = tempDb();
-    const files = fs
-      .readdirSync(PALSET_EN)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => path.join(PALSET_EN, f));
-    await importPalset(t.db, { paths: files, name: "en", lang: "en" });
-    const datasetId = t.db.select().from(datasets).get()!.id;
+    const datasetId = await importDemoPalsetEn(t.db);
     fake = await startFakeOpenAI();
     fake.setResponder(experimentReplies());
     vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);

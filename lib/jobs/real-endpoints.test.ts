@@ -5,20 +5,17 @@
  */
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
-import path from "node:path";
-import fs from "node:fs";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type Reply } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
-import { PALSET_EN } from "@/test/fixtures";
 import { ModelClient } from "@/lib/llm/client";
 import { jsonModeRefusals } from "@/lib/llm/ledger";
-import { importPalset } from "@/lib/datasets/palset/import";
-import { datasets, jobs, llmCalls } from "@/db/schema";
+import { jobs, llmCalls } from "@/db/schema";
 import { bindDeps } from "./bind";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { experimentResults } from "./results";
+import { importDemoPalsetEn } from "@/test/demo-palset";
 
 let t: ReturnType<typeof tempDb>;
 let datasetId: number;
@@ -26,12 +23,7 @@ let fake: FakeOpenAI | null = null;
 
 beforeAll(async () => {
   t = tempDb();
-  const files = fs
-    .readdirSync(PALSET_EN)
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => path.join(PALSET_EN, f));
-  await importPalset(t.db, { paths: files, name: "en", lang: "en" });
-  datasetId = t.db.select().from(datasets).get()!.id;
+  datasetId = await importDemoPalsetEn(t.db);
 });
 afterAll(() => t.cleanup());
 afterEach(async () => {

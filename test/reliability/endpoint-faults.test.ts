@@ -13,20 +13,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { datasets } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
-import { importPalset } from "@/lib/datasets/palset/import";
 import { createExperiment } from "@/lib/jobs/create";
 import { bindDeps, knownMethod } from "@/lib/jobs/bind";
 import { runExperiment } from "@/lib/jobs/worker";
 import { runLlmJudge } from "@/lib/annotation/llm-judge";
 import { ModelClient } from "@/lib/llm/client";
 import { tempDb } from "@/test/db";
-import { PALSET_EN, ROOT } from "@/test/fixtures";
+import { ROOT } from "@/test/fixtures";
 import { startFakeOpenAI, type ChatRequest, type Fault, type FakeOpenAI } from "@/test/fake-openai";
 import { campaignJudgeReplies } from "@/test/experiment-replies";
 import { modelEnv } from "./app";
+import { importDemoPalsetEn } from "@/test/demo-palset";
 
 /** One of each, in turn, for the first attempt of each request. */
 const FAULTS: Fault[] = [
@@ -68,12 +67,7 @@ describe("a misbehaving model endpoint", () => {
       },
     });
     for (const [k, v] of Object.entries(modelEnv(fake.baseURL))) vi.stubEnv(k, v);
-    const files = fs
-      .readdirSync(PALSET_EN)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => path.join(PALSET_EN, f));
-    await importPalset(t.db, { paths: files, name: "en", lang: "en" });
-    datasetId = t.db.select().from(datasets).get()!.id;
+    datasetId = await importDemoPalsetEn(t.db);
     researcher = (await createUser(t.db, { email: "f-r@pal.local", role: "researcher", password: "password-123" })).id;
     const a = (await createUser(t.db, { email: "f-a@pal.local", role: "annotator", password: "password-123" })).id;
     campaignId = createCampaign(

@@ -14,10 +14,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDb, type Db } from "@/db/client";
-import { datasets } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
-import { importPalset } from "@/lib/datasets/palset/import";
 import { createExperiment } from "@/lib/jobs/create";
 import { bindDeps, knownMethod } from "@/lib/jobs/bind";
 import { runExperiment } from "@/lib/jobs/worker";
@@ -25,12 +23,13 @@ import { buildMemory } from "@/lib/assistants/build";
 import { datasetById, resolveUsers } from "@/lib/assistants/sessions";
 import { runLlmJudge } from "@/lib/annotation/llm-judge";
 import { ModelClient } from "@/lib/llm/client";
-import { PALSET_EN, ROOT } from "@/test/fixtures";
+import { ROOT } from "@/test/fixtures";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
 import { baselineResponder } from "@/test/baseline-responder";
 import { campaignJudgeReplies } from "@/test/experiment-replies";
 import { dbProblems, modelEnv, PASSWORD, postJson, signIn, startApp, tempDir, waitUntil, type App } from "./app";
 import { experimentOutcome, judgeOutcome, memoryOutcome, paidRows, paidTwice } from "./outcomes";
+import { importDemoPalsetEn } from "@/test/demo-palset";
 
 const ANNOTATORS = 20;
 const PER_ANNOTATOR = 12;
@@ -64,12 +63,7 @@ async function seed(db: Db): Promise<Scenario> {
     const email = `rel-a${i}@pal.local`;
     annotators.push({ id: (await createUser(db, { email, role: "annotator", password: PASSWORD })).id, email, work: [] });
   }
-  const files = fs
-    .readdirSync(PALSET_EN)
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => path.join(PALSET_EN, f));
-  await importPalset(db, { paths: files, name: "en", lang: "en" });
-  const datasetId = db.select().from(datasets).get()!.id;
+  const datasetId = await importDemoPalsetEn(db);
   const items = (ANNOTATORS * PER_ANNOTATOR) / 2;
   const lines = Array.from({ length: items }, (_, i) =>
     JSON.stringify({
