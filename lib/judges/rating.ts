@@ -1,11 +1,13 @@
 /**
  * The 1–3 rating judge's prompt, built from the campaign's own guidelines: the judge reads what a human
  * annotator reads (the guidelines, the dimension's question and scale, the item's visible content) and
- * nothing else. Output keys: {"analysis", "score"}.
+ * nothing else. Output keys: {"analysis", "score"}. One call per item and dimension; the reply must be in
+ * the item's language.
  */
 import { z } from "zod";
-import { block, json, type ChatMessage, type Lang } from "@/lib/judges/types";
-import type { DimensionSpec } from "../kinds";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+import { block, json } from "./prompt-text";
+import { callReplicate, type Judge } from "./judge";
 
 export const RATING_JUDGE_VERSION = 1;
 
@@ -15,7 +17,9 @@ export const ratingJudgeOutput = z.object({
 });
 export type RatingJudgeOutput = z.infer<typeof ratingJudgeOutput>;
 
-export type RatingJudgeInput = { guidelines: string; dimension: DimensionSpec; content: Record<string, unknown> };
+/** The dimension as the annotators see it (a campaign's DimensionSpec). */
+export type RatingDimension = { key: string; title: string; question: string; categories: Array<{ value: string; label: string }> };
+export type RatingJudgeInput = { guidelines: string; dimension: RatingDimension; content: Record<string, unknown> };
 
 export function ratingJudgeMessages(input: RatingJudgeInput, lang: Lang): ChatMessage[] {
   const d = input.dimension;
@@ -42,3 +46,20 @@ export function ratingJudgeMessages(input: RatingJudgeInput, lang: Lang): ChatMe
         ];
   return [{ role: "user", content: parts.join("\n\n") }];
 }
+
+export const ratingJudge: Judge<RatingJudgeInput & { lang: Lang }, RatingJudgeOutput> = {
+  name: "rating",
+  label: "1–3 rating judge (the campaign's guidelines, one call per dimension)",
+  version: RATING_JUDGE_VERSION,
+  calls: 1,
+  async verdict(at, input) {
+    const r = await at.model.json({
+      purpose: `${at.purpose}.${input.dimension.key}`,
+      messages: ratingJudgeMessages(input, input.lang),
+      schema: ratingJudgeOutput,
+      language: input.lang,
+      replicate: callReplicate(at.replicate, 1, 0),
+    });
+    return r.value;
+  },
+};
