@@ -5,7 +5,7 @@
  * dimensions already judged are skipped, and the model client's cache makes repeated calls free. Every call
  * carries the run as its ledger origin. An item the model could not judge is recorded in `judge_failures`.
  */
-import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns, llmCalls } from "@/db/schema";
