@@ -8,7 +8,7 @@ import { z } from "zod";
 import { isGScoreValue, GSCORE_VALUES } from "@/lib/metrics";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 import { block, json } from "./prompt-text";
-import { callReplicate, type Judge } from "./judge";
+import { oneCallJudge, type Judge } from "./judge";
 
 export const GSCORE_JUDGE_VERSION = 1;
 
@@ -60,18 +60,8 @@ export function gscoreJudgeMessages(input: GScoreJudgeInput, lang: Lang): ChatMe
   ];
 }
 
-export const gscoreJudge: Judge<GScoreJudgeInput & { lang: Lang }, GScoreJudgeOutput> = {
-  name: "gscore",
-  label: "G-Score judge (requirement restatement: implicit needs covered, 0–2)",
-  version: GSCORE_JUDGE_VERSION,
-  calls: 1,
-  async verdict(at, input) {
-    const r = await at.model.json({
-      purpose: at.purpose,
-      messages: gscoreJudgeMessages(input, input.lang),
-      schema: gscoreJudgeOutput,
-      replicate: callReplicate(at.replicate, 1, 0),
-    });
-    return r.value;
-  },
-};
+export const gscoreJudge: Judge<GScoreJudgeInput & { lang: Lang }, GScoreJudgeOutput> = oneCallJudge(
+  { name: "gscore", label: "G-Score judge (requirement restatement: implicit needs covered, 0–2)", version: GSCORE_JUDGE_VERSION },
+  { messages: (input) => gscoreJudgeMessages(input, input.lang), schema: gscoreJudgeOutput },
+  (reply) => reply.value,
+);

@@ -57,3 +57,35 @@ export interface Judge<I, V> extends JudgeInfo {
 export function callReplicate(replicate: number, calls: number, k: number): number {
   return replicate * calls + k;
 }
+
+/** How a one-call judge asks: the prompt, the reply's schema or parser, and what it adds to the purpose. */
+export type OneCall<I, T> = {
+  messages(input: I): ChatMessage[];
+  /** Appended to the binding's purpose stem (a dimension, an item type). */
+  purposePart?(input: I): string;
+  /** The language the reply must be in. */
+  language?(input: I): Lang;
+} & ({ schema: ZodType<T> } | { parse: (text: string) => T });
+
+/** A judge whose verdict is one call's reply (G-Score, HiCUPID A/B and schedule, rating). */
+export function oneCallJudge<I, T, V>(
+  info: Omit<JudgeInfo, "calls">,
+  call: OneCall<I, T>,
+  toVerdict: (reply: JudgeReply<T>, input: I) => V,
+): Judge<I, V> {
+  return {
+    ...info,
+    calls: 1,
+    async verdict(at, input) {
+      const req: JudgeRequest = {
+        purpose: call.purposePart ? `${at.purpose}.${call.purposePart(input)}` : at.purpose,
+        messages: call.messages(input),
+        replicate: callReplicate(at.replicate, 1, 0),
+        language: call.language?.(input),
+      };
+      const reply =
+        "schema" in call ? await at.model.json({ ...req, schema: call.schema }) : await at.model.text({ ...req, parse: call.parse });
+      return toVerdict(reply, input);
+    },
+  };
+}

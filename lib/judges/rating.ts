@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 import { block, json } from "./prompt-text";
-import { callReplicate, type Judge } from "./judge";
+import { oneCallJudge, type Judge } from "./judge";
 
 export const RATING_JUDGE_VERSION = 1;
 
@@ -47,19 +47,13 @@ export function ratingJudgeMessages(input: RatingJudgeInput, lang: Lang): ChatMe
   return [{ role: "user", content: parts.join("\n\n") }];
 }
 
-export const ratingJudge: Judge<RatingJudgeInput & { lang: Lang }, RatingJudgeOutput> = {
-  name: "rating",
-  label: "1–3 rating judge (the campaign's guidelines, one call per dimension)",
-  version: RATING_JUDGE_VERSION,
-  calls: 1,
-  async verdict(at, input) {
-    const r = await at.model.json({
-      purpose: `${at.purpose}.${input.dimension.key}`,
-      messages: ratingJudgeMessages(input, input.lang),
-      schema: ratingJudgeOutput,
-      language: input.lang,
-      replicate: callReplicate(at.replicate, 1, 0),
-    });
-    return r.value;
+export const ratingJudge: Judge<RatingJudgeInput & { lang: Lang }, RatingJudgeOutput> = oneCallJudge(
+  { name: "rating", label: "1–3 rating judge (the campaign's guidelines, one call per dimension)", version: RATING_JUDGE_VERSION },
+  {
+    messages: (input) => ratingJudgeMessages(input, input.lang),
+    purposePart: (input) => input.dimension.key,
+    language: (input) => input.lang,
+    schema: ratingJudgeOutput,
   },
-};
+  (reply) => reply.value,
+);

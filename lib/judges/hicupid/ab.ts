@@ -7,7 +7,7 @@
 import type { ChatMessage } from "@/lib/llm/types";
 import { abOutcome, type AbOutcome, type AbVerdict } from "@/lib/metrics";
 import { hashSeed, seededShuffle } from "@/lib/random";
-import { callReplicate, type Judge } from "../judge";
+import { oneCallJudge, type Judge } from "../judge";
 import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata } from "./shared";
 
 /** The user information an A/B judge sees: the persona, plus the profile fields for profile items. */
@@ -93,19 +93,20 @@ export type AbJudgeInput = {
 /** The judge's A/B are display slots; `outcome` is the model's (win: its answer was preferred). */
 export type AbJudgeVerdict = { verdict: AbVerdict; modelSlot: "A" | "B"; outcome: AbOutcome; reply: string };
 
-export const hicupidAbJudge: Judge<AbJudgeInput, AbJudgeVerdict> = {
-  name: "hicupid-ab",
-  label: "HiCUPID A/B/Tie judge (persona, profile; answer slot balanced per type)",
-  version: HICUPID_JUDGE_VERSION,
-  calls: 1,
-  async verdict(at, input) {
-    const [answerA, answerB] = input.modelSlot === "A" ? [input.answer, input.reference] : [input.reference, input.answer];
-    const r = await at.model.text({
-      purpose: `${at.purpose}.${input.type}`,
-      messages: abJudgeMessages({ type: input.type, metadata: input.metadata, question: input.question, answerA, answerB }),
-      parse: parseAbVerdict,
-      replicate: callReplicate(at.replicate, 1, 0),
-    });
-    return { verdict: r.value, modelSlot: input.modelSlot, outcome: abOutcome(r.value, input.modelSlot), reply: r.raw };
+export const hicupidAbJudge: Judge<AbJudgeInput, AbJudgeVerdict> = oneCallJudge(
+  { name: "hicupid-ab", label: "HiCUPID A/B/Tie judge (persona, profile; answer slot balanced per type)", version: HICUPID_JUDGE_VERSION },
+  {
+    messages: (input) => {
+      const [answerA, answerB] = input.modelSlot === "A" ? [input.answer, input.reference] : [input.reference, input.answer];
+      return abJudgeMessages({ type: input.type, metadata: input.metadata, question: input.question, answerA, answerB });
+    },
+    purposePart: (input) => input.type,
+    parse: parseAbVerdict,
   },
-};
+  (reply, input) => ({
+    verdict: reply.value,
+    modelSlot: input.modelSlot,
+    outcome: abOutcome(reply.value, input.modelSlot),
+    reply: reply.raw,
+  }),
+);

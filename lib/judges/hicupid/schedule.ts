@@ -3,7 +3,7 @@
  * with it, the verdict on the reply's final line. One call per verdict.
  */
 import type { ChatMessage } from "@/lib/llm/types";
-import { callReplicate, type Judge } from "../judge";
+import { oneCallJudge, type Judge } from "../judge";
 import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata } from "./shared";
 
 const EXAMPLE_SCHEDULE = "User's schedule:\n- Datetime: 3 PM on May 20, 2025\n- Event: Dentist appointment for a filling.";
@@ -41,18 +41,8 @@ export function parseYesNo(text: string): "YES" | "NO" {
 export type ScheduleJudgeInput = { metadata: QaMetadata; question: string; answer: string };
 export type ScheduleJudgeVerdict = { verdict: "YES" | "NO"; reply: string };
 
-export const hicupidScheduleJudge: Judge<ScheduleJudgeInput, ScheduleJudgeVerdict> = {
-  name: "hicupid-schedule",
-  label: "HiCUPID YES/NO judge (schedule)",
-  version: HICUPID_JUDGE_VERSION,
-  calls: 1,
-  async verdict(at, input) {
-    const r = await at.model.text({
-      purpose: `${at.purpose}.schedule`,
-      messages: scheduleJudgeMessages(input),
-      parse: parseYesNo,
-      replicate: callReplicate(at.replicate, 1, 0),
-    });
-    return { verdict: r.value, reply: r.raw };
-  },
-};
+export const hicupidScheduleJudge: Judge<ScheduleJudgeInput, ScheduleJudgeVerdict> = oneCallJudge(
+  { name: "hicupid-schedule", label: "HiCUPID YES/NO judge (schedule)", version: HICUPID_JUDGE_VERSION },
+  { messages: scheduleJudgeMessages, purposePart: () => "schedule", parse: parseYesNo },
+  (reply) => ({ verdict: reply.value, reply: reply.raw }),
+);
