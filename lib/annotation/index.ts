@@ -3,7 +3,7 @@ export * from "./kinds";
 export * from "./campaigns";
 export * from "./queue";
 export * from "./agreement";
-export * from "./judges";
+export * from "./verdict-import";
 export * from "./item-view";
 export * from "./export";
 export { PAPER_SAMPLE } from "./sampling";

@@ -14,7 +14,7 @@ import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/e
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
-import type { Lang } from "@/lib/judges/types";
+import type { Lang } from "@/lib/llm/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { ModelCallError } from "@/lib/llm/errors";
 import { leaseHolderId } from "@/lib/lease-holder";

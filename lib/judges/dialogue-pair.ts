@@ -4,9 +4,15 @@
  * Requirement dimension: background, personality, situation, user query, implicit needs, requirement.
  * Preference dimension: background, personality, situation, requirement, general preference, pos/neg solutions.
  * Output keys as in the paper: {"analysis": {"assistant-1", "assistant-2", "overall"}, "scores": {...}}.
+ * The verdict per dimension is FairEval's: six separately sampled calls, three with A shown first and three
+ * with B first, scores mapped back to their side and averaged; the higher average wins, equal averages (or
+ * within the tie margin) tie.
  */
 import { z } from "zod";
-import { block, json, type ChatMessage, type Lang } from "./types";
+import { fairEval, type FairEvalResult, type PairJudgment } from "@/lib/metrics";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+import { block, json } from "./prompt-text";
+import { callReplicate, type Judge } from "./judge";
 
 export const DIALOGUE_JUDGE_VERSION = 1;
 export const DIMENSIONS = ["requirement", "preference"] as const;
@@ -123,3 +129,56 @@ export function dialogueJudgeMessages(
 ): ChatMessage[] {
   return dimension === "requirement" ? requirementJudgeMessages(input, d, lang) : preferenceJudgeMessages(input, d, lang);
 }
+
+/** Judgments per pair and dimension, half in each order (FairEval). */
+export const JUDGMENTS_PER_PAIR = 6;
+
+export type DialogueJudgeInfo = RequirementJudgeInput & PreferenceJudgeInput;
+
+export type DialoguePairInput = {
+  dimension: Dimension;
+  info: DialogueJudgeInfo;
+  /** Side A's dialogue (the method under study, or a campaign's canonical slot A) and side B's. */
+  a: readonly Utterance[];
+  b: readonly Utterance[];
+  lang: Lang;
+  /** A tie when |mean A − mean B| ≤ margin. */
+  tieMargin: number;
+};
+
+/** One call, stored as it was shown (order, scores in display order) and mapped back to the sides. */
+export type DialogueJudgment = PairJudgment & {
+  scoreA: number;
+  scoreB: number;
+  replicate: number;
+  analysis: DialogueJudgeOutput["analysis"];
+};
+
+export type DialoguePairVerdict = FairEvalResult & { judgments: DialogueJudgment[] };
+
+export const dialoguePairJudge: Judge<DialoguePairInput, DialoguePairVerdict> = {
+  name: "dialogue-pair",
+  label: "Pairwise dialogue judge (FairEval: 6 calls per dimension, both orders)",
+  version: DIALOGUE_JUDGE_VERSION,
+  calls: JUDGMENTS_PER_PAIR,
+  async verdict(at, input) {
+    // The six calls go out together: their replicate indices differ, so none waits for or copies another.
+    const judgments = await Promise.all(
+      Array.from({ length: JUDGMENTS_PER_PAIR }, async (_, k): Promise<DialogueJudgment> => {
+        const order = k < JUDGMENTS_PER_PAIR / 2 ? ("AB" as const) : ("BA" as const);
+        const [first, second] = order === "AB" ? [input.a, input.b] : [input.b, input.a];
+        const replicate = callReplicate(at.replicate, JUDGMENTS_PER_PAIR, k);
+        const r = await at.model.json({
+          purpose: `${at.purpose}.${input.dimension}`,
+          messages: dialogueJudgeMessages(input.dimension, input.info, { first, second }, input.lang),
+          schema: dialogueJudgeOutput,
+          replicate,
+        });
+        const [scoreFirst, scoreSecond] = [r.value.scores["assistant-1"], r.value.scores["assistant-2"]];
+        const [scoreA, scoreB] = order === "AB" ? [scoreFirst, scoreSecond] : [scoreSecond, scoreFirst];
+        return { order, scoreFirst, scoreSecond, scoreA, scoreB, replicate, analysis: r.value.analysis };
+      }),
+    );
+    return { ...fairEval(judgments, { margin: input.tieMargin })!, judgments };
+  },
+};

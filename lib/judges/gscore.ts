@@ -1,11 +1,14 @@
 /**
  * The G-Score judge of Mem-PAL's requirement restatement: it sees the user's initial query, the reference
  * (requirement + the two implicit needs) and the prediction, and scores 0..2 in halves, one point per
- * implicit need the prediction captures. Output keys as in the paper: {"analysis", "score"}.
+ * implicit need the prediction captures. Output keys as in the paper: {"analysis", "score"}. One call per
+ * verdict; the verdict is the score (0, 0.5, 1, 1.5 or 2) with the judge's analysis.
  */
 import { z } from "zod";
 import { isGScoreValue, GSCORE_VALUES } from "@/lib/metrics";
-import { block, json, type ChatMessage, type Lang } from "./types";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+import { block, json } from "./prompt-text";
+import { oneCallJudge, type Judge } from "./judge";
 
 export const GSCORE_JUDGE_VERSION = 1;
 
@@ -56,3 +59,9 @@ export function gscoreJudgeMessages(input: GScoreJudgeInput, lang: Lang): ChatMe
     },
   ];
 }
+
+export const gscoreJudge: Judge<GScoreJudgeInput & { lang: Lang }, GScoreJudgeOutput> = oneCallJudge(
+  { name: "gscore", label: "G-Score judge (requirement restatement: implicit needs covered, 0–2)", version: GSCORE_JUDGE_VERSION },
+  { messages: (input) => gscoreJudgeMessages(input, input.lang), schema: gscoreJudgeOutput },
+  (reply) => reply.value,
+);

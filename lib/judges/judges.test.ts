@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseAbVerdict, parseYesNo, abJudgeMessages, JudgeParseError, scheduleJudgeMessages } from "./hicupid";
+import { parseAbVerdict, parseYesNo, abJudgeMessages, JudgeParseError, scheduleJudgeMessages, balancedSlots } from "./hicupid";
+import { JUDGES } from "./registry";
+import { callReplicate, type JudgeModel } from "./judge";
 import { gscoreJudgeOutput } from "./gscore";
 import { generateTemplate, parseTemplate } from "@/lib/tasks/dialogue/template";
 import { simulatorView } from "@/lib/tasks/dialogue/prompts";
@@ -81,5 +83,75 @@ describe("HiCUPID schedule judge", () => {
     expect(parseYesNo(text.slice(e1, e2))).toBe("YES");
     expect(parseYesNo(text.slice(e2, text.indexOf("Now the one to check.")))).toBe("NO");
     expect(text.trim().endsWith("Answer: Added.")).toBe(true);
+  });
+});
+
+describe("the judges' registry and their two rules", () => {
+  // An in-memory judge port that records what each call asked for (the judges' own logic is under test).
+  const recording = (reply: (messages: string) => unknown) => {
+    const calls: Array<{ purpose: string; replicate: number; text: string }> = [];
+    const model: JudgeModel = {
+      async json(req) {
+        const text = req.messages.map((m) => m.content).join("\n");
+        calls.push({ purpose: req.purpose, replicate: req.replicate, text });
+        return { value: req.schema.parse(reply(text)), raw: "" };
+      },
+      async text(req) {
+        const text = req.messages.map((m) => m.content).join("\n");
+        calls.push({ purpose: req.purpose, replicate: req.replicate, text });
+        return { value: req.parse(String(reply(text))), raw: String(reply(text)) };
+      },
+    };
+    return { model, calls };
+  };
+
+  it("lists every judge once, under its own name", () => {
+    for (const [key, j] of Object.entries(JUDGES)) expect(j.name).toBe(key);
+    expect(Object.keys(JUDGES).sort()).toEqual(["dialogue-pair", "gscore", "hicupid-ab", "hicupid-schedule", "rating"]);
+  });
+
+  it("FairEval: six calls at replicate r·6+k, three in each order, scores mapped back to their side", async () => {
+    const { model, calls } = recording((t) => {
+      const aFirst = t.split("# Dialogue with assistant-2")[0].includes("side A line");
+      return {
+        analysis: { "assistant-1": "", "assistant-2": "", overall: "" },
+        scores: { "assistant-1": aFirst ? 8 : 5, "assistant-2": aFirst ? 5 : 8 },
+      };
+    });
+    const info = { background: "", personality: "", situation: "", userQuery: "", implicitNeeds: [], requirement: "" };
+    const v = await JUDGES["dialogue-pair"].verdict(
+      { model, replicate: 2, purpose: "x.judge" },
+      {
+        dimension: "preference",
+        info: { ...info, generalPreference: { pos: [], neg: [] }, solutions: { pos: [], neg: [] } },
+        a: [{ role: "assistant", content: "side A line" }],
+        b: [{ role: "assistant", content: "side B line" }],
+        lang: "en",
+        tieMargin: 0,
+      },
+    );
+    expect(calls.map((c) => c.replicate).sort((x, y) => x - y)).toEqual([12, 13, 14, 15, 16, 17]);
+    expect(new Set(calls.map((c) => c.purpose))).toEqual(new Set(["x.judge.preference"]));
+    expect(v.judgments.map((j) => j.order)).toEqual(["AB", "AB", "AB", "BA", "BA", "BA"]);
+    expect(v.judgments.every((j) => j.scoreA === 8 && j.scoreB === 5)).toBe(true);
+    expect(v).toMatchObject({ outcome: "Win", meanA: 8, meanB: 5, complete: true });
+  });
+
+  it("a one-call judge uses the run's replicate; the A/B judge shows the answer in its slot and answers for the model", async () => {
+    const { model, calls } = recording((t) => `1. Personalization: x\n\nBetter Response: ${t.includes("Answer (A): mine") ? "A" : "B"}`);
+    const input = { type: "persona" as const, metadata: {}, question: "q", answer: "mine", reference: "ref" };
+    const inB = await JUDGES["hicupid-ab"].verdict({ model, replicate: 3, purpose: "h.judge" }, { ...input, modelSlot: "B" });
+    expect(inB).toMatchObject({ verdict: "B", modelSlot: "B", outcome: "win" });
+    expect(calls[0]).toMatchObject({ replicate: 3, purpose: "h.judge.persona" });
+    expect(calls[0].text).toContain("Answer (B): mine");
+  });
+
+  it("answer slots: exactly half of each type in A, the same for the same seed whatever the listing order", () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ itemKey: `k${i}`, type: i < 6 ? "persona" : "profile" }));
+    const s = balancedSlots(items, 5, 0, 0);
+    expect([...s.entries()].filter(([k, v]) => v === "A" && Number(k.slice(1)) < 6)).toHaveLength(3);
+    expect([...s.entries()].filter(([k, v]) => v === "A" && Number(k.slice(1)) >= 6)).toHaveLength(2);
+    expect(balancedSlots([...items].reverse(), 5, 0, 0)).toEqual(s);
+    expect(callReplicate(1, 6, 2)).toBe(8);
   });
 });

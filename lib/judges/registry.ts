@@ -1,22 +1,33 @@
 /**
- * Every judge, one list. A judge is a scorer that calls the judge role of the model client; its version
- * is stored with each score row so that re-scoring with a changed prompt or parser keeps the history.
+ * Every judge, one list: the experiments' tasks (lib/tasks) and campaign judging (lib/annotation/llm-judge)
+ * take their judges from here. A new judge is one module (or folder) exporting a `Judge` (./judge.ts) plus
+ * one line here; docs/conventions.md, "How to add a judge".
  */
-import { GSCORE_JUDGE_VERSION } from "./gscore";
-import { DIALOGUE_JUDGE_VERSION } from "./dialogue-pair";
-import { HICUPID_JUDGE_VERSION } from "./hicupid";
+import { InvalidInputError } from "@/lib/errors";
+import type { JudgeInfo } from "./judge";
+import { gscoreJudge } from "./gscore";
+import { dialoguePairJudge } from "./dialogue-pair";
+import { hicupidAbJudge, hicupidScheduleJudge } from "./hicupid";
+import { ratingJudge } from "./rating";
 
-export type JudgeDef = { name: string; label: string; version: number; task: string };
+export const JUDGES = {
+  gscore: gscoreJudge,
+  "dialogue-pair": dialoguePairJudge,
+  "hicupid-ab": hicupidAbJudge,
+  "hicupid-schedule": hicupidScheduleJudge,
+  rating: ratingJudge,
+} as const;
 
-export const JUDGES: readonly JudgeDef[] = [
-  { name: "gscore", label: "G-Score judge (requirement restatement)", version: GSCORE_JUDGE_VERSION, task: "requirement" },
-  { name: "dialogue-pair", label: "Pairwise dialogue judge (FairEval, 6 calls)", version: DIALOGUE_JUDGE_VERSION, task: "dialogue" },
-  { name: "hicupid-ab", label: "HiCUPID A/B/Tie judge (persona, profile)", version: HICUPID_JUDGE_VERSION, task: "hicupid" },
-  { name: "hicupid-schedule", label: "HiCUPID YES/NO judge (schedule)", version: HICUPID_JUDGE_VERSION, task: "hicupid" },
-];
+export type JudgeName = keyof typeof JUDGES;
 
-export function judge(name: string): JudgeDef {
-  const j = JUDGES.find((x) => x.name === name);
-  if (!j) throw new Error(`unknown judge ${name}`);
-  return j;
+export const JUDGE_LIST: readonly JudgeInfo[] = Object.values(JUDGES);
+
+export function isJudgeName(name: string): name is JudgeName {
+  return Object.hasOwn(JUDGES, name);
+}
+
+/** A judge by name, or an error naming the judges there are. */
+export function judgeInfo(name: string): JudgeInfo {
+  if (!isJudgeName(name)) throw new InvalidInputError(`unknown judge "${name}" (judges: ${Object.keys(JUDGES).join(", ")})`);
+  return JUDGES[name];
 }

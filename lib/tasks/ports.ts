@@ -7,7 +7,7 @@
  * lib/jobs/bind.ts binds them to the real implementations; tasks never import lib/llm directly.
  */
 import type { ZodType } from "zod";
-import type { ChatMessage, Lang } from "@/lib/judges/types";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
 import type { RetrievedItem, TaskInput, TaskOutput } from "@/lib/assistants/types";
 
 export type ModelRoleName = "assistant" | "user-simulator" | "judge";

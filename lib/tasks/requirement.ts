@@ -4,7 +4,8 @@
  * and the G-Score judge, which sees query, reference requirement, implicit needs and the prediction.
  */
 import { gScore, memPalBleu } from "@/lib/metrics";
-import { gscoreJudgeMessages, gscoreJudgeOutput, GSCORE_JUDGE_VERSION } from "@/lib/judges/gscore";
+import { JUDGES } from "@/lib/judges/registry";
+import { taskJudgeModel } from "./judge-model";
 import { outputOf } from "./ports";
 import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
@@ -29,17 +30,11 @@ export const requirementTask: TaskDef = {
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
     const answer = await assistant.respond({ type: "query", query: it.userQuery });
     const prediction = outputOf(answer, "query").requirement;
-    const verdict = await ctx.model.chatJson({
-      role: "judge",
-      config: "judge:gscore",
-      purpose: "requirement.gscore",
-      messages: gscoreJudgeMessages(
-        { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction },
-        ctx.lang,
-      ),
-      schema: gscoreJudgeOutput,
-      replicate: ctx.replicate,
-    });
+    const judge = JUDGES.gscore;
+    const verdict = await judge.verdict(
+      { model: taskJudgeModel(ctx.model, "judge:gscore"), replicate: ctx.replicate, purpose: "requirement.gscore" },
+      { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction, lang: ctx.lang },
+    );
     return {
       input: { userQuery: it.userQuery },
       output: { requirement: prediction },
@@ -48,9 +43,9 @@ export const requirementTask: TaskDef = {
         { scorer: "bleu", version: BLEU_VERSION, values: bleuValues(it.requirement, prediction), detail: { references: [it.requirement] } },
         {
           scorer: "gscore",
-          version: GSCORE_JUDGE_VERSION,
-          values: { gscore: verdict.value.score },
-          detail: { analysis: verdict.value.analysis },
+          version: judge.version,
+          values: { gscore: verdict.score },
+          detail: { analysis: verdict.analysis },
         },
       ],
     };

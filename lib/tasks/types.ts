@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import type { Lang } from "@/lib/judges/types";
+import type { Lang } from "@/lib/llm/types";
 import type { AssistantPort, ModelPort } from "./ports";
 import type { TaskItem } from "./palset-items";
 import type { TaskName } from "./names";

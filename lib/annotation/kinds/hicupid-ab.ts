@@ -14,6 +14,7 @@ export const hicupidAb: CampaignKindDef = {
   label: "HiCUPID A/B/Tie",
   description: "A question, the user's metadata and two answers (a model's and the personalized reference, slot randomised).",
   pairwise: true,
+  llmJudge: "hicupid-ab",
   sources: ["upload", "experiment"],
   dimensions: [
     {

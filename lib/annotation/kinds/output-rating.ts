@@ -9,6 +9,7 @@ export const outputRating: CampaignKindDef = {
   label: "Output rating (uploaded)",
   description: "Single outputs from a file, each rated 1–3 for how well it fits the user.",
   pairwise: false,
+  llmJudge: "rating",
   sources: ["upload"],
   dimensions: [
     {

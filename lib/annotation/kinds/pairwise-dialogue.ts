@@ -14,6 +14,7 @@ export const pairwiseDialogue: CampaignKindDef = {
   label: "Pairwise dialogue judging",
   description: "Two dialogues on the same topic, judged Win/Tie/Lose for the first on requirement and preference understanding. Blinded.",
   pairwise: true,
+  llmJudge: "dialogue-pair",
   sources: ["upload", "experiment"],
   dimensions: [
     {

@@ -18,6 +18,7 @@ export const sessionQuality: CampaignKindDef = {
   label: "Session quality rating (PAL-Set)",
   description: "Rate a sampled session's logs and dialogue 1–3 against the user's profile, situation, requirements and preferences.",
   pairwise: false,
+  llmJudge: "rating",
   sources: ["palset-session"],
   dimensions: [
     {

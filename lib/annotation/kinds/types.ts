@@ -1,4 +1,5 @@
 import type { CampaignKind } from "@/db/schema";
+import type { JudgeName } from "@/lib/judges/registry";
 
 /** One dimension of a campaign (its label spec): a scale and ordered categories in canonical terms. */
 export interface DimensionSpec {
@@ -31,6 +32,8 @@ export interface CampaignKindDef {
   pairwise: boolean;
   dimensions: DimensionSpec[];
   keys: KeyChoice[];
+  /** The LLM judge of lib/judges/registry.ts that judges this kind's items (lib/annotation/llm-judge/adapters.ts). */
+  llmJudge?: JudgeName;
   /** The item sources this kind accepts. */
   sources: Array<"palset-session" | "upload" | "experiment">;
   /** Validates one uploaded JSONL record; throws InvalidInputError naming `where` and the field. */

@@ -4,7 +4,7 @@
  */
 import type { RequirementJudgeInput, PreferenceJudgeInput, Utterance } from "@/lib/judges/dialogue-pair";
 import type { QaMetadata } from "@/lib/judges/hicupid";
-import type { Lang } from "@/lib/judges/types";
+import type { Lang } from "@/lib/llm/types";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

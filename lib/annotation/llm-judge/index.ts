@@ -1,5 +1,5 @@
 /** LLM judges on a campaign's items: the registry, the judges and their runs. */
-export { CAMPAIGN_JUDGES, judgeForKind } from "./registry";
+export { judgeForKind } from "./adapters";
 export type { CampaignJudgeDef, JudgeItem, JudgeSettings, DimensionOutcome } from "./types";
 export {
   runLlmJudge,

@@ -5,14 +5,14 @@ import { asc, eq } from "drizzle-orm";
 import { tempDb } from "@/test/db";
 import { PALSET_EN, ROOT } from "@/test/fixtures";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
-import { judgeFailures, judgeLabels, llmCalls } from "@/db/schema";
+import { campaignItems, judgeFailures, judgeLabels, llmCalls } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm";
 import { createCampaign, exportCampaign, figure2, humanVsJudge, ratingVsJudge, submitLabels } from "@/lib/annotation";
 import { estimateLlmJudge, llmJudgeRuns, runLlmJudge } from "./index";
-import { judgeModelSlot } from "./hicupid-ab";
+import { campaignAnswerSlots } from "./adapters";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 const HICUPID = fs.readFileSync(path.join(ROOT, "fixtures/annotation/hicupid-ab-demo.jsonl"), "utf8");
@@ -257,6 +257,9 @@ describe("the HiCUPID A/B judge on a campaign", () => {
       const refInA = refs.some((ref) => p.includes(`Answer (A): ${ref}`));
       return `1. Personalization: the reference fits\n2. Logical Validity: fine\n\nBetter Response: ${refInA ? "A" : "B"}`;
     });
+    // The answer-slot rule (lib/judges/hicupid/ab.ts, balancedSlots) over the campaign's items.
+    const judgeModelSlot = (seed: number, id: string) =>
+      campaignAnswerSlots(db.select().from(campaignItems).where(eq(campaignItems.campaignId, c.id)).all(), seed).get(id)!;
     expect(estimateLlmJudge(db, c.id)).toMatchObject({ judge: "hicupid-ab", calls: 4, pending: 8 });
     const r = await runLlmJudge(db, client(), c.id, { seed: 3 }, researcher);
     expect(r).toMatchObject({ judged: 8, failed: 0, requests: 5 });

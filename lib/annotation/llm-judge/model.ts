@@ -2,23 +2,16 @@
  * The judges' view of the one model client: every call carries the judge run as its ledger origin, uses the
  * run's model configuration and temperature, and goes through the client's cache, retries and validation.
  */
-import type { ZodType } from "zod";
-import type { ChatMessage, Lang, ModelClient } from "@/lib/llm";
-
-export type JudgeCall = { purpose: string; messages: ChatMessage[]; replicate?: number; language?: Lang };
-
-export interface JudgeModel {
-  json<T>(call: JudgeCall & { schema: ZodType<T> }): Promise<{ value: T; raw: string }>;
-  text<T>(call: JudgeCall & { parse: (text: string) => T }): Promise<{ value: T; raw: string }>;
-}
+import type { ModelClient } from "@/lib/llm";
+import type { JudgeModel, JudgeRequest } from "@/lib/judges/judge";
 
 export function judgeModel(client: ModelClient, runId: number, modelConfig: string, temperature: number): JudgeModel {
   const llm = client.withOrigin({ judgeRunId: runId });
-  const base = (c: JudgeCall) => ({
+  const base = (c: JudgeRequest) => ({
     role: "judge" as const,
     config: modelConfig,
     purpose: c.purpose,
-    replicate: c.replicate ?? 0,
+    replicate: c.replicate,
     language: c.language,
     params: { temperature },
   });

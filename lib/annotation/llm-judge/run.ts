@@ -5,7 +5,7 @@
  * dimensions already judged are skipped, and the model client's cache makes repeated calls free. Every call
  * carries the run as its ledger origin. An item the model could not judge is recorded in `judge_failures`.
  */
-import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "@/db/client";
 import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLabels, judgeRuns, llmCalls } from "@/db/schema";
@@ -16,9 +16,10 @@ import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
 import { FINISHED_BATCH, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
-import { judgeForKind } from "./registry";
+import { judgeForKind } from "./adapters";
+import type { JudgeModel } from "@/lib/judges/judge";
 import { judgeModel } from "./model";
-import type { CampaignJudgeDef, JudgeItem, JudgeSettings } from "./types";
+import type { CampaignJudgeDef, JudgeContext, JudgeItem, JudgeSettings } from "./types";
 
 export interface LlmJudgeOptions {
   /** The judge model configuration: "judge" (the default) or a named one such as "judge:gpt4o". */
@@ -133,13 +134,9 @@ export function estimateLlmJudge(db: Db, campaignId: number, o: LlmJudgeOptions 
   };
 }
 
-function loadItems(db: Db, campaignId: number, ids: number[]): JudgeItem[] {
-  const rows = db
-    .select()
-    .from(campaignItems)
-    .where(and(eq(campaignItems.campaignId, campaignId), inArray(campaignItems.id, ids)))
-    .orderBy(asc(campaignItems.position))
-    .all();
+/** The campaign's items as a judge reads them, in campaign order. */
+function loadItems(db: Db, campaignId: number): JudgeItem[] {
+  const rows = db.select().from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).orderBy(asc(campaignItems.position)).all();
   const outputs = db
     .select({ itemId: campaignOutputs.itemId, slot: campaignSystems.slot, output: campaignOutputs.output })
     .from(campaignOutputs)
@@ -184,6 +181,18 @@ export function ensureLlmJudgeRun(
   return { runId: run.id, def, settings };
 }
 
+/** What every judge of a run sees: the bound model, the settings, the guidelines and dimensions, all items. */
+function judgeContext(db: Db, campaignId: number, model: JudgeModel, settings: JudgeSettings): JudgeContext {
+  const c = getCampaign(db, campaignId);
+  return {
+    model,
+    settings,
+    guidelines: c.guidelines ?? "",
+    dimensions: campaignDimensionsOf(db, campaignId),
+    items: loadItems(db, campaignId),
+  };
+}
+
 export type LlmJudgeProgress = { runId: number; total: number; judged: number; failed: number };
 
 export interface LlmJudgeResult extends LlmJudgeProgress {
@@ -211,7 +220,6 @@ export async function runLlmJudge(
   onProgress?: (p: LlmJudgeProgress) => void,
 ): Promise<LlmJudgeResult> {
   const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
-  const c = getCampaign(db, campaignId);
   const dimensions = campaignDimensionsOf(db, campaignId);
   const todo = pending(
     db,
@@ -219,7 +227,6 @@ export async function runLlmJudge(
     dimensions.map((d) => d.key),
     runId,
   );
-  const items = loadItems(db, campaignId, [...todo.keys()]);
   // Spending safety: the run pauses itself when its attempts keep failing (lib/llm/spend-guard.ts).
   db.update(judgeRuns).set({ pausedReason: null }).where(eq(judgeRuns.id, runId)).run();
   const guard = new SpendGuard({
@@ -230,8 +237,13 @@ export async function runLlmJudge(
         .where(eq(judgeRuns.id, runId))
         .run(),
   });
-  const model = judgeModel(client.withGuard(guard), runId, settings.modelConfig, settings.temperature);
-  const ctx = { model, settings, guidelines: c.guidelines ?? "", dimensions };
+  const ctx = judgeContext(
+    db,
+    campaignId,
+    judgeModel(client.withGuard(guard), runId, settings.modelConfig, settings.temperature),
+    settings,
+  );
+  const items = ctx.items.filter((i) => todo.has(i.id));
   const before = summarizeCalls(db, { judgeRunId: runId }).requests;
   let newlyJudged = 0;
   const limit = pLimit(ITEM_CONCURRENCY);
@@ -300,23 +312,16 @@ export async function collectLlmJudgeCalls(
   userId: number,
 ): Promise<{ runId: number; calls: Map<string, CollectedCall> }> {
   const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
-  const c = getCampaign(db, campaignId);
-  const dimensions = campaignDimensionsOf(db, campaignId);
+  const calls = new Map<string, CollectedCall>();
+  const collecting = client.collecting((call) => calls.set(call.cacheKey, call));
+  const ctx = judgeContext(db, campaignId, judgeModel(collecting, runId, settings.modelConfig, settings.temperature), settings);
   const todo = pending(
     db,
     campaignId,
-    dimensions.map((d) => d.key),
+    ctx.dimensions.map((d) => d.key),
     runId,
   );
-  const calls = new Map<string, CollectedCall>();
-  const collecting = client.collecting((call) => calls.set(call.cacheKey, call));
-  const ctx = {
-    model: judgeModel(collecting, runId, settings.modelConfig, settings.temperature),
-    settings,
-    guidelines: c.guidelines ?? "",
-    dimensions,
-  };
-  for (const item of loadItems(db, campaignId, [...todo.keys()])) {
+  for (const item of ctx.items.filter((i) => todo.has(i.id))) {
     try {
       await def.judge(ctx, item, todo.get(item.id)!);
     } catch (e) {

@@ -1,7 +1,6 @@
-/** The contract of an LLM judge over a campaign's items (one module per judge, listed in ./index.ts). */
-import type { CampaignKind } from "@/db/schema";
+/** Campaign judging's vocabulary: items as a judge reads them, a run's settings, verdicts per dimension. */
+import type { JudgeModel } from "@/lib/judges/judge";
 import type { DimensionSpec } from "../kinds";
-import type { JudgeModel } from "./model";
 
 /** An item as a judge may read it: the shared content, and for pairwise kinds the outputs by canonical slot. */
 export interface JudgeItem {
@@ -18,7 +17,7 @@ export interface JudgeSettings {
   temperature: number;
   /** FairEval tie margin on the average scores (pairwise dialogue judge). */
   tieMargin: number;
-  /** Seed of the randomised answer slot (HiCUPID judge). */
+  /** Seed of the answer slots (HiCUPID judge; lib/judges/hicupid/ab.ts, balancedSlots). */
   seed: number;
 }
 
@@ -27,6 +26,8 @@ export interface JudgeContext {
   settings: JudgeSettings;
   guidelines: string;
   dimensions: DimensionSpec[];
+  /** All the campaign's items (the answer slots are balanced over all of them, judged or not). */
+  items: readonly JudgeItem[];
 }
 
 /** A verdict in canonical terms (Win/Tie/Lose for slot A, or a rating), with the calls behind it. */
@@ -34,11 +35,10 @@ export type DimensionVerdict = { value: string; judgments: unknown[]; analysis: 
 /** Per dimension asked: a verdict, or why there is none (recorded, never invented). */
 export type DimensionOutcome = DimensionVerdict | { error: string; rawReply: string | null };
 
+/** A judge of lib/judges/registry.ts with its campaign adapter (./adapters.ts). */
 export interface CampaignJudgeDef {
   name: string;
   label: string;
-  /** The campaign kinds this judge applies to. */
-  kinds: CampaignKind[];
   /** Model calls to judge the given dimensions of one item (for the dry-run estimate). */
   calls(dimensions: string[]): number;
   judge(ctx: JudgeContext, item: JudgeItem, dimensions: string[]): Promise<Record<string, DimensionOutcome>>;

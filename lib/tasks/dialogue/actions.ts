@@ -3,7 +3,7 @@
  * the user simulator for user actions, the assistant for assistant actions. Own wording, zh and en.
  */
 import { ACTION_LABELS, type ActionCode } from "@/lib/datasets/palset/actions";
-import type { Lang } from "@/lib/judges/types";
+import type { Lang } from "@/lib/llm/types";
 
 const DEFINITIONS: Record<ActionCode, { zh: string; en: string }> = {
   topic_inquiry: {

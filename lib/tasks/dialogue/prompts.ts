@@ -7,7 +7,8 @@
  * Output keys as in the paper: {"content"}.
  */
 import type { ActionCode } from "@/lib/datasets/palset/actions";
-import { block, json, type ChatMessage, type Lang } from "@/lib/judges/types";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+import { block, json } from "@/lib/judges/prompt-text";
 import { renderDialogue, type Utterance } from "@/lib/judges/dialogue-pair";
 import { actionDefinition, isRequirementAction } from "./actions";
 

@@ -2,11 +2,12 @@
  * Task 3, multi-turn dialogue. Phase 0, per method and query topic: a user simulator follows the topic's
  * action template turn by turn and the method answers each turn through its respond() (a method such as
  * H2Memory first summarises a retrieval query from the dialogue and switches its memory with the phase).
- * Phase 1, per pair (reference method vs each other): FairEval — per dimension six separately sampled judge
- * calls, three in each order, each with its own replicate index so none is a cached copy of another.
+ * Phase 1, per pair (reference method vs each other): the pairwise dialogue judge (lib/judges/dialogue-pair.ts,
+ * FairEval) on each dimension; this task only gives it the two dialogues and stores its verdicts.
  */
-import { fairEval, type PairJudgment } from "@/lib/metrics";
-import { dialogueJudgeMessages, dialogueJudgeOutput, DIMENSIONS, DIALOGUE_JUDGE_VERSION, type Utterance } from "@/lib/judges/dialogue-pair";
+import { DIMENSIONS, type Utterance } from "@/lib/judges/dialogue-pair";
+import { JUDGES } from "@/lib/judges/registry";
+import { taskJudgeModel } from "../judge-model";
 import { describePalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
 import { outputOf } from "../ports";
@@ -16,8 +17,7 @@ import { generateTemplate, parseTemplate, templateSeed, type DialogueTemplate } 
 import { simulatorMessages } from "./prompts";
 
 export const DIALOGUE_VERSION = 1;
-/** Judgments per pair and dimension, half in each order (FairEval). */
-export const JUDGMENTS_PER_PAIR = 6;
+const judge = JUDGES["dialogue-pair"];
 
 export type DialogueOutput = { template: DialogueTemplate; dialogue: Utterance[] };
 
@@ -73,7 +73,7 @@ export const dialogueTask: TaskDef = {
     estimate: () => ({
       assistant: 0,
       "user-simulator": 0,
-      judge: JUDGMENTS_PER_PAIR * DIMENSIONS.length,
+      judge: judge.calls * DIMENSIONS.length,
       promptTokens: 2500,
       completionTokens: 300,
     }),
@@ -92,38 +92,26 @@ export const dialogueTask: TaskDef = {
         generalPreference: it.generalPreference ?? { pos: [], neg: [] },
         solutions: it.solutions,
       };
+      const at = {
+        model: taskJudgeModel(ctx.model, "judge:dialogue", ctx.config.models.judge?.temperature ?? 0.7),
+        replicate: ctx.replicate,
+        purpose: "dialogue.judge",
+      };
+      const verdicts = await Promise.all(
+        DIMENSIONS.map((dimension) =>
+          judge.verdict(at, { dimension, info, a: da, b: db, lang: ctx.lang, tieMargin: ctx.config.tieMargin ?? 0 }),
+        ),
+      );
       const values: Record<string, number | null> = {};
       const detail: Record<string, unknown> = {};
-      for (const dim of DIMENSIONS) {
-        const judgments: Array<PairJudgment & { analysis: unknown; replicate: number }> = [];
-        for (let k = 0; k < JUDGMENTS_PER_PAIR; k++) {
-          const order = k < JUDGMENTS_PER_PAIR / 2 ? "AB" : "BA";
-          const [first, second] = order === "AB" ? [da, db] : [db, da];
-          const replicate = ctx.replicate * JUDGMENTS_PER_PAIR + k;
-          const r = await ctx.model.chatJson({
-            role: "judge",
-            config: "judge:dialogue",
-            purpose: `dialogue.judge.${dim}`,
-            messages: dialogueJudgeMessages(dim, info, { first, second }, ctx.lang),
-            schema: dialogueJudgeOutput,
-            replicate,
-            temperature: ctx.config.models.judge?.temperature ?? 0.7,
-          });
-          judgments.push({
-            order,
-            scoreFirst: r.value.scores["assistant-1"],
-            scoreSecond: r.value.scores["assistant-2"],
-            analysis: r.value.analysis,
-            replicate,
-          });
-        }
-        const res = fairEval(judgments, { margin: ctx.config.tieMargin })!;
-        values[dim] = res.outcome === "Win" ? 1 : res.outcome === "Lose" ? -1 : 0;
-        values[`${dim}MeanA`] = res.meanA;
-        values[`${dim}MeanB`] = res.meanB;
-        detail[dim] = { outcome: res.outcome, meanA: res.meanA, meanB: res.meanB, judgments };
-      }
-      return { input: { a, b }, output: { a, b }, scores: [{ scorer: "faireval", version: DIALOGUE_JUDGE_VERSION, values, detail }] };
+      DIMENSIONS.forEach((dim, i) => {
+        const { outcome, meanA, meanB, judgments } = verdicts[i];
+        values[dim] = outcome === "Win" ? 1 : outcome === "Lose" ? -1 : 0;
+        values[`${dim}MeanA`] = meanA;
+        values[`${dim}MeanB`] = meanB;
+        detail[dim] = { outcome, meanA, meanB, judgments };
+      });
+      return { input: { a, b }, output: { a, b }, scores: [{ scorer: "faireval", version: judge.version, values, detail }] };
     },
   },
 };

@@ -22,7 +22,7 @@ import { experimentResults } from "@/lib/jobs/results";
 import { fewShotExamples, loadHcItem } from "./items";
 import { personalInfo } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
-import { balancedSlots } from "./task";
+import { balancedSlots } from "@/lib/judges/hicupid";
 import { HICUPID_ACK } from "./prompts";
 
 const body = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");

@@ -4,7 +4,7 @@
  * found it changes results a lot). Inputs: the dialogue history (whole, gold or retrieved), optional
  * examples, the question. Output: a plain-text answer.
  */
-import type { ChatMessage } from "@/lib/judges/types";
+import type { ChatMessage } from "@/lib/llm/types";
 
 export const HICUPID_INSTRUCTION =
   "You are the user's personal assistant. The turns before the question are your earlier conversations with this user. Answer the user's new question in a way that fits this user in particular: take into account what they like and dislike, their circumstances and their existing schedule. Answer directly, in a few sentences.";

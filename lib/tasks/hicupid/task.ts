@@ -10,12 +10,13 @@
  */
 import { hfBleuStats, rougeL } from "@/lib/metrics";
 import { methodKey } from "@/lib/experiments/config";
-import { hashSeed, seededShuffle } from "@/lib/random";
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import { abJudgeMessages, HICUPID_JUDGE_VERSION, parseAbVerdict, parseYesNo, scheduleJudgeMessages } from "@/lib/judges/hicupid";
+import { balancedSlots } from "@/lib/judges/hicupid";
+import { JUDGES } from "@/lib/judges/registry";
 import { datasetById, loadSessions } from "@/lib/assistants/sessions";
 import { outputOf } from "../ports";
+import { taskJudgeModel } from "../judge-model";
 import type { ScoreRow, TaskDef } from "../types";
 import { abItemTypes, describeHcItem, dialogueTypes, fewShotExamples, listHcItems, loadHcItem, presentHcItem } from "./items";
 import { historyContext } from "./context";
@@ -26,32 +27,6 @@ import { bleuValues, hicupidMetrics, hitValues, judgeScorer, VERDICT_CODE } from
 /** 2: per-item BLEU mean, hit rate. */
 export const HICUPID_SCORE_VERSION = 2;
 const TYPE_CODE = { persona: 0, profile: 1, schedule: 2 } as const;
-
-/**
- * The slots (A or B) of the model's answer for a list of A/B items, exactly balanced per type: the items of
- * each type in a seeded random order, the first half (rounded down) in slot A and the rest in slot B (an
- * odd count leaves one more in B). Seeded by (seed, replicate, judge, type), so a re-run shows the same.
- */
-export function balancedSlots(
-  items: ReadonlyArray<{ itemKey: string; type: string }>,
-  seed: number,
-  replicate: number,
-  judge: number,
-): Map<string, "A" | "B"> {
-  const out = new Map<string, "A" | "B">();
-  for (const type of new Set(items.map((i) => i.type))) {
-    const order = seededShuffle(
-      // sorted first: the slots do not depend on the order the items were listed in
-      items
-        .filter((i) => i.type === type)
-        .map((i) => i.itemKey)
-        .sort(),
-      hashSeed(`${seed}|${replicate}|judge${judge}|${type}`),
-    );
-    order.forEach((k, i) => out.set(k, i < Math.floor(order.length / 2) ? "A" : "B"));
-  }
-  return out;
-}
 
 /** The slots of one run's A/B items (all of the run's items, whichever job asks), computed once per run. */
 const slotCache = new Map<string, Map<string, "A" | "B">>();
@@ -143,38 +118,33 @@ export const hicupidTask: TaskDef = {
         detail: { relevant: it.relevantDialogues },
       });
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
+      const at = { model: taskJudgeModel(ctx.model, config), replicate: ctx.replicate, purpose: "hicupid.judge" };
       if (it.type === "schedule") {
-        const r = await ctx.model.chatText({
-          role: "judge",
-          config,
-          purpose: "hicupid.judge.schedule",
-          messages: scheduleJudgeMessages({ metadata: it.metadata, question: it.question, answer }),
-          parse: parseYesNo,
-          replicate: ctx.replicate,
-        });
+        const judge = JUDGES["hicupid-schedule"];
+        const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer });
         scores.push({
           scorer: judgeScorer(j),
-          version: HICUPID_JUDGE_VERSION,
-          values: { type: TYPE_CODE.schedule, yes: r.value === "YES" ? 1 : 0 },
-          detail: { judge: config, reply: r.raw },
+          version: judge.version,
+          values: { type: TYPE_CODE.schedule, yes: v.verdict === "YES" ? 1 : 0 },
+          detail: { judge: config, reply: v.reply },
         });
         continue;
       }
-      const slot = runSlots(ctx.db, ctx.datasetId, ctx.config, ctx.replicate, j).get(item.itemKey) ?? "B";
-      const [answerA, answerB] = slot === "A" ? [answer, it.personalizedAnswer] : [it.personalizedAnswer, answer];
-      const r = await ctx.model.chatText({
-        role: "judge",
-        config,
-        purpose: `hicupid.judge.${it.type}`,
-        messages: abJudgeMessages({ type: it.type, metadata: it.metadata, question: it.question, answerA, answerB }),
-        parse: parseAbVerdict,
-        replicate: ctx.replicate,
+      const judge = JUDGES["hicupid-ab"];
+      const modelSlot = runSlots(ctx.db, ctx.datasetId, ctx.config, ctx.replicate, j).get(item.itemKey) ?? "B";
+      const v = await judge.verdict(at, {
+        type: it.type,
+        metadata: it.metadata,
+        question: it.question,
+        answer,
+        reference: it.personalizedAnswer,
+        modelSlot,
       });
       scores.push({
         scorer: judgeScorer(j),
-        version: HICUPID_JUDGE_VERSION,
-        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[r.value], slot: slot === "A" ? 0 : 1 },
-        detail: { judge: config, modelSlot: slot, verdict: r.value, reply: r.raw },
+        version: judge.version,
+        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[v.verdict], slot: modelSlot === "A" ? 0 : 1 },
+        detail: { judge: config, modelSlot, verdict: v.verdict, reply: v.reply },
       });
     }
     return { input, output: { answer }, retrieved, scores };

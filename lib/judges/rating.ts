@@ -1,11 +1,13 @@
 /**
  * The 1–3 rating judge's prompt, built from the campaign's own guidelines: the judge reads what a human
  * annotator reads (the guidelines, the dimension's question and scale, the item's visible content) and
- * nothing else. Output keys: {"analysis", "score"}.
+ * nothing else. Output keys: {"analysis", "score"}. One call per item and dimension; the reply must be in
+ * the item's language.
  */
 import { z } from "zod";
-import { block, json, type ChatMessage, type Lang } from "@/lib/judges/types";
-import type { DimensionSpec } from "../kinds";
+import type { ChatMessage, Lang } from "@/lib/llm/types";
+import { block, json } from "./prompt-text";
+import { oneCallJudge, type Judge } from "./judge";
 
 export const RATING_JUDGE_VERSION = 1;
 
@@ -15,7 +17,9 @@ export const ratingJudgeOutput = z.object({
 });
 export type RatingJudgeOutput = z.infer<typeof ratingJudgeOutput>;
 
-export type RatingJudgeInput = { guidelines: string; dimension: DimensionSpec; content: Record<string, unknown> };
+/** The dimension as the annotators see it (a campaign's DimensionSpec). */
+export type RatingDimension = { key: string; title: string; question: string; categories: Array<{ value: string; label: string }> };
+export type RatingJudgeInput = { guidelines: string; dimension: RatingDimension; content: Record<string, unknown> };
 
 export function ratingJudgeMessages(input: RatingJudgeInput, lang: Lang): ChatMessage[] {
   const d = input.dimension;
@@ -42,3 +46,14 @@ export function ratingJudgeMessages(input: RatingJudgeInput, lang: Lang): ChatMe
         ];
   return [{ role: "user", content: parts.join("\n\n") }];
 }
+
+export const ratingJudge: Judge<RatingJudgeInput & { lang: Lang }, RatingJudgeOutput> = oneCallJudge(
+  { name: "rating", label: "1–3 rating judge (the campaign's guidelines, one call per dimension)", version: RATING_JUDGE_VERSION },
+  {
+    messages: (input) => ratingJudgeMessages(input, input.lang),
+    purposePart: (input) => input.dimension.key,
+    language: (input) => input.lang,
+    schema: ratingJudgeOutput,
+  },
+  (reply) => reply.value,
+);

@@ -1,5 +1,4 @@
-/** The model port owns these (lib/llm/types.ts); re-exported for the judges' prompt builders. */
-export type { ChatMessage, Lang } from "@/lib/llm/types";
+/** How the judges' prompts (and the tasks' own prompts) fence and print their inputs. */
 
 /** Quotes a block of input the way the papers' prompts fence their inputs. */
 export function block(text: string): string {

@@ -1,7 +1,8 @@
 /**
- * Judge verdicts on a campaign's items, and their comparison with the humans. Verdicts are stored in
- * canonical terms (Win/Tie/Lose for slot A, or the rating) as judge_labels of a judge_run: an imported
- * file now; the LLM judge run writes the same rows.
+ * Importing judge verdicts on a campaign's items (a JSONL file) and comparing any judge run's verdicts
+ * with the humans (Table 11, Figure 2). Verdicts are stored in canonical terms (Win/Tie/Lose for slot A,
+ * or the rating) as judge_labels of a judge_run; an LLM judge run (./llm-judge) writes the same rows.
+ * The judges themselves live in lib/judges.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
