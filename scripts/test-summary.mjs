@@ -26,7 +26,7 @@ if (p) {
   skipped += p.stats.skipped;
 } else failed += 1;
 
-const checks = (process.env.PAL_FAILED_CHECKS ?? "").split(" ").filter(Boolean);
+const checks = (process.env.SUITE_FAILED_CHECKS ?? "").split(" ").filter(Boolean);
 const checkLine = checks.length ? `; failed checks: ${checks.join(", ")}` : "";
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${checkLine}`);
 process.exit(failed || checks.length ? 1 : 0);

@@ -29,7 +29,7 @@ if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
 else
   cat "$out/build.log"; status=1; failed_checks+=(build)
 fi
-PAL_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
+SUITE_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"
 rm -rf "$out"
 exit $status
