@@ -5,9 +5,9 @@
  * plan here is still measured (its ideal then uses the call count alone). One entry per method id.
  */
 import type { ShownEntry } from "@/lib/memory/show";
-import type { Session } from "@/lib/assistants/types";
+import type { Session } from "@/lib/assistants/core/types";
 import { h2memoryPlan } from "@/lib/assistants/h2memory/calls";
-import { BASELINE_CALL_PLANS } from "@/lib/assistants/baseline-calls";
+import { BASELINE_CALL_PLANS } from "@/lib/assistants/baselines/calls";
 
 export type Plan = { calls: number; chain: number };
 export type PlanFn = (sessions: Session[], entries: ShownEntry[]) => Plan;

@@ -3,11 +3,11 @@
  * shape, the model call through the one client, the shared log store and log context, and the
  * final answer with the method's context sections.
  */
-import type { BaselineEntry, BaselineSession, ChatFn, MakeIndex } from "./baseline-types";
-import { answerWithMemory } from "./answer";
+import type { BaselineEntry, BaselineSession, ChatFn, MakeIndex } from "./types";
+import { answerWithMemory } from "../core/answer";
 import { logSections, renderContext, type ContextSection } from "./context-sections";
 import { sharedLogContext, type HistoryLog, type LogContext } from "./log-context";
-import type { BuildContext, RespondContext, RespondResult, Session, SessionLogs, TaskInput } from "./types";
+import type { BuildContext, RespondContext, RespondResult, Session, SessionLogs, TaskInput } from "../core/types";
 
 const DAY = 86_400_000;
 

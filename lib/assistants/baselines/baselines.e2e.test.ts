@@ -11,15 +11,15 @@ import { baselinePurpose, baselineResponder, fakeWorthRemembering } from "@/test
 import { llmCalls } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
-import { defaultRetrievers as createRetriever } from "./context";
-import { buildMemory } from "./build";
-import { respondInSession } from "./respond";
-import { datasetByName, listUserKeys, loadSessions } from "./sessions";
-import { showUserMemory } from "./show";
-import { toBaselineSession } from "./baseline-adapter";
-import { recursumImpliedCalls } from "./recursum/engine";
-import { memorybankImpliedCalls } from "./memorybank/engine";
-import { ldAgentImpliedCalls } from "./ld-agent/engine";
+import { defaultRetrievers as createRetriever } from "../core/context";
+import { buildMemory } from "../core/build";
+import { respondInSession } from "../core/respond";
+import { datasetByName, listUserKeys, loadSessions } from "../core/sessions";
+import { showUserMemory } from "../core/show";
+import { toBaselineSession } from "./adapter";
+import { recursumImpliedCalls } from "../recursum/engine";
+import { memorybankImpliedCalls } from "../memorybank/engine";
+import { ldAgentImpliedCalls } from "../ld-agent/engine";
 
 const BASELINES = ["turn-rag", "session-rag", "recursum", "conditionmem", "memorybank", "ld-agent"] as const;
 type Method = (typeof BASELINES)[number];

@@ -5,13 +5,13 @@
  * `entries` is the builder's count of stored entries by kind (ConditionMem's "yes" decisions are the
  * records it stored).
  */
-import type { BuildEstimate, Session } from "./types";
-import { toBaselineSession } from "./baseline-adapter";
-import { recursumImpliedCalls } from "./recursum/engine";
-import { conditionmemImpliedCalls } from "./conditionmem/engine";
-import { memorybankImpliedCalls } from "./memorybank/engine";
-import { ldAgentImpliedCalls } from "./ld-agent/engine";
-import { flushOnArrival, pushAll, type CachedUtterance } from "./ld-agent/short-term";
+import type { BuildEstimate, Session } from "../core/types";
+import { toBaselineSession } from "./adapter";
+import { recursumImpliedCalls } from "../recursum/engine";
+import { conditionmemImpliedCalls } from "../conditionmem/engine";
+import { memorybankImpliedCalls } from "../memorybank/engine";
+import { ldAgentImpliedCalls } from "../ld-agent/engine";
+import { flushOnArrival, pushAll, type CachedUtterance } from "../ld-agent/short-term";
 
 export type CallPlan = { calls: number; chain: number };
 type Planner = (sessions: readonly Session[], entries: Readonly<Record<string, number>>) => CallPlan;

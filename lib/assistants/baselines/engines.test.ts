@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { BaselineSession } from "./baseline-types";
-import { scriptChat } from "./testing/script-chat";
-import { initialRecurSumState, recursumImpliedCalls, recursumStep } from "./recursum/engine";
-import { conditionmemImpliedCalls, conditionmemStep, initialConditionMemState } from "./conditionmem/engine";
-import { initialLdAgentState, ldAgentImpliedCalls, ldAgentStep } from "./ld-agent/engine";
+import type { BaselineSession } from "./types";
+import { scriptChat } from "./script-chat";
+import { initialRecurSumState, recursumImpliedCalls, recursumStep } from "../recursum/engine";
+import { conditionmemImpliedCalls, conditionmemStep, initialConditionMemState } from "../conditionmem/engine";
+import { initialLdAgentState, ldAgentImpliedCalls, ldAgentStep } from "../ld-agent/engine";
 
 const DAY = 86_400_000;
 const session = (seq: number, turns: [string, string][], logs: string[] = []): BaselineSession => ({

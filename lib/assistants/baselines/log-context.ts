@@ -4,7 +4,7 @@
  * The index holds earlier sessions' logs only, so nothing of the current or later sessions shapes
  * the ranking (not even BM25's document frequencies).
  */
-import type { MakeIndex } from "./baseline-types";
+import type { MakeIndex } from "./types";
 import type { LogItem } from "./history-text";
 
 export type HistoryLog = LogItem & { seq: number; position: number };

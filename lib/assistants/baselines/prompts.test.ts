@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Lang } from "./history-text";
-import * as rs from "./recursum/prompts";
-import * as cm from "./conditionmem/prompts";
-import * as mb from "./memorybank/prompts";
-import * as ld from "./ld-agent/prompts";
+import * as rs from "../recursum/prompts";
+import * as cm from "../conditionmem/prompts";
+import * as mb from "../memorybank/prompts";
+import * as ld from "../ld-agent/prompts";
 
 const turns = [{ user: "U-TEXT", assistant: "A-TEXT" }];
 const logs = [{ timestamp: "2024-01-01 09:00", content: "LOG-TEXT" }];

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createRetriever } from "@/lib/retrieval";
-import type { MakeIndex } from "./baseline-types";
+import type { MakeIndex } from "./types";
 import { sharedLogContext, type HistoryLog } from "./log-context";
-import { conditionmemRecall } from "./conditionmem/recall";
-import type { StoredRecord } from "./conditionmem/engine";
-import { retrieveEvents } from "./ld-agent/retrieve";
-import type { LdEvent } from "./ld-agent/engine";
-import { memorybankRecall } from "./memorybank/recall";
-import type { Piece } from "./memorybank/engine";
-import { scriptChat } from "./testing/script-chat";
+import { conditionmemRecall } from "../conditionmem/recall";
+import type { StoredRecord } from "../conditionmem/engine";
+import { retrieveEvents } from "../ld-agent/retrieve";
+import type { LdEvent } from "../ld-agent/engine";
+import { memorybankRecall } from "../memorybank/recall";
+import type { Piece } from "../memorybank/engine";
+import { scriptChat } from "./script-chat";
 
 const bm25: MakeIndex = <T>() => createRetriever<T>("bm25", {});
 const bm25n: MakeIndex = <T>() => createRetriever<T>("bm25", { normalize: true });

@@ -5,7 +5,7 @@
  * End-to-end tests go through the real model client and test/fake-openai.ts instead.
  */
 import { createHash } from "node:crypto";
-import type { ChatCall, ChatFn } from "../baseline-types";
+import type { ChatCall, ChatFn } from "./types";
 
 export type RecordedCall = { purpose: string; system: string; user: string };
 

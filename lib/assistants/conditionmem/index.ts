@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
+import type { Assistant } from "../core/types";
 import {
   answerWithSections,
   chatOf,
@@ -9,11 +9,11 @@ import {
   retrievalQuery,
   storeLogs,
   toBaselineSession,
-} from "../baseline-adapter";
-import { pick } from "../history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
-import { conditionmemStep, initialConditionMemState, recordText, type StoredRecord } from "../conditionmem/engine";
-import { conditionmemRecall } from "../conditionmem/recall";
+} from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { conditionmemStep, initialConditionMemState, recordText, type StoredRecord } from "./engine";
+import { conditionmemRecall } from "./recall";
 
 const options = z.object({ k: z.number().int().min(1).max(20).default(3) });
 

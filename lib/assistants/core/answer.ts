@@ -1,4 +1,4 @@
-import { taskPrompt } from "./prompts/tasks";
+import { taskPrompt } from "./task-prompts";
 import type { RespondContext, RespondResult, RetrievedItem, TaskInput } from "./types";
 
 /**

@@ -13,8 +13,8 @@ import { ModelClient } from "@/lib/llm/client";
 import { buildMemory } from "./build";
 import { estimateMemoryBuild } from "./build-estimate";
 import { datasetByName, listUserKeys, loadSessions } from "./sessions";
-import { ASSISTANTS, getAssistant } from "./registry";
-import { h2memoryPlan } from "./h2memory/calls";
+import { ASSISTANTS, getAssistant } from "../registry";
+import { h2memoryPlan } from "../h2memory/calls";
 import { showMemory } from "@/lib/memory/show";
 
 const m = fakeModelPerTest(palResponder);

@@ -9,7 +9,7 @@ import { InvalidInputError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versions";
 import { checkRetrieverKind, memorySettings, parseOptions } from "./context";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import type { CallRange } from "./types";
 

@@ -12,7 +12,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { SpendGuard } from "@/lib/llm/spend-guard";
 import { pidAlive } from "@/lib/lease-holder";
 import { buildMemory, type BuildProgress } from "./build";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 import { datasetById, loadSessions, resolveUsers } from "./sessions";
 
 export type MemoryBuild = {

@@ -17,7 +17,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { showMemory } from "@/lib/memory/show";
 import { buildMemory, type BuildProgress } from "./build";
 import { datasetByName, loadSessions } from "./sessions";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 
 const NAME = "PAL-Set demo (en)";
 const USER = "0000";

@@ -5,7 +5,7 @@ import { ModelCallError } from "@/lib/llm/errors";
 import { beginStep, finishStep, getMemoryVersion, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
 import { acquireVersion, builderId, claimVersionNow, type LeaseOptions, type VersionLease } from "@/lib/memory/lease";
 import { MemoryWriter } from "@/lib/memory/store";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { BuildContext, Session } from "./types";

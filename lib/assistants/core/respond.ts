@@ -5,7 +5,7 @@ import type { ModelClient } from "@/lib/llm/client";
 import type { Origin } from "@/lib/llm/ledger";
 import { MemoryReader } from "@/lib/memory/store";
 import { findMemoryVersionId, listSteps, settingsKeyOf } from "@/lib/memory/versions";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { RespondContext, RespondResult, Session, TaskInput } from "./types";

@@ -3,7 +3,7 @@ import { NotFoundError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import { findMemoryVersion, settingsKeyOf, type MemoryVersion } from "@/lib/memory/versions";
 import { showMemory, type ShownEntry } from "@/lib/memory/show";
-import { getAssistant } from "./registry";
+import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, type MethodSetup } from "./context";
 

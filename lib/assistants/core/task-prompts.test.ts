@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { taskPrompt } from "./tasks";
+import { taskPrompt } from "./task-prompts";
 
 const candidates = Array.from({ length: 8 }, (_, i) => ({ id: String(i + 1), solution: `方案 ${i + 1}` }));
 

@@ -8,8 +8,8 @@
 import { z } from "zod";
 import { ACTION_LABELS } from "@/lib/datasets/palset/actions";
 import type { ChatMessage } from "@/lib/llm/client";
-import type { Language, TaskInput, TaskOutput } from "../types";
-import type { AssistantActionCode } from "../sessions";
+import type { Language, TaskInput, TaskOutput } from "./types";
+import type { AssistantActionCode } from "./sessions";
 
 export type TaskPrompt<T> = { messages: ChatMessage[]; schema?: z.ZodType<T>; toOutput: (value: T) => TaskOutput };
 

@@ -7,8 +7,8 @@
  *     principles, are made from it) but never retrieved.
  */
 import { z } from "zod";
-import { answerWithMemory } from "../answer";
-import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../types";
+import { answerWithMemory } from "../core/answer";
+import type { Assistant, BuildContext, RespondContext, Session, SessionLogs, TaskInput } from "../core/types";
 import { dialoguePhase, logsPhase } from "./build";
 import { h2memoryEstimate } from "./calls";
 import { extractOutlines } from "./topic-outline";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assistant, BuildContext, RespondContext } from "../types";
+import type { Assistant, BuildContext, RespondContext } from "../core/types";
 import {
   answerWithSections,
   chatOf,
@@ -10,9 +10,9 @@ import {
   sessionTime,
   storeLogs,
   toBaselineSession,
-} from "../baseline-adapter";
-import { pick } from "../history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
+} from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
 import {
   initialLdAgentState,
   ldAgentArrival,
@@ -22,12 +22,12 @@ import {
   type LdAgentState,
   type LdEvent,
   type PersonaTrait,
-} from "../ld-agent/engine";
-import { extractNouns } from "../ld-agent/nouns";
-import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS } from "../ld-agent/score";
-import { retrieveEvents } from "../ld-agent/retrieve";
-import { flushOnArrival, type CachedUtterance } from "../ld-agent/short-term";
-import type { MakeIndex } from "../baseline-types";
+} from "./engine";
+import { extractNouns } from "./nouns";
+import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS } from "./score";
+import { retrieveEvents } from "./retrieve";
+import { flushOnArrival, type CachedUtterance } from "./short-term";
+import type { MakeIndex } from "../baselines/types";
 import { createRetriever } from "@/lib/retrieval";
 
 const options = z.object({

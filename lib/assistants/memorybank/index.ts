@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
+import type { Assistant } from "../core/types";
 import {
   answerWithSections,
   chatOf,
@@ -10,11 +10,11 @@ import {
   sessionTime,
   storeLogs,
   toBaselineSession,
-} from "../baseline-adapter";
-import { pick } from "../history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
-import { memorybankStep, sessionSummaries, type Piece } from "../memorybank/engine";
-import { memorybankRecall } from "../memorybank/recall";
+} from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { memorybankStep, sessionSummaries, type Piece } from "./engine";
+import { memorybankRecall } from "./recall";
 
 const options = z.object({
   k: z.number().int().min(1).max(20).default(3),

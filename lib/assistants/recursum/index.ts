@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
-import { answerWithSections, chatOf, putEntries, toBaselineSession } from "../baseline-adapter";
-import { pick } from "../history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baseline-calls";
-import { recursumStep, type SummaryEntry } from "../recursum/engine";
+import type { Assistant } from "../core/types";
+import { answerWithSections, chatOf, putEntries, toBaselineSession } from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { recursumStep, type SummaryEntry } from "./engine";
 
 const options = z.object({});
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
-import { answerWithSections, indexOf, logContextOf, putEntries, retrievalQuery, storeLogs, toBaselineSession } from "../baseline-adapter";
-import { pick } from "../history-text";
-import { retrieveSessions, sessionEntries, type SessionDoc } from "../session-rag/retrieve";
+import type { Assistant } from "../core/types";
+import { answerWithSections, indexOf, logContextOf, putEntries, retrievalQuery, storeLogs, toBaselineSession } from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { retrieveSessions, sessionEntries, type SessionDoc } from "./retrieve";
 
 const options = z.object({ k: z.number().int().min(1).max(20).default(3) });
 

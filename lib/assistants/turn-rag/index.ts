@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
-import { answerWithSections, indexOf, logContextOf, putEntries, retrievalQuery, storeLogs, toBaselineSession } from "../baseline-adapter";
-import { pick } from "../history-text";
-import { retrieveUtterances, utteranceEntries, utteranceText, type Utterance } from "../turn-rag/retrieve";
+import type { Assistant } from "../core/types";
+import { answerWithSections, indexOf, logContextOf, putEntries, retrievalQuery, storeLogs, toBaselineSession } from "../baselines/adapter";
+import { pick } from "../baselines/history-text";
+import { retrieveUtterances, utteranceEntries, utteranceText, type Utterance } from "./retrieve";
 
 const options = z.object({ k: z.number().int().min(1).max(20).default(3) });
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
-import { answerWithMemory } from "../answer";
-import { formatLogs, section } from "../format";
+import type { Assistant } from "../core/types";
+import { answerWithMemory } from "../core/answer";
+import { formatLogs, section } from "../core/format";
 
 /** `vanilla-log`: the task input plus every log of the current session; keeps no memory. */
 export const vanillaLog: Assistant<Record<string, never>> = {

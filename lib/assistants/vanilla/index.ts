@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { Assistant } from "../types";
-import { answerWithMemory } from "../answer";
+import type { Assistant } from "../core/types";
+import { answerWithMemory } from "../core/answer";
 
 /** `vanilla`: the task input alone, no memory (the paper's lower bound). */
 export const vanilla: Assistant<Record<string, never>> = {

@@ -14,7 +14,7 @@ import { hashSeed, seededShuffle } from "@/lib/random";
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import { abJudgeMessages, HICUPID_JUDGE_VERSION, parseAbVerdict, parseYesNo, scheduleJudgeMessages } from "@/lib/judges/hicupid";
-import { datasetById, loadSessions } from "@/lib/assistants/sessions";
+import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import type { ScoreRow, TaskDef } from "../types";
 import { abItemTypes, describeHcItem, dialogueTypes, fewShotExamples, listHcItems, loadHcItem, presentHcItem } from "./items";
