@@ -11,7 +11,7 @@ import {
   toBaselineSession,
 } from "../baselines/adapter";
 import { pick } from "../baselines/history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { conditionmemEstimate } from "./calls";
 import { conditionmemStep, initialConditionMemState, recordText, type StoredRecord } from "./engine";
 import { conditionmemRecall } from "./recall";
 
@@ -29,7 +29,7 @@ export const conditionmem: Assistant<z.infer<typeof options>> = {
   entryKinds: ["log", "record"],
   buildRoles: ["assistant"],
   usesRetriever: true,
-  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.conditionmem(sessions, ctx.done),
+  estimateBuild: (sessions, ctx) => conditionmemEstimate(sessions, ctx.done),
   buildLogs: async (ctx, s) => storeLogs(ctx, s),
   buildDialogue: async (ctx, s) => {
     // Records of one session do not depend on earlier ones, so no state is read back.

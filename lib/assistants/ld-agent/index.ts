@@ -12,7 +12,7 @@ import {
   toBaselineSession,
 } from "../baselines/adapter";
 import { pick } from "../baselines/history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { ldAgentEstimate } from "./calls";
 import {
   initialLdAgentState,
   ldAgentArrival,
@@ -78,7 +78,7 @@ export const ldAgent: Assistant<Options> = {
   entryKinds: ["log", "event", "cache", "persona-user", "persona-assistant"],
   buildRoles: ["assistant"],
   usesRetriever: true,
-  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES["ld-agent"](sessions, ctx.done),
+  estimateBuild: (sessions, ctx) => ldAgentEstimate(sessions, ctx.done),
   buildLogs: async (ctx, s) => {
     storeLogs(ctx, s);
     // The session's arrival closes the earlier conversation: visible to answers in this session.

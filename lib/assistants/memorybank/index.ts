@@ -12,7 +12,7 @@ import {
   toBaselineSession,
 } from "../baselines/adapter";
 import { pick } from "../baselines/history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { memorybankEstimate } from "./calls";
 import { memorybankStep, sessionSummaries, type Piece } from "./engine";
 import { memorybankRecall } from "./recall";
 
@@ -39,7 +39,7 @@ export const memorybank: Assistant<z.infer<typeof options>> = {
   entryKinds: ["log", "turn", "event", "daily-portrait", "global-summary", "global-portrait"],
   buildRoles: ["assistant"],
   usesRetriever: true,
-  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.memorybank(sessions, ctx.done),
+  estimateBuild: (sessions, ctx) => memorybankEstimate(sessions, ctx.done),
   buildLogs: async (ctx, s) => storeLogs(ctx, s),
   // A session's event summary and daily portrait read its dialogue alone.
   prefetch: async (ctx, s) => {

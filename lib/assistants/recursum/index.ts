@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Assistant } from "../core/types";
 import { answerWithSections, chatOf, putEntries, toBaselineSession } from "../baselines/adapter";
 import { pick } from "../baselines/history-text";
-import { BASELINE_BUILD_ESTIMATES } from "../baselines/calls";
+import { recursumEstimate } from "./calls";
 import { recursumStep, type SummaryEntry } from "./engine";
 
 const options = z.object({});
@@ -19,7 +19,7 @@ export const recursum: Assistant<z.infer<typeof options>> = {
   entryKinds: ["dialogue-summary", "log-summary"],
   buildRoles: ["assistant"],
   usesRetriever: false,
-  estimateBuild: (sessions, ctx) => BASELINE_BUILD_ESTIMATES.recursum(sessions, ctx.done),
+  estimateBuild: (sessions, ctx) => recursumEstimate(sessions, ctx.done),
   buildDialogue: async (ctx, s) => {
     const state = {
       dialogueSummary: ctx.memory.get<SummaryEntry>("dialogue-summary", "M")?.content.summary ?? null,
