@@ -5,7 +5,7 @@
  * End-to-end tests go through the real model client and test/fake-openai.ts instead.
  */
 import { createHash } from "node:crypto";
-import type { ChatCall, ChatFn } from "./types";
+import type { BaselineSession, ChatCall, ChatFn } from "./types";
 
 export type RecordedCall = { purpose: string; system: string; user: string };
 
@@ -24,3 +24,15 @@ export function scriptChat(answer: (purpose: string, user: string) => unknown): 
   };
   return { chat, calls };
 }
+
+const DAY = 86_400_000;
+
+/** A baseline session for the build-step tests: one week apart, logs on the first days of January 2024. */
+export const testSession = (seq: number, turns: [string, string][], logs: string[] = []): BaselineSession => ({
+  seq,
+  sampleKey: `u_sample${seq}`,
+  at: Date.UTC(2024, 0, 1) + seq * 7 * DAY,
+  date: `2024-01-${String(1 + seq * 7).padStart(2, "0")} 20:00:00`,
+  logs: logs.map((content, i) => ({ timestamp: `2024-01-0${1 + i} 09:00`, content })),
+  turns: turns.map(([user, assistant]) => ({ user, assistant })),
+});
