@@ -1,6 +1,6 @@
 /**
  * Every memory method, in one list: the CLI, the experiment runner and the pages read it. A new
- * method is one new file in methods/ plus one line here.
+ * method is one new folder (<method>/index.ts exports its Assistant) plus one import and one line here.
  */
 import { InvalidInputError } from "@/lib/errors";
 import type { Assistant } from "./core/types";
