@@ -5,16 +5,28 @@
  * plan here is still measured (its ideal then uses the call count alone). One entry per method id.
  */
 import type { ShownEntry } from "@/lib/memory/show";
-import type { Session } from "@/lib/assistants/types";
+import type { Session } from "@/lib/assistants/core/types";
 import { h2memoryPlan } from "@/lib/assistants/h2memory/calls";
-import { BASELINE_CALL_PLANS } from "@/lib/assistants/baseline-calls";
+import { noCalls, type Planner } from "@/lib/assistants/baselines/calls";
+import { recursumPlan } from "@/lib/assistants/recursum/calls";
+import { conditionmemPlan } from "@/lib/assistants/conditionmem/calls";
+import { memorybankPlan } from "@/lib/assistants/memorybank/calls";
+import { ldAgentPlan } from "@/lib/assistants/ld-agent/calls";
 
 export type Plan = { calls: number; chain: number };
 export type PlanFn = (sessions: Session[], entries: ShownEntry[]) => Plan;
 
-/** The baselines state their own plans (lib/assistants/baseline-calls.ts) over entry counts by kind. */
+/** The baselines state their own plans (lib/assistants/<method>/calls.ts) over entry counts by kind. */
+const BASELINE_PLANS: Record<string, Planner> = {
+  "turn-rag": noCalls,
+  "session-rag": noCalls,
+  recursum: recursumPlan,
+  conditionmem: conditionmemPlan,
+  memorybank: memorybankPlan,
+  "ld-agent": ldAgentPlan,
+};
 const baselinePlans: Record<string, PlanFn> = Object.fromEntries(
-  Object.entries(BASELINE_CALL_PLANS).map(([id, plan]) => [
+  Object.entries(BASELINE_PLANS).map(([id, plan]) => [
     id,
     (sessions, entries) => {
       const byKind: Record<string, number> = {};

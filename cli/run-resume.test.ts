@@ -110,7 +110,7 @@ describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
       expect(out.rows.map((x: { method: string }) => x.method)).toEqual(["full-history", "rag-k15", "recursum"]);
       for (const row of out.rows) expect(row.calls.judge).toBe(2 * row.items);
       // Building recursum's memory: one summary per dialogue of the users asked about (the settings keep no memory).
-      const { datasetByName, loadSessions } = await import("@/lib/assistants/sessions");
+      const { datasetByName, loadSessions } = await import("@/lib/assistants/core/sessions");
       const ds = datasetByName(t.db, "hc");
       const asked = (
         t.db.$client

@@ -1,6 +1,6 @@
 /**
  * TEST DOUBLE replies for the experiments tests: the fake OpenAI server answers each prompt kind of the
- * project's own prompts (lib/assistants/prompts/tasks.ts for the assistant, the task's simulator and
+ * project's own prompts (lib/assistants/core/task-prompts.ts for the assistant, the task's simulator and
  * judge prompts) with a scripted reply. Never used by the app.
  */
 import type { ChatRequest } from "./fake-openai";
@@ -8,7 +8,7 @@ import type { ChatRequest } from "./fake-openai";
 export const firstMessage = (r: ChatRequest) => String(r.messages[0]?.content ?? "");
 
 /**
- * Scripted replies by prompt kind (the project's own prompts: lib/assistants/prompts/tasks.ts for the
+ * Scripted replies by prompt kind (the project's own prompts: lib/assistants/core/task-prompts.ts for the
  * assistant, the task's simulator and judge prompts). The two methods differ in memory: vanilla knows
  * nothing, vanilla-log sees the session's logs; the dialogue replies say which one answered.
  */

@@ -115,7 +115,7 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
 }
 
 /**
- * The shared task prompts (lib/assistants/prompts/tasks.ts): a valid answer per output format, in
+ * The shared task prompts (lib/assistants/core/task-prompts.ts): a valid answer per output format, in
  * the prompt's language. Selection picks the first two candidate ids the prompt lists.
  */
 export function taskReply(req: Pick<ChatRequest, "messages">): string {

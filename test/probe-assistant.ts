@@ -4,9 +4,9 @@
  * everything its memory holds at the asked point. Registered only by tests.
  */
 import { z } from "zod";
-import type { Assistant } from "@/lib/assistants/types";
-import { answerWithMemory } from "@/lib/assistants/answer";
-import { formatLogs } from "@/lib/assistants/format";
+import type { Assistant } from "@/lib/assistants/core/types";
+import { answerWithMemory } from "@/lib/assistants/core/answer";
+import { formatLogs } from "@/lib/assistants/core/format";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 
 const Summary = z.object({ summary: z.string() });

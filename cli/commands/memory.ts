@@ -25,8 +25,8 @@ export function registerMemory(program: Command): void {
     .option("--options <json>", "method options as JSON")
     .option("--json", "print a JSON summary on stdout")
     .action(async (o: { dataset: string; method: string; users?: string; retriever: string; options?: string; json?: boolean }) => {
-      const { buildMemory } = await import("@/lib/assistants/build");
-      const { datasetByName, resolveUsers } = await import("@/lib/assistants/sessions");
+      const { buildMemory } = await import("@/lib/assistants/core/build");
+      const { datasetByName, resolveUsers } = await import("@/lib/assistants/core/sessions");
       const { ModelClient } = await import("@/lib/llm/client");
       const db = getDb();
       const dataset = datasetByName(db, o.dataset);
@@ -98,8 +98,8 @@ export function registerMemory(program: Command): void {
         options?: string;
         json?: boolean;
       }) => {
-        const { showUserMemory } = await import("@/lib/assistants/show");
-        const { datasetByName } = await import("@/lib/assistants/sessions");
+        const { showUserMemory } = await import("@/lib/assistants/core/show");
+        const { datasetByName } = await import("@/lib/assistants/core/sessions");
         const { ModelClient } = await import("@/lib/llm/client");
         const db = getDb();
         const options = parseOptionsFlag(o.options);

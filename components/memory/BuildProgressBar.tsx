@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
-import type { MemoryBuild } from "@/lib/assistants/build-jobs";
+import type { MemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { useStartBuild } from "./start-build";
 import { ActionError } from "@/components/shell/ActionError";
 

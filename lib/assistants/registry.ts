@@ -1,18 +1,18 @@
 /**
  * Every memory method, in one list: the CLI, the experiment runner and the pages read it. A new
- * method is one new file in methods/ plus one line here.
+ * method is one new folder (<method>/index.ts exports its Assistant) plus one import and one line here.
  */
 import { InvalidInputError } from "@/lib/errors";
-import type { Assistant } from "./types";
-import { vanilla } from "./methods/vanilla";
-import { vanillaLog } from "./methods/vanilla-log";
-import { turnRag } from "./methods/turn-rag";
-import { sessionRag } from "./methods/session-rag";
-import { recursum } from "./methods/recursum";
-import { conditionmem } from "./methods/conditionmem";
-import { memorybank } from "./methods/memorybank";
-import { ldAgent } from "./methods/ld-agent";
-import { h2memory, h2memoryNoBackground, h2memoryNoGraph, h2memoryNoPrinciple, h2memoryNoTopic } from "./h2memory/assistant";
+import type { Assistant } from "./core/types";
+import { vanilla } from "./vanilla";
+import { vanillaLog } from "./vanilla-log";
+import { turnRag } from "./turn-rag";
+import { sessionRag } from "./session-rag";
+import { recursum } from "./recursum";
+import { conditionmem } from "./conditionmem";
+import { memorybank } from "./memorybank";
+import { ldAgent } from "./ld-agent";
+import { h2memory, h2memoryNoBackground, h2memoryNoGraph, h2memoryNoPrinciple, h2memoryNoTopic } from "./h2memory";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method has its own options type
 export const ASSISTANTS: readonly Assistant<any>[] = [

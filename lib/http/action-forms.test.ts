@@ -14,7 +14,7 @@ import { createCampaign, getCampaign } from "@/lib/annotation";
 import { adjudicateForm, setCampaignStatusForm } from "@/lib/annotation/forms";
 import { deleteModelForm, saveModelForm, testModelForm } from "@/lib/llm/model-forms";
 import { addUserForm, setDisabledForm, setRoleForm } from "@/lib/users/user-forms";
-import { startBuildForm } from "@/lib/assistants/build-form";
+import { startBuildForm } from "@/lib/assistants/core/build-form";
 import { actionResult } from "./action-result";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");

@@ -10,7 +10,7 @@ import { baselineResponder } from "@/test/baseline-responder";
 import { experimentReplies } from "@/test/experiment-replies";
 import { demoDatasets } from "@/lib/demo/seed";
 import { ModelClient } from "@/lib/llm/client";
-import { datasetByName } from "@/lib/assistants/sessions";
+import { datasetByName } from "@/lib/assistants/core/sessions";
 import { bindDeps } from "./bind";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";

@@ -4,7 +4,7 @@
  * resumes from what is stored and takes paid model calls from the cache: nothing is paid twice.
  */
 import type { Db } from "@/db/client";
-import { resumeInterruptedBuilds } from "@/lib/assistants/build-jobs";
+import { resumeInterruptedBuilds } from "@/lib/assistants/core/build-jobs";
 import { resumeUnfinishedJudgeRuns } from "@/lib/annotation/llm-judge/run";
 import { serverJudgeClient } from "@/lib/annotation/llm-judge/request";
 

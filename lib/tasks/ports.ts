@@ -8,7 +8,7 @@
  */
 import type { ZodType } from "zod";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
-import type { RetrievedItem, TaskInput, TaskOutput } from "@/lib/assistants/types";
+import type { RetrievedItem, TaskInput, TaskOutput } from "@/lib/assistants/core/types";
 
 export type ModelRoleName = "assistant" | "user-simulator" | "judge";
 

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { startBuildForm } from "@/lib/assistants/build-form";
+import { startBuildForm } from "@/lib/assistants/core/build-form";
 
 export type BuildActionState = ActionResult<{ buildId?: number }>;
 

@@ -5,7 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listMemoryVersions } from "@/lib/memory/versions";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { ASSISTANTS } from "@/lib/assistants/registry";
-import { listMemoryBuilds } from "@/lib/assistants/build-jobs";
+import { listMemoryBuilds } from "@/lib/assistants/core/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
 import { BuildProgressBar } from "@/components/memory/BuildProgressBar";

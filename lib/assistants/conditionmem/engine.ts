@@ -4,7 +4,7 @@
  * dialogue up to that input. Decisions of one session run together, and each record call follows
  * only its own decision, so the longest chain is two calls.
  */
-import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baseline-types";
+import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baselines/types";
 import { decisionPrompt, decisionSchema, recordPrompt, recordSchema } from "./prompts";
 
 /** A stored conditional record: ConditionMem keeps the summary and the note (the context is a mid-product). */

@@ -6,7 +6,7 @@
  * memory or query. The wording is our own.
  */
 import { z } from "zod";
-import { formatTurns, pick, speaker, type ChatMessage, type Lang, type TurnItem } from "../history-text";
+import { formatTurns, pick, speaker, type ChatMessage, type Lang, type TurnItem } from "../baselines/history-text";
 
 export const decisionSchema = z.object({ decision: z.enum(["yes", "no"]) });
 export const recordSchema = z.object({ context: z.string(), summary: z.string().min(1), note: z.string().min(1) });

@@ -3,8 +3,8 @@
  * the paper and in Mem-PAL's shared setting), ask whether they are enough; if so keep the relevant
  * memory the model copied out, if not append its keywords to the query and retrieve once more.
  */
-import type { ChatFn, MakeIndex } from "../baseline-types";
-import type { Lang } from "../history-text";
+import type { ChatFn, MakeIndex } from "../baselines/types";
+import type { Lang } from "../baselines/history-text";
 import { recordText, type StoredRecord } from "./engine";
 import { reflectionPrompt, reflectionSchema } from "./prompts";
 

@@ -13,7 +13,7 @@
  * the principle of its own principle; nothing else.
  */
 import type { ShownEntry } from "@/lib/memory/show";
-import type { BuildEstimate, BuildEstimateContext, DatasetKind, Session } from "../types";
+import type { BuildEstimate, BuildEstimateContext, DatasetKind, Session } from "../core/types";
 import type { H2Parts, LogGraphEntry, PrincipleEntry } from "./types";
 import { DEFAULT_H2_OPTIONS } from "./types";
 

@@ -15,11 +15,11 @@ import type { Db } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
 import { summarizeCalls } from "@/lib/llm/ledger";
-import { buildMemory } from "../build";
-import { respondInSession } from "../respond";
-import { datasetByName, listUserKeys, loadSessions } from "../sessions";
-import { showUserMemory } from "../show";
-import type { RetrievedItem, TaskInput } from "../types";
+import { buildMemory } from "../core/build";
+import { respondInSession } from "../core/respond";
+import { datasetByName, listUserKeys, loadSessions } from "../core/sessions";
+import { showUserMemory } from "../core/show";
+import type { RetrievedItem, TaskInput } from "../core/types";
 import { stepOf } from "./prompts";
 import type { LogGraphEntry, PrincipleEntry, SituationEntry, TopicOutlineEntry } from "./types";
 

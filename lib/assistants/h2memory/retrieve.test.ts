@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { retrieve, type H2View } from "./retrieve";
-import { phaseOf } from "./assistant";
+import { phaseOf } from "./index";
 import type { H2Parts } from "./types";
 
 // Word-overlap ranking, so the expected order is easy to compute by hand.

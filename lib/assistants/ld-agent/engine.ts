@@ -6,8 +6,8 @@
  * made of earlier sessions only, so answers in that session may use it); its dialogue then adds
  * traits and fills the cache again (`ldAgentDialogue`, visible from the next session).
  */
-import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baseline-types";
-import { speaker, type Lang } from "../history-text";
+import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baselines/types";
+import { speaker, type Lang } from "../baselines/history-text";
 import { eventSummaryPrompt, eventSummarySchema, personaPrompt, personaSchema } from "./prompts";
 import { DEFAULT_BETA_MS, flushOnArrival, pushAll, type CachedUtterance } from "./short-term";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractNouns } from "./nouns";
-import { ldAgent, personaItems } from "../methods/ld-agent";
+import { ldAgent, personaItems } from "./index";
 import { LD_AGENT_BETA_SECONDS, LD_AGENT_GAMMA, LD_AGENT_TAU_SECONDS, pushUtterance, rankMemories, timeDecay, topicOverlap } from "./score";
 
 describe("extractNouns", () => {

@@ -5,7 +5,7 @@
  * The wording is our own.
  */
 import { z } from "zod";
-import { pick, type ChatMessage, type Lang } from "../history-text";
+import { pick, type ChatMessage, type Lang } from "../baselines/history-text";
 
 export const eventSummarySchema = z.object({ summary: z.string().min(1) });
 export const personaSchema = z.object({ traits: z.array(z.string().min(1)) });

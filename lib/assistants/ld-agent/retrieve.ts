@@ -3,7 +3,7 @@
  * s_top from the noun sets, ranked by score.ts (s = e^(−t/τ)(s_sem + s_top), only s_sem > γ).
  * An empty result is "no relevant memory".
  */
-import type { MakeIndex } from "../baseline-types";
+import type { MakeIndex } from "../baselines/types";
 import type { LdEvent } from "./engine";
 import { rankMemories } from "./score";
 

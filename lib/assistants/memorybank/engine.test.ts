@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BaselineSession, MakeIndex } from "../baseline-types";
+import type { BaselineSession, MakeIndex } from "../baselines/types";
 import { createRetriever } from "@/lib/retrieval";
-import { scriptChat } from "../testing/script-chat";
+import { scriptChat } from "../baselines/script-chat";
 import { initialMemoryBankState, memorybankImpliedCalls, memorybankStep } from "./engine";
 import { memorybankRecall } from "./recall";
 

@@ -11,8 +11,8 @@
  * own input, so the longest chain grows by one call per session.
  */
 import { setImmediate } from "node:timers/promises";
-import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baseline-types";
-import { formatTurns } from "../history-text";
+import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baselines/types";
+import { formatTurns } from "../baselines/history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
 import { decideForgetting, DEFAULT_FORGET_RULE, newTrace, recall, type ForgetRule, type MemoryTrace } from "./forgetting";
 

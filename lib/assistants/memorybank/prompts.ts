@@ -4,7 +4,7 @@
  * updated from the previous one and the new session's. The wording is our own.
  */
 import { z } from "zod";
-import { formatTurns, pick, type ChatMessage, type Lang, type TurnItem } from "../history-text";
+import { formatTurns, pick, type ChatMessage, type Lang, type TurnItem } from "../baselines/history-text";
 
 export const eventSchema = z.object({ summary: z.string().min(1) });
 export const portraitSchema = z.object({ portrait: z.string().min(1) });

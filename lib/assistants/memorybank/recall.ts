@@ -3,7 +3,7 @@
  * session's time (forgetting.ts: seeded sampling with probability R, or a threshold on R); the top-k
  * of the rest are retrieved. Answering does not reinforce (see engine.ts).
  */
-import type { MakeIndex } from "../baseline-types";
+import type { MakeIndex } from "../baselines/types";
 import { livePieces, type Piece } from "./engine";
 import { decideForgetting, type ForgetRule } from "./forgetting";
 

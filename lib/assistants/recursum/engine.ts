@@ -3,7 +3,7 @@
  * memory M_j = LLM(M_{j-1}, D_j) and (Mem-PAL's log handling) a log summary L_j = LLM(L_{j-1}, logs_j).
  * The two chains do not depend on each other, so a session's two calls run together.
  */
-import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baseline-types";
+import type { BaselineEntry, BaselineSession, StepContext, StepResult } from "../baselines/types";
 import { dialogueSummaryPrompt, logSummaryPrompt, summarySchema } from "./prompts";
 
 /** The stored form of M_j and L_j. */

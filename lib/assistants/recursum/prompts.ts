@@ -4,7 +4,7 @@
  * output key. The wording is our own.
  */
 import { z } from "zod";
-import { formatLogs, formatTurns, pick, type ChatMessage, type Lang, type LogItem, type TurnItem } from "../history-text";
+import { formatLogs, formatTurns, pick, type ChatMessage, type Lang, type LogItem, type TurnItem } from "../baselines/history-text";
 
 export const summarySchema = z.object({ summary: z.string().min(1) });
 export type SummaryOutput = z.infer<typeof summarySchema>;

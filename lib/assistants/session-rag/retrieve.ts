@@ -1,8 +1,8 @@
 /**
  * Session-level RAG: the top-k whole dialogues of earlier sessions. No model call to build.
  */
-import type { BaselineEntry, BaselineSession, MakeIndex } from "../baseline-types";
-import { formatTurns, type Lang } from "../history-text";
+import type { BaselineEntry, BaselineSession, MakeIndex } from "../baselines/types";
+import { formatTurns, type Lang } from "../baselines/history-text";
 
 export type SessionDoc = { seq: number; sampleKey: string; date: string; text: string };
 

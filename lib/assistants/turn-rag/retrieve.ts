@@ -2,8 +2,8 @@
  * Turn-level RAG: the top-k single utterances (user or assistant) of earlier sessions' dialogues.
  * It needs no model call to build: the memory is the dialogue history itself.
  */
-import type { BaselineEntry, BaselineSession, MakeIndex } from "../baseline-types";
-import { speaker, type Lang } from "../history-text";
+import type { BaselineEntry, BaselineSession, MakeIndex } from "../baselines/types";
+import { speaker, type Lang } from "../baselines/history-text";
 
 export type Utterance = { seq: number; turn: number; speaker: "user" | "assistant"; text: string };
 

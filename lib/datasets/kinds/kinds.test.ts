@@ -3,7 +3,7 @@ import { tempDb } from "@/test/db";
 import { FIXTURE_JSONL, FIXTURE_STATS } from "@/test/fixtures";
 import { InvalidInputError } from "@/lib/errors";
 import { parseManifest, plannedPaths } from "../browse/upload";
-import { DATASET_KIND_IDS, DATASET_KIND_LIST, datasetKind, uploadKinds } from ".";
+import { DATASET_KIND_IDS, DATASET_KIND_LIST, datasetKind, uploadKinds } from "./index";
 
 let t: ReturnType<typeof tempDb> | undefined;
 afterEach(() => t?.cleanup());

@@ -11,7 +11,7 @@ import { taskJudgeModel } from "../judge-model";
 import { describePalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
 import { outputOf } from "../ports";
-import type { AssistantActionCode } from "@/lib/assistants/sessions";
+import type { AssistantActionCode } from "@/lib/assistants/core/sessions";
 import type { TaskDef } from "../types";
 import { generateTemplate, parseTemplate, templateSeed, type DialogueTemplate } from "./template";
 import { simulatorMessages } from "./prompts";

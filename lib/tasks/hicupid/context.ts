@@ -5,7 +5,7 @@
  * chronological order. Retrieval recall: the share of the item's relevant dialogues that a retrieved
  * unit comes from.
  */
-import type { Session } from "@/lib/assistants/types";
+import type { Session } from "@/lib/assistants/core/types";
 import { createRetriever, type EmbedFn } from "@/lib/retrieval";
 import type { ContextOptions, ContextSettingName } from "./settings";
 

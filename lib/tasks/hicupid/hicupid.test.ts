@@ -21,7 +21,7 @@ import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";
 import { fewShotExamples, loadHcItem } from "./items";
 import { personalInfo } from "@/lib/judges/hicupid";
-import { datasetById, loadSessions } from "@/lib/assistants/sessions";
+import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { balancedSlots } from "@/lib/judges/hicupid";
 import { HICUPID_ACK } from "./prompts";
 

@@ -14,7 +14,7 @@ import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import { balancedSlots } from "@/lib/judges/hicupid";
 import { JUDGES } from "@/lib/judges/registry";
-import { datasetById, loadSessions } from "@/lib/assistants/sessions";
+import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import { taskJudgeModel } from "../judge-model";
 import type { ScoreRow, TaskDef } from "../types";

@@ -8,7 +8,7 @@ import { listCalls, summarizeCalls } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LedgerTable } from "@/components/llm/LedgerTable";
 import { GenericMemoryTable, H2MemoryInspector } from "@/components/memory/H2MemoryInspector";
-import { datasetById, loadSessions } from "@/lib/assistants/sessions";
+import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 
 export const metadata: Metadata = { title: "Memory version" };
 

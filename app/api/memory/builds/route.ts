@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { listMemoryBuilds, startMemoryBuild } from "@/lib/assistants/build-jobs";
+import { listMemoryBuilds, startMemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { InvalidInputError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";

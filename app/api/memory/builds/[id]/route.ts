@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { getMemoryBuild } from "@/lib/assistants/build-jobs";
+import { getMemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { InvalidInputError } from "@/lib/errors";
 
 /** The progress of one background memory build (polled by the Memory page's progress bar). */
