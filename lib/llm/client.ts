@@ -11,6 +11,7 @@ import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
 import { splitReasoning } from "./reasoning";
 import { RoleQueues } from "./queue";
+import { acquire, recordTokens } from "./rate-limit";
 import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
 import { envNumber } from "@/lib/config";
@@ -369,17 +370,21 @@ export class ModelClient {
   }
 
   /** Runs `fn` in one of the role's slots with this view's priority and group; `id` lets an identical call raise it. */
-  private inSlot<R>(role: ModelRole, fn: () => Promise<R>, id?: string): Promise<R> {
-    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn);
+  private inSlot<R>(role: ModelRole, cfg: ModelConfig, fn: () => Promise<R>, id?: string): Promise<R> {
+    // A configuration on a defined endpoint waits in the endpoint's queue, shared by every role on it.
+    const e = cfg.endpoint;
+    const lane = e ? { endpoint: e.name, concurrency: e.concurrency ?? envNumber("PAL_LLM_CONCURRENCY", 4) } : undefined;
+    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn, lane);
   }
 
   private sdk(cfg: ModelConfig): OpenAI {
     // Retries are ours (one ledger row per attempt), so the SDK makes exactly one try.
     // One SDK instance per endpoint and key: building one per call showed up in the experiments bench.
-    const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}`;
+    const timeout = cfg.endpoint?.timeoutMs ?? this.core.opts.timeoutMs;
+    const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}\u0000${timeout}`;
     let sdk = this.core.sdks.get(key);
     if (!sdk) {
-      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: this.core.opts.timeoutMs, maxRetries: 0 });
+      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0 });
       this.core.sdks.set(key, sdk);
     }
     return sdk;
@@ -396,14 +401,21 @@ export class ModelClient {
     tries: { n: number },
     /** A failure the caller handles by asking again differently (a refused JSON mode): noted as "retry". */
     handled: (e: unknown) => string | null = () => null,
+    /** The configuration's defined endpoint, whose requests/min and tokens/min every try honours. */
+    limits: ModelConfig["endpoint"] = null,
   ): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
     const started = Date.now();
     return withRetries(
       async () => {
         this.view.guard?.check();
+        // Across processes on this database (lib/llm/rate-limit.ts); no endpoint: nothing to wait for.
+        const usageId = limits ? await acquire(this.core.db, limits) : null;
         this.core.stats.requests++;
-        return once();
+        const r = await once();
+        const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
+        if (usageId !== null) recordTokens(this.core.db, usageId, (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0));
+        return r;
       },
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {
@@ -490,6 +502,7 @@ export class ModelClient {
     let value: T | undefined;
     const run = this.inSlot(
       role,
+      cfg,
       async () => {
         const sdk = this.sdk(cfg);
         const tries = { n: 0 };
@@ -518,6 +531,7 @@ export class ModelClient {
                 jsonMode && isJsonModeRefusal(e)
                   ? `${JSON_MODE_REFUSED} (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
                   : null,
+              cfg.endpoint,
             );
           } catch (e) {
             if (e instanceof RunPausedError) throw e;
@@ -644,7 +658,7 @@ export class ModelClient {
     const sdk = this.sdk(cfg);
     await Promise.all(
       Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch)).map((chunk) =>
-        this.inSlot("embedding", async () => {
+        this.inSlot("embedding", cfg, async () => {
           const started = Date.now();
           const tries = { n: 0 };
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
@@ -653,6 +667,8 @@ export class ModelClient {
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
               { ...base, cacheKey: null },
               tries,
+              undefined,
+              cfg.endpoint,
             );
           } catch (e) {
             if (e instanceof RunPausedError) throw e;
