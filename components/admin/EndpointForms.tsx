@@ -64,7 +64,12 @@ export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
       </label>
       <div className="flex flex-wrap items-center gap-3 sm:col-span-4">
         <label className="flex items-center gap-1 text-xs text-slate-600">
-          <input type="checkbox" name="jsonMode" defaultChecked={e?.jsonMode ?? false} /> JSON mode
+          JSON mode
+          <select name="jsonMode" defaultValue={e?.jsonMode ?? "off"} className="rounded border border-slate-300 px-1 py-0.5 text-xs">
+            <option value="off">off</option>
+            <option value="json_object">json_object</option>
+            <option value="json_schema">json_schema (the call&apos;s schema)</option>
+          </select>
         </label>
         {e ? (
           <label className="flex items-center gap-1 text-xs text-slate-600">
@@ -78,6 +83,11 @@ export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
           {e ? "Save endpoint" : "Add endpoint"}
         </button>
       </div>
+      {e?.jsonModeNote ? (
+        <p data-testid="endpoint-json-note" className="rounded bg-amber-50 px-2 py-1 text-xs text-amber-800 sm:col-span-4">
+          JSON mode: {e.jsonModeNote}. Saving another mode clears this note and tries that mode.
+        </p>
+      ) : null}
       {state.error ? (
         <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">
           {state.error}

@@ -3,6 +3,7 @@ CREATE TABLE `endpoint_usage` (
 	`endpoint_id` integer NOT NULL,
 	`at` integer NOT NULL,
 	`tokens` integer DEFAULT 0 NOT NULL,
+	`in_flight_until` integer,
 	FOREIGN KEY (`endpoint_id`) REFERENCES `endpoints`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
@@ -17,7 +18,9 @@ CREATE TABLE `endpoints` (
 	`rpm` integer,
 	`tpm` integer,
 	`timeout_ms` integer,
-	`json_mode` integer DEFAULT false NOT NULL,
+	`json_mode` text DEFAULT 'off' NOT NULL,
+	`json_mode_fallback` text,
+	`json_mode_note` text,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	`updated_at` integer
 );

@@ -19,6 +19,9 @@ export type ModelRole = (typeof MODEL_ROLES)[number];
  * limits (in flight, requests/min, tokens/min) hold for every configuration that uses it, across the
  * server's worker and CLI runs on the same database (lib/llm/rate-limit.ts).
  */
+export const JSON_MODES = ["off", "json_object", "json_schema"] as const;
+export type JsonMode = (typeof JSON_MODES)[number];
+
 export const endpoints = sqliteTable("endpoints", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
@@ -34,7 +37,18 @@ export const endpoints = sqliteTable("endpoints", {
   tpm: integer("tpm"),
   /** Per-request timeout (null: PAL_LLM_TIMEOUT_MS). */
   timeoutMs: integer("timeout_ms"),
-  jsonMode: integer("json_mode", { mode: "boolean" }).notNull().default(false),
+  /**
+   * Asks for JSON when a call expects it: "off", "json_object" (response_format json_object) or
+   * "json_schema" (the call's schema sent as response_format json_schema).
+   */
+  jsonMode: text("json_mode", { enum: JSON_MODES }).notNull().default("off"),
+  /**
+   * The mode in use after the endpoint refused the chosen one with a 400 (json_schema → json_object → off),
+   * remembered so every process asks only once; null: the chosen mode. Cleared when the admin picks another mode.
+   */
+  jsonModeFallback: text("json_mode_fallback", { enum: JSON_MODES }),
+  /** Why it fell back: the endpoint's error and when, for the note on Admin → Models. */
+  jsonModeNote: text("json_mode_note"),
   createdAt: createdAt(),
   updatedAt: integer("updated_at"),
 });
@@ -55,6 +69,11 @@ export const endpointUsage = sqliteTable(
     at: integer("at").notNull(),
     /** Prompt + completion tokens, written when the reply arrives. */
     tokens: integer("tokens").notNull().default(0),
+    /**
+     * While the request is in flight: when its place lapses (start + the endpoint's timeout + a margin), so
+     * a killed process does not hold it for ever; null once the reply (or error) came back.
+     */
+    inFlightUntil: integer("in_flight_until"),
   },
   (t) => [index("endpoint_usage_at").on(t.endpointId, t.at)],
 );

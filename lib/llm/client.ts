@@ -1,7 +1,9 @@
 import OpenAI from "openai";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import type { ModelRole } from "@/db/schema";
+import type { JsonMode, ModelRole } from "@/db/schema";
+
+const fallbackLabel = (m: JsonMode) => (m === "off" ? "plain replies" : m);
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
@@ -11,7 +13,9 @@ import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
 import { splitReasoning } from "./reasoning";
 import { RoleQueues } from "./queue";
-import { acquire, recordTokens } from "./rate-limit";
+import { acquire, release } from "./rate-limit";
+import { responseFormat } from "./json-mode";
+import { recordJsonModeRefusal, weakerJsonMode } from "./endpoints";
 import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
 import { envNumber } from "@/lib/config";
@@ -412,10 +416,16 @@ export class ModelClient {
         // Across processes on this database (lib/llm/rate-limit.ts); no endpoint: nothing to wait for.
         const usageId = limits ? await acquire(this.core.db, limits) : null;
         this.core.stats.requests++;
-        const r = await once();
-        const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
-        if (usageId !== null) recordTokens(this.core.db, usageId, (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0));
-        return r;
+        let tokens = 0;
+        try {
+          const r = await once();
+          const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
+          tokens = (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0);
+          return r;
+        } finally {
+          // Answered or failed, the in-flight place is free for every process.
+          if (limits) release(this.core.db, limits, usageId, tokens);
+        }
       },
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {
@@ -509,10 +519,12 @@ export class ModelClient {
         let messages = o.messages;
         let lastRaw: string | null = null;
         let lastError = "";
+        // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
+        // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
+        let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
         for (let round = 0; round <= this.core.opts.regenerations; round++) {
           const started = Date.now();
-          // JSON mode (response_format) when the endpoint is configured for it and has not refused it.
-          const jsonMode = !!o.schema && cfg.jsonMode && !this.core.jsonModeRefused.has(endpointKey);
+          const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
           let reply: OpenAI.Chat.Completions.ChatCompletion;
           try {
             reply = await this.retrying(
@@ -522,22 +534,26 @@ export class ModelClient {
                     model: cfg.model,
                     messages,
                     ...params,
-                    ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
+                    ...(format ? { response_format: format } : {}),
                   } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
                   .then(requireCompletion),
               base,
               tries,
               (e) =>
-                jsonMode && isJsonModeRefusal(e)
-                  ? `${JSON_MODE_REFUSED} (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
+                format && isJsonModeRefusal(e)
+                  ? `${JSON_MODE_REFUSED} (${jsonMode}: ${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to ${fallbackLabel(weakerJsonMode(jsonMode))}`
                   : null,
               cfg.endpoint,
             );
           } catch (e) {
             if (e instanceof RunPausedError) throw e;
-            if (jsonMode && isJsonModeRefusal(e)) {
-              // Detected once per endpoint and model: this and every later call asks without it.
-              this.core.jsonModeRefused.set(endpointKey, describe(e));
+            if (format && isJsonModeRefusal(e)) {
+              // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
+              if (cfg.endpoint) jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
+              else {
+                this.core.jsonModeRefused.set(endpointKey, describe(e));
+                jsonMode = "off";
+              }
               round--;
               continue;
             }

@@ -5,7 +5,8 @@ import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
 import { envValue, roleEnv } from "@/lib/config";
-import { endpointById, endpointKey, type EndpointLimits } from "./endpoints";
+import { effectiveJsonMode, endpointById, endpointKey, type EndpointLimits } from "./endpoints";
+import type { JsonMode } from "@/db/schema";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -22,11 +23,12 @@ export type ModelConfig = {
   model: string;
   params: Record<string, unknown>;
   /**
-   * Ask for JSON replies with response_format json_object when a call expects JSON: the settings'
-   * params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1. An endpoint that refuses it (HTTP 400)
-   * is asked without it from then on (the ledger notes it).
+   * How to ask for JSON when a call expects it (response_format). On a defined endpoint: its mode
+   * ("json_schema" sends the call's schema), or where a refusal left it (remembered in the database).
+   * Otherwise "json_object" with the settings' params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1,
+   * and an endpoint that refuses it (HTTP 400) is asked without it for the rest of the process (the ledger notes it).
    */
-  jsonMode: boolean;
+  jsonMode: JsonMode;
   /**
    * The defined endpoint the configuration points at (its URL, key, timeout and JSON mode are the
    * ones above), with the limits the client honours; null: the row's own fields and the environment.
@@ -146,7 +148,8 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
       apiKey: endpointKey(e),
       model,
       params,
-      jsonMode: e.jsonMode || ownJsonMode,
+      // The endpoint's mode replaces the row's, as its URL and key do.
+      jsonMode: effectiveJsonMode(e),
       endpoint: { id: e.id, name: e.name, concurrency: e.concurrency, rpm: e.rpm, tpm: e.tpm, timeoutMs: e.timeoutMs },
     };
   }
@@ -157,7 +160,7 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     apiKey: l.apiKeyEnc ? savedKey(name, l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
-    jsonMode: ownJsonMode,
+    jsonMode: ownJsonMode ? "json_object" : "off",
     endpoint: null,
   };
 }

@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
-import { endpoints, modelSettings } from "@/db/schema";
+import { endpoints, modelSettings, JSON_MODES, MODEL_ROLES, type JsonMode } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
 
@@ -28,7 +28,11 @@ export type EndpointRow = EndpointLimits & {
   baseUrl: string;
   apiKeyEnc: string | null;
   models: string[] | null;
-  jsonMode: boolean;
+  /** The admin's choice. */
+  jsonMode: JsonMode;
+  /** The mode in use after a refusal (null: the chosen one), and why. */
+  jsonModeFallback: JsonMode | null;
+  jsonModeNote: string | null;
 };
 
 /** The admin page's view: no key, only whether one is saved and readable. */
@@ -38,10 +42,36 @@ export type PublicEndpoint = Omit<EndpointRow, "apiKeyEnc"> & { key: "set" | "mi
 export function endpointById(db: Db, id: number): EndpointRow | null {
   const r = stmt(
     db,
-    "SELECT id, name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, models, concurrency, rpm, tpm, timeout_ms AS timeoutMs, json_mode AS jsonMode FROM endpoints WHERE id = ?",
-  ).get(id) as (Omit<EndpointRow, "models" | "jsonMode"> & { models: string | null; jsonMode: number }) | undefined;
+    `SELECT id, name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, models, concurrency, rpm, tpm, timeout_ms AS timeoutMs,
+       json_mode AS jsonMode, json_mode_fallback AS jsonModeFallback, json_mode_note AS jsonModeNote FROM endpoints WHERE id = ?`,
+  ).get(id) as (Omit<EndpointRow, "models"> & { models: string | null }) | undefined;
   if (!r) return null;
-  return { ...r, models: r.models === null ? null : (JSON.parse(r.models) as string[]), jsonMode: r.jsonMode === 1 };
+  return { ...r, models: r.models === null ? null : (JSON.parse(r.models) as string[]) };
+}
+
+/** The JSON mode a call on this endpoint asks for now: the chosen one, or where a refusal left it. */
+export function effectiveJsonMode(e: Pick<EndpointRow, "jsonMode" | "jsonModeFallback">): JsonMode {
+  return e.jsonModeFallback ?? e.jsonMode;
+}
+
+/** One step down after a 400 for response_format: json_schema → json_object → off. */
+export function weakerJsonMode(mode: JsonMode): JsonMode {
+  return mode === "json_schema" ? "json_object" : "off";
+}
+
+/**
+ * Remembers that the endpoint refused `refused` (a 400 naming response_format): from now on every
+ * process asks with the next weaker mode. Only the first process to notice writes (the mode must
+ * still be `refused`), so the note keeps the first error. Returns the mode to use now.
+ */
+export function recordJsonModeRefusal(db: Db, id: number, refused: JsonMode, error: string, now = Date.now()): JsonMode {
+  const next = weakerJsonMode(refused);
+  const note = `${refused} refused on ${new Date(now).toISOString().slice(0, 16).replace("T", " ")} UTC (${error}); using ${next === "off" ? "plain replies" : next}`;
+  stmt(
+    db,
+    "UPDATE endpoints SET json_mode_fallback = ?, json_mode_note = ? WHERE id = ? AND coalesce(json_mode_fallback, json_mode) = ?",
+  ).run(next, note, id, refused);
+  return next;
 }
 
 /** The endpoint's key in plain text (server side only); an undecryptable one names the endpoint. */
@@ -54,6 +84,9 @@ export function endpointKey(e: Pick<EndpointRow, "name" | "apiKeyEnc">): string 
     throw err;
   }
 }
+
+const ROLE_ORDER: readonly string[] = MODEL_ROLES;
+const usedByRank = (name: string) => (ROLE_ORDER.includes(name) ? ROLE_ORDER.indexOf(name) : ROLE_ORDER.length);
 
 export function listEndpoints(db: Db): PublicEndpoint[] {
   const users = db.select({ name: modelSettings.name, endpointId: modelSettings.endpointId }).from(modelSettings).all();
@@ -74,7 +107,12 @@ export function listEndpoints(db: Db): PublicEndpoint[] {
           key = "unreadable";
         }
       }
-      return { ...e, key, usedBy: users.filter((u) => u.endpointId === id).map((u) => u.name) };
+      // Roles first in their fixed order, then named judges by name: the same list on every load.
+      const usedBy = users
+        .filter((u) => u.endpointId === id)
+        .map((u) => u.name)
+        .sort((a, b) => usedByRank(a) - usedByRank(b) || a.localeCompare(b));
+      return { ...e, key, usedBy };
     });
 }
 
@@ -88,7 +126,7 @@ export type EndpointInput = {
   rpm?: number | null;
   tpm?: number | null;
   timeoutMs?: number | null;
-  jsonMode?: boolean;
+  jsonMode?: JsonMode;
 };
 
 const positive = (name: string, field: string, v: number | null | undefined, max: number) => {
@@ -112,10 +150,15 @@ export function saveEndpoint(db: Db, input: EndpointInput): number {
     rpm: positive(name, "requests/min", input.rpm, 1_000_000),
     tpm: positive(name, "tokens/min", input.tpm, 1_000_000_000),
     timeoutMs: positive(name, "timeout (ms)", input.timeoutMs, 3_600_000),
-    jsonMode: input.jsonMode ?? false,
+    jsonMode: input.jsonMode ?? "off",
     updatedAt: Date.now(),
   };
+  if (!JSON_MODES.includes(values.jsonMode!))
+    throw new InvalidInputError(`endpoint "${name}": JSON mode "${values.jsonMode}" is not one of ${JSON_MODES.join(", ")}`);
   if (input.apiKey !== undefined) values.apiKeyEnc = input.apiKey?.trim() ? encryptSecret(input.apiKey.trim()) : null;
+  // Choosing another JSON mode tries it afresh; saving the same one keeps a remembered fallback.
+  const before = db.select({ jsonMode: endpoints.jsonMode }).from(endpoints).where(eq(endpoints.name, name)).get();
+  if (!before || before.jsonMode !== values.jsonMode) Object.assign(values, { jsonModeFallback: null, jsonModeNote: null });
   const r = db
     .insert(endpoints)
     .values({ name, ...values, baseUrl })

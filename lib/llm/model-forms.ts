@@ -1,5 +1,7 @@
 /** Admin → Models server-action forms, validated at the boundary (lib/http/form.ts). */
 import { z } from "zod";
+import { eq } from "drizzle-orm";
+import { JSON_MODES, modelSettings } from "@/db/schema";
 import type { Db } from "@/db/client";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { formBool, formText, parseForm } from "@/lib/http/form";
@@ -40,14 +42,22 @@ const saveFields = z.object({
 export function saveModelForm(db: Db, form: FormData): { ok: string } {
   const f = parseForm(saveFields, form);
   roleOf(f.name);
+  const chosen = f.endpoint === undefined ? undefined : f.endpoint.trim() ? endpointIdByName(db, f.endpoint.trim()) : null;
+  const current = db.select({ id: modelSettings.endpointId }).from(modelSettings).where(eq(modelSettings.name, f.name)).get()?.id ?? null;
+  let endpointId = chosen;
+  let baseUrl = f.baseUrl;
+  // The row's own URL and an endpoint exclude each other. A URL typed while the endpoint was left as it
+  // was means "use this URL": the endpoint is let go. Choosing an endpoint replaces the row's own URL.
+  if (chosen != null && chosen === current && baseUrl.trim()) endpointId = null;
+  else if (chosen != null) baseUrl = "";
   saveModelSetting(db, {
     name: f.name,
-    baseUrl: f.baseUrl,
+    baseUrl,
     model: f.model,
     // An empty key field keeps the stored key; the checkbox removes it.
     apiKey: f.clearKey ? null : f.apiKey ? f.apiKey : undefined,
     params: parseParams(f.name, f.params),
-    endpointId: f.endpoint === undefined ? undefined : f.endpoint.trim() ? endpointIdByName(db, f.endpoint.trim()) : null,
+    endpointId,
   });
   return { ok: `Saved ${f.name}.` };
 }
@@ -72,7 +82,7 @@ const endpointFields = z.object({
   rpm: formCount("requests/min"),
   tpm: formCount("tokens/min"),
   timeoutMs: formCount("timeout (ms)"),
-  jsonMode: formBool.optional(),
+  jsonMode: z.enum(JSON_MODES, { error: `JSON mode: expected one of ${JSON_MODES.join(", ")}` }).default("off"),
 });
 
 /** Defines (or updates, by name) an endpoint; an empty key field keeps the stored key. */
@@ -90,7 +100,7 @@ export function saveEndpointForm(db: Db, form: FormData): { ok: string } {
     rpm: f.rpm,
     tpm: f.tpm,
     timeoutMs: f.timeoutMs,
-    jsonMode: !!f.jsonMode,
+    jsonMode: f.jsonMode,
   });
   return { ok: `Saved endpoint ${f.name}.` };
 }

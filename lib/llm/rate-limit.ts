@@ -8,12 +8,22 @@
  * over every span, not only per minute, so 120/min is never 120 at once and then a wait.
  * Tokens/min is approximate: the tokens of the replies that came back in the last minute; a request
  * waits while they reach the limit (requests in flight are not counted until they finish).
+ * In flight: a row holds its place until the reply (or error) comes back, so `concurrency` bounds the
+ * requests open at once over all processes; a killed process's places lapse after the endpoint's
+ * timeout (in_flight_until), so they are not held for ever.
  */
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
+import { envNumber } from "@/lib/config";
 import type { EndpointLimits } from "./endpoints";
 
 const MINUTE = 60_000;
+/** How often a request waiting for another process's place looks again (no event crosses processes). */
+const IN_FLIGHT_POLL_MS = 20;
+/** Added to the request timeout before a place held by a vanished process lapses. */
+const LEASE_MARGIN_MS = 10_000;
+
+type Limited = Pick<EndpointLimits, "id" | "rpm" | "tpm" | "concurrency" | "timeoutMs">;
 
 /** The requests/min window: k requests per `windowMs`. */
 export function rpmWindow(rpm: number): { k: number; windowMs: number } {
@@ -25,10 +35,24 @@ export function rpmWindow(rpm: number): { k: number; windowMs: number } {
  * One attempt to take a place: the usage row's id, or how long to wait before trying again. Rows
  * older than a minute are dropped on the way.
  */
-export function tryAcquire(db: Db, e: Pick<EndpointLimits, "id" | "rpm" | "tpm">, now = Date.now()): { id: number } | { waitMs: number } {
+export function tryAcquire(
+  db: Db,
+  e: Pick<Limited, "id" | "rpm" | "tpm"> & Partial<Pick<Limited, "concurrency" | "timeoutMs">>,
+  now = Date.now(),
+): { id: number } | { waitMs: number } {
   return db.$client
     .transaction(() => {
-      stmt(db, "DELETE FROM endpoint_usage WHERE endpoint_id = ? AND at < ?").run(e.id, now - MINUTE);
+      stmt(db, "DELETE FROM endpoint_usage WHERE endpoint_id = ? AND at < ? AND (in_flight_until IS NULL OR in_flight_until < ?)").run(
+        e.id,
+        now - MINUTE,
+        now,
+      );
+      if (e.concurrency) {
+        const open = stmt(db, "SELECT count(*) AS n FROM endpoint_usage WHERE endpoint_id = ? AND in_flight_until > ?").get(e.id, now) as {
+          n: number;
+        };
+        if (open.n >= e.concurrency) return { waitMs: IN_FLIGHT_POLL_MS };
+      }
       if (e.rpm) {
         const { k, windowMs } = rpmWindow(e.rpm);
         const recent = stmt(db, "SELECT at FROM endpoint_usage WHERE endpoint_id = ? AND at > ? ORDER BY at DESC LIMIT ?").all(
@@ -46,15 +70,19 @@ export function tryAcquire(db: Db, e: Pick<EndpointLimits, "id" | "rpm" | "tpm">
         ).get(e.id) as { t: number; first: number | null };
         if (used.t >= e.tpm && used.first !== null) return { waitMs: Math.max(1, used.first + MINUTE - now + 1) };
       }
-      const r = stmt(db, "INSERT INTO endpoint_usage (endpoint_id, at) VALUES (?, ?)").run(e.id, now);
+      const until = e.concurrency ? now + (e.timeoutMs ?? envNumber("PAL_LLM_TIMEOUT_MS", 120_000)) + LEASE_MARGIN_MS : null;
+      const r = stmt(db, "INSERT INTO endpoint_usage (endpoint_id, at, in_flight_until) VALUES (?, ?, ?)").run(e.id, now, until);
       return { id: Number(r.lastInsertRowid) };
     })
     .immediate();
 }
 
-/** Waits for a place under the endpoint's limits; the id is for recordTokens. Null: no limit to honour. */
+/**
+ * Waits for a place under the endpoint's limits; the id is for release. Null: no limit to honour
+ * across processes (an endpoint without its own in-flight limit uses PAL_LLM_CONCURRENCY per process).
+ */
 export async function acquire(db: Db, e: EndpointLimits): Promise<number | null> {
-  if (!e.rpm && !e.tpm) return null;
+  if (!e.rpm && !e.tpm && !e.concurrency) return null;
   for (;;) {
     const r = tryAcquire(db, e);
     if ("id" in r) return r.id;
@@ -67,4 +95,14 @@ export async function acquire(db: Db, e: EndpointLimits): Promise<number | null>
 export function recordTokens(db: Db, usageId: number | null, tokens: number): void {
   if (usageId === null || tokens <= 0) return;
   stmt(db, "UPDATE endpoint_usage SET tokens = ? WHERE id = ?").run(tokens, usageId);
+}
+
+/**
+ * The request came back (answered or failed): its in-flight place is free, and its tokens count
+ * against tokens/min. A row that only held a place (no per-minute limit) is deleted outright.
+ */
+export function release(db: Db, e: Pick<Limited, "rpm" | "tpm">, usageId: number | null, tokens: number): void {
+  if (usageId === null) return;
+  if (!e.rpm && !e.tpm) stmt(db, "DELETE FROM endpoint_usage WHERE id = ?").run(usageId);
+  else stmt(db, "UPDATE endpoint_usage SET tokens = ?, in_flight_until = NULL WHERE id = ?").run(Math.max(0, tokens), usageId);
 }
