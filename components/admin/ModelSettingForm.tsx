@@ -31,7 +31,7 @@ export function ModelSettingForm({ config, endpoints = [] }: { config: PublicMod
       <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
         <input type="hidden" name="name" value={config.name} />
         <label className="text-xs text-slate-600 sm:col-span-2">
-          Endpoint
+          Endpoint <span className="text-slate-400">(a Base URL saved below lets go of it)</span>
           <select name="endpoint" defaultValue={own} className={input}>
             <option value="">
               {config.endpoint?.inherited ? `none here (judge role: ${config.endpoint.name})` : "none: the URL and key below"}

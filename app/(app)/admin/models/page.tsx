@@ -31,7 +31,7 @@ export default async function ModelsPage() {
         </h2>
         <p className="mb-2 text-xs text-slate-500">
           Define an endpoint once and point roles and judges at it: its URL, key, timeout and JSON mode replace theirs, and its limits (in
-          flight per process; requests and tokens per minute across the server and CLI runs) hold for all of them together.
+          flight, requests and tokens per minute) hold for all of them together, across the server and CLI runs on this database.
         </p>
         <div className="grid gap-3">
           {endpoints.map((e) => (
@@ -48,7 +48,8 @@ export default async function ModelsPage() {
           <div key={c.name}>
             <ModelSettingForm config={c} endpoints={endpoints.map((e) => e.name)} />
             {refused
-              .filter((r) => r.endpoint === c.baseURL && r.model === c.model)
+              // A defined endpoint shows its own JSON mode note (remembered on the endpoint).
+              .filter((r) => !c.endpoint && r.endpoint === c.baseURL && r.model === c.model)
               .map((r) => (
                 <p key={`${r.endpoint} ${r.model}`} className="mt-1 text-xs text-amber-700">
                   JSON mode: {r.endpoint} refused it for {r.model} (HTTP 400), so calls ask for plain replies and parse the JSON out of
