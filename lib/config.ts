@@ -59,7 +59,7 @@ export const ENV_VARS = [
   {
     name: "PAL_LLM_CONCURRENCY",
     default: "4",
-    description: "Model requests in flight per role (per process); a defined endpoint without its own limit uses it per endpoint.",
+    description: "Model requests in flight per role (per process); a defined endpoint's own limit wins and holds across processes.",
   },
   {
     name: "PAL_LLM_TIMEOUT_MS",
