@@ -31,8 +31,9 @@ export function ModelSettingForm({ config, endpoints = [] }: { config: PublicMod
       <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
         <input type="hidden" name="name" value={config.name} />
         <label className="text-xs text-slate-600 sm:col-span-2">
-          Endpoint <span className="text-slate-400">(a Base URL saved below lets go of it)</span>
-          <select name="endpoint" defaultValue={own} className={input}>
+          Endpoint
+          {/* Not in the label: its name stays "Endpoint" (and never matches "Base URL"). */}
+          <select name="endpoint" defaultValue={own} className={input} title="A base URL saved below lets go of the endpoint.">
             <option value="">
               {config.endpoint?.inherited ? `none here (judge role: ${config.endpoint.name})` : "none: the URL and key below"}
             </option>
