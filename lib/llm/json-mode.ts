@@ -55,6 +55,12 @@ export function jsonSchemaOf(schema: z.ZodType<unknown>): { schema: JsonSchema; 
 export function responseFormat(mode: JsonMode, schema: z.ZodType<unknown> | undefined, purpose: string): ResponseFormat | undefined {
   if (!schema || mode === "off") return undefined;
   if (mode === "json_object") return { type: "json_object" };
-  const { schema: js, strict } = jsonSchemaOf(schema);
-  return { type: "json_schema", json_schema: { name: schemaName(purpose), schema: js, strict } };
+  let converted: ReturnType<typeof jsonSchemaOf>;
+  try {
+    converted = jsonSchemaOf(schema);
+  } catch {
+    // A schema zod cannot express as JSON Schema still gets JSON: the reply is validated either way.
+    return { type: "json_object" };
+  }
+  return { type: "json_schema", json_schema: { name: schemaName(purpose), schema: converted.schema, strict: converted.strict } };
 }
