@@ -17,16 +17,6 @@ test.afterAll(async () => {
   await fake.close();
 });
 
-/** The global roles' rows: must be exactly the same after the spec. */
-function roleRows(): unknown[] {
-  const db = new Database(e2eState().dbPath, { readonly: true });
-  try {
-    return db.prepare("SELECT * FROM model_settings WHERE name NOT LIKE 'judge:%' ORDER BY name").all();
-  } finally {
-    db.close();
-  }
-}
-
 test("an admin defines endpoints once and points named judges at them; the global roles are never touched; no key reaches the browser", async ({
   page,
 }) => {
@@ -36,7 +26,7 @@ test("an admin defines endpoints once and points named judges at them; the globa
   const lab = `e2e lab ${s}`;
   const spare = `e2e spare ${s}`;
   const [judgeA, judgeB] = [`judge:e2e-a-${s}`, `judge:e2e-b-${s}`];
-  const rolesBefore = roleRows();
+  let touched: unknown[] = [];
   try {
     await login(page, account("admin"));
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -132,7 +122,14 @@ test("an admin defines endpoints once and points named judges at them; the globa
     const pointed = db
       .prepare("SELECT name, endpoint_id IS NOT NULL AS onEndpoint FROM model_settings WHERE name IN (?, ?) ORDER BY name")
       .all(judgeA, judgeB);
+    // No global role points at this spec's endpoints (other specs rely on them as the environment sets them).
+    const rolesOnIt = db
+      .prepare(
+        "SELECT name FROM model_settings WHERE name NOT LIKE 'judge:%' AND endpoint_id IN (SELECT id FROM endpoints WHERE name IN (?, ?))",
+      )
+      .all(lab, spare);
     db.close();
+    expect(rolesOnIt).toEqual([]);
     expect(rows).toContain('"rpm":600');
     expect(rows).toContain('"json_mode":"json_schema"');
     expect(rows).not.toContain(secret);
@@ -146,14 +143,21 @@ test("an admin defines endpoints once and points named judges at them; the globa
     await expect(page.getByTestId(`endpoint-${lab}`)).toHaveCount(0);
     await expect(page.getByTestId(`model-${judgeA}`).getByText(`Base URL (endpoint ${lab})`)).toHaveCount(0);
   } finally {
-    // Whatever happened above: this spec's judges and endpoints go, and the global roles are as they were.
+    // Whatever happened above: this spec's judges and endpoints go. First, what of this spec's reached
+    // a global role (other specs change those rows in parallel, so only this spec's marks are looked for).
     const db = new Database(e2eState().dbPath);
     try {
+      touched = db
+        .prepare(
+          `SELECT name FROM model_settings WHERE name NOT LIKE 'judge:%' AND (
+             endpoint_id IN (SELECT id FROM endpoints WHERE name IN (?, ?)) OR base_url = ? OR model IN ('e2e-judge-a', 'e2e-judge-b'))`,
+        )
+        .all(lab, spare, fake.baseURL);
       db.prepare("DELETE FROM model_settings WHERE name IN (?, ?)").run(judgeA, judgeB);
       db.prepare("DELETE FROM endpoints WHERE name IN (?, ?)").run(lab, spare);
     } finally {
       db.close();
     }
   }
-  expect(roleRows()).toEqual(rolesBefore);
+  expect(touched).toEqual([]);
 });
