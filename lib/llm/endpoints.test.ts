@@ -1,4 +1,5 @@
 import path from "node:path";
+import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { openDb, type Db } from "@/db/client";
@@ -142,6 +143,42 @@ describe("endpoints", () => {
     // Every place was given back (a row that only held a place is gone).
     expect(db.$client.prepare("SELECT count(*) AS n FROM endpoint_usage").get()).toEqual({ n: 0 });
   });
+
+  it("the in-flight limit holds between this process and a second process (a CLI run beside the server's worker)", async () => {
+    await fake.close();
+    fake = await startFakeOpenAI({ latencyMs: 150 });
+    const id = saveEndpoint(db, { name: "shared", baseUrl: fake.baseURL, apiKey: "k", concurrency: 2 });
+    saveModelSetting(db, { name: "assistant", endpointId: id });
+    const n = 8;
+    const child = new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const p = spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "test/endpoint-calls-worker.ts", String(n), "child"],
+        {
+          cwd: path.resolve(__dirname, "../.."),
+          env: { ...process.env, PAL_DB: t.file },
+        },
+      );
+      let out = "";
+      let err = "";
+      p.stdout.on("data", (d) => (out += d));
+      p.stderr.on("data", (d) => (err += d));
+      p.on("close", (code) => resolve({ code, out, err }));
+    });
+    // This process starts its calls once the child's first request has arrived, so the two overlap.
+    const deadline = Date.now() + 60_000;
+    while (!fake.chatRequests.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const c = ModelClient.create(db, { retryBaseMs: 5 });
+    await Promise.all(Array.from({ length: n }, (_, i) => c.chat({ messages: ask(`parent ${i}`), purpose: "test.inflight" })));
+    const r = await child;
+    expect(r.err).toBe("");
+    expect(r.out).toBe(JSON.stringify({ calls: n }));
+    const bodies = fake.chatRequests.map((q) => JSON.stringify(q.messages));
+    expect(bodies.filter((b) => b.includes("child")).length).toBe(n);
+    expect(bodies.filter((b) => b.includes("parent")).length).toBe(n);
+    // Each process alone keeps 2 in flight: together they would reach 4 without the shared places.
+    expect(maxInFlight(fake.log)).toBe(2);
+  }, 90_000);
 
   it("a place held by a process that died lapses after the endpoint's timeout", () => {
     const id = saveEndpoint(db, { name: "lease", baseUrl: fake.baseURL, concurrency: 1, timeoutMs: 1_000 });
