@@ -56,8 +56,16 @@ export const ENV_VARS = [
     description:
       "1: calls that expect JSON ask this role's endpoint for JSON mode (response_format json_object); a 400 for it is detected once and the endpoint falls back.",
   },
-  { name: "PAL_LLM_CONCURRENCY", default: "4", description: "Model requests in flight per role (per process)." },
-  { name: "PAL_LLM_TIMEOUT_MS", default: "120000", description: "Timeout of one model request, in ms." },
+  {
+    name: "PAL_LLM_CONCURRENCY",
+    default: "4",
+    description: "Model requests in flight per role (per process); a defined endpoint's own limit wins and holds across processes.",
+  },
+  {
+    name: "PAL_LLM_TIMEOUT_MS",
+    default: "120000",
+    description: "Timeout of one model request, in ms (a defined endpoint's own timeout wins).",
+  },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {

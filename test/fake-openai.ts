@@ -9,8 +9,8 @@
  *   a dropped connection, a malformed body, or a reply whose content is not the expected JSON.
  * - Reasoning models: a reply may carry `reasoningContent` (sent as message.reasoning_content, as
  *   DeepSeek and vLLM do) and `reasoningTokens`; a `<think>…</think>` block is simply part of the content.
- * - JSON mode: `rejectJsonMode` answers any request with `response_format` with HTTP 400, like an
- *   endpoint that has none; `status` faults take an optional `message` (e.g. a context-length error).
+ * - JSON mode: `rejectJsonMode` answers any request with `response_format` (or only one type) with
+ *   HTTP 400, like an endpoint that has none; `status` faults take an optional `message` (e.g. a context-length error).
  * - Every request is recorded for assertions; an optional fixed latency simulates a slow model.
  */
 import http from "node:http";
@@ -62,8 +62,11 @@ export type FakeOpenAIOptions = {
   fault?: (req: ChatRequest, index: number) => Fault | undefined;
   /** Embedding dimensions (default 16). */
   dimensions?: number;
-  /** Answer every request that sets response_format with HTTP 400 (an endpoint without JSON mode). */
-  rejectJsonMode?: boolean;
+  /**
+   * Answer requests that set response_format with HTTP 400: every one (true: an endpoint without JSON
+   * mode), or only those of one type ("json_schema": JSON mode but no structured outputs).
+   */
+  rejectJsonMode?: boolean | "json_object" | "json_schema";
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -156,9 +159,14 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       if (req.method === "POST" && req.url?.endsWith("/chat/completions")) {
         const index = chatRequests.length;
         chatRequests.push(json as ChatRequest);
-        if (opts.rejectJsonMode && (json as ChatRequest).response_format !== undefined) {
+        const format = (json as ChatRequest).response_format as { type?: string } | undefined;
+        if (format !== undefined && (opts.rejectJsonMode === true || opts.rejectJsonMode === format.type)) {
           return send(400, {
-            error: { message: "response_format is not supported by this model", type: "invalid_request_error", param: "response_format" },
+            error: {
+              message: `response_format ${format.type} is not supported by this model`,
+              type: "invalid_request_error",
+              param: "response_format",
+            },
           });
         }
         const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);

@@ -145,33 +145,6 @@ export function registerMemory(program: Command): void {
     });
 }
 
-export function registerModels(program: Command): void {
-  const models = program.command("models").description(SUMMARIES.models);
-  models
-    .command("check")
-    .description("send one tiny request per configured role (and named judge) and print what answered")
-    .option("--json", "print JSON")
-    .action(async (o: { json?: boolean }) => {
-      const { checkAllModels } = await import("@/lib/llm/check");
-      const results = await checkAllModels(getDb());
-      if (o.json) console.log(JSON.stringify(results));
-      else {
-        for (const r of results) {
-          const what =
-            r.status === "ok"
-              ? `ok in ${r.latencyMs} ms: ${JSON.stringify(r.reply)}`
-              : r.status === "failed"
-                ? `FAILED: ${r.error}`
-                : "not configured";
-          console.log(`${r.name.padEnd(16)} ${(r.model ?? "-").padEnd(24)} ${r.baseURL}  ${what}`);
-        }
-      }
-      const bad = results.filter((r) => r.status === "failed");
-      if (bad.length) throw new CliError(`${bad.map((r) => r.name).join(", ")} did not answer`);
-      if (!results.some((r) => r.status === "ok")) throw new CliError("no model is configured (set OPENAI_BASE_URL and PAL_MODEL_<ROLE>)");
-    });
-}
-
 /** The --options flag: a method's options as JSON (undefined: the method's defaults). */
 function parseOptionsFlag(raw: string | undefined): unknown {
   if (raw === undefined) return undefined;

@@ -7,7 +7,9 @@ import { ActionError } from "@/components/shell/ActionError";
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** One role or named judge: edit the override (the key is write-only) and test the connection. */
-export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
+export function ModelSettingForm({ config, endpoints = [] }: { config: PublicModelConfig; endpoints?: string[] }) {
+  // The row's own endpoint (an inherited one shows as the default, not as a choice saved here).
+  const own = config.endpoint && !config.endpoint.inherited ? config.endpoint.name : "";
   const [saved, save, saving] = useActionState<ModelActionState, FormData>(saveModelAction, {});
   const [tested, test, testing] = useActionState<ModelActionState, FormData>(testModelAction, {});
   const c = tested.check;
@@ -29,8 +31,22 @@ export function ModelSettingForm({ config }: { config: PublicModelConfig }) {
       ) : null}
       <form action={save} className="grid gap-2 sm:grid-cols-2" aria-label={`Settings of ${config.name}`}>
         <input type="hidden" name="name" value={config.name} />
+        <label className="text-xs text-slate-600 sm:col-span-2">
+          Endpoint
+          {/* Not in the label: its name stays "Endpoint" (and never matches "Base URL"). */}
+          <select name="endpoint" defaultValue={own} className={input} title="A base URL saved below lets go of the endpoint.">
+            <option value="">
+              {config.endpoint?.inherited ? `none here (judge role: ${config.endpoint.name})` : "none: the URL and key below"}
+            </option>
+            {endpoints.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="text-xs text-slate-600">
-          Base URL ({config.baseURLFrom})
+          Base URL ({config.baseURLFrom === "endpoint" ? `endpoint ${config.endpoint?.name}` : config.baseURLFrom})
           <input
             name="baseUrl"
             placeholder={config.baseURL}

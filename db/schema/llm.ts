@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, index, blob } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 import { jobs } from "./experiments";
 import { memoryVersions } from "./memory";
@@ -13,6 +13,71 @@ export type ModelRole = (typeof MODEL_ROLES)[number];
  * text: `api_key_enc` is AES-256-GCM ciphertext (lib/llm/secrets.ts; the key comes from
  * PAL_SECRET_KEY or a generated file beside the database) and never leaves the server.
  */
+/**
+ * A model endpoint defined once (Admin → Models) and pointed at by roles and named judges: its base
+ * URL, key (encrypted like model_settings.api_key_enc), timeout and JSON mode replace theirs, and its
+ * limits (in flight, requests/min, tokens/min) hold for every configuration that uses it, across the
+ * server's worker and CLI runs on the same database (lib/llm/rate-limit.ts).
+ */
+export const JSON_MODES = ["off", "json_object", "json_schema"] as const;
+export type JsonMode = (typeof JSON_MODES)[number];
+
+export const endpoints = sqliteTable("endpoints", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  baseUrl: text("base_url").notNull(),
+  apiKeyEnc: text("api_key_enc"),
+  /** The models it serves, for the admin's reference (null: not listed). */
+  models: text("models", { mode: "json" }).$type<string[]>(),
+  /** Requests in flight at once per process (null: PAL_LLM_CONCURRENCY). */
+  concurrency: integer("concurrency"),
+  /** Requests started per minute across processes (null: no limit). */
+  rpm: integer("rpm"),
+  /** Tokens (prompt + completion) per minute across processes, approximate (null: no limit). */
+  tpm: integer("tpm"),
+  /** Per-request timeout (null: PAL_LLM_TIMEOUT_MS). */
+  timeoutMs: integer("timeout_ms"),
+  /**
+   * Asks for JSON when a call expects it: "off", "json_object" (response_format json_object) or
+   * "json_schema" (the call's schema sent as response_format json_schema).
+   */
+  jsonMode: text("json_mode", { enum: JSON_MODES }).notNull().default("off"),
+  /**
+   * The mode in use after the endpoint refused the chosen one with a 400 (json_schema → json_object → off),
+   * remembered so every process asks only once; null: the chosen mode. Cleared when the admin picks another mode.
+   */
+  jsonModeFallback: text("json_mode_fallback", { enum: JSON_MODES }),
+  /** Why it fell back: the endpoint's error and when, for the note on Admin → Models. */
+  jsonModeNote: text("json_mode_note"),
+  createdAt: createdAt(),
+  updatedAt: integer("updated_at"),
+});
+
+/**
+ * Requests started against a limited endpoint, by every process on this database: the rate limiter
+ * counts them over a sliding window (requests/min) and adds the tokens of finished ones (tokens/min).
+ * Rows older than a minute are deleted as new ones arrive.
+ */
+export const endpointUsage = sqliteTable(
+  "endpoint_usage",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    endpointId: integer("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id, { onDelete: "cascade" }),
+    /** When the request was let through (ms since the epoch). */
+    at: integer("at").notNull(),
+    /** Prompt + completion tokens, written when the reply arrives. */
+    tokens: integer("tokens").notNull().default(0),
+    /**
+     * While the request is in flight: when its place lapses (start + the endpoint's timeout + a margin), so
+     * a killed process does not hold it for ever; null once the reply (or error) came back.
+     */
+    inFlightUntil: integer("in_flight_until"),
+  },
+  (t) => [index("endpoint_usage_at").on(t.endpointId, t.at)],
+);
+
 export const modelSettings = sqliteTable("model_settings", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   /** "assistant" | "user-simulator" | "judge" | "embedding", or "judge:<name>". */
@@ -23,6 +88,8 @@ export const modelSettings = sqliteTable("model_settings", {
   model: text("model"),
   /** Sampling parameters sent with every request of this configuration (temperature, max_tokens...). */
   params: text("params", { mode: "json" }).$type<Record<string, unknown>>(),
+  /** A defined endpoint: its base URL, key, timeout and JSON mode replace the row's (the model name stays). */
+  endpointId: integer("endpoint_id").references((): AnySQLiteColumn => endpoints.id, { onDelete: "set null" }),
   createdAt: createdAt(),
   updatedAt: integer("updated_at"),
 });

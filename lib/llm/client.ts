@@ -1,7 +1,9 @@
 import OpenAI from "openai";
 import type { z } from "zod";
 import type { Db } from "@/db/client";
-import type { ModelRole } from "@/db/schema";
+import type { JsonMode, ModelRole } from "@/db/schema";
+
+const fallbackLabel = (m: JsonMode) => (m === "off" ? "plain replies" : m);
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
@@ -11,6 +13,9 @@ import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
 import { splitReasoning } from "./reasoning";
 import { RoleQueues } from "./queue";
+import { acquire, release } from "./rate-limit";
+import { responseFormat } from "./json-mode";
+import { recordJsonModeRefusal, weakerJsonMode } from "./endpoints";
 import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
 import { envNumber } from "@/lib/config";
@@ -369,17 +374,21 @@ export class ModelClient {
   }
 
   /** Runs `fn` in one of the role's slots with this view's priority and group; `id` lets an identical call raise it. */
-  private inSlot<R>(role: ModelRole, fn: () => Promise<R>, id?: string): Promise<R> {
-    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn);
+  private inSlot<R>(role: ModelRole, cfg: ModelConfig, fn: () => Promise<R>, id?: string): Promise<R> {
+    // A configuration on a defined endpoint waits in the endpoint's queue, shared by every role on it.
+    const e = cfg.endpoint;
+    const lane = e ? { endpoint: e.name, concurrency: e.concurrency ?? envNumber("PAL_LLM_CONCURRENCY", 4) } : undefined;
+    return this.core.queues.run(role, { priority: this.view.priority, group: this.view.group, id }, fn, lane);
   }
 
   private sdk(cfg: ModelConfig): OpenAI {
     // Retries are ours (one ledger row per attempt), so the SDK makes exactly one try.
     // One SDK instance per endpoint and key: building one per call showed up in the experiments bench.
-    const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}`;
+    const timeout = cfg.endpoint?.timeoutMs ?? this.core.opts.timeoutMs;
+    const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}\u0000${timeout}`;
     let sdk = this.core.sdks.get(key);
     if (!sdk) {
-      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: this.core.opts.timeoutMs, maxRetries: 0 });
+      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0 });
       this.core.sdks.set(key, sdk);
     }
     return sdk;
@@ -396,14 +405,27 @@ export class ModelClient {
     tries: { n: number },
     /** A failure the caller handles by asking again differently (a refused JSON mode): noted as "retry". */
     handled: (e: unknown) => string | null = () => null,
+    /** The configuration's defined endpoint, whose requests/min and tokens/min every try honours. */
+    limits: ModelConfig["endpoint"] = null,
   ): Promise<R> {
     const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
     const started = Date.now();
     return withRetries(
       async () => {
         this.view.guard?.check();
+        // Across processes on this database (lib/llm/rate-limit.ts); no endpoint: nothing to wait for.
+        const usageId = limits ? await acquire(this.core.db, limits) : null;
         this.core.stats.requests++;
-        return once();
+        let tokens = 0;
+        try {
+          const r = await once();
+          const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
+          tokens = (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0);
+          return r;
+        } finally {
+          // Answered or failed, the in-flight place is free for every process.
+          if (limits) release(this.core.db, limits, usageId, tokens);
+        }
       },
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {
@@ -490,16 +512,19 @@ export class ModelClient {
     let value: T | undefined;
     const run = this.inSlot(
       role,
+      cfg,
       async () => {
         const sdk = this.sdk(cfg);
         const tries = { n: 0 };
         let messages = o.messages;
         let lastRaw: string | null = null;
         let lastError = "";
+        // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
+        // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
+        let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
         for (let round = 0; round <= this.core.opts.regenerations; round++) {
           const started = Date.now();
-          // JSON mode (response_format) when the endpoint is configured for it and has not refused it.
-          const jsonMode = !!o.schema && cfg.jsonMode && !this.core.jsonModeRefused.has(endpointKey);
+          const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
           let reply: OpenAI.Chat.Completions.ChatCompletion;
           try {
             reply = await this.retrying(
@@ -509,21 +534,26 @@ export class ModelClient {
                     model: cfg.model,
                     messages,
                     ...params,
-                    ...(jsonMode ? { response_format: { type: "json_object" } } : {}),
+                    ...(format ? { response_format: format } : {}),
                   } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
                   .then(requireCompletion),
               base,
               tries,
               (e) =>
-                jsonMode && isJsonModeRefusal(e)
-                  ? `${JSON_MODE_REFUSED} (${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to plain replies`
+                format && isJsonModeRefusal(e)
+                  ? `${JSON_MODE_REFUSED} (${jsonMode}: ${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to ${fallbackLabel(weakerJsonMode(jsonMode))}`
                   : null,
+              cfg.endpoint,
             );
           } catch (e) {
             if (e instanceof RunPausedError) throw e;
-            if (jsonMode && isJsonModeRefusal(e)) {
-              // Detected once per endpoint and model: this and every later call asks without it.
-              this.core.jsonModeRefused.set(endpointKey, describe(e));
+            if (format && isJsonModeRefusal(e)) {
+              // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
+              if (cfg.endpoint) jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
+              else {
+                this.core.jsonModeRefused.set(endpointKey, describe(e));
+                jsonMode = "off";
+              }
               round--;
               continue;
             }
@@ -644,7 +674,7 @@ export class ModelClient {
     const sdk = this.sdk(cfg);
     await Promise.all(
       Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch)).map((chunk) =>
-        this.inSlot("embedding", async () => {
+        this.inSlot("embedding", cfg, async () => {
           const started = Date.now();
           const tries = { n: 0 };
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
@@ -653,6 +683,8 @@ export class ModelClient {
               () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
               { ...base, cacheKey: null },
               tries,
+              undefined,
+              cfg.endpoint,
             );
           } catch (e) {
             if (e instanceof RunPausedError) throw e;

@@ -5,6 +5,8 @@ import { modelSettings, MODEL_ROLES, type ModelRole } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
 import { envValue, roleEnv } from "@/lib/config";
+import { effectiveJsonMode, endpointById, endpointKey, type EndpointLimits } from "./endpoints";
+import type { JsonMode } from "@/db/schema";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -21,11 +23,17 @@ export type ModelConfig = {
   model: string;
   params: Record<string, unknown>;
   /**
-   * Ask for JSON replies with response_format json_object when a call expects JSON: the settings'
-   * params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1. An endpoint that refuses it (HTTP 400)
-   * is asked without it from then on (the ledger notes it).
+   * How to ask for JSON when a call expects it (response_format). On a defined endpoint: its mode
+   * ("json_schema" sends the call's schema), or where a refusal left it (remembered in the database).
+   * Otherwise "json_object" with the settings' params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1,
+   * and an endpoint that refuses it (HTTP 400) is asked without it for the rest of the process (the ledger notes it).
    */
-  jsonMode: boolean;
+  jsonMode: JsonMode;
+  /**
+   * The defined endpoint the configuration points at (its URL, key, timeout and JSON mode are the
+   * ones above), with the limits the client honours; null: the row's own fields and the environment.
+   */
+  endpoint: EndpointLimits | null;
 };
 
 /** What the admin page may show: never the key, only where it comes from. */
@@ -41,8 +49,10 @@ export type PublicModelConfig = {
   /** Why the key is unreadable. */
   keyError?: string;
   params: Record<string, unknown>;
+  /** The defined endpoint it points at (set on this row, or inherited from the judge role). */
+  endpoint: { id: number; name: string; inherited: boolean } | null;
 };
-type Source = "settings" | "env" | "default" | "none";
+type Source = "settings" | "env" | "default" | "none" | "endpoint";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -65,13 +75,14 @@ export function roleOf(name: string): ModelRole {
   return role;
 }
 
-type Row = Pick<typeof modelSettings.$inferSelect, "name" | "baseUrl" | "apiKeyEnc" | "model" | "params">;
+type Row = Pick<typeof modelSettings.$inferSelect, "name" | "baseUrl" | "apiKeyEnc" | "model" | "params" | "endpointId">;
 
 // Read on every model call: a compiled statement rather than a query built each time.
 function rows(db: Db): Map<string, Row> {
-  const raw = stmt(db, "SELECT name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, model, params FROM model_settings").all() as Array<
-    Omit<Row, "params"> & { params: string | null }
-  >;
+  const raw = stmt(
+    db,
+    "SELECT name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, model, params, endpoint_id AS endpointId FROM model_settings",
+  ).all() as Array<Omit<Row, "params"> & { params: string | null }>;
   return new Map(raw.map((r) => [r.name, { ...r, params: r.params === null ? null : (JSON.parse(r.params) as Record<string, unknown>) }]));
 }
 
@@ -88,7 +99,11 @@ function layered(db: Db, name: string) {
   const chain = [all.get(name), name === role ? undefined : all.get(role)].filter((x): x is Row => !!x);
   const env = envDefaults(role);
   const pick = <K extends "baseUrl" | "model" | "apiKeyEnc">(k: K) => chain.find((r) => r[k])?.[k] ?? null;
-  return { role, chain, env, baseUrl: pick("baseUrl"), model: pick("model"), apiKeyEnc: pick("apiKeyEnc") };
+  // A defined endpoint replaces URL, key, timeout and JSON mode as a whole (the most specific row's).
+  const endpointId = chain.find((r) => r.endpointId != null)?.endpointId ?? null;
+  const endpoint = endpointId === null ? null : endpointById(db, endpointId);
+  const endpointInherited = endpoint !== null && chain[0]?.endpointId !== endpointId;
+  return { role, chain, env, endpoint, endpointInherited, baseUrl: pick("baseUrl"), model: pick("model"), apiKeyEnc: pick("apiKeyEnc") };
 }
 
 /** A saved key in plain text; an undecryptable one is an error naming the configuration. */
@@ -123,6 +138,21 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     string,
     unknown
   >;
+  const ownJsonMode = jsonMode === true || roleEnv(l.role, "JSON_MODE") === "1" || roleEnv(l.role, "JSON_MODE") === "true";
+  const e = l.endpoint;
+  if (e) {
+    return {
+      name,
+      role: l.role,
+      baseURL: e.baseUrl,
+      apiKey: endpointKey(e),
+      model,
+      params,
+      // The endpoint's mode replaces the row's, as its URL and key do.
+      jsonMode: effectiveJsonMode(e),
+      endpoint: { id: e.id, name: e.name, concurrency: e.concurrency, rpm: e.rpm, tpm: e.tpm, timeoutMs: e.timeoutMs },
+    };
+  }
   return {
     name,
     role: l.role,
@@ -130,7 +160,8 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     apiKey: l.apiKeyEnc ? savedKey(name, l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
-    jsonMode: jsonMode === true || roleEnv(l.role, "JSON_MODE") === "1" || roleEnv(l.role, "JSON_MODE") === "true",
+    jsonMode: ownJsonMode ? "json_object" : "off",
+    endpoint: null,
   };
 }
 
@@ -139,17 +170,20 @@ export function listModelConfigs(db: Db): PublicModelConfig[] {
   const names = [...MODEL_ROLES, ...[...rows(db).keys()].filter((n) => n.startsWith("judge:")).sort()];
   return names.map((name) => {
     const l = layered(db, name);
-    const keyError = l.apiKeyEnc ? keyProblem(l.apiKeyEnc) : undefined;
+    const e = l.endpoint;
+    const enc = e ? e.apiKeyEnc : l.apiKeyEnc;
+    const keyError = enc ? keyProblem(enc) : undefined;
     return {
       name,
       role: l.role,
-      baseURL: (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
-      baseURLFrom: l.baseUrl ? "settings" : l.env.baseURL ? "env" : "default",
+      baseURL: e ? e.baseUrl : (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+      baseURLFrom: e ? "endpoint" : l.baseUrl ? "settings" : l.env.baseURL ? "env" : "default",
       model: l.model ?? l.env.model ?? null,
       modelFrom: l.model ? "settings" : l.env.model ? "env" : "none",
-      key: l.apiKeyEnc ? (keyError ? "unreadable" : "set") : l.env.apiKey ? "from env" : "missing",
+      key: enc ? (keyError ? "unreadable" : "set") : !e && l.env.apiKey ? "from env" : "missing",
       ...(keyError ? { keyError } : {}),
       params: Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})),
+      endpoint: e ? { id: e.id, name: e.name, inherited: l.endpointInherited } : null,
     };
   });
 }
@@ -161,6 +195,8 @@ export type ModelSettingInput = {
   /** undefined keeps the stored key; null or "" removes it; a string replaces it. */
   apiKey?: string | null;
   params?: Record<string, unknown> | null;
+  /** undefined keeps the stored choice; null points at no endpoint; a number at that endpoint. */
+  endpointId?: number | null;
 };
 
 /** Saves an override (empty strings mean "use the default"). */
@@ -177,6 +213,7 @@ export function saveModelSetting(db: Db, input: ModelSettingInput): void {
     updatedAt: Date.now(),
   };
   if (input.apiKey !== undefined) values.apiKeyEnc = clean(input.apiKey) ? encryptSecret(input.apiKey!.trim()) : null;
+  if (input.endpointId !== undefined) values.endpointId = input.endpointId;
   db.insert(modelSettings)
     .values({ name: input.name, role, ...values })
     .onConflictDoUpdate({ target: modelSettings.name, set: values })

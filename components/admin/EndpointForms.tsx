@@ -1,0 +1,121 @@
+"use client";
+import { useActionState } from "react";
+import { deleteEndpointAction, saveEndpointAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
+import type { PublicEndpoint } from "@/lib/llm/endpoints";
+
+const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
+
+/** Defines an endpoint, or edits one (the key is write-only: empty keeps the saved one). */
+export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
+  const [state, action, pending] = useActionState<ModelActionState, FormData>(saveEndpointAction, {});
+  const e = endpoint;
+  const label = e ? `Endpoint ${e.name}` : "Define an endpoint";
+  return (
+    <form
+      action={action}
+      aria-label={label}
+      className={`grid gap-2 rounded-lg border bg-white p-4 sm:grid-cols-4 ${e ? "border-slate-200" : "border-dashed border-slate-300"}`}
+      data-testid={e ? `endpoint-${e.name}` : "endpoint-new"}
+    >
+      <div className="flex items-baseline justify-between gap-2 sm:col-span-4">
+        <h3 className="text-sm font-semibold">{e ? e.name : "New endpoint"}</h3>
+        {e ? (
+          <span className="text-xs text-slate-500">
+            key: <span data-testid="endpoint-key">{e.key}</span> · used by{" "}
+            <span data-testid="endpoint-used-by">{e.usedBy.length ? e.usedBy.join(", ") : "no role yet"}</span>
+          </span>
+        ) : null}
+      </div>
+      {e ? (
+        <input type="hidden" name="name" value={e.name} />
+      ) : (
+        <label className="text-xs text-slate-600">
+          Name
+          <input name="name" required maxLength={60} placeholder="lab vLLM" className={input} />
+        </label>
+      )}
+      <label className={`text-xs text-slate-600 ${e ? "sm:col-span-2" : ""}`}>
+        Base URL
+        <input name="baseUrl" required defaultValue={e?.baseUrl ?? ""} placeholder="https://api.openai.com/v1" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        API key {e ? "(empty: keep)" : ""}
+        <input name="apiKey" type="password" autoComplete="off" className={input} />
+      </label>
+      <label className={`text-xs text-slate-600 ${e ? "" : "sm:col-span-1"}`}>
+        Models (optional)
+        <input name="models" defaultValue={e?.models?.join(", ") ?? ""} placeholder="gpt-4o-mini, gpt-4o" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        In flight
+        <input name="concurrency" inputMode="numeric" defaultValue={e?.concurrency ?? ""} placeholder="4" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        Requests/min
+        <input name="rpm" inputMode="numeric" defaultValue={e?.rpm ?? ""} placeholder="no limit" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        Tokens/min
+        <input name="tpm" inputMode="numeric" defaultValue={e?.tpm ?? ""} placeholder="no limit" className={input} />
+      </label>
+      <label className="text-xs text-slate-600">
+        Timeout (ms)
+        <input name="timeoutMs" inputMode="numeric" defaultValue={e?.timeoutMs ?? ""} placeholder="120000" className={input} />
+      </label>
+      <div className="flex flex-wrap items-center gap-3 sm:col-span-4">
+        <label className="flex items-center gap-1 text-xs text-slate-600">
+          JSON mode
+          <select name="jsonMode" defaultValue={e?.jsonMode ?? "off"} className="rounded border border-slate-300 px-1 py-0.5 text-xs">
+            <option value="off">off</option>
+            <option value="json_object">json_object</option>
+            <option value="json_schema">json_schema (the call&apos;s schema)</option>
+          </select>
+        </label>
+        {e ? (
+          <label className="flex items-center gap-1 text-xs text-slate-600">
+            <input type="checkbox" name="clearKey" /> remove the saved key
+          </label>
+        ) : null}
+        <button
+          disabled={pending}
+          className="ml-auto rounded bg-indigo-600 px-3 py-1 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
+        >
+          {e ? "Save endpoint" : "Add endpoint"}
+        </button>
+      </div>
+      {e?.jsonModeNote ? (
+        <p data-testid="endpoint-json-note" className="rounded bg-amber-50 px-2 py-1 text-xs text-amber-800 sm:col-span-4">
+          JSON mode: {e.jsonModeNote}. Saving another mode clears this note and tries that mode.
+        </p>
+      ) : null}
+      {state.error ? (
+        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">
+          {state.error}
+        </p>
+      ) : null}
+      {state.ok ? (
+        <p role="status" className="text-xs text-emerald-700 sm:col-span-4">
+          {state.ok}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** Removes an endpoint; the roles on it return to their own settings and the environment. */
+export function RemoveEndpointForm({ name }: { name: string }) {
+  const [state, action, pending] = useActionState<ModelActionState, FormData>(deleteEndpointAction, {});
+  return (
+    <form action={action} className="mt-1 text-right" aria-label={`Remove endpoint ${name}`}>
+      <input type="hidden" name="name" value={name} />
+      <button disabled={pending} className="text-xs text-rose-600 hover:underline">
+        Remove endpoint {name}
+      </button>
+      {state.error ? (
+        <p role="alert" className="text-xs text-rose-700">
+          {state.error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
