@@ -14,7 +14,7 @@ import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { datasets, jobs, users } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { itemView } from "./item-view";

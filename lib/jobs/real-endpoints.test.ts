@@ -15,7 +15,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { datasets, jobs, llmCalls } from "@/db/schema";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { experimentResults } from "./results";
