@@ -6,6 +6,7 @@ import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddJudgeForm, ModelSettingForm } from "@/components/admin/ModelSettingForm";
 import { RemoveJudgeForm } from "@/components/admin/RemoveJudgeForm";
+import { deleteModelAction, saveModelAction, testModelAction } from "./actions";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -24,7 +25,7 @@ export default async function ModelsPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         {configs.map((c) => (
           <div key={c.name}>
-            <ModelSettingForm config={c} />
+            <ModelSettingForm config={c} actions={{ save: saveModelAction, test: testModelAction }} />
             {refused
               .filter((r) => r.endpoint === c.baseURL && r.model === c.model)
               .map((r) => (
@@ -33,12 +34,12 @@ export default async function ModelsPage() {
                   them.
                 </p>
               ))}
-            {c.name.startsWith("judge:") ? <RemoveJudgeForm name={c.name} /> : null}
+            {c.name.startsWith("judge:") ? <RemoveJudgeForm name={c.name} action={deleteModelAction} /> : null}
           </div>
         ))}
       </div>
       <div className="mt-6">
-        <AddJudgeForm />
+        <AddJudgeForm action={saveModelAction} />
       </div>
     </>
   );
