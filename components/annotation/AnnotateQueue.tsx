@@ -5,22 +5,21 @@
  * S skips with a reason; C comments; G shows the guidelines; F moves between the scrolling panes (dialogues,
  * logs, the user's information) and J/K, PageUp/PageDown scroll the chosen one; ? lists the keys. Drafts
  * autosave; the next item is prefetched so it shows at once; a submission carries a client-generated id,
- * so a retry is stored once. After the last item a completion screen says what is left.
+ * so a retry is stored once. After the last item a completion screen says what is left. What each key
+ * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
  */
-import { Component, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import Link from "next/link";
 import { ItemContent, itemHeadline } from "./ItemContent";
 import { ScrollPane } from "./Value";
+import { useAnnotateKeys, useScrollPanes } from "./useAnnotateKeys";
 
 /**
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
  * the annotator's browser); null when the campaign has none.
  */
 type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
-
-/** How far J/K move a pane, in pixels; PageUp/PageDown move it by most of its height. */
-const LINE_STEP = 120;
 
 const newId = () =>
   typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -86,7 +85,6 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const [guidesOpen, setGuidesOpen] = useState(resumeAt === 0 && initial.every((e) => e.status === "pending"));
   // Every item done or skipped: the completion screen, until the annotator opens an item again.
   const [finished, setFinished] = useState(initial.length > 0 && initial.every((e) => e.status !== "pending"));
-  const [pane, setPane] = useState(0);
   // Bumped on every move, so that opening the item already at `index` (from the completion screen) loads it afresh.
   const [visit, setVisit] = useState(0);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -267,84 +265,25 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
 
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
 
-  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
-  const handleKey = (e: KeyboardEvent) => {
-    const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
-    if (typing) {
-      if (e.key === "Escape") (e.target as HTMLElement).blur();
-      if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && skipping) {
-        e.preventDefault();
-        skip();
-      }
-      return;
-    }
-    if (e.metaKey || e.ctrlKey || e.altKey) return;
-    const k = e.key.toLowerCase();
-    if (k === "?") return setHelp((h) => !h);
-    if (k === "escape") return (setHelp(false), setSkipping(false), setGuidesOpen(false));
-    if (k === "g") return (e.preventDefault(), setGuidesOpen((g) => !g));
-    if (k === "f") return (e.preventDefault(), setPane((p) => (panes().length ? (p + 1) % panes().length : 0)));
-    if (k === "j" || k === "k" || k === "pagedown" || k === "pageup") {
-      // The page's own scroll would move the window under the sticky header; the chosen pane is what the annotator reads.
-      const body = panes()[pane]?.querySelector<HTMLElement>("[data-scroll-body]");
-      if (!body) return;
-      e.preventDefault();
-      const step = k === "j" || k === "k" ? LINE_STEP : Math.max(LINE_STEP, body.clientHeight * 0.9);
-      body.scrollBy({ top: k === "j" || k === "pagedown" ? step : -step });
-      return;
-    }
-    if (finished) {
-      if (k === "arrowleft") return (e.preventDefault(), go(index));
-      return;
-    }
-    if (item?.unrenderable) {
-      // An item that cannot be shown can still be left: next, previous, skip.
-      if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-      if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-      if (k === "s" && entry) return (e.preventDefault(), setSkipping(true));
-      return;
-    }
-    if (!item) return;
-    if (keyMap.has(k)) {
-      e.preventDefault();
-      return choose(activeRef.current, keyMap.get(k)!);
-    }
-    if (k === "enter") return (e.preventDefault(), void submit());
-    if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
-    if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
-    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-    if (k === "s") return (e.preventDefault(), setSkipping(true));
-    if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
-  };
-  /** The scrolling panes of the item on screen, in page order (guidelines, outputs, user information, logs). */
-  const panes = () => [...(contentRef.current?.querySelectorAll<HTMLElement>("[data-scroll-pane]") ?? [])];
-  // Mark the chosen pane (clamped when the next item has fewer panes); a click on a pane chooses it.
-  useEffect(() => {
-    const list = panes();
-    list.forEach((p, i) => p.setAttribute("data-focused", String(i === Math.min(pane, list.length - 1))));
-  });
-  useEffect(() => {
-    const el = contentRef.current;
-    if (!el) return;
-    const onDown = (e: MouseEvent) => {
-      const hit = (e.target as HTMLElement).closest("[data-scroll-pane]");
-      const i = hit ? panes().indexOf(hit as HTMLElement) : -1;
-      if (i >= 0) setPane(i);
-    };
-    el.addEventListener("mousedown", onDown);
-    return () => el.removeEventListener("mousedown", onDown);
-  }, []);
-
-  // The window listener is added once and always calls the latest handler.
-  useLayoutEffect(() => {
-    onKeyRef.current = handleKey;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const { nextPane, scrollPane } = useScrollPanes(contentRef);
+  useAnnotateKeys(
+    { skipping, finished, item, hasEntry: !!entry, choiceKeys: keyMap },
+    {
+      toggleHelp: () => setHelp((h) => !h),
+      closeOverlays: () => (setHelp(false), setSkipping(false), setGuidesOpen(false)),
+      toggleGuides: () => setGuidesOpen((g) => !g),
+      choose: (value) => choose(activeRef.current, value),
+      submit: () => void submit(),
+      moveDimension: (by) => putActive(by > 0 ? Math.min(activeRef.current + 1, dims.length - 1) : Math.max(activeRef.current - 1, 0)),
+      move: (by) => go(index + by),
+      reopen: () => go(index),
+      startSkip: () => setSkipping(true),
+      confirmSkip: () => void skip(),
+      focusComment: () => commentRef.current?.focus(),
+      nextPane,
+      scrollPane,
+    },
+  );
 
   const guidesPane = (
     <ScrollPane title="Guidelines — G to hide" maxHeight="max-h-[40vh]">
