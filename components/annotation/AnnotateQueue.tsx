@@ -8,12 +8,13 @@
  * so a retry is stored once. After the last item a completion screen says what is left. What each key
  * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
  */
-import { Component, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
-import Link from "next/link";
 import { ItemContent, itemHeadline } from "./ItemContent";
 import { ScrollPane } from "./Value";
 import { useAnnotateKeys, useScrollPanes } from "./useAnnotateKeys";
+import { ItemBoundary, Unrenderable } from "./ItemBoundary";
+import { QueueCompletion } from "./QueueCompletion";
 
 /**
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
@@ -35,37 +36,6 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
       await new Promise((res) => setTimeout(res, 300 * i));
     }
   }
-}
-
-/**
- * An item whose content breaks rendering must not take the queue down with it (the queue would resume
- * on it after a reload, and the annotator would be stuck): the item area shows why, while the
- * controls above (skip, next) keep working.
- */
-class ItemBoundary extends Component<{ children: ReactNode }, { error: string | null }> {
-  state = { error: null as string | null };
-  static getDerivedStateFromError(e: unknown) {
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
-  render() {
-    return this.state.error ? (
-      <Unrenderable reason={`this item cannot be shown (${this.state.error}); skip it (S) or move on (→)`} />
-    ) : (
-      this.props.children
-    );
-  }
-}
-
-function Unrenderable({ reason }: { reason: string }) {
-  return (
-    <p
-      role="alert"
-      data-testid="item-unrenderable"
-      className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-    >
-      {reason[0].toUpperCase() + reason.slice(1)}.
-    </p>
-  );
 }
 
 export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt }: Props) {
@@ -483,7 +453,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       ) : null}
       <div className="min-h-[60vh]" ref={contentRef}>
         {finished ? (
-          <Completion entries={entries} open={(i) => go(i)} guides={guidesOpen ? guidesPane : null} />
+          <QueueCompletion entries={entries} open={(i) => go(i)} guides={guidesOpen ? guidesPane : null} />
         ) : item?.unrenderable ? (
           <Unrenderable reason={item.unrenderable} />
         ) : item ? (
@@ -505,60 +475,6 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
           </ItemBoundary>
         ) : null}
       </div>
-    </div>
-  );
-}
-
-/** After the last item: how the queue ended, and the items still worth a look (skipped, commented). */
-function Completion({ entries, open, guides }: { entries: QueueEntry[]; open: (i: number) => void; guides: React.ReactNode }) {
-  const done = entries.filter((e) => e.status === "done").length;
-  const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
-  const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
-  const itemButton = (i: number) => (
-    <button type="button" onClick={() => open(i)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400">
-      Open item {i + 1}
-    </button>
-  );
-  return (
-    <div className="space-y-3">
-      {guides}
-      <section className="mx-auto max-w-2xl rounded-lg border border-emerald-200 bg-white p-6" data-testid="completion">
-        <h2 className="text-lg font-semibold text-slate-900">
-          {skipped.length ? "You have been through every item" : "Every item is labelled — thank you"}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600" data-testid="completion-counts">
-          {done} labelled · {skipped.length} skipped · {commented.length} with a comment
-        </p>
-        {skipped.length ? (
-          <div className="mt-4">
-            <h3 className="text-sm font-semibold text-amber-800">Skipped — still open for you</h3>
-            <ul className="mt-1 space-y-1 text-sm" data-testid="completion-skipped">
-              {skipped.map((e) => (
-                <li key={e.assignmentId} className="flex items-center gap-2">
-                  {itemButton(e.i)}
-                  <span className="text-slate-600">“{e.skipReason}”</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {commented.length ? (
-          <div className="mt-4">
-            <h3 className="text-sm font-semibold text-slate-700">Items you commented on</h3>
-            <ul className="mt-1 flex flex-wrap gap-2" data-testid="completion-commented">
-              {commented.map((e) => (
-                <li key={e.assignmentId}>{itemButton(e.i)}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <p className="mt-4 text-xs text-slate-500">
-          While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
-        </p>
-        <Link href="/annotate" className="mt-4 inline-block rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
-          Back to my campaigns
-        </Link>
-      </section>
     </div>
   );
 }
