@@ -6,7 +6,7 @@ export async function register() {
   const { installForwardedHeaderGuard } = await import("@/lib/auth/client-ip");
   installForwardedHeaderGuard(http.default ?? http);
   if (process.env.NEXT_PHASE !== "phase-production-build" && envValue("PAL_SERVER_WORKER") !== "0") {
-    const { startExperimentsWorker } = await import("@/lib/jobs/bind");
+    const { startExperimentsWorker } = await import("@/lib/jobs/start-worker");
     startExperimentsWorker();
     const [{ getDb }, { resumeInterruptedWork }] = await Promise.all([import("@/db/client"), import("@/lib/jobs/startup")]);
     resumeInterruptedWork(getDb());

@@ -13,7 +13,7 @@ import path from "node:path";
 import { openDb } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "@/lib/jobs/bind";
+import { bindDeps } from "@/lib/jobs/deps";
 import { createExperiment } from "@/lib/jobs/create";
 import { runExperiment } from "@/lib/jobs/worker";
 import { resumeExperiment } from "@/lib/jobs/control";

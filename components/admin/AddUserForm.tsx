@@ -1,12 +1,15 @@
 "use client";
 import { useActionState } from "react";
-import { addUserAction, type ActionState } from "@/app/(app)/admin/users/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
+
+type Added = { ok?: string; password?: string };
+export type AddUserAction = FormAction<Added>;
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
-export function AddUserForm() {
-  const [state, action, pending] = useActionState<ActionState, FormData>(addUserAction, {});
+export function AddUserForm({ action: addUser }: { action: AddUserAction }) {
+  const [state, action, pending] = useActionState<ActionResult<Added>, FormData>(addUser, {});
   return (
     <form action={action} className="h-fit space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Add user">
       <h2 className="text-sm font-semibold">Add a user</h2>

@@ -1,13 +1,18 @@
 "use client";
 import { useActionState } from "react";
-import { deleteEndpointAction, saveEndpointAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
+import { ActionError } from "@/components/shell/ActionError";
 import type { PublicEndpoint } from "@/lib/llm/endpoints";
+
+type State = ActionResult<{ ok?: string }>;
+/** Admin → Models' save-endpoint or delete-endpoint server action, passed down by the page. */
+export type EndpointAction = FormAction<{ ok?: string }>;
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Defines an endpoint, or edits one (the key is write-only: empty keeps the saved one). */
-export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
-  const [state, action, pending] = useActionState<ModelActionState, FormData>(saveEndpointAction, {});
+export function EndpointForm({ endpoint, action: saveEndpoint }: { endpoint?: PublicEndpoint; action: EndpointAction }) {
+  const [state, action, pending] = useActionState<State, FormData>(saveEndpoint, {});
   const e = endpoint;
   const label = e ? `Endpoint ${e.name}` : "Define an endpoint";
   return (
@@ -88,11 +93,7 @@ export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
           JSON mode: {e.jsonModeNote}. Saving another mode clears this note and tries that mode.
         </p>
       ) : null}
-      {state.error ? (
-        <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-xs text-rose-700 sm:col-span-4">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1 sm:col-span-4" />
       {state.ok ? (
         <p role="status" className="text-xs text-emerald-700 sm:col-span-4">
           {state.ok}
@@ -103,19 +104,15 @@ export function EndpointForm({ endpoint }: { endpoint?: PublicEndpoint }) {
 }
 
 /** Removes an endpoint; the roles on it return to their own settings and the environment. */
-export function RemoveEndpointForm({ name }: { name: string }) {
-  const [state, action, pending] = useActionState<ModelActionState, FormData>(deleteEndpointAction, {});
+export function RemoveEndpointForm({ name, action: remove }: { name: string; action: EndpointAction }) {
+  const [state, action, pending] = useActionState<State, FormData>(remove, {});
   return (
     <form action={action} className="mt-1 text-right" aria-label={`Remove endpoint ${name}`}>
       <input type="hidden" name="name" value={name} />
       <button disabled={pending} className="text-xs text-rose-600 hover:underline">
         Remove endpoint {name}
       </button>
-      {state.error ? (
-        <p role="alert" className="text-xs text-rose-700">
-          {state.error}
-        </p>
-      ) : null}
+      <ActionError error={state.error} />
     </form>
   );
 }

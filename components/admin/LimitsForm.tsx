@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { saveLimitsAction, type LimitsActionState } from "@/app/(app)/admin/settings/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import type { ExperimentLimits } from "@/lib/experiments/limits";
 import { ActionError } from "@/components/shell/ActionError";
 
@@ -18,13 +18,16 @@ export function LimitsForm({
   defaults,
   ceilings,
   labels,
+  action: saveLimits,
 }: {
   limits: ExperimentLimits;
   defaults: ExperimentLimits;
   ceilings: ExperimentLimits;
   labels: Record<keyof ExperimentLimits, string>;
+  /** The page's save-limits server action. */
+  action: FormAction<{ ok?: string }>;
 }) {
-  const [state, action, pending] = useActionState<LimitsActionState, FormData>(saveLimitsAction, {});
+  const [state, action, pending] = useActionState<ActionResult<{ ok?: string }>, FormData>(saveLimits, {});
   const keys = Object.keys(defaults) as Array<keyof ExperimentLimits>;
   return (
     <form action={action} className="max-w-2xl space-y-4 rounded-lg border border-slate-200 bg-white p-4" aria-label="Experiment limits">

@@ -1,17 +1,31 @@
 "use client";
 import { useActionState } from "react";
-import { saveModelAction, testModelAction, type ModelActionState } from "@/app/(app)/admin/models/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
+import type { ModelCheck } from "@/lib/llm/check";
 import type { PublicModelConfig } from "@/lib/llm/config";
 import { ActionError } from "@/components/shell/ActionError";
+
+type Result = { ok?: string; check?: ModelCheck };
+type ModelActionState = ActionResult<Result>;
+/** Admin → Models' server actions (save a setting, test a connection), passed down by the page. */
+export type ModelFormAction = FormAction<Result>;
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** One role or named judge: edit the override (the key is write-only) and test the connection. */
-export function ModelSettingForm({ config, endpoints = [] }: { config: PublicModelConfig; endpoints?: string[] }) {
+export function ModelSettingForm({
+  config,
+  endpoints = [],
+  actions,
+}: {
+  config: PublicModelConfig;
+  endpoints?: string[];
+  actions: { save: ModelFormAction; test: ModelFormAction };
+}) {
   // The row's own endpoint (an inherited one shows as the default, not as a choice saved here).
   const own = config.endpoint && !config.endpoint.inherited ? config.endpoint.name : "";
-  const [saved, save, saving] = useActionState<ModelActionState, FormData>(saveModelAction, {});
-  const [tested, test, testing] = useActionState<ModelActionState, FormData>(testModelAction, {});
+  const [saved, save, saving] = useActionState<ModelActionState, FormData>(actions.save, {});
+  const [tested, test, testing] = useActionState<ModelActionState, FormData>(actions.test, {});
   const c = tested.check;
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`model-${config.name}`}>
@@ -118,8 +132,8 @@ export function ModelSettingForm({ config, endpoints = [] }: { config: PublicMod
 }
 
 /** Adds a named judge configuration ("judge:<name>"). */
-export function AddJudgeForm() {
-  const [state, action, pending] = useActionState<ModelActionState, FormData>(saveModelAction, {});
+export function AddJudgeForm({ action: saveModel }: { action: ModelFormAction }) {
+  const [state, action, pending] = useActionState<ModelActionState, FormData>(saveModel, {});
   return (
     <form
       action={action}

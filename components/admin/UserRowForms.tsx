@@ -1,7 +1,11 @@
 "use client";
 import { useActionState } from "react";
-import { setDisabledAction, setRoleAction, type ActionState } from "@/app/(app)/admin/users/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
+
+type ActionState = ActionResult<{ ok?: string }>;
+/** The page's set-role or set-disabled server action. */
+export type UserRowAction = FormAction<{ ok?: string }>;
 
 type Row = { id: number; email: string; role: string; disabled: boolean };
 
@@ -10,8 +14,18 @@ function Refusal({ state }: { state: ActionState }) {
 }
 
 /** A user's role select with Save; `self` shows it read-only (an admin cannot demote themselves). */
-export function RoleForm({ user, roles, self }: { user: Row; roles: readonly string[]; self: boolean }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(setRoleAction, {});
+export function RoleForm({
+  user,
+  roles,
+  self,
+  action: setRole,
+}: {
+  user: Row;
+  roles: readonly string[];
+  self: boolean;
+  action: UserRowAction;
+}) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(setRole, {});
   return (
     <form action={action}>
       <div className="flex items-center gap-1">
@@ -41,8 +55,8 @@ export function RoleForm({ user, roles, self }: { user: Row; roles: readonly str
 }
 
 /** Enable / Disable of one account. */
-export function DisableForm({ user }: { user: Row }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(setDisabledAction, {});
+export function DisableForm({ user, action: setDisabled }: { user: Row; action: UserRowAction }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(setDisabled, {});
   return (
     <form action={action}>
       <input type="hidden" name="id" value={user.id} />

@@ -1,7 +1,10 @@
 "use client";
 import { useActionState } from "react";
-import { adjudicateAction, type ActionState } from "@/app/(app)/campaigns/actions";
+import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
+
+type State = ActionResult<{ ok?: string }>;
+export type AdjudicateAction = FormAction<{ ok?: string }>;
 
 export function AdjudicateForm({
   campaignId,
@@ -9,14 +12,16 @@ export function AdjudicateForm({
   dimension,
   categories,
   current,
+  action: adjudicate,
 }: {
   campaignId: number;
   itemId: number;
   dimension: string;
   categories: Array<{ value: string; label: string }>;
   current: string | null;
+  action: AdjudicateAction;
 }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(adjudicateAction, {});
+  const [state, action, pending] = useActionState<State, FormData>(adjudicate, {});
   return (
     <form action={action} className="flex flex-wrap items-center gap-2 text-xs" aria-label={`Adjudicate ${dimension}`}>
       <input type="hidden" name="campaignId" value={campaignId} />

@@ -5,22 +5,22 @@
  * S skips with a reason; C comments; G shows the guidelines; F moves between the scrolling panes (dialogues,
  * logs, the user's information) and J/K, PageUp/PageDown scroll the chosen one; ? lists the keys. Drafts
  * autosave; the next item is prefetched so it shows at once; a submission carries a client-generated id,
- * so a retry is stored once. After the last item a completion screen says what is left.
+ * so a retry is stored once. After the last item a completion screen says what is left. What each key
+ * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
  */
-import { Component, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
-import Link from "next/link";
 import { ItemContent, itemHeadline } from "./ItemContent";
 import { ScrollPane } from "./Value";
+import { useAnnotateKeys, useScrollPanes } from "./useAnnotateKeys";
+import { ItemBoundary, Unrenderable } from "./ItemBoundary";
+import { QueueCompletion } from "./QueueCompletion";
 
 /**
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
  * the annotator's browser); null when the campaign has none.
  */
 type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
-
-/** How far J/K move a pane, in pixels; PageUp/PageDown move it by most of its height. */
-const LINE_STEP = 120;
 
 const newId = () =>
   typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -36,37 +36,6 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
       await new Promise((res) => setTimeout(res, 300 * i));
     }
   }
-}
-
-/**
- * An item whose content breaks rendering must not take the queue down with it (the queue would resume
- * on it after a reload, and the annotator would be stuck): the item area shows why, while the
- * controls above (skip, next) keep working.
- */
-class ItemBoundary extends Component<{ children: ReactNode }, { error: string | null }> {
-  state = { error: null as string | null };
-  static getDerivedStateFromError(e: unknown) {
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
-  render() {
-    return this.state.error ? (
-      <Unrenderable reason={`this item cannot be shown (${this.state.error}); skip it (S) or move on (→)`} />
-    ) : (
-      this.props.children
-    );
-  }
-}
-
-function Unrenderable({ reason }: { reason: string }) {
-  return (
-    <p
-      role="alert"
-      data-testid="item-unrenderable"
-      className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-    >
-      {reason[0].toUpperCase() + reason.slice(1)}.
-    </p>
-  );
 }
 
 export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt }: Props) {
@@ -86,7 +55,6 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const [guidesOpen, setGuidesOpen] = useState(resumeAt === 0 && initial.every((e) => e.status === "pending"));
   // Every item done or skipped: the completion screen, until the annotator opens an item again.
   const [finished, setFinished] = useState(initial.length > 0 && initial.every((e) => e.status !== "pending"));
-  const [pane, setPane] = useState(0);
   // Bumped on every move, so that opening the item already at `index` (from the completion screen) loads it afresh.
   const [visit, setVisit] = useState(0);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -267,84 +235,25 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
 
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
 
-  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
-  const handleKey = (e: KeyboardEvent) => {
-    const typing = e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLInputElement;
-    if (typing) {
-      if (e.key === "Escape") (e.target as HTMLElement).blur();
-      if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && skipping) {
-        e.preventDefault();
-        skip();
-      }
-      return;
-    }
-    if (e.metaKey || e.ctrlKey || e.altKey) return;
-    const k = e.key.toLowerCase();
-    if (k === "?") return setHelp((h) => !h);
-    if (k === "escape") return (setHelp(false), setSkipping(false), setGuidesOpen(false));
-    if (k === "g") return (e.preventDefault(), setGuidesOpen((g) => !g));
-    if (k === "f") return (e.preventDefault(), setPane((p) => (panes().length ? (p + 1) % panes().length : 0)));
-    if (k === "j" || k === "k" || k === "pagedown" || k === "pageup") {
-      // The page's own scroll would move the window under the sticky header; the chosen pane is what the annotator reads.
-      const body = panes()[pane]?.querySelector<HTMLElement>("[data-scroll-body]");
-      if (!body) return;
-      e.preventDefault();
-      const step = k === "j" || k === "k" ? LINE_STEP : Math.max(LINE_STEP, body.clientHeight * 0.9);
-      body.scrollBy({ top: k === "j" || k === "pagedown" ? step : -step });
-      return;
-    }
-    if (finished) {
-      if (k === "arrowleft") return (e.preventDefault(), go(index));
-      return;
-    }
-    if (item?.unrenderable) {
-      // An item that cannot be shown can still be left: next, previous, skip.
-      if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-      if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-      if (k === "s" && entry) return (e.preventDefault(), setSkipping(true));
-      return;
-    }
-    if (!item) return;
-    if (keyMap.has(k)) {
-      e.preventDefault();
-      return choose(activeRef.current, keyMap.get(k)!);
-    }
-    if (k === "enter") return (e.preventDefault(), void submit());
-    if (k === "arrowdown") return (e.preventDefault(), putActive(Math.min(activeRef.current + 1, dims.length - 1)));
-    if (k === "arrowup") return (e.preventDefault(), putActive(Math.max(activeRef.current - 1, 0)));
-    if (k === "arrowright") return (e.preventDefault(), go(index + 1));
-    if (k === "arrowleft") return (e.preventDefault(), go(index - 1));
-    if (k === "s") return (e.preventDefault(), setSkipping(true));
-    if (k === "c") return (e.preventDefault(), commentRef.current?.focus());
-  };
-  /** The scrolling panes of the item on screen, in page order (guidelines, outputs, user information, logs). */
-  const panes = () => [...(contentRef.current?.querySelectorAll<HTMLElement>("[data-scroll-pane]") ?? [])];
-  // Mark the chosen pane (clamped when the next item has fewer panes); a click on a pane chooses it.
-  useEffect(() => {
-    const list = panes();
-    list.forEach((p, i) => p.setAttribute("data-focused", String(i === Math.min(pane, list.length - 1))));
-  });
-  useEffect(() => {
-    const el = contentRef.current;
-    if (!el) return;
-    const onDown = (e: MouseEvent) => {
-      const hit = (e.target as HTMLElement).closest("[data-scroll-pane]");
-      const i = hit ? panes().indexOf(hit as HTMLElement) : -1;
-      if (i >= 0) setPane(i);
-    };
-    el.addEventListener("mousedown", onDown);
-    return () => el.removeEventListener("mousedown", onDown);
-  }, []);
-
-  // The window listener is added once and always calls the latest handler.
-  useLayoutEffect(() => {
-    onKeyRef.current = handleKey;
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
+  const { nextPane, scrollPane } = useScrollPanes(contentRef);
+  useAnnotateKeys(
+    { skipping, finished, item, hasEntry: !!entry, choiceKeys: keyMap },
+    {
+      toggleHelp: () => setHelp((h) => !h),
+      closeOverlays: () => (setHelp(false), setSkipping(false), setGuidesOpen(false)),
+      toggleGuides: () => setGuidesOpen((g) => !g),
+      choose: (value) => choose(activeRef.current, value),
+      submit: () => void submit(),
+      moveDimension: (by) => putActive(by > 0 ? Math.min(activeRef.current + 1, dims.length - 1) : Math.max(activeRef.current - 1, 0)),
+      move: (by) => go(index + by),
+      reopen: () => go(index),
+      startSkip: () => setSkipping(true),
+      confirmSkip: () => void skip(),
+      focusComment: () => commentRef.current?.focus(),
+      nextPane,
+      scrollPane,
+    },
+  );
 
   const guidesPane = (
     <ScrollPane title="Guidelines — G to hide" maxHeight="max-h-[40vh]">
@@ -544,7 +453,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       ) : null}
       <div className="min-h-[60vh]" ref={contentRef}>
         {finished ? (
-          <Completion entries={entries} open={(i) => go(i)} guides={guidesOpen ? guidesPane : null} />
+          <QueueCompletion entries={entries} open={(i) => go(i)} guides={guidesOpen ? guidesPane : null} />
         ) : item?.unrenderable ? (
           <Unrenderable reason={item.unrenderable} />
         ) : item ? (
@@ -566,60 +475,6 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
           </ItemBoundary>
         ) : null}
       </div>
-    </div>
-  );
-}
-
-/** After the last item: how the queue ended, and the items still worth a look (skipped, commented). */
-function Completion({ entries, open, guides }: { entries: QueueEntry[]; open: (i: number) => void; guides: React.ReactNode }) {
-  const done = entries.filter((e) => e.status === "done").length;
-  const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
-  const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
-  const itemButton = (i: number) => (
-    <button type="button" onClick={() => open(i)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400">
-      Open item {i + 1}
-    </button>
-  );
-  return (
-    <div className="space-y-3">
-      {guides}
-      <section className="mx-auto max-w-2xl rounded-lg border border-emerald-200 bg-white p-6" data-testid="completion">
-        <h2 className="text-lg font-semibold text-slate-900">
-          {skipped.length ? "You have been through every item" : "Every item is labelled — thank you"}
-        </h2>
-        <p className="mt-1 text-sm text-slate-600" data-testid="completion-counts">
-          {done} labelled · {skipped.length} skipped · {commented.length} with a comment
-        </p>
-        {skipped.length ? (
-          <div className="mt-4">
-            <h3 className="text-sm font-semibold text-amber-800">Skipped — still open for you</h3>
-            <ul className="mt-1 space-y-1 text-sm" data-testid="completion-skipped">
-              {skipped.map((e) => (
-                <li key={e.assignmentId} className="flex items-center gap-2">
-                  {itemButton(e.i)}
-                  <span className="text-slate-600">“{e.skipReason}”</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {commented.length ? (
-          <div className="mt-4">
-            <h3 className="text-sm font-semibold text-slate-700">Items you commented on</h3>
-            <ul className="mt-1 flex flex-wrap gap-2" data-testid="completion-commented">
-              {commented.map((e) => (
-                <li key={e.assignmentId}>{itemButton(e.i)}</li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <p className="mt-4 text-xs text-slate-500">
-          While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
-        </p>
-        <Link href="/annotate" className="mt-4 inline-block rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
-          Back to my campaigns
-        </Link>
-      </section>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 import { startTransition, useState } from "react";
-import { useStartBuild } from "./start-build";
+import { useStartBuild, type StartBuildAction } from "./start-build";
 import { ActionError } from "@/components/shell/ActionError";
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
@@ -9,12 +9,14 @@ const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm f
 export function BuildMemoryForm({
   datasets,
   methods,
+  startBuild,
 }: {
   datasets: Array<{ id: number; name: string }>;
   methods: Array<{ id: string; label: string }>;
+  startBuild: StartBuildAction;
 }) {
   // The new build appears in the list below with its progress bar.
-  const [state, action, pending] = useStartBuild();
+  const [state, action, pending] = useStartBuild(startBuild);
   // React resets a form after its `action` runs, which lost the choice after each Build: the form is
   // submitted by hand (no reset), and the fields are controlled.
   const [datasetId, setDatasetId] = useState(String(datasets[0]?.id ?? ""));

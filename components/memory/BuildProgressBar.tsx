@@ -2,14 +2,14 @@
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { MemoryBuild } from "@/lib/assistants/core/build-jobs";
-import { useStartBuild } from "./start-build";
+import { useStartBuild, type StartBuildAction } from "./start-build";
 import { ActionError } from "@/components/shell/ActionError";
 
 /**
  * A live progress bar for one background memory build: polls its state every second while it
  * runs. The build runs in the server; this only watches it (closing the page does not stop it).
  */
-export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
+export function BuildProgressBar({ initial, startBuild }: { initial: MemoryBuild; startBuild: StartBuildAction }) {
   const [b, setB] = useState(initial);
   const router = useRouter();
   useEffect(() => {
@@ -54,14 +54,14 @@ export function BuildProgressBar({ initial }: { initial: MemoryBuild }) {
       </div>
       {b.error ? <p className={`mt-1 text-xs ${b.status === "paused" ? "text-amber-800" : "text-rose-700"}`}>{b.error}</p> : null}
       {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build.</p> : null}
-      {b.status === "interrupted" || b.status === "failed" || b.status === "paused" ? <ResumeButton b={b} /> : null}
+      {b.status === "interrupted" || b.status === "failed" || b.status === "paused" ? <ResumeButton b={b} startBuild={startBuild} /> : null}
     </div>
   );
 }
 
 /** Starts the same build again: the builder skips complete sessions and redoes the unfinished one. */
-function ResumeButton({ b }: { b: MemoryBuild }) {
-  const [state, action, pending] = useStartBuild();
+function ResumeButton({ b, startBuild }: { b: MemoryBuild; startBuild: StartBuildAction }) {
+  const [state, action, pending] = useStartBuild(startBuild);
   return (
     <form action={action} className="mt-1 flex items-center gap-2">
       <input type="hidden" name="datasetId" value={b.datasetId} />

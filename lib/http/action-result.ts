@@ -22,3 +22,9 @@ export async function actionResult<R extends object>(fn: () => Promise<R> | R): 
     throw e;
   }
 }
+
+/**
+ * A server action as `useActionState` calls it. Components take their actions as props of this type
+ * from their page (components never import app/), so a form is rendered with whatever action the page gives it.
+ */
+export type FormAction<R extends object = object> = (prev: ActionResult<R>, form: FormData) => Promise<ActionResult<R>>;

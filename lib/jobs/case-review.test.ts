@@ -10,7 +10,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { jobs, users } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { itemView } from "./item-view";

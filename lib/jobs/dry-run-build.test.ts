@@ -12,7 +12,7 @@ import { datasetByName, loadSessions } from "@/lib/assistants/core/sessions";
 import { BUILD_TOKEN_GUESS } from "@/lib/assistants/core/build-estimate";
 import { dryRun } from "./dry-run";
 import { dryRunTable } from "./format";
-import { knownMethod } from "./bind";
+import { knownMethod } from "./method-choices";
 
 const m = fakeModelPerTest(palResponder);
 const NAME = "PAL-Set demo (en)";

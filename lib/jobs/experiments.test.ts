@@ -5,7 +5,8 @@ import { startFakeOpenAI, type FakeOpenAI, type ChatRequest } from "@/test/fake-
 import { experimentReplies as responder, firstMessage as first } from "@/test/experiment-replies";
 import { ModelClient } from "@/lib/llm/client";
 import { llmCalls } from "@/db/schema";
-import { bindDeps, knownMethod } from "./bind";
+import { bindDeps } from "./deps";
+import { knownMethod } from "./method-choices";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { PALSET_EN } from "@/test/fixtures";
 import { jobs, jobScores, datasets } from "@/db/schema";

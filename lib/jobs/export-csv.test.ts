@@ -7,7 +7,7 @@ import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
 import { PAYLOADS, expectInert } from "@/test/csv";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { estimateOrLaunch } from "./service";
 import { startServerWorker, stopServerWorker } from "./server-worker";
 import { experimentProgress } from "./progress";

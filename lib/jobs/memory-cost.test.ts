@@ -11,7 +11,7 @@ import { experimentReplies } from "@/test/experiment-replies";
 import { demoDatasets } from "@/lib/demo/seed";
 import { ModelClient } from "@/lib/llm/client";
 import { datasetByName } from "@/lib/assistants/core/sessions";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { experimentResults } from "./results";

@@ -11,7 +11,7 @@ import { experimentReplies } from "@/test/experiment-replies";
 import { ModelClient } from "@/lib/llm/client";
 import { jsonModeRefusals } from "@/lib/llm/ledger";
 import { jobs, llmCalls } from "@/db/schema";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { experimentResults } from "./results";

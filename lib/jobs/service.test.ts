@@ -12,7 +12,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { experiments, jobs } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
 import { loadPalItem } from "@/lib/tasks/palset-items";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { controlExperiment, estimateOrLaunch, starJob } from "./service";
 import { startServerWorker, stopPreparer, stopServerWorker } from "./server-worker";
 import { prepareJobsSync } from "./prepare";

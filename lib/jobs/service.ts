@@ -11,7 +11,8 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { launchExperiment } from "./create";
 import { dryRun } from "./dry-run";
 import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
-import { knownMethod, requireModels } from "./bind";
+import { knownMethod } from "./method-choices";
+import { requireModels } from "./required-models";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
 
 const launchBody = z

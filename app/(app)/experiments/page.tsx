@@ -8,7 +8,7 @@ import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
-import { methodChoices } from "@/lib/jobs/bind";
+import { methodChoices } from "@/lib/jobs/method-choices";
 import { presetOptions } from "@/lib/experiments/presets";
 
 export const metadata: Metadata = { title: "Experiments" };

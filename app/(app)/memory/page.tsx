@@ -9,6 +9,7 @@ import { listMemoryBuilds } from "@/lib/assistants/core/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
 import { BuildProgressBar } from "@/components/memory/BuildProgressBar";
+import { startBuildAction } from "./actions";
 
 export const metadata: Metadata = { title: "Memory" };
 
@@ -25,12 +26,12 @@ export default async function MemoryPage() {
         title="Memory"
         subtitle="Built memories per data set, user, method and settings (pal memory build), with the model calls each one cost."
       />
-      <BuildMemoryForm datasets={datasets} methods={methods} />
+      <BuildMemoryForm datasets={datasets} methods={methods} startBuild={startBuildAction} />
       {builds.length ? (
         <section className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Memory builds">
           <h2 className="text-sm font-semibold">Recent builds</h2>
           {builds.map((b) => (
-            <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} />
+            <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} startBuild={startBuildAction} />
           ))}
         </section>
       ) : null}

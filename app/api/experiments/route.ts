@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { startExperimentsWorker } from "@/lib/jobs/bind";
+import { startExperimentsWorker } from "@/lib/jobs/start-worker";
 import { listExperiments } from "@/lib/jobs/results";
 import { LAUNCH_BODY_LIMIT, estimateOrLaunch } from "@/lib/jobs/service";
 import { readJsonBody } from "@/lib/http/request";

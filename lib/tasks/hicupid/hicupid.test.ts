@@ -15,7 +15,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { saveModelSetting } from "@/lib/llm/config";
 import { abScore, hfBleu, hicupidTotal, rougeL, scheduleScore } from "@/lib/metrics";
 import { cohenKappa } from "@/lib/agreement/cohen";
-import { bindDeps } from "@/lib/jobs/bind";
+import { bindDeps } from "@/lib/jobs/deps";
 import { createExperiment } from "@/lib/jobs/create";
 import { runExperiment } from "@/lib/jobs/worker";
 import { experimentResults } from "@/lib/jobs/results";

@@ -8,6 +8,7 @@ import { AddJudgeForm, ModelSettingForm } from "@/components/admin/ModelSettingF
 import { RemoveJudgeForm } from "@/components/admin/RemoveJudgeForm";
 import { EndpointForm, RemoveEndpointForm } from "@/components/admin/EndpointForms";
 import { listEndpoints } from "@/lib/llm/endpoints";
+import { deleteEndpointAction, deleteModelAction, saveEndpointAction, saveModelAction, testModelAction } from "./actions";
 
 export const metadata: Metadata = { title: "Models" };
 
@@ -36,17 +37,21 @@ export default async function ModelsPage() {
         <div className="grid gap-3">
           {endpoints.map((e) => (
             <div key={e.id}>
-              <EndpointForm endpoint={e} />
-              <RemoveEndpointForm name={e.name} />
+              <EndpointForm endpoint={e} action={saveEndpointAction} />
+              <RemoveEndpointForm name={e.name} action={deleteEndpointAction} />
             </div>
           ))}
-          <EndpointForm />
+          <EndpointForm action={saveEndpointAction} />
         </div>
       </section>
       <div className="grid gap-4 lg:grid-cols-2">
         {configs.map((c) => (
           <div key={c.name}>
-            <ModelSettingForm config={c} endpoints={endpoints.map((e) => e.name)} />
+            <ModelSettingForm
+              config={c}
+              endpoints={endpoints.map((e) => e.name)}
+              actions={{ save: saveModelAction, test: testModelAction }}
+            />
             {refused
               // A defined endpoint shows its own JSON mode note (remembered on the endpoint).
               .filter((r) => !c.endpoint && r.endpoint === c.baseURL && r.model === c.model)
@@ -56,12 +61,12 @@ export default async function ModelsPage() {
                   them.
                 </p>
               ))}
-            {c.name.startsWith("judge:") ? <RemoveJudgeForm name={c.name} /> : null}
+            {c.name.startsWith("judge:") ? <RemoveJudgeForm name={c.name} action={deleteModelAction} /> : null}
           </div>
         ))}
       </div>
       <div className="mt-6">
-        <AddJudgeForm />
+        <AddJudgeForm action={saveModelAction} />
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { requireRole } from "@/lib/auth/session";
 import { LIMIT_CEILINGS, LIMIT_DEFAULTS, LIMIT_LABELS, getExperimentLimits } from "@/lib/experiments/limits";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LimitsForm } from "@/components/admin/LimitsForm";
+import { saveLimitsAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -15,7 +16,13 @@ export default async function SettingsPage() {
         title="Settings"
         subtitle="Limits on what one experiment launch may create and how often a user may launch. The defaults fit the papers' full runs; raise them for larger studies."
       />
-      <LimitsForm limits={getExperimentLimits(getDb())} defaults={LIMIT_DEFAULTS} ceilings={LIMIT_CEILINGS} labels={LIMIT_LABELS} />
+      <LimitsForm
+        limits={getExperimentLimits(getDb())}
+        defaults={LIMIT_DEFAULTS}
+        ceilings={LIMIT_CEILINGS}
+        labels={LIMIT_LABELS}
+        action={saveLimitsAction}
+      />
     </>
   );
 }

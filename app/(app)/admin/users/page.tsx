@@ -6,6 +6,7 @@ import { listUsers } from "@/lib/users/users";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddUserForm } from "@/components/admin/AddUserForm";
 import { DisableForm, RoleForm } from "@/components/admin/UserRowForms";
+import { addUserAction, setDisabledAction, setRoleAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -42,7 +43,7 @@ export default async function UsersPage() {
                     {u.name ? <div className="text-xs text-slate-500">{u.name}</div> : null}
                   </td>
                   <td className="px-3 py-2">
-                    <RoleForm user={u} roles={ROLES} self={u.id === me.id} />
+                    <RoleForm user={u} roles={ROLES} self={u.id === me.id} action={setRoleAction} />
                   </td>
                   <td className="px-3 py-2">
                     {u.disabled ? (
@@ -53,14 +54,18 @@ export default async function UsersPage() {
                   </td>
                   <td className="px-3 py-2 text-slate-500">{when(u.lastLoginAt)}</td>
                   <td className="px-3 py-2 text-right">
-                    {u.id === me.id ? <span className="text-xs text-slate-400">you</span> : <DisableForm user={u} />}
+                    {u.id === me.id ? (
+                      <span className="text-xs text-slate-400">you</span>
+                    ) : (
+                      <DisableForm user={u} action={setDisabledAction} />
+                    )}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-        <AddUserForm />
+        <AddUserForm action={addUserAction} />
       </div>
     </>
   );

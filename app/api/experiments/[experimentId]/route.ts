@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { startExperimentsWorker } from "@/lib/jobs/bind";
+import { startExperimentsWorker } from "@/lib/jobs/start-worker";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { experimentResults } from "@/lib/jobs/results";
 import { controlExperiment } from "@/lib/jobs/service";

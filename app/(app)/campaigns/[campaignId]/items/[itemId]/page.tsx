@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/shell/PageHeader";
 import { ItemContent } from "@/components/annotation/ItemContent";
 import { JudgmentsTable } from "@/components/annotation/JudgmentsTable";
 import { AdjudicateForm } from "@/components/annotation/AdjudicateForm";
+import { adjudicateAction } from "../../../actions";
 
 export const metadata: Metadata = { title: "Item" };
 export const dynamic = "force-dynamic";
@@ -119,6 +120,7 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
                 dimension={d.key}
                 categories={d.categories}
                 current={adj?.value ?? null}
+                action={adjudicateAction}
               />
             </div>
           </section>

@@ -1,0 +1,46 @@
+/** The campaign page's header: name, kind, k, status and the two systems; the exports and Close / Reopen. */
+import { PageHeader } from "@/components/shell/PageHeader";
+import { CampaignStatusForm, type CampaignStatusAction } from "@/components/annotation/CampaignStatusForm";
+
+export function CampaignHeader({
+  campaign: c,
+  kindLabel,
+  systems,
+  setStatus,
+}: {
+  campaign: { id: number; name: string; perItem: number; status: string };
+  kindLabel: string;
+  systems: { A?: string; B?: string };
+  setStatus: CampaignStatusAction;
+}) {
+  return (
+    <PageHeader
+      title={c.name}
+      subtitle={
+        <>
+          {kindLabel} · k = {c.perItem} · {c.status}
+          {systems.A ? (
+            <>
+              {" "}
+              · A = <b>{systems.A}</b>, B = <b>{systems.B}</b>
+            </>
+          ) : null}
+        </>
+      }
+      actions={
+        <div className="flex gap-2 text-sm">
+          <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${c.id}/export?format=csv`}>
+            Labels CSV
+          </a>
+          <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${c.id}/export?format=csv&what=agreement`}>
+            Agreement CSV
+          </a>
+          <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${c.id}/export?format=json`}>
+            Labels + agreement JSON
+          </a>
+          <CampaignStatusForm campaignId={c.id} status={c.status} action={setStatus} />
+        </div>
+      }
+    />
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * "Judges on the same items": run an LLM judge or import verdicts, then each run against the humans in
+ * the campaign kind's terms (Table 11 and tie-margin calibration for pairwise dialogues, rating agreement,
+ * Figure 2 for HiCUPID A/B). The page computes the figures; this section lays them out.
+ */
+import Link from "next/link";
+import type { CalibrationCriterion } from "@/lib/agreement";
+import type { CampaignKindDef, figure2, humanVsJudge, ratingVsJudge } from "@/lib/annotation";
+import type { TieMarginCalibration, experimentsWithPairwiseResults } from "@/lib/annotation/calibration";
+import type { llmJudgeRuns } from "@/lib/annotation/llm-judge";
+import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
+import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
+import { JudgeVsHumans } from "./JudgeVsHumans";
+import { TieMarginCalibrationView } from "./TieMarginCalibrationView";
+import { RatingVsJudge } from "./RatingVsJudge";
+import { Figure2Bars } from "./Figure2Bars";
+import type { CampaignQuery } from "./query";
+
+export function JudgesSection(p: {
+  campaign: { id: number; name: string; kind: string };
+  def: CampaignKindDef;
+  systems: { A?: string; B?: string };
+  judgeLabel: string;
+  llmRuns: ReturnType<typeof llmJudgeRuns>;
+  judgeChoices: string[];
+  /** Whether any run has a verdict (the vote / tie-variant choices show only then). */
+  hasRuns: boolean;
+  humans: "vote" | "adjudication";
+  variant: "both" | "either";
+  criterion: CalibrationCriterion;
+  vs: Array<ReturnType<typeof humanVsJudge>>;
+  calibrations: TieMarginCalibration[];
+  targets: ReturnType<typeof experimentsWithPairwiseResults>;
+  ownExperiment: number | null;
+  ratingVs: Array<ReturnType<typeof ratingVsJudge>>;
+  fig2: ReturnType<typeof figure2>;
+  q: CampaignQuery;
+  applyTieMargin: (form: FormData) => Promise<void>;
+}) {
+  const { campaign: c, def, systems, humans, variant, q } = p;
+  const id = c.id;
+  return (
+    <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+      <h2 className="font-semibold">Judges on the same items</h2>
+      <LlmJudgePanel campaignId={id} kind={c.kind} judgeLabel={p.judgeLabel} initialRuns={p.llmRuns} choices={p.judgeChoices} />
+      <JudgeImportForm campaignId={id} />
+      <p className="text-xs text-slate-500">
+        JSONL, one verdict per line:{" "}
+        <code>{`{"item": "<item id>", "dimension": "${def.dimensions[0].key}", "verdict": "${def.dimensions[0].categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`}</code>
+        {def.pairwise ? (
+          <>
+            {" "}
+            — verdicts are for side A ({systems.A}); <code>{`"winner": "<system name>" | "Tie"`}</code> works too.
+          </>
+        ) : null}
+      </p>
+      {def.pairwise && p.hasRuns ? (
+        <p className="text-sm">
+          Humans by{" "}
+          <Link className={humans === "vote" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "vote" })}>
+            vote
+          </Link>{" "}
+          /{" "}
+          <Link className={humans === "adjudication" ? "font-semibold" : "text-indigo-700"} href={q({ humans: "adjudication" })}>
+            adjudication
+          </Link>
+          {" · "}ties dropped when{" "}
+          <Link className={variant === "both" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "both" })}>
+            both call a tie (Mem-PAL)
+          </Link>{" "}
+          /{" "}
+          <Link className={variant === "either" ? "font-semibold" : "text-indigo-700"} href={q({ variant: "either" })}>
+            either does (stricter)
+          </Link>
+        </p>
+      ) : null}
+      {p.vs.map((v) => (
+        <JudgeVsHumans key={v.run.id} campaignId={id} v={v} systems={systems} />
+      ))}
+      {p.calibrations.map((cal) => (
+        <TieMarginCalibrationView
+          key={`cal-${cal.run.id}`}
+          campaign={c}
+          cal={cal}
+          criterion={p.criterion}
+          targets={p.targets}
+          ownExperiment={p.ownExperiment}
+          q={q}
+          applyTieMargin={p.applyTieMargin}
+        />
+      ))}
+      {p.ratingVs.map((v) => (
+        <RatingVsJudge key={v.run.id} campaignId={id} v={v} />
+      ))}
+      {p.fig2.map((f) => (
+        <Figure2Bars key={f.dimension} f={f} />
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Where the experiments engine meets the model client (lib/llm): a job's model calls go through the
+ * shared ModelClient with the job as their ledger origin (llm_calls.job_id), so its cache makes a re-run
+ * after a crash free and the ledger shows what each job paid.
+ */
+import type { Db } from "@/db/client";
+import type { ExperimentConfig } from "@/lib/experiments/config";
+import type { ModelClient } from "@/lib/llm/client";
+import type { SpendGuard } from "@/lib/llm/spend-guard";
+import { summarizeCalls } from "@/lib/llm/ledger";
+import type { ChatRequest, ModelRoleName } from "@/lib/tasks/ports";
+import type { BoundModel } from "./worker";
+
+/** Per-role request parameters from the experiment config (temperature; a model name overrides the endpoint's). */
+function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<string, unknown> {
+  const m = config.models[role];
+  return { ...(m?.temperature !== undefined ? { temperature: m.temperature } : {}), ...(m?.model ? { model: m.model } : {}) };
+}
+
+/** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
+export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel {
+  const llm = client
+    .withOrigin({ jobId })
+    .withGuard(guard ?? null)
+    .deferringHits();
+  const opts = (req: ChatRequest) => ({
+    role: req.role,
+    config: req.config,
+    messages: req.messages,
+    language: req.language,
+    replicate: req.replicate,
+    purpose: req.purpose,
+    params: { ...roleParams(config, req.role), ...(req.temperature !== undefined ? { temperature: req.temperature } : {}) },
+  });
+  return {
+    async chatJson(req) {
+      const r = await llm.chat({ ...opts(req), schema: req.schema });
+      return { value: r.value, raw: r.text };
+    },
+    async chatText(req) {
+      // Free-text replies (HiCUPID's verdict on the last line): the client parses them and asks again
+      // with what was wrong, as it does for JSON.
+      const r = await llm.chat({ ...opts(req), parse: req.parse });
+      return { value: r.value, raw: r.text };
+    },
+    embed: (texts, purpose) => llm.embed(texts, { purpose }),
+    takeDeferredHits: () => client.takeDeferredHits({ jobId }),
+    usage() {
+      const s = summarizeCalls(db, { jobId });
+      const deferred = client.deferredHitsOf({ jobId });
+      return {
+        calls: s.byStatus.ok + deferred,
+        cacheHits: s.cacheHits + deferred,
+        requests: s.requests,
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+      };
+    },
+  };
+}

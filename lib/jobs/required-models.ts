@@ -1,0 +1,36 @@
+/**
+ * Before an experiment is created: every model role its tasks call must have a model configured
+ * (environment or Admin → Models), so a launch never creates jobs that no model can run.
+ */
+import type { Db } from "@/db/client";
+import { parseExperimentConfig } from "@/lib/experiments/config";
+import { resolveModelConfig } from "@/lib/llm/config";
+import { getTask } from "@/lib/tasks/registry";
+import { InvalidInputError } from "@/lib/errors";
+
+/** Throws for the first model role the experiment needs and has none; the error names the role and how to set it. */
+export function requireModels(db: Db, rawConfig: unknown): void {
+  const config = parseExperimentConfig(rawConfig);
+  const roles = new Set<string>(["assistant"]);
+  for (const name of config.tasks) {
+    const task = getTask(name, "config.tasks");
+    for (const est of [task.estimate(config), task.pairs?.estimate(config)]) {
+      if (!est) continue;
+      if (est["user-simulator"] > 0) roles.add("user-simulator");
+      if (est.judge > 0) roles.add("judge");
+    }
+  }
+  if (config.retriever === "dense") roles.add("embedding");
+  // HiCUPID's RAG settings choose their retriever per method.
+  if (config.methods.some((m) => m.options?.retriever === "dense")) roles.add("embedding");
+  for (const r of roles) {
+    try {
+      resolveModelConfig(db, r);
+    } catch (e) {
+      // A preset's protocol needs the role: say so before anything is created.
+      if (config.preset && e instanceof InvalidInputError)
+        throw new InvalidInputError(`the ${config.preset} preset needs the ${r} role: ${e.message}`);
+      throw e;
+    }
+  }
+}
