@@ -12,7 +12,7 @@
  * rejection carrying the system error (ENOTFOUND, ECONNREFUSED, ECONNRESET, certificate codes) as
  * `cause`, so diagnose.ts names it, and an AbortError when its timeout aborts the request. A
  * connection dropped mid-body rejects the fetch (the whole body is read before it resolves). A
- * redirect is handed to the global fetch, which follows it as a browser would.
+ * redirect (rare for an API) is sent again through the global fetch, which follows it as it always did.
  */
 import http from "node:http";
 import https from "node:https";
@@ -31,6 +31,66 @@ function abortError(signal: AbortSignal): unknown {
 /** A connection error shaped like the global fetch's: TypeError("fetch failed") with the system error as cause. */
 function fetchFailed(cause: Error): TypeError {
   return new TypeError("fetch failed", { cause });
+}
+
+/**
+ * A Response over a body already read into memory. The global Response would copy it into a web
+ * stream and read it back for json()/text(), which cost as much as the rest of the exchange; the
+ * readers here take the buffer directly, and `body` makes the stream only when someone asks for it.
+ */
+class BufferedResponse extends Response {
+  #buffer: Buffer | null;
+  #used = false;
+
+  constructor(buffer: Buffer | null, init: ResponseInit) {
+    super(null, init);
+    this.#buffer = buffer;
+  }
+
+  #take(): Buffer {
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
+    this.#used = true;
+    return this.#buffer ?? Buffer.alloc(0);
+  }
+
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
+
+  /** Made on first use; whoever takes the stream reads the body through it. */
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    if (this.#buffer === null) return null;
+    this.#stream ??= new Blob([new Uint8Array(this.#take())]).stream();
+    return this.#stream;
+  }
+
+  override get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  override async text(): Promise<string> {
+    return this.#take().toString("utf8");
+  }
+
+  override async json(): Promise<unknown> {
+    return JSON.parse(this.#take().toString("utf8"));
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.#take();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  override async blob(): Promise<Blob> {
+    return new Blob([new Uint8Array(this.#take())], { type: this.headers.get("content-type") ?? "" });
+  }
+
+  override clone(): Response {
+    if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
+    return new BufferedResponse(this.#buffer, { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
 }
 
 const midBody = () => fetchFailed(Object.assign(new Error("terminated: the connection closed mid-body"), { code: "ECONNRESET" }));
@@ -94,12 +154,12 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         if (settled) return;
         if (!res.complete) return fail(midBody());
         try {
-          const h = new Headers();
           const raw = res.rawHeaders;
-          for (let i = 0; i < raw.length; i += 2) h.append(raw[i], raw[i + 1]);
+          const pairs: Array<[string, string]> = [];
+          for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
           // 204/304 may carry no body in a Response.
           const payload = status === 204 || status === 304 ? null : decoded(Buffer.concat(chunks), res.headers["content-encoding"]);
-          const response = new Response(payload as Uint8Array<ArrayBuffer> | null, { status, statusText: res.statusMessage, headers: h });
+          const response = new BufferedResponse(payload, { status, statusText: res.statusMessage, headers: pairs });
           settled = true;
           signal?.removeEventListener("abort", onAbort);
           resolve(response);
