@@ -121,7 +121,9 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
   if (signal?.aborted) return Promise.reject(abortError(signal));
 
   const headers: Record<string, string> = {};
-  new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+  // The SDK passes a Headers object: read it as it is rather than copying it first.
+  const given = init?.headers;
+  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
   if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
 
   return new Promise<Response>((resolve, reject) => {
