@@ -7,9 +7,12 @@
  * The double runs on its own thread (test/fake-openai-thread.ts), as a real endpoint answers from
  * another machine, and its thread's CPU is subtracted from the process's: what remains is the client's
  * (with the process's shared helper threads, e.g. V8's garbage collection, so an upper bound).
- * Baseline measured in the same run: the bare `openai` SDK, 64 in flight, against the same double.
+ * Baselines measured in the same run, 64 in flight against the same double: the bare `openai` SDK (global
+ * fetch), and the floor, a plain node:http POST per call with nothing else (what this machine, as loaded
+ * as it is right now, lets any client reach). Each is warmed up first, so none pays for JIT compilation.
  */
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
@@ -35,6 +38,25 @@ async function measure(fake: ThreadedFakeOpenAI, fn: () => Promise<unknown>): Pr
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 - double };
 }
 
+/** One chat completion over a kept-alive node:http connection, parsed: the floor of any client. */
+function plainPost(url: URL, agent: http.Agent, i: number): Promise<unknown> {
+  const body = JSON.stringify({ model: "fake", messages: [{ role: "user", content: `floor ${i}` }] });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 export default async function bench() {
   const fake = await startFakeOpenAIThread({ latencyMs: LATENCY_MS, responder: "ok" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-throughput-"));
@@ -46,39 +68,54 @@ export default async function bench() {
   const ideal = IN_FLIGHT / (LATENCY_MS / 1000);
   const rate = (ms: number) => (N / ms) * 1000;
   try {
-    // The floor: the SDK alone, no cache, ledger or validation.
     const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: "bench", maxRetries: 0 });
-    const limit = pLimit(IN_FLIGHT);
-    const bare = await measure(fake, () =>
-      Promise.all(
-        Array.from({ length: N }, (_, i) =>
-          limit(() => sdk.chat.completions.create({ model: "fake", messages: [{ role: "user", content: `bare ${i}` }] })),
-        ),
-      ),
-    );
-
+    const agent = new http.Agent({ keepAlive: true });
+    const chatURL = new URL(`${fake.baseURL}/chat/completions`);
     const client = ModelClient.create(db, { concurrency: { assistant: IN_FLIGHT } });
-    const run = await measure(fake, () =>
-      Promise.all(
-        Array.from({ length: N }, (_, i) =>
-          client.chat({ messages: [{ role: "user", content: `call ${i}` }], schema: Schema, purpose: "bench" }),
-        ),
-      ),
-    );
-    const rows = (db.$client.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok'").get() as { n: number }).n;
+    const ways = {
+      floor: (i: number) => plainPost(chatURL, agent, i),
+      sdk: (i: number) => sdk.chat.completions.create({ model: "fake", messages: [{ role: "user", content: `bare ${i}` }] }),
+      client: (i: number, tag = "call") =>
+        client.chat({
+          messages: [{ role: "user", content: `${tag} ${i}` }],
+          schema: Schema,
+          purpose: tag === "call" ? "bench" : "warm-up",
+        }),
+    };
+    /** `n` calls of one way, IN_FLIGHT at a time (the client keeps its own limit). */
+    const calls = (n: number, one: (i: number) => Promise<unknown>, limited: boolean) => {
+      const limit = pLimit(IN_FLIGHT);
+      return Promise.all(Array.from({ length: n }, (_, i) => (limited ? limit(() => one(i)) : one(i))));
+    };
+    // Each warmed up right before it is measured: a kept-alive socket idle for longer than the double's
+    // keep-alive timeout (5 s) would be closed under it.
+    await calls(500, ways.floor, true);
+    const floor = await measure(fake, () => calls(N, ways.floor, true));
+    await calls(500, ways.sdk, true);
+    const bare = await measure(fake, () => calls(N, ways.sdk, true));
+    await calls(500, (i) => ways.client(i, "warm"), false);
+    const run = await measure(fake, () => calls(N, ways.client, false));
+    agent.destroy();
+    const rows = (
+      db.$client.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND purpose = 'bench'").get() as { n: number }
+    ).n;
     if (rows !== N) throw new Error(`expected ${N} ledger rows, found ${rows}`);
 
     const r = rate(run.ms);
     console.log(`ModelClient: ${N} calls, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms replies: ${Math.round(r)} calls/s`);
     console.log(`share of the ideal ${ideal} calls/s: ${((r / ideal) * 100).toFixed(1)}% (target >= 90%)`);
     console.log(`project CPU per call (the double's thread excluded): ${(run.cpuMs / N).toFixed(3)} ms`);
+    const line = (name: string, m: { ms: number; cpuMs: number }) =>
+      console.log(
+        `${name}: ${Math.round(rate(m.ms))} calls/s (${((rate(m.ms) / ideal) * 100).toFixed(1)}% of ideal), ${(m.cpuMs / N).toFixed(3)} ms CPU per call`,
+      );
+    line("same run, bare SDK (global fetch)", bare);
+    line("same run, floor (plain node:http POST)", floor);
     console.log(
-      `bare SDK, same double: ${Math.round(rate(bare.ms))} calls/s (${((rate(bare.ms) / ideal) * 100).toFixed(1)}% of ideal), ` +
-        `${(bare.cpuMs / N).toFixed(3)} ms CPU per call`,
+      `ModelClient / floor: ${((r / rate(floor.ms)) * 100).toFixed(1)}% of the floor's rate, ${(run.cpuMs / floor.cpuMs).toFixed(2)}x its CPU per call; ` +
+        `ModelClient / bare SDK: ${(rate(bare.ms) / r).toFixed(2)}x the SDK's time, ${(run.cpuMs / bare.cpuMs).toFixed(2)}x its CPU per call`,
     );
-    console.log(
-      `ModelClient / bare SDK: ${(run.ms / bare.ms).toFixed(2)}x the time, ${(run.cpuMs / bare.cpuMs).toFixed(2)}x the CPU per call`,
-    );
+    console.log(`load average at the end: ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
   } finally {
     db.$client.close();
     await fake.close();

@@ -18,10 +18,16 @@ import http from "node:http";
 import https from "node:https";
 import zlib from "node:zlib";
 
-// Keep-alive sockets shared by every endpoint of the process; the per-role queues bound how many are in use.
+/**
+ * Keep-alive sockets shared by every endpoint of the process; the per-role queues bound how many are in
+ * use. A socket idle for 4 s is closed: servers commonly drop idle connections after 5 s (uvicorn, which
+ * vLLM runs on; Node), and one reused just as the server closes it fails (a transport retry, recorded).
+ * The timeout never touches a request waiting for its answer (Node only emits an event for it).
+ */
+const IDLE_MS = 4000;
 const agents = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
+  "http:": new http.Agent({ keepAlive: true, timeout: IDLE_MS }),
+  "https:": new https.Agent({ keepAlive: true, timeout: IDLE_MS }),
 };
 
 function abortError(signal: AbortSignal): unknown {
@@ -139,7 +145,8 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
       req.destroy();
     };
     const request = parsed.protocol === "https:" ? https.request : http.request;
-    const req = request(parsed, { method: init?.method ?? "GET", headers, agent }, (res) => {
+    const req = request(parsed, { method: init?.method ?? "GET", headers, agent }, (res) => onResponse(res));
+    const onResponse = (res: http.IncomingMessage) => {
       const status = res.statusCode ?? 0;
       if (status >= 300 && status < 400 && res.headers.location) {
         res.resume();
@@ -169,7 +176,9 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
           fail(fetchFailed(e as Error));
         }
       });
-    });
+    };
+    // No resend here, not even on a socket the server had just closed: a request the server may have
+    // received is retried by the client, which records the failed try in the ledger (retry.ts).
     req.on("error", (e) => fail(fetchFailed(e)));
     signal?.addEventListener("abort", onAbort, { once: true });
     req.end(body ?? undefined);
