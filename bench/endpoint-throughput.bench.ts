@@ -68,7 +68,8 @@ export default async function bench() {
   const ideal = IN_FLIGHT / (LATENCY_MS / 1000);
   const rate = (ms: number) => (N / ms) * 1000;
   try {
-    const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: "bench", maxRetries: 0 });
+    // Retries on: on a loaded machine the global fetch can reuse a socket just as the double closes it.
+    const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: "bench", maxRetries: 2 });
     const agent = new http.Agent({ keepAlive: true });
     const chatURL = new URL(`${fake.baseURL}/chat/completions`);
     const client = ModelClient.create(db, { concurrency: { assistant: IN_FLIGHT } });
