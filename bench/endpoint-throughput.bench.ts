@@ -9,7 +9,8 @@
  * (with the process's shared helper threads, e.g. V8's garbage collection, so an upper bound).
  * Baselines measured in the same run, 64 in flight against the same double: the bare `openai` SDK (global
  * fetch), and the floor, a plain node:http POST per call with nothing else (what this machine, as loaded
- * as it is right now, lets any client reach). Each is warmed up first, so none pays for JIT compilation.
+ * as it is right now, lets any client reach). Each is warmed up first, so none pays for JIT compilation,
+ * and each runs half before and half after the client's run.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -26,8 +27,10 @@ const N = Number(process.env.BENCH_CALLS ?? 5000);
 const IN_FLIGHT = 64;
 const LATENCY_MS = 50;
 
+type Measured = { ms: number; cpuMs: number };
+
 /** Wall time and the CPU of this process minus the double's thread, over `fn`. */
-async function measure(fake: ThreadedFakeOpenAI, fn: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+async function measure(fake: ThreadedFakeOpenAI, fn: () => Promise<unknown>): Promise<Measured> {
   const double0 = (await fake.cpuMs()) ?? 0;
   const cpu0 = process.cpuUsage();
   const t = performance.now();
@@ -70,7 +73,8 @@ export default async function bench() {
   try {
     // Retries on: on a loaded machine the global fetch can reuse a socket just as the double closes it.
     const sdk = new OpenAI({ baseURL: fake.baseURL, apiKey: "bench", maxRetries: 2 });
-    const agent = new http.Agent({ keepAlive: true });
+    // Idle sockets closed after 4 s, as the client's transport does (lib/llm/http-fetch.ts).
+    const agent = new http.Agent({ keepAlive: true, timeout: 4000 });
     const chatURL = new URL(`${fake.baseURL}/chat/completions`);
     const client = ModelClient.create(db, { concurrency: { assistant: IN_FLIGHT } });
     const ways = {
@@ -88,14 +92,20 @@ export default async function bench() {
       const limit = pLimit(IN_FLIGHT);
       return Promise.all(Array.from({ length: n }, (_, i) => (limited ? limit(() => one(i)) : one(i))));
     };
-    // Each warmed up right before it is measured: a kept-alive socket idle for longer than the double's
-    // keep-alive timeout (5 s) would be closed under it.
+    // The baselines bracket the client's run, half before and half after, so a shared machine's load
+    // changing during the run weighs on all three alike. Each is warmed up right before it is measured.
+    const half = Math.floor(N / 2);
+    const both = (a: Measured, b: Measured): Measured => ({ ms: a.ms + b.ms, cpuMs: a.cpuMs + b.cpuMs });
     await calls(500, ways.floor, true);
-    const floor = await measure(fake, () => calls(N, ways.floor, true));
+    const floor1 = await measure(fake, () => calls(half, ways.floor, true));
     await calls(500, ways.sdk, true);
-    const bare = await measure(fake, () => calls(N, ways.sdk, true));
+    const bare1 = await measure(fake, () => calls(half, ways.sdk, true));
     await calls(500, (i) => ways.client(i, "warm"), false);
     const run = await measure(fake, () => calls(N, ways.client, false));
+    await calls(200, ways.sdk, true);
+    const bare = both(bare1, await measure(fake, () => calls(N - half, ways.sdk, true)));
+    await calls(200, ways.floor, true);
+    const floor = both(floor1, await measure(fake, () => calls(N - half, ways.floor, true)));
     agent.destroy();
     const rows = (
       db.$client.prepare("SELECT count(*) AS n FROM llm_calls WHERE status = 'ok' AND purpose = 'bench'").get() as { n: number }
@@ -106,7 +116,7 @@ export default async function bench() {
     console.log(`ModelClient: ${N} calls, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms replies: ${Math.round(r)} calls/s`);
     console.log(`share of the ideal ${ideal} calls/s: ${((r / ideal) * 100).toFixed(1)}% (target >= 90%)`);
     console.log(`project CPU per call (the double's thread excluded): ${(run.cpuMs / N).toFixed(3)} ms`);
-    const line = (name: string, m: { ms: number; cpuMs: number }) =>
+    const line = (name: string, m: Measured) =>
       console.log(
         `${name}: ${Math.round(rate(m.ms))} calls/s (${((rate(m.ms) / ideal) * 100).toFixed(1)}% of ideal), ${(m.cpuMs / N).toFixed(3)} ms CPU per call`,
       );
