@@ -4,11 +4,14 @@
  * requests, writing replies) should not queue behind the client being measured. The responder is
  * named (responders are functions and cannot cross threads); request counts are read by message.
  */
+import fs from "node:fs";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { startFakeOpenAI, type Responder } from "./fake-openai";
 
 /** The responders a threaded fake server can use, by name. */
 const RESPONDERS: Record<string, () => Promise<Responder>> = {
+  /** The endpoint-throughput benchmark: the smallest valid JSON reply. */
+  ok: async () => () => '{"ok":true}',
   pal: async () => (await import("./h2memory-responder")).palResponder,
   /** The experiments benchmark: a requirement for the assistant, a G-Score for the judge. */
   requirement: async () => (req) => {
@@ -26,6 +29,11 @@ export type ThreadedFakeOpenAI = {
   baseURL: string;
   /** Chat and embedding requests received so far. */
   counts(): Promise<{ chat: number; embedding: number }>;
+  /**
+   * CPU time (ms) the double's own thread has used so far, from Linux's per-thread accounting: a
+   * benchmark subtracts it from the process's CPU to get the client's. Null where /proc has none.
+   */
+  cpuMs(): Promise<number | null>;
   close(): Promise<void>;
 };
 
@@ -49,11 +57,21 @@ export async function startFakeOpenAIThread(opts: { latencyMs: number; responder
   return {
     baseURL,
     counts: () => ask("counts"),
+    cpuMs: () => ask("cpu"),
     close: async () => {
       await ask("close");
       await worker.terminate();
     },
   };
+}
+
+/** This thread's CPU time in ms (schedstat: nanoseconds on the CPU), or null off Linux. */
+function threadCpuMs(): number | null {
+  try {
+    return Number(fs.readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 if (!isMainThread && parentPort) {
@@ -63,11 +81,13 @@ if (!isMainThread && parentPort) {
   port.on("message", async (m: { id: number; op: string }) => {
     const fake = await ready;
     const value =
-      m.op === "url"
-        ? fake.baseURL
-        : m.op === "counts"
-          ? { chat: fake.chatRequests.length, embedding: fake.embeddingRequests.length }
-          : await fake.close();
+      m.op === "cpu"
+        ? threadCpuMs()
+        : m.op === "url"
+          ? fake.baseURL
+          : m.op === "counts"
+            ? { chat: fake.chatRequests.length, embedding: fake.embeddingRequests.length }
+            : await fake.close();
     port.postMessage({ id: m.id, value });
   });
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import Database from "better-sqlite3";
 import { asc } from "drizzle-orm";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
@@ -200,6 +201,32 @@ describe("ModelClient.chat", () => {
     await Promise.all([1, 2, 3, 4, 5, 6].map((i) => c.chat({ messages: ask(`q${i}`), purpose: "test.limit" })));
     expect(fake.chatRequests).toHaveLength(6);
     expect(peak).toBe(2);
+  });
+
+  it("writes the replies that arrive together in one transaction, and a call resolves with its rows committed", async () => {
+    let transactions = 0;
+    const begin = db.$client.transaction.bind(db.$client);
+    db.$client.transaction = ((fn: (...a: unknown[]) => unknown) => {
+      const tx = begin(fn);
+      return Object.assign((...a: unknown[]) => (transactions++, tx(...a)), tx);
+    }) as typeof db.$client.transaction;
+    // Eight requests in flight together, answered about together.
+    fake.setResponder(() => ({ content: '{"requirement": "r"}', delayMs: 20 }));
+    const c = client({ concurrency: { assistant: 8 } });
+    const calls = [1, 2, 3, 4, 5, 6, 7, 8].map(async (i) => {
+      const r = await c.chat({ messages: ask(`q${i}`), schema: Req, purpose: "test.group" });
+      // Committed: another connection sees this call's ledger row and cache entry.
+      const other = new Database(t.file, { readonly: true });
+      const seen = other.prepare(
+        "SELECT (SELECT count(*) FROM llm_calls WHERE cache_key = ?) + (SELECT count(*) FROM llm_cache WHERE key = ?) n",
+      );
+      const n = (seen.get(r.cacheKey, r.cacheKey) as { n: number }).n;
+      other.close();
+      return n;
+    });
+    expect(await Promise.all(calls)).toEqual([2, 2, 2, 2, 2, 2, 2, 2]);
+    expect(fake.chatRequests).toHaveLength(8);
+    expect(transactions).toBeLessThan(8);
   });
 
   it("uses a named judge configuration that falls back to the judge role", async () => {

@@ -7,11 +7,12 @@ const fallbackLabel = (m: JsonMode) => (m === "off" ? "plain replies" : m);
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
-import { JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
+import { GroupCommit, JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
 import { splitReasoning } from "./reasoning";
+import { keepAliveFetch } from "./http-fetch";
 import { RoleQueues } from "./queue";
 import { acquire, release } from "./rate-limit";
 import { responseFormat } from "./json-mode";
@@ -152,6 +153,8 @@ type Core = {
   /** Endpoints (base URL and model) that answered JSON mode with a 400, and what they said. */
   jsonModeRefused: Map<string, string>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
+  /** Writes the accepted replies of one event-loop turn in one transaction. */
+  commits: GroupCommit;
   stats: ClientStats;
 };
 
@@ -220,6 +223,7 @@ export class ModelClient {
       sdks: new Map(),
       jsonModeRefused: new Map(),
       inflight: new Map(),
+      commits: new GroupCommit(db),
       stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
     };
     return new ModelClient(core, {
@@ -388,7 +392,8 @@ export class ModelClient {
     const key = `${cfg.baseURL}\u0000${cfg.apiKey ?? ""}\u0000${timeout}`;
     let sdk = this.core.sdks.get(key);
     if (!sdk) {
-      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0 });
+      // keepAliveFetch: node:http with keep-alive sockets, a third of the global fetch's CPU per request (http-fetch.ts).
+      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch: keepAliveFetch });
       this.core.sdks.set(key, sdk);
     }
     return sdk;
@@ -584,10 +589,12 @@ export class ModelClient {
           const checked = check(raw);
           const latencyMs = Date.now() - started;
           if (checked.ok) {
-            // The ledger row and the cache entry in one commit.
-            db.$client.transaction(() => {
-              this.record({ ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage });
-              if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+            // The ledger row and the cache entry in one commit, shared with the other replies of this
+            // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
+            const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
+            this.view.guard?.observe(row);
+            await this.core.commits.write(() => {
+              recordCall(db, row);
               // A cached reply that an updated schema rejects is replaced by the accepted one.
               storeReply(db, {
                 key: cacheKey,
@@ -597,7 +604,8 @@ export class ModelClient {
                 response: raw,
                 usage,
               });
-            })();
+            });
+            if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
             value = checked.value;
             return { text: raw, usage };
           }

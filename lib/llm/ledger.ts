@@ -152,3 +152,66 @@ export function jsonModeRefusals(db: Db): Array<{ endpoint: string; model: strin
      ORDER BY endpoint, model`,
   ).all() as Array<{ endpoint: string; model: string; error: string }>;
 }
+
+/**
+ * Group commit of accepted replies: the ledger row and cache entry of every reply that arrives in the
+ * same event-loop turn are written in ONE transaction (at setImmediate, after the turn's I/O), and each
+ * call resolves only once that transaction has committed. So the guarantee is unchanged: a reply that
+ * was paid for is in the ledger and the cache before its call resolves (what a caller, a job's result,
+ * or a user's screen can have seen). A crash before the commit loses only replies not yet handed to
+ * anyone, as a crash while the reply was still being parsed always could; the redone work asks again.
+ * The database runs WAL with synchronous=NORMAL (db/client.ts): a committed transaction survives the
+ * process being killed (test/reliability/sigkill.test.ts), not a power cut, as for every other write.
+ *
+ * Why: with 64 calls in flight, one commit per reply (each rewriting the same ledger and cache pages
+ * into the WAL) was the largest cost of the client itself (bench/endpoint-throughput.bench.ts).
+ *
+ * A write that fails (disk full, read-only database) fails its own call only: the group is retried one
+ * write at a time, so the others still commit, each in its own transaction.
+ */
+export class GroupCommit {
+  private pending: Array<{ write: () => void; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private scheduled = false;
+  private readonly tx: (writes: Array<{ write: () => void }>) => void;
+
+  constructor(db: Db) {
+    this.tx = db.$client.transaction((writes: Array<{ write: () => void }>) => {
+      for (const w of writes) w.write();
+    });
+  }
+
+  /**
+   * Runs `write` inside the turn's transaction; resolves when it has committed. `write` only writes
+   * to the database (it may run twice when its group failed), so in-memory effects go outside it.
+   */
+  write(write: () => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ write, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const group = this.pending;
+    this.pending = [];
+    try {
+      this.tx(group);
+    } catch {
+      for (const w of group) {
+        try {
+          this.tx([w]);
+        } catch (e) {
+          w.reject(e);
+          continue;
+        }
+        w.resolve();
+      }
+      return;
+    }
+    for (const w of group) w.resolve();
+  }
+}

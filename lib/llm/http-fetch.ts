@@ -1,0 +1,186 @@
+/**
+ * The `fetch` the model client's SDK instances use: node:http(s) with keep-alive sockets for the plain
+ * JSON requests of chat and embedding calls, the global fetch for everything else (multipart uploads
+ * of the Batch API, streamed bodies).
+ *
+ * Why: the global fetch (undici) spends about half a millisecond of CPU per request on Request,
+ * Headers and web-stream objects; at 64 calls in flight against a 50 ms endpoint that alone keeps the
+ * event loop busy (bench/endpoint-throughput.bench.ts: the bare SDK reached under half of 1,280
+ * calls/s). node:http does the same exchange for about a third of that.
+ *
+ * The SDK sees what the global fetch would give it: a Response with the status, headers and body, a
+ * rejection carrying the system error (ENOTFOUND, ECONNREFUSED, ECONNRESET, certificate codes) as
+ * `cause`, so diagnose.ts names it, and an AbortError when its timeout aborts the request. A
+ * connection dropped mid-body rejects the fetch (the whole body is read before it resolves). A
+ * redirect (rare for an API) is sent again through the global fetch, which follows it as it always did.
+ */
+import http from "node:http";
+import https from "node:https";
+import zlib from "node:zlib";
+
+/**
+ * Keep-alive sockets shared by every endpoint of the process; the per-role queues bound how many are in
+ * use. A socket idle for 4 s is closed: servers commonly drop idle connections after 5 s (uvicorn, which
+ * vLLM runs on; Node), and one reused just as the server closes it fails (a transport retry, recorded).
+ * The timeout never touches a request waiting for its answer (Node only emits an event for it).
+ */
+const IDLE_MS = 4000;
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, timeout: IDLE_MS }),
+  "https:": new https.Agent({ keepAlive: true, timeout: IDLE_MS }),
+};
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason instanceof Error ? signal.reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+/** A connection error shaped like the global fetch's: TypeError("fetch failed") with the system error as cause. */
+function fetchFailed(cause: Error): TypeError {
+  return new TypeError("fetch failed", { cause });
+}
+
+/**
+ * A Response over a body already read into memory. The global Response would copy it into a web
+ * stream and read it back for json()/text(), which cost as much as the rest of the exchange; the
+ * readers here take the buffer directly, and `body` makes the stream only when someone asks for it.
+ */
+class BufferedResponse extends Response {
+  #buffer: Buffer | null;
+  #used = false;
+
+  constructor(buffer: Buffer | null, init: ResponseInit) {
+    super(null, init);
+    this.#buffer = buffer;
+  }
+
+  #take(): Buffer {
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
+    this.#used = true;
+    return this.#buffer ?? Buffer.alloc(0);
+  }
+
+  #stream: ReadableStream<Uint8Array<ArrayBuffer>> | null = null;
+
+  /** Made on first use; whoever takes the stream reads the body through it. */
+  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> | null {
+    if (this.#buffer === null) return null;
+    this.#stream ??= new Blob([new Uint8Array(this.#take())]).stream();
+    return this.#stream;
+  }
+
+  override get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  override async text(): Promise<string> {
+    return this.#take().toString("utf8");
+  }
+
+  override async json(): Promise<unknown> {
+    return JSON.parse(this.#take().toString("utf8"));
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.#take();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+
+  override async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  override async blob(): Promise<Blob> {
+    return new Blob([new Uint8Array(this.#take())], { type: this.headers.get("content-type") ?? "" });
+  }
+
+  override clone(): Response {
+    if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
+    return new BufferedResponse(this.#buffer, { status: this.status, statusText: this.statusText, headers: this.headers });
+  }
+}
+
+const midBody = () => fetchFailed(Object.assign(new Error("terminated: the connection closed mid-body"), { code: "ECONNRESET" }));
+
+/** We ask for no compression; a server that compresses anyway is decoded, as the global fetch would. */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  switch (encoding?.trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.gunzipSync(body);
+    case "deflate":
+      return zlib.inflateSync(body);
+    case "br":
+      return zlib.brotliDecompressSync(body);
+    default:
+      return body;
+  }
+}
+
+export const keepAliveFetch: typeof fetch = (input, init) => {
+  const body = init?.body;
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
+  if (url === null || (body != null && typeof body !== "string")) return fetch(input, init);
+  const parsed = new URL(url);
+  const agent = parsed.protocol === "http:" || parsed.protocol === "https:" ? agents[parsed.protocol] : null;
+  if (!agent) return fetch(input, init);
+  const signal = init?.signal ?? null;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+
+  const headers: Record<string, string> = {};
+  // The SDK passes a Headers object: read it as it is rather than copying it first.
+  const given = init?.headers;
+  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
+  if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
+
+  return new Promise<Response>((resolve, reject) => {
+    let settled = false;
+    const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener("abort", onAbort);
+      reject(e);
+    };
+    const onAbort = () => {
+      fail(abortError(signal!));
+      req.destroy();
+    };
+    const request = parsed.protocol === "https:" ? https.request : http.request;
+    const req = request(parsed, { method: init?.method ?? "GET", headers, agent }, (res) => onResponse(res));
+    const onResponse = (res: http.IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      if (status >= 300 && status < 400 && res.headers.location) {
+        res.resume();
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        resolve(fetch(input, init));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("aborted", () => fail(midBody()));
+      res.on("error", (e) => fail(fetchFailed(e)));
+      res.on("end", () => {
+        if (settled) return;
+        if (!res.complete) return fail(midBody());
+        try {
+          const raw = res.rawHeaders;
+          const pairs: Array<[string, string]> = [];
+          for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
+          // 204/304 may carry no body in a Response.
+          const payload = status === 204 || status === 304 ? null : decoded(Buffer.concat(chunks), res.headers["content-encoding"]);
+          const response = new BufferedResponse(payload, { status, statusText: res.statusMessage, headers: pairs });
+          settled = true;
+          signal?.removeEventListener("abort", onAbort);
+          resolve(response);
+        } catch (e) {
+          fail(fetchFailed(e as Error));
+        }
+      });
+    };
+    // No resend here, not even on a socket the server had just closed: a request the server may have
+    // received is retried by the client, which records the failed try in the ledger (retry.ts).
+    req.on("error", (e) => fail(fetchFailed(e)));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.end(body ?? undefined);
+  });
+};
