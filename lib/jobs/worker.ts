@@ -1,13 +1,12 @@
 /**
  * The worker: runs an experiment's jobs with a concurrency limit until none is left, claiming each with a
  * lease it keeps renewing. The server starts one (lib/jobs/server-worker.ts); `pal run` runs its own in
- * process. Pause and cancel are read between jobs. Results are stored per job, so a crash loses at most the
+ * process; its lanes (./lanes.ts) claim and store the jobs. Pause and cancel are read between jobs. Results are stored per job, so a crash loses at most the
  * jobs in flight, and their model calls are answered from the model client's cache when they run again.
  */
 import os from "node:os";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
 import { datasets, experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
 import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
@@ -19,7 +18,8 @@ import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { ModelCallError } from "@/lib/llm/errors";
 import { leaseHolderId } from "@/lib/lease-holder";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
-import { claimJob, completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease } from "./lease";
+import { completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease, type ClaimedJob } from "./lease";
+import { runLanes, type LaneEvent } from "./lanes";
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
@@ -52,7 +52,7 @@ export type WorkerOptions = {
   worker?: string;
   concurrency?: number;
   leaseMs?: number;
-  onProgress?: (event: { jobId: number; status: "done" | "failed" | "queued"; error?: string }) => void;
+  onProgress?: (event: LaneEvent) => void;
 };
 
 export const workerId = leaseHolderId;
@@ -95,11 +95,6 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running"])))
         .run(),
   });
-  const stopped = () => {
-    const s = (stmt(db, "SELECT status FROM experiments WHERE id = ?").get(experimentId) as { status: ExperimentStatus } | undefined)
-      ?.status;
-    return s === "paused" || s === "cancelled";
-  };
   const outputOf = (replicate: number) => (method: string, itemKey: string) =>
     db
       .select({ output: jobs.output })
@@ -116,13 +111,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       .get()?.output ?? null;
 
   const memo = new Map<string, unknown>();
-  type Progress = Parameters<NonNullable<WorkerOptions["onProgress"]>>[0];
-  /**
-   * Runs one job and returns what stores its result (or its failure), for the lane to run in the
-   * transaction that also claims its next job: one commit per item, which is most of an item's
-   * cost when its calls come from the cache.
-   */
-  const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>): Promise<() => Progress | null> => {
+  /** Runs one job and returns what stores its result (or its failure): see LaneOptions.runOne. */
+  const runOne = async (job: ClaimedJob): Promise<() => LaneEvent | null> => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
     let model: BoundModel | undefined;
     try {
@@ -184,50 +174,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     }
   };
 
-  const claim = () => (stopped() ? null : claimJob(db, experimentId, worker, leaseMs));
-  // A lane with nothing to claim waits until another lane finishes a job (which may open the next
-  // phase, or end the run) or, for jobs other workers hold, a poll interval.
-  let finished: Array<() => void> = [];
-  const jobFinished = () => {
-    const w = finished;
-    finished = [];
-    for (const f of w) f();
-  };
-  const nextFinishOrPoll = () =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, Math.min(250, leaseMs / 4));
-      finished.push(() => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
-  const lane = async () => {
-    let job = claim();
-    for (;;) {
-      if (job) {
-        const finish = await runOne(job);
-        const [event, next] = db.$client
-          .transaction(() => {
-            const ev = finish();
-            return [ev, claim()] as const;
-          })
-          .immediate();
-        if (event) opts.onProgress?.(event);
-        jobFinished();
-        job = next;
-        continue;
-      }
-      if (stopped()) return;
-      // Nothing claimable: done, or waiting on jobs other lanes/workers hold (their leases may run out).
-      const open = db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${experimentId} AND status IN ('queued','running')`,
-      )!.n;
-      if (open === 0) return;
-      await nextFinishOrPoll();
-      job = claim();
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
+  await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
 
   const now = getExperimentRow(db, experimentId).status;
   if (now === "paused" || now === "cancelled") return now;
