@@ -10,7 +10,7 @@ import { canonicalJson, methodKey, parseExperimentConfig, type ExperimentConfig 
 import { recordMemoryVersion } from "./memory-cost";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
-import { ModelClient, type ModelClientOptions } from "@/lib/llm/client";
+import { ModelClient, type CollectedCall, type ModelClientOptions } from "@/lib/llm/client";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import { ASSISTANTS } from "@/lib/assistants/registry";
@@ -70,11 +70,21 @@ function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<strin
 }
 
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
-export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel {
+export function jobModel(
+  db: Db,
+  client: ModelClient,
+  jobId: number,
+  config: ExperimentConfig,
+  guard?: SpendGuard,
+  collect?: (call: CollectedCall) => void,
+): BoundModel {
   const llm = client
     .withOrigin({ jobId })
     .withGuard(guard ?? null)
     .deferringHits();
+  // Judge calls to be batched (lib/jobs/judge-batch.ts) are handed to `collect` instead of sent.
+  const judge = collect ? llm.collecting(collect) : llm;
+  const via = (req: ChatRequest) => (req.role === "judge" ? judge : llm);
   const opts = (req: ChatRequest) => ({
     role: req.role,
     config: req.config,
@@ -86,13 +96,13 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
   });
   return {
     async chatJson(req) {
-      const r = await llm.chat({ ...opts(req), schema: req.schema });
+      const r = await via(req).chat({ ...opts(req), schema: req.schema });
       return { value: r.value, raw: r.text };
     },
     async chatText(req) {
       // Free-text replies (HiCUPID's verdict on the last line): the client parses them and asks again
       // with what was wrong, as it does for JSON.
-      const r = await llm.chat({ ...opts(req), parse: req.parse });
+      const r = await via(req).chat({ ...opts(req), parse: req.parse });
       return { value: r.value, raw: r.text };
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),
@@ -165,7 +175,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     return p;
   };
   return {
-    model: (jobId, config, guard) => jobModel(db, client, jobId, config, guard),
+    model: (jobId, config, guard, collect) => jobModel(db, client, jobId, config, guard, collect),
+    client,
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));

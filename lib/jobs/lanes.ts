@@ -10,6 +10,7 @@ import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import type { ExperimentStatus } from "@/db/schema";
 import { claimJob, type ClaimedJob } from "./lease";
+import { PARKED } from "./judge-batch";
 
 export type LaneEvent = { jobId: number; status: "done" | "failed" | "queued"; error?: string };
 
@@ -32,13 +33,13 @@ export function experimentStopped(db: Db, experimentId: number): boolean {
   return s === "paused" || s === "cancelled";
 }
 
-/** Jobs of the experiment still to be run or being run (by any worker). */
-function openJobs(db: Db, experimentId: number): number {
-  return (
-    stmt(db, "SELECT count(*) AS n FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')").get(experimentId) as {
-      n: number;
-    }
-  ).n;
+/**
+ * Jobs of the experiment being run by a worker (this one or another). Jobs parked until their judge
+ * batch is in (./judge-batch.ts) are not: the run's batch step takes them.
+ */
+function heldJobs(db: Db, experimentId: number): number {
+  const sql = "SELECT count(*) AS n FROM jobs WHERE experiment_id = ? AND status = 'running' AND worker <> ?";
+  return (stmt(db, sql).get(experimentId, PARKED) as { n: number }).n;
 }
 
 /** Runs the lanes until the experiment has nothing left to claim or wait for, or is paused or cancelled. */
@@ -75,8 +76,10 @@ export async function runLanes(db: Db, experimentId: number, o: LaneOptions): Pr
         continue;
       }
       if (experimentStopped(db, experimentId)) return;
-      // Nothing claimable: done, or waiting on jobs other lanes/workers hold (their leases may run out).
-      if (openJobs(db, experimentId) === 0) return;
+      // Nothing claimable: done (or the rest waits for a parked phase), unless jobs that other lanes or
+      // workers hold finish (opening the next phase) or are released (their leases may run out).
+      if (heldJobs(db, experimentId) === 0 && !(job = claim())) return;
+      if (job) continue;
       await nextFinishOrPoll();
       job = claim();
     }

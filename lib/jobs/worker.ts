@@ -16,10 +16,14 @@ import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { ModelCallError } from "@/lib/llm/errors";
+import { ModelClient, type CollectedCall } from "@/lib/llm/client";
+import { envNumber } from "@/lib/config";
 import { leaseHolderId } from "@/lib/lease-holder";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease, type ClaimedJob } from "./lease";
-import { runLanes, type LaneEvent } from "./lanes";
+import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
+import { batchesOfExperiment, judgeBatching, parkJob, type JudgeBatching } from "./judge-batch";
+import type { BatchRow } from "@/lib/llm/batch";
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
@@ -32,7 +36,9 @@ export type BoundModel = ModelPort & {
 
 export type WorkerDeps = {
   /** The model client bound to one job (its ledger origin), the experiment's model settings and the run's spend guard. */
-  model(jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel;
+  model(jobId: number, config: ExperimentConfig, guard?: SpendGuard, collect?: (call: CollectedCall) => void): BoundModel;
+  /** The model client itself, for the Batch API of experiments that batch their judge calls (default: a new one). */
+  client?: ModelClient;
   /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
   assistant(args: {
     datasetId: number;
@@ -53,11 +59,26 @@ export type WorkerOptions = {
   concurrency?: number;
   leaseMs?: number;
   onProgress?: (event: LaneEvent) => void;
+  /**
+   * Judge calls sent as batches (config judgeBatch): wait for an open batch, polling every `batchPollMs`
+   * (`pal run`). Without it the run returns "running" while its batch is out, and the server's worker
+   * comes back to poll it (lib/jobs/server-worker.ts).
+   */
+  waitForBatch?: boolean;
+  batchPollMs?: number;
+  /** Each open judge batch's state after it was submitted or polled. */
+  onBatch?: (batch: BatchRow) => void;
 };
+
+/** Seconds between polls of a batch (experiments' judge batches and campaign judge runs alike). */
+export const batchPollMs = () => envNumber("PAL_BATCH_POLL_MS", 30_000);
 
 export const workerId = leaseHolderId;
 
-/** Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then. */
+/**
+ * Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then
+ * ("running" when it waits for a judge batch and `waitForBatch` is off).
+ */
 export async function runExperiment(db: Db, experimentId: number, deps: WorkerDeps, opts: WorkerOptions = {}): Promise<ExperimentStatus> {
   const worker = opts.worker ?? workerId();
   const leaseMs = opts.leaseMs ?? 60_000;
@@ -111,13 +132,30 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       .get()?.output ?? null;
 
   const memo = new Map<string, unknown>();
+  // Judge calls sent as batches: see ./judge-batch.ts.
+  const batching = config.judgeBatch ? judgeBatching(db, experimentId) : null;
+  let batchClient: ModelClient | undefined;
   /** Runs one job and returns what stores its result (or its failure): see LaneOptions.runOne. */
   const runOne = async (job: ClaimedJob): Promise<() => LaneEvent | null> => {
     const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
     let model: BoundModel | undefined;
+    let collecting: ReturnType<JudgeBatching["model"]> | null = null;
+    // A collecting pass whose judge calls were deferred is parked until its batch is in; its outcome is
+    // thrown away, and so are its cache hits (the pass after the batch records its own).
+    const park = () => {
+      model?.takeDeferredHits();
+      parkJob(db, job.id, worker);
+      return null;
+    };
     try {
       const task = getTask(job.task);
-      model = deps.model(job.id, config, guard);
+      if (batching?.on()) {
+        collecting = batching.model(
+          deps.model(job.id, config, guard, (c) => batching.collect(c)),
+          deps.model(job.id, config, guard),
+        );
+        model = collecting;
+      } else model = deps.model(job.id, config, guard);
       const isPair = job.method.includes(PAIR_SEP);
       const spec = config.methods.find((m) => methodKey(m) === job.method);
       const ctx = {
@@ -150,10 +188,12 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
       const outcome = isPair
         ? await task.pairs!.run(ctx, item, ...(job.method.split(PAIR_SEP) as [string, string]))
         : await task.run(ctx, item);
+      if (collecting?.deferred()) return park;
       const m = model;
       // usage() and the deferred cache hits are read in the same synchronous block that writes them.
       return () => (completeJob(db, job.id, worker, outcome, m.usage(), m.takeDeferredHits()) ? { jobId: job.id, status: "done" } : null);
     } catch (e) {
+      if (collecting?.deferred() && !(e instanceof RunPausedError)) return park;
       const m = model;
       const msg = e instanceof Error ? e.message : String(e);
       if (e instanceof RunPausedError) {
@@ -174,7 +214,18 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
     }
   };
 
-  await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
+  for (;;) {
+    await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
+    if (!batching || experimentStopped(db, experimentId)) break;
+    // The lanes ran out of work: parked jobs wait for their judge calls' batch.
+    const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)));
+    if (step === "none") break;
+    if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
+    if (step === "waiting") {
+      if (!opts.waitForBatch) return "running";
+      await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
+    }
+  }
 
   const now = getExperimentRow(db, experimentId).status;
   if (now === "paused" || now === "cancelled") return now;
