@@ -205,7 +205,13 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
       if (parkedJobs(db, experimentId) === 0) return "none";
       let open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
       if (open.length) {
-        for (const b of open) await pollBatch(db, client, b, s.pending);
+        try {
+          for (const b of open) await pollBatch(db, client, b, s.pending);
+        } catch (e) {
+          // The endpoint did not answer the poll: the batch is still out there; the next poll asks again.
+          console.error(`experiment ${experimentId}: polling its judge batch failed:`, e instanceof Error ? e.message : e);
+          return "waiting";
+        }
         open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
         if (open.length) return "waiting";
         if (batchingEnded(db, experimentId)) s.on = false;

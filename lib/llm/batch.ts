@@ -14,6 +14,16 @@ import { InvalidInputError } from "@/lib/errors";
 import type { CollectedCall, ModelClient } from "./client";
 
 export type BatchRow = typeof llmBatches.$inferSelect;
+/** What a page shows of a batch. */
+export type BatchState = Pick<BatchRow, "id" | "requests" | "completed" | "failed" | "error"> & { status: string };
+export const batchState = (b: BatchRow): BatchState => ({
+  id: b.id,
+  status: b.status,
+  requests: b.requests,
+  completed: b.completed,
+  failed: b.failed,
+  error: b.error,
+});
 
 /** States after which nothing more happens to a batch. */
 export const FINISHED_BATCH: readonly LlmBatchStatus[] = ["ingested", "failed", "expired", "cancelled"];
