@@ -130,6 +130,14 @@ describe("batch judge calls across a server restart", () => {
         expect(submitted[0].judge_run_id).not.toBeNull();
         expect(submitted[1].experiment_id).toBe(experimentId);
         const requests = submitted.reduce((n, b) => n + b.requests, 0);
+        // The experiment page's progress shows its batch and the items waiting for it.
+        const prog = (await (
+          await fetch(`${app.base}/api/experiments/${experimentId}?only=progress`, { headers: { cookie: jar.header() } })
+        ).json()) as {
+          progress: { batches: Array<{ id: number; status: string; requests: number }>; waitingForBatch: number };
+        };
+        expect(prog.progress.batches.map((b) => [b.id, b.requests])).toEqual([[submitted[1].id, submitted[1].requests]]);
+        expect(prog.progress.waitingForBatch).toBeGreaterThan(0);
         await app.kill9();
         app = null;
         expect(fake.batch.batches.map((b) => b.status)).toEqual(["in_progress", "in_progress"]);
