@@ -46,8 +46,14 @@ class StandInUsed extends Error {
 
 /** What one process keeps of an experiment's batching: the calls collected and not yet batched, those batched. */
 type State = { pending: Map<string, CollectedCall>; sent: Set<string>; on: boolean };
-const g = globalThis as unknown as { __palJudgeBatches?: Map<number, State> };
-const states: Map<number, State> = (g.__palJudgeBatches ??= new Map());
+const g = globalThis as unknown as { __palJudgeBatches?: WeakMap<object, Map<number, State>> };
+const allStates: WeakMap<object, Map<number, State>> = (g.__palJudgeBatches ??= new WeakMap());
+/** Per database connection (experiment ids are per database; tests open several). */
+function statesOf(db: Db): Map<number, State> {
+  let m = allStates.get(db.$client);
+  if (!m) allStates.set(db.$client, (m = new Map()));
+  return m;
+}
 
 /** A batch that ended without its replies (failed, expired, cancelled) ends batching for the experiment. */
 function batchingEnded(db: Db, experimentId: number): boolean {
@@ -103,12 +109,54 @@ export function waitingOnBatch(db: Db, experimentId: number, pollMs: number, now
   return !!due;
 }
 
+/**
+ * A stand-in of a reply's shape, from its schema (zod's definition: objects with their fields, numbers at
+ * their minimum, strings empty, an enum's first value), so that a task's own checks on it pass (FairEval
+ * wants finite scores) and its later judge calls are reached; any other shape is standIn().
+ */
+function sampleOf(schema: unknown): unknown {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def) return standIn();
+  switch (def.type) {
+    case "object":
+      return Object.fromEntries(Object.entries(def.shape as Record<string, unknown>).map(([k, v]) => [k, sampleOf(v)]));
+    case "number":
+    case "int": {
+      const min = (schema as { minValue?: number | null }).minValue;
+      return typeof min === "number" && Number.isFinite(min) ? min : 0;
+    }
+    case "string":
+      return "";
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    case "record":
+      return {};
+    case "enum":
+      return Object.values(def.entries as Record<string, unknown>)[0];
+    case "literal":
+      return (def.values as unknown[])[0];
+    case "union":
+      return sampleOf((def.options as unknown[])[0]);
+    case "optional":
+    case "nullable":
+    case "default":
+    case "readonly":
+      return sampleOf(def.innerType);
+    case "pipe":
+      return sampleOf(def.in);
+    default:
+      return standIn();
+  }
+}
+
 /** A value that is anything a task reads of a reply (numbers read 0, strings ""); the pass's outcome is thrown away. */
 function standIn(): unknown {
   const target = function () {};
   const p: unknown = new Proxy(target, {
     get: (_t, k) => {
-      if (k === Symbol.toPrimitive) return (hint: string) => (hint === "number" ? 0 : "");
+      if (k === Symbol.toPrimitive) return (hint: string) => (hint === "string" ? "" : 0);
       if (k === "then" || k === "toJSON") return undefined;
       if (k === Symbol.iterator) return function* () {};
       if (k === "length") return 0;
@@ -120,8 +168,8 @@ function standIn(): unknown {
 }
 
 /** Forgets what this process kept of an experiment's batching (tests: what a restarted process has). */
-export function forgetJudgeBatching(experimentId: number): void {
-  states.delete(experimentId);
+export function forgetJudgeBatching(db: Db, experimentId: number): void {
+  statesOf(db).delete(experimentId);
 }
 
 export type JudgeBatching = {
@@ -143,6 +191,7 @@ export type JudgeBatching = {
  * parked jobs (left by a stopped process) are queued again: their collecting pass rebuilds the calls.
  */
 export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
+  const states = statesOf(db);
   let state = states.get(experimentId);
   if (!state) {
     states.set(experimentId, (state = { pending: new Map(), sent: new Set(), on: true }));
@@ -175,7 +224,11 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
             deferred++;
             return stand();
           }
-          if (e instanceof SendOnline) return via(online);
+          if (e instanceof SendOnline) {
+            // Made online, but not after a stand-in (its prompt could depend on one): the next pass makes it.
+            if (deferred) throw new StandInUsed();
+            return via(online);
+          }
           throw e;
         }
       };
@@ -184,7 +237,7 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
           judge(
             req,
             (m) => m.chatJson(req),
-            () => ({ value: standIn() as never, raw: "" }),
+            () => ({ value: sampleOf(req.schema) as never, raw: "" }),
           ),
         chatText: (req) =>
           judge(
@@ -244,7 +297,7 @@ export async function cancelJudgeBatches(db: Db, client: ModelClient, experiment
   if (!open.length) throw new ConflictError(`experiment ${experimentId} has no judge batch in progress`);
   const done: BatchRow[] = [];
   for (const b of open) done.push(await cancelBatch(db, client, b));
-  const s = states.get(experimentId);
+  const s = statesOf(db).get(experimentId);
   if (s) {
     s.on = false;
     s.pending.clear();
