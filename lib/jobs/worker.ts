@@ -1,58 +1,32 @@
 /**
  * The worker: runs an experiment's jobs with a concurrency limit until none is left, claiming each with a
  * lease it keeps renewing. The server starts one (lib/jobs/server-worker.ts); `pal run` runs its own in
- * process; its lanes (./lanes.ts) claim and store the jobs. Pause and cancel are read between jobs. Results are stored per job, so a crash loses at most the
- * jobs in flight, and their model calls are answered from the model client's cache when they run again.
+ * process: its lanes (./lanes.ts) claim the jobs, each run by ./run-job.ts, and an experiment that batches
+ * its judge calls waits for its batches between rounds (./judge-batch.ts). Pause and cancel are read
+ * between jobs. Results are stored per job, so a crash loses at most the jobs in flight, and their model
+ * calls are answered from the model client's cache when they run again.
  */
 import os from "node:os";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { datasets, experiments, jobs, type ExperimentStatus } from "@/db/schema";
+import { datasets, experiments, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
-import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
-import { getTask } from "@/lib/tasks/registry";
-import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/judges/types";
-import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
-import { ModelCallError } from "@/lib/llm/errors";
-import { ModelClient, type CollectedCall } from "@/lib/llm/client";
+import { ModelClient } from "@/lib/llm/client";
 import { envNumber } from "@/lib/config";
 import { leaseHolderId } from "@/lib/lease-holder";
-import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
-import { completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease, type ClaimedJob } from "./lease";
-import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
-import { batchesOfExperiment, judgeBatching, parkJob, type JudgeBatching } from "./judge-batch";
+import { SpendGuard } from "@/lib/llm/spend-guard";
 import type { BatchRow } from "@/lib/llm/batch";
+import { releaseDeadLocalLeases } from "./lease";
+import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
+import { batchesOfExperiment, judgeBatching } from "./judge-batch";
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
-import { PAIR_SEP } from "./create";
+import { jobRunner, type WorkerDeps } from "./run-job";
 
-export type BoundModel = ModelPort & {
-  usage(): Record<string, number>;
-  /** Ledger rows the job's calls left to be written with its result (cache hits; see ModelClient.deferringHits). */
-  takeDeferredHits(): LedgerRow[];
-};
-
-export type WorkerDeps = {
-  /** The model client bound to one job (its ledger origin), the experiment's model settings and the run's spend guard. */
-  model(jobId: number, config: ExperimentConfig, guard?: SpendGuard, collect?: (call: CollectedCall) => void): BoundModel;
-  /** The model client itself, for the Batch API of experiments that batch their judge calls (default: a new one). */
-  client?: ModelClient;
-  /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
-  assistant(args: {
-    datasetId: number;
-    method: ExperimentConfig["methods"][number];
-    config: ExperimentConfig;
-    userKey: string;
-    sessionSeq: number;
-    jobId: number;
-    replicate: number;
-    /** The experiment the job belongs to (its results count the cost of the memory it answers from). */
-    experimentId: number;
-    guard?: SpendGuard;
-  }): Promise<AssistantPort>;
-};
+export type { BoundModel, WorkerDeps } from "./run-job";
 
 export type WorkerOptions = {
   worker?: string;
@@ -116,103 +90,10 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running"])))
         .run(),
   });
-  const outputOf = (replicate: number) => (method: string, itemKey: string) =>
-    db
-      .select({ output: jobs.output })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.experimentId, experimentId),
-          eq(jobs.replicate, replicate),
-          eq(jobs.method, method),
-          eq(jobs.itemKey, itemKey),
-          eq(jobs.status, "done"),
-        ),
-      )
-      .get()?.output ?? null;
-
-  const memo = new Map<string, unknown>();
   // Judge calls sent as batches: see ./judge-batch.ts.
   const batching = config.judgeBatch ? judgeBatching(db, experimentId) : null;
   let batchClient: ModelClient | undefined;
-  /** Runs one job and returns what stores its result (or its failure): see LaneOptions.runOne. */
-  const runOne = async (job: ClaimedJob): Promise<() => LaneEvent | null> => {
-    const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
-    let model: BoundModel | undefined;
-    let collecting: ReturnType<JudgeBatching["model"]> | null = null;
-    // A collecting pass whose judge calls were deferred is parked until its batch is in; its outcome is
-    // thrown away, and so are its cache hits (the pass after the batch records its own).
-    const park = () => {
-      model?.takeDeferredHits();
-      parkJob(db, job.id, worker);
-      return null;
-    };
-    try {
-      const task = getTask(job.task);
-      if (batching?.on()) {
-        collecting = batching.model(
-          deps.model(job.id, config, guard, (c) => batching.collect(c)),
-          deps.model(job.id, config, guard),
-        );
-        model = collecting;
-      } else model = deps.model(job.id, config, guard);
-      const isPair = job.method.includes(PAIR_SEP);
-      const spec = config.methods.find((m) => methodKey(m) === job.method);
-      const ctx = {
-        db,
-        datasetId: exp.datasetId,
-        lang,
-        config,
-        replicate: job.replicate,
-        jobId: job.id,
-        method: job.method,
-        model,
-        assistant: (userKey: string, sessionSeq: number) => {
-          if (!spec) throw new Error(`job ${job.id}: method ${job.method} is not in the config`);
-          return deps.assistant({
-            datasetId: exp.datasetId,
-            method: spec,
-            config,
-            userKey,
-            sessionSeq,
-            jobId: job.id,
-            replicate: job.replicate,
-            experimentId: exp.id,
-            guard,
-          });
-        },
-        jobOutput: outputOf(job.replicate),
-        memo,
-      };
-      const item = { itemKey: job.itemKey, userKey: job.userKey ?? "" };
-      const outcome = isPair
-        ? await task.pairs!.run(ctx, item, ...(job.method.split(PAIR_SEP) as [string, string]))
-        : await task.run(ctx, item);
-      if (collecting?.deferred()) return park;
-      const m = model;
-      // usage() and the deferred cache hits are read in the same synchronous block that writes them.
-      return () => (completeJob(db, job.id, worker, outcome, m.usage(), m.takeDeferredHits()) ? { jobId: job.id, status: "done" } : null);
-    } catch (e) {
-      if (collecting?.deferred() && !(e instanceof RunPausedError)) return park;
-      const m = model;
-      const msg = e instanceof Error ? e.message : String(e);
-      if (e instanceof RunPausedError) {
-        // Stopped by the spend guard before its next attempt: the job waits for the run to be resumed.
-        return () => {
-          recordCalls(db, m?.takeDeferredHits() ?? []);
-          return releaseJob(db, job.id, worker) ? { jobId: job.id, status: "queued" } : null;
-        };
-      }
-      return () => {
-        recordCalls(db, m?.takeDeferredHits() ?? []);
-        // An endpoint that refused the request itself refuses it again: no further attempt is paid for.
-        const s = failJob(db, job.id, worker, msg, e instanceof ModelCallError && e.deterministic ? 0 : config.maxAttempts);
-        return s === "lost" ? null : { jobId: job.id, status: s, error: msg };
-      };
-    } finally {
-      clearInterval(heartbeat);
-    }
-  };
+  const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
   for (;;) {
     await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
