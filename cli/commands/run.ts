@@ -40,6 +40,9 @@ type RunOpts = {
   maxUsd?: string;
   preset?: string;
   overLimit?: boolean;
+  batchJudge?: boolean;
+  pollSeconds?: string;
+  cancelBatch?: boolean;
 };
 
 const list = (s?: string) =>
@@ -113,6 +116,9 @@ export function registerRun(program: Command): void {
     .option("--name <name>", "experiment name")
     .option("--max-calls <n>", "spend cap: pause the run when its paid calls reach n")
     .option("--max-usd <usd>", "spend cap: pause the run when its cost at the config's prices reaches this many USD")
+    .option("--batch-judge", "send the judge calls through the judge endpoint's Batch API (half price, up to 24 h); waits, polling")
+    .option("--poll-seconds <n>", "--batch-judge: seconds between polls of a batch", "30")
+    .option("--cancel-batch", "with --resume ID: cancel the experiment's judge batches in progress (its items are then judged online)")
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
@@ -123,8 +129,17 @@ export function registerRun(program: Command): void {
     .action(async (o: RunOpts) => {
       const db = getDb();
       let id: number;
+      if (o.cancelBatch && !o.resume) throw new CliError("--cancel-batch needs --resume ID");
       if (o.resume) {
         id = int(o.resume, "--resume")!;
+        if (o.cancelBatch) {
+          const [{ cancelJudgeBatches }, { ModelClient }] = await Promise.all([
+            import("@/lib/jobs/judge-batch"),
+            import("@/lib/llm/client"),
+          ]);
+          for (const b of await cancelJudgeBatches(db, ModelClient.create(db), id))
+            process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
+        }
         resumeExperiment(db, id);
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
@@ -145,6 +160,7 @@ export function registerRun(program: Command): void {
           ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
           ...(o.reference ? { reference: o.reference } : {}),
           ...(o.retriever ? { retriever: o.retriever } : {}),
+          ...(o.batchJudge ? { judgeBatch: true } : {}),
           ...(o.maxCalls || o.maxUsd
             ? {
                 spendCap: {
@@ -206,6 +222,13 @@ export function registerRun(program: Command): void {
       const tty = process.stderr.isTTY;
       await runExperiment(db, id, productionDeps(), {
         concurrency: int(o.concurrency, "--concurrency"),
+        // Judge batches (config judgeBatch): this process waits for them, polling, and shows their state.
+        waitForBatch: true,
+        batchPollMs: int(o.pollSeconds, "--poll-seconds")! * 1000,
+        onBatch: (b) =>
+          process.stderr.write(
+            `${tty ? "\n" : ""}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
+          ),
         onProgress: () => {
           const line = progressLine(experimentProgress(db, id));
           process.stderr.write(tty ? `\r${line}` : `${line}\n`);

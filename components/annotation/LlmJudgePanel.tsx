@@ -1,4 +1,5 @@
 "use client";
+import { BatchStates } from "@/components/llm/BatchStates";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LlmJudgeEstimate, LlmJudgeRunInfo } from "@/lib/annotation/llm-judge";
@@ -155,13 +156,7 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
               {r.pausedReason}
             </p>
           ) : null}
-          {r.batches.map((b) => (
-            <div key={b.id} className="text-xs text-slate-600" data-testid="llm-run-batch">
-              Batch {b.id}: {b.status.replace("_", " ")} · {b.completed}/{b.requests} answered
-              {b.failed ? `, ${b.failed} failed` : ""}
-              {b.error ? ` · ${b.error}` : ""}
-            </div>
-          ))}
+          <BatchStates batches={r.batches} />
           <div className="text-xs text-slate-500">
             {r.requests} requests, {r.cacheHits} cache hits, {r.promptTokens + r.completionTokens} tokens (ledger)
             {r.unusableAttempts ? ` · ${r.unusableAttempts} attempts with unusable replies (counted)` : ""}

@@ -1,4 +1,5 @@
 "use client";
+import { BatchStates } from "@/components/llm/BatchStates";
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { Progress } from "@/lib/jobs/progress";
@@ -6,6 +7,9 @@ import { runStatusLabel, TONE_CLASSES } from "@/lib/run-status";
 import { postJson } from "./api";
 
 const ACTIVE = new Set(["preparing", "queued", "running"]);
+
+/** Batch states after which nothing more happens (lib/llm/batch.ts FINISHED_BATCH). */
+const FINISHED = new Set(["ingested", "failed", "expired", "cancelled"]);
 
 /** Live progress (polled while the experiment runs) with pause, cancel, resume and retry-failed. */
 export function ExperimentControls({ id, initial }: { id: number; initial: Progress }) {
@@ -84,6 +88,19 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}
       </p>
+      {p.batches.length ? (
+        <div className="mt-2" data-testid="judge-batches">
+          <p className="text-xs text-slate-600">
+            Judge calls sent as batches{p.waitingForBatch ? `: ${p.waitingForBatch} items wait for their batch` : ""}
+          </p>
+          <BatchStates batches={p.batches} testId="experiment-batch" />
+          {p.batches.some((b) => !FINISHED.has(b.status)) ? (
+            <button className={`${btn} mt-1`} onClick={() => act("cancel-batch")} title="The items are then judged online">
+              Cancel batch
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       {p.error && (p.status === "paused" || p.status === "failed") ? (
         <p role="status" data-testid="pause-reason" className="mt-2 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
           {p.error}

@@ -80,6 +80,7 @@ export function NewExperimentForm({
   const [repeats, setRepeats] = useState(1);
   const [seed, setSeed] = useState(0);
   const [retriever, setRetriever] = useState("bm25");
+  const [judgeBatch, setJudgeBatch] = useState(false);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -115,7 +116,7 @@ export function NewExperimentForm({
         .split(",")
         .map((x) => x.trim())
         .filter(Boolean);
-    return { ...p.config, ...changed, ...extra(), preset: p.id };
+    return { ...p.config, ...changed, ...(judgeBatch ? { judgeBatch } : {}), ...extra(), preset: p.id };
   };
   const config = () =>
     preset
@@ -132,6 +133,7 @@ export function NewExperimentForm({
           repeats,
           seed,
           retriever,
+          ...(judgeBatch ? { judgeBatch } : {}),
           ...extra(),
         };
   const submit = async (dryRun: boolean) => {
@@ -258,6 +260,13 @@ export function NewExperimentForm({
           </select>
         </label>
       </div>
+      <label
+        className="flex items-center gap-1 text-xs text-slate-600"
+        title="The judge endpoint's Batch API (/v1/batches): half the price, answered within 24 hours; answers stay online"
+      >
+        <input type="checkbox" checked={judgeBatch} onChange={(e) => setJudgeBatch(e.target.checked)} data-testid="judge-batch" />
+        Send the judge calls as batches (the judge endpoint must support the Batch API)
+      </label>
       <details className="text-xs text-slate-600">
         <summary>Advanced config (JSON: method options and labels, models per role, HiCUPID splits and judges)</summary>
         <textarea

@@ -1,6 +1,6 @@
 import { sqliteTable, integer, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
-import { jobs } from "./experiments";
+import { experiments, jobs } from "./experiments";
 import { memoryVersions } from "./memory";
 import { judgeRuns } from "./annotation";
 
@@ -191,6 +191,8 @@ export const llmBatches = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** An LLM judge run over a campaign's items (the origin of the calls). */
     judgeRunId: integer("judge_run_id").references(() => judgeRuns.id, { onDelete: "cascade" }),
+    /** Or an experiment whose judge calls are batched (config judgeBatch; lib/jobs/judge-batch.ts). */
+    experimentId: integer("experiment_id").references(() => experiments.id, { onDelete: "cascade" }),
     config: text("config").notNull(),
     endpoint: text("endpoint").notNull(),
     model: text("model").notNull(),
@@ -205,5 +207,5 @@ export const llmBatches = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },
-  (t) => [index("llm_batches_judge_run").on(t.judgeRunId)],
+  (t) => [index("llm_batches_judge_run").on(t.judgeRunId), index("llm_batches_experiment").on(t.experimentId)],
 );

@@ -65,6 +65,11 @@ export const experimentConfigSchema = z
       })
       .strict()
       .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),
+    /**
+     * The judge calls go through the judge endpoint's Batch API (half the price, up to 24 h): answers are
+     * made online, judge calls collected and sent as batches (lib/jobs/judge-batch.ts).
+     */
+    judgeBatch: z.boolean().optional(),
     /** Job attempts before a job is recorded as failed. */
     maxAttempts: z.number().int().min(1).max(10).default(3),
     /** Optional spend cap: the run pauses itself when its paid calls (or their cost at `prices`) reach it. */

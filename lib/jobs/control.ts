@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { PARKED } from "./judge-batch";
 
 export function getExperimentRow(db: Db, id: number) {
   const e = db.select().from(experiments).where(eq(experiments.id, id)).get();
@@ -27,6 +28,11 @@ export function cancelExperiment(db: Db, id: number): void {
     db.update(jobs)
       .set({ status: "cancelled", updatedAt: Date.now() })
       .where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued")))
+      .run();
+    // Jobs parked for a judge batch (./judge-batch.ts) are no worker's: they are cancelled here too.
+    db.update(jobs)
+      .set({ status: "cancelled", worker: null, leaseUntil: null, updatedAt: Date.now() })
+      .where(and(eq(jobs.experimentId, id), eq(jobs.status, "running"), eq(jobs.worker, PARKED)))
       .run();
     db.update(experiments).set({ finishedAt: Date.now() }).where(eq(experiments.id, id)).run();
   });

@@ -71,7 +71,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     return p;
   };
   return {
-    model: (jobId, config, guard) => jobModel(db, client, jobId, config, guard),
+    model: (jobId, config, guard, collect) => jobModel(db, client, jobId, config, guard, collect),
+    client,
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));

@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import type { ModelClient } from "@/lib/llm/client";
+import type { CollectedCall, ModelClient } from "@/lib/llm/client";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import type { ChatRequest, ModelRoleName } from "@/lib/tasks/ports";
@@ -18,11 +18,21 @@ function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<strin
 }
 
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
-export function jobModel(db: Db, client: ModelClient, jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel {
+export function jobModel(
+  db: Db,
+  client: ModelClient,
+  jobId: number,
+  config: ExperimentConfig,
+  guard?: SpendGuard,
+  collect?: (call: CollectedCall) => void,
+): BoundModel {
   const llm = client
     .withOrigin({ jobId })
     .withGuard(guard ?? null)
     .deferringHits();
+  // Judge calls to be batched (lib/jobs/judge-batch.ts) are handed to `collect` instead of sent.
+  const judge = collect ? llm.collecting(collect) : llm;
+  const via = (req: ChatRequest) => (req.role === "judge" ? judge : llm);
   const opts = (req: ChatRequest) => ({
     role: req.role,
     config: req.config,
@@ -34,13 +44,13 @@ export function jobModel(db: Db, client: ModelClient, jobId: number, config: Exp
   });
   return {
     async chatJson(req) {
-      const r = await llm.chat({ ...opts(req), schema: req.schema });
+      const r = await via(req).chat({ ...opts(req), schema: req.schema });
       return { value: r.value, raw: r.text };
     },
     async chatText(req) {
       // Free-text replies (HiCUPID's verdict on the last line): the client parses them and asks again
       // with what was wrong, as it does for JSON.
-      const r = await llm.chat({ ...opts(req), parse: req.parse });
+      const r = await via(req).chat({ ...opts(req), parse: req.parse });
       return { value: r.value, raw: r.text };
     },
     embed: (texts, purpose) => llm.embed(texts, { purpose }),

@@ -2,6 +2,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { getExperimentRow } from "./control";
+import { batchesOfExperiment, parkedJobs } from "./judge-batch";
+import { batchState, type BatchState } from "@/lib/llm/batch";
 
 export type Progress = {
   status: string;
@@ -21,6 +23,9 @@ export type Progress = {
   fraction: number;
   /** Milliseconds left at the current rate; null before the first job finishes. */
   etaMs: number | null;
+  /** Judge calls sent as batches (config judgeBatch): each batch's state, and the jobs waiting for one. */
+  batches: BatchState[];
+  waitingForBatch: number;
 };
 
 export function experimentProgress(db: Db, id: number, now = Date.now()): Progress {
@@ -45,9 +50,11 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
     status: e.status,
     total,
     planned: e.plannedJobs,
-    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs">),
+    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs" | "batches" | "waitingForBatch">),
     error: e.error ?? null,
     fraction: total ? finished / total : 1,
     etaMs,
+    batches: batchesOfExperiment(db, id).map(batchState),
+    waitingForBatch: parkedJobs(db, id),
   };
 }

@@ -8,7 +8,8 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments } from "@/db/schema";
 import { prepareJobs } from "./prepare";
-import { runExperiment, workerId, type WorkerDeps } from "./worker";
+import { batchPollMs, runExperiment, workerId, type WorkerDeps } from "./worker";
+import { PARKED, waitingOnBatch } from "./judge-batch";
 
 type State = { running: boolean; wake: (() => void) | null; stop: boolean; worker: string; lastError: string | null };
 type PreparerState = { running: boolean; wake: (() => void) | null; stop: boolean };
@@ -70,9 +71,11 @@ function runnable(db: Db, self: string): number[] {
     .all()
     .map((r) => r.id);
   const busy = db.$client.prepare(
-    "SELECT 1 FROM jobs WHERE experiment_id = ? AND status = 'running' AND lease_until > ? AND worker <> ? LIMIT 1",
+    `SELECT 1 FROM jobs WHERE experiment_id = ? AND status = 'running' AND lease_until > ? AND worker <> ? AND worker <> '${PARKED}' LIMIT 1`,
   );
-  return ids.filter((id) => !busy.get(id, Date.now(), self));
+  // An experiment whose open jobs all wait for a judge batch polled a moment ago is left until a poll is due.
+  const pollMs = batchPollMs();
+  return ids.filter((id) => !busy.get(id, Date.now(), self) && !waitingOnBatch(db, id, pollMs));
 }
 
 /** Starts the loop once per process (later calls only wake it). */

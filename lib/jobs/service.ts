@@ -10,7 +10,9 @@ import { jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { launchExperiment } from "./create";
 import { dryRun } from "./dry-run";
-import { cancelExperiment, pauseExperiment, resumeExperiment } from "./control";
+import { cancelExperiment, getExperimentRow, pauseExperiment, resumeExperiment } from "./control";
+import { cancelJudgeBatches } from "./judge-batch";
+import { ModelClient } from "@/lib/llm/client";
 import { knownMethod } from "./method-choices";
 import { requireModels } from "./required-models";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
@@ -53,6 +55,13 @@ export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
 
 export const CONTROL_ACTIONS = ["pause", "cancel", "resume", "retry-failed"] as const;
 const controlBody = z.object({ action: z.enum(CONTROL_ACTIONS) }).strict();
+
+/** `{action: "cancel-batch"}`: cancels the experiment's judge batches in progress; its items are then judged online. */
+export async function cancelExperimentBatches(db: Db, id: number): Promise<void> {
+  getExperimentRow(db, id);
+  await cancelJudgeBatches(db, ModelClient.create(db), id);
+  wakeServerWorker();
+}
 
 export function controlExperiment(db: Db, id: number, raw: unknown): void {
   const { action } = parseBody(controlBody, raw);

@@ -1,63 +1,58 @@
 /**
  * The worker: runs an experiment's jobs with a concurrency limit until none is left, claiming each with a
  * lease it keeps renewing. The server starts one (lib/jobs/server-worker.ts); `pal run` runs its own in
- * process. Pause and cancel are read between jobs. Results are stored per job, so a crash loses at most the
- * jobs in flight, and their model calls are answered from the model client's cache when they run again.
+ * process: its lanes (./lanes.ts) claim the jobs, each run by ./run-job.ts, and an experiment that batches
+ * its judge calls waits for its batches between rounds (./judge-batch.ts). Pause and cancel are read
+ * between jobs. Results are stored per job, so a crash loses at most the jobs in flight, and their model
+ * calls are answered from the model client's cache when they run again.
  */
 import os from "node:os";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
-import { datasets, experiments, jobs, type ExperimentStatus } from "@/db/schema";
+import { datasets, experiments, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
-import { methodKey, parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
-import { getTask } from "@/lib/tasks/registry";
-import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
 import type { Lang } from "@/lib/llm/types";
-import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
-import { ModelCallError } from "@/lib/llm/errors";
+import { ModelClient } from "@/lib/llm/client";
+import { envNumber } from "@/lib/config";
 import { leaseHolderId } from "@/lib/lease-holder";
-import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
-import { claimJob, completeJob, failJob, releaseDeadLocalLeases, releaseJob, renewLease } from "./lease";
+import { SpendGuard } from "@/lib/llm/spend-guard";
+import type { BatchRow } from "@/lib/llm/batch";
+import { releaseDeadLocalLeases } from "./lease";
+import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
+import { batchesOfExperiment, judgeBatching } from "./judge-batch";
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
-import { PAIR_SEP } from "./create";
+import { jobRunner, type WorkerDeps } from "./run-job";
 
-export type BoundModel = ModelPort & {
-  usage(): Record<string, number>;
-  /** Ledger rows the job's calls left to be written with its result (cache hits; see ModelClient.deferringHits). */
-  takeDeferredHits(): LedgerRow[];
-};
-
-export type WorkerDeps = {
-  /** The model client bound to one job (its ledger origin), the experiment's model settings and the run's spend guard. */
-  model(jobId: number, config: ExperimentConfig, guard?: SpendGuard): BoundModel;
-  /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
-  assistant(args: {
-    datasetId: number;
-    method: ExperimentConfig["methods"][number];
-    config: ExperimentConfig;
-    userKey: string;
-    sessionSeq: number;
-    jobId: number;
-    replicate: number;
-    /** The experiment the job belongs to (its results count the cost of the memory it answers from). */
-    experimentId: number;
-    guard?: SpendGuard;
-  }): Promise<AssistantPort>;
-};
+export type { BoundModel, WorkerDeps } from "./run-job";
 
 export type WorkerOptions = {
   worker?: string;
   concurrency?: number;
   leaseMs?: number;
-  onProgress?: (event: { jobId: number; status: "done" | "failed" | "queued"; error?: string }) => void;
+  onProgress?: (event: LaneEvent) => void;
+  /**
+   * Judge calls sent as batches (config judgeBatch): wait for an open batch, polling every `batchPollMs`
+   * (`pal run`). Without it the run returns "running" while its batch is out, and the server's worker
+   * comes back to poll it (lib/jobs/server-worker.ts).
+   */
+  waitForBatch?: boolean;
+  batchPollMs?: number;
+  /** Each open judge batch's state after it was submitted or polled. */
+  onBatch?: (batch: BatchRow) => void;
 };
+
+/** Seconds between polls of a batch (experiments' judge batches and campaign judge runs alike). */
+export const batchPollMs = () => envNumber("PAL_BATCH_POLL_MS", 30_000);
 
 export const workerId = leaseHolderId;
 
-/** Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then. */
+/**
+ * Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then
+ * ("running" when it waits for a judge batch and `waitForBatch` is off).
+ */
 export async function runExperiment(db: Db, experimentId: number, deps: WorkerDeps, opts: WorkerOptions = {}): Promise<ExperimentStatus> {
   const worker = opts.worker ?? workerId();
   const leaseMs = opts.leaseMs ?? 60_000;
@@ -95,139 +90,23 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running"])))
         .run(),
   });
-  const stopped = () => {
-    const s = (stmt(db, "SELECT status FROM experiments WHERE id = ?").get(experimentId) as { status: ExperimentStatus } | undefined)
-      ?.status;
-    return s === "paused" || s === "cancelled";
-  };
-  const outputOf = (replicate: number) => (method: string, itemKey: string) =>
-    db
-      .select({ output: jobs.output })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.experimentId, experimentId),
-          eq(jobs.replicate, replicate),
-          eq(jobs.method, method),
-          eq(jobs.itemKey, itemKey),
-          eq(jobs.status, "done"),
-        ),
-      )
-      .get()?.output ?? null;
+  // Judge calls sent as batches: see ./judge-batch.ts.
+  const batching = config.judgeBatch ? judgeBatching(db, experimentId) : null;
+  let batchClient: ModelClient | undefined;
+  const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
-  const memo = new Map<string, unknown>();
-  type Progress = Parameters<NonNullable<WorkerOptions["onProgress"]>>[0];
-  /**
-   * Runs one job and returns what stores its result (or its failure), for the lane to run in the
-   * transaction that also claims its next job: one commit per item, which is most of an item's
-   * cost when its calls come from the cache.
-   */
-  const runOne = async (job: NonNullable<ReturnType<typeof claimJob>>): Promise<() => Progress | null> => {
-    const heartbeat = setInterval(() => renewLease(db, job.id, worker, leaseMs), Math.max(50, leaseMs / 3));
-    let model: BoundModel | undefined;
-    try {
-      const task = getTask(job.task);
-      model = deps.model(job.id, config, guard);
-      const isPair = job.method.includes(PAIR_SEP);
-      const spec = config.methods.find((m) => methodKey(m) === job.method);
-      const ctx = {
-        db,
-        datasetId: exp.datasetId,
-        lang,
-        config,
-        replicate: job.replicate,
-        jobId: job.id,
-        method: job.method,
-        model,
-        assistant: (userKey: string, sessionSeq: number) => {
-          if (!spec) throw new Error(`job ${job.id}: method ${job.method} is not in the config`);
-          return deps.assistant({
-            datasetId: exp.datasetId,
-            method: spec,
-            config,
-            userKey,
-            sessionSeq,
-            jobId: job.id,
-            replicate: job.replicate,
-            experimentId: exp.id,
-            guard,
-          });
-        },
-        jobOutput: outputOf(job.replicate),
-        memo,
-      };
-      const item = { itemKey: job.itemKey, userKey: job.userKey ?? "" };
-      const outcome = isPair
-        ? await task.pairs!.run(ctx, item, ...(job.method.split(PAIR_SEP) as [string, string]))
-        : await task.run(ctx, item);
-      const m = model;
-      // usage() and the deferred cache hits are read in the same synchronous block that writes them.
-      return () => (completeJob(db, job.id, worker, outcome, m.usage(), m.takeDeferredHits()) ? { jobId: job.id, status: "done" } : null);
-    } catch (e) {
-      const m = model;
-      const msg = e instanceof Error ? e.message : String(e);
-      if (e instanceof RunPausedError) {
-        // Stopped by the spend guard before its next attempt: the job waits for the run to be resumed.
-        return () => {
-          recordCalls(db, m?.takeDeferredHits() ?? []);
-          return releaseJob(db, job.id, worker) ? { jobId: job.id, status: "queued" } : null;
-        };
-      }
-      return () => {
-        recordCalls(db, m?.takeDeferredHits() ?? []);
-        // An endpoint that refused the request itself refuses it again: no further attempt is paid for.
-        const s = failJob(db, job.id, worker, msg, e instanceof ModelCallError && e.deterministic ? 0 : config.maxAttempts);
-        return s === "lost" ? null : { jobId: job.id, status: s, error: msg };
-      };
-    } finally {
-      clearInterval(heartbeat);
+  for (;;) {
+    await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
+    if (!batching || experimentStopped(db, experimentId)) break;
+    // The lanes ran out of work: parked jobs wait for their judge calls' batch.
+    const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)));
+    if (step === "none") break;
+    if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
+    if (step === "waiting") {
+      if (!opts.waitForBatch) return "running";
+      await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
     }
-  };
-
-  const claim = () => (stopped() ? null : claimJob(db, experimentId, worker, leaseMs));
-  // A lane with nothing to claim waits until another lane finishes a job (which may open the next
-  // phase, or end the run) or, for jobs other workers hold, a poll interval.
-  let finished: Array<() => void> = [];
-  const jobFinished = () => {
-    const w = finished;
-    finished = [];
-    for (const f of w) f();
-  };
-  const nextFinishOrPoll = () =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, Math.min(250, leaseMs / 4));
-      finished.push(() => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
-  const lane = async () => {
-    let job = claim();
-    for (;;) {
-      if (job) {
-        const finish = await runOne(job);
-        const [event, next] = db.$client
-          .transaction(() => {
-            const ev = finish();
-            return [ev, claim()] as const;
-          })
-          .immediate();
-        if (event) opts.onProgress?.(event);
-        jobFinished();
-        job = next;
-        continue;
-      }
-      if (stopped()) return;
-      // Nothing claimable: done, or waiting on jobs other lanes/workers hold (their leases may run out).
-      const open = db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${experimentId} AND status IN ('queued','running')`,
-      )!.n;
-      if (open === 0) return;
-      await nextFinishOrPoll();
-      job = claim();
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
+  }
 
   const now = getExperimentRow(db, experimentId).status;
   if (now === "paused" || now === "cancelled") return now;

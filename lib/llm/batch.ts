@@ -14,6 +14,16 @@ import { InvalidInputError } from "@/lib/errors";
 import type { CollectedCall, ModelClient } from "./client";
 
 export type BatchRow = typeof llmBatches.$inferSelect;
+/** What a page shows of a batch. */
+export type BatchState = Pick<BatchRow, "id" | "requests" | "completed" | "failed" | "error"> & { status: string };
+export const batchState = (b: BatchRow): BatchState => ({
+  id: b.id,
+  status: b.status,
+  requests: b.requests,
+  completed: b.completed,
+  failed: b.failed,
+  error: b.error,
+});
 
 /** States after which nothing more happens to a batch. */
 export const FINISHED_BATCH: readonly LlmBatchStatus[] = ["ingested", "failed", "expired", "cancelled"];
@@ -22,14 +32,35 @@ export function batchesOfRun(db: Db, judgeRunId: number): BatchRow[] {
   return db.select().from(llmBatches).where(eq(llmBatches.judgeRunId, judgeRunId)).all();
 }
 
-/** Writes the calls as a JSONL file, uploads it and creates the batch; the row is written first (a crash leaves it to poll or redo). */
-export async function submitBatch(db: Db, client: ModelClient, calls: CollectedCall[], judgeRunId: number | null): Promise<BatchRow> {
+export function batchesOfExperiment(db: Db, experimentId: number): BatchRow[] {
+  return db.select().from(llmBatches).where(eq(llmBatches.experimentId, experimentId)).orderBy(llmBatches.id).all();
+}
+
+/**
+ * Writes the calls as a JSONL file, uploads it and creates the batch; the row is written first (a crash
+ * leaves it to poll or redo). Its origin: a campaign's judge run, or an experiment.
+ */
+export async function submitBatch(
+  db: Db,
+  client: ModelClient,
+  calls: CollectedCall[],
+  judgeRunId: number | null,
+  experimentId: number | null = null,
+): Promise<BatchRow> {
   if (!calls.length) throw new InvalidInputError("a batch needs at least one call");
   const cfg = client.config(calls[0].config);
   if (calls.some((c) => c.config !== cfg.name)) throw new InvalidInputError("a batch goes to one model configuration");
   const row = db
     .insert(llmBatches)
-    .values({ judgeRunId, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, requests: calls.length, status: "validating" })
+    .values({
+      judgeRunId,
+      experimentId,
+      config: cfg.name,
+      endpoint: cfg.baseURL,
+      model: cfg.model,
+      requests: calls.length,
+      status: "validating",
+    })
     .returning()
     .get();
   try {

@@ -4,7 +4,7 @@ import { withRole } from "@/lib/auth/session";
 import { startExperimentsWorker } from "@/lib/jobs/start-worker";
 import { experimentProgress } from "@/lib/jobs/progress";
 import { experimentResults } from "@/lib/jobs/results";
-import { controlExperiment } from "@/lib/jobs/service";
+import { cancelExperimentBatches, controlExperiment } from "@/lib/jobs/service";
 import { readJsonBody } from "@/lib/http/request";
 import { idParam } from "@/lib/http/request";
 
@@ -22,11 +22,14 @@ export const GET = withRole<Ctx>(["admin", "researcher"], async (req, { params }
   return NextResponse.json({ progress, results: experimentResults(db, id) });
 });
 
-/** `{action: "pause" | "cancel" | "resume" | "retry-failed"}`. */
+/** `{action: "pause" | "cancel" | "resume" | "retry-failed" | "cancel-batch"}`. */
 export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
   const db = getDb();
   startExperimentsWorker(); // normally started with the server (instrumentation.ts); idempotent
-  controlExperiment(db, id, await readJsonBody(req, 4096));
+  const body = await readJsonBody(req, 4096);
+  // Cancelling the judge batches talks to the endpoint (async); the other actions are state changes.
+  if ((body as { action?: unknown } | null)?.action === "cancel-batch") await cancelExperimentBatches(db, id);
+  else controlExperiment(db, id, body);
   return NextResponse.json({ progress: experimentProgress(db, id) });
 });
