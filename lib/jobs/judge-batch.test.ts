@@ -16,7 +16,7 @@ import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
 import { importPalset } from "@/lib/datasets/palset/import";
-import { bindDeps } from "./bind";
+import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { batchesOfExperiment, cancelJudgeBatches, forgetJudgeBatching, parkedJobs } from "./judge-batch";

@@ -10,7 +10,7 @@ import { jobs } from "@/db/schema";
 import { methodKey, type ExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import type { AssistantPort, ModelPort } from "@/lib/tasks/ports";
-import type { Lang } from "@/lib/judges/types";
+import type { Lang } from "@/lib/llm/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { ModelCallError } from "@/lib/llm/errors";
 import type { CollectedCall, ModelClient } from "@/lib/llm/client";
