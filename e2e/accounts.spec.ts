@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import { e2eState, login, account, pal } from "./state";

@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import crypto from "node:crypto";
 import http from "node:http";
 import net from "node:net";

@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
 
 /** Starts a build of `method` for one demo user from the memory page's form; returns the build id it reports. */

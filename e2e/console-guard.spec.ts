@@ -1,0 +1,50 @@
+import { test, expect, allowConsoleErrors } from "./fixtures";
+
+/**
+ * The shared fixture (e2e/fixtures.ts) itself: a page that logs a console error or throws fails its test,
+ * whichever way the page was opened; an allowed pattern lets only the error it names through.
+ * test.fail() marks the tests that must fail: each passes only if the fixture failed it.
+ */
+const LOGS_ERROR = `<script>console.error("deliberate console error")</script><p>logs an error</p>`;
+const THROWS = `<script>setTimeout(() => { throw new Error("deliberate uncaught error") })</script><p>throws</p>`;
+
+test("a console error on the test's page fails the test", async ({ page }) => {
+  test.fail();
+  await page.setContent(LOGS_ERROR);
+  await expect(page.getByText("logs an error")).toBeVisible();
+});
+
+test("an uncaught exception on a page of a context the test made fails the test", async ({ browser }) => {
+  test.fail();
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.setContent(THROWS);
+  await page.waitForTimeout(200);
+  await ctx.close();
+});
+
+test("a console error on a page from browser.newPage() fails the test", async ({ browser }) => {
+  test.fail();
+  const page = await browser.newPage();
+  await page.setContent(LOGS_ERROR);
+  await page.waitForTimeout(200);
+  await page.close();
+});
+
+test("an allowed error passes", async ({ page }) => {
+  allowConsoleErrors(/deliberate console error/);
+  await page.setContent(LOGS_ERROR);
+  await page.waitForTimeout(200);
+});
+
+test("an allowed pattern lets no other error through", async ({ page }) => {
+  test.fail();
+  allowConsoleErrors(/some other error/);
+  await page.setContent(LOGS_ERROR);
+  await page.waitForTimeout(200);
+});
+
+test("a clean page passes", async ({ page }) => {
+  await page.setContent("<p>clean</p>");
+  await expect(page.getByText("clean")).toBeVisible();
+});
