@@ -1,4 +1,4 @@
-import { test, expect, allowConsoleErrors } from "./fixtures";
+import { test, expect, allowConsoleErrors, pageStatus, requestStatus } from "./fixtures";
 
 /**
  * The shared fixture (e2e/fixtures.ts) itself: a page that logs a console error or throws fails its test,
@@ -47,4 +47,15 @@ test("an allowed pattern lets no other error through", async ({ page }) => {
 test("a clean page passes", async ({ page }) => {
   await page.setContent("<p>clean</p>");
   await expect(page.getByText("clean")).toBeVisible();
+});
+
+test("pageStatus and requestStatus match only the page's own status, or the named request's", () => {
+  const page = "http://localhost:1/datasets/9: Failed to load resource: the server responded with a status of 404 (Not Found)";
+  const req = `http://localhost:1/login: Failed to load resource: the server responded with a status of 401 (Unauthorized) (at http://localhost:1/api/auth/callback/credentials)`;
+  expect(pageStatus(404).test(page)).toBe(true);
+  expect(pageStatus(403).test(page)).toBe(false);
+  expect(pageStatus(401).test(req)).toBe(false);
+  expect(requestStatus(401, "/api/auth/callback/credentials").test(req)).toBe(true);
+  expect(requestStatus(401, "/api/campaigns").test(req)).toBe(false);
+  expect(requestStatus(404, "/datasets/9").test(page)).toBe(false);
 });

@@ -72,6 +72,19 @@ export function allowConsoleErrors(...patterns: RegExp[]) {
   for (const p of patterns) base.info().annotations.push({ type: "allowed console error", description: String(p) });
 }
 
+const FAILED_LOAD = "Failed to load resource: the server responded with a status of";
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The page's own document answered `status` (Chromium logs it): for a test that visits a refused or missing page on purpose. */
+export function pageStatus(status: number): RegExp {
+  return new RegExp(`^\\S+: ${FAILED_LOAD} ${status} \\([^)]*\\)$`);
+}
+
+/** A request of the page to a URL containing `path` answered `status`: for a test that provokes that refusal on purpose. */
+export function requestStatus(status: number, path: string): RegExp {
+  return new RegExp(`^\\S+: ${FAILED_LOAD} ${status} \\([^)]*\\) \\(at \\S*${escape(path)}\\S*\\)$`);
+}
+
 export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrorGuard: void }>({
   allowConsoleErrors: [[], { option: true }],
   browser: [
