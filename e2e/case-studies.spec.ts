@@ -114,7 +114,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.getByLabel("Filter by method").selectOption("vanilla-log");
   await items.locator("tbody tr").first().getByRole("link").click();
   await expect(page.getByTestId("reference")).toContainText("Requirement (reference)");
-  await expect(page.getByTestId("scores")).toContainText("gscore");
+  await expect(page.getByTestId("scores")).toContainText("G-Score");
   await shot(page, "item-answer");
 
   // A dialogue item: turns, the memory retrieved for each reply (collapsed), the call behind it.

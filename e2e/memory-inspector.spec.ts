@@ -82,6 +82,10 @@ test("a build the server lost shows as interrupted and resumes from the page", a
   await expect(resumed).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
   await expect(resumed.getByTestId("build-status")).toContainText("7/7 sessions");
   await expect(resumed).toContainText("user 0001");
+  // The lost build says which build took over and offers no second Resume.
+  await page.reload();
+  await expect(lost.getByTestId("resumed-as")).toHaveText(/^Resumed as #\d+\.$/);
+  await expect(lost.getByRole("button", { name: "Resume" })).toHaveCount(0);
 });
 
 test("a baseline's memory entries link to the model calls that produced them", async ({ page }) => {
