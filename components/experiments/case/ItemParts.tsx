@@ -252,7 +252,8 @@ export function PairVerdicts({ pairs, experimentId }: { pairs: PairVerdict[]; ex
               <summary className="cursor-pointer">
                 <b>{d.dimension}</b>:{" "}
                 <span className={OUTCOME_CLASS[d.outcome] ?? ""}>
-                  {d.outcome} for {p.a}
+                  {/* Win/Lose are the first method's; a tie belongs to neither. */}
+                  {d.outcome === "Tie" ? "Tie" : `${d.outcome} for ${p.a}`}
                 </span>{" "}
                 (mean {p.a} {d.meanA.toFixed(2)}, {p.b} {d.meanB.toFixed(2)})
               </summary>
