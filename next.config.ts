@@ -17,6 +17,11 @@ const nextConfig: NextConfig = {
   experimental: { authInterrupts: true },
   // The test suite type-checks separately (tsc --noEmit); `npm start` need not do it again.
   typescript: { ignoreBuildErrors: envFlag("PAL_SKIP_TYPECHECK") },
+  // Chromium asks for /favicon.ico on any response that links no icon (a JSON answer, a plain-text 403):
+  // the app's SVG favicon answers it instead of a 404 logged in the console.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/favicon.svg" }];
+  },
   async headers() {
     return [{ source: "/:path*", headers: SECURITY_HEADERS }];
   },

@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect, allowConsoleErrors, pageStatus } from "./fixtures";
 import fs from "node:fs";
 import path from "node:path";
 import { e2eState, login, account } from "./state";
@@ -94,6 +94,7 @@ test("pages send a visitor without a session to the login page", async ({ page }
 });
 
 test("an annotator sees only Annotate and gets 403 for the admin, experiments and data pages", async ({ page }) => {
+  allowConsoleErrors(pageStatus(403)); // the refused pages, on purpose
   await login(page, account("annotator"));
   await expect(page).toHaveURL(/\/annotate$/);
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -106,6 +107,7 @@ test("an annotator sees only Annotate and gets 403 for the admin, experiments an
 });
 
 test("a researcher reaches data and experiments but not user management", async ({ page }) => {
+  allowConsoleErrors(pageStatus(403)); // Admin → Users, refused on purpose
   await login(page, account("researcher"));
   await expect(page).toHaveURL(/\/datasets$/);
   const nav = page.getByRole("navigation", { name: "Main" });

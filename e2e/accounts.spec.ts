@@ -1,10 +1,11 @@
-import { test, expect } from "@playwright/test";
+import { test, expect, allowConsoleErrors, requestStatus } from "./fixtures";
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import { e2eState, login, account, pal } from "./state";
 import { apiAs, signIn } from "./api-client";
 
 test("ten wrong passwords lock the email for the window, even for the right password", async ({ page }) => {
+  allowConsoleErrors(requestStatus(401, "/api/auth/callback/credentials")); // the wrong passwords, on purpose
   const email = "lockout@pal.local";
   const password = "right-password-9";
   pal("user", "add", "--email", email, "--role", "annotator", "--password", password);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { test, expect, type Page, type Response } from "@playwright/test";
+import { test, expect, type Page, type Response } from "./fixtures";
 import { e2eState, login, account } from "./state";
 
 /**

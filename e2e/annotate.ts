@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "./fixtures";
 import { e2eState, login, type Account } from "./state";
 
 /** Signs an annotator in, in a fresh context, recording every response body. */

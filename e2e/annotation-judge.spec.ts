@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
 import { annotateAll, annotatorPage } from "./annotate";

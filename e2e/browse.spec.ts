@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page, allowConsoleErrors, pageStatus } from "./fixtures";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -147,6 +147,7 @@ test.describe("researcher browses PAL-Set", () => {
   });
 
   test("unknown ids answer 404", async ({ page }) => {
+    allowConsoleErrors(pageStatus(404)); // the unknown ids, on purpose
     await login(page, account("researcher"));
     const { en, enQuery } = ids();
     for (const p of [
@@ -302,6 +303,7 @@ test.describe("import page", () => {
 });
 
 test("an annotator gets 403 on the data set, user, session, topic, QA and import pages", async ({ page }) => {
+  allowConsoleErrors(pageStatus(403)); // the refused pages, on purpose
   const { en, hc, enQuery, hcUser } = ids();
   await login(page, account("annotator"));
   for (const p of [

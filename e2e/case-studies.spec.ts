@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
@@ -114,7 +114,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.getByLabel("Filter by method").selectOption("vanilla-log");
   await items.locator("tbody tr").first().getByRole("link").click();
   await expect(page.getByTestId("reference")).toContainText("Requirement (reference)");
-  await expect(page.getByTestId("scores")).toContainText("gscore");
+  await expect(page.getByTestId("scores")).toContainText("G-Score");
   await shot(page, "item-answer");
 
   // A dialogue item: turns, the memory retrieved for each reply (collapsed), the call behind it.
@@ -147,6 +147,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await expect(columns).toHaveCount(3);
   await expect(page.getByTestId("verdict")).toHaveCount(2);
   await expect(page.getByTestId("verdict").first()).toContainText(/vanilla vs (vanilla-log|turn-rag)/);
+  await expect(page.getByTestId("verdict").first()).not.toContainText(/Tie for/); // a tie is neither method's
   expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
 
   // Highlight a passage of vanilla-log's second reply, with a note.

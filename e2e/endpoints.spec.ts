@@ -4,7 +4,7 @@
  * never touches those rows. It works with two named judges of its own and removes everything it
  * made (named judges, endpoints) in a finally, whatever fails.
  */
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import Database from "better-sqlite3";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { apiAs } from "./api-client";
 

@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
@@ -78,7 +78,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(jobsTable.getByRole("button", { name: "Unstar item" })).toHaveCount(1);
   await jobsTable.getByRole("link").first().click();
   const drill = researcher.getByTestId("drilldown");
-  await expect(drill.getByTestId("scores")).toContainText("gscore");
+  await expect(drill.getByTestId("scores")).toContainText("G-Score");
   await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
   await expect(drill).toContainText("The user wants a plan that suits them.");
 

@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 
 test("command 1 prints the URL and the demo admin; the admin signs in and sees the demo data sets", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
 
 /** Starts a build of `method` for one demo user from the memory page's form; returns the build id it reports. */
@@ -82,6 +82,10 @@ test("a build the server lost shows as interrupted and resumes from the page", a
   await expect(resumed).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
   await expect(resumed.getByTestId("build-status")).toContainText("7/7 sessions");
   await expect(resumed).toContainText("user 0001");
+  // The lost build says which build took over and offers no second Resume.
+  await page.reload();
+  await expect(lost.getByTestId("resumed-as")).toHaveText(/^Resumed as #\d+\.$/);
+  await expect(lost.getByRole("button", { name: "Resume" })).toHaveCount(0);
 });
 
 test("a baseline's memory entries link to the model calls that produced them", async ({ page }) => {

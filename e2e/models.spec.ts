@@ -1,4 +1,4 @@
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account, pal } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { test, expect } from "@playwright/test";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 
 /**

@@ -1,4 +1,4 @@
-import { test, expect, type Page } from "@playwright/test";
+import { test, expect, type Page } from "./fixtures";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
 import { annotatorPage } from "./annotate";
@@ -47,6 +47,9 @@ test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a wa
   await expect(page.getByText("k = 2 needs at least 2 annotators; 1 chosen.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Create campaign" })).toBeDisabled();
   await shot(page, "campaign-form");
+  // The items file's format example scrolls inside its box: the form keeps its width.
+  const form = page.locator("form").filter({ has: page.getByLabel("Items file") });
+  expect(await form.evaluate((f) => f.scrollWidth <= f.clientWidth)).toBe(true);
   await page.getByLabel("Name").fill(`Dialogue pilot ${Date.now()}`);
   await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
   await page.getByLabel("Annotations per item (k)").fill("1");

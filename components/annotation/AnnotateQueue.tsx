@@ -154,6 +154,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     (to: number) => {
       if (to < 0 || to >= entries.length) return;
       setFinished(false);
+      setSkipping(false); // a skip begun on the item left behind is not this item's
       setItem(null);
       setIndex(to);
       setVisit((v) => v + 1);
@@ -211,7 +212,8 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
 
   const skip = async () => {
     // From the queue entry, not the loaded item: an item that cannot be loaded or shown can still be skipped.
-    if (!entry || !skipReason.trim()) return;
+    // Not while this item's submit is in flight: it is being labelled, and the queue moves on when it lands.
+    if (!entry || !skipReason.trim() || busyRef.current) return;
     const r = await api(`/api/assignments/${entry.assignmentId}`, {
       method: "POST",
       body: JSON.stringify({ action: "skip", reason: skipReason, ms: takeMs() }),

@@ -175,7 +175,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
           </label>
         </fieldset>
       ) : (
-        <fieldset className="rounded border border-slate-200 p-3">
+        <fieldset className="min-w-0 rounded border border-slate-200 p-3">
           <legend className="px-1 text-xs font-semibold">Items file (JSONL, one item per line)</legend>
           <input
             name="file"

@@ -1,5 +1,6 @@
 "use client";
 import { Fragment, useState } from "react";
+import { metricLabel } from "./metric-label";
 
 type Stat = { mean: number | null; sd: number | null; p: number | null };
 type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
@@ -54,13 +55,13 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
       <h2 className="mb-1 font-semibold">{task}</h2>
       <p className="mb-1 text-xs text-slate-500">mean ± sd over runs; p: paired t-test against {reference}</p>
       <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid={`results-${task}`}>
-        <thead className="bg-slate-50 text-left text-xs text-slate-500">
+        <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
           <tr>
             {head("method", "Method")}
             <th className="p-2">Runs</th>
             {/* head() is itself the <th>: a <th> inside a <th> is re-nested by the HTML parser (hydration error #418). */}
             {metrics.map((m) => (
-              <Fragment key={m}>{head(m, m)}</Fragment>
+              <Fragment key={m}>{head(m, metricLabel(m))}</Fragment>
             ))}
             {head("calls", "Calls")}
             <th className="p-2">Cache hits</th>

@@ -9,7 +9,15 @@ import { ActionError } from "@/components/shell/ActionError";
  * A live progress bar for one background memory build: polls its state every second while it
  * runs. The build runs in the server; this only watches it (closing the page does not stop it).
  */
-export function BuildProgressBar({ initial, startBuild }: { initial: MemoryBuild; startBuild: StartBuildAction }) {
+export function BuildProgressBar({
+  initial,
+  startBuild,
+  resumedAs,
+}: {
+  initial: MemoryBuild;
+  startBuild: StartBuildAction;
+  resumedAs?: number;
+}) {
   const [b, setB] = useState(initial);
   const router = useRouter();
   useEffect(() => {
@@ -54,7 +62,13 @@ export function BuildProgressBar({ initial, startBuild }: { initial: MemoryBuild
       </div>
       {b.error ? <p className={`mt-1 text-xs ${b.status === "paused" ? "text-amber-800" : "text-rose-700"}`}>{b.error}</p> : null}
       {b.status === "interrupted" ? <p className="mt-1 text-xs text-rose-700">The server stopped during this build.</p> : null}
-      {b.status === "interrupted" || b.status === "failed" || b.status === "paused" ? <ResumeButton b={b} startBuild={startBuild} /> : null}
+      {resumedAs !== undefined && b.status !== "running" ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="resumed-as">
+          Resumed as #{resumedAs}.
+        </p>
+      ) : b.status === "interrupted" || b.status === "failed" || b.status === "paused" ? (
+        <ResumeButton b={b} startBuild={startBuild} />
+      ) : null}
     </div>
   );
 }

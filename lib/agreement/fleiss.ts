@@ -17,7 +17,7 @@ export interface FleissResult extends Stat {
 /** From an items × categories table of counts. */
 export function fleissKappaCounts(counts: readonly (readonly number[])[]): FleissResult {
   const N = counts.length;
-  if (N === 0) return { value: null, reason: "no items", n: 0, raters: 0 };
+  if (N === 0) return { value: null, reason: "no rated items", n: 0, raters: 0 };
   const m = counts[0].reduce((a, b) => a + b, 0);
   if (counts.some((row) => row.reduce((a, b) => a + b, 0) !== m)) {
     return { value: null, reason: "items have different numbers of ratings", n: N, raters: m };

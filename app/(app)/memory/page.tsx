@@ -5,7 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listMemoryVersions } from "@/lib/memory/versions";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { ASSISTANTS } from "@/lib/assistants/registry";
-import { listMemoryBuilds } from "@/lib/assistants/core/build-jobs";
+import { listMemoryBuilds, type MemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
 import { BuildProgressBar } from "@/components/memory/BuildProgressBar";
@@ -31,7 +31,7 @@ export default async function MemoryPage() {
         <section className="mb-6 space-y-3 rounded-lg border border-slate-200 bg-white p-4" aria-label="Memory builds">
           <h2 className="text-sm font-semibold">Recent builds</h2>
           {builds.map((b) => (
-            <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} startBuild={startBuildAction} />
+            <BuildProgressBar key={`${b.id}-${b.status}`} initial={b} startBuild={startBuildAction} resumedAs={laterBuildOf(b, builds)} />
           ))}
         </section>
       ) : null}
@@ -78,4 +78,14 @@ export default async function MemoryPage() {
       )}
     </>
   );
+}
+
+/**
+ * The id of a later build of the same data set, method and users, for a build that stopped: it took over
+ * (Resume starts exactly such a build), so the stopped one offers no second Resume.
+ */
+function laterBuildOf(b: MemoryBuild, builds: MemoryBuild[]): number | undefined {
+  if (b.status === "running" || b.status === "complete") return undefined;
+  const key = (x: MemoryBuild) => `${x.datasetId}|${x.method}|${[...x.users].sort().join(",")}`;
+  return builds.filter((x) => x.id > b.id && key(x) === key(b)).sort((x, y) => x.id - y.id)[0]?.id;
 }

@@ -8,6 +8,7 @@ import type { InfoCard, Field } from "@/lib/tasks/readable";
 import type { CallLink, MemoryEntry, MethodOutput, PairVerdict } from "@/lib/jobs/item-view";
 import { blockId } from "@/lib/jobs/mark-segments";
 import { Highlightable } from "./Marks";
+import { metricLabel } from "../metric-label";
 
 const fmt = (x: number | null) => (x === null ? "—" : String(Number(x.toFixed(3))));
 
@@ -119,7 +120,7 @@ export function Scores({ output }: { output: MethodOutput }) {
       {output.scores.flatMap((s) =>
         s.values.map((v) => (
           <div key={`${s.scorer}.${v.metric}`}>
-            <dt className="inline text-slate-400">{s.scorer === v.metric ? v.metric : `${s.scorer}.${v.metric}`} </dt>
+            <dt className="inline text-slate-400">{metricLabel(v.metric)} </dt>
             <dd className="inline font-medium">{fmt(v.value)}</dd>
           </div>
         )),
@@ -251,7 +252,8 @@ export function PairVerdicts({ pairs, experimentId }: { pairs: PairVerdict[]; ex
               <summary className="cursor-pointer">
                 <b>{d.dimension}</b>:{" "}
                 <span className={OUTCOME_CLASS[d.outcome] ?? ""}>
-                  {d.outcome} for {p.a}
+                  {/* Win/Lose are the first method's; a tie belongs to neither. */}
+                  {d.outcome === "Tie" ? "Tie" : `${d.outcome} for ${p.a}`}
                 </span>{" "}
                 (mean {p.a} {d.meanA.toFixed(2)}, {p.b} {d.meanB.toFixed(2)})
               </summary>

@@ -119,7 +119,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             </p>
           ) : null}
           <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="results-pairwise">
-            <thead className="bg-slate-50 text-left text-xs text-slate-500">
+            <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
               <tr>
                 <th className="p-2">Method</th>
                 <th className="p-2">vs</th>

@@ -38,7 +38,7 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
         subtitle={
           <>
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
-              experiment {experimentId}
+              {view.experimentName}
             </Link>{" "}
             · {job.task} · {job.method} · run {job.replicate} · {job.status}
           </>
