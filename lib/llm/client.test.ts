@@ -10,6 +10,7 @@ import { ModelClient } from "./client";
 import { ModelCallError } from "./errors";
 import { extractJson } from "./json";
 import { splitReasoning } from "./reasoning";
+import { SpendGuard } from "./spend-guard";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -95,6 +96,14 @@ describe("ModelClient.chat", () => {
     expect(fake.chatRequests).toHaveLength(1);
     expect(results.filter((r) => r.cacheHit)).toHaveLength(2);
     expect(c.stats).toMatchObject({ requests: 1, cacheHits: 2 });
+  });
+
+  it("makes concurrent identical requests once under a spend guard too (the call is in flight before the guard is awaited)", async () => {
+    fake.setResponder(() => ({ content: '{"requirement": "same"}', delayMs: 50 }));
+    const c = client().withGuard(new SpendGuard({ onTrip: () => {} }));
+    const results = await Promise.all([1, 2].map(() => c.chat({ messages: ask("guarded"), schema: Req, purpose: "test.dedupe.guard" })));
+    expect(results.map((r) => r.value.requirement)).toEqual(["same", "same"]);
+    expect(fake.chatRequests).toHaveLength(1);
   });
 
   it("retries a 429 after the Retry-After delay, and 500s and dropped connections with backoff", async () => {

@@ -512,141 +512,147 @@ export class ModelClient {
       if (r) return r;
     }
 
-    // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
-    const release = this.view.guard ? await this.view.guard.enter() : null;
+    // Registered as in flight before anything is awaited, so an identical call arriving meanwhile
+    // shares this one instead of paying for its own.
+    let release: (() => void) | null = null;
     let value: T | undefined;
-    const run = this.inSlot(
-      role,
-      cfg,
-      async () => {
-        const sdk = this.sdk(cfg);
-        const tries = { n: 0 };
-        let messages = o.messages;
-        let lastRaw: string | null = null;
-        let lastError = "";
-        // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
-        // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
-        let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
-        for (let round = 0; round <= this.core.opts.regenerations; round++) {
-          const started = Date.now();
-          const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
-          let reply: OpenAI.Chat.Completions.ChatCompletion;
-          try {
-            reply = await this.retrying(
-              () =>
-                sdk.chat.completions
-                  .create({
-                    model: cfg.model,
-                    messages,
-                    ...params,
-                    ...(format ? { response_format: format } : {}),
-                  } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
-                  .then(requireCompletion),
-              base,
-              tries,
-              (e) =>
-                format && isJsonModeRefusal(e)
-                  ? `${JSON_MODE_REFUSED} (${jsonMode}: ${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to ${fallbackLabel(weakerJsonMode(jsonMode))}`
-                  : null,
-              cfg.endpoint,
-            );
-          } catch (e) {
-            if (e instanceof RunPausedError) throw e;
-            if (format && isJsonModeRefusal(e)) {
-              // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
-              if (cfg.endpoint) jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
-              else {
-                this.core.jsonModeRefused.set(endpointKey, describe(e));
-                jsonMode = "off";
+    const guard = this.view.guard;
+    const run = (async () => {
+      // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
+      release = guard ? await guard.enter() : null;
+      return this.inSlot(
+        role,
+        cfg,
+        async () => {
+          const sdk = this.sdk(cfg);
+          const tries = { n: 0 };
+          let messages = o.messages;
+          let lastRaw: string | null = null;
+          let lastError = "";
+          // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
+          // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
+          let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
+          for (let round = 0; round <= this.core.opts.regenerations; round++) {
+            const started = Date.now();
+            const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
+            let reply: OpenAI.Chat.Completions.ChatCompletion;
+            try {
+              reply = await this.retrying(
+                () =>
+                  sdk.chat.completions
+                    .create({
+                      model: cfg.model,
+                      messages,
+                      ...params,
+                      ...(format ? { response_format: format } : {}),
+                    } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
+                    .then(requireCompletion),
+                base,
+                tries,
+                (e) =>
+                  format && isJsonModeRefusal(e)
+                    ? `${JSON_MODE_REFUSED} (${jsonMode}: ${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to ${fallbackLabel(weakerJsonMode(jsonMode))}`
+                    : null,
+                cfg.endpoint,
+              );
+            } catch (e) {
+              if (e instanceof RunPausedError) throw e;
+              if (format && isJsonModeRefusal(e)) {
+                // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
+                if (cfg.endpoint) jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
+                else {
+                  this.core.jsonModeRefused.set(endpointKey, describe(e));
+                  jsonMode = "off";
+                }
+                round--;
+                continue;
               }
-              round--;
-              continue;
+              this.core.stats.failed++;
+              throw new ModelCallError(
+                `${o.purpose}: the model endpoint failed (${describe(e)})`,
+                o.purpose,
+                lastRaw,
+                "transport",
+                isDeterministic(e),
+              );
             }
-            this.core.stats.failed++;
-            throw new ModelCallError(
-              `${o.purpose}: the model endpoint failed (${describe(e)})`,
-              o.purpose,
-              lastRaw,
-              "transport",
-              isDeterministic(e),
-            );
-          }
-          const attempt = ++tries.n;
-          const u = reply.usage;
-          const usage: Usage = {
-            promptTokens: u?.prompt_tokens ?? 0,
-            completionTokens: u?.completion_tokens ?? 0,
-            cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-            reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-          };
-          this.core.stats.promptTokens += usage.promptTokens;
-          this.core.stats.completionTokens += usage.completionTokens;
-          // A reasoning model's thinking is kept for the ledger and never parsed.
-          const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
-          const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
-          const raw = split.answer;
-          const rawReply = split.reasoning !== null ? split.raw : null;
-          const checked = check(raw);
-          const latencyMs = Date.now() - started;
-          if (checked.ok) {
-            // The ledger row and the cache entry in one commit, shared with the other replies of this
-            // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
-            const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
-            this.view.guard?.observe(row);
-            await this.core.commits.write(() => {
-              recordCall(db, row);
-              // A cached reply that an updated schema rejects is replaced by the accepted one.
-              storeReply(db, {
-                key: cacheKey,
-                endpoint: cfg.baseURL,
-                model: cfg.model,
-                request: { messages: o.messages, params, replicate },
-                response: raw,
-                usage,
+            const attempt = ++tries.n;
+            const u = reply.usage;
+            const usage: Usage = {
+              promptTokens: u?.prompt_tokens ?? 0,
+              completionTokens: u?.completion_tokens ?? 0,
+              cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+              reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+            };
+            this.core.stats.promptTokens += usage.promptTokens;
+            this.core.stats.completionTokens += usage.completionTokens;
+            // A reasoning model's thinking is kept for the ledger and never parsed.
+            const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
+            const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
+            const raw = split.answer;
+            const rawReply = split.reasoning !== null ? split.raw : null;
+            const checked = check(raw);
+            const latencyMs = Date.now() - started;
+            if (checked.ok) {
+              // The ledger row and the cache entry in one commit, shared with the other replies of this
+              // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
+              const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
+              this.view.guard?.observe(row);
+              await this.core.commits.write(() => {
+                recordCall(db, row);
+                // A cached reply that an updated schema rejects is replaced by the accepted one.
+                storeReply(db, {
+                  key: cacheKey,
+                  endpoint: cfg.baseURL,
+                  model: cfg.model,
+                  request: { messages: o.messages, params, replicate },
+                  response: raw,
+                  usage,
+                });
               });
+              if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+              value = checked.value;
+              return { text: raw, usage };
+            }
+            lastRaw = raw;
+            lastError = checked.error;
+            const last = round === this.core.opts.regenerations;
+            this.record({
+              ...base,
+              cacheHit: false,
+              attempt,
+              status: last ? "failed" : "invalid",
+              error: checked.error,
+              rawReply: rawReply ?? raw,
+              latencyMs,
+              ...usage,
             });
-            if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
-            value = checked.value;
-            return { text: raw, usage };
+            // Ask again with the rejected reply and what was wrong with it, so a deterministic model
+            // does not repeat itself.
+            messages = [
+              ...o.messages,
+              { role: "assistant", content: raw },
+              { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
+            ];
           }
-          lastRaw = raw;
-          lastError = checked.error;
-          const last = round === this.core.opts.regenerations;
-          this.record({
-            ...base,
-            cacheHit: false,
-            attempt,
-            status: last ? "failed" : "invalid",
-            error: checked.error,
-            rawReply: rawReply ?? raw,
-            latencyMs,
-            ...usage,
-          });
-          // Ask again with the rejected reply and what was wrong with it, so a deterministic model
-          // does not repeat itself.
-          messages = [
-            ...o.messages,
-            { role: "assistant", content: raw },
-            { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
-          ];
-        }
-        this.core.stats.failed++;
-        throw new ModelCallError(
-          `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
-          o.purpose,
-          lastRaw,
-          "invalid",
-        );
-      },
-      cacheKey,
-    );
+          this.core.stats.failed++;
+          throw new ModelCallError(
+            `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+            o.purpose,
+            lastRaw,
+            "invalid",
+          );
+        },
+        cacheKey,
+      );
+    })();
     this.core.inflight.set(cacheKey, run);
     try {
       const { text, usage } = await run;
       return { value: value as T, text, cacheHit: false, cacheKey, usage };
     } finally {
       this.core.inflight.delete(cacheKey);
-      release?.();
+      (release as (() => void) | null)?.();
     }
   }
 
