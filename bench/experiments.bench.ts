@@ -13,11 +13,11 @@ import path from "node:path";
 import { openDb } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "@/lib/jobs/deps";
-import { createExperiment } from "@/lib/jobs/create";
-import { runExperiment } from "@/lib/jobs/worker";
-import { resumeExperiment } from "@/lib/jobs/control";
-import { experimentResults } from "@/lib/jobs/results";
+import { bindDeps } from "@/lib/experiments/deps";
+import { createExperiment } from "@/lib/experiments/create";
+import { runExperiment } from "@/lib/experiments/worker";
+import { resumeExperiment } from "@/lib/experiments/control";
+import { experimentResults } from "@/lib/experiments/results";
 import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 import { generatePalset } from "./gen-palset";
 

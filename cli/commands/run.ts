@@ -5,18 +5,18 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { createExperiment } from "@/lib/jobs/create";
-import { prepareJobsSync } from "@/lib/jobs/prepare";
-import { dryRun } from "@/lib/jobs/dry-run";
-import { runExperiment } from "@/lib/jobs/worker";
-import { experimentResults } from "@/lib/jobs/results";
-import { experimentProgress } from "@/lib/jobs/progress";
-import { resumeExperiment, getExperimentRow } from "@/lib/jobs/control";
+import { createExperiment } from "@/lib/experiments/create";
+import { prepareJobsSync } from "@/lib/experiments/prepare";
+import { dryRun } from "@/lib/experiments/dry-run";
+import { runExperiment } from "@/lib/experiments/worker";
+import { experimentResults } from "@/lib/experiments/results";
+import { experimentProgress } from "@/lib/experiments/progress";
+import { resumeExperiment, getExperimentRow } from "@/lib/experiments/control";
 import { runStatusLabel } from "@/lib/run-status";
-import { productionDeps } from "@/lib/jobs/deps";
-import { knownMethod } from "@/lib/jobs/method-choices";
-import { requireModels } from "@/lib/jobs/required-models";
-import { dryRunTable, progressLine, resultsTable } from "@/lib/jobs/format";
+import { productionDeps } from "@/lib/experiments/deps";
+import { knownMethod } from "@/lib/experiments/method-choices";
+import { requireModels } from "@/lib/experiments/required-models";
+import { dryRunTable, progressLine, resultsTable } from "@/lib/experiments/format";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { applyPreset, getPreset, presetOverrides, presetSettings, type PresetId } from "@/lib/experiments/presets";
 import { CliError } from "../errors";
@@ -134,7 +134,7 @@ export function registerRun(program: Command): void {
         id = int(o.resume, "--resume")!;
         if (o.cancelBatch) {
           const [{ cancelJudgeBatches }, { ModelClient }] = await Promise.all([
-            import("@/lib/jobs/judge-batch"),
+            import("@/lib/experiments/judge-batch"),
             import("@/lib/llm/client"),
           ]);
           for (const b of await cancelJudgeBatches(db, ModelClient.create(db), id))

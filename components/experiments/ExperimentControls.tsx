@@ -2,7 +2,7 @@
 import { BatchStates } from "@/components/llm/BatchStates";
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
-import type { Progress } from "@/lib/jobs/progress";
+import type { Progress } from "@/lib/experiments/progress";
 import { runStatusLabel, TONE_CLASSES } from "@/lib/run-status";
 import { postJson } from "./api";
 

@@ -17,7 +17,7 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-import type { ItemRow } from "@/lib/jobs/items";
+import type { ItemRow } from "@/lib/experiments/items";
 import { StarButton } from "./StarButton";
 
 const col = createColumnHelper<ItemRow>();

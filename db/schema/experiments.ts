@@ -29,7 +29,7 @@ export const experiments = sqliteTable(
     status: text("status", { enum: EXPERIMENT_STATUSES }).notNull().default("draft"),
     /**
      * How many jobs the launch planned. A launch records the experiment as "preparing" and the server
-     * creates its jobs in chunks (lib/jobs/prepare.ts) until there are this many; then it is "queued".
+     * creates its jobs in chunks (lib/experiments/prepare.ts) until there are this many; then it is "queued".
      */
     plannedJobs: integer("planned_jobs"),
     error: text("error"),

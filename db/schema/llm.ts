@@ -191,7 +191,7 @@ export const llmBatches = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** An LLM judge run over a campaign's items (the origin of the calls). */
     judgeRunId: integer("judge_run_id").references(() => judgeRuns.id, { onDelete: "cascade" }),
-    /** Or an experiment whose judge calls are batched (config judgeBatch; lib/jobs/judge-batch.ts). */
+    /** Or an experiment whose judge calls are batched (config judgeBatch; lib/experiments/judge-batch.ts). */
     experimentId: integer("experiment_id").references(() => experiments.id, { onDelete: "cascade" }),
     config: text("config").notNull(),
     endpoint: text("endpoint").notNull(),

@@ -3,7 +3,7 @@
  * judgments of each item (six per dimension for an LLM run, or the `judgments` an imported file gave)
  * are re-aggregated at every margin from 0 to 3 and compared with the humans. No model call is made.
  * Applying the chosen margin to an experiment re-derives that experiment's pairwise W/T/L from its
- * stored mean scores (lib/jobs/results.ts).
+ * stored mean scores (lib/experiments/results.ts).
  */
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";

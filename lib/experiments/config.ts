@@ -67,7 +67,7 @@ export const experimentConfigSchema = z
       .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),
     /**
      * The judge calls go through the judge endpoint's Batch API (half the price, up to 24 h): answers are
-     * made online, judge calls collected and sent as batches (lib/jobs/judge-batch.ts).
+     * made online, judge calls collected and sent as batches (lib/experiments/judge-batch.ts).
      */
     judgeBatch: z.boolean().optional(),
     /** Job attempts before a job is recorded as failed. */

@@ -11,12 +11,12 @@ import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "@/lib/jobs/deps";
-import { knownMethod } from "@/lib/jobs/method-choices";
-import { requireModels } from "@/lib/jobs/required-models";
-import { createExperiment } from "@/lib/jobs/create";
-import { runExperiment } from "@/lib/jobs/worker";
-import { experimentProgress } from "@/lib/jobs/progress";
+import { bindDeps } from "@/lib/experiments/deps";
+import { knownMethod } from "@/lib/experiments/method-choices";
+import { requireModels } from "@/lib/experiments/required-models";
+import { createExperiment } from "@/lib/experiments/create";
+import { runExperiment } from "@/lib/experiments/worker";
+import { experimentProgress } from "@/lib/experiments/progress";
 import { parseExperimentConfig } from "./config";
 import { applyPreset, PRESET_IDS, PRESETS, presetOverrides, presetSettings, valueAt } from "./presets";
 

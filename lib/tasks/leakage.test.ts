@@ -16,11 +16,11 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 import { hcQa, hcUsers } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "@/lib/jobs/deps";
-import { knownMethod } from "@/lib/jobs/method-choices";
-import { createExperiment } from "@/lib/jobs/create";
-import { runExperiment } from "@/lib/jobs/worker";
-import { experimentProgress } from "@/lib/jobs/progress";
+import { bindDeps } from "@/lib/experiments/deps";
+import { knownMethod } from "@/lib/experiments/method-choices";
+import { createExperiment } from "@/lib/experiments/create";
+import { runExperiment } from "@/lib/experiments/worker";
+import { experimentProgress } from "@/lib/experiments/progress";
 import { listQueryTopics, loadPalItem } from "./palset-items";
 
 const ASSISTANT = "assistant-model";

@@ -4,7 +4,7 @@
  *   (retried, then a failure), or text replies parsed by a function; cache, retries, ledger are its job;
  * - AssistantPort: one method of lib/assistants for one user, its memory built, answering task inputs in
  *   the item's session (respondInSession): the method retrieves and answers with the shared task prompts.
- * lib/jobs/job-model.ts and deps.ts bind them to the real implementations; tasks never import lib/llm directly.
+ * lib/experiments/job-model.ts and deps.ts bind them to the real implementations; tasks never import lib/llm directly.
  */
 import type { ZodType } from "zod";
 import type { ChatMessage, Lang } from "@/lib/llm/types";

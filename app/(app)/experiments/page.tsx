@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
-import { listExperiments } from "@/lib/jobs/results";
+import { listExperiments } from "@/lib/experiments/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
-import { methodChoices } from "@/lib/jobs/method-choices";
+import { methodChoices } from "@/lib/experiments/method-choices";
 import { presetOptions } from "@/lib/experiments/presets";
 
 export const metadata: Metadata = { title: "Experiments" };

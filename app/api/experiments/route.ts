@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { startExperimentsWorker } from "@/lib/jobs/start-worker";
-import { listExperiments } from "@/lib/jobs/results";
-import { LAUNCH_BODY_LIMIT, estimateOrLaunch } from "@/lib/jobs/service";
+import { startExperimentsWorker } from "@/lib/experiments/start-worker";
+import { listExperiments } from "@/lib/experiments/results";
+import { LAUNCH_BODY_LIMIT, estimateOrLaunch } from "@/lib/experiments/service";
 import { readJsonBody } from "@/lib/http/request";
 
 export const GET = withRole(["admin", "researcher"], () => NextResponse.json(listExperiments(getDb())));

@@ -5,8 +5,8 @@
  */
 import Link from "next/link";
 import type { InfoCard, Field } from "@/lib/tasks/readable";
-import type { CallLink, MemoryEntry, MethodOutput, PairVerdict } from "@/lib/jobs/item-view";
-import { blockId } from "@/lib/jobs/mark-segments";
+import type { CallLink, MemoryEntry, MethodOutput, PairVerdict } from "@/lib/experiments/item-view";
+import { blockId } from "@/lib/experiments/mark-segments";
 import { Highlightable } from "./Marks";
 import { metricLabel } from "../metric-label";
 

@@ -5,10 +5,10 @@
  * optional note. Marks are saved per user (POST /api/experiments/:id/marks) and everyone's are shown.
  */
 import { createContext, Fragment, useCallback, useContext, useEffect, useRef, useState } from "react";
-import { markSegments } from "@/lib/jobs/mark-segments";
+import { markSegments } from "@/lib/experiments/mark-segments";
 import { postJson } from "../api";
 import { MARK_STYLE, type MarkColour } from "./mark-style";
-import type { CaseMark } from "@/lib/jobs/marks";
+import type { CaseMark } from "@/lib/experiments/marks";
 
 /** A mark as the browser gets it (the server's CaseMark without its timestamp). */
 export type ClientMark = Omit<CaseMark, "createdAt">;

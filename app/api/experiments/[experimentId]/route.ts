@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { startExperimentsWorker } from "@/lib/jobs/start-worker";
-import { experimentProgress } from "@/lib/jobs/progress";
-import { experimentResults } from "@/lib/jobs/results";
-import { cancelExperimentBatches, controlExperiment } from "@/lib/jobs/service";
+import { startExperimentsWorker } from "@/lib/experiments/start-worker";
+import { experimentProgress } from "@/lib/experiments/progress";
+import { experimentResults } from "@/lib/experiments/results";
+import { cancelExperimentBatches, controlExperiment } from "@/lib/experiments/service";
 import { readJsonBody } from "@/lib/http/request";
 import { idParam } from "@/lib/http/request";
 

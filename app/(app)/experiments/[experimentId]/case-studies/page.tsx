@@ -3,9 +3,9 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
-import { listCaseStudies, type CaseStudyFilter } from "@/lib/jobs/case-studies";
-import { getExperimentRow } from "@/lib/jobs/control";
-import { MARK_MEANINGS } from "@/lib/jobs/marks";
+import { listCaseStudies, type CaseStudyFilter } from "@/lib/experiments/case-studies";
+import { getExperimentRow } from "@/lib/experiments/control";
+import { MARK_MEANINGS } from "@/lib/experiments/marks";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { MARK_STYLE } from "@/components/experiments/case/mark-style";
 

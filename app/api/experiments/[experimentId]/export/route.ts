@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { exportExperiment } from "@/lib/jobs/export";
+import { exportExperiment } from "@/lib/experiments/export";
 import { idParam } from "@/lib/http/request";
 
 /**

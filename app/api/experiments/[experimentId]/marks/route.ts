@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { addMark } from "@/lib/jobs/marks";
+import { addMark } from "@/lib/experiments/marks";
 import { idParam, readJsonBody } from "@/lib/http/request";
 
 /** A highlighted passage of a case study: `{task, itemKey, block, start, end, quote, colour, note?}`, by the signed-in user. */

@@ -1,8 +1,8 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { starJob } from "@/lib/jobs/service";
-import { getJob } from "@/lib/jobs/items";
+import { starJob } from "@/lib/experiments/service";
+import { getJob } from "@/lib/experiments/items";
 import { readJsonBody } from "@/lib/http/request";
 import { idParam } from "@/lib/http/request";
 

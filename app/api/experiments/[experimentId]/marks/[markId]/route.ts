@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
-import { deleteMark } from "@/lib/jobs/marks";
+import { deleteMark } from "@/lib/experiments/marks";
 import { idParam } from "@/lib/http/request";
 
 /** Removes a mark: its author's or, for an admin, anyone's. */

@@ -30,7 +30,7 @@ export function jobModel(
     .withOrigin({ jobId })
     .withGuard(guard ?? null)
     .deferringHits();
-  // Judge calls to be batched (lib/jobs/judge-batch.ts) are handed to `collect` instead of sent.
+  // Judge calls to be batched (lib/experiments/judge-batch.ts) are handed to `collect` instead of sent.
   const judge = collect ? llm.collecting(collect) : llm;
   const via = (req: ChatRequest) => (req.role === "judge" ? judge : llm);
   const opts = (req: ChatRequest) => ({

@@ -41,7 +41,7 @@ export function cancelExperiment(db: Db, id: number): void {
 /**
  * Queues a paused, failed, cancelled or crashed ("running" with no live worker) experiment again. Finished
  * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`. One stopped
- * before all its jobs were created goes back to "preparing" (lib/jobs/prepare.ts creates the rest).
+ * before all its jobs were created goes back to "preparing" (lib/experiments/prepare.ts creates the rest).
  */
 export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean } = {}): void {
   db.transaction(() => {

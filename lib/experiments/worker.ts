@@ -1,6 +1,6 @@
 /**
  * The worker: runs an experiment's jobs with a concurrency limit until none is left, claiming each with a
- * lease it keeps renewing. The server starts one (lib/jobs/server-worker.ts); `pal run` runs its own in
+ * lease it keeps renewing. The server starts one (lib/experiments/server-worker.ts); `pal run` runs its own in
  * process: its lanes (./lanes.ts) claim the jobs, each run by ./run-job.ts, and an experiment that batches
  * its judge calls waits for its batches between rounds (./judge-batch.ts). Pause and cancel are read
  * between jobs. Results are stored per job, so a crash loses at most the jobs in flight, and their model
@@ -36,7 +36,7 @@ export type WorkerOptions = {
   /**
    * Judge calls sent as batches (config judgeBatch): wait for an open batch, polling every `batchPollMs`
    * (`pal run`). Without it the run returns "running" while its batch is out, and the server's worker
-   * comes back to poll it (lib/jobs/server-worker.ts).
+   * comes back to poll it (lib/experiments/server-worker.ts).
    */
   waitForBatch?: boolean;
   batchPollMs?: number;
@@ -59,7 +59,7 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const exp = getExperimentRow(db, experimentId);
   if (exp.status === "done" || exp.status === "cancelled" || exp.status === "paused") return exp.status;
-  // Its jobs are still being created (lib/jobs/prepare.ts): running now would miss the rest.
+  // Its jobs are still being created (lib/experiments/prepare.ts): running now would miss the rest.
   if (exp.status === "preparing") throw new ConflictError(`experiment ${experimentId} is still being prepared; run it once it is queued`);
   const ds = db.select().from(datasets).where(eq(datasets.id, exp.datasetId)).get()!;
   // A first start follows creation, which just hashed the data (and the data set cannot be replaced or
