@@ -5,46 +5,15 @@
  * are judged online, with the same results.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { tempDb } from "@/test/db";
+import { runPal } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function pal(dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean): Promise<Run> {
-  const env = {
-    ...process.env,
-    PAL_DB: dbFile,
-    OPENAI_BASE_URL: baseURL,
-    OPENAI_API_KEY: "test",
-    PAL_MODEL_ASSISTANT: "assistant-model",
-    PAL_MODEL_USER_SIMULATOR: "simulator-model",
-    PAL_MODEL_JUDGE: "judge-model",
-  };
-  return new Promise((resolve) => {
-    const child = spawn("node", ["bin/pal.mjs", ...args], { env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    const timer = killWhen
-      ? setInterval(() => {
-          if (killWhen()) {
-            clearInterval(timer);
-            child.kill("SIGKILL");
-          }
-        }, 20)
-      : undefined;
-    child.on("close", (code) => {
-      if (timer) clearInterval(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
 const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement", "--users", "0000,0001", "--json"];
 type Out = { experiment: { id: number }; results: unknown };

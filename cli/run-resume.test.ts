@@ -6,15 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { tempDb } from "@/test/db";
-import { runPal, type PalRun } from "@/test/pal-cli";
+import { runPal } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 
-function pal(dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean): Promise<PalRun> {
-  return runPal(dbFile, baseURL, args, { killWhen });
-}
+const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
 const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4", "--json"];
 

@@ -1,24 +1,22 @@
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { modelSettings } from "@/db/schema";
 import { listModelConfigs, resolveModelConfig, saveModelSetting, deleteModelSetting } from "./config";
 import { SavedKeyUnreadableError } from "./secrets";
 import { checkModel } from "./check";
+import { stubModelEnv } from "@/test/model-env";
 
 let t: ReturnType<typeof tempDb>;
 beforeEach(() => {
   t = tempDb();
-  vi.stubEnv("PAL_DB", t.file);
-  // The generated encryption key lives in the private folder: a temp one per test.
-  vi.stubEnv("PAL_PRIVATE_DIR", path.join(path.dirname(t.file), "private"));
-  vi.stubEnv("PAL_SECRET_KEY", "");
-  vi.stubEnv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1");
-  vi.stubEnv("OPENAI_API_KEY", "env-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "env-assistant");
-  vi.stubEnv("PAL_MODEL_JUDGE", "env-judge");
-  vi.stubEnv("PAL_JUDGE_BASE_URL", "http://127.0.0.1:8/v1/");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "");
+  stubModelEnv(t.file, {
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    OPENAI_API_KEY: "env-key",
+    PAL_MODEL_ASSISTANT: "env-assistant",
+    PAL_MODEL_JUDGE: "env-judge",
+    PAL_JUDGE_BASE_URL: "http://127.0.0.1:8/v1/",
+    PAL_MODEL_EMBEDDING: "",
+  });
 });
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -9,6 +9,7 @@ import { deleteEndpoint, listEndpoints, saveEndpoint } from "./endpoints";
 import { ModelClient } from "./client";
 import { recordTokens, release, rpmWindow, tryAcquire } from "./rate-limit";
 import { saveModelForm } from "./model-forms";
+import { stubModelEnv } from "@/test/model-env";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -19,15 +20,14 @@ beforeEach(async () => {
   fake = await startFakeOpenAI();
   t = tempDb();
   db = t.db;
-  vi.stubEnv("PAL_DB", t.file);
-  vi.stubEnv("PAL_PRIVATE_DIR", path.join(path.dirname(t.file), "private"));
-  vi.stubEnv("PAL_SECRET_KEY", "");
-  vi.stubEnv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1");
-  vi.stubEnv("OPENAI_API_KEY", "env-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "env-assistant");
-  vi.stubEnv("PAL_MODEL_JUDGE", "env-judge");
-  vi.stubEnv("PAL_MODEL_USER_SIMULATOR", "env-simulator");
-  vi.stubEnv("PAL_LLM_CONCURRENCY", "4");
+  stubModelEnv(t.file, {
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    OPENAI_API_KEY: "env-key",
+    PAL_MODEL_ASSISTANT: "env-assistant",
+    PAL_MODEL_JUDGE: "env-judge",
+    PAL_MODEL_USER_SIMULATOR: "env-simulator",
+    PAL_LLM_CONCURRENCY: "4",
+  });
 });
 afterEach(async () => {
   vi.unstubAllEnvs();

@@ -3,7 +3,6 @@
  * json_schema sends the call's zod schema; a 400 for response_format is detected once, the endpoint
  * falls back (json_schema → json_object → off) and every client on the database remembers it.
  */
-import path from "node:path";
 import { z } from "zod";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
@@ -13,16 +12,14 @@ import { saveModelSetting } from "./config";
 import { listEndpoints, saveEndpoint } from "./endpoints";
 import { ModelClient } from "./client";
 import { jsonSchemaOf } from "./json-mode";
+import { stubModelEnv } from "@/test/model-env";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
 
 beforeEach(() => {
   t = tempDb();
-  vi.stubEnv("PAL_DB", t.file);
-  vi.stubEnv("PAL_PRIVATE_DIR", path.join(path.dirname(t.file), "private"));
-  vi.stubEnv("PAL_SECRET_KEY", "");
-  vi.stubEnv("PAL_MODEL_JUDGE", "judge-model");
+  stubModelEnv(t.file, { PAL_MODEL_JUDGE: "judge-model" });
 });
 afterEach(async () => {
   vi.unstubAllEnvs();
