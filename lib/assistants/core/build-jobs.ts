@@ -4,7 +4,7 @@
  * `memory_builds` as sessions complete, so any page can poll it and closing the page does not stop
  * the build. The work itself is `buildMemory` (resumable), the same as `pal memory build`.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, memoryBuilds, type MemoryBuildStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -130,6 +130,13 @@ export function resumeInterruptedBuilds(db: Db, makeClient: () => ModelClient = 
     .filter((r) => r.pid !== process.pid && (r.pid === null || !pidAlive(r.pid)));
   const resumed: number[] = [];
   for (const r of rows) {
+    // A later build of the same work (started from the page's Resume, or again by hand) has taken it
+    // over: resuming this one too would run the same work twice.
+    const later = laterBuildOf(db, r);
+    if (later !== null) {
+      finish(db, r.id, "failed", `the server stopped during this build; build #${later} took over its work`);
+      continue;
+    }
     // Only the process that wins this update resumes the row (two servers starting at once).
     const won = db.$client
       .prepare("UPDATE memory_builds SET pid = ?, current = NULL WHERE id = ? AND status = 'running' AND pid IS ?")
@@ -143,6 +150,19 @@ export function resumeInterruptedBuilds(db: Db, makeClient: () => ModelClient = 
     }
   }
   return resumed;
+}
+
+/** The first build after `r` of the same data set, method and users, if any. */
+function laterBuildOf(db: Db, r: { id: number; datasetId: number; method: string; users: string[] }): number | null {
+  const same = (users: string[]) => JSON.stringify([...users].sort()) === JSON.stringify([...r.users].sort());
+  const next = db
+    .select({ id: memoryBuilds.id, users: memoryBuilds.users })
+    .from(memoryBuilds)
+    .where(and(eq(memoryBuilds.datasetId, r.datasetId), eq(memoryBuilds.method, r.method), gt(memoryBuilds.id, r.id)))
+    .orderBy(asc(memoryBuilds.id))
+    .all()
+    .find((x) => same(x.users));
+  return next?.id ?? null;
 }
 
 function finish(db: Db, id: number, status: MemoryBuildStatus, error: string | null, done?: number) {
