@@ -4,7 +4,7 @@
  * and candidate solutions), likes and dislikes as coloured lists. Unknown fields follow, titled from
  * their key; nothing is shown as JSON.
  */
-import { Value } from "./Value";
+import { keyLabel, Value } from "./Value";
 
 const TITLES: Array<[string, string]> = [
   ["background", "Background"],
@@ -59,7 +59,7 @@ function LabelledList({ items, label, tone }: { items: unknown[]; label: string;
   );
 }
 
-const titleOf = (k: string) => TITLES.find(([key]) => key === k)?.[1] ?? k.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+const titleOf = (k: string) => TITLES.find(([key]) => key === k)?.[1] ?? keyLabel(k);
 
 export function UserInfoCard({ info }: { info: unknown }) {
   if (info === null || info === undefined || typeof info !== "object" || Array.isArray(info)) {

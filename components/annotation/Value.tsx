@@ -45,7 +45,7 @@ export function Value({ value }: { value: unknown }) {
     <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
       {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
         <div key={k} className="contents">
-          <dt className="text-xs font-medium text-slate-500">{k.replace(/_/g, " ")}</dt>
+          <dt className="text-xs font-medium text-slate-500">{keyLabel(k)}</dt>
           <dd className="text-sm">
             <Value value={v} />
           </dd>
@@ -94,3 +94,6 @@ export function ScrollPane({
     </section>
   );
 }
+
+/** A stored key as a label: "health_status" → "Health status" (as the experiment's item cards show them). */
+export const keyLabel = (k: string) => k.replace(/[_-]+/g, " ").replace(/^\w/, (c) => c.toUpperCase());

@@ -53,7 +53,8 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
       }),
       col.accessor("task", { header: "Task", filterFn: exact }),
       col.accessor("method", { header: "Method", filterFn: exact }),
-      col.accessor("replicate", { header: "Run" }),
+      // Runs are counted from 1 on the page; exports keep the stored replicate index (from 0).
+      col.accessor("replicate", { header: "Run", cell: (c) => <span title={`replicate index ${c.getValue()}`}>{c.getValue() + 1}</span> }),
       col.accessor("status", {
         header: "Status",
         filterFn: exact,

@@ -139,7 +139,7 @@ export function MethodOutputView({ output: o, reference, wide }: { output: Metho
       <h2 className="mb-2 flex items-baseline gap-2 text-sm font-semibold">
         {o.method}
         <span className="text-xs font-normal text-slate-500">
-          run {o.replicate} · {o.status}
+          run {o.replicate + 1} · {o.status}
         </span>
       </h2>
       {o.error ? (

@@ -40,7 +40,7 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
               {view.experimentName}
             </Link>{" "}
-            · {job.task} · {job.method} · run {job.replicate} · {job.status}
+            · {job.task} · {job.method} · run {job.replicate + 1} · {job.status}
           </>
         }
         actions={
