@@ -9,7 +9,10 @@ import type { PublicEndpoint } from "@/lib/llm/endpoints";
 
 const limit = (v: number | null, unit: string, none: string) => (v === null ? none : `${v.toLocaleString("en-US")} ${unit}`);
 
-/** One endpoint in a line or two: where, its limits, its JSON mode (and fallback), who uses it. Never the key, only whether one is saved. */
+/**
+ * One endpoint in a few lines: where, its limits, its JSON mode (and fallback), whether it is marked as serving
+ * the Batch API, who uses it. Never the key, only whether one is saved.
+ */
 export function describeEndpoint(e: PublicEndpoint): string {
   const json = e.jsonModeFallback ? `${e.jsonMode}, now ${e.jsonModeFallback} (${e.jsonModeNote})` : e.jsonMode;
   return [
@@ -19,7 +22,7 @@ export function describeEndpoint(e: PublicEndpoint): string {
       "tokens/min",
       "no tokens/min limit",
     )} · timeout ${limit(e.timeoutMs, "ms", "PAL_LLM_TIMEOUT_MS")}`,
-    `  JSON mode ${json} · key ${e.key}${e.models?.length ? ` · models ${e.models.join(", ")}` : ""}`,
+    `  JSON mode ${json} · key ${e.key}${e.models?.length ? ` · models ${e.models.join(", ")}` : ""} · Batch API ${e.batchApi ? "yes" : "no"}`,
     `  used by ${e.usedBy.length ? e.usedBy.join(", ") : "no role yet"}`,
   ].join("\n");
 }
@@ -36,7 +39,7 @@ export function registerModels(program: Command): void {
   const models = program.command("models").description(SUMMARIES.models);
   models
     .command("list", { isDefault: true })
-    .description("the defined endpoints (URL, limits, JSON mode, who uses them) and each role's model; keys are never printed")
+    .description("the defined endpoints (URL, limits, JSON mode, Batch API, who uses them) and each role's model; keys are never printed")
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const { listModelConfigs } = await import("@/lib/llm/config");

@@ -26,7 +26,8 @@ export function EndpointForm({ endpoint, action: saveEndpoint }: { endpoint?: Pu
         <h3 className="text-sm font-semibold">{e ? e.name : "New endpoint"}</h3>
         {e ? (
           <span className="text-xs text-slate-500">
-            key: <span data-testid="endpoint-key">{e.key}</span> · used by{" "}
+            key: <span data-testid="endpoint-key">{e.key}</span> · Batch API:{" "}
+            <span data-testid="endpoint-batch-api">{e.batchApi ? "yes (half price)" : "not marked"}</span> · used by{" "}
             <span data-testid="endpoint-used-by">{e.usedBy.length ? e.usedBy.join(", ") : "no role yet"}</span>
           </span>
         ) : null}
@@ -75,6 +76,9 @@ export function EndpointForm({ endpoint, action: saveEndpoint }: { endpoint?: Pu
             <option value="json_object">json_object</option>
             <option value="json_schema">json_schema (the call&apos;s schema)</option>
           </select>
+        </label>
+        <label className="flex items-center gap-1 text-xs text-slate-600" title="It serves /v1/files and /v1/batches (OpenAI Batch API)">
+          <input type="checkbox" name="batchApi" defaultChecked={e?.batchApi ?? false} /> Supports the Batch API (half price)
         </label>
         {e ? (
           <label className="flex items-center gap-1 text-xs text-slate-600">

@@ -49,6 +49,11 @@ export const endpoints = sqliteTable("endpoints", {
   jsonModeFallback: text("json_mode_fallback", { enum: JSON_MODES }),
   /** Why it fell back: the endpoint's error and when, for the note on Admin → Models. */
   jsonModeNote: text("json_mode_note"),
+  /**
+   * The admin marks that the endpoint serves the OpenAI Batch API (/v1/files, /v1/batches: half the
+   * price), so the batch options for judge runs can say whether the judge's endpoint is known to take them.
+   */
+  batchApi: integer("batch_api", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: integer("updated_at"),
 });

@@ -33,6 +33,8 @@ export type EndpointRow = EndpointLimits & {
   /** The mode in use after a refusal (null: the chosen one), and why. */
   jsonModeFallback: JsonMode | null;
   jsonModeNote: string | null;
+  /** Marked by the admin as serving the OpenAI Batch API (/v1/files, /v1/batches). */
+  batchApi: boolean;
 };
 
 /** The admin page's view: no key, only whether one is saved and readable. */
@@ -43,10 +45,10 @@ export function endpointById(db: Db, id: number): EndpointRow | null {
   const r = stmt(
     db,
     `SELECT id, name, base_url AS baseUrl, api_key_enc AS apiKeyEnc, models, concurrency, rpm, tpm, timeout_ms AS timeoutMs,
-       json_mode AS jsonMode, json_mode_fallback AS jsonModeFallback, json_mode_note AS jsonModeNote FROM endpoints WHERE id = ?`,
-  ).get(id) as (Omit<EndpointRow, "models"> & { models: string | null }) | undefined;
+       json_mode AS jsonMode, json_mode_fallback AS jsonModeFallback, json_mode_note AS jsonModeNote, batch_api AS batchApi FROM endpoints WHERE id = ?`,
+  ).get(id) as (Omit<EndpointRow, "models" | "batchApi"> & { models: string | null; batchApi: number }) | undefined;
   if (!r) return null;
-  return { ...r, models: r.models === null ? null : (JSON.parse(r.models) as string[]) };
+  return { ...r, models: r.models === null ? null : (JSON.parse(r.models) as string[]), batchApi: r.batchApi === 1 };
 }
 
 /** The JSON mode a call on this endpoint asks for now: the chosen one, or where a refusal left it. */
@@ -127,6 +129,8 @@ export type EndpointInput = {
   tpm?: number | null;
   timeoutMs?: number | null;
   jsonMode?: JsonMode;
+  /** Serves the OpenAI Batch API; undefined keeps the stored mark (false for a new endpoint). */
+  batchApi?: boolean;
 };
 
 const positive = (name: string, field: string, v: number | null | undefined, max: number) => {
@@ -153,6 +157,7 @@ export function saveEndpoint(db: Db, input: EndpointInput): number {
     jsonMode: input.jsonMode ?? "off",
     updatedAt: Date.now(),
   };
+  if (input.batchApi !== undefined) values.batchApi = input.batchApi;
   if (!JSON_MODES.includes(values.jsonMode!))
     throw new InvalidInputError(`endpoint "${name}": JSON mode "${values.jsonMode}" is not one of ${JSON_MODES.join(", ")}`);
   if (input.apiKey !== undefined) values.apiKeyEnc = input.apiKey?.trim() ? encryptSecret(input.apiKey.trim()) : null;

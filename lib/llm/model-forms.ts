@@ -83,6 +83,8 @@ const endpointFields = z.object({
   tpm: formCount("tokens/min"),
   timeoutMs: formCount("timeout (ms)"),
   jsonMode: z.enum(JSON_MODES, { error: `JSON mode: expected one of ${JSON_MODES.join(", ")}` }).default("off"),
+  /** A checkbox: absent when unticked, so absent means "not marked". */
+  batchApi: formBool.optional(),
 });
 
 /** Defines (or updates, by name) an endpoint; an empty key field keeps the stored key. */
@@ -101,6 +103,7 @@ export function saveEndpointForm(db: Db, form: FormData): { ok: string } {
     tpm: f.tpm,
     timeoutMs: f.timeoutMs,
     jsonMode: f.jsonMode,
+    batchApi: f.batchApi ?? false,
   });
   return { ok: `Saved endpoint ${f.name}.` };
 }

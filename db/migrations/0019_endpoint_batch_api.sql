@@ -1,0 +1,1 @@
+ALTER TABLE `endpoints` ADD `batch_api` integer DEFAULT false NOT NULL;
