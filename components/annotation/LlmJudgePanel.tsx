@@ -1,5 +1,6 @@
 "use client";
 import { BatchStates } from "@/components/llm/BatchStates";
+import { BatchApiNote } from "@/components/llm/BatchApiNote";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { LlmJudgeEstimate, LlmJudgeRunInfo } from "@/lib/annotation/llm-judge";
@@ -12,7 +13,15 @@ type Estimate = LlmJudgeEstimate;
  * Runs an LLM judge over the campaign's items: pick the judge configuration, see the dry-run estimate,
  * start it, and watch its progress (polled while a run is going; the page's tables refresh when it ends).
  */
-export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLabel: string; initialRuns: Run[]; choices: string[] }) {
+export function LlmJudgePanel(props: {
+  campaignId: number;
+  kind: string;
+  judgeLabel: string;
+  initialRuns: Run[];
+  choices: string[];
+  /** The choices on an endpoint marked as serving the Batch API (Admin → Models); a batch is offered for every choice. */
+  batchApiChoices: string[];
+}) {
   const { campaignId, kind, judgeLabel, choices } = props;
   const router = useRouter();
   const [runs, setRuns] = useState<Run[]>(props.initialRuns);
@@ -113,6 +122,7 @@ export function LlmJudgePanel(props: { campaignId: number; kind: string; judgeLa
           Run judge
         </button>
       </div>
+      {batch && !props.batchApiChoices.includes(form.modelConfig) ? <BatchApiNote /> : null}
       {estimate ? (
         <p className="text-sm" role="status" data-testid="llm-judge-estimate">
           {estimate.modelConfig} ({estimate.model}): {estimate.pending} verdicts to make over {estimate.items} items —{" "}

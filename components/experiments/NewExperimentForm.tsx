@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { postJson } from "./api";
 import { PresetSettingsTable } from "./PresetSettingsTable";
+import { BatchApiNote } from "@/components/llm/BatchApiNote";
 
 type DatasetOption = { id: number; name: string; kind: string };
 type TaskOption = { name: string; label: string; datasetKind: string };
@@ -60,11 +61,14 @@ export function NewExperimentForm({
   tasks,
   methods: allMethods,
   presets = [],
+  judgeBatchApi = false,
 }: {
   datasets: DatasetOption[];
   tasks: TaskOption[];
   methods: MethodOption[];
   presets?: PresetOption[];
+  /** Whether the judge's endpoint is marked as serving the Batch API (Admin → Models); batches are offered either way. */
+  judgeBatchApi?: boolean;
 }) {
   const router = useRouter();
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 0);
@@ -267,6 +271,7 @@ export function NewExperimentForm({
         <input type="checkbox" checked={judgeBatch} onChange={(e) => setJudgeBatch(e.target.checked)} data-testid="judge-batch" />
         Send the judge calls as batches (the judge endpoint must support the Batch API)
       </label>
+      {judgeBatch && !judgeBatchApi ? <BatchApiNote /> : null}
       <details className="text-xs text-slate-600">
         <summary>Advanced config (JSON: method options and labels, models per role, HiCUPID splits and judges)</summary>
         <textarea

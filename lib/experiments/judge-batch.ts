@@ -23,6 +23,7 @@ import { FINISHED_BATCH, batchesOfExperiment, cancelBatch, pollBatch, submitBatc
 
 export { batchesOfExperiment };
 import { ConflictError } from "@/lib/errors";
+import { onBatchApiEndpoint } from "@/lib/llm/config";
 import type { ChatRequest } from "@/lib/tasks/ports";
 import type { LedgerRow } from "@/lib/llm/ledger";
 import type { ModelPort } from "@/lib/tasks/ports";
@@ -289,6 +290,18 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
       return "waiting";
     },
   };
+}
+
+/**
+ * The judge configurations an experiment's tasks call unless its config names others: the role itself
+ * (HiCUPID's default judge), requirement's "judge:gscore" and dialogue's "judge:dialogue" (each falls back
+ * to the role when it has no settings of its own).
+ */
+const EXPERIMENT_JUDGE_CONFIGS = ["judge", "judge:gscore", "judge:dialogue"];
+
+/** Whether every judge configuration an experiment calls by default is on an endpoint marked as serving the Batch API (for the New experiment form's note). */
+export function judgeEndpointsBatchApi(db: Db): boolean {
+  return EXPERIMENT_JUDGE_CONFIGS.every((name) => onBatchApiEndpoint(db, name));
 }
 
 /** Cancels the experiment's open judge batches: nothing of them is ingested; the parked jobs run online. */

@@ -49,8 +49,11 @@ export type PublicModelConfig = {
   /** Why the key is unreadable. */
   keyError?: string;
   params: Record<string, unknown>;
-  /** The defined endpoint it points at (set on this row, or inherited from the judge role). */
-  endpoint: { id: number; name: string; inherited: boolean } | null;
+  /**
+   * The defined endpoint it points at (set on this row, or inherited from the judge role), and whether
+   * the admin marked it as serving the Batch API.
+   */
+  endpoint: { id: number; name: string; inherited: boolean; batchApi: boolean } | null;
 };
 type Source = "settings" | "env" | "default" | "none" | "endpoint";
 
@@ -183,9 +186,18 @@ export function listModelConfigs(db: Db): PublicModelConfig[] {
       key: enc ? (keyError ? "unreadable" : "set") : !e && l.env.apiKey ? "from env" : "missing",
       ...(keyError ? { keyError } : {}),
       params: Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})),
-      endpoint: e ? { id: e.id, name: e.name, inherited: l.endpointInherited } : null,
+      endpoint: e ? { id: e.id, name: e.name, inherited: l.endpointInherited, batchApi: e.batchApi } : null,
     };
   });
+}
+
+/**
+ * Whether the configuration's calls go to a defined endpoint the admin marked as serving the Batch API.
+ * False for one on its own URL or the environment: nothing says whether that serves /v1/batches (a batch
+ * run there is still allowed; a refused batch falls back to online calls).
+ */
+export function onBatchApiEndpoint(db: Db, name: string): boolean {
+  return layered(db, name).endpoint?.batchApi === true;
 }
 
 export type ModelSettingInput = {

@@ -10,6 +10,7 @@ import { listDatasets } from "@/lib/datasets/palset/queries";
 import { TASKS } from "@/lib/tasks/registry";
 import { methodChoices } from "@/lib/experiments/method-choices";
 import { presetOptions } from "@/lib/experiments/presets";
+import { judgeEndpointsBatchApi } from "@/lib/experiments/judge-batch";
 
 export const metadata: Metadata = { title: "Experiments" };
 
@@ -25,7 +26,15 @@ export default async function ExperimentsPage() {
   return (
     <>
       <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench and HiCUPID tasks, run as resumable jobs (here or with pal run)." />
-      {dsList.length ? <NewExperimentForm datasets={dsList} tasks={tasks} methods={methodChoices()} presets={presetOptions()} /> : null}
+      {dsList.length ? (
+        <NewExperimentForm
+          datasets={dsList}
+          tasks={tasks}
+          methods={methodChoices()}
+          presets={presetOptions()}
+          judgeBatchApi={judgeEndpointsBatchApi(db)}
+        />
+      ) : null}
       {rows.length === 0 ? (
         <EmptyState title="No experiments yet">
           Estimate one with <code>npx pal run --dataset NAME --method M --task requirement --dry-run</code>.

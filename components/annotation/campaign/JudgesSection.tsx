@@ -23,6 +23,8 @@ export function JudgesSection(p: {
   judgeLabel: string;
   llmRuns: ReturnType<typeof llmJudgeRuns>;
   judgeChoices: string[];
+  /** The judge choices on an endpoint marked as serving the Batch API. */
+  batchApiChoices: string[];
   /** Whether any run has a verdict (the vote / tie-variant choices show only then). */
   hasRuns: boolean;
   humans: "vote" | "adjudication";
@@ -42,7 +44,14 @@ export function JudgesSection(p: {
   return (
     <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 className="font-semibold">Judges on the same items</h2>
-      <LlmJudgePanel campaignId={id} kind={c.kind} judgeLabel={p.judgeLabel} initialRuns={p.llmRuns} choices={p.judgeChoices} />
+      <LlmJudgePanel
+        campaignId={id}
+        kind={c.kind}
+        judgeLabel={p.judgeLabel}
+        initialRuns={p.llmRuns}
+        choices={p.judgeChoices}
+        batchApiChoices={p.batchApiChoices}
+      />
       <JudgeImportForm campaignId={id} />
       <p className="text-xs text-slate-500">
         JSONL, one verdict per line:{" "}

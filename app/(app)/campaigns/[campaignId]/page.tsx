@@ -18,6 +18,7 @@ import { judgeLabelsOf, judgeRunsOf } from "@/lib/annotation/human-labels";
 import { campaignExperimentId, experimentsWithPairwiseResults, tieMarginCalibration } from "@/lib/annotation/calibration";
 import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
 import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
+import { onBatchApiEndpoint } from "@/lib/llm/config";
 import { CampaignHeader } from "@/components/annotation/campaign/CampaignHeader";
 import { AnnotatorProgress } from "@/components/annotation/campaign/AnnotatorProgress";
 import { AnnotatorAgreement } from "@/components/annotation/campaign/AnnotatorAgreement";
@@ -71,6 +72,7 @@ export default async function CampaignPage({
         judgeLabel={judgeForKind(c.kind).label}
         llmRuns={llmJudgeRuns(db, id)}
         judgeChoices={judgeConfigChoices(db)}
+        batchApiChoices={judgeConfigChoices(db).filter((name) => onBatchApiEndpoint(db, name))}
         hasRuns={runs.length > 0}
         humans={humans}
         variant={variant}
