@@ -51,6 +51,7 @@ beforeAll(async () => {
       tpm: 200_000,
       timeoutMs: 30_000,
       jsonMode: "json_schema",
+      batchApi: true,
     });
     saveEndpoint(db, { name: "openai", baseUrl: "https://api.openai.com/v1", jsonMode: "json_object" });
     saveModelSetting(db, { name: "judge", endpointId: lab });
@@ -71,14 +72,14 @@ describe("pal models", () => {
     expect(r.stdout).toContain("lab vLLM  http://10.0.0.5:8000/v1");
     expect(r.stdout).toContain("in flight 16 · 600 requests/min · 200,000 tokens/min · timeout 30,000 ms");
     expect(r.stdout).toMatch(
-      /JSON mode json_schema, now json_object \(json_schema refused .*not supported.*\) · key set · models qwen3-32b/,
+      /JSON mode json_schema, now json_object \(json_schema refused .*not supported.*\) · key set · models qwen3-32b · Batch API yes/,
     );
     expect(r.stdout).toContain("used by assistant, judge, judge:strict");
     expect(r.stdout).toContain("openai  https://api.openai.com/v1");
     expect(r.stdout).toContain(
       "in flight PAL_LLM_CONCURRENCY per process · no requests/min limit · no tokens/min limit · timeout PAL_LLM_TIMEOUT_MS",
     );
-    expect(r.stdout).toMatch(/JSON mode json_object · key missing/);
+    expect(r.stdout).toMatch(/JSON mode json_object · key missing · Batch API no/);
     expect(r.stdout).toContain("used by no role yet");
     expect(r.stdout).toMatch(/judge:strict +qwen3-judge +endpoint lab vLLM · key set/);
     expect(r.stdout).toMatch(/user-simulator +- +http:\/\/127\.0\.0\.1:9\/v1 \(env\)/);
@@ -101,11 +102,13 @@ describe("pal models", () => {
       jsonMode: "json_schema",
       jsonModeFallback: "json_object",
       key: "set",
+      batchApi: true,
     });
+    expect(out.endpoints[1]).toMatchObject({ name: "openai", batchApi: false });
     expect(out.endpoints[0]).not.toHaveProperty("apiKeyEnc");
     expect(out.roles.find((c: { name: string }) => c.name === "judge")).toMatchObject({
       model: "env-judge",
-      endpoint: { name: "lab vLLM" },
+      endpoint: { name: "lab vLLM", batchApi: true },
     });
   });
 });

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { openDb, type Db } from "@/db/client";
 import { startFakeOpenAI, type FakeOpenAI, type LoggedRequest } from "@/test/fake-openai";
-import { listModelConfigs, resolveModelConfig, saveModelSetting } from "./config";
-import { deleteEndpoint, listEndpoints, saveEndpoint } from "./endpoints";
+import { listModelConfigs, onBatchApiEndpoint, resolveModelConfig, saveModelSetting } from "./config";
+import { deleteEndpoint, endpointById, listEndpoints, saveEndpoint } from "./endpoints";
 import { ModelClient } from "./client";
 import { recordTokens, release, rpmWindow, tryAcquire } from "./rate-limit";
-import { saveModelForm } from "./model-forms";
+import { saveEndpointForm, saveModelForm } from "./model-forms";
 import { stubModelEnv } from "@/test/model-env";
 
 let fake: FakeOpenAI;
@@ -259,5 +259,39 @@ describe("endpoints", () => {
     const wait = tryAcquire(db, e, 1_010_000);
     expect(wait).toEqual({ waitMs: 50_001 });
     expect(tryAcquire(db, e, 1_060_001)).toHaveProperty("id");
+  });
+
+  it("the Batch API mark: off by default, saved and cleared by the form's checkbox, kept when the library saves without it", () => {
+    const form = (fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries({ name: "openai", baseUrl: "https://api.openai.com/v1", ...fields })) f.set(k, v);
+      return f;
+    };
+    saveEndpointForm(db, form({}));
+    const id = listEndpoints(db)[0].id;
+    expect(endpointById(db, id)?.batchApi).toBe(false);
+    saveModelSetting(db, { name: "judge", endpointId: id });
+    expect(onBatchApiEndpoint(db, "judge")).toBe(false);
+
+    // Ticked: stored as a boolean, listed, and every judge on the endpoint (named ones inherit it) is on a marked one.
+    saveEndpointForm(db, form({ batchApi: "on" }));
+    expect(db.$client.prepare("SELECT batch_api FROM endpoints WHERE id = ?").get(id)).toEqual({ batch_api: 1 });
+    expect(listEndpoints(db)[0]).toMatchObject({ name: "openai", batchApi: true });
+    expect(onBatchApiEndpoint(db, "judge")).toBe(true);
+    expect(onBatchApiEndpoint(db, "judge:gscore")).toBe(true);
+    expect(listModelConfigs(db).find((c) => c.name === "judge")?.endpoint).toMatchObject({ name: "openai", batchApi: true });
+    // A configuration on its own URL or the environment: nothing says it serves batches.
+    expect(onBatchApiEndpoint(db, "assistant")).toBe(false);
+
+    // Saving without the field from the library keeps the mark; the form's unticked box clears it.
+    saveEndpoint(db, { name: "openai", baseUrl: "https://api.openai.com/v1", rpm: 500 });
+    expect(endpointById(db, id)).toMatchObject({ batchApi: true, rpm: 500 });
+    saveEndpointForm(db, form({}));
+    expect(endpointById(db, id)?.batchApi).toBe(false);
+    expect(onBatchApiEndpoint(db, "judge")).toBe(false);
+
+    // A bad value names the field and changes nothing.
+    expect(() => saveEndpointForm(db, form({ batchApi: "maybe" }))).toThrow(/batchApi/);
+    expect(endpointById(db, id)?.batchApi).toBe(false);
   });
 });
