@@ -57,6 +57,16 @@ test("an admin defines endpoints once and points named judges at them; the globa
     await define(spare, "http://127.0.0.1:9/v1", "", "json_object");
     await expect(page.getByTestId(`endpoint-${spare}`)).toBeVisible();
 
+    // The Batch API mark: off for a new endpoint; ticked on its card, saved, and shown after a reload.
+    await expect(card.getByTestId("endpoint-batch-api")).toHaveText("not marked");
+    await card.getByLabel("Supports the Batch API (half price)").check();
+    await card.getByRole("button", { name: "Save endpoint" }).click();
+    await expect(card.getByRole("status")).toHaveText(`Saved endpoint ${lab}.`);
+    await page.reload();
+    await expect(card.getByTestId("endpoint-batch-api")).toHaveText("yes (half price)");
+    await expect(card.getByLabel("Supports the Batch API (half price)")).toBeChecked();
+    await expect(page.getByTestId(`endpoint-${spare}`).getByTestId("endpoint-batch-api")).toHaveText("not marked");
+
     // Two named judges of this spec's own (added b first: the used-by list is sorted, not in saving order).
     const add = page.getByRole("form", { name: "Add a named judge" });
     for (const [name, model] of [
@@ -132,6 +142,7 @@ test("an admin defines endpoints once and points named judges at them; the globa
     expect(rolesOnIt).toEqual([]);
     expect(rows).toContain('"rpm":600');
     expect(rows).toContain('"json_mode":"json_schema"');
+    expect(rows).toContain('"batch_api":1');
     expect(rows).not.toContain(secret);
     expect(pointed).toEqual([
       { name: judgeA, onEndpoint: 1 },
