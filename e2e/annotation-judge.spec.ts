@@ -68,6 +68,13 @@ test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 
   await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
   const panel = page.getByTestId("llm-judge");
   await panel.getByLabel("Judge configuration").selectOption(JUDGE);
+  // The named judge has its own URL, no endpoint marked as serving the Batch API: ticking the batch box says so.
+  await panel.getByLabel("Send as a batch").check();
+  await expect(panel.getByTestId("batch-api-note")).toHaveText(
+    "The judge's endpoint is not marked as supporting the Batch API (Admin → Models).",
+  );
+  await panel.getByLabel("Send as a batch").uncheck();
+  await expect(panel.getByTestId("batch-api-note")).toHaveCount(0);
   const before = fake.chatRequests.length;
   await panel.getByRole("button", { name: "Estimate calls" }).click();
   await expect(panel.getByTestId("llm-judge-estimate")).toContainText("12 verdicts to make over 6 items");
