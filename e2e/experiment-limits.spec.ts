@@ -21,6 +21,17 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await form.getByLabel("Solution proposal (Task 2: generation + selection)").check();
   await form.getByTestId("users").fill("0000");
   await form.getByLabel("Repeats").fill("7");
+  // The judge role is on no endpoint marked as serving the Batch API: ticking the judge-batch box says so (still allowed).
+  await form.getByTestId("judge-batch").check();
+  await expect(form.getByTestId("batch-api-note")).toHaveText(
+    "The judge's endpoint is not marked as supporting the Batch API (Admin → Models).",
+  );
+  if (fs.existsSync(SHOTS)) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await form.screenshot({ path: `${SHOTS}/batchflag-experiment-note.png` });
+  }
+  await form.getByTestId("judge-batch").uncheck();
+  await expect(form.getByTestId("batch-api-note")).toHaveCount(0);
   await form.getByRole("button", { name: "Estimate" }).click();
   const limits = form.getByTestId("estimate-limits");
   await expect(limits).toContainText(/jobs of max 250,000 · 1 methods of max 20 · 7 repeats of max 5/);
