@@ -19,7 +19,9 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
-import { batchesOfExperiment, cancelJudgeBatches, forgetJudgeBatching, parkedJobs } from "./judge-batch";
+import { batchesOfExperiment, cancelJudgeBatches, forgetJudgeBatching, judgeEndpointsBatchApi, parkedJobs } from "./judge-batch";
+import { saveEndpoint } from "@/lib/llm/endpoints";
+import { saveModelSetting } from "@/lib/llm/config";
 
 const CONFIG = {
   methods: [{ name: "vanilla" }, { name: "vanilla-log" }],
@@ -128,5 +130,20 @@ describe("an experiment's judge calls as batches", () => {
     // No further batch: judging went online once the batch was cancelled.
     expect(batchesOfExperiment(c.db, c.id)).toHaveLength(1);
     expect(paidTwice(c.db.$client)).toEqual([]);
+  });
+
+  it("the New experiment form's Batch API note: true only when every default judge configuration is on a marked endpoint", () => {
+    const t = tempDb();
+    dbs.push(t);
+    // The judge role on the environment: nothing says it serves batches.
+    expect(judgeEndpointsBatchApi(t.db)).toBe(false);
+    const marked = saveEndpoint(t.db, { name: "openai", baseUrl: fake.baseURL, batchApi: true });
+    saveModelSetting(t.db, { name: "judge", endpointId: marked });
+    // judge:gscore and judge:dialogue inherit the role's endpoint.
+    expect(judgeEndpointsBatchApi(t.db)).toBe(true);
+    // One named judge of the defaults on an unmarked endpoint: the note shows.
+    const plain = saveEndpoint(t.db, { name: "lab vLLM", baseUrl: "http://10.0.0.5:8000/v1" });
+    saveModelSetting(t.db, { name: "judge:dialogue", endpointId: plain });
+    expect(judgeEndpointsBatchApi(t.db)).toBe(false);
   });
 });
