@@ -1,5 +1,4 @@
 import { test, expect, type Page } from "./fixtures";
-import fs from "node:fs";
 import path from "node:path";
 import { e2eState, login, account, type Account } from "./state";
 import { annotateAll, annotatorPage } from "./annotate";
@@ -74,7 +73,7 @@ test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 
   await expect(panel.getByTestId("batch-api-note")).toHaveText(
     "The judge's endpoint is not marked as supporting the Batch API (Admin → Models).",
   );
-  if (fs.existsSync("/work/helpers/shots")) await panel.screenshot({ path: "/work/helpers/shots/batchflag-judge-panel-note.png" });
+  await panel.screenshot({ path: test.info().outputPath("judge-panel-batch-note.png") });
   await panel.getByLabel("Send as a batch").uncheck();
   await expect(panel.getByTestId("batch-api-note")).toHaveCount(0);
   const before = fake.chatRequests.length;

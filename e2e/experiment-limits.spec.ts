@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { apiAs } from "./api-client";
@@ -11,7 +10,6 @@ import { apiAs } from "./api-client";
  * Uses the solution task (assistant only: the global setup's fake model) and the admin account, so
  * the researcher's experiments spec is not held back by these launches.
  */
-const SHOTS = "/work/helpers/shots";
 
 test("estimate shows N jobs of max M; over a limit Launch is blocked until an admin raises it", async ({ page }) => {
   await login(page, account("admin"));
@@ -26,10 +24,8 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await expect(form.getByTestId("batch-api-note")).toHaveText(
     "The judge's endpoint is not marked as supporting the Batch API (Admin → Models).",
   );
-  if (fs.existsSync(SHOTS)) {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await form.screenshot({ path: `${SHOTS}/batchflag-experiment-note.png` });
-  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await form.screenshot({ path: test.info().outputPath("batchflag-experiment-note.png") });
   await form.getByTestId("judge-batch").uncheck();
   await expect(form.getByTestId("batch-api-note")).toHaveCount(0);
   await form.getByRole("button", { name: "Estimate" }).click();
@@ -37,10 +33,8 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await expect(limits).toContainText(/jobs of max 250,000 · 1 methods of max 20 · 7 repeats of max 5/);
   await expect(limits.getByRole("alert")).toContainText("config.repeats: 7 repeats, over the limit of 5 repeats per launch");
   await expect(form.getByRole("button", { name: "Launch" })).toBeDisabled();
-  if (fs.existsSync(SHOTS)) {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await form.screenshot({ path: `${SHOTS}/limits-estimate-over.png` });
-  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await form.screenshot({ path: test.info().outputPath("limits-estimate-over.png") });
 
   // Admin → Settings: a bad value is refused with its reason; a good one is saved.
   await page.goto(`${e2eState().baseURL}/admin/settings`);
@@ -51,7 +45,7 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await settings.getByLabel("repeats per launch").fill("8");
   await settings.getByRole("button", { name: "Save limits" }).click();
   await expect(settings.getByRole("status")).toHaveText("Experiment limits saved.");
-  if (fs.existsSync(SHOTS)) await page.screenshot({ path: `${SHOTS}/limits-settings.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath("limits-settings.png"), fullPage: true });
 
   await page.goto(`${e2eState().baseURL}/experiments`);
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
