@@ -47,7 +47,10 @@ async function bundle() {
     platform: "node",
     format: "esm",
     target: "node20",
-    packages: "external",
+    // Packages are bundled too (resolving hundreds of files at each start cost more than running
+    // them); native addons and what is only loaded lazily by tooling stay outside.
+    external: ["better-sqlite3", "@node-rs/*", "esbuild", "tsx", "fsevents"],
+    banner: { js: "import { createRequire as __palRequire } from 'node:module'; const require = __palRequire(import.meta.url);" },
     outdir: tmp,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel: "error",
