@@ -4,14 +4,9 @@
  * its batch is held is resumed with `--resume ID --cancel-batch`: the batch is cancelled and the items
  * are judged online, with the same results.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { tempDb } from "@/test/db";
-import { runPal } from "@/test/pal-cli";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
-import { PALSET_EN } from "@/test/fixtures";
-import { importPalset } from "@/lib/datasets/palset/import";
+import { palRunSetup, runPal } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
@@ -19,39 +14,25 @@ const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--tas
 type Out = { experiment: { id: number }; results: unknown };
 
 describe("pal run --batch-judge", () => {
-  let fake: FakeOpenAI;
-  const dbs: Array<ReturnType<typeof tempDb>> = [];
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    fake.setResponder(experimentReplies());
-    for (let i = 0; i < 3; i++) {
-      const t = tempDb();
-      await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
-      dbs.push(t);
-    }
-  });
-  afterAll(async () => {
-    await fake.close();
-    for (const t of dbs) t.cleanup();
-  });
+  const s = palRunSetup(3);
 
   it("waits for its judge batch, shows its state, and gives the online run's results; a cancelled batch is judged online", async () => {
-    const online = await pal(dbs[0].file, fake.baseURL, RUN);
+    const online = await pal(s.dbs[0].file, s.fake.baseURL, RUN);
     expect(online.code, online.stderr).toBe(0);
     const expected = (JSON.parse(online.stdout) as Out).results;
 
-    const batched = await pal(dbs[1].file, fake.baseURL, [...RUN, "--batch-judge", "--poll-seconds", "1"]);
+    const batched = await pal(s.dbs[1].file, s.fake.baseURL, [...RUN, "--batch-judge", "--poll-seconds", "1"]);
     expect(batched.code, batched.stderr).toBe(0);
     expect(batched.stderr).toMatch(/judge batch \d+: (validating|in progress|completed|ingested) \(\d+\/\d+ answered\)/);
     expect((JSON.parse(batched.stdout) as Out).results).toEqual(expected);
-    const watch1 = new Database(dbs[1].file, { readonly: true });
+    const watch1 = new Database(s.dbs[1].file, { readonly: true });
     expect(watch1.prepare("SELECT status FROM llm_batches").all()).toEqual([{ status: "ingested" }]);
     watch1.close();
 
     // Killed while its batch is held; resumed with --cancel-batch: judged online.
-    fake.batch.hold(true);
-    const watch = new Database(dbs[2].file, { readonly: true });
-    const killed = await pal(dbs[2].file, fake.baseURL, [...RUN, "--batch-judge", "--poll-seconds", "1"], () => {
+    s.fake.batch.hold(true);
+    const watch = new Database(s.dbs[2].file, { readonly: true });
+    const killed = await pal(s.dbs[2].file, s.fake.baseURL, [...RUN, "--batch-judge", "--poll-seconds", "1"], () => {
       try {
         return !!watch.prepare("SELECT 1 FROM llm_batches WHERE remote_id IS NOT NULL").get();
       } catch {
@@ -60,12 +41,12 @@ describe("pal run --batch-judge", () => {
     });
     expect(killed.code).toBeNull();
     const id = (watch.prepare("SELECT id FROM experiments").get() as { id: number }).id;
-    const resumed = await pal(dbs[2].file, fake.baseURL, ["run", "--resume", String(id), "--cancel-batch", "--json"]);
+    const resumed = await pal(s.dbs[2].file, s.fake.baseURL, ["run", "--resume", String(id), "--cancel-batch", "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/batch \d+ \(batch-\d+\) cancelled/);
     expect((JSON.parse(resumed.stdout) as Out).results).toEqual(expected);
     expect(watch.prepare("SELECT status FROM llm_batches").all()).toEqual([{ status: "cancelled" }]);
     watch.close();
-    fake.batch.hold(false);
+    s.fake.batch.hold(false);
   }, 180_000);
 });

@@ -3,44 +3,25 @@
  * results equal those of an uninterrupted run, and the ledger shows no model request paid twice (every
  * accepted reply is paid once; the jobs redone after the kill are answered from the model cache).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { tempDb } from "@/test/db";
-import { runPal } from "@/test/pal-cli";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
-import { PALSET_EN } from "@/test/fixtures";
-import { importPalset } from "@/lib/datasets/palset/import";
+import { palRunSetup, runPal } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
 const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4", "--json"];
 
 describe("pal run: SIGKILL and resume", () => {
-  let fake: FakeOpenAI;
-  const dbs: Array<ReturnType<typeof tempDb>> = [];
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ latencyMs: 40 });
-    fake.setResponder(experimentReplies());
-    for (let i = 0; i < 2; i++) {
-      const t = tempDb();
-      await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
-      dbs.push(t);
-    }
-  });
-  afterAll(async () => {
-    await fake.close();
-    for (const t of dbs) t.cleanup();
-  });
+  const s = palRunSetup(2, { latencyMs: 40 });
 
   it("resumes to the same results without paying for any request twice", async () => {
-    const clean = await pal(dbs[0].file, fake.baseURL, RUN);
+    const clean = await pal(s.dbs[0].file, s.fake.baseURL, RUN);
     expect(clean.stderr).not.toMatch(/Error|failed=[1-9]/);
     expect(clean.code, clean.stderr).toBe(0);
     const cleanOut = JSON.parse(clean.stdout);
 
     // Kill the second run once a few jobs are done and others are in flight.
-    const watch = new Database(dbs[1].file, { readonly: true, fileMustExist: true });
+    const watch = new Database(s.dbs[1].file, { readonly: true, fileMustExist: true });
     const doneJobs = () => {
       try {
         return (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'done'").get() as { n: number }).n;
@@ -48,7 +29,7 @@ describe("pal run: SIGKILL and resume", () => {
         return 0; // the table is being created by the child's migrations
       }
     };
-    const killed = await pal(dbs[1].file, fake.baseURL, RUN, () => doneJobs() >= 4);
+    const killed = await pal(s.dbs[1].file, s.fake.baseURL, RUN, () => doneJobs() >= 4);
     expect(killed.signal).toBe("SIGKILL");
     const total = (watch.prepare("SELECT count(*) AS n FROM jobs").get() as { n: number }).n;
     const before = doneJobs();
@@ -56,7 +37,7 @@ describe("pal run: SIGKILL and resume", () => {
     expect(before).toBeLessThan(total);
     const stuck = (watch.prepare("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n;
 
-    const resumed = await pal(dbs[1].file, fake.baseURL, ["run", "--resume", "1", "--json"]);
+    const resumed = await pal(s.dbs[1].file, s.fake.baseURL, ["run", "--resume", "1", "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     const out = JSON.parse(resumed.stdout);
     expect(out.status).toBe("done");
@@ -75,7 +56,7 @@ describe("pal run: SIGKILL and resume", () => {
       d.close();
       return n;
     };
-    expect(paid(dbs[1].file)).toBe(paid(dbs[0].file));
+    expect(paid(s.dbs[1].file)).toBe(paid(s.dbs[0].file));
     // Jobs the killed worker held were taken over after their lease (or left queued) and finished.
     expect((watch.prepare("SELECT count(*) AS n FROM jobs WHERE status <> 'done'").get() as { n: number }).n).toBe(0);
     void stuck;

@@ -4,6 +4,14 @@
  * purpose: the test double usually runs in the same process, so a synchronous spawn would deadlock it.
  */
 import { spawn } from "node:child_process";
+import { afterAll, beforeAll } from "vitest";
+import { tempDb } from "./db";
+import { startFakeOpenAI, type FakeOpenAI } from "./fake-openai";
+import { experimentReplies } from "./experiment-replies";
+import { PALSET_EN } from "./fixtures";
+import { importPalset } from "@/lib/datasets/palset/import";
+
+type TempDb = ReturnType<typeof tempDb>;
 
 export type PalRun = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -45,4 +53,26 @@ export function runPal(dbFile: string, baseURL: string, args: string[], o: PalOp
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/**
+ * For a describe block of `pal run` tests: a TEST DOUBLE answering experiment prompts, and `n` temp
+ * databases each holding the English demo PAL-Set as "en"; both are closed after the block.
+ */
+export function palRunSetup(n: number, fakeOptions: Parameters<typeof startFakeOpenAI>[0] = {}) {
+  const s = { fake: null as unknown as FakeOpenAI, dbs: [] as TempDb[] };
+  beforeAll(async () => {
+    s.fake = await startFakeOpenAI(fakeOptions);
+    s.fake.setResponder(experimentReplies());
+    for (let i = 0; i < n; i++) {
+      const t = tempDb();
+      await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+      s.dbs.push(t);
+    }
+  });
+  afterAll(async () => {
+    await s.fake.close();
+    for (const t of s.dbs) t.cleanup();
+  });
+  return s;
 }
