@@ -514,12 +514,12 @@ export class ModelClient {
 
     // Registered as in flight before anything is awaited, so an identical call arriving meanwhile
     // shares this one instead of paying for its own.
-    let release: (() => void) | null = null;
+    let leaveGuard = (): void => {};
     let value: T | undefined;
     const guard = this.view.guard;
     const run = (async () => {
       // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
-      release = guard ? await guard.enter() : null;
+      if (guard) leaveGuard = await guard.enter();
       return this.inSlot(
         role,
         cfg,
@@ -652,7 +652,7 @@ export class ModelClient {
       return { value: value as T, text, cacheHit: false, cacheKey, usage };
     } finally {
       this.core.inflight.delete(cacheKey);
-      (release as (() => void) | null)?.();
+      leaveGuard();
     }
   }
 

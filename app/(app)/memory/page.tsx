@@ -5,7 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listMemoryVersions } from "@/lib/memory/versions";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { ASSISTANTS } from "@/lib/assistants/registry";
-import { listMemoryBuilds, type MemoryBuild } from "@/lib/assistants/core/build-jobs";
+import { listMemoryBuilds, sameBuildWork, type MemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
 import { BuildProgressBar } from "@/components/memory/BuildProgressBar";
@@ -86,6 +86,5 @@ export default async function MemoryPage() {
  */
 function laterBuildOf(b: MemoryBuild, builds: MemoryBuild[]): number | undefined {
   if (b.status === "running" || b.status === "complete") return undefined;
-  const key = (x: MemoryBuild) => `${x.datasetId}|${x.method}|${[...x.users].sort().join(",")}`;
-  return builds.filter((x) => x.id > b.id && key(x) === key(b)).sort((x, y) => x.id - y.id)[0]?.id;
+  return builds.filter((x) => x.id > b.id && sameBuildWork(x, b)).sort((x, y) => x.id - y.id)[0]?.id;
 }

@@ -13,7 +13,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
-import { FINISHED_BATCH, batchesOfRun } from "@/lib/llm/batch";
+import { FINISHED_BATCH, batchState, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./adapters";
@@ -439,14 +439,7 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       running: active.has(r.id) || (globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges?.has(r.id) === true,
       finishedAt: r.finishedAt,
       pausedReason: r.pausedReason ?? null,
-      batches: batchesOfRun(db, r.id).map((b) => ({
-        id: b.id,
-        status: b.status,
-        requests: b.requests,
-        completed: b.completed,
-        failed: b.failed,
-        error: b.error,
-      })),
+      batches: batchesOfRun(db, r.id).map(batchState),
       requests: ledger.requests,
       unusableAttempts: ledger.byStatus.invalid + ledger.byStatus.failed,
       cacheHits: ledger.cacheHits,

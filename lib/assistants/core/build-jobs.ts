@@ -152,16 +152,23 @@ export function resumeInterruptedBuilds(db: Db, makeClient: () => ModelClient = 
   return resumed;
 }
 
-/** The first build after `r` of the same data set, method and users, if any. */
-function laterBuildOf(db: Db, r: { id: number; datasetId: number; method: string; users: string[] }): number | null {
-  const same = (users: string[]) => JSON.stringify([...users].sort()) === JSON.stringify([...r.users].sort());
+type BuildWork = { datasetId: number; method: string; users: string[] };
+
+/** Whether two builds do the same work: one data set, one method, the same users (in any order). */
+export function sameBuildWork(a: BuildWork, b: BuildWork): boolean {
+  const users = (x: BuildWork) => [...x.users].sort().join("\u0000");
+  return a.datasetId === b.datasetId && a.method === b.method && users(a) === users(b);
+}
+
+/** The first build after `r` of the same work, if any. */
+function laterBuildOf(db: Db, r: BuildWork & { id: number }): number | null {
   const next = db
-    .select({ id: memoryBuilds.id, users: memoryBuilds.users })
+    .select({ id: memoryBuilds.id, datasetId: memoryBuilds.datasetId, method: memoryBuilds.method, users: memoryBuilds.users })
     .from(memoryBuilds)
     .where(and(eq(memoryBuilds.datasetId, r.datasetId), eq(memoryBuilds.method, r.method), gt(memoryBuilds.id, r.id)))
     .orderBy(asc(memoryBuilds.id))
     .all()
-    .find((x) => same(x.users));
+    .find((x) => sameBuildWork(x, r));
   return next?.id ?? null;
 }
 
