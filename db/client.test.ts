@@ -47,3 +47,41 @@ describe("openDb file modes", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 });
+
+describe("openDb migrations", () => {
+  const folder = path.join(process.cwd(), "db", "migrations");
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+  const applied = (file: string) => {
+    const c = new Database(file);
+    try {
+      return (c.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
+    } finally {
+      c.close();
+    }
+  };
+
+  it("applies the migrations a database lacks, then opens it without reading a migration file", async () => {
+    // A database made by an older version: every migration but the newest.
+    const older = path.join(tmp, "migrations");
+    fs.cpSync(folder, older, { recursive: true });
+    const last = journal.entries.at(-1)!;
+    fs.rmSync(path.join(older, `${last.tag}.sql`));
+    fs.writeFileSync(path.join(older, "meta", "_journal.json"), JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
+    const file = path.join(tmp, "older.db");
+    const { drizzle } = await import("drizzle-orm/better-sqlite3");
+    const { migrate } = await import("drizzle-orm/better-sqlite3/migrator");
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: older });
+    sqlite.close();
+    expect(applied(file)).toBe(journal.entries.length - 1);
+
+    openDb(file).$client.close();
+    expect(applied(file)).toBe(journal.entries.length);
+
+    const read = vi.spyOn(fs, "readFileSync");
+    openDb(file).$client.close();
+    const sqlRead = read.mock.calls.map((c) => String(c[0])).filter((f) => f.endsWith(".sql"));
+    expect(sqlRead).toEqual([]);
+    expect(applied(file)).toBe(journal.entries.length);
+  });
+});

@@ -6,16 +6,21 @@ import type { TopCommand } from "./summaries";
  * is loaded only when one of its commands runs (`pal stats` never loads the model client or the
  * experiments engine), so start-up stays short.
  */
-export type CommandGroup = { commands: readonly TopCommand[]; load: () => Promise<(program: Command) => void> };
+export type CommandGroup = {
+  /** The module's file name: bin/pal.mjs bundles each group on its own under this name. */
+  name: string;
+  commands: readonly TopCommand[];
+  load: () => Promise<(program: Command) => void>;
+};
 
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
-  { commands: ["user"], load: async () => (await import("./user")).registerUser },
-  { commands: ["import", "export", "stats"], load: async () => (await import("./data")).registerData },
-  { commands: ["demo"], load: async () => (await import("./demo")).registerDemo },
-  { commands: ["metrics"], load: async () => (await import("./metrics")).registerMetrics },
-  { commands: ["memory"], load: async () => (await import("./memory")).registerMemory },
-  { commands: ["models"], load: async () => (await import("./models")).registerModels },
-  { commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
-  { commands: ["run"], load: async () => (await import("./run")).registerRun },
-  { commands: ["backup", "restore"], load: async () => (await import("./backup")).registerBackup },
+  { name: "user", commands: ["user"], load: async () => (await import("./user")).registerUser },
+  { name: "data", commands: ["import", "export", "stats"], load: async () => (await import("./data")).registerData },
+  { name: "demo", commands: ["demo"], load: async () => (await import("./demo")).registerDemo },
+  { name: "metrics", commands: ["metrics"], load: async () => (await import("./metrics")).registerMetrics },
+  { name: "memory", commands: ["memory"], load: async () => (await import("./memory")).registerMemory },
+  { name: "models", commands: ["models"], load: async () => (await import("./models")).registerModels },
+  { name: "campaign", commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
+  { name: "run", commands: ["run"], load: async () => (await import("./run")).registerRun },
+  { name: "backup", commands: ["backup", "restore"], load: async () => (await import("./backup")).registerBackup },
 ];
