@@ -13,7 +13,7 @@ import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
 import { splitReasoning } from "./reasoning";
 import { keepAliveFetch } from "./http-fetch";
-import { RoleQueues } from "./queue";
+import { GroupCancelledError, RoleQueues } from "./queue";
 import { acquire, release } from "./rate-limit";
 import { responseFormat } from "./json-mode";
 import { recordJsonModeRefusal, weakerJsonMode } from "./endpoints";
@@ -150,6 +150,8 @@ type Core = {
   /** Cache-hit ledger rows of deferring views, until their owner writes them (takeDeferredHits). */
   deferred: LedgerRow[];
   sdks: Map<string, OpenAI>;
+  /** Resolved configurations by name, until when they are used without reading them again (config()). */
+  configs: Map<string, { cfg: ModelConfig; until: number }>;
   /** Endpoints (base URL and model) that answered JSON mode with a 400, and what they said. */
   jsonModeRefused: Map<string, string>;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
@@ -160,6 +162,8 @@ type Core = {
 
 /** Reasoning models add their thinking beside the content (DeepSeek, vLLM: reasoning_content; some: reasoning). */
 type ReasoningMessage = OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: string | null; reasoning?: string | null };
+
+const CONFIG_TTL_MS = 1000;
 
 const ZERO: Usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
 
@@ -221,6 +225,7 @@ export class ModelClient {
       deferred: [],
       prefetchPaid: new Set(),
       sdks: new Map(),
+      configs: new Map(),
       jsonModeRefused: new Map(),
       inflight: new Map(),
       commits: new GroupCommit(db),
@@ -373,8 +378,18 @@ export class ModelClient {
     return [...this.core.jsonModeRefused].map(([k, error]) => ({ endpoint: k.replace("\u0000", " "), error }));
   }
 
+  /**
+   * The configuration `name` resolves to, read again at most every CONFIG_TTL_MS: resolving reads the
+   * settings and the endpoint and decrypts its key, which at many calls a second was a fifth of a
+   * call's CPU. A long-running worker still follows an admin's change within a second.
+   */
   config(name: string): ModelConfig {
-    return resolveModelConfig(this.core.db, name);
+    const now = Date.now();
+    const memo = this.core.configs.get(name);
+    if (memo && memo.until > now) return memo.cfg;
+    const cfg = resolveModelConfig(this.core.db, name);
+    this.core.configs.set(name, { cfg, until: now + CONFIG_TTL_MS });
+    return cfg;
   }
 
   /** Runs `fn` in one of the role's slots with this view's priority and group; `id` lets an identical call raise it. */
@@ -520,29 +535,34 @@ export class ModelClient {
     const run = (async () => {
       // A guarded run goes one call at a time until its first accepted reply (lib/llm/spend-guard.ts).
       if (guard) leaveGuard = await guard.enter();
-      return this.inSlot(
-        role,
-        cfg,
-        async () => {
-          const sdk = this.sdk(cfg);
-          const tries = { n: 0 };
-          let messages = o.messages;
-          let lastRaw: string | null = null;
-          let lastError = "";
-          // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
-          // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
-          let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
-          for (let round = 0; round <= this.core.opts.regenerations; round++) {
-            const started = Date.now();
-            const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
-            let reply: OpenAI.Chat.Completions.ChatCompletion;
-            try {
-              reply = await this.retrying(
+      const sdk = this.sdk(cfg);
+      const tries = { n: 0 };
+      let messages = o.messages;
+      let lastRaw: string | null = null;
+      let lastError = "";
+      // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
+      // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
+      let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
+      for (let round = 0; round <= this.core.opts.regenerations; round++) {
+        let started = Date.now();
+        const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
+        let reply: OpenAI.Chat.Completions.ChatCompletion;
+        try {
+          // The slot is held for the request (with its transport retries) only: checking the reply
+          // and committing it need no place at the endpoint, and at many calls in flight holding the
+          // place through the commit's turn costs a visible share of the endpoint's rate.
+          const sent = messages;
+          reply = await this.inSlot(
+            role,
+            cfg,
+            () => {
+              started = Date.now(); // the latency of the request, not of the wait for a slot
+              return this.retrying(
                 () =>
                   sdk.chat.completions
                     .create({
                       model: cfg.model,
-                      messages,
+                      messages: sent,
                       ...params,
                       ...(format ? { response_format: format } : {}),
                     } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
@@ -555,95 +575,97 @@ export class ModelClient {
                     : null,
                 cfg.endpoint,
               );
-            } catch (e) {
-              if (e instanceof RunPausedError) throw e;
-              if (format && isJsonModeRefusal(e)) {
-                // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
-                if (cfg.endpoint) jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
-                else {
-                  this.core.jsonModeRefused.set(endpointKey, describe(e));
-                  jsonMode = "off";
-                }
-                round--;
-                continue;
-              }
-              this.core.stats.failed++;
-              throw new ModelCallError(
-                `${o.purpose}: the model endpoint failed (${describe(e)})`,
-                o.purpose,
-                lastRaw,
-                "transport",
-                isDeterministic(e),
-              );
+            },
+            cacheKey,
+          );
+        } catch (e) {
+          if (e instanceof RunPausedError || e instanceof GroupCancelledError) throw e; // nothing was sent
+          if (format && isJsonModeRefusal(e)) {
+            // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
+            if (cfg.endpoint) {
+              jsonMode = recordJsonModeRefusal(db, cfg.endpoint.id, jsonMode, describe(e));
+              this.core.configs.clear(); // the configurations on this endpoint now carry the weaker mode
+            } else {
+              this.core.jsonModeRefused.set(endpointKey, describe(e));
+              jsonMode = "off";
             }
-            const attempt = ++tries.n;
-            const u = reply.usage;
-            const usage: Usage = {
-              promptTokens: u?.prompt_tokens ?? 0,
-              completionTokens: u?.completion_tokens ?? 0,
-              cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-              reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-            };
-            this.core.stats.promptTokens += usage.promptTokens;
-            this.core.stats.completionTokens += usage.completionTokens;
-            // A reasoning model's thinking is kept for the ledger and never parsed.
-            const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
-            const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
-            const raw = split.answer;
-            const rawReply = split.reasoning !== null ? split.raw : null;
-            const checked = check(raw);
-            const latencyMs = Date.now() - started;
-            if (checked.ok) {
-              // The ledger row and the cache entry in one commit, shared with the other replies of this
-              // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
-              const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
-              this.view.guard?.observe(row);
-              await this.core.commits.write(() => {
-                recordCall(db, row);
-                // A cached reply that an updated schema rejects is replaced by the accepted one.
-                storeReply(db, {
-                  key: cacheKey,
-                  endpoint: cfg.baseURL,
-                  model: cfg.model,
-                  request: { messages: o.messages, params, replicate },
-                  response: raw,
-                  usage,
-                });
-              });
-              if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
-              value = checked.value;
-              return { text: raw, usage };
-            }
-            lastRaw = raw;
-            lastError = checked.error;
-            const last = round === this.core.opts.regenerations;
-            this.record({
-              ...base,
-              cacheHit: false,
-              attempt,
-              status: last ? "failed" : "invalid",
-              error: checked.error,
-              rawReply: rawReply ?? raw,
-              latencyMs,
-              ...usage,
-            });
-            // Ask again with the rejected reply and what was wrong with it, so a deterministic model
-            // does not repeat itself.
-            messages = [
-              ...o.messages,
-              { role: "assistant", content: raw },
-              { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
-            ];
+            round--;
+            continue;
           }
           this.core.stats.failed++;
           throw new ModelCallError(
-            `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+            `${o.purpose}: the model endpoint failed (${describe(e)})`,
             o.purpose,
             lastRaw,
-            "invalid",
+            "transport",
+            isDeterministic(e),
           );
-        },
-        cacheKey,
+        }
+        const attempt = ++tries.n;
+        const u = reply.usage;
+        const usage: Usage = {
+          promptTokens: u?.prompt_tokens ?? 0,
+          completionTokens: u?.completion_tokens ?? 0,
+          cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+          reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+        };
+        this.core.stats.promptTokens += usage.promptTokens;
+        this.core.stats.completionTokens += usage.completionTokens;
+        // A reasoning model's thinking is kept for the ledger and never parsed.
+        const message = reply.choices?.[0]?.message as ReasoningMessage | undefined;
+        const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
+        const raw = split.answer;
+        const rawReply = split.reasoning !== null ? split.raw : null;
+        const checked = check(raw);
+        const latencyMs = Date.now() - started;
+        if (checked.ok) {
+          // The ledger row and the cache entry in one commit, shared with the other replies of this
+          // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
+          const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
+          this.view.guard?.observe(row);
+          await this.core.commits.write(() => {
+            recordCall(db, row);
+            // A cached reply that an updated schema rejects is replaced by the accepted one.
+            storeReply(db, {
+              key: cacheKey,
+              endpoint: cfg.baseURL,
+              model: cfg.model,
+              request: { messages: o.messages, params, replicate },
+              response: raw,
+              usage,
+            });
+          });
+          if (this.view.prefetch) this.core.prefetchPaid.add(cacheKey);
+          value = checked.value;
+          return { text: raw, usage };
+        }
+        lastRaw = raw;
+        lastError = checked.error;
+        const last = round === this.core.opts.regenerations;
+        this.record({
+          ...base,
+          cacheHit: false,
+          attempt,
+          status: last ? "failed" : "invalid",
+          error: checked.error,
+          rawReply: rawReply ?? raw,
+          latencyMs,
+          ...usage,
+        });
+        // Ask again with the rejected reply and what was wrong with it, so a deterministic model
+        // does not repeat itself.
+        messages = [
+          ...o.messages,
+          { role: "assistant", content: raw },
+          { role: "user", content: correctionMessage(checked.error, o.language, !!o.schema) },
+        ];
+      }
+      this.core.stats.failed++;
+      throw new ModelCallError(
+        `${o.purpose}: no valid reply after ${this.core.opts.regenerations + 1} tries (${lastError})`,
+        o.purpose,
+        lastRaw,
+        "invalid",
       );
     })();
     this.core.inflight.set(cacheKey, run);

@@ -7,7 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI, type LoggedRequest } from "@/test/fak
 import { listModelConfigs, onBatchApiEndpoint, resolveModelConfig, saveModelSetting } from "./config";
 import { deleteEndpoint, endpointById, listEndpoints, saveEndpoint } from "./endpoints";
 import { ModelClient } from "./client";
-import { recordTokens, release, rpmWindow, tryAcquire } from "./rate-limit";
+import { acquire, recordTokens, release, rpmWindow, tryAcquire } from "./rate-limit";
 import { saveEndpointForm, saveModelForm } from "./model-forms";
 import { stubModelEnv } from "@/test/model-env";
 
@@ -248,6 +248,31 @@ describe("endpoints", () => {
     );
     expect(perMinute).toBeLessThanOrEqual(rpm * 1.05);
     expect(perMinute).toBeGreaterThan(rpm * 0.6);
+  });
+
+  it("a place given back is taken again within the turn without a write; one nobody takes is given back at the turn's end", async () => {
+    const id = saveEndpoint(db, { name: "reuse", baseUrl: fake.baseURL, concurrency: 2 });
+    const e = { id, name: "reuse", rpm: null, tpm: null, concurrency: 2, timeoutMs: null };
+    const rows = () => (db.$client.prepare("SELECT count(*) AS n FROM endpoint_usage").get() as { n: number }).n;
+    const changes = () => (db.$client.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+    const a = (await acquire(db, e))!;
+    const b = (await acquire(db, e))!;
+    expect(rows()).toBe(2);
+    const before = changes();
+    release(db, e, a, 0);
+    const again = await acquire(db, e);
+    // The same place, and not a row written: for another process it was never free.
+    expect(again).toBe(a);
+    expect(changes()).toBe(before);
+    expect(rows()).toBe(2);
+    // Given back with nobody to take it: gone at the end of the turn.
+    release(db, e, a, 0);
+    expect(rows()).toBe(2);
+    await new Promise((r) => setImmediate(r));
+    expect(rows()).toBe(1);
+    // The last place this process held is written at once (a run that ends leaves nothing behind).
+    release(db, e, b, 0);
+    expect(rows()).toBe(0);
   });
 
   it("tokens/min makes a request wait once the last minute's replies reach the limit", () => {

@@ -19,6 +19,13 @@ export type Slot = {
 /** A defined endpoint's own queue: every role pointing at it shares its `concurrency` slots. */
 export type Lane = { endpoint: string; concurrency: number };
 
+/** A call of a cancelled group, dropped when it got its slot: it never reached the model. */
+export class GroupCancelledError extends Error {
+  constructor(group: string) {
+    super(`not asked: group ${group} was cancelled`);
+  }
+}
+
 export class RoleQueues {
   /** By role, or "endpoint:<name>" for a lane. */
   private readonly queues = new Map<string, PQueue>();
@@ -48,7 +55,7 @@ export class RoleQueues {
     const { priority, group, id } = slot;
     // A call of a cancelled group gives its slot back without reaching the model.
     const start = () => {
-      if (group !== null && this.cancelled.has(group)) return Promise.reject(new Error(`not asked: group ${group} was cancelled`));
+      if (group !== null && this.cancelled.has(group)) return Promise.reject(new GroupCancelledError(group));
       return fn();
     };
     if (id === undefined) return queue.add(start, { priority }) as Promise<R>;
