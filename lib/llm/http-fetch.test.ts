@@ -148,13 +148,25 @@ describe("keepAliveFetch", () => {
 
   it("a Response whose body is read once, as text, JSON, bytes or a stream", async () => {
     const srv = await recordingServer((_req, _body, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
+      res.writeHead(200, [
+        ["Content-Type", "application/json"],
+        ["X-Part", "a"],
+        ["X-Part", "b"],
+      ]);
       res.end('{"a":1}');
     });
     try {
       const r = await keepAliveFetch(`${srv.base}/x`, { method: "POST", body: "{}" });
       expect(r.status).toBe(200);
+      // Read as Headers reads them: any case, repeated ones joined, absent ones null.
       expect(r.headers.get("content-type")).toBe("application/json");
+      expect(r.headers.get("x-part")).toBe("a, b");
+      expect(r.headers.has("X-PART")).toBe(true);
+      expect(r.headers.get("retry-after")).toBeNull();
+      expect([...r.headers.entries()].filter(([k]) => k === "x-part")).toEqual([
+        ["x-part", "a"],
+        ["x-part", "b"],
+      ]);
       const copy = r.clone();
       expect(await r.json()).toEqual({ a: 1 });
       expect(r.bodyUsed).toBe(true);

@@ -40,6 +40,57 @@ function fetchFailed(cause: Error): TypeError {
 }
 
 /**
+ * A reply's headers as the SDK reads them (get, entries, iteration; it reads them several times per
+ * reply, and logs them) without a Headers object per reply: undici's validates, sorts and copies on
+ * every read. Names are lower-case; repeated ones are joined with ", " by get(), as Headers does.
+ */
+class ReplyHeaders {
+  readonly #pairs: Array<[string, string]>;
+
+  constructor(raw: string[]) {
+    const pairs: Array<[string, string]> = [];
+    for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i].toLowerCase(), raw[i + 1]]);
+    this.#pairs = pairs;
+  }
+
+  get(name: string): string | null {
+    const n = name.toLowerCase();
+    let found: string | null = null;
+    for (const [k, v] of this.#pairs) if (k === n) found = found === null ? v : `${found}, ${v}`;
+    return found;
+  }
+
+  has(name: string): boolean {
+    const n = name.toLowerCase();
+    return this.#pairs.some(([k]) => k === n);
+  }
+
+  getSetCookie(): string[] {
+    return this.#pairs.filter(([k]) => k === "set-cookie").map(([, v]) => v);
+  }
+
+  forEach(cb: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.#pairs) cb.call(thisArg, v, k, this as unknown as Headers);
+  }
+
+  *entries(): HeadersIterator<[string, string]> {
+    for (const [k, v] of this.#pairs) yield [k, v];
+  }
+
+  *keys(): HeadersIterator<string> {
+    for (const [k] of this.#pairs) yield k;
+  }
+
+  *values(): HeadersIterator<string> {
+    for (const [, v] of this.#pairs) yield v;
+  }
+
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/**
  * A Response over a body already read into memory. The global Response would copy it into a web
  * stream and read it back for json()/text(), which cost as much as the rest of the exchange; the
  * readers here take the buffer directly, and `body` makes the stream only when someone asks for it.
@@ -47,10 +98,16 @@ function fetchFailed(cause: Error): TypeError {
 class BufferedResponse extends Response {
   #buffer: Buffer | null;
   #used = false;
+  #headers: Headers;
 
-  constructor(buffer: Buffer | null, init: ResponseInit) {
-    super(null, init);
+  constructor(buffer: Buffer | null, init: { status: number; statusText?: string; headers: ReplyHeaders }) {
+    super(null, { status: init.status, statusText: init.statusText });
     this.#buffer = buffer;
+    this.#headers = init.headers as unknown as Headers;
+  }
+
+  override get headers(): Headers {
+    return this.#headers;
   }
 
   #take(): Buffer {
@@ -95,7 +152,11 @@ class BufferedResponse extends Response {
 
   override clone(): Response {
     if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new BufferedResponse(this.#buffer, { status: this.status, statusText: this.statusText, headers: this.headers });
+    return new BufferedResponse(this.#buffer, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.#headers as unknown as ReplyHeaders,
+    });
   }
 }
 
@@ -163,12 +224,10 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         if (settled) return;
         if (!res.complete) return fail(midBody());
         try {
-          const raw = res.rawHeaders;
-          const pairs: Array<[string, string]> = [];
-          for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
           // 204/304 may carry no body in a Response.
           const payload = status === 204 || status === 304 ? null : decoded(Buffer.concat(chunks), res.headers["content-encoding"]);
-          const response = new BufferedResponse(payload, { status, statusText: res.statusMessage, headers: pairs });
+          const headers = new ReplyHeaders(res.rawHeaders);
+          const response = new BufferedResponse(payload, { status, statusText: res.statusMessage, headers });
           settled = true;
           signal?.removeEventListener("abort", onAbort);
           resolve(response);

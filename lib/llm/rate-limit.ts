@@ -103,8 +103,8 @@ type Pending = {
   released: Array<{ id: number; tokens: number }>;
   /** Places given back this turn and not taken again, by endpoint: deleted at the end of the turn. */
   spare: Map<number, number[]>;
-  /** When each place this process holds lapses for the other processes (in_flight_until). */
-  leaseEnd: Map<number, number>;
+  /** When each place this process holds is half-way to lapsing for the other processes (in_flight_until): renewed then. */
+  renewAt: Map<number, number>;
   /** Places this process holds (taken, not yet given back). */
   held: number;
   scheduled: boolean;
@@ -113,7 +113,7 @@ const pendingOf = new WeakMap<Db, Pending>();
 
 function pending(db: Db): Pending {
   let p = pendingOf.get(db);
-  if (!p) pendingOf.set(db, (p = { released: [], spare: new Map(), leaseEnd: new Map(), held: 0, scheduled: false }));
+  if (!p) pendingOf.set(db, (p = { released: [], spare: new Map(), renewAt: new Map(), held: 0, scheduled: false }));
   return p;
 }
 
@@ -126,7 +126,7 @@ function writeBack(db: Db, p: Pending): void {
   for (const ids of p.spare.values())
     for (const id of ids) {
       stmt(db, "DELETE FROM endpoint_usage WHERE id = ?").run(id);
-      p.leaseEnd.delete(id);
+      p.renewAt.delete(id);
     }
   p.spare.clear();
 }
@@ -136,10 +136,10 @@ function takeSpare(db: Db, p: Pending, e: EndpointLimits): number | null {
   const id = p.spare.get(e.id)?.pop();
   if (id === undefined) return null;
   const now = Date.now();
-  const lease = leaseMs(e);
-  if ((p.leaseEnd.get(id) ?? 0) - now < lease / 2) {
+  if (now >= (p.renewAt.get(id) ?? 0)) {
+    const lease = leaseMs(e);
     stmt(db, "UPDATE endpoint_usage SET in_flight_until = ? WHERE id = ?").run(now + lease, id);
-    p.leaseEnd.set(id, now + lease);
+    p.renewAt.set(id, now + lease / 2);
   }
   return id;
 }
@@ -167,7 +167,7 @@ export async function acquire(db: Db, e: EndpointLimits): Promise<number | null>
       .immediate();
     if ("id" in r) {
       p.held++;
-      if (e.concurrency) p.leaseEnd.set(r.id, now + leaseMs(e));
+      if (e.concurrency) p.renewAt.set(r.id, now + leaseMs(e) / 2);
       return r.id;
     }
     // Another process may take the place first: try again after the wait, never busy-loop.
@@ -196,7 +196,7 @@ export function release(db: Db, e: Pick<Limited, "id" | "rpm" | "tpm">, usageId:
     if (ids) ids.push(usageId);
     else p.spare.set(e.id, [usageId]);
   } else {
-    p.leaseEnd.delete(usageId);
+    p.renewAt.delete(usageId);
     p.released.push({ id: usageId, tokens });
   }
   if (p.held === 0) return db.$client.transaction(() => writeBack(db, p))();
