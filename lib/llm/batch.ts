@@ -12,6 +12,7 @@ import type { Db } from "@/db/client";
 import { llmBatches, type LlmBatchStatus } from "@/db/schema";
 import { InvalidInputError } from "@/lib/errors";
 import type { CollectedCall, ModelClient } from "./client";
+import { responseFormat } from "./json-mode";
 
 export type BatchRow = typeof llmBatches.$inferSelect;
 /** What a page shows of a batch. */
@@ -64,14 +65,16 @@ export async function submitBatch(
     .returning()
     .get();
   try {
-    const lines = calls.map((c) =>
-      JSON.stringify({
+    const lines = calls.map((c) => {
+      // The endpoint's JSON mode, as the online call would ask (a line refused for it is asked again online, which steps down).
+      const format = responseFormat(cfg.jsonMode, c.schema, c.purpose);
+      return JSON.stringify({
         custom_id: c.cacheKey,
         method: "POST",
         url: "/v1/chat/completions",
-        body: { model: c.model, messages: c.messages, ...c.params },
-      }),
-    );
+        body: { model: c.model, messages: c.messages, ...c.params, ...(format ? { response_format: format } : {}) },
+      });
+    });
     const sdk = client.sdkFor(cfg);
     const file = await sdk.files.create({
       file: await toFile(Buffer.from(lines.join("\n") + "\n"), `pal-batch-${row.id}.jsonl`),

@@ -10,7 +10,8 @@ import { openDb } from "@/db/client";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { saveModelSetting } from "./config";
 import { listEndpoints, saveEndpoint } from "./endpoints";
-import { ModelClient } from "./client";
+import { DeferredCallError, ModelClient, type CollectedCall } from "./client";
+import { submitBatch } from "./batch";
 import { jsonSchemaOf } from "./json-mode";
 import { stubModelEnv } from "@/test/model-env";
 
@@ -109,6 +110,19 @@ describe("JSON mode per endpoint", () => {
     expect(listEndpoints(t.db)[0].jsonModeFallback).toBe("off");
     saveEndpoint(t.db, { name: "lab", baseUrl: fake.baseURL, jsonMode: "json_object" });
     expect(listEndpoints(t.db)[0]).toMatchObject({ id, jsonMode: "json_object", jsonModeFallback: null, jsonModeNote: null });
+  });
+
+  it("a batch asks with the endpoint's JSON mode, as its online calls do", async () => {
+    await endpointAt("json_schema");
+    const c = ModelClient.create(t.db, { retryBaseMs: 5 });
+    const calls: CollectedCall[] = [];
+    const collect = c.collecting((call) => calls.push(call));
+    await expect(collect.chat({ role: "judge", messages: ask, schema: Verdict, purpose: "judge.gscore" })).rejects.toThrow(
+      DeferredCallError,
+    );
+    await submitBatch(t.db, c, calls, null);
+    await vi.waitFor(() => expect(fake.batch.batches[0]?.status).toBe("completed"));
+    expect(fake.chatRequests[0].response_format).toMatchObject({ type: "json_schema", json_schema: { name: "judge_gscore" } });
   });
 
   it("a bad JSON mode names the endpoint and changes nothing", async () => {
