@@ -50,6 +50,18 @@ export default defineConfig([
     },
   },
   {
+    // The CLI bundle cannot load SQLite's addon through better-sqlite3's default loader: connections
+    // are opened by db/client (openDb, openSqlite), which loads it by path. Types may be imported.
+    files: ["lib/**/*.{ts,tsx}", "db/**/*.ts", "cli/**/*.ts", "app/**/*.{ts,tsx}"],
+    ignores: ["db/client.ts", "**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { paths: [{ name: "better-sqlite3", allowTypeImports: true, message: "open SQLite with openSqlite or openDb from @/db/client." }] },
+      ],
+    },
+  },
+  {
     rules: {
       // `_`-prefixed names are deliberately unused (destructuring to drop a key, placeholder arguments).
       "@typescript-eslint/no-unused-vars": [

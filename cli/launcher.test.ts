@@ -55,6 +55,13 @@ describe("bin/pal.mjs", () => {
     expect(files(cacheDir)).toEqual(["data", "help"]);
   });
 
+  it("opens SQLite from a bundle outside openDb too (pal backup's own connections)", () => {
+    const r = pal("backup", "--out", path.join(copy, "backup.db"), "--json");
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).file).toBe(path.join(copy, "backup.db"));
+    expect(r.stderr).not.toContain("using tsx");
+  });
+
   it("rebuilds a bundle when a file it was built from changes", () => {
     const summaries = path.join(copy, "cli", "commands", "summaries.ts");
     fs.writeFileSync(summaries, fs.readFileSync(summaries, "utf8").replace("counts of a data set", "how big a data set is"));

@@ -65,6 +65,14 @@ function sqliteAddon(): string | undefined {
   return fs.existsSync(addon) ? addon : undefined;
 }
 
+/**
+ * A plain better-sqlite3 connection with the addon loaded by path. Every connection the project opens
+ * goes through here: in the CLI bundle the `bindings` loader cannot find the addon at all.
+ */
+export function openSqlite(file: string, options: Database.Options = {}): Database.Database {
+  return new Database(file, { nativeBinding: sqliteAddon(), ...options });
+}
+
 /** Open (creating if needed) a database file with WAL and foreign keys, migrated to the latest schema. */
 export function openDb(file: string = databasePath()): Db {
   if (file !== ":memory:") {
@@ -74,7 +82,7 @@ export function openDb(file: string = databasePath()): Db {
     fs.closeSync(fs.openSync(file, "a", 0o600));
     restrictToOwner(file);
   }
-  const sqlite = new Database(file, { nativeBinding: sqliteAddon() });
+  const sqlite = openSqlite(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");

@@ -9,7 +9,7 @@
  * A restore replaces the database file only when no process has it open: the server, a `pal run`, an
  * import. Any of them would keep writing into the replaced file's pages (or its WAL) and corrupt it.
  */
-import Database from "better-sqlite3";
+import { openSqlite } from "@/db/client";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -22,7 +22,7 @@ export type BackupResult = { file: string; bytes: number; pages: number };
 
 /** `PRAGMA integrity_check` and `foreign_key_check` of a database file: the problems found, none when sound. */
 export function checkDatabase(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
   try {
     const integrity = (db.pragma("integrity_check") as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
     const fk = db.pragma("foreign_key_check") as Array<{ table: string; rowid: number; parent: string }>;
@@ -42,12 +42,12 @@ export async function backupDatabase(source: string, out: string): Promise<Backu
   if (fs.existsSync(target)) throw new ConflictError(`${out} exists already; choose another --out file or remove it first`);
   if (!fs.existsSync(path.dirname(target))) throw new InvalidInputError(`--out: the folder ${path.dirname(target)} does not exist`);
   const partial = `${target}.partial-${process.pid}`;
-  const db = new Database(source, { fileMustExist: true });
+  const db = openSqlite(source, { fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
     const r = await db.backup(partial, { progress: () => ALL_PAGES });
     // The copy inherits WAL mode; as a rollback-journal file it is one self-contained file (no -wal beside it).
-    const copy = new Database(partial, { fileMustExist: true });
+    const copy = openSqlite(partial, { fileMustExist: true });
     copy.pragma("journal_mode = DELETE");
     copy.close();
     const problems = checkDatabase(partial);
@@ -114,7 +114,7 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
   let problems: string[];
   try {
     problems = checkDatabase(from);
-    const db = new Database(from, { readonly: true, fileMustExist: true });
+    const db = openSqlite(from, { readonly: true, fileMustExist: true });
     const pal = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
     db.close();
     if (!pal) problems.push("it is not a PAL Studio database (no migrations table)");
@@ -133,7 +133,7 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
 
   // The copy is made beside the target (same file system, so the rename below is atomic).
   const staged = `${target}.restore-${process.pid}`;
-  const src = new Database(from, { readonly: true, fileMustExist: true });
+  const src = openSqlite(from, { readonly: true, fileMustExist: true });
   try {
     await src.backup(staged, { progress: () => ALL_PAGES });
   } catch (e) {
@@ -146,7 +146,7 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
   let previous: string | null = null;
   if (fs.existsSync(target)) {
     // Fold the old WAL into its file so the kept copy is whole, then move it aside with it.
-    const old = new Database(target, { fileMustExist: true });
+    const old = openSqlite(target, { fileMustExist: true });
     old.pragma("wal_checkpoint(TRUNCATE)");
     old.close();
     previous = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
