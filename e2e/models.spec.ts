@@ -53,4 +53,11 @@ test("a researcher sees built memories and the model calls each one caused", asy
   await row.getByRole("link", { name: "vanilla-log" }).click();
   await expect(page.getByRole("heading", { name: "vanilla-log memory of user 0000" })).toBeVisible();
   await expect(page.getByTestId("ledger-summary")).toContainText("0 request(s) to the endpoint");
+  // The calls a page at a time, filtered by status with the counts of each.
+  const pager = page.getByRole("navigation", { name: "Model calls pages" });
+  await expect(pager.getByText("All (", { exact: false })).toHaveAttribute("aria-current", "true");
+  await pager.getByRole("link", { name: "Failed (0)" }).click();
+  await expect(page).toHaveURL(/status=failed/);
+  await expect(pager.getByText("Failed (0)")).toHaveAttribute("aria-current", "true");
+  await expect(page.getByTestId("ledger-range")).toHaveText("no calls");
 });

@@ -1,4 +1,5 @@
-import type { LedgerCall, LedgerSummary } from "@/lib/llm/ledger";
+import Link from "next/link";
+import type { LedgerCall, LedgerPage, LedgerSummary } from "@/lib/llm/ledger";
 
 const STATUS_STYLE: Record<string, string> = {
   ok: "bg-emerald-50 text-emerald-700",
@@ -7,8 +8,29 @@ const STATUS_STYLE: Record<string, string> = {
   failed: "bg-rose-50 text-rose-700",
 };
 
-/** The model calls one origin (a memory version, a job) caused: every attempt, with tokens and errors. */
-export function LedgerTable({ calls, summary }: { calls: LedgerCall[]; summary: LedgerSummary }) {
+const FILTERS = [
+  { status: null, label: "All" },
+  { status: "failed", label: "Failed" },
+  { status: "invalid", label: "Invalid" },
+  { status: "retry", label: "Retried" },
+] as const;
+
+/**
+ * The model calls one origin (a memory version, a job) caused: every attempt, with tokens and errors,
+ * a page at a time (`hrefFor` makes the link of a page and status; the page keeps its other parameters).
+ */
+export function LedgerTable({
+  calls,
+  summary,
+  page,
+  hrefFor,
+}: {
+  calls: LedgerCall[];
+  summary: LedgerSummary;
+  page: LedgerPage;
+  hrefFor: (page: number, status: string | null) => string;
+}) {
+  const to = page.offset + calls.length;
   return (
     <section aria-label="Model calls" className="space-y-2">
       <p className="text-sm text-slate-600" data-testid="ledger-summary">
@@ -16,6 +38,41 @@ export function LedgerTable({ calls, summary }: { calls: LedgerCall[]; summary: 
         {summary.byStatus.invalid} invalid, {summary.byStatus.failed} failed; {summary.promptTokens} prompt + {summary.completionTokens}{" "}
         completion tokens ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning).
       </p>
+      <nav aria-label="Model calls pages" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
+        <span className="flex gap-2">
+          {FILTERS.map((f) => {
+            const n = f.status ? summary.byStatus[f.status] : summary.rows;
+            const on = page.status === f.status;
+            return on ? (
+              <span key={f.label} aria-current="true" className="rounded bg-slate-800 px-1.5 py-0.5 text-white">
+                {f.label} ({n})
+              </span>
+            ) : (
+              <Link key={f.label} href={hrefFor(1, f.status)} className="rounded px-1.5 py-0.5 text-sky-700 hover:bg-sky-50">
+                {f.label} ({n})
+              </Link>
+            );
+          })}
+        </span>
+        <span data-testid="ledger-range">{page.total === 0 ? "no calls" : `calls ${page.offset + 1}–${to} of ${page.total}`}</span>
+        {page.pages > 1 ? (
+          <span className="flex gap-2">
+            {page.page > 1 ? (
+              <Link href={hrefFor(page.page - 1, page.status)} className="text-sky-700 hover:underline">
+                ‹ Previous
+              </Link>
+            ) : null}
+            <span>
+              page {page.page} of {page.pages}
+            </span>
+            {page.page < page.pages ? (
+              <Link href={hrefFor(page.page + 1, page.status)} className="text-sky-700 hover:underline">
+                Next ›
+              </Link>
+            ) : null}
+          </span>
+        ) : null}
+      </nav>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <table className="w-full text-xs" data-testid="ledger-table">
           <thead className="bg-slate-50 text-left uppercase tracking-wide text-slate-500">

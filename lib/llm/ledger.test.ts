@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { GroupCommit, recordCall, type LedgerRow } from "./ledger";
+import { GroupCommit, ledgerPage, listCalls, recordCall, summarizeCalls, type LedgerRow } from "./ledger";
 
 let t: ReturnType<typeof tempDb>;
 beforeEach(() => {
@@ -70,5 +70,31 @@ describe("GroupCommit", () => {
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason.message).toBe("disk full");
     expect(committed(t.file)).toEqual(["a", "c"]);
+  });
+});
+
+describe("ledger pages", () => {
+  it("pages an origin's calls, all or one status, from its summary; out-of-range pages are clamped", () => {
+    const origin = { memoryVersionId: 7 };
+    t.db.$client.pragma("foreign_keys = OFF"); // ledger rows alone, without the memory version they would belong to
+    for (let i = 0; i < 250; i++) recordCall(t.db, { ...row(`p${i}`), origin, status: i % 10 === 0 ? "failed" : "ok" });
+    const summary = summarizeCalls(t.db, origin);
+    const page = (want: { page?: string | number; status?: string | null }) => ledgerPage(summary, want);
+
+    expect(page({})).toEqual({ page: 1, pages: 3, total: 250, offset: 0, limit: 100, status: null });
+    const third = page({ page: "3" });
+    expect(third).toMatchObject({ page: 3, offset: 200 });
+    const calls = listCalls(t.db, origin, { limit: third.limit, offset: third.offset });
+    expect(calls.map((c) => c.purpose)).toEqual(Array.from({ length: 50 }, (_, i) => `p${200 + i}`));
+
+    const failed = page({ status: "failed" });
+    expect(failed).toMatchObject({ total: 25, pages: 1, status: "failed" });
+    expect(listCalls(t.db, origin, { limit: failed.limit, status: "failed" })).toHaveLength(25);
+
+    expect(page({ page: "99" }).page).toBe(3);
+    expect(page({ page: "-2" }).page).toBe(1);
+    expect(page({ page: "x" }).page).toBe(1);
+    expect(page({ status: "bogus" })).toMatchObject({ status: null, total: 250 });
+    expect(ledgerPage(summarizeCalls(t.db, { memoryVersionId: 8 }), {})).toMatchObject({ page: 1, pages: 1, total: 0 });
   });
 });

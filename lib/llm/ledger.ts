@@ -137,6 +137,24 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
   return s;
 }
 
+/** One page of an origin's calls as the ledger table shows it: which rows, and where it stands. */
+export type LedgerPage = { page: number; pages: number; total: number; offset: number; limit: number; status: LlmCallStatus | null };
+
+const LEDGER_STATUSES: readonly LlmCallStatus[] = ["ok", "retry", "invalid", "failed"];
+
+/**
+ * The page `page` (1-based, clamped) of `pageSize` calls, of one status or all, from the origin's
+ * summary (no second count). An unknown status shows all.
+ */
+export function ledgerPage(summary: LedgerSummary, want: { page?: string | number; status?: string | null }, pageSize = 100): LedgerPage {
+  const status = LEDGER_STATUSES.find((x) => x === want.status) ?? null;
+  const total = status ? summary.byStatus[status] : summary.rows;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const asked = Math.floor(Number(want.page ?? 1));
+  const page = Number.isFinite(asked) ? Math.min(Math.max(1, asked), pages) : 1;
+  return { page, pages, total, offset: (page - 1) * pageSize, limit: pageSize, status };
+}
+
 /** The ledger note the client writes when an endpoint refuses JSON mode (client.ts): read back by jsonModeRefusals. */
 export const JSON_MODE_REFUSED = "the endpoint refused JSON mode";
 

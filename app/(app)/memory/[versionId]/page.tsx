@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { getMemoryVersion, listSteps } from "@/lib/memory/versions";
 import { callPurposes, showMemory } from "@/lib/memory/show";
-import { listCalls, summarizeCalls } from "@/lib/llm/ledger";
+import { ledgerPage, listCalls, summarizeCalls } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LedgerTable } from "@/components/llm/LedgerTable";
 import { GenericMemoryTable, H2MemoryInspector } from "@/components/memory/H2MemoryInspector";
@@ -12,9 +12,16 @@ import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 
 export const metadata: Metadata = { title: "Memory version" };
 
-export default async function MemoryVersionPage({ params }: { params: Promise<{ versionId: string }> }) {
+export default async function MemoryVersionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ versionId: string }>;
+  searchParams: Promise<{ calls?: string; status?: string }>;
+}) {
   await requireRole("admin", "researcher");
   const id = Number((await params).versionId);
+  const want = await searchParams;
   const db = getDb();
   const v = Number.isInteger(id) ? getMemoryVersion(db, id) : null;
   if (!v) notFound();
@@ -24,6 +31,8 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
   const origin = { memoryVersionId: v.id };
   const sessions = loadSessions(db, datasetById(db, v.datasetId), v.userKey).map((x) => ({ seq: x.seq, key: x.key, split: x.split }));
   const shown = entries.map((e, i) => ({ ...e, id: i }));
+  const summary = summarizeCalls(db, origin);
+  const page = ledgerPage(summary, { page: want.calls, status: want.status });
   return (
     <>
       <PageHeader
@@ -61,8 +70,20 @@ export default async function MemoryVersionPage({ params }: { params: Promise<{ 
         <summary className="cursor-pointer font-semibold">Settings (raw)</summary>
         <pre className="mt-2 overflow-x-auto text-xs text-slate-600">{JSON.stringify(v.settings, null, 2)}</pre>
       </details>
-      <h2 className="mb-2 text-sm font-semibold">Model calls</h2>
-      <LedgerTable calls={listCalls(db, origin, { limit: 500 })} summary={summarizeCalls(db, origin)} />
+      <h2 id="model-calls" className="mb-2 text-sm font-semibold">
+        Model calls
+      </h2>
+      <LedgerTable
+        calls={listCalls(db, origin, { limit: page.limit, offset: page.offset, status: page.status ?? undefined })}
+        summary={summary}
+        page={page}
+        hrefFor={(n, status) => {
+          const q = new URLSearchParams();
+          if (n > 1) q.set("calls", String(n));
+          if (status) q.set("status", status);
+          return `/memory/${v.id}${q.size ? `?${q}` : ""}#model-calls`;
+        }}
+      />
     </>
   );
 }
