@@ -84,7 +84,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await login(page, account("researcher"));
   await page.goto(`${base}/experiments`);
   const form = page.getByRole("form", { name: "New experiment" });
-  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
   for (const m of ["vanilla-log", "turn-rag"]) await form.getByLabel(m, { exact: true }).check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
   await form.getByLabel("Multi-turn dialogue (Task 3, pairwise FairEval)").check();

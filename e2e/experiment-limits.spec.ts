@@ -15,7 +15,7 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await login(page, account("admin"));
   await page.goto(`${e2eState().baseURL}/experiments`);
   const form = page.getByRole("form", { name: "New experiment" });
-  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
   await form.getByLabel("Solution proposal (Task 2: generation + selection)").check();
   await form.getByTestId("users").fill("0000");
   await form.getByLabel("Repeats").fill("7");
@@ -48,7 +48,7 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await page.screenshot({ path: test.info().outputPath("limits-settings.png"), fullPage: true });
 
   await page.goto(`${e2eState().baseURL}/experiments`);
-  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
   await form.getByLabel("Solution proposal (Task 2: generation + selection)").check();
   await form.getByTestId("users").fill("0000");
   await form.getByLabel("Repeats").fill("7");

@@ -36,7 +36,11 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await login(researcher, account("researcher"));
   await researcher.goto(`${e2eState().baseURL}/experiments`);
   const form = researcher.getByRole("form", { name: "New experiment" });
-  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en) (palset)" });
+  await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
+  // The data sets are grouped by kind; the option reads as the data set's name.
+  await expect(
+    form.getByTestId("dataset").locator("optgroup[label='PAL-Set'] option").getByText("PAL-Set demo (en)", { exact: true }),
+  ).toHaveCount(1);
   await form.getByLabel("vanilla-log").check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
   await form.getByTestId("users").fill("0000");

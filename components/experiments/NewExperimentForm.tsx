@@ -6,7 +6,7 @@ import { postJson } from "./api";
 import { PresetSettingsTable } from "./PresetSettingsTable";
 import { BatchApiNote } from "@/components/llm/BatchApiNote";
 
-type DatasetOption = { id: number; name: string; kind: string };
+type DatasetOption = { id: number; name: string; kind: string; kindLabel: string };
 type TaskOption = { name: string; label: string; datasetKind: string };
 type DryRunRow = {
   method: string;
@@ -201,10 +201,17 @@ export function NewExperimentForm({
         <label className="block text-xs text-slate-600">
           Data set
           <select className={input} value={datasetId} onChange={(e) => setDatasetId(Number(e.target.value))} data-testid="dataset">
-            {datasets.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name} ({d.kind})
-              </option>
+            {/* Grouped by kind (PAL-Set, HiCUPID), in the order the data sets came. */}
+            {[...new Set(datasets.map((d) => d.kindLabel))].map((label) => (
+              <optgroup key={label} label={label}>
+                {datasets
+                  .filter((d) => d.kindLabel === label)
+                  .map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {d.name}
+                    </option>
+                  ))}
+              </optgroup>
             ))}
           </select>
         </label>

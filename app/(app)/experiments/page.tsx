@@ -7,6 +7,7 @@ import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
 import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
+import { kindLabel } from "@/lib/datasets/kinds";
 import { TASKS } from "@/lib/tasks/registry";
 import { methodChoices } from "@/lib/experiments/method-choices";
 import { presetOptions } from "@/lib/experiments/presets";
@@ -20,7 +21,7 @@ export default async function ExperimentsPage() {
   const rows = listExperiments(db);
   // Oldest first, as the form has always offered them (its first option is the default).
   const dsList = listDatasets(db)
-    .map(({ id, name, kind }) => ({ id, name, kind }))
+    .map(({ id, name, kind }) => ({ id, name, kind, kindLabel: kindLabel(kind) }))
     .sort((a, b) => a.id - b.id);
   const tasks = TASKS.map((t) => ({ name: t.name, label: t.label, datasetKind: t.datasetKind }));
   return (
