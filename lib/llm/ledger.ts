@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
-import { llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
+import { LLM_CALL_STATUSES, llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
 
 /** What caused a call: at most one of these is set; a call with none is an ad-hoc check. */
 export type Origin = { memoryVersionId?: number; jobId?: number; judgeRunId?: number };
@@ -140,14 +140,12 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
 /** One page of an origin's calls as the ledger table shows it: which rows, and where it stands. */
 export type LedgerPage = { page: number; pages: number; total: number; offset: number; limit: number; status: LlmCallStatus | null };
 
-const LEDGER_STATUSES: readonly LlmCallStatus[] = ["ok", "retry", "invalid", "failed"];
-
 /**
  * The page `page` (1-based, clamped) of `pageSize` calls, of one status or all, from the origin's
  * summary (no second count). An unknown status shows all.
  */
 export function ledgerPage(summary: LedgerSummary, want: { page?: string | number; status?: string | null }, pageSize = 100): LedgerPage {
-  const status = LEDGER_STATUSES.find((x) => x === want.status) ?? null;
+  const status = LLM_CALL_STATUSES.find((x) => x === want.status) ?? null;
   const total = status ? summary.byStatus[status] : summary.rows;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const asked = Math.floor(Number(want.page ?? 1));

@@ -25,7 +25,6 @@ const LEASE_MARGIN_MS = 10_000;
 
 /** Rows older than a minute are deleted at most this often per endpoint and process. */
 const SWEEP_EVERY_MS = 1000;
-const lastSweep = new WeakMap<Db, Map<number, number>>();
 
 /** How long a place is held without news from its process: the request timeout and a margin. */
 const leaseMs = (e: Partial<Pick<Limited, "timeoutMs">>) => (e.timeoutMs ?? envNumber("PAL_LLM_TIMEOUT_MS", 120_000)) + LEASE_MARGIN_MS;
@@ -52,15 +51,15 @@ type Attempt = { id: number } | { waitMs: number };
 /** tryAcquire's work, inside the caller's IMMEDIATE transaction. */
 function takePlace(db: Db, e: Placed, now: number): Attempt {
   // Housekeeping only (every check below looks at recent or live rows), so once a second is enough.
-  const swept = lastSweep.get(db)?.get(e.id);
+  const sweeps = pending(db).swept;
+  const swept = sweeps.get(e.id);
   if (swept === undefined || now - swept >= SWEEP_EVERY_MS || now < swept) {
     stmt(db, "DELETE FROM endpoint_usage WHERE endpoint_id = ? AND at < ? AND (in_flight_until IS NULL OR in_flight_until < ?)").run(
       e.id,
       now - MINUTE,
       now,
     );
-    if (!lastSweep.has(db)) lastSweep.set(db, new Map());
-    lastSweep.get(db)!.set(e.id, now);
+    sweeps.set(e.id, now);
   }
   if (e.concurrency) {
     const open = stmt(db, "SELECT count(*) AS n FROM endpoint_usage WHERE endpoint_id = ? AND in_flight_until > ?").get(e.id, now) as {
@@ -107,13 +106,15 @@ type Pending = {
   renewAt: Map<number, number>;
   /** Places this process holds (taken, not yet given back). */
   held: number;
+  /** When this process last deleted an endpoint's old rows (takePlace). */
+  swept: Map<number, number>;
   scheduled: boolean;
 };
 const pendingOf = new WeakMap<Db, Pending>();
 
 function pending(db: Db): Pending {
   let p = pendingOf.get(db);
-  if (!p) pendingOf.set(db, (p = { released: [], spare: new Map(), renewAt: new Map(), held: 0, scheduled: false }));
+  if (!p) pendingOf.set(db, (p = { released: [], spare: new Map(), renewAt: new Map(), held: 0, swept: new Map(), scheduled: false }));
   return p;
 }
 

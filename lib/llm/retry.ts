@@ -69,14 +69,19 @@ export async function withRetries<R>(
   o: RetryOptions,
   onFailedTry: (error: unknown, willRetry: boolean) => void,
 ): Promise<R> {
+  /** Reports a failed try and waits any Retry-After; whether another try follows. */
+  const failed = async (error: unknown, retriesLeft: number) => {
+    const willRetry = retriesLeft > 0 && shouldRetry(error);
+    onFailedTry(error, willRetry);
+    // The server said how long to wait: wait that long (the backoff comes after).
+    const after = willRetry ? retryAfterMs(error) : null;
+    if (after !== null) await sleep(Math.min(after, o.maxMs));
+    return willRetry;
+  };
   try {
     return await once();
   } catch (error) {
-    const willRetry = o.retries > 0 && shouldRetry(error);
-    onFailedTry(error, willRetry);
-    if (!willRetry) throw error;
-    const after = retryAfterMs(error);
-    if (after !== null) await sleep(Math.min(after, o.maxMs));
+    if (!(await failed(error, o.retries))) throw error;
     await sleep(Math.min(Math.round((Math.random() + 1) * o.baseMs), o.maxMs));
   }
   return pRetry(once, {
@@ -85,13 +90,7 @@ export async function withRetries<R>(
     maxTimeout: o.maxMs,
     factor: 2,
     randomize: true,
-    onFailedAttempt: async ({ error, retriesLeft }) => {
-      const willRetry = retriesLeft > 0 && isRetryable(error);
-      onFailedTry(error, willRetry);
-      // The server said how long to wait: wait that long (p-retry adds its own backoff after).
-      const after = willRetry ? retryAfterMs(error) : null;
-      if (after !== null) await sleep(Math.min(after, o.maxMs));
-    },
+    onFailedAttempt: async ({ error, retriesLeft }) => void (await failed(error, retriesLeft)),
     shouldRetry: ({ error }) => shouldRetry(error),
   });
 }
