@@ -236,6 +236,13 @@ test.describe("tie-margin calibration", () => {
 
     // Apply margin 3 to the experiment: its W/T/L is re-derived (every pair within 3 points is a tie).
     const apply = page.getByTestId("apply-margin");
+    // A tampered margin is refused with its reason beside the button (a 400 in the action's result), not a 500.
+    await apply.getByLabel("Margin to apply").evaluate((el: HTMLSelectElement) => {
+      el.options[0].value = "abc";
+      el.selectedIndex = 0;
+    });
+    await apply.getByRole("button", { name: "Apply margin" }).click();
+    await expect(apply.getByRole("alert")).toContainText("margin: expected a number from 0 to 10");
     await apply.getByLabel("Margin to apply").selectOption("3");
     await apply.getByLabel("Experiment").selectOption(String(exp.id));
     await apply.getByRole("button", { name: "Apply margin" }).click();

@@ -7,6 +7,8 @@ import { createUser } from "@/lib/users/users";
 import { createCampaign, importJudgeVerdicts, submitLabels } from "@/lib/annotation";
 import { tieMarginCalibration } from "./calibration";
 import type { Db } from "@/db/client";
+import { experiments, jobs } from "@/db/schema";
+import { applyTieMarginForm } from "./forms";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
@@ -96,5 +98,64 @@ describe("deleting a judge run", () => {
     expect(one(`select count(*) n from judge_runs where id = ${runId}`)).toBe(0);
     expect(one(`select count(*) n from judge_labels where run_id = ${runId}`)).toBe(0);
     expect(one("select count(*) n from llm_calls where judge_run_id is null and purpose like 'campaign.judge.%'")).toBe(1);
+  });
+});
+
+describe("the Apply margin form (issue 23, item 6)", () => {
+  const form = (f: Record<string, string>) => {
+    const d = new FormData();
+    for (const [k, v] of Object.entries(f)) d.set(k, v);
+    return d;
+  };
+  /** An experiment row, with one pairwise dialogue job (phase 1) when `pairwise`. */
+  function experiment(pairwise: boolean): number {
+    const ds = db.$client.prepare("insert into datasets (name, kind, language) values ('d' || random(), 'palset', 'en') returning id").get() as { id: number };
+    const e = db
+      .insert(experiments)
+      .values({ name: "exp", datasetId: ds.id, datasetHash: "h", config: {}, configHash: "c", status: "done" })
+      .returning()
+      .get();
+    db.insert(jobs)
+      .values({ experimentId: e.id, method: "vanilla", task: "dialogue", itemKey: "k", status: "done", phase: pairwise ? 1 : 0 })
+      .run();
+    return e.id;
+  }
+  const margin = (id: number) =>
+    db.$client.prepare("select pairwise_tie_margin m, pairwise_tie_margin_source s from experiments where id = ?").get(id) as {
+      m: number | null;
+      s: string | null;
+    };
+
+  it("refuses a margin that is not a number, a source over the limit, an unknown or non-pairwise experiment, changing nothing", () => {
+    const id = experiment(true);
+    const flat = experiment(false);
+    const status = (f: Record<string, string>) => {
+      try {
+        applyTieMarginForm(db, form(f));
+        return "ok";
+      } catch (e) {
+        return `${(e as { status: number }).status} ${(e as Error).message}`;
+      }
+    };
+    expect(status({ campaignId: "1", experimentId: String(id), margin: "abc" })).toMatch(/^400 margin: expected a number from 0 to 10/);
+    expect(status({ campaignId: "1", experimentId: String(id), margin: "1e400" })).toMatch(/^400 margin/);
+    expect(status({ campaignId: "1", experimentId: String(id), margin: "11" })).toMatch(/^400 margin: expected a number from 0 to 10, got 11/);
+    expect(status({ campaignId: "1", experimentId: String(id), margin: "1", source: "x".repeat(900_000) })).toMatch(
+      /^400 source: at most 300 characters/,
+    );
+    expect(status({ campaignId: "1", experimentId: "999999", margin: "1" })).toMatch(/^404 experiment 999999 does not exist/);
+    expect(status({ campaignId: "1", experimentId: "abc", margin: "1" })).toMatch(/^400 experimentId/);
+    expect(status({ campaignId: "1", experimentId: String(flat), margin: "1" })).toMatch(/^400 .*no pairwise dialogue results/);
+    expect(margin(id)).toEqual({ m: null, s: null });
+    expect(margin(flat)).toEqual({ m: null, s: null });
+  });
+
+  it("applies a margin with its source and resets it with an empty margin", () => {
+    const id = experiment(true);
+    const r = applyTieMarginForm(db, form({ campaignId: "3", experimentId: String(id), margin: "0.5", source: "campaign “c”" }));
+    expect(r).toMatchObject({ campaignId: 3, experimentId: id });
+    expect(margin(id)).toEqual({ m: 0.5, s: "campaign “c”" });
+    applyTieMarginForm(db, form({ campaignId: "3", experimentId: String(id), margin: "" }));
+    expect(margin(id)).toEqual({ m: null, s: null });
   });
 });

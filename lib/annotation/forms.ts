@@ -7,6 +7,7 @@ import type { Db } from "@/db/client";
 import { formId, formText, parseForm } from "@/lib/http/form";
 import { setCampaignStatus } from "./campaigns";
 import { adjudicate } from "./item-view";
+import { applyPairwiseTieMargin } from "./calibration";
 
 const statusForm = z.object({
   campaignId: formId("campaign"),
@@ -32,4 +33,34 @@ export function adjudicateForm(db: Db, form: FormData, userId: number): { campai
   const f = parseForm(adjudicateFields, form);
   adjudicate(db, f.campaignId, f.itemId, f.dimension, f.value, f.note, userId);
   return { campaignId: f.campaignId, itemId: f.itemId, ok: "Adjudication recorded." };
+}
+
+/** Where a margin came from, shown beside the experiment's W/T/L: a short label, not a document. */
+export const TIE_MARGIN_SOURCE_MAX = 300;
+
+const tieMarginFields = z.object({
+  campaignId: formId("campaign"),
+  experimentId: formId("experiment"),
+  margin: z
+    .string()
+    .max(20, "expected a number from 0 to 10, or empty to reset")
+    .regex(/^(\d{1,2}(\.\d{1,6})?)?$/, "expected a number from 0 to 10, or empty to reset")
+    .default(""),
+  source: formText(TIE_MARGIN_SOURCE_MAX),
+});
+
+/**
+ * Apply (or reset, with an empty margin) a calibrated tie margin to an experiment's pairwise results:
+ * `margin=abc` or an over-long `source` is a 400, an unknown experiment a 404, one without pairwise
+ * dialogue results a 400 (lib's rules in applyPairwiseTieMargin).
+ */
+export function applyTieMarginForm(db: Db, form: FormData): { campaignId: number; experimentId: number; ok: string } {
+  const f = parseForm(tieMarginFields, form);
+  const margin = f.margin === "" ? null : Number(f.margin);
+  applyPairwiseTieMargin(db, f.experimentId, margin, margin === null ? null : f.source || `campaign ${f.campaignId}`);
+  return {
+    campaignId: f.campaignId,
+    experimentId: f.experimentId,
+    ok: margin === null ? `Margin reset on experiment #${f.experimentId}.` : `Margin ${margin} applied to experiment #${f.experimentId}.`,
+  };
 }

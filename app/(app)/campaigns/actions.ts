@@ -2,9 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { adjudicateForm, setCampaignStatusForm } from "@/lib/annotation/forms";
-import { requireRole } from "@/lib/auth/session";
-import { applyPairwiseTieMargin } from "@/lib/annotation/calibration";
+import { adjudicateForm, applyTieMarginForm, setCampaignStatusForm } from "@/lib/annotation/forms";
 
 export type ActionState = ActionResult<{ ok?: string }>;
 
@@ -25,13 +23,11 @@ export async function adjudicateAction(_prev: ActionState, form: FormData): Prom
 }
 
 /** Applies a calibrated tie margin to an experiment's pairwise results (or resets it when margin is empty). */
-export async function applyTieMarginAction(form: FormData): Promise<void> {
-  await requireRole("admin", "researcher");
-  const campaignId = Number(form.get("campaignId"));
-  const experimentId = Number(form.get("experimentId"));
-  const raw = String(form.get("margin") ?? "");
-  const margin = raw === "" ? null : Number(raw);
-  applyPairwiseTieMargin(getDb(), experimentId, margin, margin === null ? null : String(form.get("source") ?? `campaign ${campaignId}`));
-  revalidatePath(`/campaigns/${campaignId}`);
-  revalidatePath(`/experiments/${experimentId}`);
+export async function applyTieMarginAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin", "researcher"], () => {
+    const r = applyTieMarginForm(getDb(), form);
+    revalidatePath(`/campaigns/${r.campaignId}`);
+    revalidatePath(`/experiments/${r.experimentId}`);
+    return { ok: r.ok };
+  });
 }

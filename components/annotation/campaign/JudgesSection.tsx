@@ -12,6 +12,7 @@ import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
 import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
 import { JudgeVsHumans } from "./JudgeVsHumans";
 import { TieMarginCalibrationView } from "./TieMarginCalibrationView";
+import type { TieMarginAction } from "./TieMarginApplyForm";
 import { RatingVsJudge } from "./RatingVsJudge";
 import { Figure2Bars } from "./Figure2Bars";
 import type { CampaignQuery } from "./query";
@@ -37,7 +38,7 @@ export function JudgesSection(p: {
   ratingVs: Array<ReturnType<typeof ratingVsJudge>>;
   fig2: ReturnType<typeof figure2>;
   q: CampaignQuery;
-  applyTieMargin: (form: FormData) => Promise<void>;
+  applyTieMargin: TieMarginAction;
 }) {
   const { campaign: c, def, systems, humans, variant, q } = p;
   const id = c.id;

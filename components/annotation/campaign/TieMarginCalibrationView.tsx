@@ -8,6 +8,7 @@ import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
 import type { TieMarginCalibration, experimentsWithPairwiseResults } from "@/lib/annotation/calibration";
 import { TieMarginChart } from "@/components/annotation/TieMarginChart";
 import type { CampaignQuery } from "./query";
+import { TieMarginApplyForm, type TieMarginAction } from "./TieMarginApplyForm";
 
 export function TieMarginCalibrationView({
   campaign,
@@ -26,7 +27,7 @@ export function TieMarginCalibrationView({
   /** The experiment the campaign was sampled from, if any (the default target). */
   ownExperiment: number | null;
   q: CampaignQuery;
-  applyTieMargin: (form: FormData) => Promise<void>;
+  applyTieMargin: TieMarginAction;
 }) {
   return (
     <div className="space-y-2 rounded border border-slate-200 p-3">
@@ -53,59 +54,15 @@ export function TieMarginCalibrationView({
         <>
           <TieMarginChart cal={cal} />
           {cal.best !== null ? (
-            <form action={applyTieMargin} className="flex flex-wrap items-center gap-2 text-sm" data-testid="apply-margin">
-              <input type="hidden" name="campaignId" value={campaign.id} />
-              <input
-                type="hidden"
-                name="source"
-                value={`campaign “${campaign.name}”, ${cal.run.name}, best by ${CRITERIA[criterion].label}`}
-              />
-              <label className="text-xs text-slate-600">
-                Margin{" "}
-                <select
-                  name="margin"
-                  defaultValue={String(cal.best)}
-                  className="rounded border border-slate-300 px-1 py-0.5"
-                  aria-label="Margin to apply"
-                >
-                  {(cal.dimensions[0]?.curve ?? []).map((p) => (
-                    <option key={p.margin} value={String(p.margin)}>
-                      {p.margin.toFixed(2)}
-                      {p.margin === cal.best ? " (best)" : ""}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              {targets.length ? (
-                <>
-                  <label className="text-xs text-slate-600">
-                    to the pairwise results of{" "}
-                    <select
-                      name="experimentId"
-                      defaultValue={String(ownExperiment ?? targets[0].id)}
-                      className="rounded border border-slate-300 px-1 py-0.5"
-                      aria-label="Experiment"
-                    >
-                      {targets.map((e) => (
-                        <option key={e.id} value={e.id}>
-                          #{e.id} {e.name}
-                          {e.margin !== null ? ` (now margin ${e.margin})` : ""}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <button className="rounded bg-indigo-600 px-3 py-1 text-white">Apply margin</button>
-                  <span className="text-xs text-slate-500" data-testid="applied-margins">
-                    {targets
-                      .filter((e) => e.margin !== null)
-                      .map((e) => `#${e.id} reads W/T/L at margin ${e.margin}`)
-                      .join(" · ") || "no experiment has an applied margin"}
-                  </span>
-                </>
-              ) : (
-                <span className="text-xs text-slate-500">No experiment has pairwise dialogue results to apply it to yet.</span>
-              )}
-            </form>
+            <TieMarginApplyForm
+              action={applyTieMargin}
+              campaignId={campaign.id}
+              source={`campaign “${campaign.name}”, ${cal.run.name}, best by ${CRITERIA[criterion].label}`}
+              best={cal.best}
+              margins={(cal.dimensions[0]?.curve ?? []).map((p) => p.margin)}
+              targets={targets.map((e) => ({ id: e.id, name: e.name, margin: e.margin }))}
+              ownExperiment={ownExperiment}
+            />
           ) : null}
         </>
       )}
