@@ -14,6 +14,17 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { rotateAuthSecret } from "@/lib/auth/secret";
+
+/**
+ * Creates `file` empty and private (0600) before SQLite writes a byte into it: SQLite gives the journal it
+ * creates beside a database the database file's mode, so the copy and its -journal are never readable by
+ * others, even for a moment (a chmod after the copy left a 19 MB window at 0644).
+ */
+function createPrivate(file: string): void {
+  fs.closeSync(fs.openSync(file, "wx", 0o600));
+  fs.chmodSync(file, 0o600); // openSync's mode is filtered by the umask; a umask can only remove bits, but be exact
+}
 
 /** Copies every page in one step: a snapshot, where the default 100-page steps restart while others write. */
 const ALL_PAGES = 0x7fffffff;
@@ -44,6 +55,7 @@ export async function backupDatabase(source: string, out: string): Promise<Backu
   const partial = `${target}.partial-${process.pid}`;
   const db = openSqlite(source, { fileMustExist: true });
   try {
+    createPrivate(partial);
     db.pragma("busy_timeout = 5000");
     const r = await db.backup(partial, { progress: () => ALL_PAGES });
     // The copy inherits WAL mode; as a rollback-journal file it is one self-contained file (no -wal beside it).
@@ -52,7 +64,6 @@ export async function backupDatabase(source: string, out: string): Promise<Backu
     copy.close();
     const problems = checkDatabase(partial);
     if (problems.length) throw new Error(`the backup failed its integrity check: ${problems.slice(0, 3).join("; ")}`);
-    fs.chmodSync(partial, 0o600); // it holds password hashes and annotations, like the database
     fs.renameSync(partial, target);
     return { file: target, bytes: fs.statSync(target).size, pages: r.totalPages };
   } catch (e) {
@@ -102,12 +113,19 @@ export function processesUsing(file: string): number[] | null {
   }
 }
 
-export type RestoreResult = { file: string; bytes: number; previous: string | null };
+export type RestoreResult = {
+  file: string;
+  bytes: number;
+  previous: string | null;
+  /** Whether every session was signed out (the session secret rotated); false when NEXTAUTH_SECRET is set. */
+  sessionsSignedOut: boolean;
+};
 
 /**
  * Replaces the database `target` with the backup `from`. Refused, changing nothing, when the backup is
  * not a sound PAL Studio database or when any process has `target` open. The replaced database is kept
- * beside it as `<target>.before-restore-<time>`.
+ * beside it as `<target>.before-restore-<time>`. Everyone is signed out (see rotateAuthSecret): the
+ * backup's list of revoked sessions is older than the sessions signed out since.
  */
 export async function restoreDatabase(from: string, target: string): Promise<RestoreResult> {
   if (!fs.existsSync(from)) throw new NotFoundError(`--from: no file at ${from}`);
@@ -135,6 +153,7 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
   const staged = `${target}.restore-${process.pid}`;
   const src = openSqlite(from, { readonly: true, fileMustExist: true });
   try {
+    createPrivate(staged);
     await src.backup(staged, { progress: () => ALL_PAGES });
   } catch (e) {
     fs.rmSync(staged, { force: true });
@@ -142,7 +161,6 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
   } finally {
     src.close();
   }
-  fs.chmodSync(staged, 0o600);
   let previous: string | null = null;
   if (fs.existsSync(target)) {
     // Fold the old WAL into its file so the kept copy is whole, then move it aside with it.
@@ -155,5 +173,6 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
   // A WAL left beside the new file would be replayed into it: none may remain.
   for (const f of [`${target}-wal`, `${target}-shm`]) fs.rmSync(f, { force: true });
   fs.renameSync(staged, target);
-  return { file: target, bytes: fs.statSync(target).size, previous };
+  const sessionsSignedOut = rotateAuthSecret(target);
+  return { file: target, bytes: fs.statSync(target).size, previous, sessionsSignedOut };
 }

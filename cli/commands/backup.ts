@@ -25,9 +25,15 @@ export function registerBackup(program: Command): void {
       closeDb(); // this process must not hold the file it replaces
       const r = await restoreDatabase(o.from, databasePath());
       if (o.json) console.log(JSON.stringify(r));
-      else
+      else {
         console.log(
           `restored ${r.file} from ${o.from} (${mb(r.bytes)})${r.previous ? `; the replaced database is kept as ${r.previous}` : ""}`,
         );
+        console.log(
+          r.sessionsSignedOut
+            ? "everyone is signed out: the session secret was rotated, since sessions signed out after this backup would be valid again"
+            : "NEXTAUTH_SECRET is set, so sessions were not signed out: change it, or sessions signed out after this backup are valid again",
+        );
+      }
     });
 }

@@ -104,3 +104,15 @@ export function authSecret(env: Env = process.env, db: string = databasePath()):
   if (secret.length < 32) throw new Error(`${file} holds no usable secret (delete it to make a new one)`);
   return secret;
 }
+
+/**
+ * Signs everyone out of the database `db` by discarding its session secret (a new one is made at the
+ * next start). A restore needs it: the restored file's list of revoked sessions is as old as the backup,
+ * so sessions signed out after it would be valid again. False when NEXTAUTH_SECRET is set: that secret
+ * is the operator's, and only they can change it.
+ */
+export function rotateAuthSecret(db: string, env: Env = process.env): boolean {
+  if (env.NEXTAUTH_SECRET) return false;
+  fs.rmSync(secretFile(db, env), { force: true });
+  return true;
+}
