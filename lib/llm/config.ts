@@ -1,3 +1,5 @@
+import { rememberSecret } from "./redact";
+import { checkBaseUrl } from "./base-url";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
@@ -92,6 +94,7 @@ function rows(db: Db): Map<string, Row> {
 function envDefaults(role: ModelRole) {
   const baseURL = roleEnv(role, "BASE_URL") ?? envValue("OPENAI_BASE_URL");
   const apiKey = roleEnv(role, "API_KEY") ?? envValue("OPENAI_API_KEY");
+  rememberSecret(apiKey); // masked in stored error text (redact.ts)
   return { baseURL, apiKey, model: roleEnv(role, "MODEL") };
 }
 
@@ -216,8 +219,7 @@ export function saveModelSetting(db: Db, input: ModelSettingInput): void {
   const role = roleOf(input.name);
   const clean = (s: string | null | undefined) => (s == null || s.trim() === "" ? null : s.trim());
   const baseUrl = clean(input.baseUrl);
-  if (baseUrl && !/^https?:\/\/[^\s]+$/.test(baseUrl))
-    throw new InvalidInputError(`${input.name}: base URL "${baseUrl}" is not an http(s) URL`);
+  if (baseUrl) checkBaseUrl(input.name, baseUrl);
   const values: Partial<typeof modelSettings.$inferInsert> = {
     baseUrl,
     model: clean(input.model),

@@ -2,6 +2,7 @@
  * "Test connection" names the URL and what failed, against real sockets: a closed port, a host that
  * cannot resolve, TLS spoken to a plain-HTTP server, and the TEST DOUBLE answering 401, 404 and hanging.
  */
+import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
@@ -72,6 +73,29 @@ describe("Test connection says what failed, with the URL and the fix", () => {
     expect(wrong).toMatchObject({ kind: "not found", error: expect.stringMatching(/base URL usually ends in \/v1/) });
     fake.setFault(() => ({ kind: "hang" }));
     expect(await check(fake.baseURL, 300)).toMatchObject({ kind: "timeout", error: expect.stringMatching(/no answer before the timeout/) });
+    fake.setFault(undefined);
+  });
+
+  it("does not echo the body of a reply that is not an API error (an HTML page at an address an admin typed)", async () => {
+    const page = http.createServer((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html><body>intranet page: payroll-2026 figures</body></html>");
+    });
+    await new Promise<void>((r) => page.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(page.address() as net.AddressInfo).port}/v1`;
+      const r = await check(url);
+      expect(r).toMatchObject({ status: "failed", kind: "server error" });
+      expect(r.error).toContain("the reply was not an API error (its body is not shown)");
+      expect(r.error).not.toContain("payroll");
+    } finally {
+      await new Promise<void>((r) => page.close(() => r()));
+    }
+    // An API error's message is still shown, with a key it echoes masked.
+    fake.setFault(() => ({ kind: "status", status: 500, message: "upstream refused Authorization: Bearer sk-live-0123456789abcdef" }));
+    const api = await check(fake.baseURL);
+    expect(api.error).toMatch(/upstream refused Authorization: Bearer (sk-)?«masked»/);
+    expect(api.error).not.toContain("0123456789abcdef");
     fake.setFault(undefined);
   });
 });

@@ -1,4 +1,5 @@
 import OpenAI, { APIError } from "openai";
+import { redactSecrets } from "./redact";
 
 export type Diagnosis = {
   /** What failed, in a word a person can act on. */
@@ -42,6 +43,19 @@ function causeText(e: unknown): string {
 }
 
 /**
+ * What the endpoint said, when it answered as an OpenAI-compatible API does (a JSON body with an
+ * `error`): its message, keys masked, at most 160 characters. Any other body (an HTML page, a proxy's
+ * text, whatever answers at an address an admin typed) is not echoed: "Test connection" must not become
+ * a way to read pages from addresses the server can reach.
+ */
+function apiSaid(e: APIError): string {
+  const err = e.error as { message?: unknown } | undefined;
+  if (!err || typeof err !== "object") return "the reply was not an API error (its body is not shown)";
+  const m = typeof err.message === "string" ? err.message : JSON.stringify(err);
+  return redactSecrets(m).slice(0, 160);
+}
+
+/**
  * Turns a failed request to an OpenAI-compatible endpoint into what a person can fix: DNS, refused,
  * TLS, timeout, 401/403, a model the endpoint does not serve, and the rest by status.
  */
@@ -60,7 +74,7 @@ export function diagnose(e: unknown, baseURL: string, model: string): Diagnosis 
       message: `${at}: no answer before the timeout; check that the server is up and not overloaded, or raise the timeout`,
     };
   if (e instanceof APIError && e.status !== undefined) {
-    const said = (e.message ?? "").slice(0, 160);
+    const said = apiSaid(e);
     switch (true) {
       case e.status === 401:
         return { kind: "unauthorized", message: `${at}: the API key was refused (HTTP 401); enter the endpoint's key` };

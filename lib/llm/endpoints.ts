@@ -3,6 +3,7 @@
  * does not type the same URL and key for every role. The key is encrypted (secrets.ts) and never
  * leaves the server: the public listing says only whether one is saved.
  */
+import { checkBaseUrl } from "./base-url";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
@@ -146,7 +147,7 @@ export function saveEndpoint(db: Db, input: EndpointInput): number {
   if (!/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,59}$/.test(name))
     throw new InvalidInputError(`endpoint name "${input.name}": letters, digits, space, . _ - (at most 60)`);
   const baseUrl = input.baseUrl.trim().replace(/\/+$/, "");
-  if (!/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new InvalidInputError(`endpoint "${name}": base URL "${baseUrl}" is not an http(s) URL`);
+  checkBaseUrl(`endpoint "${name}"`, baseUrl);
   const values: Partial<typeof endpoints.$inferInsert> = {
     baseUrl,
     models: input.models?.length ? input.models : null,

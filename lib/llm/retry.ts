@@ -3,6 +3,7 @@
  * (exponential backoff with jitter, or the server's Retry-After), and a short description of a
  * failure for the ledger. The client records each failed try through `onFailedTry`.
  */
+import { redactSecrets } from "./redact";
 import OpenAI, { APIError } from "openai";
 import pRetry from "p-retry";
 import { RunPausedError } from "./spend-guard";
@@ -35,11 +36,12 @@ export function isJsonModeRefusal(e: unknown): boolean {
   return e instanceof APIError && e.status === 400 && /response_format|json_object|json_schema|json mode/i.test(e.message);
 }
 
+/** A failure in one line for the ledger and error messages, with any API key in it masked (see redact.ts). */
 export function describe(e: unknown): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
-  if (e instanceof APIError && e.status !== undefined) return `HTTP ${e.status}: ${e.message}`.slice(0, 300);
-  if (e instanceof Error) return `${e.constructor.name}: ${e.message}`.slice(0, 300);
-  return String(e);
+  if (e instanceof APIError && e.status !== undefined) return redactSecrets(`HTTP ${e.status}: ${e.message}`).slice(0, 300);
+  if (e instanceof Error) return redactSecrets(`${e.constructor.name}: ${e.message}`).slice(0, 300);
+  return redactSecrets(String(e));
 }
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */

@@ -1,3 +1,4 @@
+import { rememberSecret } from "./redact";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -99,7 +100,9 @@ export function decryptSecret(stored: string, key: Buffer = usableKey()): string
   try {
     const d = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
     d.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([d.update(Buffer.from(data, "base64url")), d.final()]).toString("utf8");
+    const plain = Buffer.concat([d.update(Buffer.from(data, "base64url")), d.final()]).toString("utf8");
+    rememberSecret(plain); // so that an endpoint echoing it in an error never gets it stored (redact.ts)
+    return plain;
   } catch {
     // GCM's tag check fails: the key differs from the one the value was encrypted with.
     throw new SavedKeyUnreadableError(
