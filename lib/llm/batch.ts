@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { llmBatches, type LlmBatchStatus } from "@/db/schema";
 import { InvalidInputError } from "@/lib/errors";
+import { redactSecrets } from "./redact";
 import type { CollectedCall, ModelClient } from "./client";
 import { responseFormat } from "./json-mode";
 
@@ -88,7 +89,7 @@ export async function submitBatch(
       .returning()
       .get();
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = redactSecrets(e instanceof Error ? e.message : String(e));
     db.update(llmBatches)
       .set({ status: "failed", error: `submitting the batch failed: ${msg}`.slice(0, 500), updatedAt: Date.now() })
       .where(eq(llmBatches.id, row.id))
@@ -127,7 +128,7 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
       status: remote.status as LlmBatchStatus,
       completed: counts?.completed ?? 0,
       failed: counts?.failed ?? 0,
-      error: remote.errors?.data?.[0]?.message ?? null,
+      error: remote.errors?.data?.[0]?.message ? redactSecrets(remote.errors.data[0].message) : null,
     });
   }
   const text = remote.output_file_id ? await (await sdk.files.content(remote.output_file_id)).text() : "";
@@ -157,7 +158,7 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
         body?.choices?.[0]?.message?.content ?? "",
         usage,
         ok ? "ok" : "error",
-        out.error?.message ?? `HTTP ${out.response?.status_code ?? "?"}`,
+        out.error?.message ? redactSecrets(out.error.message) : `HTTP ${out.response?.status_code ?? "?"}`,
       );
     }
     set({
