@@ -209,10 +209,16 @@ describe("case-study review", () => {
     const escaped = caseStudiesHtml(t.db, id, { itemKey: j.itemKey });
     expect(escaped).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more");
     expect(escaped).not.toContain("<script>");
+    // The Markdown export likewise (issue 23, item 9): raw HTML in a note, a tag-like text or a highlight note is shown, not run.
+    const hostile = `<img src=x onerror="alert(1)">`;
+    starJob(t.db, id, j.id, { starred: true, note: `<script>alert(1)</script> ${hostile}` });
+    const mdEscaped = caseStudiesMarkdown(t.db, id, { itemKey: j.itemKey });
+    expect(mdEscaped).toContain("*&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=\"alert(1)\"&gt;* (vanilla-log)");
+    expect(mdEscaped).not.toMatch(/<script|<img/);
     // Unstarring keeps the note for a later star; the list forgets the item.
     starJob(t.db, id, j.id, { starred: false });
     expect(listCaseStudies(t.db, id)).toEqual([]);
-    expect(starJob(t.db, id, j.id, { starred: true }).note).toBe("<script>alert(1)</script> & more");
+    expect(starJob(t.db, id, j.id, { starred: true }).note).toBe(`<script>alert(1)</script> ${hostile}`);
   });
 
   it("block ids in words", () => {

@@ -115,8 +115,15 @@ const verdictLines = (v: ItemView) =>
         : (p.error ?? p.status)),
   );
 
+/**
+ * Text from notes, tags, highlights and model outputs is data, not markup: `<`, `>` and `&` become
+ * entities, so raw HTML in it (`<img onerror>`, `<script>`) is shown as text by a Markdown renderer,
+ * as the HTML export shows it.
+ */
+const md = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
 const quote = (s: string) =>
-  s
+  md(s)
     .split("\n")
     .map((l) => `> ${l}`)
     .join("\n");
@@ -124,32 +131,34 @@ const quote = (s: string) =>
 /** Markdown with marks as **bold** followed by their colour's meaning in a footnote-like list. */
 export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseStudyFilter = {}): string {
   const e = getExperimentRow(db, experimentId);
-  const lines = [`# Case studies: ${e.name} (experiment ${experimentId})`, ""];
+  const lines = [`# Case studies: ${md(e.name)} (experiment ${experimentId})`, ""];
   const list = caseStudies(db, experimentId, filter);
   if (!list.length) lines.push("No starred items.", "");
   for (const c of list) {
-    lines.push(`## ${c.task} · ${c.itemKey}`, "");
-    for (const s of c.stars) if (s.note) lines.push(`*${s.note}* (${s.method})`, "");
-    if (c.tags.length) lines.push(`Tags: ${c.tags.join(", ")}`, "");
+    lines.push(`## ${md(c.task)} · ${md(c.itemKey)}`, "");
+    for (const s of c.stars) if (s.note) lines.push(`*${md(s.note)}* (${md(s.method)})`, "");
+    if (c.tags.length) lines.push(`Tags: ${c.tags.map(md).join(", ")}`, "");
     for (const card of blocksOf(c.view).info) {
-      lines.push(`### ${card.title}`, "");
-      for (const f of card.fields) lines.push(`**${f.label}**`, "", quote(f.text), "");
+      lines.push(`### ${md(card.title)}`, "");
+      for (const f of card.fields) lines.push(`**${md(f.label)}**`, "", quote(f.text), "");
     }
     for (const o of c.view.outputs) {
-      lines.push(`### ${o.method}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
-      if (o.error) lines.push(`Failed: ${o.error}`, "");
+      lines.push(`### ${md(o.method)}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
+      if (o.error) lines.push(`Failed: ${md(o.error)}`, "");
       if (o.turns) for (const t of o.turns) lines.push(quote(`${t.role === "user" ? "User" : "Assistant"}: ${t.text}`), "");
       else if (o.answer.length) for (const f of o.answer) lines.push(quote(`${f.label}: ${f.text}`), "");
       else lines.push("> (no output)", "");
       const sc = scoreLine(o);
-      if (sc) lines.push(`Scores: ${sc}`, "");
+      if (sc) lines.push(`Scores: ${md(sc)}`, "");
     }
     const verdicts = verdictLines(c.view);
-    if (verdicts.length) lines.push("### Pairwise verdicts", "", ...verdicts.map((l) => `- ${l}`), "");
+    if (verdicts.length) lines.push("### Pairwise verdicts", "", ...verdicts.map((l) => `- ${md(l)}`), "");
     if (c.marks.length) {
       lines.push("### Highlighted passages", "");
       for (const m of c.marks)
-        lines.push(`- "${m.quote}" (${m.where}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${m.note}` : ""} (${m.author})`);
+        lines.push(
+          `- "${md(m.quote)}" (${md(m.where)}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${md(m.note)}` : ""} (${md(m.author)})`,
+        );
       lines.push("");
     }
   }
