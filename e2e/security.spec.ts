@@ -268,3 +268,26 @@ test.describe("large uploads", () => {
     expect(query<{ n: number }>("select count(*) n from datasets where name = ?", name)[0].n).toBe(1);
   });
 });
+
+test.describe("input limits (issue 23, item 10)", () => {
+  test("the memory-build and LLM-judge routes cap their bodies (413 naming the limit) and name only a few unknown users", async () => {
+    const api = await apiAs(account("researcher"));
+    const [ds] = query<{ id: number }>("select id from datasets where kind = 'palset' order by id limit 1");
+    const huge = await api.post("/api/memory/builds", {
+      data: { datasetId: ds.id, method: "vanilla-log", users: Array.from({ length: 400_000 }, (_, i) => `nobody-${i}`) },
+    });
+    expect(huge.status()).toBe(413);
+    expect((await huge.json()).error).toMatch(/limited to 65536 bytes/);
+    const unknown = await api.post("/api/memory/builds", {
+      data: { datasetId: ds.id, method: "vanilla-log", users: Array.from({ length: 3000 }, (_, i) => `nobody-${i}`) },
+    });
+    expect(unknown.status()).toBe(400);
+    const text = await unknown.text();
+    expect(text.length).toBeLessThan(600);
+    expect(JSON.parse(text).error).toMatch(/has no user "nobody-0", .*"nobody-4" and 2995 more/);
+    // The body is read (and capped) before the campaign is looked up.
+    const judge = await api.post(`/api/campaigns/999999/llm-judge`, { data: { modelConfig: "judge", pad: "x".repeat(100_000) } });
+    expect(judge.status()).toBe(413);
+    expect((await judge.json()).error).toMatch(/limited to 16384 bytes/);
+  });
+});

@@ -109,7 +109,9 @@ describe("the Apply margin form (issue 23, item 6)", () => {
   };
   /** An experiment row, with one pairwise dialogue job (phase 1) when `pairwise`. */
   function experiment(pairwise: boolean): number {
-    const ds = db.$client.prepare("insert into datasets (name, kind, language) values ('d' || random(), 'palset', 'en') returning id").get() as { id: number };
+    const ds = db.$client
+      .prepare("insert into datasets (name, kind, language) values ('d' || random(), 'palset', 'en') returning id")
+      .get() as { id: number };
     const e = db
       .insert(experiments)
       .values({ name: "exp", datasetId: ds.id, datasetHash: "h", config: {}, configHash: "c", status: "done" })
@@ -139,7 +141,9 @@ describe("the Apply margin form (issue 23, item 6)", () => {
     };
     expect(status({ campaignId: "1", experimentId: String(id), margin: "abc" })).toMatch(/^400 margin: expected a number from 0 to 10/);
     expect(status({ campaignId: "1", experimentId: String(id), margin: "1e400" })).toMatch(/^400 margin/);
-    expect(status({ campaignId: "1", experimentId: String(id), margin: "11" })).toMatch(/^400 margin: expected a number from 0 to 10, got 11/);
+    expect(status({ campaignId: "1", experimentId: String(id), margin: "11" })).toMatch(
+      /^400 margin: expected a number from 0 to 10, got 11/,
+    );
     expect(status({ campaignId: "1", experimentId: String(id), margin: "1", source: "x".repeat(900_000) })).toMatch(
       /^400 source: at most 300 characters/,
     );
@@ -157,5 +161,27 @@ describe("the Apply margin form (issue 23, item 6)", () => {
     expect(margin(id)).toEqual({ m: 0.5, s: "campaign “c”" });
     applyTieMarginForm(db, form({ campaignId: "3", experimentId: String(id), margin: "" }));
     expect(margin(id)).toEqual({ m: null, s: null });
+  });
+});
+
+describe("imported verdicts are bounded (issue 23, item 10)", () => {
+  it("a verdict with 200,000 judgments, or a huge analysis, is refused naming the line and the limit; nothing is stored", () => {
+    const { campaignId } = setUp(() => []);
+    const runs = () => (db.$client.prepare("select count(*) n from judge_runs").get() as { n: number }).n;
+    const before = runs();
+    const many = Array.from({ length: 200_000 }, () => ({ order: "AB", scoreA: 1, scoreB: 2 }));
+    const line = (extra: object) => JSON.stringify({ item: "topic-1", dimension: "requirement", verdict: "Win", ...extra });
+    expect(() => importJudgeVerdicts(db, campaignId, { name: "j", fileName: "v.jsonl", text: line({ judgments: many }) }, me)).toThrow(
+      /^v\.jsonl:1: field "judgments": at most 50 per verdict \(got 200000\)$/,
+    );
+    expect(() =>
+      importJudgeVerdicts(
+        db,
+        campaignId,
+        { name: "j", fileName: "v.jsonl", text: `${line({})}\n${line({ dimension: "preference", analysis: "a".repeat(30_000) })}` },
+        me,
+      ),
+    ).toThrow(/^v\.jsonl:2: field "analysis": at most 20000 characters$/);
+    expect(runs()).toBe(before);
   });
 });

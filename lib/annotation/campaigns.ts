@@ -1,4 +1,5 @@
 /** Campaigns: creation (one transaction: items, systems, outputs, dimensions, assignments), listing, status. */
+import { checkDisplayName } from "@/lib/display-name";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
@@ -46,8 +47,7 @@ const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
 
 export function createCampaign(db: Db, input: NewCampaign, createdBy: number): { id: number; items: number; assignments: number } {
   const def = kindDef(input.kind);
-  const name = input.name?.trim();
-  if (!name) throw new InvalidInputError("name: required");
+  const name = checkDisplayName("name", input.name);
   if (!def.sources.includes(input.source.kind)) {
     throw new InvalidInputError(`source: ${def.kind} campaigns take items from ${def.sources.join(" or ")}, not ${input.source.kind}`);
   }

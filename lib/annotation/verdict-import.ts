@@ -25,6 +25,15 @@ export interface JudgeImport {
 }
 
 /**
+ * What one verdict may carry. FairEval-style judging stores a handful of judgments per verdict (six
+ * in Mem-PAL's protocol), each with its analysis; the item page shows them all, so a verdict with
+ * thousands would make a page of megabytes.
+ */
+export const MAX_JUDGMENTS = 50;
+const MAX_JUDGMENTS_CHARS = 200_000;
+const MAX_ANALYSIS_CHARS = 20_000;
+
+/**
  * JSONL, one verdict per line: {"item": "<item id as uploaded>", "dimension": "requirement",
  * "verdict": "Win"|"Tie"|"Lose" (for slot A; or a rating), or "winner": "<system name>"|"Tie",
  * "judgments"?: [{"order": "AB"|"BA", "scoreA", "scoreB", "analysis"}], "analysis"?: "..."}.
@@ -79,8 +88,14 @@ export function importJudgeVerdicts(db: Db, campaignId: number, input: JudgeImpo
       throw new InvalidInputError(`${where}: field "verdict" is missing`);
     }
     if (o.judgments !== undefined && !Array.isArray(o.judgments)) throw new InvalidInputError(`${where}: field "judgments" must be a list`);
+    if (Array.isArray(o.judgments) && o.judgments.length > MAX_JUDGMENTS)
+      throw new InvalidInputError(`${where}: field "judgments": at most ${MAX_JUDGMENTS} per verdict (got ${o.judgments.length})`);
+    if (Array.isArray(o.judgments) && JSON.stringify(o.judgments).length > MAX_JUDGMENTS_CHARS)
+      throw new InvalidInputError(`${where}: field "judgments": at most ${MAX_JUDGMENTS_CHARS} characters of JSON per verdict`);
     if (o.analysis !== undefined && typeof o.analysis !== "string")
       throw new InvalidInputError(`${where}: field "analysis" must be a string`);
+    if (typeof o.analysis === "string" && o.analysis.length > MAX_ANALYSIS_CHARS)
+      throw new InvalidInputError(`${where}: field "analysis": at most ${MAX_ANALYSIS_CHARS} characters`);
     const key = `${itemId}|${dim.key}`;
     if (seen.has(key)) throw new InvalidInputError(`${where}: item "${String(o.item)}" dimension "${dim.key}" is given twice`);
     seen.add(key);

@@ -8,6 +8,7 @@
 import { eq } from "drizzle-orm";
 import { datasets, experiments } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
+import { checkDisplayName } from "@/lib/display-name";
 import { kindRows } from "./kinds/rows";
 import type { Queryable, Tx } from "./writer";
 
@@ -20,10 +21,11 @@ export type DatasetValues = {
 };
 
 /**
- * Refuses a name that is taken, unless `replace` is set and the data set is of the same kind.
+ * Refuses a name that is not one line of visible text (at most 200 characters), or one that is taken, unless `replace` is set and the data set is of the same kind.
  * Importers call it before reading anything (fail fast) and `claimDataset` again when writing.
  */
 export function checkName(db: Queryable, name: string, kind: string, replace?: boolean): { id: number } | null {
+  checkDisplayName("name", name);
   const found = db.select({ id: datasets.id, kind: datasets.kind }).from(datasets).where(eq(datasets.name, name)).get();
   if (!found) return null;
   if (!replace) throw new ConflictError(`a data set named "${name}" already exists (use --replace to replace it)`);

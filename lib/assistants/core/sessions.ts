@@ -39,7 +39,12 @@ export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[
   if (!wanted?.length) return all;
   const known = new Set(all);
   const unknown = wanted.filter((u) => !known.has(u));
-  if (unknown.length) throw new InvalidInputError(`data set "${ds.name}" has no user ${unknown.map((u) => `"${u}"`).join(", ")}`);
+  if (unknown.length) {
+    // Name a few, not all: the error goes back to whoever sent the list, whatever its size.
+    const shown = unknown.slice(0, 5).map((u) => JSON.stringify(u.length > 40 ? `${u.slice(0, 40)}…` : u));
+    const more = unknown.length > shown.length ? ` and ${unknown.length - shown.length} more` : "";
+    throw new InvalidInputError(`data set "${ds.name}" has no user ${shown.join(", ")}${more}`);
+  }
   return wanted;
 }
 

@@ -5,7 +5,7 @@ import { getCampaign } from "@/lib/annotation";
 import { deleteJudgeRun, estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, startLlmJudge } from "@/lib/annotation/llm-judge";
 import { judgeRequest, serverJudgeClient } from "@/lib/annotation/llm-judge/request";
 import { startBatchJudge } from "@/lib/annotation/llm-judge/batch-run";
-import { InvalidInputError } from "@/lib/errors";
+import { readJsonBody } from "@/lib/http/request";
 
 export const dynamic = "force-dynamic";
 
@@ -23,9 +23,7 @@ export const GET = withRole<Ctx>(["admin", "researcher"], async (_req, { params 
 export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params, user }) => {
   const db = getDb();
   const id = Number((await params).campaignId);
-  const body = await req.json().catch(() => {
-    throw new InvalidInputError("expected a JSON body");
-  });
+  const body = await readJsonBody(req, 16 * 1024); // a handful of options
   const { dryRun, batch, ...opts } = judgeRequest(body);
   const estimate = estimateLlmJudge(db, id, opts);
   if (dryRun) return NextResponse.json({ estimate });
