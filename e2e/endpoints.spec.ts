@@ -86,6 +86,16 @@ test("an admin defines endpoints once and points named judges at them; the globa
       await form.getByRole("button", { name: "Save" }).click();
       await expect(judgeCard.getByText(`Saved ${name}.`)).toBeVisible();
     }
+    // Saving the form again, as it now shows (issue 26, item 6): the endpoint stays chosen and linked (it read
+    // "none: the URL and key below" after the first save, and the second save unlinked it: "key: missing").
+    for (const name of [judgeB, judgeA]) {
+      const judgeCard = page.getByTestId(`model-${name}`);
+      const form = judgeCard.getByRole("form", { name: `Settings of ${name}` });
+      await expect(form.getByLabel(/^Endpoint/)).toHaveValue(lab);
+      await form.getByRole("button", { name: "Save" }).click();
+      await expect(form.getByLabel(/^Endpoint/)).toHaveValue(lab);
+      await expect(judgeCard.getByTestId("key-status")).toHaveText("set");
+    }
     await page.reload();
     await expect(page.getByTestId(`endpoint-${lab}`).getByTestId("endpoint-used-by")).toHaveText(`${judgeA}, ${judgeB}`);
     await expect(page.getByTestId(`endpoint-${spare}`).getByTestId("endpoint-used-by")).toHaveText("no role yet");

@@ -31,6 +31,7 @@ export function RoleForm({
       <div className="flex items-center gap-1">
         <input type="hidden" name="id" value={user.id} />
         <select
+          key={user.role /* a select takes its default at mount only; the form is reset to it after each save */}
           name="role"
           defaultValue={user.role}
           disabled={self}
