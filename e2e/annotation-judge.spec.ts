@@ -158,6 +158,15 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   await expect(page.getByText(/A = h2memory, B = vanilla-log/)).toBeVisible();
 
   const { ctx, page: ann, bodies } = await annotatorPage(browser, firstAnnotator());
+  // The user's information reads as labelled text (issue 26, item 4): Background and Personality were JSON here.
+  await ann.goto(`${e2eState().baseURL}/annotate/${id}`);
+  const info = ann.getByTestId("user-info");
+  await expect(info).toContainText("Background");
+  await expect(info).toContainText("Personality");
+  await expect(info).toContainText("Situation");
+  expect(await info.innerText()).not.toContain('{"');
+  expect(await info.innerText()).not.toMatch(/^\s*[{[]/m);
+  await ann.screenshot({ path: test.info().outputPath("pairwise-queue-user-info.png") });
   expect(await annotateAll(ann, id, () => ["w", "l"])).toBe(2);
   for (const b of await Promise.all(bodies)) expect(b).not.toMatch(/h2memory|vanilla-log|E2E dialogue experiment/);
   await ctx.close();

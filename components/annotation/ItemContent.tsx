@@ -19,14 +19,19 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
   if (kind === "session-quality") {
     const logs = (content.logs as Array<{ timestamp: string; type: string | null; content: string }>) ?? [];
     const dialogue = (content.dialogue as Array<{ role: string; content: string; action?: string }>) ?? [];
+    // The situation is what the logs are judged against: it leads the side column, which stays in view
+    // (sticky, scrolling on its own) while the annotator reads down the logs and the dialogue.
     return (
-      <div className="grid gap-3 lg:grid-cols-2">
-        <div className="space-y-3">
-          <Panel title="Profile">
-            <Value value={content.profile} />
-          </Panel>
+      <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <aside
+          className="space-y-3 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto"
+          data-testid="session-context"
+        >
           <Panel title={`Situation · ${String(content.timestamp ?? "")}`}>
             <Value value={content.situation} />
+          </Panel>
+          <Panel title="Profile">
+            <UserInfoCard info={content.profile} />
           </Panel>
           <Panel title="Requirement types and preferences">
             <ul className="space-y-2">
@@ -43,7 +48,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
               ))}
             </ul>
           </Panel>
-        </div>
+        </aside>
         <div className="space-y-3">
           <ScrollPane title={`Logs (${logs.length})`} maxHeight="max-h-[28rem]">
             <ol className="space-y-1">

@@ -59,9 +59,25 @@ function LabelledList({ items, label, tone }: { items: unknown[]; label: string;
   );
 }
 
+/**
+ * A field stored as JSON text (campaigns made from an experiment before its fields were stored as
+ * objects) is read back into its object, so it shows as labelled fields, never as JSON.
+ */
+function unpack(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const t = v.trim();
+  if (!(t.startsWith("{") && t.endsWith("}")) && !(t.startsWith("[") && t.endsWith("]"))) return v;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return v;
+  }
+}
+
 const titleOf = (k: string) => TITLES.find(([key]) => key === k)?.[1] ?? keyLabel(k);
 
-export function UserInfoCard({ info }: { info: unknown }) {
+export function UserInfoCard({ info: raw }: { info: unknown }) {
+  const info = unpack(raw);
   if (info === null || info === undefined || typeof info !== "object" || Array.isArray(info)) {
     return (
       <div className="text-sm leading-relaxed" data-testid="user-info">
@@ -74,7 +90,7 @@ export function UserInfoCard({ info }: { info: unknown }) {
   return (
     <dl className="space-y-2.5 text-sm leading-relaxed" data-testid="user-info">
       {keys.map((k) => {
-        const v = rec[k];
+        const v = unpack(rec[k]);
         if (v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0)) return null;
         return (
           <div key={k}>

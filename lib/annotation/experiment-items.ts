@@ -9,7 +9,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { describeUser, loadPalItem } from "@/lib/tasks/palset-items";
+import { loadPalItem } from "@/lib/tasks/palset-items";
 import { loadHcItem } from "@/lib/tasks/hicupid/items";
 import type { ParsedItem } from "./kinds";
 
@@ -66,15 +66,16 @@ export function experimentDialogueItems(db: Db, spec: ExperimentSourceSpec): Exp
     const dB = (ob as { dialogue?: unknown } | null | undefined)?.dialogue;
     if (!Array.isArray(da) || !Array.isArray(dB)) continue;
     const it = loadPalItem(db, e.datasetId, ja.itemKey);
-    const user = describeUser(it.background);
+    // Structured, so annotators read labelled fields (the judge's prompt gets the same facts as text).
+    const { personality, ...profile } = it.background ?? {};
     items.push({
       externalId: ja.itemKey,
       content: {
         topic: it.userQuery,
         // The same user information the pairwise dialogue judge gets, under its field names.
         userInfo: {
-          background: user.background,
-          personality: user.personality,
+          background: Object.keys(profile).length ? profile : null,
+          personality: personality ?? null,
           situation: it.situation,
           user_query: it.userQuery,
           implicit_needs: it.implicitNeeds,
