@@ -110,6 +110,8 @@ export const campaignItems = sqliteTable(
     palSampleId: integer("pal_sample_id").references(() => palSamples.id, { onDelete: "set null" }),
     /** Shared context shown with the item (profile, situation, question, user metadata...). */
     content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** What researchers read in lists: the topic or question and whose it is (lib/annotation/item-title.ts). */
+    title: text("title"),
   },
   (t) => [
     index("campaign_items_campaign").on(t.campaignId, t.position),

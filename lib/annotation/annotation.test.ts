@@ -219,6 +219,8 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(r.result.fleissKappa.value).toBeCloseTo(-0.04 / 0.56, 10);
     expect(r.result.plain.cohenKappa.value).toBeCloseTo(0.25, 10);
     expect(r.disagreements.map((d) => d.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
+    // Listed by their topics, the ids kept for links (issue 26, item 5).
+    expect(r.disagreements.map((d) => d.title)).toEqual(["Choose a gym", "Cook dinner for friends", "Prepare for a job interview"]);
     expect(itemsOverview(db, c.id, { onlyDisagreements: true }).map((i) => i.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
     expect(itemsOverview(db, c.id)).toHaveLength(6);
     const strict = humanVsJudge(db, c.id, run.runId, { variant: "either" }).dimensions[0];

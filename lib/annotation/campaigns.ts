@@ -1,5 +1,6 @@
 /** Campaigns: creation (one transaction: items, systems, outputs, dimensions, assignments), listing, status. */
 import { checkDisplayName } from "@/lib/display-name";
+import { itemTitle } from "./item-title";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
@@ -141,7 +142,14 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
     parsed.forEach((p, position) => {
       const item = tx
         .insert(campaignItems)
-        .values({ campaignId: campaign.id, position, externalId: p.externalId, palSampleId: p.palSampleId ?? null, content: p.content })
+        .values({
+          campaignId: campaign.id,
+          position,
+          externalId: p.externalId,
+          title: itemTitle(p.content, p.externalId),
+          palSampleId: p.palSampleId ?? null,
+          content: p.content,
+        })
         .returning({ id: campaignItems.id })
         .get();
       itemIds.push(item.id);

@@ -6,6 +6,8 @@ import { adjudications, assignments, campaignItems, judgeLabels, judgeRuns, labe
 export interface ItemLabels {
   itemId: number;
   externalId: string;
+  /** What researchers read (lib/annotation/item-title.ts); the external id when the item predates titles. */
+  title: string;
   position: number;
   /** dimension → rater email → canonical value */
   human: Record<string, Record<string, string>>;
@@ -14,13 +16,16 @@ export interface ItemLabels {
 
 export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[]; raters: string[] } {
   const items = db
-    .select({ id: campaignItems.id, externalId: campaignItems.externalId, position: campaignItems.position })
+    .select({ id: campaignItems.id, externalId: campaignItems.externalId, title: campaignItems.title, position: campaignItems.position })
     .from(campaignItems)
     .where(eq(campaignItems.campaignId, campaignId))
     .orderBy(asc(campaignItems.position))
     .all();
   const byId = new Map<number, ItemLabels>(
-    items.map((i) => [i.id, { itemId: i.id, externalId: i.externalId, position: i.position, human: {}, adjudicated: {} }]),
+    items.map((i) => [
+      i.id,
+      { itemId: i.id, externalId: i.externalId, title: i.title ?? i.externalId, position: i.position, human: {}, adjudicated: {} },
+    ]),
   );
   const rows = db
     .select({ itemId: assignments.itemId, email: users.email, dimension: labels.dimension, value: labels.value })

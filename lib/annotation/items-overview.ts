@@ -6,6 +6,7 @@ import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
 export interface ItemOverview {
   itemId: number;
   externalId: string;
+  title: string;
   cells: Record<string, { humans: string[]; judges: string[]; adjudicated: string | null }>;
   /** Some dimension has two different labels among the humans and judges. */
   disagree: boolean;
@@ -24,7 +25,7 @@ export function itemsOverview(db: Db, campaignId: number, opts: { onlyDisagreeme
       if (new Set([...humans, ...js]).size > 1) disagree = true;
       cells[d.key] = { humans, judges: js, adjudicated: it.adjudicated[d.key] ?? null };
     }
-    return { itemId: it.itemId, externalId: it.externalId, cells, disagree };
+    return { itemId: it.itemId, externalId: it.externalId, title: it.title, cells, disagree };
   });
   return opts.onlyDisagreements ? rows.filter((r) => r.disagree) : rows;
 }

@@ -21,7 +21,7 @@ export interface RatingVsJudgeDimension {
   exact: number | null;
   kappa: { plain: CohenResult; linear: CohenResult; quadratic: CohenResult; reading: string | null };
   /** Items where the judge is off the human mean by a full point or more. */
-  disagreements: Array<{ itemId: number; externalId: string; judge: string; humans: string[] }>;
+  disagreements: Array<{ itemId: number; externalId: string; title: string; judge: string; humans: string[] }>;
 }
 
 export function ratingVsJudge(
@@ -56,7 +56,7 @@ export function ratingVsJudge(
         kappa: { plain: kappa("none"), linear, quadratic: kappa("quadratic"), reading: landisKoch(linear.value) },
         disagreements: both
           .filter((x) => Math.abs(Number(x.j) - mean(x.h.map(Number))!) >= 1)
-          .map((x) => ({ itemId: x.it.itemId, externalId: x.it.externalId, judge: x.j, humans: x.h })),
+          .map((x) => ({ itemId: x.it.itemId, externalId: x.it.externalId, title: x.it.title, judge: x.j, humans: x.h })),
       };
     }),
   };

@@ -142,7 +142,7 @@ export interface DimensionVsJudge {
   result: JudgeHumanResult;
   /** Mem-PAL Table 11 rows: W / T / L counts for slot A, judge and humans, over the items both rated. */
   table11: { judge: { Win: number; Tie: number; Lose: number }; human: { Win: number; Tie: number; Lose: number } };
-  disagreements: Array<{ itemId: number; externalId: string; judge: string; human: string }>;
+  disagreements: Array<{ itemId: number; externalId: string; title: string; judge: string; human: string }>;
 }
 
 export interface HumanVsJudge {
@@ -185,7 +185,7 @@ export function humanVsJudge(db: Db, campaignId: number, runId: number, opts: Hu
         { tieLabel: "Tie", humanTieRule: "tie", variant, categories: [...WTL] as Label[] },
       );
       const count = (rec: Record<string, number>) => ({ Win: rec.Win ?? 0, Tie: rec.Tie ?? 0, Lose: rec.Lose ?? 0 });
-      const ext = new Map(items.map((i) => [i.itemId, i.externalId]));
+      const byItem = new Map(items.map((i) => [i.itemId, i]));
       return {
         dimension: d.key,
         title: d.title,
@@ -193,7 +193,8 @@ export function humanVsJudge(db: Db, campaignId: number, runId: number, opts: Hu
         table11: { judge: count(result.llmCounts), human: count(result.humanCounts) },
         disagreements: result.disagreements.map((x) => ({
           itemId: Number(x.id),
-          externalId: ext.get(Number(x.id))!,
+          externalId: byItem.get(Number(x.id))!.externalId,
+          title: byItem.get(Number(x.id))!.title,
           judge: String(x.llm),
           human: String(x.human),
         })),

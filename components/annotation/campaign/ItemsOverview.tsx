@@ -2,6 +2,7 @@
 import Link from "next/link";
 import type { DimensionSpec, ItemOverview } from "@/lib/annotation";
 import type { CampaignQuery } from "./query";
+import { cellWords } from "@/lib/annotation/cell-words";
 
 export function ItemsOverview({
   campaignId: id,
@@ -36,7 +37,7 @@ export function ItemsOverview({
             <th className="p-1.5">Item</th>
             {dims.map((d) => (
               <th key={d.key} className="p-1.5">
-                {d.title}: humans · judges
+                {d.title}
               </th>
             ))}
           </tr>
@@ -45,15 +46,13 @@ export function ItemsOverview({
           {overview.slice(0, 500).map((r) => (
             <tr key={r.itemId} className={`border-t border-slate-100 ${r.disagree ? "bg-rose-50/40" : ""}`}>
               <td className="p-1.5">
-                <Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`}>
-                  {r.externalId}
+                <Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`} title={r.externalId}>
+                  {r.title}
                 </Link>
               </td>
               {dims.map((d) => (
-                <td key={d.key} className="p-1.5 text-xs tabular-nums">
-                  {r.cells[d.key].humans.join(" ") || "—"}
-                  {r.cells[d.key].judges.length ? <span className="text-slate-500"> · {r.cells[d.key].judges.join(" ")}</span> : null}
-                  {r.cells[d.key].adjudicated ? <span className="text-emerald-700"> · adj. {r.cells[d.key].adjudicated}</span> : null}
+                <td key={d.key} className="p-1.5 text-xs">
+                  {cellWords(r.cells[d.key], d.categories)}
                 </td>
               ))}
             </tr>

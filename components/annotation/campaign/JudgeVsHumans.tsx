@@ -1,5 +1,6 @@
 /** One judge run against the humans on a pairwise campaign (the paper's Table 11): W/T/L, Fleiss and Cohen κ, disagreements. */
 import type { humanVsJudge } from "@/lib/annotation";
+import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { DeleteJudgeRunButton } from "@/components/annotation/DeleteJudgeRunButton";
 import { StatValue } from "@/components/annotation/AgreementView";
 import { ItemLinks } from "./ItemLinks";
@@ -17,8 +18,7 @@ export function JudgeVsHumans({
     <div className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
       <h3 className="flex items-center gap-2 font-medium">
         <span>
-          {v.run.name}
-          {v.run.model ? ` (${v.run.model})` : ""}: {systems.A} vs {systems.B}
+          {judgeRunLabel(v.run)}: {systems.A} vs {systems.B}
         </span>
         <DeleteJudgeRunButton campaignId={id} runId={v.run.id} name={v.run.name} />
       </h3>

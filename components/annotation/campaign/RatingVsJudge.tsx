@@ -1,5 +1,6 @@
 /** One judge run against the annotators on a rating campaign: means, exact match, κ (plain / linear / quadratic), disagreements. */
 import type { ratingVsJudge } from "@/lib/annotation";
+import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { fmt, StatValue } from "@/components/annotation/AgreementView";
 import { ItemLinks } from "./ItemLinks";
 
@@ -7,8 +8,7 @@ export function RatingVsJudge({ campaignId: id, v }: { campaignId: number; v: Re
   return (
     <div className="rounded border border-slate-200 p-3" data-testid={`rating-judge-${v.run.id}`}>
       <h3 className="font-medium">
-        {v.run.name}
-        {v.run.model ? ` (${v.run.model})` : ""} against the annotators
+        {judgeRunLabel(v.run)} against the annotators
       </h3>
       <table className="mt-2 text-sm">
         <thead className="text-left text-xs text-slate-500">
