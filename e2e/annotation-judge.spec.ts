@@ -170,4 +170,15 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   expect(await annotateAll(ann, id, () => ["w", "l"])).toBe(2);
   for (const b of await Promise.all(bodies)) expect(b).not.toMatch(/h2memory|vanilla-log|E2E dialogue experiment/);
   await ctx.close();
+
+  // The researcher's item page reads the topic and links to the experiment's compare view of it (issue 26, item 5).
+  await page.goto(`${e2eState().baseURL}/campaigns/${id}?items=all`);
+  const table = page.getByTestId("items-table");
+  await expect(table).toContainText("humans: ");
+  await expect(table).not.toContainText(topics[0].k);
+  await table.getByRole("link").first().click();
+  await expect(page.getByTestId("item-source")).toContainText(`#${exp.id} E2E dialogue experiment`);
+  await page.getByTestId("item-source").getByRole("link", { name: "compare view" }).click();
+  await page.waitForURL(/\/experiments\/\d+\/compare\?task=dialogue&item=/);
+  await expect(page.getByText("Answer from the first system.").first()).toBeVisible();
 });

@@ -133,6 +133,9 @@ test("session-quality campaign: two annotators rate logs and dialogue 1–3; the
   expect(n).toBe(2);
   await page.goto(`${e2eState().baseURL}/campaigns/${id}`);
   await expect(page.getByTestId("logs-mean")).toHaveText("3.00");
+  // The verdict-import hint shows a rating line for a 1–3 campaign, not a pairwise one (issue 26, item 5).
+  await expect(page.getByTestId("verdict-example")).toContainText('"verdict": "3"');
+  await expect(page.getByTestId("verdict-example")).not.toContainText("scoreA");
   await expect(page.getByTestId("dialogue-mean")).toHaveText("2.50");
   await expect(page.getByTestId("logs-percentAgreement")).toHaveText("1.000");
   await s1.ctx.close();

@@ -8,7 +8,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 import { listQueryTopics } from "@/lib/tasks/palset-items";
 import { listHcItems, loadHcItem } from "@/lib/tasks/hicupid/items";
-import { createCampaign, myQueue, presentAssignment } from "@/lib/annotation";
+import { createCampaign, itemView, myQueue, presentAssignment } from "@/lib/annotation";
 import { experimentSourceChoices } from "./experiment-items";
 
 let t: ReturnType<typeof tempDb>;
@@ -101,6 +101,25 @@ describe("campaign items from an experiment", () => {
       "solutions",
       "user_query",
     ]);
+    // The user's background and personality are fields, not JSON text (issue 26, item 4).
+    expect(typeof content.userInfo.background).toBe("object");
+    expect(typeof content.userInfo.personality).toBe("object");
+    expect(String(content.userInfo.background.name ?? "")).not.toContain("{");
+    // The researcher's item page links back to the experiment's compare view and side A's job (issue 26, item 5).
+    const first = db.$client
+      .prepare("select id, external_id e, title from campaign_items where campaign_id = ? order by position")
+      .get(c.id) as { id: number; e: string; title: string };
+    expect(first.title).toBe(`${content.topic} (user ${first.e.split("/")[0]})`);
+    const src = itemView(db, c.id, first.id).source!;
+    expect(src.compareHref).toBe(
+      `/experiments/${exp}/compare?task=dialogue&item=${encodeURIComponent(first.e)}&m=h2memory&m=vanilla-log&run=0`,
+    );
+    const jobId = (
+      db.$client.prepare("select id from jobs where experiment_id = ? and method = 'h2memory' and item_key = ?").get(exp, first.e) as {
+        id: number;
+      }
+    ).id;
+    expect(src.jobHref).toBe(`/experiments/${exp}/jobs/${jobId}`);
     // What an annotator receives for each item: outputs in the shown order, no method name.
     const q = myQueue(db, ann[0], c.id);
     expect(q.entries.length).toBeGreaterThan(0);

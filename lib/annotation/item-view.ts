@@ -1,7 +1,18 @@
 /** The researcher's side-by-side view of one item: unblinded outputs, every human label, every judge verdict, adjudications. */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { adjudications, assignments, campaignItems, campaignOutputs, campaignSystems, labelHistory, labels, users } from "@/db/schema";
+import {
+  adjudications,
+  assignments,
+  campaignItems,
+  campaignOutputs,
+  campaignSystems,
+  experiments,
+  jobs,
+  labelHistory,
+  labels,
+  users,
+} from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { judgeLabelsOf, judgeRunsOf } from "./human-labels";
@@ -18,6 +29,42 @@ function campaignItem(db: Db, campaignId: number, itemId: number) {
     : undefined;
   if (!item) throw new NotFoundError(`no item ${itemId} in campaign ${campaignId}`);
   return { campaign, item };
+}
+
+/**
+ * Where an item made from an experiment came from: the experiment's compare view of that topic with the
+ * two methods, and side A's job. Null for uploaded or sampled items, or once the experiment is deleted.
+ */
+export type ItemSource = { experimentId: number; experimentName: string; compareHref: string; jobHref: string | null };
+
+function itemSource(db: Db, campaign: { kind: string; config: unknown }, itemKey: string): ItemSource | null {
+  const cfg = (campaign.config ?? {}) as { experimentId?: unknown; methodA?: unknown; methodB?: unknown; replicate?: unknown };
+  if (typeof cfg.experimentId !== "number" || typeof cfg.methodA !== "string") return null;
+  const e = db.select({ id: experiments.id, name: experiments.name }).from(experiments).where(eq(experiments.id, cfg.experimentId)).get();
+  if (!e) return null;
+  const task = campaign.kind === "hicupid-ab" ? "hicupid" : "dialogue";
+  const replicate = typeof cfg.replicate === "number" ? cfg.replicate : 0;
+  const methods = [cfg.methodA, ...(typeof cfg.methodB === "string" ? [cfg.methodB] : [])];
+  const q = new URLSearchParams([["task", task], ["item", itemKey], ...methods.map((m) => ["m", m]), ["run", String(replicate)]]);
+  const job = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.experimentId, e.id),
+        eq(jobs.task, task),
+        eq(jobs.itemKey, itemKey),
+        eq(jobs.method, cfg.methodA),
+        eq(jobs.replicate, replicate),
+      ),
+    )
+    .get();
+  return {
+    experimentId: e.id,
+    experimentName: e.name,
+    compareHref: `/experiments/${e.id}/compare?${q}`,
+    jobHref: job ? `/experiments/${e.id}/jobs/${job.id}` : null,
+  };
 }
 
 export function itemView(db: Db, campaignId: number, itemId: number) {
@@ -73,7 +120,14 @@ export function itemView(db: Db, campaignId: number, itemId: number) {
   const at = neighbours.indexOf(item.id);
   return {
     campaign: { id: campaign.id, name: campaign.name, kind: campaign.kind },
-    item: { id: item.id, externalId: item.externalId, position: item.position, content: item.content },
+    item: {
+      id: item.id,
+      externalId: item.externalId,
+      title: item.title ?? item.externalId,
+      position: item.position,
+      content: item.content,
+    },
+    source: itemSource(db, campaign, item.externalId),
     dimensions: campaignDimensionsOf(db, campaignId),
     outputs,
     human,

@@ -17,6 +17,18 @@ import { RatingVsJudge } from "./RatingVsJudge";
 import { Figure2Bars } from "./Figure2Bars";
 import type { CampaignQuery } from "./query";
 
+/**
+ * One line of a verdicts file for this kind: pairwise kinds with their per-order judgments (scores for
+ * both sides), a rating kind with a rating on its own scale and the judge's analysis.
+ */
+function verdictExample(def: CampaignKindDef): string {
+  const d = def.dimensions[0];
+  const last = d.categories[d.categories.length - 1].value;
+  return def.pairwise
+    ? `{"item": "<item id>", "dimension": "${d.key}", "verdict": "${d.categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`
+    : `{"item": "<item id>", "dimension": "${d.key}", "verdict": "${last}", "analysis": "..."}  (one of ${d.categories.map((c) => c.value).join(", ")})`;
+}
+
 export function JudgesSection(p: {
   campaign: { id: number; name: string; kind: string };
   def: CampaignKindDef;
@@ -55,8 +67,7 @@ export function JudgesSection(p: {
       />
       <JudgeImportForm campaignId={id} />
       <p className="text-xs text-slate-500">
-        JSONL, one verdict per line:{" "}
-        <code>{`{"item": "<item id>", "dimension": "${def.dimensions[0].key}", "verdict": "${def.dimensions[0].categories[0].value}", "judgments": [{"order": "AB", "scoreA": 8, "scoreB": 6, "analysis": "..."}]}`}</code>
+        JSONL, one verdict per line: <code data-testid="verdict-example">{verdictExample(def)}</code>
         {def.pairwise ? (
           <>
             {" "}

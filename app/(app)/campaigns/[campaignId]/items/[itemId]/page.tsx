@@ -24,11 +24,34 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
   return (
     <div className="space-y-4">
       <PageHeader
-        title={`${v.campaign.name} · ${v.item.externalId}`}
+        title={`${v.campaign.name} · ${v.item.title}`}
         subtitle={
-          <Link className="text-indigo-700" href={base}>
-            ← campaign
-          </Link>
+          <span className="flex flex-wrap gap-3">
+            <Link className="text-indigo-700" href={base}>
+              ← campaign
+            </Link>
+            <span className="text-slate-500">item {v.item.externalId}</span>
+            {v.source ? (
+              <span data-testid="item-source">
+                from experiment{" "}
+                <Link className="text-indigo-700" href={`/experiments/${v.source.experimentId}`}>
+                  #{v.source.experimentId} {v.source.experimentName}
+                </Link>
+                :{" "}
+                <Link className="text-indigo-700" href={v.source.compareHref}>
+                  compare view
+                </Link>
+                {v.source.jobHref ? (
+                  <>
+                    {" · "}
+                    <Link className="text-indigo-700" href={v.source.jobHref}>
+                      side A&apos;s item
+                    </Link>
+                  </>
+                ) : null}
+              </span>
+            ) : null}
+          </span>
         }
         actions={
           <div className="flex gap-2 text-sm">
