@@ -121,8 +121,14 @@ export default async function CaseStudiesPage({
                   </Link>
                 </h2>
                 <span className="text-xs text-slate-500">{c.methods.join(", ")}</span>
-                <a
+                <Link
                   className="ml-auto text-xs text-indigo-700 hover:underline"
+                  href={`/experiments/${id}/figure?${new URLSearchParams({ task: c.task, item: c.itemKey })}`}
+                >
+                  Figure 4…
+                </Link>
+                <a
+                  className="text-xs text-indigo-700 hover:underline"
                   href={`/api/experiments/${id}/export?${new URLSearchParams({ format: "html", task: c.task, item: c.itemKey })}`}
                 >
                   HTML figure

@@ -54,13 +54,27 @@ export default async function ComparePage({
           </>
         }
         actions={
-          star ? (
-            <StarEditor
-              experimentId={experimentId}
-              jobId={star.id}
-              initial={{ starred: star.starred, note: star.starNote, tags: star.starTags ?? [] }}
-            />
-          ) : null
+          <div className="flex items-center gap-2">
+            <Link
+              className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+              data-testid="figure-link"
+              href={`/experiments/${experimentId}/figure?${new URLSearchParams([
+                ["task", task],
+                ["item", itemKey],
+                ...view.outputs.slice(0, 4).map((o) => ["m", o.method]),
+                ...(run !== undefined ? [["run", String(run)]] : []),
+              ])}`}
+            >
+              Figure 4…
+            </Link>
+            {star ? (
+              <StarEditor
+                experimentId={experimentId}
+                jobId={star.id}
+                initial={{ starred: star.starred, note: star.starNote, tags: star.starTags ?? [] }}
+              />
+            ) : null}
+          </div>
         }
       />
       <form
