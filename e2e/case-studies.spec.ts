@@ -229,5 +229,37 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await shot(figure, "html-figure");
   expect(figureErrors).toEqual([]);
 
+  // Figure 4 for a paper (issue 25, item 3): choose turns and fields; the preview is the SVG export, which
+  // parses as SVG and shows the reply with its memory; SVG and HTML download with the same options.
+  await page.getByTestId("case-study").getByRole("link", { name: "Figure 4…" }).click();
+  await page.waitForURL(/\/figure\?/);
+  const form = page.getByRole("form", { name: "Figure options" });
+  await form.getByRole("checkbox", { name: "1", exact: true }).check();
+  await form.getByRole("checkbox", { name: "2", exact: true }).check();
+  await form.getByRole("checkbox", { name: "Scores" }).check();
+  await form.getByRole("radio", { name: "one column" }).check();
+  await form.getByRole("button", { name: "Update figure" }).click();
+  await page.waitForURL(/turns=1%2C2|turns=1,2|turns=1&turns=2/);
+  const preview = page.getByTestId("figure-preview");
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
+  const svgUrl = await preview.getAttribute("src");
+  const svgText = await (await page.request.get(svgUrl!)).text();
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    return {
+      error: doc.querySelector("parsererror")?.textContent ?? null,
+      root: doc.documentElement.nodeName,
+      text: doc.documentElement.textContent,
+    };
+  }, svgText);
+  expect(parsed.error).toBeNull();
+  expect(parsed.root).toBe("svg");
+  expect(parsed.text).toContain("TURN 2");
+  expect(parsed.text).not.toContain("TURN 3");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, "figure4-page");
+  const [svgDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SVG" }).click()]);
+  expect(svgDownload.suggestedFilename()).toMatch(/figure-.*\.svg$/);
+
   expect(errors).toEqual([]);
 });

@@ -18,7 +18,17 @@ import { ASSISTANTS } from "@/lib/assistants/registry";
 /** A method as the paper names it ("H2Memory"), or as the experiment named it. */
 const methodName = (m: string) => ASSISTANTS.find((a) => a.id === m)?.label ?? m;
 
-export const FIGURE_FIELDS = ["profile", "personality", "situation", "query", "memory", "actions", "scores", "highlights", "references"] as const;
+export const FIGURE_FIELDS = [
+  "profile",
+  "personality",
+  "situation",
+  "query",
+  "memory",
+  "actions",
+  "scores",
+  "highlights",
+  "references",
+] as const;
 export type FigureField = (typeof FIGURE_FIELDS)[number];
 export const FIELD_LABELS: Record<FigureField, string> = {
   profile: "Profile (compact)",
@@ -65,7 +75,14 @@ const optionsSchema = z.object({
     .regex(/^\d{1,4}$/, "expected a run number")
     .transform(Number)
     .optional(),
-  turns: z.array(z.string().regex(/^\d{1,3}$/, "expected turn numbers such as 1,2,5").transform(Number)).max(100),
+  turns: z
+    .array(
+      z
+        .string()
+        .regex(/^\d{1,3}$/, "expected turn numbers such as 1,2,5")
+        .transform(Number),
+    )
+    .max(100),
   fields: z.array(z.enum(FIGURE_FIELDS, { error: `expected some of ${FIGURE_FIELDS.join(", ")}` })),
   width: z.enum(["column", "full"], { error: "expected column or full" }).default("full"),
 });
@@ -86,7 +103,15 @@ export function figureOptions(sp: URLSearchParams): FigureOptions {
     throw new InvalidInputError(`${String(i.path[0] ?? "figure")}: ${i.message}`);
   }
   const o = r.data;
-  return { task: o.task, itemKey: o.item, methods: o.m, replicate: o.run, turns: [...new Set(o.turns)].sort((a, b) => a - b), fields: o.fields, width: o.width };
+  return {
+    task: o.task,
+    itemKey: o.item,
+    methods: o.m,
+    replicate: o.run,
+    turns: [...new Set(o.turns)].sort((a, b) => a - b),
+    fields: o.fields,
+    width: o.width,
+  };
 }
 
 /** The same options as a query string, for links and downloads. */
@@ -162,9 +187,11 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
       : [{ text, colour: null }];
   const card = (title: string) => view.cards.find((c) => c.title === title)?.fields ?? [];
   const info: FigureModel["info"] = [];
-  if (has("profile")) for (const f of card("Profile").slice(0, COMPACT.profile)) info.push({ label: f.label, text: clip(f.text, COMPACT.chars) });
+  if (has("profile"))
+    for (const f of card("Profile").slice(0, COMPACT.profile)) info.push({ label: f.label, text: clip(f.text, COMPACT.chars) });
   if (has("personality"))
-    for (const f of card("Personality").slice(0, COMPACT.personality)) info.push({ label: `Personality · ${f.label}`, text: clip(f.text, COMPACT.chars) });
+    for (const f of card("Personality").slice(0, COMPACT.personality))
+      info.push({ label: `Personality · ${f.label}`, text: clip(f.text, COMPACT.chars) });
   const topic = view.cards.flatMap((c) => c.fields);
   const pick = (label: string) => topic.find((f) => f.label === label)?.text;
   if (has("situation") && pick("Situation")) info.push({ label: "Situation", text: clip(pick("Situation")!, 240) });
@@ -172,7 +199,8 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
 
   const allTurns = [...new Set(view.outputs.flatMap((x) => (x.turns ?? []).map((t) => t.turn)))].sort((a, b) => a - b);
   const bad = o.turns.filter((t) => !allTurns.includes(t));
-  if (bad.length && allTurns.length) throw new InvalidInputError(`turns: the dialogue has turns ${allTurns[0]}–${allTurns.at(-1)}, not ${bad.join(", ")}`);
+  if (bad.length && allTurns.length)
+    throw new InvalidInputError(`turns: the dialogue has turns ${allTurns[0]}–${allTurns.at(-1)}, not ${bad.join(", ")}`);
   const wanted = (t: number) => !o.turns.length || o.turns.includes(t);
   const columns: FigureColumn[] = view.outputs.map((out) => ({
     method: methodName(out.method),
@@ -193,7 +221,8 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
     answer: out.turns ? [] : out.answer.map((f) => ({ label: f.label, text: spans(f.text, blockId.answer(out.jobId, f.label)) })),
     scores: has("scores") ? scoreLines(out) : [],
   }));
-  if (!columns.length) throw new InvalidInputError(`m: none of ${o.methods.join(", ")} answered this topic (methods: ${view.methods.join(", ")})`);
+  if (!columns.length)
+    throw new InvalidInputError(`m: none of ${o.methods.join(", ")} answered this topic (methods: ${view.methods.join(", ")})`);
   const shownJobs = new Set(view.outputs.map((x) => `job:${x.jobId}:`));
   const notes = has("highlights")
     ? marks

@@ -10,7 +10,8 @@ import { WIDTHS, type FigureModel, type Span } from "./model";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
 const NARROW = /[ilj.,:;'|!()[\]{}\s]/;
 const BROAD = /[mwMW@%]/;
 
@@ -29,7 +30,9 @@ function tokens(spans: Span[]): Piece[] {
   const out: Piece[] = [];
   for (const s of spans) {
     const fill = s.colour ? MARK_FILL[s.colour] : null;
-    for (const t of s.text.replace(/\s+/g, " ").match(/[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]|[^\s\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]+\s*|\s+/g) ?? [])
+    for (const t of s.text
+      .replace(/\s+/g, " ")
+      .match(/[\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]|[^\s\u2e80-\u9fff\uac00-\ud7a3\uff00-\uffef]+\s*|\s+/g) ?? [])
       out.push({ text: t, fill });
   }
   return out;
@@ -91,7 +94,10 @@ class Block {
     const tspans: string[] = [];
     for (const p of l.pieces) {
       const w = textWidth(p.text, l.size);
-      if (p.fill) this.parts.push(`<rect x="${x.toFixed(1)}" y="${(base - l.size * 0.9).toFixed(1)}" width="${w.toFixed(1)}" height="${(l.size * 1.15).toFixed(1)}" fill="${p.fill}"/>`);
+      if (p.fill)
+        this.parts.push(
+          `<rect x="${x.toFixed(1)}" y="${(base - l.size * 0.9).toFixed(1)}" width="${w.toFixed(1)}" height="${(l.size * 1.15).toFixed(1)}" fill="${p.fill}"/>`,
+        );
       tspans.push(`<tspan x="${x.toFixed(1)}" textLength="${w.toFixed(1)}" lengthAdjust="spacing">${esc(p.text)}</tspan>`);
       x += w;
     }
@@ -177,10 +183,26 @@ export function figureSvg(m: FigureModel): string {
   });
   const foot = Block.at(pad, bottom + gap, W - 2 * pad);
   const used = [...new Set(m.notes.map((x) => x.colour))];
-  for (const c of used) foot.lines([{ text: "      ", colour: c }, { text: ` ${MARK_MEANINGS[c]}`, colour: null }], { size: 8 });
+  for (const c of used)
+    foot.lines(
+      [
+        { text: "      ", colour: c },
+        { text: ` ${MARK_MEANINGS[c]}`, colour: null },
+      ],
+      { size: 8 },
+    );
   m.notes
     .filter((x) => x.note)
-    .forEach((x, i) => foot.lines([{ text: `${i + 1}. `, colour: null }, { text: x.quote, colour: x.colour }, { text: ` ${x.note}`, colour: null }], { size: 8 }));
+    .forEach((x, i) =>
+      foot.lines(
+        [
+          { text: `${i + 1}. `, colour: null },
+          { text: x.quote, colour: x.colour },
+          { text: ` ${x.note}`, colour: null },
+        ],
+        { size: 8 },
+      ),
+    );
   const H = Math.ceil(foot.height + pad);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica Neue, Arial, Noto Sans CJK SC, PingFang SC, sans-serif">

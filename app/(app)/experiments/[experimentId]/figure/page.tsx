@@ -46,7 +46,10 @@ export default async function FigurePage({
   const shownIds = new Set(m.columnIds);
   const q = figureQuery(o);
   const download = (format: string, label: string) => (
-    <a className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/api/experiments/${id}/export?${q}&format=${format}`}>
+    <a
+      className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+      href={`/api/experiments/${id}/export?${q}&format=${format}`}
+    >
       {label}
     </a>
   );
@@ -57,7 +60,10 @@ export default async function FigurePage({
         title={`Figure 4: ${e.name}`}
         subtitle={
           <span className="flex gap-3">
-            <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/compare?task=${encodeURIComponent(o.task)}&item=${encodeURIComponent(o.itemKey)}`}>
+            <Link
+              className="text-indigo-700 hover:underline"
+              href={`/experiments/${id}/compare?task=${encodeURIComponent(o.task)}&item=${encodeURIComponent(o.itemKey)}`}
+            >
               compare view of this topic
             </Link>
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}/case-studies`}>
@@ -135,7 +141,8 @@ export default async function FigurePage({
           </fieldset>
           <button className="w-full rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-700">Update figure</button>
           <p className="text-xs text-slate-500">
-            {shownMethods.size} method(s), {o.turns.length ? `turns ${o.turns.join(", ")}` : "all turns"}. Highlights come from the compare view.
+            {shownMethods.size} method(s), {o.turns.length ? `turns ${o.turns.join(", ")}` : "all turns"}. Highlights come from the compare
+            view.
           </p>
         </form>
         <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-3">
