@@ -233,12 +233,12 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   // parses as SVG and shows the reply with its memory; SVG and HTML download with the same options.
   await page.getByTestId("case-study").getByRole("link", { name: "Figure 4…" }).click();
   await page.waitForURL(/\/figure\?/);
-  const form = page.getByRole("form", { name: "Figure options" });
-  await form.getByRole("checkbox", { name: "1", exact: true }).check();
-  await form.getByRole("checkbox", { name: "2", exact: true }).check();
-  await form.getByRole("checkbox", { name: "Scores" }).check();
-  await form.getByRole("radio", { name: "one column" }).check();
-  await form.getByRole("button", { name: "Update figure" }).click();
+  const options = page.getByRole("form", { name: "Figure options" });
+  await options.getByRole("checkbox", { name: "1", exact: true }).check();
+  await options.getByRole("checkbox", { name: "2", exact: true }).check();
+  await options.getByRole("checkbox", { name: "Scores" }).check();
+  await options.getByRole("radio", { name: "one column" }).check();
+  await options.getByRole("button", { name: "Update figure" }).click();
   await page.waitForURL(/turns=1%2C2|turns=1,2|turns=1&turns=2/);
   const preview = page.getByTestId("figure-preview");
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
