@@ -50,6 +50,23 @@ test("a researcher builds H2Memory for a demo user with a live progress bar and 
   await expect(page.getByTestId("principles")).toContainText(/Type: /);
   await expect(page.getByTestId("principles")).toContainText(/Principle: /);
 
+  // The graph fits its frame with the text readable (zoom at least 75%, or panned), and the List view shows
+  // the same nodes as text with their relations (issue 25, item 5).
+  const zoom = await first
+    .locator(".react-flow__viewport")
+    .evaluate((el) => Number(/scale\(([\d.]+)\)/.exec((el as HTMLElement).style.transform)?.[1] ?? "0"));
+  expect(zoom).toBeGreaterThanOrEqual(0.75);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await first.getByTestId("log-graph").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("h2memory-graph.png") });
+  const nodeCount = await first.locator(".react-flow__node").count();
+  await first.getByRole("button", { name: "List" }).click();
+  const list = first.getByTestId("log-graph-list");
+  await expect(list.locator(":scope > li").first()).toContainText("Situation 1");
+  await expect(list).toContainText(/caused by →|follows →/);
+  await expect(list.locator("ul > li")).toHaveCount(nodeCount);
+  await first.getByRole("button", { name: "Graph" }).click();
+
   // Every entry links to the call that produced it: open one.
   await first.getByTestId("situations").getByTestId("call-link").first().click();
   await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
@@ -111,4 +128,23 @@ test("a baseline's memory entries link to the model calls that produced them", a
   await expect(page).toHaveURL(/\/memory\/calls\?key=[0-9a-f]{64}/);
   await expect(page.getByTestId("call-attempts")).toContainText("recursum.dialogue-summary");
   await expect(page.getByTestId("call-attempts")).not.toContainText("recursum.log-summary");
+});
+
+test("MemoryBank's entries read as labelled text: pieces with their date and strength, portraits and summaries as text", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const base = e2eState().baseURL;
+  await login(page, account("researcher"));
+  const id = await startBuild(page, `${base}/memory`, "memorybank", "0003");
+  await expect(page.getByTestId(`build-${id}`)).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
+  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0003" });
+  await row.getByRole("link", { name: "memorybank" }).click();
+  const table = page.getByTestId("generic-memory");
+  await expect(table.getByRole("row").filter({ hasText: "event" }).first()).toContainText("strength");
+  const text = await table.innerText();
+  expect(text).not.toContain('{"');
+  expect(text).not.toMatch(/^\s*[{}[\]]\s*$/m);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: test.info().outputPath("memorybank-entries.png") });
 });

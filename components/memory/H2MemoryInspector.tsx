@@ -261,13 +261,7 @@ export function GenericMemoryTable({
             <td className="p-1 text-xs">
               {e.validFromSeq}–{e.validToSeq ?? ""}
             </td>
-            <td className="p-1">
-              {renderEntry(method, e.kind, e.content) ?? (
-                <pre className="whitespace-pre-wrap text-xs">
-                  {typeof e.content === "string" ? e.content : JSON.stringify(e.content, null, 1)}
-                </pre>
-              )}
-            </td>
+            <td className="p-1">{renderEntry(method, e.kind, e.content)}</td>
             <td className="p-1">
               {(e.callKeys ?? []).map((k, i, all) => (
                 <div key={k}>

@@ -1,9 +1,10 @@
 /**
  * Readable views of the baselines' memory entries in the generic memory table, registered per
- * method and entry kind in one place (a kind without a renderer shows its JSON). A renderer returns
- * null when the content does not have the shape it expects, so the table falls back to the JSON.
+ * method and entry kind in one place. A renderer returns null when the content does not have the
+ * shape it expects; the table then shows the content as labelled fields (`LabelledFields`), never JSON.
  */
 import type { ReactNode } from "react";
+import { readableFields } from "@/lib/tasks/readable";
 
 type Renderer = (content: unknown) => ReactNode | null;
 
@@ -53,9 +54,24 @@ const persona: Renderer = (c) =>
     </ul>
   ) : null;
 
-/** MemoryBank: plain-text portraits and summaries, and event pieces with their text. */
+/** MemoryBank: plain-text portraits and summaries, and turn and event pieces with their memory strength. */
 const plain: Renderer = (c) => (str(c) ? <Text text={c} /> : null);
-const piece: Renderer = (c) => (obj(c) && str(c.text) ? <Text label={str(c.date) ? c.date : undefined} text={c.text} /> : null);
+const day = (ms: unknown) => (typeof ms === "number" ? new Date(ms).toISOString().slice(0, 10) : null);
+const piece: Renderer = (c) => {
+  if (!obj(c) || !str(c.text)) return null;
+  const facts = [
+    str(c.date) ? c.date : null,
+    typeof c.strength === "number" ? `strength ${c.strength}` : null,
+    day(c.lastRecalledAt) ? `last recalled ${day(c.lastRecalledAt)}` : null,
+    day(c.forgottenAt) ? `forgotten ${day(c.forgottenAt)}` : null,
+  ].filter(Boolean);
+  return (
+    <div className={`text-xs ${c.forgottenAt ? "text-slate-400 line-through decoration-slate-300" : ""}`}>
+      <div className="text-slate-500 no-underline">{facts.join(" · ")}</div>
+      <div className="whitespace-pre-wrap">{c.text}</div>
+    </div>
+  );
+};
 
 export const ENTRY_RENDERERS: Record<string, Record<string, Renderer>> = {
   recursum: { "dialogue-summary": summary, "log-summary": summary },
@@ -64,7 +80,24 @@ export const ENTRY_RENDERERS: Record<string, Record<string, Renderer>> = {
   memorybank: { turn: piece, event: piece, "daily-portrait": plain, "global-summary": plain, "global-portrait": plain },
 };
 
-/** The method's view of an entry, or null for the JSON fallback. */
-export function renderEntry(method: string, kind: string, content: unknown): ReactNode | null {
-  return ENTRY_RENDERERS[method]?.[kind]?.(content) ?? null;
+/** Any content as "Label: text" lines (nested keys as "Parent › Child"): the fallback for a shape no renderer knows. */
+export function LabelledFields({ value }: { value: unknown }) {
+  if (str(value)) return <Text text={value} />;
+  const fields = readableFields(value);
+  if (!fields.length) return <span className="text-xs text-slate-400">—</span>;
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-2 text-xs" data-testid="entry-fields">
+      {fields.map((f, i) => (
+        <div key={i} className="contents">
+          <dt className="text-slate-500">{f.label}</dt>
+          <dd className="whitespace-pre-wrap">{f.text}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The method's view of an entry, or its content as labelled fields. */
+export function renderEntry(method: string, kind: string, content: unknown): ReactNode {
+  return ENTRY_RENDERERS[method]?.[kind]?.(content) ?? <LabelledFields value={content} />;
 }
