@@ -39,9 +39,14 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
       situations++;
       return situations % 3 === 0 ? { kind: "status", status: 400, message: "this request is refused" } : undefined;
     });
-    const r = await runPal(t.file, fake.baseURL, ["run", "--dataset", "en", "--method", "h2memory", "--task", "requirement", "--users", "0000"], {
-      env: { PAL_LLM_RETRIES: "0", PAL_MODEL_EMBEDDING: "embed-model" },
-    });
+    const r = await runPal(
+      t.file,
+      fake.baseURL,
+      ["run", "--dataset", "en", "--method", "h2memory", "--task", "requirement", "--users", "0000"],
+      {
+        env: { PAL_LLM_RETRIES: "0", PAL_MODEL_EMBEDDING: "embed-model" },
+      },
+    );
     expect(r.code, r.stderr).toBe(3);
     // The command waited for the replies still on their way, and said so.
     expect(r.stderr).toMatch(/waiting for \d+ model repl(y|ies) still in flight/);
@@ -72,4 +77,35 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
     expect(build.mine).toBe(build.n);
     expect(linked.n).toBe(1);
   }, 180_000);
+
+  it("--max-calls 2 with a memory method: 2 requests reach the endpoint, memory building included, and the run pauses", async () => {
+    const u = tempDb();
+    await importPalset(u.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+    fake.setFault(undefined);
+    fake.setResponder(protocolResponder);
+    const before = fake.log.length;
+    try {
+      const r = await runPal(
+        u.file,
+        fake.baseURL,
+        ["run", "--dataset", "en", "--method", "memorybank", "--task", "requirement", "--users", "0000", "--max-calls", "2"],
+        {
+          env: { PAL_MODEL_EMBEDDING: "embed-model" },
+        },
+      );
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/paused.*spend cap of 2 paid calls was reached/);
+      expect(fake.log.length - before).toBe(2);
+      const d = new Database(u.file, { readonly: true });
+      const built = d
+        .prepare("SELECT count(*) AS n FROM llm_calls WHERE memory_version_id IS NOT NULL AND experiment_id IS NOT NULL")
+        .get() as {
+        n: number;
+      };
+      d.close();
+      expect(built.n).toBe(2);
+    } finally {
+      u.cleanup();
+    }
+  }, 120_000);
 });
