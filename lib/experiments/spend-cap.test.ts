@@ -16,7 +16,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
-import { getExperimentRow } from "./control";
+import { cancelExperiment, getExperimentRow } from "./control";
 import { experimentResults } from "./results";
 import { controlExperiment } from "./service";
 import { batchesOfExperiment, cancelledWithOpenBatches, settleCancelledBatches } from "./judge-batch";
@@ -160,4 +160,25 @@ describe("an experiment's spend cap counts every request made for it", () => {
     expect(l.c).toBe(fake.served.completionTokens);
     expect(experimentResults(e.db, e.id).ledger.requests).toBe(fake.served.replies);
   });
+
+  it(
+    "a run waiting for its batch that sees its experiment cancelled cancels the batch and reads what it answered",
+    { timeout: 120_000 },
+    async () => {
+      const e = await experiment({ methods: [{ name: "vanilla" }], tasks: ["requirement"], judgeBatch: true });
+      fake.batch.hold(true);
+      fake.batch.finishOnCancel(true);
+      const run = runExperiment(e.db, e.id, deps(e.db), { concurrency: 4, waitForBatch: true, batchPollMs: 20 });
+      while (!batchesOfExperiment(e.db, e.id)[0]?.remoteId) await new Promise((r) => setTimeout(r, 20));
+      // Cancelled from elsewhere (another process changed only the state): the waiting run does the rest.
+      cancelExperiment(e.db, e.id);
+      while (fake.batch.batches[0].status !== "cancelling") await new Promise((r) => setTimeout(r, 20));
+      await fake.batch.release();
+      expect(await run).toBe("cancelled");
+      expect(batchesOfExperiment(e.db, e.id).map((b) => b.status)).toEqual(["cancelled"]);
+      const l = ledger(e.db);
+      expect(l.requests).toBe(fake.served.replies);
+      expect(l.p + l.c).toBe(fake.served.promptTokens + fake.served.completionTokens);
+    },
+  );
 });
