@@ -270,7 +270,7 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
     },
     async step(client, guard) {
       if (parkedJobs(db, experimentId) === 0) return "none";
-      let open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
+      const open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
       if (open.length) {
         // Ingested with the run's guard watching: the batch's rows add their cost (their places were taken when sent).
         const reader = guard ? client.withGuard(guard) : client;
