@@ -444,19 +444,37 @@ export class ModelClient {
         // Across processes on this database (lib/llm/rate-limit.ts); no endpoint: nothing to wait for.
         const usageId = limits ? await acquire(this.core.db, limits) : null;
         this.core.stats.requests++;
-        // In flight until its ledger row is written (its failure row below, or the caller's reply row a few turns later).
-        const sent = requestStarted();
+        // In flight until it settles (its row is written then: its failure row below, or the caller's reply row a
+        // few turns later); a process that stops waiting records it with its tokens unknown.
+        let abandoned = false;
+        const sent = requestStarted(() => {
+          abandoned = true;
+          this.record({
+            ...row,
+            cacheHit: false,
+            attempt: tries.n + 1,
+            status: "failed",
+            error: "the process stopped before the reply came (the request reached the endpoint)",
+            latencyMs: Date.now() - started,
+            usageUnknown: true,
+          });
+        });
         let tokens = 0;
+        let r: R;
         try {
-          const r = await once();
+          r = await once();
           const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
           tokens = (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0);
-          return r;
+        } catch (e) {
+          if (!abandoned) throw e;
         } finally {
           // Answered or failed, the in-flight place is free for every process.
           if (limits) release(this.core.db, limits, usageId, tokens);
           sent();
         }
+        // Recorded already when the process stopped waiting: what comes back now is neither recorded nor used.
+        if (abandoned) throw new RunPausedError("the process stopped before the reply came");
+        return r!;
       },
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {

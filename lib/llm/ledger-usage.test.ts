@@ -12,6 +12,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { llmCalls } from "@/db/schema";
 import { ModelClient } from "./client";
 import { summarizeCalls } from "./ledger";
+import { drainModelRequests, resumeModelRequests } from "./inflight";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -75,5 +76,18 @@ describe("the ledger's tokens of requests that got no usage back", () => {
     const s = summarizeCalls(t.db, { experimentId: 7 });
     expect(s).toMatchObject({ requests: 2, usageUnknown: 1 });
     expect(s.promptTokens).toBe(fake.served.promptTokens);
+  });
+
+  it("a process that cannot wait for a reply records the request as sent with its tokens unknown, once", async () => {
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    const c = ModelClient.create(t.db, { retries: 0, timeoutMs: 5000 });
+    fake.setFault(() => ({ kind: "hang" }));
+    const call = ask(c, "a");
+    while (fake.chatRequests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Interrupted: it waits 50 ms, then records what is still out; nothing new is sent meanwhile.
+    expect(await drainModelRequests(undefined, { maxWaitMs: 50 })).toBe(1);
+    resumeModelRequests();
+    expect(await call).toBe("failed");
+    expect(rows()).toEqual([{ status: "failed", error: expect.stringMatching(/process stopped before the reply/), unknown: true, p: 0 }]);
   });
 });
