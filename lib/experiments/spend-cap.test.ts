@@ -16,7 +16,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
-import { cancelExperiment, getExperimentRow } from "./control";
+import { cancelExperiment, getExperimentRow, resumeExperiment } from "./control";
 import { experimentResults } from "./results";
 import { controlExperiment } from "./service";
 import { batchesOfExperiment, cancelledWithOpenBatches, settleCancelledBatches } from "./judge-batch";
@@ -88,6 +88,11 @@ describe("an experiment's spend cap counts every request made for it", () => {
         const r = experimentResults(e.db, e.id);
         expect(r.memoryBuild.requests).toBe(cap);
         expect(r.memoryBuildByMethod.h2memory.requests).toBe(cap);
+        // Resumed, the run counts what its build already spent: the cap has no room, nothing more is sent.
+        resumeExperiment(e.db, e.id);
+        expect(await runExperiment(e.db, e.id, deps(e.db), { concurrency: 8 })).toBe("paused");
+        await settled();
+        expect(fake.log.length - before).toBe(cap);
       }
     },
   );
