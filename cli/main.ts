@@ -47,7 +47,16 @@ export async function main(argv: string[]): Promise<number> {
     if (envValue("PAL_DEBUG") && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     return isAppError(err) ? err.exitCode : 1;
   } finally {
-    // Only a command that ran can have opened the database; help never loads it.
-    if (loaded) (await import("@/db/client")).closeDb();
+    // Only a command that ran can have opened the database; help never loads it. Model replies still on
+    // their way (a memory build that failed with calls in flight) were paid for: their ledger rows are
+    // written before the database closes (lib/llm/inflight.ts); nothing new is sent meanwhile.
+    if (loaded) {
+      const inflight = await import("@/lib/llm/inflight");
+      await inflight.drainModelRequests((n) =>
+        process.stderr.write(`waiting for ${n} model ${n === 1 ? "reply" : "replies"} still in flight, to record what they cost\n`),
+      );
+      (await import("@/db/client")).closeDb();
+      inflight.resumeModelRequests(); // main may run again in this process (tests)
+    }
   }
 }

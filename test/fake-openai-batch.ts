@@ -2,7 +2,10 @@
  * TEST DOUBLE: the OpenAI Batch API for the fake OpenAI server (test/fake-openai.ts): /v1/files (upload,
  * content) and /v1/batches (create, retrieve, cancel). A batch's lines are answered by the fake's own
  * /chat/completions over HTTP, so scripted replies and faults apply to them as to online calls. Batches
- * can be held (in_progress until released) to test polling, restarts and cancelling. Never used by the app.
+ * can be held (in_progress until released) to test polling, restarts and cancelling. A cancel is
+ * immediate by default; with finishOnCancel(true) it is what the real API does with lines under way: the
+ * batch reads "cancelling", goes on, and ends "cancelled" with an output file of every line it answered
+ * (paid for). Never used by the app.
  */
 import type http from "node:http";
 import Busboy from "busboy";
@@ -25,6 +28,8 @@ export type FakeBatchApi = {
   batches: FakeBatch[];
   /** While held, new batches stay in_progress; release() answers them. */
   hold(on: boolean): void;
+  /** A cancel leaves the batch "cancelling"; it still answers its lines and ends "cancelled" with their output. */
+  finishOnCancel(on: boolean): void;
   release(): Promise<void>;
   handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<boolean>;
 };
@@ -33,6 +38,7 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
   const files = new Map<string, { id: string; purpose: string; filename: string; content: string }>();
   const batches: FakeBatch[] = [];
   let held = false;
+  let finishing = false;
   let n = 0;
 
   const send = (res: http.ServerResponse, status: number, payload: unknown, type = "application/json") => {
@@ -42,8 +48,8 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
 
   const running = new Set<string>();
   const process = async (b: FakeBatch) => {
-    if (b.status !== "validating" && b.status !== "in_progress") return;
-    b.status = "in_progress";
+    if (b.status !== "validating" && b.status !== "in_progress" && b.status !== "cancelling") return;
+    if (b.status !== "cancelling") b.status = "in_progress";
     if (held || running.has(b.id)) return;
     running.add(b.id);
     const lines = files
@@ -67,12 +73,13 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
         }),
       );
     }
-    // Cancelled while it ran: no output, as the API does for a batch cancelled before it finished.
-    if ((b.status as FakeBatch["status"]) === "cancelling" || (b.status as FakeBatch["status"]) === "cancelled") return;
+    // Cancelled while it ran: no output, as the API does for a batch cancelled before it finished; one
+    // "cancelling" (finishOnCancel) ends cancelled with the output of the lines it answered.
+    if ((b.status as FakeBatch["status"]) === "cancelled") return;
     const id = `file-out-${n++}`;
     files.set(id, { id, purpose: "batch_output", filename: `${b.id}_output.jsonl`, content: out.join("\n") + "\n" });
     b.output_file_id = id;
-    b.status = "completed";
+    b.status = (b.status as FakeBatch["status"]) === "cancelling" ? "cancelled" : "completed";
   };
 
   return {
@@ -80,9 +87,12 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
     hold(on) {
       held = on;
     },
+    finishOnCancel(on) {
+      finishing = on;
+    },
     async release() {
       held = false;
-      for (const b of batches) if (b.status === "in_progress") await process(b);
+      for (const b of batches) if (b.status === "in_progress" || b.status === "cancelling") await process(b);
     },
     async handle(req, res, raw) {
       const url = req.url ?? "";
@@ -142,7 +152,8 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
           send(res, 404, { error: { message: `no batch ${one[1]}` } });
           return true;
         }
-        if (req.method === "POST" && one[2] && b.status !== "completed") b.status = "cancelled";
+        if (req.method === "POST" && one[2] && b.status !== "completed" && b.status !== "cancelled")
+          b.status = finishing ? "cancelling" : "cancelled";
         send(res, 200, b);
         return true;
       }

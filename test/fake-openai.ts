@@ -94,6 +94,11 @@ export type FakeOpenAI = {
   setFault: (f: FakeOpenAIOptions["fault"]) => void;
   /** The Batch API (/v1/files, /v1/batches): its batches, hold and release. */
   batch: FakeBatchApi;
+  /**
+   * What the server generated and reported as usage, summed over every reply it finished sending (chat
+   * and embeddings, a batch's lines included): what a complete ledger must hold.
+   */
+  served: { replies: number; promptTokens: number; completionTokens: number };
   close: () => Promise<void>;
 };
 
@@ -127,6 +132,14 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   let fault = opts.fault;
   const hanging = new Set<http.ServerResponse>();
   const log: LoggedRequest[] = [];
+  const served = { replies: 0, promptTokens: 0, completionTokens: 0 };
+  // Counted once the reply is written in full: a client that gave up before then got nothing, as from a real server.
+  const serve = (res: http.ServerResponse, prompt: number, completion: number) =>
+    res.on("finish", () => {
+      served.replies++;
+      served.promptTokens += prompt;
+      served.completionTokens += completion;
+    });
 
   const batchApi = fakeBatchApi(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`);
   const server = http.createServer((req, res) => {
@@ -210,6 +223,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         const promptText = (json as ChatRequest).messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
         const promptTokens = typeof reply === "string" ? approxTokens(promptText) : (reply.promptTokens ?? approxTokens(promptText));
         const completionTokens = typeof reply === "string" ? approxTokens(content) : (reply.completionTokens ?? approxTokens(content));
+        serve(res, promptTokens, completionTokens);
         return send(200, {
           id: `chatcmpl-fake-${index}`,
           object: "chat.completion",
@@ -248,6 +262,8 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         // The openai SDK asks for base64-packed float32 by default; honour it like the real API.
         const base64 = (json as { encoding_format?: string }).encoding_format === "base64";
         const encode = (v: number[]) => (base64 ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
+        const promptTokens = texts.reduce((n, t) => n + approxTokens(String(t)), 0);
+        serve(res, promptTokens, 0);
         return send(200, {
           object: "list",
           model: json.model,
@@ -256,7 +272,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
             index: i,
             embedding: encode(fakeEmbedding(String(t), opts.dimensions ?? 16)),
           })),
-          usage: { prompt_tokens: texts.reduce((n, t) => n + approxTokens(String(t)), 0), total_tokens: 0 },
+          usage: { prompt_tokens: promptTokens, total_tokens: 0 },
         });
       }
 
@@ -279,6 +295,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     setResponder: (r) => void (respond = r),
     setFault: (f) => void (fault = f),
     batch: batchApi,
+    served,
     close: () =>
       new Promise<void>((resolve) => {
         for (const r of hanging) r.destroy();

@@ -36,7 +36,11 @@ export function LedgerTable({
       <p className="text-sm text-slate-600" data-testid="ledger-summary">
         {summary.requests} request(s) to the endpoint, {summary.cacheHits} from the cache; {summary.byStatus.retry} retried,{" "}
         {summary.byStatus.invalid} invalid, {summary.byStatus.failed} failed; {summary.promptTokens} prompt + {summary.completionTokens}{" "}
-        completion tokens ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning).
+        completion tokens ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning)
+        {summary.usageUnknown > 0
+          ? `; ${summary.usageUnknown} request(s) with no usage reported (timed out or dropped): their tokens are unknown`
+          : ""}
+        .
       </p>
       <nav aria-label="Model calls pages" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
         <span className="flex gap-2">
@@ -100,7 +104,9 @@ export function LedgerTable({
                 <td className="px-2 py-1">
                   <span className={`rounded px-1.5 py-0.5 ${STATUS_STYLE[c.status] ?? ""}`}>{c.cacheHit ? "cache" : c.status}</span>
                 </td>
-                <td className="px-2 py-1">{c.cacheHit ? "–" : `${c.promptTokens}+${c.completionTokens}`}</td>
+                <td className="px-2 py-1" title={c.usageUnknown ? "the endpoint reported no usage (timed out or dropped)" : undefined}>
+                  {c.cacheHit ? "–" : c.usageUnknown ? "unknown" : `${c.promptTokens}+${c.completionTokens}`}
+                </td>
                 <td className="px-2 py-1">{c.latencyMs ?? "–"}</td>
                 <td className="max-w-md px-2 py-1 text-slate-600">
                   {c.error}

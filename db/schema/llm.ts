@@ -141,6 +141,13 @@ export const llmCalls = sqliteTable(
     jobId: integer("job_id").references(() => jobs.id, { onDelete: "cascade" }),
     /** An LLM judge run over a campaign's items. */
     judgeRunId: integer("judge_run_id").references(() => judgeRuns.id, { onDelete: "cascade" }),
+    /**
+     * The experiment a call was made for when its origin is not one of the experiment's jobs: a memory
+     * build it ran (beside memory_version_id), so its spend cap and cost count it (a job's calls reach
+     * their experiment through job_id). No foreign key: SQLite cannot add one with its ON DELETE to an
+     * existing table, and a paid call stays in the ledger whatever becomes of the experiment.
+     */
+    experimentId: integer("experiment_id"),
     purpose: text("purpose").notNull(),
     role: text("role", { enum: MODEL_ROLES }).notNull(),
     /** The configuration used: a role name or "judge:<name>". */
@@ -162,10 +169,16 @@ export const llmCalls = sqliteTable(
     cachedTokens: integer("cached_tokens").notNull().default(0),
     reasoningTokens: integer("reasoning_tokens").notNull().default(0),
     latencyMs: integer("latency_ms"),
+    /**
+     * The request reached the endpoint but no usage came back (a timeout, a connection dropped after
+     * sending, an unreadable body): its tokens are unknown, not zero.
+     */
+    usageUnknown: integer("usage_unknown", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     index("llm_calls_memory").on(t.memoryVersionId),
+    index("llm_calls_experiment").on(t.experimentId),
     index("llm_calls_job").on(t.jobId),
     index("llm_calls_judge_run").on(t.judgeRunId),
   ],
@@ -183,6 +196,15 @@ export const LLM_BATCH_STATUSES = [
   "ingested",
 ] as const;
 export type LlmBatchStatus = (typeof LLM_BATCH_STATUSES)[number];
+
+/** One line of a batch as its ledger row needs it (llm_batches.lines). */
+export type BatchLine = {
+  key: string;
+  origin: { memoryVersionId?: number; jobId?: number; judgeRunId?: number; experimentId?: number };
+  purpose: string;
+  role: ModelRole;
+  replicate: number;
+};
 
 /**
  * A batch of chat calls sent through an endpoint's Batch API (/v1/files + /v1/batches: half the price,
@@ -209,6 +231,12 @@ export const llmBatches = sqliteTable(
     completed: integer("completed").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     error: text("error"),
+    /**
+     * What the ledger needs of each line (its custom_id, origin, purpose, role, replicate), written at
+     * submission: a reply read after its run stopped (a cancelled experiment) is still recorded against
+     * the call's origin.
+     */
+    lines: text("lines", { mode: "json" }).$type<BatchLine[]>(),
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },

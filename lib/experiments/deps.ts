@@ -13,6 +13,7 @@ import { datasetById, loadSessions, type DatasetRef } from "@/lib/assistants/cor
 import type { CreateRetriever } from "@/lib/assistants/core/context";
 import type { Session } from "@/lib/assistants/core/types";
 import type { AssistantPort } from "@/lib/tasks/ports";
+import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { recordMemoryVersion } from "./memory-cost";
 import { jobModel } from "./job-model";
 import type { WorkerDeps } from "./worker";
@@ -41,13 +42,24 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     if (!sessions) sessionsOf.set(sk, (sessions = loadSessions(db, ds, userKey)));
     return sessions;
   };
+  const linkVersion = (experimentId: number, method: ExperimentConfig["methods"][number], versionId: number) => {
+    const used = `${experimentId}\u0000${methodKey(method)}\u0000${versionId}`;
+    if (!recorded.has(used)) {
+      recordMemoryVersion(db, experimentId, methodKey(method), versionId);
+      recorded.add(used);
+    }
+  };
   const ensureBuilt = (
     ds: DatasetRef,
     method: ExperimentConfig["methods"][number],
     retriever: ExperimentConfig["retriever"],
     userKey: string,
+    experimentId: number,
+    guard: SpendGuard | undefined,
   ) => {
-    const key = `${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
+    // Per experiment: a build is paid for by the run that makes it, under that run's spend guard. Two
+    // experiments needing one memory share it through the version's lease (the second finds it built).
+    const key = `${experimentId}\u0000${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
     let p = builds.get(key);
     if (!p) {
       p = buildMemory(db, {
@@ -57,8 +69,11 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
         retriever,
         users: [userKey],
         sessionsOf: (u) => sessionsFor(ds, u),
-        llm: client,
+        // Every build call counts against the run's spend cap and carries the experiment in the ledger.
+        llm: client.withOrigin({ experimentId }).withGuard(guard ?? null),
         createRetriever: o.createRetriever,
+        // Linked before its first call, so a build that fails midway is still in the experiment's cost.
+        onVersion: (_user, versionId) => linkVersion(experimentId, method, versionId),
       }).then((r) => {
         const failed = r.find((x) => x.status !== "complete");
         if (failed) throw new Error(`the ${method.name} memory of user "${userKey}" could not be built: ${failed.error}`);
@@ -76,12 +91,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
-      const versionId = await ensureBuilt(ds, method, config.retriever, userKey);
-      const used = `${experimentId}\u0000${methodKey(method)}\u0000${versionId}`;
-      if (!recorded.has(used)) {
-        recordMemoryVersion(db, experimentId, methodKey(method), versionId);
-        recorded.add(used);
-      }
+      const versionId = await ensureBuilt(ds, method, config.retriever, userKey, experimentId, guard);
+      linkVersion(experimentId, method, versionId);
       const s = sessionsFor(ds, userKey);
       return {
         method: method.name,

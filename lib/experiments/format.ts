@@ -108,7 +108,10 @@ export function resultsTable(res: ExperimentResults): string {
     out.push("");
   }
   out.push(
-    `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens`,
+    `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens` +
+      (res.ledger.usageUnknown + res.memoryBuild.usageUnknown > 0
+        ? ` (${res.ledger.usageUnknown + res.memoryBuild.usageUnknown} requests timed out or dropped: their tokens are unknown)`
+        : ""),
   );
   const line = (l: Ledger) =>
     `${l.calls}\t${l.cacheHits}\t${l.promptTokens}\t${l.completionTokens}\t${typeof l.cost === "number" ? l.cost.toFixed(4) : "—"}`;

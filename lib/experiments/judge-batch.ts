@@ -27,6 +27,7 @@ import { onBatchApiEndpoint } from "@/lib/llm/config";
 import type { ChatRequest } from "@/lib/tasks/ports";
 import type { LedgerRow } from "@/lib/llm/ledger";
 import type { ModelPort } from "@/lib/tasks/ports";
+import type { SpendGuard } from "@/lib/llm/spend-guard";
 
 /** What the worker binds to a job (./worker.ts BoundModel; restated here so the two files do not import each other). */
 type BoundModel = ModelPort & { usage(): Record<string, number>; takeDeferredHits(): LedgerRow[] };
@@ -180,11 +181,12 @@ export type JudgeBatching = {
   model(collecting: BoundModel, online: BoundModel): BoundModel & { deferred(): number };
   collect(call: CollectedCall): void;
   /**
-   * After the lanes ran out of work: submits what was collected, or polls the open batches and, once they
-   * are in, queues the parked jobs again. "ready": jobs were queued; "waiting": a batch is still out;
-   * "none": no job is parked.
+   * After the lanes ran out of work: submits what was collected, as much of it as the run's spend guard
+   * has room for, or polls the open batches and, once they are in, queues the parked jobs again.
+   * "ready": jobs were queued; "waiting": a batch is still out; "none": no job is parked; "paused":
+   * nothing more fits under the spend cap (the guard tripped: the run pauses with the cap's message).
    */
-  step(client: ModelClient): Promise<"ready" | "waiting" | "none">;
+  step(client: ModelClient, guard?: SpendGuard): Promise<"ready" | "waiting" | "none" | "paused">;
 };
 
 /**
@@ -203,6 +205,17 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
   const finishRound = () => {
     for (const k of s.pending.keys()) s.sent.add(k);
     s.pending.clear();
+    unparkJobs(db, experimentId);
+  };
+  /** After batches were read: their calls are answered (or go online); calls left out (the cap) stay collected. */
+  const finishBatches = (read: BatchRow[]) => {
+    for (const b of read)
+      for (const l of b.lines ?? []) {
+        s.sent.add(l.key);
+        s.pending.delete(l.key);
+      }
+    // Batches from before lines were kept: their calls are not known one by one.
+    if (read.some((b) => !b.lines)) return finishRound();
     unparkJobs(db, experimentId);
   };
   return {
@@ -255,37 +268,53 @@ export function judgeBatching(db: Db, experimentId: number): JudgeBatching {
         deferred: () => deferred,
       };
     },
-    async step(client) {
+    async step(client, guard) {
       if (parkedJobs(db, experimentId) === 0) return "none";
-      let open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
+      const open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
       if (open.length) {
+        // Ingested with the run's guard watching: the batch's rows add their cost (their places were taken when sent).
+        const reader = guard ? client.withGuard(guard) : client;
         try {
-          for (const b of open) await pollBatch(db, client, b, s.pending);
+          for (const b of open) await pollBatch(db, reader, b, s.pending);
         } catch (e) {
           // The endpoint did not answer the poll: the batch is still out there; the next poll asks again.
           console.error(`experiment ${experimentId}: polling its judge batch failed:`, e instanceof Error ? e.message : e);
           return "waiting";
         }
-        open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
-        if (open.length) return "waiting";
-        if (batchingEnded(db, experimentId)) s.on = false;
-        finishRound();
+        const now = batchesOfExperiment(db, experimentId);
+        if (now.some((b) => !FINISHED_BATCH.includes(b.status))) return "waiting";
+        if (batchingEnded(db, experimentId)) {
+          s.on = false;
+          finishRound();
+        } else finishBatches(now.filter((b) => open.some((o) => o.id === b.id)));
         return "ready";
       }
       if (!s.pending.size || !s.on) {
         finishRound();
         return "ready";
       }
+      // A batch is sent only as far as the spend cap has room: the rest waits for the run to be resumed
+      // (with a higher cap), and the guard trips with the cap's message.
+      const room = guard ? guard.room() : Infinity;
+      if (room < 1) {
+        guard!.refuse();
+        return "paused";
+      }
+      const take = [...s.pending.values()].slice(0, Number.isFinite(room) ? room : undefined);
       const byConfig = new Map<string, CollectedCall[]>();
-      for (const c of s.pending.values()) byConfig.set(c.config, [...(byConfig.get(c.config) ?? []), c]);
-      try {
-        for (const calls of byConfig.values()) await submitBatch(db, client, calls, null, experimentId);
-      } catch (e) {
-        // Refused (no Batch API at this endpoint): the row says why; the jobs run online.
-        console.error(`experiment ${experimentId}: the judge batch was refused, judging online:`, e instanceof Error ? e.message : e);
-        s.on = false;
-        finishRound();
-        return "ready";
+      for (const c of take) byConfig.set(c.config, [...(byConfig.get(c.config) ?? []), c]);
+      for (const calls of byConfig.values()) {
+        guard?.reserve(calls.length);
+        try {
+          await submitBatch(db, client, calls, null, experimentId);
+        } catch (e) {
+          guard?.unreserve(calls.length); // nothing was sent
+          // Refused (no Batch API at this endpoint): the row says why; the jobs run online.
+          console.error(`experiment ${experimentId}: the judge batch was refused, judging online:`, e instanceof Error ? e.message : e);
+          s.on = false;
+          finishRound();
+          return "ready";
+        }
       }
       return "waiting";
     },
@@ -304,12 +333,16 @@ export function judgeEndpointsBatchApi(db: Db): boolean {
   return EXPERIMENT_JUDGE_CONFIGS.every((name) => onBatchApiEndpoint(db, name));
 }
 
-/** Cancels the experiment's open judge batches: nothing of them is ingested; the parked jobs run online. */
+/**
+ * Cancels the experiment's open judge batches at the endpoint; the parked jobs run online. What a batch
+ * answered before it stopped is read into the ledger (and, for calls this process holds, the cache).
+ */
 export async function cancelJudgeBatches(db: Db, client: ModelClient, experimentId: number): Promise<BatchRow[]> {
   const open = batchesOfExperiment(db, experimentId).filter((b) => !FINISHED_BATCH.includes(b.status));
   if (!open.length) throw new ConflictError(`experiment ${experimentId} has no judge batch in progress`);
   const done: BatchRow[] = [];
-  for (const b of open) done.push(await cancelBatch(db, client, b));
+  const held = statesOf(db).get(experimentId)?.pending ?? new Map<string, CollectedCall>();
+  for (const b of open) done.push(await cancelBatch(db, client, b, held));
   const s = statesOf(db).get(experimentId);
   if (s) {
     s.on = false;
@@ -317,4 +350,36 @@ export async function cancelJudgeBatches(db: Db, client: ModelClient, experiment
   }
   unparkJobs(db, experimentId);
   return done;
+}
+
+/**
+ * The judge batches of a cancelled experiment, seen through to their end: each is cancelled at the
+ * endpoint (once: a batch "cancelling" is only polled), and a batch that stopped, cancelled or completed
+ * anyway, is read into the ledger against its calls' jobs. Returns the batches still out. Called when
+ * the experiment is cancelled, by the run that sees it cancelled, and by the server's worker until none
+ * is left.
+ */
+export async function settleCancelledBatches(db: Db, client: ModelClient, experimentId: number): Promise<BatchRow[]> {
+  const held = statesOf(db).get(experimentId)?.pending ?? new Map<string, CollectedCall>();
+  for (const b of batchesOfExperiment(db, experimentId).filter((x) => !FINISHED_BATCH.includes(x.status))) {
+    try {
+      if (b.status === "cancelling") await pollBatch(db, client, b, held);
+      else await cancelBatch(db, client, b, held);
+    } catch (e) {
+      // The endpoint did not answer: the batch is still out; the next pass asks again.
+      console.error(`experiment ${experimentId}: settling judge batch ${b.id} failed:`, e instanceof Error ? e.message : e);
+    }
+  }
+  return batchesOfExperiment(db, experimentId).filter((x) => !FINISHED_BATCH.includes(x.status));
+}
+
+/** Cancelled experiments with a judge batch still out (the server's worker settles them). */
+export function cancelledWithOpenBatches(db: Db): number[] {
+  return (
+    stmt(
+      db,
+      `SELECT DISTINCT b.experiment_id AS id FROM llm_batches b JOIN experiments e ON e.id = b.experiment_id
+       WHERE e.status = 'cancelled' AND b.status NOT IN ('ingested', 'failed', 'expired', 'cancelled') ORDER BY b.experiment_id`,
+    ).all() as Array<{ id: number }>
+  ).map((r) => r.id);
 }

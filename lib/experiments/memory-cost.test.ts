@@ -69,6 +69,7 @@ describe("memory build in the results' ledger", () => {
       unusableCompletionTokens: rows
         .filter((r) => r.status === "invalid" || r.status === "failed")
         .reduce((s, r) => s + r.completion_tokens, 0),
+      usageUnknown: 0,
       cost: rows
         .filter((r) => !r.cache_hit)
         .reduce((s, r) => s + (r.prompt_tokens * prices.assistant.prompt + r.completion_tokens * prices.assistant.completion) / 1e6, 0),

@@ -199,13 +199,26 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   };
 }
 
-/** Paid attempts of an experiment so far and their cost at `prices` (a resumed run's spend cap counts them). */
+/**
+ * Paid attempts of an experiment so far and their cost at `prices` (a resumed run's spend cap counts
+ * them): its jobs' calls, the memory builds it ran (llm_calls.experiment_id), and the lines of its judge
+ * batches still out (each took its place when sent; its rows come when it is read).
+ */
 export function paidSoFar(db: Db, experimentId: number, prices: ExperimentConfig["prices"]): { calls: number; usd: number } {
   const rows = db.$client
-    .prepare(`SELECT ${LEDGER_COLUMNS} FROM llm_calls c JOIN jobs j ON j.id = c.job_id WHERE j.experiment_id = ? GROUP BY c.role`)
-    .all(experimentId) as LedgerSumRow[];
+    .prepare(
+      `SELECT ${LEDGER_COLUMNS} FROM llm_calls c
+       WHERE c.experiment_id = ? OR (c.experiment_id IS NULL AND c.job_id IN (SELECT id FROM jobs WHERE experiment_id = ?)) GROUP BY c.role`,
+    )
+    .all(experimentId, experimentId) as LedgerSumRow[];
   const l = addRows(emptyLedger(true), rows, prices);
-  return { calls: l.requests, usd: l.cost ?? 0 };
+  const out = db.$client
+    .prepare(
+      `SELECT coalesce(sum(requests), 0) AS n FROM llm_batches WHERE experiment_id = ?
+       AND status NOT IN ('ingested', 'failed', 'expired', 'cancelled')`,
+    )
+    .get(experimentId) as { n: number };
+  return { calls: l.requests + out.n, usd: l.cost ?? 0 };
 }
 
 export function listExperiments(db: Db) {

@@ -9,7 +9,8 @@ import type { Db } from "@/db/client";
 import { experiments } from "@/db/schema";
 import { prepareJobs } from "./prepare";
 import { batchPollMs, runExperiment, workerId, type WorkerDeps } from "./worker";
-import { PARKED, waitingOnBatch } from "./judge-batch";
+import { PARKED, cancelledWithOpenBatches, settleCancelledBatches, waitingOnBatch } from "./judge-batch";
+import { ModelClient } from "@/lib/llm/client";
 
 type State = { running: boolean; wake: (() => void) | null; stop: boolean; worker: string; lastError: string | null };
 type PreparerState = { running: boolean; wake: (() => void) | null; stop: boolean };
@@ -91,6 +92,7 @@ export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWo
   void (async () => {
     while (!state.stop) {
       const ids = runnable(db, state.worker);
+      await settleCancelled(db, deps);
       for (const id of ids) {
         try {
           await runExperiment(db, id, deps(), { worker: state.worker, concurrency: opts.concurrency, leaseMs: opts.leaseMs });
@@ -136,6 +138,23 @@ export function stopServerWorker(): void {
   if (g.__palServerWorker) {
     g.__palServerWorker.stop = true;
     g.__palServerWorker.wake?.();
+  }
+}
+
+/** When each cancelled experiment's batches were last settled (they are polled like open batches). */
+const settledAt = new Map<number, number>();
+
+/** Cancelled experiments' judge batches still out: cancelled at the endpoint, read into the ledger once stopped (./judge-batch.ts). */
+async function settleCancelled(db: Db, deps: () => WorkerDeps): Promise<void> {
+  const due = Date.now() - batchPollMs();
+  for (const id of cancelledWithOpenBatches(db)) {
+    if ((settledAt.get(id) ?? 0) > due) continue;
+    settledAt.set(id, Date.now());
+    try {
+      await settleCancelledBatches(db, deps().client ?? ModelClient.create(db), id);
+    } catch (e) {
+      console.error(`experiment ${id}: settling its judge batches failed:`, e instanceof Error ? e.message : e);
+    }
   }
 }
 

@@ -127,16 +127,16 @@ describe("experiments from the browser's side", () => {
     cancelExperiment(t.db, experiment!.id);
   });
 
-  it("pause, cancel and resume through the control body; a bad action names the field", () => {
+  it("pause, cancel and resume through the control body; a bad action names the field", async () => {
     const { experiment } = estimateOrLaunch(t.db, { datasetId, config: { ...config, methods: [{ name: "vanilla" }], repeats: 2 } }, null);
     stopServerWorker();
     prepareJobsSync(t.db, experiment!.id);
-    expect(() => controlExperiment(t.db, experiment!.id, { action: "explode" })).toThrow(/body\.action/);
-    controlExperiment(t.db, experiment!.id, { action: "pause" });
+    await expect(controlExperiment(t.db, experiment!.id, { action: "explode" })).rejects.toThrow(/body\.action/);
+    await controlExperiment(t.db, experiment!.id, { action: "pause" });
     expect(experimentProgress(t.db, experiment!.id).status).toBe("paused");
-    controlExperiment(t.db, experiment!.id, { action: "cancel" });
+    await controlExperiment(t.db, experiment!.id, { action: "cancel" });
     expect(experimentProgress(t.db, experiment!.id)).toMatchObject({ status: "cancelled", cancelled: experiment!.jobs });
-    controlExperiment(t.db, experiment!.id, { action: "resume" });
+    await controlExperiment(t.db, experiment!.id, { action: "resume" });
     expect(experimentProgress(t.db, experiment!.id)).toMatchObject({ status: "queued", queued: experiment!.jobs });
   });
 });

@@ -11,7 +11,7 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { launchExperiment } from "./create";
 import { dryRun } from "./dry-run";
 import { cancelExperiment, getExperimentRow, pauseExperiment, resumeExperiment } from "./control";
-import { cancelJudgeBatches } from "./judge-batch";
+import { cancelJudgeBatches, settleCancelledBatches } from "./judge-batch";
 import { ModelClient } from "@/lib/llm/client";
 import { knownMethod } from "./method-choices";
 import { requireModels } from "./required-models";
@@ -63,11 +63,15 @@ export async function cancelExperimentBatches(db: Db, id: number): Promise<void>
   wakeServerWorker();
 }
 
-export function controlExperiment(db: Db, id: number, raw: unknown): void {
+export async function controlExperiment(db: Db, id: number, raw: unknown): Promise<void> {
   const { action } = parseBody(controlBody, raw);
   if (action === "pause") pauseExperiment(db, id);
-  else if (action === "cancel") cancelExperiment(db, id);
-  else {
+  else if (action === "cancel") {
+    cancelExperiment(db, id);
+    // Its judge batches are cancelled at the endpoint now; one the endpoint still finishes is read into
+    // the ledger by the server's worker (settleCancelledBatches).
+    await settleCancelledBatches(db, ModelClient.create(db), id);
+  } else {
     resumeExperiment(db, id, { retryFailed: action === "retry-failed" });
     wakePreparer();
     wakeServerWorker();

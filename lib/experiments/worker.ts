@@ -21,7 +21,7 @@ import { SpendGuard } from "@/lib/llm/spend-guard";
 import type { BatchRow } from "@/lib/llm/batch";
 import { releaseDeadLocalLeases } from "./lease";
 import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
-import { batchesOfExperiment, judgeBatching } from "./judge-batch";
+import { batchesOfExperiment, judgeBatching, settleCancelledBatches } from "./judge-batch";
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { jobRunner, type WorkerDeps } from "./run-job";
@@ -97,10 +97,16 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
 
   for (;;) {
     await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
-    if (!batching || experimentStopped(db, experimentId)) break;
-    // The lanes ran out of work: parked jobs wait for their judge calls' batch.
-    const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)));
-    if (step === "none") break;
+    if (!batching) break;
+    if (experimentStopped(db, experimentId)) {
+      // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
+      if (getExperimentRow(db, experimentId).status === "cancelled")
+        await settleBatchesOfCancelled(db, experimentId, (batchClient ??= deps.client ?? ModelClient.create(db)), opts);
+      break;
+    }
+    // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
+    const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)), guard);
+    if (step === "none" || step === "paused") break;
     if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
     if (step === "waiting") {
       if (!opts.waitForBatch) return "running";
@@ -112,4 +118,17 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   if (now === "paused" || now === "cancelled") return now;
   db.update(experiments).set({ status: "done", finishedAt: Date.now() }).where(eq(experiments.id, experimentId)).run();
   return "done";
+}
+
+/**
+ * A cancelled experiment's judge batches: cancelled at the endpoint and read into the ledger once they
+ * stop; with `waitForBatch` (`pal run`), polled until none is out, else left to the server's worker.
+ */
+async function settleBatchesOfCancelled(db: Db, experimentId: number, client: ModelClient, opts: WorkerOptions): Promise<void> {
+  for (;;) {
+    const open = await settleCancelledBatches(db, client, experimentId);
+    if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
+    if (!open.length || !opts.waitForBatch) return;
+    await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
+  }
 }

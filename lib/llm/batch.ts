@@ -9,11 +9,12 @@
 import { toFile } from "openai";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { llmBatches, type LlmBatchStatus } from "@/db/schema";
+import { llmBatches, type BatchLine, type LlmBatchStatus } from "@/db/schema";
 import { InvalidInputError } from "@/lib/errors";
 import { redactSecrets } from "./redact";
 import type { CollectedCall, ModelClient } from "./client";
 import { responseFormat } from "./json-mode";
+import { recordCall } from "./ledger";
 
 export type BatchRow = typeof llmBatches.$inferSelect;
 /** What a page shows of a batch. */
@@ -62,6 +63,7 @@ export async function submitBatch(
       model: cfg.model,
       requests: calls.length,
       status: "validating",
+      lines: calls.map((c): BatchLine => ({ key: c.cacheKey, origin: c.origin, purpose: c.purpose, role: c.role, replicate: c.replicate })),
     })
     .returning()
     .get();
@@ -107,9 +109,16 @@ type OutputLine = {
   error?: { message?: string } | null;
 };
 
+/** Remote states after which the batch's output (all of it, or what it finished before it stopped) can be read. */
+const REMOTE_DONE = ["completed", "cancelled", "expired", "failed"];
+
 /**
- * Asks the endpoint how the batch is doing and, once it completed, ingests its replies (`calls` maps
- * each cache key to the call it answers). Returns the row as it now is.
+ * Asks the endpoint how the batch is doing and, once it has stopped (completed, or cancelled, expired
+ * or failed after answering some lines), reads its output: `calls` maps each cache key to the call it
+ * answers, validated and cached as an online reply; a line whose call this process does not hold (its
+ * run was cancelled, or judged it meanwhile) is still recorded in the ledger against the call's origin
+ * (llm_batches.lines), as a reply not used. Every line the endpoint answered is paid for, so every
+ * one reaches the ledger. Returns the row as it now is.
  */
 export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, calls: Map<string, CollectedCall>): Promise<BatchRow> {
   if (FINISHED_BATCH.includes(batch.status) || !batch.remoteId) return batch;
@@ -123,7 +132,7 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
       .where(eq(llmBatches.id, batch.id))
       .returning()
       .get();
-  if (remote.status !== "completed") {
+  if (!REMOTE_DONE.includes(remote.status)) {
     return set({
       status: remote.status as LlmBatchStatus,
       completed: counts?.completed ?? 0,
@@ -131,14 +140,14 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
       error: remote.errors?.data?.[0]?.message ? redactSecrets(remote.errors.data[0].message) : null,
     });
   }
-  const text = remote.output_file_id ? await (await sdk.files.content(remote.output_file_id)).text() : "";
+  const read = async (id: string | null | undefined) => (id ? await (await sdk.files.content(id)).text() : "");
+  const text = `${await read(remote.output_file_id)}\n${await read(remote.error_file_id)}`;
+  const lines = new Map((batch.lines ?? []).map((l) => [l.key, l]));
   // One transaction: the batch is ingested once, all of it or none of it.
   db.$client.transaction(() => {
     for (const line of text.split("\n")) {
       if (!line.trim()) continue;
       const out = JSON.parse(line) as OutputLine;
-      const call = calls.get(out.custom_id);
-      if (!call) continue; // a call the run no longer needs (judged meanwhile): nothing to cache
       const body = out.response?.body;
       const u = (body?.usage ?? {}) as {
         prompt_tokens?: number;
@@ -152,27 +161,63 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
         cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
         reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
       };
-      const ok = out.response && out.response.status_code < 300;
-      client.acceptBatchReply(
-        call,
-        body?.choices?.[0]?.message?.content ?? "",
-        usage,
-        ok ? "ok" : "error",
-        out.error?.message ? redactSecrets(out.error.message) : `HTTP ${out.response?.status_code ?? "?"}`,
-      );
+      const ok = !!out.response && out.response.status_code < 300;
+      const content = body?.choices?.[0]?.message?.content ?? "";
+      const error = out.error?.message ? redactSecrets(out.error.message) : `HTTP ${out.response?.status_code ?? "?"}`;
+      const call = calls.get(out.custom_id);
+      if (call) {
+        client.acceptBatchReply(call, content, usage, ok ? "ok" : "error", error);
+        continue;
+      }
+      const meta = lines.get(out.custom_id);
+      if (!meta) continue; // not a line of ours (a batch from before lines were kept: its run holds every call)
+      recordCall(db, {
+        origin: meta.origin,
+        purpose: meta.purpose,
+        role: meta.role,
+        config: batch.config,
+        endpoint: batch.endpoint,
+        model: batch.model,
+        cacheKey: meta.key,
+        cacheHit: false,
+        replicate: meta.replicate,
+        attempt: 1,
+        status: "failed",
+        error: ok ? "batch: the reply came after its run stopped or no longer needed it; not used" : `batch: ${error}`,
+        rawReply: ok ? content : null,
+        ...usage,
+      });
     }
     set({
-      status: "ingested",
+      status: remote.status === "completed" ? "ingested" : (remote.status as LlmBatchStatus),
       outputFileId: remote.output_file_id ?? null,
       completed: counts?.completed ?? 0,
       failed: counts?.failed ?? 0,
+      error: remote.errors?.data?.[0]?.message ?? null,
     });
   })();
   return db.select().from(llmBatches).where(eq(llmBatches.id, batch.id)).get()!;
 }
 
-export async function cancelBatch(db: Db, client: ModelClient, batch: BatchRow): Promise<BatchRow> {
+/**
+ * Asks the endpoint to cancel the batch. The row takes the state the endpoint answers ("cancelling"
+ * while lines already started finish; "completed" when it was too late), so it is polled on until it
+ * has stopped and what it answered is read into the ledger (pollBatch; `calls`: those this process
+ * holds, whose replies are cached for the online calls that replace the batch). A batch never
+ * submitted is cancelled at once.
+ */
+export async function cancelBatch(
+  db: Db,
+  client: ModelClient,
+  batch: BatchRow,
+  calls: Map<string, CollectedCall> = new Map(),
+): Promise<BatchRow> {
   if (FINISHED_BATCH.includes(batch.status)) return batch;
-  if (batch.remoteId) await client.sdkFor(client.config(batch.config)).batches.cancel(batch.remoteId);
-  return db.update(llmBatches).set({ status: "cancelled", updatedAt: Date.now() }).where(eq(llmBatches.id, batch.id)).returning().get();
+  const set = (status: LlmBatchStatus) =>
+    db.update(llmBatches).set({ status, updatedAt: Date.now() }).where(eq(llmBatches.id, batch.id)).returning().get();
+  if (!batch.remoteId) return set("cancelled");
+  const remote = await client.sdkFor(client.config(batch.config)).batches.cancel(batch.remoteId);
+  // A batch that stopped (cancelled, or completed before the cancel) is read now; one cancelling is polled later.
+  const now = set(remote.status === "cancelled" || remote.status === "completed" ? "cancelling" : (remote.status as LlmBatchStatus));
+  return remote.status === "cancelled" || remote.status === "completed" ? pollBatch(db, client, now, calls) : now;
 }

@@ -10,7 +10,8 @@ import { hashOf } from "./hash";
 import { GroupCommit, JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
-import { describe, isDeterministic, isJsonModeRefusal, withRetries } from "./retry";
+import { describe, isDeterministic, isJsonModeRefusal, usageUnknown, withRetries } from "./retry";
+import { draining, requestStarted } from "./inflight";
 import { splitReasoning } from "./reasoning";
 import { keepAliveFetch } from "./http-fetch";
 import { GroupCancelledError, RoleQueues } from "./queue";
@@ -311,9 +312,14 @@ export class ModelClient {
     return this.sdk(cfg);
   }
 
-  /** The same client (cache, limits, shared counters) writing another origin to the ledger; fresh `callsMade`. */
+  /**
+   * The same client (cache, limits, shared counters) writing another origin to the ledger; fresh
+   * `callsMade`. The experiment a view's calls are made for is kept unless `origin` names another: a
+   * memory build run for an experiment records its version and the experiment.
+   */
   withOrigin(origin: Origin): ModelClient {
-    return new ModelClient(this.core, { ...this.view, origin });
+    const experimentId = origin.experimentId ?? this.view.origin.experimentId;
+    return new ModelClient(this.core, { ...this.view, origin: experimentId !== undefined ? { ...origin, experimentId } : origin });
   }
 
   /** The same client whose calls default to replicate index `replicate` (kept by withOrigin). */
@@ -432,20 +438,43 @@ export class ModelClient {
     const started = Date.now();
     return withRetries(
       async () => {
-        this.view.guard?.check();
+        // A process finishing (lib/llm/inflight.ts) sends nothing new: a regeneration or retry would be a new paid request.
+        if (draining()) throw new RunPausedError("the process is finishing: no new model request");
+        this.view.guard?.admit();
         // Across processes on this database (lib/llm/rate-limit.ts); no endpoint: nothing to wait for.
         const usageId = limits ? await acquire(this.core.db, limits) : null;
         this.core.stats.requests++;
+        // In flight until it settles (its row is written then: its failure row below, or the caller's reply row a
+        // few turns later); a process that stops waiting records it with its tokens unknown.
+        let abandoned = false;
+        const sent = requestStarted(() => {
+          abandoned = true;
+          this.record({
+            ...row,
+            cacheHit: false,
+            attempt: tries.n + 1,
+            status: "failed",
+            error: "the process stopped before the reply came (the request reached the endpoint)",
+            latencyMs: Date.now() - started,
+            usageUnknown: true,
+          });
+        });
         let tokens = 0;
+        let r: R;
         try {
-          const r = await once();
+          r = await once();
           const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
           tokens = (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0);
-          return r;
+        } catch (e) {
+          if (!abandoned) throw e;
         } finally {
           // Answered or failed, the in-flight place is free for every process.
           if (limits) release(this.core.db, limits, usageId, tokens);
+          sent();
         }
+        // Recorded already when the process stopped waiting: what comes back now is neither recorded nor used.
+        if (abandoned) throw new RunPausedError("the process stopped before the reply came");
+        return r!;
       },
       { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
       (error, willRetry) => {
@@ -459,6 +488,7 @@ export class ModelClient {
           status: willRetry || note !== null ? "retry" : "failed",
           error: note ?? describe(error),
           latencyMs: Date.now() - started,
+          usageUnknown: usageUnknown(error),
         });
       },
     );

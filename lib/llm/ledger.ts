@@ -2,9 +2,14 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { LLM_CALL_STATUSES, llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
+import { writeStarted } from "./inflight";
 
-/** What caused a call: at most one of these is set; a call with none is an ad-hoc check. */
-export type Origin = { memoryVersionId?: number; jobId?: number; judgeRunId?: number };
+/**
+ * What caused a call: at most one of the first three is set; a call with none is an ad-hoc check.
+ * `experimentId` is beside them: the experiment a call was made for when its origin is not one of its
+ * jobs (a memory build the experiment ran), so the experiment's spend cap and cost count it.
+ */
+export type Origin = { memoryVersionId?: number; jobId?: number; judgeRunId?: number; experimentId?: number };
 
 export type LedgerRow = {
   origin: Origin;
@@ -25,11 +30,13 @@ export type LedgerRow = {
   cachedTokens?: number;
   reasoningTokens?: number;
   latencyMs?: number | null;
+  /** The request reached the endpoint and no usage came back (timeout, dropped connection): its tokens are unknown, not 0. */
+  usageUnknown?: boolean;
 };
 
-const INSERT_CALL = `INSERT INTO llm_calls (memory_version_id, job_id, judge_run_id, purpose, role, config, endpoint, model, cache_key,
-  cache_hit, replicate, attempt, status, error, raw_reply, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, latency_ms)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_CALL = `INSERT INTO llm_calls (memory_version_id, job_id, judge_run_id, experiment_id, purpose, role, config, endpoint, model,
+  cache_key, cache_hit, replicate, attempt, status, error, raw_reply, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens,
+  latency_ms, usage_unknown) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** One ledger row, written at once (a crash loses no recorded attempt). */
 export function recordCall(db: Db, r: LedgerRow): void {
@@ -37,6 +44,7 @@ export function recordCall(db: Db, r: LedgerRow): void {
     r.origin.memoryVersionId ?? null,
     r.origin.jobId ?? null,
     r.origin.judgeRunId ?? null,
+    r.origin.experimentId ?? null,
     r.purpose,
     r.role,
     r.config,
@@ -54,6 +62,7 @@ export function recordCall(db: Db, r: LedgerRow): void {
     r.cachedTokens ?? 0,
     r.reasoningTokens ?? 0,
     r.latencyMs ?? null,
+    r.usageUnknown ? 1 : 0,
   );
 }
 
@@ -69,6 +78,7 @@ function originFilter(origin: Origin) {
   if (origin.memoryVersionId !== undefined) return eq(llmCalls.memoryVersionId, origin.memoryVersionId);
   if (origin.jobId !== undefined) return eq(llmCalls.jobId, origin.jobId);
   if (origin.judgeRunId !== undefined) return eq(llmCalls.judgeRunId, origin.judgeRunId);
+  if (origin.experimentId !== undefined) return eq(llmCalls.experimentId, origin.experimentId);
   throw new Error("an origin needs a memoryVersionId, a jobId or a judgeRunId");
 }
 
@@ -97,12 +107,15 @@ export type LedgerSummary = {
   completionTokens: number;
   cachedTokens: number;
   reasoningTokens: number;
+  /** Requests that reached the endpoint with no usage reported (timeouts, dropped connections): their tokens are not in the sums. */
+  usageUnknown: number;
 };
 
 function originColumn(origin: Origin): [string, number] {
   if (origin.memoryVersionId !== undefined) return ["memory_version_id", origin.memoryVersionId];
   if (origin.jobId !== undefined) return ["job_id", origin.jobId];
   if (origin.judgeRunId !== undefined) return ["judge_run_id", origin.judgeRunId];
+  if (origin.experimentId !== undefined) return ["experiment_id", origin.experimentId];
   throw new Error("an origin needs a memoryVersionId, a jobId or a judgeRunId");
 }
 
@@ -112,8 +125,9 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
   const rows = stmt(
     db,
     `SELECT status, cache_hit AS cacheHit, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p, coalesce(sum(completion_tokens), 0) AS c,
-     coalesce(sum(cached_tokens), 0) AS ca, coalesce(sum(reasoning_tokens), 0) AS r FROM llm_calls WHERE ${column} = ? GROUP BY status, cache_hit`,
-  ).all(id) as Array<{ status: LlmCallStatus; cacheHit: number; n: number; p: number; c: number; ca: number; r: number }>;
+     coalesce(sum(cached_tokens), 0) AS ca, coalesce(sum(reasoning_tokens), 0) AS r, coalesce(sum(usage_unknown), 0) AS u
+     FROM llm_calls WHERE ${column} = ? GROUP BY status, cache_hit`,
+  ).all(id) as Array<{ status: LlmCallStatus; cacheHit: number; n: number; p: number; c: number; ca: number; r: number; u: number }>;
   const s: LedgerSummary = {
     rows: 0,
     requests: 0,
@@ -123,6 +137,7 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
     completionTokens: 0,
     cachedTokens: 0,
     reasoningTokens: 0,
+    usageUnknown: 0,
   };
   for (const r of rows) {
     s.rows += r.n;
@@ -133,6 +148,7 @@ export function summarizeCalls(db: Db, origin: Origin): LedgerSummary {
     s.completionTokens += r.c;
     s.cachedTokens += r.ca;
     s.reasoningTokens += r.r;
+    s.usageUnknown += r.u;
   }
   return s;
 }
@@ -201,8 +217,14 @@ export class GroupCommit {
    * to the database (it may run twice when its group failed), so in-memory effects go outside it.
    */
   write(write: () => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ write, resolve, reject });
+    // Counted until committed, so a process that drains its requests (inflight.ts) waits for the row too.
+    const done = writeStarted();
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({
+        write,
+        resolve: () => (done(), resolve()),
+        reject: (e) => (done(), reject(e)),
+      });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());

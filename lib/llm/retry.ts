@@ -44,6 +44,28 @@ export function describe(e: unknown): string {
   return redactSecrets(String(e));
 }
 
+/** System errors of a connection that never reached the endpoint: nothing was sent, so nothing was used. */
+const NOT_SENT =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT\w*|\w*CERT\w*|EPROTO)$/;
+
+/**
+ * Whether a failed try may have been served without our seeing its usage: it timed out or was
+ * aborted in flight, the connection dropped after the request went out, or the body could not be
+ * read. Its ledger row says its tokens are unknown rather than 0. An HTTP error status is an answer
+ * (nothing generated, no usage), and a connection refused or a name not resolved never reached it.
+ */
+export function usageUnknown(e: unknown): boolean {
+  if (e instanceof RunPausedError) return false;
+  if (e instanceof APIError && e.status !== undefined) return false;
+  let c: unknown = e;
+  for (let i = 0; i < 5 && c; i++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string" && NOT_SENT.test(code)) return false;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return true;
+}
+
 /** Retry-After (seconds or an HTTP date) or retry-after-ms, in ms. */
 export function retryAfterMs(e: unknown): number | null {
   if (!(e instanceof APIError) || !e.headers) return null;

@@ -24,11 +24,11 @@ describe("SpendGuard", () => {
     const g = new SpendGuard({ onTrip: (r) => trips.push(r) });
     for (let i = 0; i < 19; i++) g.observe(invalid());
     expect(trips).toEqual([]);
-    expect(() => g.check()).not.toThrow();
+    expect(() => g.admit()).not.toThrow();
     g.observe(invalid());
     expect(trips).toHaveLength(1);
     expect(trips[0]).toMatch(/first 20 attempts all failed, the last 20 the same way \(invalid reply/);
-    expect(() => g.check()).toThrow(RunPausedError);
+    expect(() => g.admit()).toThrow(RunPausedError);
     g.observe(invalid());
     expect(trips).toHaveLength(1); // once
   });
@@ -75,13 +75,33 @@ describe("SpendGuard", () => {
     expect(trips[0]).toMatch(/25 of the last 50 calls failed the same way \(HTTP 400/);
   });
 
-  it("pauses at a call cap and at a USD cap (prices per million tokens), counting what a resumed run spent before", () => {
+  it("counts a request when it is let through: the call cap refuses the request past it, counting what a resumed run spent", () => {
     const calls: string[] = [];
     const g = new SpendGuard({ maxCalls: 5, spent: { calls: 3, usd: 0 }, onTrip: (r) => calls.push(r) });
-    g.observe(row("ok"));
+    // Two places left: two requests go out together (in flight, no reply yet), the third is refused at once.
+    g.admit();
+    g.admit();
     expect(calls).toEqual([]);
+    expect(g.room()).toBe(0);
+    expect(() => g.admit()).toThrow(/spend cap of 5 paid calls/);
+    expect(calls).toHaveLength(1);
+    // Their replies add nothing more to the count.
     g.observe(row("ok"));
-    expect(calls[0]).toMatch(/spend cap of 5 paid calls/);
+    g.observe(row("ok"));
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a batch takes at most the places left, and gives back what was not sent", () => {
+    const g = new SpendGuard({ maxCalls: 4, onTrip: () => {} });
+    g.admit();
+    expect(g.reserve(9)).toBe(3);
+    expect(g.room()).toBe(0);
+    g.unreserve(3);
+    expect(g.room()).toBe(3);
+    expect(new SpendGuard({ onTrip: () => {} }).reserve(9)).toBe(9);
+  });
+
+  it("pauses at a USD cap (prices per million tokens) once replies report it", () => {
     const usd: string[] = [];
     // 1M prompt tokens at $2/M + 0.5M completion at $8/M = $6 per call.
     const h = new SpendGuard({ maxUsd: 10, prices: { assistant: { prompt: 2, completion: 8 } }, onTrip: (r) => usd.push(r) });
@@ -89,6 +109,8 @@ describe("SpendGuard", () => {
     expect(usd).toEqual([]);
     h.observe(row("ok", { promptTokens: 1_000_000, completionTokens: 500_000 }));
     expect(usd[0]).toMatch(/spend cap of \$10 was reached \(\$12\.0000 spent\)/);
+    expect(h.room()).toBe(0);
+    expect(() => h.admit()).toThrow(RunPausedError);
   });
 
   it("lets one call at a time through until the first accepted reply", async () => {

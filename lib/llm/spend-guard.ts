@@ -45,6 +45,12 @@ export function failureKind(row: Pick<LedgerRow, "status" | "error" | "rawReply"
  * cap is reached. Until the run's first accepted reply its calls go one at a time, so an endpoint that
  * never answers usefully costs at most `probe` attempts before the run stops. A tripped guard refuses
  * every further attempt with RunPausedError.
+ *
+ * The call cap counts a request when it is let through (admit), not when its reply comes back: with
+ * many calls in flight, counting replies let a run send as many requests past its cap as it had in
+ * flight. A batch takes its places before it is sent (reserve), so no more requests reach the endpoint
+ * than the cap allows. The USD cap can only count what replies report, so the calls in flight when it
+ * is reached may pass it.
  */
 export class SpendGuard {
   private readonly probe: number;
@@ -71,11 +77,42 @@ export class SpendGuard {
     return this.reasonText;
   }
 
-  /** Throws when the guard has tripped: called before every attempt. */
-  check(): void {
-    if (this.reasonText !== null) throw new RunPausedError(this.reasonText);
-    this.checkCaps();
-    if (this.reasonText !== null) throw new RunPausedError(this.reasonText);
+  /**
+   * Lets one request through, counting it against the call cap, or throws RunPausedError (the guard
+   * has tripped, or the cap has no place left: it trips now): called before every attempt.
+   */
+  admit(): void {
+    if (this.room() < 1) throw new RunPausedError(this.refuse());
+    this.calls++;
+  }
+
+  /** Requests the caps still let through (Infinity without a call cap; 0 once tripped or at the USD cap). */
+  room(): number {
+    if (this.reasonText !== null) return 0;
+    if (this.o.maxUsd != null && this.usd >= this.o.maxUsd) return 0;
+    return this.o.maxCalls != null ? Math.max(0, this.o.maxCalls - this.calls) : Infinity;
+  }
+
+  /** Takes `n` places for requests sent together (a batch); at most room(): returns how many it took. */
+  reserve(n: number): number {
+    const took = Math.min(n, this.room());
+    this.calls += took;
+    return took;
+  }
+
+  /** Gives back places reserved for requests that were not sent after all (a batch the endpoint refused). */
+  unreserve(n: number): void {
+    this.calls = Math.max(0, this.calls - n);
+  }
+
+  /** Trips the guard at its cap (nothing more fits) and returns the reason: what a refused request says. */
+  refuse(): string {
+    if (this.reasonText === null) {
+      if (this.o.maxUsd != null && this.usd >= this.o.maxUsd)
+        this.trip(`the spend cap of $${this.o.maxUsd} was reached ($${this.usd.toFixed(4)} spent)`);
+      else this.trip(`the spend cap of ${this.o.maxCalls} paid calls was reached`);
+    }
+    return this.reasonText!;
   }
 
   /**
@@ -92,11 +129,10 @@ export class SpendGuard {
     return release;
   }
 
-  /** One ledger row of the run's calls (paid attempts and cache hits). */
+  /** One ledger row of the run's calls (paid attempts and cache hits); its request was counted when admitted or reserved. */
   observe(row: LedgerRow): void {
     if (row.cacheHit) return;
     this.attempts++;
-    this.calls++;
     const price = this.o.prices?.[row.role];
     if (price) this.usd += ((row.promptTokens ?? 0) * price.prompt + (row.completionTokens ?? 0) * price.completion) / 1e6;
     const kind = failureKind(row);
@@ -129,14 +165,8 @@ export class SpendGuard {
         return;
       }
     }
-    this.checkCaps();
-  }
-
-  private checkCaps(): void {
-    if (this.reasonText !== null) return;
-    if (this.o.maxCalls != null && this.calls >= this.o.maxCalls) this.trip(`the spend cap of ${this.o.maxCalls} paid calls was reached`);
-    else if (this.o.maxUsd != null && this.usd >= this.o.maxUsd)
-      this.trip(`the spend cap of $${this.o.maxUsd} was reached ($${this.usd.toFixed(4)} spent)`);
+    // The USD cap is known only from replies: reached, the run stops now (the call cap trips when a request finds no place).
+    if (this.o.maxUsd != null && this.usd >= this.o.maxUsd) this.refuse();
   }
 
   private trip(reason: string): void {

@@ -50,6 +50,11 @@ export type BuildOptions = MethodSetup & {
   sessionsOf?: (userKey: string) => Session[];
   /** The version lease's timing (lib/memory/lease.ts); tests shorten it. */
   lease?: LeaseOptions;
+  /**
+   * Told each user's memory version as soon as it is opened, before any call is made for it: an
+   * experiment links the version so that what building it costs is counted even when it fails.
+   */
+  onVersion?: (userKey: string, versionId: number) => void;
 };
 
 /**
@@ -124,6 +129,7 @@ function prepare(
     language: o.dataset.language,
     sessionsTotal: sessions.length,
   });
+  o.onVersion?.(userKey, opened.id);
   return { sessions, versionId: opened.id, sessionsDone: opened.sessionsDone };
 }
 

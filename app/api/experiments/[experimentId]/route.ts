@@ -30,6 +30,6 @@ export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params 
   const body = await readJsonBody(req, 4096);
   // Cancelling the judge batches talks to the endpoint (async); the other actions are state changes.
   if ((body as { action?: unknown } | null)?.action === "cancel-batch") await cancelExperimentBatches(db, id);
-  else controlExperiment(db, id, body);
+  else await controlExperiment(db, id, body);
   return NextResponse.json({ progress: experimentProgress(db, id) });
 });
