@@ -66,16 +66,24 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   expect(polled.progress.status).toBe("done");
   expect((await (await researcher.request.get(api)).json()).results.status).toBe("done");
 
+  // The results open on the paper table (Mem-PAL Table 2: G-Score 75.00 for both).
+  const paper = researcher.getByTestId("paper-table-mem-pal-table2");
+  await expect(paper).toBeVisible();
+  await expect(paper.locator('tbody[data-section="run"] tr[data-method="vanilla"] td[data-column="requirement.gscore"]')).toContainText(
+    "75.00",
+  );
+  await researcher.getByRole("tab", { name: "All metrics" }).click();
   const table = researcher.getByTestId("results-requirement");
   await expect(table).toBeVisible();
   for (const m of ["vanilla", "vanilla-log"]) {
     await expect(table.locator(`tr[data-method="${m}"] td[data-metric="gscore"]`)).toHaveText("75.00");
   }
-  // Memory building is shown apart from answering (vanilla-log's costs no call).
-  await expect(table.locator('tr[data-method="vanilla-log"] [data-testid="memory-build"]')).toHaveText("0 / 0 / 0 + 0");
   await table.getByRole("button", { name: "Method" }).click(); // sort by method, descending
   await expect(table.locator("tbody tr").first()).toHaveAttribute("data-method", "vanilla-log");
-  await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "gscore by method" })).toBeVisible();
+  await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "G-Score by method" })).toBeVisible();
+  // Costs have their own table: memory building apart from answering (vanilla-log's costs no call).
+  await researcher.getByRole("tab", { name: "Costs" }).click();
+  await expect(researcher.locator('[data-testid="cost-table"] tr[data-method="vanilla-log"] [data-part="memory-build"]')).toHaveText("0");
 
   const jobsTable = researcher.getByTestId("job-list");
   await jobsTable.getByRole("button", { name: "Star item" }).first().click();
