@@ -43,7 +43,15 @@ export function ResultsTable({
       </button>
     </th>
   );
-  const legends = metrics.map((m) => ({ m, ...metricInfo(m) })).filter((x) => x.legend);
+  // One line per legend: B-1..B-4 share theirs.
+  const legends: Array<{ m: string; label: string; legend: string }> = [];
+  for (const m of metrics) {
+    const i = metricInfo(m);
+    if (!i.legend) continue;
+    const same = legends.find((x) => x.legend === i.legend);
+    if (same) same.label += `, ${i.label}`;
+    else legends.push({ m, label: i.label, legend: i.legend });
+  }
   return (
     <section className="mb-5">
       <h2 className="mb-1 font-semibold">{title}</h2>

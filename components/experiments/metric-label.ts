@@ -5,10 +5,10 @@
  * "@2" (its S_Llama column). Unknown keys read as they are.
  */
 const INFO: Record<string, { label: string; legend: string }> = {
-  bleu1: { label: "B-1", legend: "BLEU-1 against the reference, × 100." },
-  bleu2: { label: "B-2", legend: "BLEU-2 against the reference, × 100." },
-  bleu3: { label: "B-3", legend: "BLEU-3 against the reference, × 100." },
-  bleu4: { label: "B-4", legend: "BLEU-4 against the reference, × 100." },
+  bleu1: { label: "B-1", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu2: { label: "B-2", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu3: { label: "B-3", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu4: { label: "B-4", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
   gscore: {
     label: "G-Score",
     legend:

@@ -18,7 +18,7 @@ export function PaperTableView({ table: t, downloads }: { table: PaperTable; dow
         <div className="flex shrink-0 gap-1 text-xs">{downloads(t.id)}</div>
       </div>
       <div className="overflow-x-auto rounded border border-slate-200 bg-white">
-        <table className="w-full text-sm tabular-nums">
+        <table className="w-full text-[13px] tabular-nums">
           <thead className="text-xs text-slate-600">
             {t.groups.some((g) => g.label) ? (
               <tr>
@@ -59,11 +59,17 @@ export function PaperTableView({ table: t, downloads }: { table: PaperTable; dow
                   <td className="whitespace-nowrap px-2 py-0.5">{r.name}</td>
                   {r.cells.map((c, i) => {
                     const p = cellParts(c, t.columns[i], s.kind);
-                    const text = `${p.value}${p.sd !== null ? ` ± ${p.sd}` : ""}`;
+                    // The sd smaller, so that Table 2's ten columns fit a 1440 px screen.
+                    const text = (
+                      <>
+                        {p.value}
+                        {p.sd !== null ? <span className="text-[11px] text-slate-500"> ± {p.sd}</span> : null}
+                      </>
+                    );
                     return (
                       <td
                         key={t.columns[i].key}
-                        className="whitespace-nowrap px-2 py-0.5 text-right"
+                        className="whitespace-nowrap px-1.5 py-0.5 text-right"
                         data-column={t.columns[i].key}
                         data-rank={p.rank ?? undefined}
                         data-sig={p.sig ? "yes" : undefined}

@@ -23,6 +23,8 @@ export type TableInput = {
   judges?: readonly string[];
   /** HiCUPID: the paper's model to compare with; default the run's model when the paper has it, else Llama-3.1-8B. */
   paperModel?: string | null;
+  /** A tie margin applied to the W/T/L after the run (tie-margin calibration); null: as judged. */
+  tieMargin?: { margin: number; source: string | null } | null;
 };
 
 const cell = (value: number | null, sd: number | null = null, sig = false, digits?: number): Cell => ({
@@ -199,6 +201,11 @@ export function memPalTable3(input: TableInput): PaperTable | null {
       maxRuns > 1
         ? `Win / Tie / Lose of ${refName} against each method per run: the mean ± sd over ${maxRuns} runs (W + T + L = the ${topics} topics of one run).`
         : `Win / Tie / Lose of ${refName} against each method over the ${topics} topics of one run.`,
+      ...(input.tieMargin
+        ? [
+            `Read at tie margin ${input.tieMargin.margin} (re-derived from the judges' mean scores${input.tieMargin.source ? `, calibrated on ${input.tieMargin.source}` : ""}).`,
+          ]
+        : []),
       `†: ${refName}'s wins outnumber its losses significantly in every run (two-sided sign test, ties left out, p < 0.01).`,
       `Reported rows: ${table.source} (${table.setup}); the differences are in percentage points of the topics, as the two count different numbers of topics.`,
     ],

@@ -30,7 +30,7 @@ function assistantModel(db: Db, config: ExperimentConfig): string | null {
 
 /** The tables from results already computed (the page has them) and the experiment's config. */
 export function paperTablesOf(
-  res: Pick<ExperimentResults, "summary" | "pairwise">,
+  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin">,
   config: ExperimentConfig,
   model: string | null,
   opts: PaperTableOptions = {},
@@ -46,6 +46,7 @@ export function paperTablesOf(
     splits: config.hicupid.splits,
     judges: config.hicupid.judges,
     paperModel: opts.paperModel ?? null,
+    tieMargin: res.pairwiseTieMargin,
   });
   return opts.table ? tables.filter((t) => t.id === (opts.table as PaperTableId)) : tables;
 }

@@ -89,6 +89,18 @@ describe("paper tables of a known experiment", () => {
     }
   }, 150_000);
 
+  it("Table 3 says when a calibrated tie margin was applied to its W/T/L", () => {
+    t.db.$client
+      .prepare("UPDATE experiments SET pairwise_tie_margin = 2, pairwise_tie_margin_source = 'campaign 4, run 1' WHERE id = ?")
+      .run(id);
+    try {
+      const t3 = experimentPaperTables(t.db, id, { table: "mem-pal-table3" }).tables[0];
+      expect(t3.notes).toContain("Read at tie margin 2 (re-derived from the judges' mean scores, calibrated on campaign 4, run 1).");
+    } finally {
+      t.db.$client.prepare("UPDATE experiments SET pairwise_tie_margin = NULL, pairwise_tie_margin_source = NULL WHERE id = ?").run(id);
+    }
+  });
+
   it("an unknown format or table is refused naming the field", () => {
     expect(() => paperTableFile(t.db, id, "docx")).toThrow(/format: "docx" is not one of latex, markdown, csv/);
     expect(() => paperTableFile(t.db, id, "csv", { table: "table9" })).toThrow(/table: "table9" is not one of/);
