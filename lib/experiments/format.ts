@@ -106,7 +106,8 @@ export function resultsTable(res: ExperimentResults): string {
       "# dialogue (Win/Tie/Lose of a vs b per run: mean ± sd over runs, W+T+L = the topics of one run; p: sign test, the largest of the runs)",
     );
     out.push("a\tb\tdimension\twin\ttie\tlose\ttopics\truns\tp\tper run (W/T/L)");
-    const c = (m: number, sd: number | undefined) => `${fmt(m)}${sd !== undefined ? ` ± ${fmt(sd)}` : ""}`;
+    // One run: the counts themselves; several: the mean ± sd.
+    const c = (m: number, sd: number | undefined) => (sd === undefined ? String(m) : `${fmt(m)} ± ${fmt(sd)}`);
     for (const p of res.pairwise)
       out.push(
         [
