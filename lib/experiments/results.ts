@@ -1,7 +1,8 @@
 /**
  * The results of an experiment, as `pal run --json` prints them and the experiment page lays them out:
  * per method × task × replicate the items, failures and the task's metrics (from the latest version of
- * each scorer); Win/Tie/Lose per pair and dimension; mean ± sd over replicates with a paired t-test
+ * each scorer); Win/Tie/Lose per pair and dimension per run (paper-table/wtl.ts: the mean over the runs, each
+ * run kept); mean ± sd over replicates with a paired t-test
  * against the reference method; and the ledger (calls, cache hits, tokens) per method, answering and
  * memory building apart.
  */
