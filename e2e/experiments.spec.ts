@@ -32,7 +32,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
     await expect(card.getByText(`Saved ${role}.`)).toBeVisible();
   }
 
-  const researcher = await (await browser.newContext()).newPage();
+  const researcher = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await login(researcher, account("researcher"));
   await researcher.goto(`${e2eState().baseURL}/experiments`);
   const form = researcher.getByRole("form", { name: "New experiment" });
@@ -84,13 +84,16 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   // Costs have their own table: memory building apart from answering (vanilla-log's costs no call).
   await researcher.getByRole("tab", { name: "Costs" }).click();
   await expect(researcher.locator('[data-testid="cost-table"] tr[data-method="vanilla-log"] [data-part="memory-build"]')).toHaveText("0");
+  if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/experiment-costs.png` });
 
   const jobsTable = researcher.getByTestId("job-list");
   await jobsTable.getByRole("button", { name: "Star item" }).first().click();
   await expect(jobsTable.getByRole("button", { name: "Unstar item" })).toHaveCount(1);
   await jobsTable.getByRole("link").first().click();
   const drill = researcher.getByTestId("drilldown");
-  await expect(drill.getByTestId("scores")).toContainText("G-Score");
+  // An item's G-Score is its judge points, read on their own scale (the tables show the mean × 50).
+  await expect(drill.getByTestId("scores")).toContainText("G-Score 1.5 of 2 points (75 on the tables' 0-100 scale)");
+  if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/item-scores.png` });
   await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
   await expect(drill).toContainText("The user wants a plan that suits them.");
 
