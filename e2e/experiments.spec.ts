@@ -32,7 +32,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
     await expect(card.getByText(`Saved ${role}.`)).toBeVisible();
   }
 
-  const researcher = await (await browser.newContext()).newPage();
+  const researcher = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await login(researcher, account("researcher"));
   await researcher.goto(`${e2eState().baseURL}/experiments`);
   const form = researcher.getByRole("form", { name: "New experiment" });
@@ -66,23 +66,34 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   expect(polled.progress.status).toBe("done");
   expect((await (await researcher.request.get(api)).json()).results.status).toBe("done");
 
+  // The results open on the paper table (Mem-PAL Table 2: G-Score 75.00 for both).
+  const paper = researcher.getByTestId("paper-table-mem-pal-table2");
+  await expect(paper).toBeVisible();
+  await expect(paper.locator('tbody[data-section="run"] tr[data-method="vanilla"] td[data-column="requirement.gscore"]')).toContainText(
+    "75.00",
+  );
+  await researcher.getByRole("tab", { name: "All metrics" }).click();
   const table = researcher.getByTestId("results-requirement");
   await expect(table).toBeVisible();
   for (const m of ["vanilla", "vanilla-log"]) {
     await expect(table.locator(`tr[data-method="${m}"] td[data-metric="gscore"]`)).toHaveText("75.00");
   }
-  // Memory building is shown apart from answering (vanilla-log's costs no call).
-  await expect(table.locator('tr[data-method="vanilla-log"] [data-testid="memory-build"]')).toHaveText("0 / 0 / 0 + 0");
   await table.getByRole("button", { name: "Method" }).click(); // sort by method, descending
   await expect(table.locator("tbody tr").first()).toHaveAttribute("data-method", "vanilla-log");
-  await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "gscore by method" })).toBeVisible();
+  await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "G-Score by method" })).toBeVisible();
+  // Costs have their own table: memory building apart from answering (vanilla-log's costs no call).
+  await researcher.getByRole("tab", { name: "Costs" }).click();
+  await expect(researcher.locator('[data-testid="cost-table"] tr[data-method="vanilla-log"] [data-part="memory-build"]')).toHaveText("0");
+  if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/experiment-costs.png` });
 
   const jobsTable = researcher.getByTestId("job-list");
   await jobsTable.getByRole("button", { name: "Star item" }).first().click();
   await expect(jobsTable.getByRole("button", { name: "Unstar item" })).toHaveCount(1);
   await jobsTable.getByRole("link").first().click();
   const drill = researcher.getByTestId("drilldown");
-  await expect(drill.getByTestId("scores")).toContainText("G-Score");
+  // An item's G-Score is its judge points, read on their own scale (the tables show the mean × 50).
+  await expect(drill.getByTestId("scores")).toContainText("G-Score 1.5 of 2 points (75 on the tables' 0-100 scale)");
+  if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/item-scores.png` });
   await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
   await expect(drill).toContainText("The user wants a plan that suits them.");
 

@@ -248,6 +248,7 @@ test.describe("tie-margin calibration", () => {
     await apply.getByRole("button", { name: "Apply margin" }).click();
     await expect(page.getByTestId("applied-margins")).toContainText(`#${exp.id} reads W/T/L at margin 3`);
     await page.goto(`${e2eState().baseURL}/experiments/${exp.id}`);
+    await page.getByRole("tab", { name: "All metrics" }).click(); // the results open on the paper table
     await expect(page.getByTestId("applied-tie-margin")).toContainText("tie margin 3");
     await expect(page.getByTestId("results-pairwise")).toContainText("0 / 3 / 0");
     await shot(page, "experiment-applied-margin");

@@ -22,5 +22,6 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { name: "models", commands: ["models"], load: async () => (await import("./models")).registerModels },
   { name: "campaign", commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
   { name: "run", commands: ["run"], load: async () => (await import("./run")).registerRun },
+  { name: "table", commands: ["table"], load: async () => (await import("./table")).registerTable },
   { name: "backup", commands: ["backup", "restore"], load: async () => (await import("./backup")).registerBackup },
 ];

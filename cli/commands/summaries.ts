@@ -13,6 +13,7 @@ export const SUMMARIES = {
   models: "the defined endpoints and the model of each role (list, check)",
   campaign: "human-evaluation campaigns",
   run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
+  table: "an experiment's paper tables (Mem-PAL Tables 2-3, HiCUPID Table 3) as LaTeX, Markdown or CSV, beside the published rows",
   backup: "copy the database to a file with SQLite's online backup (safe while the server runs)",
   restore: "replace the database (PAL_DB) with a backup; refused while a process has it open",
 } as const;

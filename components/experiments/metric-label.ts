@@ -1,2 +1,2 @@
-/** The papers' metric names, defined once in lib (the exports use them too). */
-export { metricLabel } from "@/lib/experiments/metric-label";
+/** The papers' metric names and legends, defined once in lib (the exports and Figure 4 use them too). */
+export { itemMetricText, metricInfo, metricLabel } from "@/lib/experiments/metric-label";

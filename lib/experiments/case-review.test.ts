@@ -126,7 +126,7 @@ describe("case-study review", () => {
     expect(v.reference[0].label).toBe("Requirement (reference)");
     expect(v.outputs[0].scores.find((s) => s.scorer === "gscore")!.values).toEqual([{ metric: "gscore", value: 1.5 }]);
     const rows = listItemRows(t.db, id).rows;
-    expect(rows.find((r) => r.id === j.id)).toMatchObject({ score: 1.5, scoreLabel: "G-Score" });
+    expect(rows.find((r) => r.id === j.id)).toMatchObject({ score: 1.5, scoreLabel: "G-Score points (0-2)" });
     expect(rows.find((r) => r.method === "vanilla~vanilla-log")).toMatchObject({ scoreLabel: "W/T/L sum" });
     // A failed item carries its error to the Items table.
     t.db.update(jobs).set({ status: "failed", error: "assistant: reply was not JSON after 3 attempts" }).where(eq(jobs.id, j.id)).run();

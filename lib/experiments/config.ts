@@ -121,6 +121,14 @@ export function parseExperimentConfig(raw: unknown, where = "config"): Experimen
   return { ...c, reference: c.reference ?? names[0] };
 }
 
+/**
+ * The method the others are compared with (pairwise judging, significance marks, the paper tables). Every
+ * reader goes through here, so where the default comes from is decided in one place.
+ */
+export function referenceMethod(config: Pick<ExperimentConfig, "reference" | "methods">): string {
+  return config.reference ?? methodKey(config.methods[0]);
+}
+
 /** JSON with object keys sorted, so equal configs hash equally. */
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;

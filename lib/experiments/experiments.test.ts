@@ -167,9 +167,9 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
     const res = experimentResults(t.db, id);
     const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
-    expect(res.pairwise).toEqual([
-      { a: "vanilla", b: "vanilla-log", dimension: "requirement", win: n, tie: 0, lose: 0 },
-      { a: "vanilla", b: "vanilla-log", dimension: "preference", win: n, tie: 0, lose: 0 },
+    expect(res.pairwise).toMatchObject([
+      { a: "vanilla", b: "vanilla-log", dimension: "requirement", win: n, tie: 0, lose: 0, runs: 1, topics: n },
+      { a: "vanilla", b: "vanilla-log", dimension: "preference", win: n, tie: 0, lose: 0, runs: 1, topics: n },
     ]);
     // A tie margin applied after the run (tie-margin calibration) re-derives W/T/L from the stored means, no new call.
     const calls = fake.chatRequests.length;
@@ -207,6 +207,28 @@ describe("experiments engine against the fake OpenAI server", () => {
       const reqTurn = /Requirement Confirmation|Topic Inquiry/.test(p.split("the type of what you say:")[1] ?? "");
       if (reqTurn) expect(p).not.toContain("general_preference");
       else expect(p).toContain("general_preference");
+    }
+  });
+
+  it("dialogue with 3 repeats: W/T/L per pair is per run (W+T+L = the topics of one run), each run's counts kept", async () => {
+    const { id } = createExperiment(t.db, {
+      name: "e2-repeats",
+      datasetId,
+      config: { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], users: ["0000"], repeats: 3 },
+    });
+    expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
+    const n = listQueryTopics(t.db, datasetId, ["0000"]).length;
+    const res = experimentResults(t.db, id);
+    expect(res.pairwise).toHaveLength(2);
+    for (const p of res.pairwise) {
+      // Summed over runs this was 3n (27 on the demo set); per run it is n.
+      expect(p.win + p.tie + p.lose).toBe(n);
+      expect(p).toMatchObject({ runs: 3, topics: n, win: n, sd: { win: 0, tie: 0, lose: 0 } });
+      expect(p.perRun.map((r) => [r.replicate, r.win + r.tie + r.lose])).toEqual([
+        [0, n],
+        [1, n],
+        [2, n],
+      ]);
     }
   });
 

@@ -12,14 +12,14 @@ export function resultsCsv(res: ExperimentResults): string {
       lines.push(csvLine([s.task, s.method, metric, s.runs, x.mean, x.sd, x.p, res.reference]));
     }
   }
+  // W/T/L per run: the mean over runs with its sd (p: the sign test, the largest of the runs), then each run's counts.
   for (const p of res.pairwise) {
-    for (const [k, v] of [
-      ["win", p.win],
-      ["tie", p.tie],
-      ["lose", p.lose],
-    ] as const) {
-      lines.push(csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, "", v, "", "", res.reference]));
+    for (const k of ["win", "tie", "lose"] as const) {
+      lines.push(csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}`, p.runs, p[k], p.sd?.[k] ?? "", p.p, res.reference]));
     }
+    for (const r of p.perRun)
+      for (const k of ["win", "tie", "lose"] as const)
+        lines.push(csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}.run${r.replicate}`, 1, r[k], "", r.p, res.reference]));
   }
   // The ledger per method: answering (its jobs) and memory build (the versions it answered from), apart.
   const ledgers: Array<[string, Record<string, Ledger>]> = [

@@ -102,9 +102,27 @@ export function resultsTable(res: ExperimentResults): string {
     out.push("");
   }
   if (res.pairwise.length) {
-    out.push("# dialogue (Win/Tie/Lose of a vs b)");
-    out.push("a\tb\tdimension\twin\ttie\tlose");
-    for (const p of res.pairwise) out.push([p.a, p.b, p.dimension, p.win, p.tie, p.lose].join("\t"));
+    out.push(
+      "# dialogue (Win/Tie/Lose of a vs b per run: mean ± sd over runs, W+T+L = the topics of one run; p: sign test, the largest of the runs)",
+    );
+    out.push("a\tb\tdimension\twin\ttie\tlose\ttopics\truns\tp\tper run (W/T/L)");
+    // One run: the counts themselves; several: the mean ± sd.
+    const c = (m: number, sd: number | undefined) => (sd === undefined ? String(m) : `${fmt(m)} ± ${fmt(sd)}`);
+    for (const p of res.pairwise)
+      out.push(
+        [
+          p.a,
+          p.b,
+          p.dimension,
+          c(p.win, p.sd?.win),
+          c(p.tie, p.sd?.tie),
+          c(p.lose, p.sd?.lose),
+          p.topics,
+          p.runs,
+          fmt(p.p, 3),
+          p.perRun.map((r) => `${r.win}/${r.tie}/${r.lose}`).join(", "),
+        ].join("\t"),
+      );
     out.push("");
   }
   out.push(

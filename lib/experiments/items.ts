@@ -74,8 +74,9 @@ export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
 
 /** The one number the Items table sorts by, per scorer: the metric each task's table leads with. */
 const PRIMARY: Array<[scorer: string, metric: string, label: string]> = [
-  ["gscore", "gscore", "G-Score"],
-  ["selection", "selection", "Selection"],
+  // An item's own points, not the tables' × 50 scale (docs/experiments.md, "Metric legends").
+  ["gscore", "gscore", "G-Score points (0-2)"],
+  ["selection", "selection", "S-Score points (−2..2)"],
   ["rouge", "rougeL", "ROUGE-L"],
 ];
 

@@ -1,17 +1,57 @@
 /**
- * How a metric key reads on screen, the same in the results table and on an item: the papers' names
- * (BLEU-1, G-Score, ROUGE-L) rather than the stored keys (bleu1, gscore, rougeL). Unknown keys as they are.
+ * How a metric reads on screen, the same in the results tables, the charts and on an item: the papers'
+ * names (B-1, G-Score, S-Score, ROUGE-L, Multi-Info) rather than the stored keys (bleu1, gscore,
+ * selection, rougeL, profile), each with a one-line legend. A key of the second HiCUPID judge ends in
+ * "@2" (its S_Llama column). Unknown keys read as they are.
  */
-const LABELS: Record<string, string> = {
-  bleu1: "BLEU-1",
-  bleu2: "BLEU-2",
-  bleu3: "BLEU-3",
-  bleu4: "BLEU-4",
-  gscore: "G-Score",
-  rougeL: "ROUGE-L",
-  selection: "Selection",
+const INFO: Record<string, { label: string; legend: string }> = {
+  bleu1: { label: "B-1", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu2: { label: "B-2", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu3: { label: "B-3", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  bleu4: { label: "B-4", legend: "BLEU-1 to BLEU-4 against the reference, × 100." },
+  gscore: {
+    label: "G-Score",
+    legend:
+      "The judge gives each topic 0, 0.5, 1, 1.5 or 2 points (1 per implicit need restated, 0.5 for a partial match); tables show the mean × 50 (0-100), so an item's 1.5 points read 75.",
+  },
+  selection: {
+    label: "S-Score",
+    legend:
+      "Of the 2 solutions picked among 8 candidates, +1 per positive, −1 per negative, 0 per neutral (−2..2 per topic); tables show the mean × 50 (−100..100). −16.67 is a mean of −1/3: one negative pick more than positive in every third topic.",
+  },
+  rougeL: { label: "ROUGE-L", legend: "ROUGE-L F1 against the personalized answer, × 100." },
+  bleu: { label: "BLEU", legend: "Smoothed sentence BLEU of each answer against the personalized answer, mean × 100 (HiCUPID's scoring)." },
+  bleuCorpus: {
+    label: "BLEU (corpus)",
+    legend: "Corpus BLEU over all answers, × 100 (a second figure; HiCUPID reports the per-answer mean).",
+  },
+  persona: {
+    label: "Persona",
+    legend: "Win rate of the answer over the personalized answer + 0.5 × tie rate, × 100 (50 = as good as it).",
+  },
+  profile: { label: "Multi-Info", legend: "As Persona, on the multi-info (persona + profile) questions." },
+  schedule: { label: "Schedule", legend: "Share of answers the judge finds free of schedule conflicts (YES), × 100." },
+  total: { label: "Total", legend: "Persona × 25/40 + Schedule / 2 × 10/40 + Multi-Info × 5/40 (HiCUPID's weights)." },
+  hitRate: { label: "Hit rate", legend: "Share of questions whose relevant dialogue was retrieved, HiCUPID's Table A2 weights, × 100." },
+  recall: { label: "Recall", legend: "Share of each question's relevant dialogues retrieved, mean." },
+  kappa: { label: "κ (judges)", legend: "Cohen's kappa between the two judges' verdicts." },
 };
 
+export function metricInfo(key: string): { label: string; legend: string | null } {
+  const [base, judge] = key.split("@");
+  const i = INFO[base];
+  if (!i) return { label: key, legend: null };
+  return judge ? { label: `${i.label} (S_Llama)`, legend: `${i.legend} Second judge.` } : i;
+}
+
 export function metricLabel(key: string): string {
-  return LABELS[key] ?? key;
+  return metricInfo(key).label;
+}
+
+/** An item's own value where it is on another scale than the tables' (G-Score and S-Score points), saying so. */
+export function itemMetricText(key: string, value: number | null, fmt: (v: number | null) => string): string {
+  if (value === null) return fmt(value);
+  if (key === "gscore") return `${fmt(value)} of 2 points (${fmt(value * 50)} on the tables' 0-100 scale)`;
+  if (key === "selection") return `${fmt(value)} points of −2..2 (${fmt(value * 50)} on the tables' −100..100 scale)`;
+  return fmt(value);
 }

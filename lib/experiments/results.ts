@@ -1,14 +1,15 @@
 /**
  * The results of an experiment, as `pal run --json` prints them and the experiment page lays them out:
  * per method × task × replicate the items, failures and the task's metrics (from the latest version of
- * each scorer); Win/Tie/Lose per pair and dimension; mean ± sd over replicates with a paired t-test
+ * each scorer); Win/Tie/Lose per pair and dimension per run (paper-table/wtl.ts: the mean over the runs, each
+ * run kept); mean ± sd over replicates with a paired t-test
  * against the reference method; and the ledger (calls, cache hits, tokens) per method, answering and
  * memory building apart.
  */
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
-import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig, referenceMethod, type ExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { pairOutcome } from "@/lib/metrics/faireval";
@@ -17,6 +18,7 @@ import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
 import { memoryBuildLedger } from "./memory-cost";
 import { LEDGER_COLUMNS, addRows, emptyLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
+import { summarizePairs, type PairRow, type PairRunCounts } from "./paper-table/wtl";
 
 export type ResultRow = {
   method: string;
@@ -26,7 +28,7 @@ export type ResultRow = {
   failed: number;
   metrics: Record<string, number | null>;
 };
-export type PairRow = { a: string; b: string; dimension: string; win: number; tie: number; lose: number };
+export type { PairRow, PairRunRow } from "./paper-table/wtl";
 export type SummaryRow = {
   method: string;
   task: string;
@@ -39,6 +41,7 @@ export type ExperimentResults = {
   status: string;
   reference: string;
   results: ResultRow[];
+  /** Win/Tie/Lose per pair and dimension: the mean over runs (W + T + L = the topics of one run), each run's counts in `perRun`. */
   pairwise: PairRow[];
   /** A tie margin applied after the run (W/T/L re-derived from the mean scores), and where it came from; null: as run. */
   pairwiseTieMargin: { margin: number; source: string | null } | null;
@@ -72,7 +75,7 @@ export function latestScores(db: Db, experimentId: number): Map<number, Record<s
 export function experimentResults(db: Db, experimentId: number): ExperimentResults {
   const e = getExperimentRow(db, experimentId);
   const config = parseExperimentConfig(e.config);
-  const reference = config.reference!;
+  const reference = referenceMethod(config);
   const all = db
     .select({
       id: jobs.id,
@@ -97,7 +100,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     groups.set(k, g);
   }
   const results: ResultRow[] = [];
-  const pairCounts = new Map<string, PairRow>();
+  const pairCounts: PairRunCounts[] = []; // one row per run, pair and dimension
   for (const g of groups.values()) {
     const { method, task, replicate, phase } = g[0];
     const done = g.filter((j) => j.status === "done");
@@ -114,8 +117,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     }
     const [a, b] = method.split(PAIR_SEP);
     for (const dim of DIMENSIONS) {
-      const key = `${a}\u0000${b}\u0000${dim}`;
-      const row = pairCounts.get(key) ?? { a, b, dimension: dim, win: 0, tie: 0, lose: 0 };
+      const row: PairRunCounts = { a, b, dimension: dim, replicate, win: 0, tie: 0, lose: 0 };
       for (const j of done) {
         const f = scores.get(j.id)?.faireval;
         const meanA = f?.[`${dim}MeanA`];
@@ -129,7 +131,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
         else if (v === 0) row.tie++;
         else if (v === -1) row.lose++;
       }
-      pairCounts.set(key, row);
+      pairCounts.push(row);
     }
   }
   results.sort((x, y) => x.task.localeCompare(y.task) || x.method.localeCompare(y.method) || x.replicate - y.replicate);
@@ -189,7 +191,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     status: e.status,
     reference,
     results,
-    pairwise: [...pairCounts.values()],
+    pairwise: summarizePairs(pairCounts),
     pairwiseTieMargin: applied === null ? null : { margin: applied, source: e.pairwiseTieMarginSource ?? null },
     summary,
     ledger,

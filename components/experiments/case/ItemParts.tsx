@@ -8,7 +8,7 @@ import type { InfoCard, Field } from "@/lib/tasks/readable";
 import type { CallLink, MemoryEntry, MethodOutput, PairVerdict } from "@/lib/experiments/item-view";
 import { blockId } from "@/lib/experiments/mark-segments";
 import { Highlightable } from "./Marks";
-import { metricLabel } from "../metric-label";
+import { itemMetricText, metricLabel } from "../metric-label";
 
 const fmt = (x: number | null) => (x === null ? "—" : String(Number(x.toFixed(3))));
 
@@ -121,7 +121,7 @@ export function Scores({ output }: { output: MethodOutput }) {
         s.values.map((v) => (
           <div key={`${s.scorer}.${v.metric}`}>
             <dt className="inline text-slate-400">{metricLabel(v.metric)} </dt>
-            <dd className="inline font-medium">{fmt(v.value)}</dd>
+            <dd className="inline font-medium">{itemMetricText(v.metric, v.value, fmt)}</dd>
           </div>
         )),
       )}

@@ -10,6 +10,12 @@ import { listItemRows } from "@/lib/experiments/items";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { ExperimentControls } from "@/components/experiments/ExperimentControls";
 import { ResultsTable } from "@/components/experiments/ResultsTable";
+import { ResultsTabs } from "@/components/experiments/results/ResultsTabs";
+import { PaperTables, TieMarginNote } from "@/components/experiments/results/PaperTables";
+import { WinTieLoseRuns } from "@/components/experiments/results/WinTieLoseRuns";
+import { CostTable } from "@/components/experiments/results/CostTable";
+import { experimentPaperTables } from "@/lib/experiments/paper-table";
+import { getTask } from "@/lib/tasks/registry";
 import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS, presetOverrides } from "@/lib/experiments/presets";
@@ -24,6 +30,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const res = experimentResults(db, id);
   const prog = experimentProgress(db, id);
   const items = listItemRows(db, id);
+  const paper = experimentPaperTables(db, id, {}, res);
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
   const parsed = parseExperimentConfig(e.config);
@@ -93,55 +100,63 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <pre className="overflow-x-auto">{JSON.stringify(e.config, null, 1)}</pre>
         </details>
       </section>
-      {tasks.map((task) => {
-        const rows = res.summary.filter((s) => s.task === task);
-        if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
-        return (
-          <ResultsTable
-            key={task}
-            task={task}
-            reference={res.reference}
-            rows={rows.map((r) => ({
-              ...r,
-              ledger: res.ledgerByMethod[r.method] ?? null,
-              memory: res.memoryBuildByMethod[r.method] ?? null,
-            }))}
-          />
-        );
-      })}
-      {res.pairwise.length > 0 && (
-        <section className="mb-4">
-          <h2 className="mb-1 font-semibold">dialogue: Win / Tie / Lose</h2>
-          {res.pairwiseTieMargin ? (
-            <p className="mb-1 text-xs text-slate-600" data-testid="applied-tie-margin">
-              Read at tie margin <b>{res.pairwiseTieMargin.margin}</b> (re-derived from the stored mean scores)
-              {res.pairwiseTieMargin.source ? `, calibrated on ${res.pairwiseTieMargin.source}` : ""}.
-            </p>
-          ) : null}
-          <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="results-pairwise">
-            <thead className="bg-slate-50 text-left text-xs uppercase text-slate-500">
-              <tr>
-                <th className="p-2">Method</th>
-                <th className="p-2">vs</th>
-                <th className="p-2">Dimension</th>
-                <th className="p-2">W / T / L</th>
-              </tr>
-            </thead>
-            <tbody>
-              {res.pairwise.map((p) => (
-                <tr key={`${p.a}${p.b}${p.dimension}`} className="border-t border-slate-100">
-                  <td className="p-2">{p.a}</td>
-                  <td className="p-2">{p.b}</td>
-                  <td className="p-2">{p.dimension}</td>
-                  <td className="p-2">
-                    {p.win} / {p.tie} / {p.lose}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      )}
+      <ResultsTabs
+        tabs={[
+          {
+            id: "paper",
+            label: "Paper table",
+            content: (
+              <PaperTables
+                tables={paper.tables}
+                pairs={res.pairwise}
+                tieMargin={res.pairwiseTieMargin}
+                download={(format, label, table) => (
+                  <a
+                    key={format}
+                    className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
+                    href={`/api/experiments/${id}/paper-table?format=${format}${table ? `&table=${table}` : ""}`}
+                    data-testid={`download-${format}${table ? `-${table}` : ""}`}
+                  >
+                    {label}
+                  </a>
+                )}
+              />
+            ),
+          },
+          {
+            id: "metrics",
+            label: "All metrics",
+            content: (
+              <>
+                {tasks.map((task) => {
+                  const rows = res.summary.filter((s) => s.task === task);
+                  if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
+                  return <ResultsTable key={task} task={task} title={getTask(task).label} reference={res.reference} rows={rows} />;
+                })}
+                {res.pairwise.length > 0 && (
+                  <section className="mb-4">
+                    <h2 className="mb-1 font-semibold">{getTask("dialogue").label}: Win / Tie / Lose</h2>
+                    <TieMarginNote tieMargin={res.pairwiseTieMargin} />
+                    <WinTieLoseRuns pairs={res.pairwise} />
+                  </section>
+                )}
+              </>
+            ),
+          },
+          {
+            id: "costs",
+            label: "Costs",
+            content: (
+              <CostTable
+                byMethod={res.ledgerByMethod}
+                memoryByMethod={res.memoryBuildByMethod}
+                total={res.ledger}
+                memoryTotal={res.memoryBuild}
+              />
+            ),
+          },
+        ]}
+      />
       <ItemsTable experimentId={id} rows={items.rows} total={items.total} />
     </>
   );

@@ -1,0 +1,300 @@
+/**
+ * The paper tables built from an experiment's summaries: pure functions of the per-method summaries and
+ * the per-run W/T/L (so they can be fed from any cache of those aggregates). Each table has the run's
+ * rows (best per column bold, second underlined, † for significance against the reference), the
+ * papers' published rows for the same methods, and the difference between the two.
+ */
+import { methodKey, type MethodSpec } from "../config";
+import type { PairRow } from "./wtl";
+import { hicupidColumns, MEM_PAL_T2_COLUMNS, MEM_PAL_T2_GROUPS, MEM_PAL_T3_COLUMNS, MEM_PAL_T3_GROUPS } from "./columns";
+import { hicupidName, memPalName, type PaperName } from "./names";
+import { HICUPID_MODELS, PUBLISHED, type PublishedRow, type PublishedTable } from "./published";
+import { SIG_LEVEL, type Cell, type Column, type PaperTable, type Section, type SummaryLike, type TableRow } from "./types";
+
+export type TableInput = {
+  methods: ReadonlyArray<Pick<MethodSpec, "name" | "label" | "options">>;
+  reference: string;
+  summary: readonly SummaryLike[];
+  pairwise: readonly PairRow[];
+  /** The assistant model of the run (HiCUPID's Model column); null when unknown. */
+  model: string | null;
+  /** HiCUPID: the splits run (test_2 alone reads Table 4) and the judge configs (S_GPT, S_Llama). */
+  splits?: readonly string[];
+  judges?: readonly string[];
+  /** HiCUPID: the paper's model to compare with; default the run's model when the paper has it, else Llama-3.1-8B. */
+  paperModel?: string | null;
+  /** A tie margin applied to the W/T/L after the run (tie-margin calibration); null: as judged. */
+  tieMargin?: { margin: number; source: string | null } | null;
+};
+
+const cell = (value: number | null, sd: number | null = null, sig = false, digits?: number): Cell => ({
+  value,
+  sd,
+  sig,
+  rank: null,
+  ...(digits === undefined ? {} : { digits }),
+});
+
+/** Best (1) and second (2) per ranked column, by the value as printed, so a tie on paper is a tie here. */
+export function rankRows(rows: TableRow[], columns: readonly Column[]): void {
+  columns.forEach((c, i) => {
+    if (!c.rank) return;
+    const shown = (x: Cell) => (x.value === null ? null : Number(x.value.toFixed(x.digits ?? c.digits)));
+    const distinct = [...new Set(rows.map((r) => shown(r.cells[i])).filter((v): v is number => v !== null))].sort((a, b) => b - a);
+    for (const r of rows) {
+      const v = shown(r.cells[i]);
+      r.cells[i].rank = v === null ? null : v === distinct[0] ? 1 : v === distinct[1] ? 2 : null;
+    }
+  });
+}
+
+const row = (method: string, n: PaperName, cells: Cell[], runs: number | null, model: string | null = null): TableRow => ({
+  model,
+  method,
+  name: n.name,
+  latexName: n.latex,
+  runs,
+  cells,
+});
+
+/** The reported rows for the run's rows (each once, in the run's order) and run − reported for each run row that has one. */
+function reportedAndDiff(
+  runRows: Array<{ r: TableRow; paperRow: string | null }>,
+  table: PublishedTable,
+  pick: (paperRow: string) => PublishedRow | undefined,
+  diff: (run: Cell, published: number, i: number, p: PublishedRow) => Cell = (run, v) => cell(run.value === null ? null : run.value - v),
+): Section[] {
+  const reported: TableRow[] = [];
+  const differences: TableRow[] = [];
+  for (const { r, paperRow } of runRows) {
+    const p = paperRow ? pick(paperRow) : undefined;
+    if (!p) continue;
+    if (!reported.some((x) => x.method === p.method && x.model === (p.model ?? r.model))) {
+      reported.push({ ...r, method: p.method, model: p.model ?? r.model, runs: null, cells: p.values.map((v) => cell(v)) });
+    }
+    differences.push({ ...r, runs: null, cells: r.cells.map((c, i) => diff(c, p.values[i], i, p)) });
+  }
+  const sections: Section[] = [];
+  if (reported.length) sections.push({ kind: "reported", label: `Reported in ${table.source}`, rows: reported });
+  if (differences.length) sections.push({ kind: "difference", label: `Difference (this run − ${table.source})`, rows: differences });
+  return sections;
+}
+
+const runsNote = (runs: number) => (runs > 1 ? `Mean ± sd over ${runs} runs.` : "One run (no sd).");
+
+/** Mem-PAL Table 2: requirement restatement and solution proposal; null when the experiment ran neither task. */
+export function memPalTable2(input: TableInput): PaperTable | null {
+  const tasks = new Set(["requirement", "solution"]);
+  const rows = input.summary.filter((s) => tasks.has(s.task));
+  if (!rows.length) return null;
+  const columns = MEM_PAL_T2_COLUMNS;
+  const refSpec = input.methods.find((m) => methodKey(m) === input.reference);
+  const refName = refSpec ? memPalName(refSpec).name : input.reference;
+  let maxRuns = 0;
+  const runRows = input.methods
+    .filter((m) => rows.some((s) => s.method === methodKey(m)))
+    .map((m) => {
+      const key = methodKey(m);
+      const n = memPalName(m);
+      const mine = rows.filter((s) => s.method === key);
+      const runs = Math.max(...mine.map((s) => s.runs));
+      maxRuns = Math.max(maxRuns, runs);
+      const cells = columns.map((c) => {
+        const [task, metric] = c.key.split(".");
+        const s = mine.find((x) => x.task === task);
+        const x = s?.metrics[metric];
+        return cell(
+          x?.mean ?? null,
+          s && s.runs > 1 ? (x?.sd ?? null) : null,
+          key !== input.reference && typeof x?.p === "number" && x.p < SIG_LEVEL,
+        );
+      });
+      return { r: row(key, n, cells, runs), paperRow: n.row };
+    });
+  const run = runRows.map((x) => x.r);
+  rankRows(run, columns);
+  const table = PUBLISHED.memPalTable2;
+  const sections: Section[] = [
+    { kind: "run", label: "This run", rows: run },
+    ...reportedAndDiff(runRows, table, (m) => table.rows.find((p) => p.method === m)),
+  ];
+  return {
+    id: "mem-pal-table2",
+    title: "Mem-PAL Table 2: requirement restatement and solution proposal",
+    stub: "Methods",
+    withModel: false,
+    groups: MEM_PAL_T2_GROUPS,
+    columns,
+    sections,
+    notes: [
+      `${runsNote(maxRuns)} B-1 to B-4: BLEU-1 to BLEU-4 (× 100). G-Score: the judge gives each topic 0-2 points (1 per implicit need met, 0.5 for a partial match), reported as the mean × 50 (0-100). S-Score: of the 2 solutions the assistant selects among 8 candidates, +1 per positive and -1 per negative one, reported as the mean × 50 (-100 to 100).`,
+      "Bold: the best of this run's methods per column; underlined: the second.",
+      maxRuns > 1
+        ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
+        : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
+      `Reported rows: ${table.source} (${table.setup}).`,
+    ],
+  };
+}
+
+/** Mem-PAL Table 3: Win / Tie / Lose of the reference against each other method; null without pairwise judgments. */
+export function memPalTable3(input: TableInput): PaperTable | null {
+  const pairs = input.pairwise.filter((p) => p.a === input.reference);
+  if (!pairs.length) return null;
+  const columns = MEM_PAL_T3_COLUMNS;
+  const dims = ["requirement", "preference"];
+  const refSpec = input.methods.find((m) => methodKey(m) === input.reference);
+  const refName = refSpec ? memPalName(refSpec).name : input.reference;
+  const bs = [...new Set(pairs.map((p) => p.b))];
+  const order = input.methods.map(methodKey);
+  bs.sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  const maxRuns = Math.max(...pairs.map((p) => p.runs));
+  const topics = Math.max(...pairs.map((p) => p.topics));
+  const runRows = bs.map((b) => {
+    const spec = input.methods.find((m) => methodKey(m) === b) ?? { name: b };
+    const n = memPalName(spec);
+    const cells = dims.flatMap((d) => {
+      const p = pairs.find((x) => x.b === b && x.dimension === d);
+      if (!p) return [cell(null), cell(null), cell(null)];
+      const digits = p.runs > 1 ? 1 : 0;
+      return [
+        cell(p.win, p.sd?.win ?? null, p.p !== null && p.p < SIG_LEVEL && p.win > p.lose, digits),
+        cell(p.tie, p.sd?.tie ?? null, false, digits),
+        cell(p.lose, p.sd?.lose ?? null, false, digits),
+      ];
+    });
+    const runs = Math.max(0, ...pairs.filter((p) => p.b === b).map((p) => p.runs));
+    return {
+      r: row(b, n, cells, runs),
+      paperRow: n.row,
+      topicsOf: (d: number) => pairs.find((x) => x.b === b && x.dimension === dims[d])?.topics ?? 0,
+    };
+  });
+  const table = PUBLISHED.memPalTable3;
+  // Counts over different numbers of topics do not compare: the difference is in percentage points of the topics.
+  const sections: Section[] = [
+    { kind: "run", label: "This run", rows: runRows.map((x) => x.r) },
+    ...reportedAndDiff(
+      runRows,
+      table,
+      (m) => table.rows.find((p) => p.method === m),
+      (run, v, i, p) => {
+        const d = Math.floor(i / 3);
+        const own = runRows.find((x) => x.r.cells.some((c) => c === run));
+        const n = own?.topicsOf(d) ?? 0;
+        const paperTopics = p.values.slice(d * 3, d * 3 + 3).reduce((a, b) => a + b, 0);
+        return cell(run.value === null || !n ? null : (run.value / n) * 100 - (v / paperTopics) * 100, null, false, 1);
+      },
+    ),
+  ];
+  const diff = sections.find((s) => s.kind === "difference");
+  if (diff) diff.label = `Difference in percentage points of the topics (this run − ${table.source})`;
+  return {
+    id: "mem-pal-table3",
+    title: "Mem-PAL Table 3: multi-turn dialogue interaction (Win / Tie / Lose)",
+    stub: `${refName} vs`,
+    withModel: false,
+    groups: MEM_PAL_T3_GROUPS,
+    columns,
+    sections,
+    notes: [
+      maxRuns > 1
+        ? `Win / Tie / Lose of ${refName} against each method per run: the mean ± sd over ${maxRuns} runs (W + T + L = the ${topics} topics of one run).`
+        : `Win / Tie / Lose of ${refName} against each method over the ${topics} topics of one run.`,
+      ...(input.tieMargin
+        ? [
+            `Read at tie margin ${input.tieMargin.margin} (re-derived from the judges' mean scores${input.tieMargin.source ? `, calibrated on ${input.tieMargin.source}` : ""}).`,
+          ]
+        : []),
+      `†: ${refName}'s wins outnumber its losses significantly in every run (two-sided sign test, ties left out, p < 0.01).`,
+      `Reported rows: ${table.source} (${table.setup}); the differences are in percentage points of the topics, as the two count different numbers of topics.`,
+    ],
+  };
+}
+
+/** The paper's model a run is compared with: as asked, else the run's model when the paper has it, else Llama-3.1-8B. */
+export function paperModelFor(model: string | null, asked?: string | null): { model: string; matched: boolean } {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (asked) {
+    const m = HICUPID_MODELS.find((x) => norm(x) === norm(asked));
+    if (m) return { model: m, matched: true };
+  }
+  const n = norm(model ?? "");
+  const m = HICUPID_MODELS.find((x) => n.includes(norm(x)));
+  return m ? { model: m, matched: true } : { model: "Llama-3.1-8B", matched: false };
+}
+
+/** HiCUPID Table 3 (Table 4 for a run on test_2 alone): per model and method; null without the hicupid task. */
+export function hicupidTable3(input: TableInput): PaperTable | null {
+  const rows = input.summary.filter((s) => s.task === "hicupid");
+  if (!rows.length) return null;
+  const judges = input.judges ?? ["judge"];
+  const { groups, columns } = hicupidColumns(judges.length);
+  const model = input.model ?? "assistant";
+  const refSpec = input.methods.find((m) => methodKey(m) === input.reference);
+  const refName = refSpec ? hicupidName(refSpec).name : input.reference;
+  let maxRuns = 0;
+  const runRows = input.methods
+    .filter((m) => rows.some((s) => s.method === methodKey(m)))
+    .map((m) => {
+      const key = methodKey(m);
+      const n = hicupidName(m);
+      const s = rows.find((x) => x.method === key)!;
+      maxRuns = Math.max(maxRuns, s.runs);
+      const cells = columns.map((c) => {
+        const x = s.metrics[c.key];
+        return cell(
+          x?.mean ?? null,
+          s.runs > 1 ? (x?.sd ?? null) : null,
+          key !== input.reference && typeof x?.p === "number" && x.p < SIG_LEVEL,
+        );
+      });
+      return { r: row(key, n, cells, s.runs, model), paperRow: n.row };
+    });
+  rankRows(
+    runRows.map((x) => x.r),
+    columns,
+  );
+  const test2 = (input.splits ?? []).includes("test_2") && !(input.splits ?? []).includes("test_1");
+  const table = test2 ? PUBLISHED.hicupidTable4 : PUBLISHED.hicupidTable3;
+  const paper = paperModelFor(input.model, input.paperModel);
+  const n = columns.length;
+  const sections: Section[] = [
+    { kind: "run", label: "This run", rows: runRows.map((x) => x.r) },
+    ...reportedAndDiff(runRows, table, (m) => {
+      const p = table.rows.find((x) => x.model === paper.model && x.method === m);
+      return p && { ...p, values: p.values.slice(0, n) };
+    }),
+  ];
+  const judgeNote =
+    judges.length > 1
+      ? `S_GPT: the experiment's first judge (${judges[0]}); S_Llama: its second (${judges[1]}).`
+      : `S_GPT: the experiment's judge (${judges[0]}).`;
+  return {
+    id: "hicupid-table3",
+    title: `${table.source.replace(", ", " ")}: personalized QA (${test2 ? "Test Set 2" : "Test Set 1"})`,
+    stub: "Method",
+    withModel: true,
+    groups,
+    columns,
+    sections,
+    notes: [
+      `${runsNote(maxRuns)} BLEU and ROUGE-L over all QA pairs (× 100). Persona and Multi-Info: the model's win rate over the personalized answer + 0.5 × the tie rate (50 = as good as the reference answer); Schedule: the share judged free of schedule conflicts; Total = persona × 25/40 + schedule / 2 × 10/40 + multi-info × 5/40.`,
+      `${judgeNote} Contriever: the dense retriever of the embedding role (utterance level, k = 5).`,
+      "Bold: the best of this run's methods per column; underlined: the second.",
+      maxRuns > 1
+        ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
+        : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
+      `Reported rows: ${table.source}, ${paper.model} (${table.setup})${
+        paper.matched
+          ? ""
+          : `; the run's model (${input.model ?? "unknown"}) is not one of the paper's, so it is compared with Llama-3.1-8B, the paper's model with every one of these settings`
+      }.`,
+    ],
+  };
+}
+
+/** Every paper table the experiment's tasks make, in the papers' order. */
+export function buildPaperTables(input: TableInput): PaperTable[] {
+  return [memPalTable2(input), memPalTable3(input), hicupidTable3(input)].filter((t): t is PaperTable => t !== null);
+}

@@ -1,0 +1,91 @@
+/**
+ * The paper tables of an experiment (Mem-PAL Tables 2 and 3, HiCUPID Table 3) and their files: LaTeX,
+ * Markdown, CSV. `pal table`, the experiment page's "Paper table" view and its downloads read this.
+ */
+import type { Db } from "@/db/client";
+import { InvalidInputError } from "@/lib/errors";
+import { resolveModelConfig } from "@/lib/llm/config";
+import { parseExperimentConfig, referenceMethod, type ExperimentConfig } from "../config";
+import { getExperimentRow } from "../control";
+import { experimentResults, type ExperimentResults } from "../results";
+import { buildPaperTables } from "./build";
+import { paperTablesCsv } from "./csv";
+import { paperTablesLatex } from "./latex";
+import { paperTablesMarkdown } from "./markdown";
+import { PAPER_TABLE_IDS, type PaperTable, type PaperTableId } from "./types";
+
+export const PAPER_TABLE_FORMATS = ["latex", "markdown", "csv"] as const;
+export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
+export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
+
+/** The assistant model the run used as its config names it, else the role's model now (null when none is set). */
+function assistantModel(db: Db, config: ExperimentConfig): string | null {
+  if (config.models.assistant?.model) return config.models.assistant.model;
+  try {
+    return resolveModelConfig(db, "assistant").model;
+  } catch {
+    return null;
+  }
+}
+
+/** The tables from results already computed (the page has them) and the experiment's config. */
+export function paperTablesOf(
+  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin">,
+  config: ExperimentConfig,
+  model: string | null,
+  opts: PaperTableOptions = {},
+): PaperTable[] {
+  if (opts.table && !(PAPER_TABLE_IDS as readonly string[]).includes(opts.table))
+    throw new InvalidInputError(`table: "${opts.table}" is not one of ${PAPER_TABLE_IDS.join(", ")}`);
+  const tables = buildPaperTables({
+    methods: config.methods,
+    reference: referenceMethod(config),
+    summary: res.summary,
+    pairwise: res.pairwise,
+    model,
+    splits: config.hicupid.splits,
+    judges: config.hicupid.judges,
+    paperModel: opts.paperModel ?? null,
+    tieMargin: res.pairwiseTieMargin,
+  });
+  return opts.table ? tables.filter((t) => t.id === (opts.table as PaperTableId)) : tables;
+}
+
+export function experimentPaperTables(
+  db: Db,
+  id: number,
+  opts: PaperTableOptions = {},
+  res?: ExperimentResults,
+): { name: string; tables: PaperTable[] } {
+  const e = getExperimentRow(db, id);
+  const config = parseExperimentConfig(e.config);
+  const tables = paperTablesOf(res ?? experimentResults(db, id), config, assistantModel(db, config), opts);
+  return { name: e.name, tables };
+}
+
+export function isPaperTableFormat(s: string): s is PaperTableFormat {
+  return (PAPER_TABLE_FORMATS as readonly string[]).includes(s);
+}
+
+/** One file of the experiment's paper tables. */
+export function paperTableFile(
+  db: Db,
+  id: number,
+  format: string,
+  opts: PaperTableOptions = {},
+): { body: string; contentType: string; filename: string } {
+  if (!isPaperTableFormat(format)) throw new InvalidInputError(`format: "${format}" is not one of ${PAPER_TABLE_FORMATS.join(", ")}`);
+  const { name, tables } = experimentPaperTables(db, id, opts);
+  if (!tables.length)
+    throw new InvalidInputError(`experiment ${id} has no paper table${opts.table ? ` ${opts.table}` : ""} (no results of its tasks yet)`);
+  const source = `Experiment ${id} (${name.replace(/[\r\n]+/g, " ")})`;
+  const base = `experiment-${id}-${opts.table ?? "paper-tables"}`;
+  if (format === "latex")
+    return { body: paperTablesLatex(tables, source), contentType: "application/x-tex; charset=utf-8", filename: `${base}.tex` };
+  if (format === "markdown")
+    return { body: paperTablesMarkdown(tables, source), contentType: "text/markdown; charset=utf-8", filename: `${base}.md` };
+  return { body: paperTablesCsv(tables), contentType: "text/csv; charset=utf-8", filename: `${base}.csv` };
+}
+
+export type { PaperTable, PaperTableId } from "./types";
+export { PAPER_TABLE_IDS } from "./types";

@@ -1,0 +1,71 @@
+/** The published rows equal the papers: each value against the papers' own table lines (fixtures/paper-tables/). */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PUBLISHED } from "./published";
+
+const dir = path.resolve(import.meta.dirname, "../../../fixtures/paper-tables");
+const lines = (f: string) =>
+  fs
+    .readFileSync(path.join(dir, f), "utf8")
+    .split("\n")
+    .map((l) => l.replace(/\u00a0/g, " "))
+    .filter((l) => l.trim());
+
+// The paper's row names → the methods of the registry they stand for.
+const MEM_PAL_ROWS: Record<string, string> = {
+  "Vanilla (w/o log)": "vanilla",
+  "Vanilla (with log)": "vanilla-log",
+  "Turn-level RAG": "turn-rag",
+  "Session-level RAG": "session-rag",
+  "RecurSum (wang2025recursum)": "recursum",
+  "ConditionMem (yuan2025conditionmem)": "conditionmem",
+  "MemoryBank (zhong2024memorybank)": "memorybank",
+  RecurSum: "recursum",
+  ConditionMem: "conditionmem",
+  MemoryBank: "memorybank",
+  "H2Memory (ours)": "h2memory",
+  "H2Memory (w/o MGM_{G})": "h2memory-no-graph",
+  "H2Memory (w/o MBM_{B})": "h2memory-no-background",
+  "H2Memory (w/o MTM_{T})": "h2memory-no-topic",
+  "H2Memory (w/o MPM_{P})": "h2memory-no-principle",
+};
+
+describe("the papers' published rows", () => {
+  it("Mem-PAL Table 2: all 12 rows, 10 values each", () => {
+    const paper = lines("mem-pal-table2.txt").map((l) => {
+      const words = l.trim().split(" ");
+      return { method: MEM_PAL_ROWS[words.slice(0, -10).join(" ")], values: words.slice(-10).map(Number) };
+    });
+    expect(paper).toHaveLength(12);
+    expect(PUBLISHED.memPalTable2.rows).toEqual(paper);
+  });
+
+  it("Mem-PAL Table 3: the five baselines, W / T / L per dimension, 826 topics each", () => {
+    const paper = lines("mem-pal-table3.txt").map((l) => {
+      const m = /^(.*?) (\d+) \/ (\d+) \/ (\d+) (\d+) \/ (\d+) \/ (\d+)$/.exec(l.trim())!;
+      return { method: MEM_PAL_ROWS[m[1]], values: m.slice(2).map(Number) };
+    });
+    expect(PUBLISHED.memPalTable3.rows).toEqual(paper);
+    for (const r of PUBLISHED.memPalTable3.rows) {
+      expect(r.values.slice(0, 3).reduce((a, b) => a + b)).toBe(826);
+      expect(r.values.slice(3).reduce((a, b) => a + b)).toBe(826);
+    }
+  });
+
+  it.each([
+    ["hicupid-table3.txt", PUBLISHED.hicupidTable3],
+    ["hicupid-table4.txt", PUBLISHED.hicupidTable4],
+  ])("HiCUPID %s: 23 rows (4 models), 10 values each, bold marks dropped", (file, table) => {
+    let model = "";
+    const paper = lines(file)
+      .map((l) => l.split("\t"))
+      .filter((f) => f.length >= 12 && f[1])
+      .map((f) => {
+        if (f[0]) model = f[0];
+        return { model, method: f[1], values: f.slice(2, 12).map((x) => Number(x.replace(/<\/?b>/g, ""))) };
+      });
+    expect(paper).toHaveLength(23);
+    expect(table.rows).toEqual(paper);
+  });
+});
