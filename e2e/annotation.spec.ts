@@ -122,11 +122,11 @@ test("session-quality campaign: two annotators rate logs and dialogue 1–3; the
   await s1.page.setViewportSize({ width: 1440, height: 900 });
   await s1.page.goto(`${e2eState().baseURL}/annotate/${id}`);
   const side = s1.page.getByTestId("session-context");
-  await expect(side.getByText(/^Situation/)).toBeVisible();
+  await expect(side.getByRole("heading", { name: /^Situation/ })).toBeVisible();
   expect(await s1.page.getByTestId("user-info").innerText()).not.toContain('{"');
   await s1.page.getByText(/^Dialogue \(\d+ utterances\)/).scrollIntoViewIfNeeded();
   await s1.page.mouse.wheel(0, 2000);
-  await expect(side.getByText(/^Situation/)).toBeInViewport();
+  await expect(side.getByRole("heading", { name: /^Situation/ })).toBeInViewport();
   await s1.page.screenshot({ path: test.info().outputPath("session-rating-situation.png") });
   const n = await annotateAll(s1.page, id, () => ["3", "2"]);
   await annotateAll(s2.page, id, () => ["3", "3"]);

@@ -243,7 +243,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   const preview = page.getByTestId("figure-preview");
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320);
   const svgUrl = await preview.getAttribute("src");
-  const svgText = await (await page.request.get(svgUrl!)).text();
+  const svgText = await (await page.request.get(new URL(svgUrl!, page.url()).toString())).text();
   const parsed = await page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, "image/svg+xml");
     return {

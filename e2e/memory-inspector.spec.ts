@@ -136,9 +136,9 @@ test("MemoryBank's entries read as labelled text: pieces with their date and str
   test.setTimeout(180_000);
   const base = e2eState().baseURL;
   await login(page, account("researcher"));
-  const id = await startBuild(page, `${base}/memory`, "memorybank", "0003");
+  const id = await startBuild(page, `${base}/memory`, "memorybank", "0002");
   await expect(page.getByTestId(`build-${id}`)).toHaveAttribute("data-status", "complete", { timeout: 150_000 });
-  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0003" });
+  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0002" });
   await row.getByRole("link", { name: "memorybank" }).click();
   const table = page.getByTestId("generic-memory");
   await expect(table.getByRole("row").filter({ hasText: "event" }).first()).toContainText("strength");
