@@ -141,7 +141,8 @@ test("MemoryBank's entries read as labelled text: pieces with their date and str
   const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "PAL-Set demo (en)" }).filter({ hasText: "0002" });
   await row.getByRole("link", { name: "memorybank" }).click();
   const table = page.getByTestId("generic-memory");
-  await expect(table.getByRole("row").filter({ hasText: "event" }).first()).toContainText("strength");
+  const event = table.getByRole("row").filter({ has: page.getByRole("cell", { name: "event", exact: true }) });
+  await expect(event.first()).toContainText("strength");
   const text = await table.innerText();
   expect(text).not.toContain('{"');
   expect(text).not.toMatch(/^\s*[{}[\]]\s*$/m);

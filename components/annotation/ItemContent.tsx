@@ -20,11 +20,12 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
     const logs = (content.logs as Array<{ timestamp: string; type: string | null; content: string }>) ?? [];
     const dialogue = (content.dialogue as Array<{ role: string; content: string; action?: string }>) ?? [];
     // The situation is what the logs are judged against: it leads the side column, which stays in view
-    // (sticky, scrolling on its own) while the annotator reads down the logs and the dialogue.
+    // (sticky below the queue's header, scrolling on its own) while the logs and the dialogue scroll in
+    // their own panes, both sized to fit one screen together.
     return (
       <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <aside
-          className="space-y-3 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto"
+          className="space-y-3 lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:overflow-y-auto"
           data-testid="session-context"
         >
           <Panel title={`Situation · ${String(content.timestamp ?? "")}`}>
@@ -50,7 +51,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
           </Panel>
         </aside>
         <div className="space-y-3">
-          <ScrollPane title={`Logs (${logs.length})`} maxHeight="max-h-[28rem]">
+          <ScrollPane title={`Logs (${logs.length})`} maxHeight="max-h-[calc(50vh-7rem)] min-h-40">
             <ol className="space-y-1">
               {logs.map((l, i) => (
                 <li key={i} className="grid grid-cols-[9rem_1fr] gap-2 border-b border-slate-100 pb-1">
@@ -60,7 +61,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
               ))}
             </ol>
           </ScrollPane>
-          <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight="max-h-[32rem]">
+          <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight="max-h-[calc(50vh-7rem)] min-h-40">
             <Dialogue turns={dialogue} />
           </ScrollPane>
         </div>
