@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { canonicalJson, methodKey, parseExperimentConfig } from "@/lib/experiments/config";
+import { canonicalJson, methodKey, parseExperimentConfig, referenceMethod } from "@/lib/experiments/config";
 import { BUILD_TOKEN_GUESS, estimateMemoryBuild } from "@/lib/assistants/core/build-estimate";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { datasetById } from "@/lib/assistants/core/sessions";
@@ -182,7 +182,8 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     for (const m of config.methods) addRow(methodKey(m), t.task, n, task.estimate(config));
     if (t.pairs)
       for (const m of config.methods)
-        if (methodKey(m) !== config.reference) addRow(pairMethod(config.reference!, methodKey(m)), t.task, n, task.pairs!.estimate(config));
+        if (methodKey(m) !== referenceMethod(config))
+          addRow(pairMethod(referenceMethod(config), methodKey(m)), t.task, n, task.pairs!.estimate(config));
   }
   const total: DryRunRow = {
     method: "total",

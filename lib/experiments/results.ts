@@ -8,7 +8,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, jobScores } from "@/db/schema";
-import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig, referenceMethod, type ExperimentConfig } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { pairOutcome } from "@/lib/metrics/faireval";
@@ -72,7 +72,7 @@ export function latestScores(db: Db, experimentId: number): Map<number, Record<s
 export function experimentResults(db: Db, experimentId: number): ExperimentResults {
   const e = getExperimentRow(db, experimentId);
   const config = parseExperimentConfig(e.config);
-  const reference = config.reference!;
+  const reference = referenceMethod(config);
   const all = db
     .select({
       id: jobs.id,
