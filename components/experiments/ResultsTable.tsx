@@ -17,14 +17,25 @@ export type ResultsTableRow = {
 const fmt = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 
 /** One task's results, methods as rows (as in the papers' tables), sortable by any column, with a bar chart per metric. */
-export function ResultsTable({ task, rows, reference }: { task: string; rows: ResultsTableRow[]; reference: string }) {
+export function ResultsTable({
+  task,
+  rows,
+  reference,
+  names = {},
+}: {
+  task: string;
+  rows: ResultsTableRow[];
+  reference: string;
+  /** Display names by method key (lib/experiments/method-choices.ts methodNames); the key when absent. */
+  names?: Record<string, string>;
+}) {
   const metrics = Object.keys(rows[0]?.metrics ?? {});
   const withCost = rows.some((r) => typeof r.ledger?.cost === "number");
   const withMemory = rows.some((r) => r.memory !== null);
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
   const value = (r: ResultsTableRow, key: string): number | string =>
     key === "method"
-      ? r.method
+      ? (names[r.method] ?? r.method)
       : key === "calls"
         ? (r.ledger?.calls ?? -1)
         : key === "tokens"
@@ -77,7 +88,9 @@ export function ResultsTable({ task, rows, reference }: { task: string; rows: Re
         <tbody>
           {sorted.map((r) => (
             <tr key={r.method} className="border-t border-slate-100" data-method={r.method}>
-              <td className="p-2 font-medium">{r.method}</td>
+              <td className="p-2 font-medium" title={r.method}>
+                {names[r.method] ?? r.method}
+              </td>
               <td className="p-2">{r.runs}</td>
               {metrics.map((m) => {
                 const x = r.metrics[m];

@@ -257,10 +257,25 @@ export function presetOverrides(config: ExperimentConfig): PresetOverride[] {
   return out;
 }
 
-/** The presets as the New experiment form shows them (plain data: label, config, sourced settings). */
-export function presetOptions() {
+/**
+ * The presets as the New experiment form shows them (plain data: label, config, sourced settings, and
+ * the methods with their display names, to pick a subset of).
+ */
+export function presetOptions(displayName: (m: { name: string; label?: string }) => string = methodKey) {
   return PRESET_IDS.map((id) => {
     const p = PRESETS[id];
-    return { id, label: p.label, description: p.description, datasetKind: p.datasetKind, config: p.config, settings: presetSettings(id) };
+    const methods = (p.config.methods as Array<{ name: string; label?: string }>).map((m) => ({
+      key: methodKey(m),
+      label: displayName(m),
+    }));
+    return {
+      id,
+      label: p.label,
+      description: p.description,
+      datasetKind: p.datasetKind,
+      config: p.config,
+      settings: presetSettings(id),
+      methods,
+    };
   });
 }

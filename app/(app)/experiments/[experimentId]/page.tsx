@@ -12,7 +12,9 @@ import { ExperimentControls } from "@/components/experiments/ExperimentControls"
 import { ResultsTable } from "@/components/experiments/ResultsTable";
 import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
-import { PRESETS, presetOverrides } from "@/lib/experiments/presets";
+import { PRESETS } from "@/lib/experiments/presets";
+import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
+import { methodNames } from "@/lib/experiments/method-choices";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -27,8 +29,10 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
   const parsed = parseExperimentConfig(e.config);
-  const overrides = presetOverrides(parsed);
-  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+  const changes = presetChanges(parsed);
+  // Methods by their display names in every table; a pair "a~b" reads "A vs B".
+  const names = methodNames(parsed.methods);
+  const nameOf = (key: string) => names[key] ?? key;
   const exportLink = (format: string, label: string) => (
     <a
       className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
@@ -41,7 +45,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
     <>
       <PageHeader
         title={e.name}
-        subtitle={`Experiment ${id} · reference ${res.reference}${e.error ? ` · ${e.error}` : ""}`}
+        subtitle={`Experiment ${id} · reference ${nameOf(res.reference)}${e.error ? ` · ${e.error}` : ""}`}
         actions={
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
@@ -56,37 +60,23 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
         <p className="mb-1" data-testid="preset">
           Protocol: <b>{parsed.preset ? PRESETS[parsed.preset].label : "custom (no preset)"}</b>
-          {parsed.preset
-            ? ` · ${overrides.length ? `${overrides.length} override${overrides.length > 1 ? "s" : ""}` : "no overrides"}`
-            : ""}{" "}
-          ·{" "}
+          {parsed.preset ? ` · ${changes.length ? `${changes.length} change${changes.length > 1 ? "s" : ""}` : "no changes"}` : ""} ·{" "}
           <Link className="text-indigo-700 hover:underline" href="/experiments/protocol">
             protocol notes
           </Link>
         </p>
-        {overrides.length ? (
-          <table className="mb-2 w-full" data-testid="preset-overrides">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="pr-2">Setting</th>
-                <th className="pr-2">Preset</th>
-                <th>This experiment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overrides.map((o) => (
-                <tr key={o.path} className="border-t border-slate-100 align-top">
-                  <td className="pr-2 font-mono">{o.path}</td>
-                  <td className="pr-2">{show(o.preset)}</td>
-                  <td>{show(o.value)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        {changes.length ? (
+          <ul className="mb-2 list-disc pl-5" data-testid="preset-changes">
+            {changes.map((c) => (
+              <li key={c.setting}>
+                <b>{c.setting}</b>: {c.value} <span className="text-slate-500">(preset: {c.preset})</span>
+              </li>
+            ))}
+          </ul>
         ) : null}
         <p>
           Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
-          <b>{Object.keys(config.models ?? {}).length ? JSON.stringify(config.models) : "the configured defaults per role"}</b>
+          <b>{Object.keys(config.models ?? {}).length ? inWords(config.models) : "the configured defaults per role"}</b>
         </p>
         <details className="mt-1">
           <summary>Full config</summary>
@@ -100,7 +90,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <ResultsTable
             key={task}
             task={task}
-            reference={res.reference}
+            reference={nameOf(res.reference)}
+            names={names}
             rows={rows.map((r) => ({
               ...r,
               ledger: res.ledgerByMethod[r.method] ?? null,
@@ -130,8 +121,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             <tbody>
               {res.pairwise.map((p) => (
                 <tr key={`${p.a}${p.b}${p.dimension}`} className="border-t border-slate-100">
-                  <td className="p-2">{p.a}</td>
-                  <td className="p-2">{p.b}</td>
+                  <td className="p-2">{nameOf(p.a)}</td>
+                  <td className="p-2">{nameOf(p.b)}</td>
                   <td className="p-2">{p.dimension}</td>
                   <td className="p-2">
                     {p.win} / {p.tie} / {p.lose}
