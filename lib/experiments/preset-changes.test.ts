@@ -36,3 +36,11 @@ describe("presetChanges", () => {
     ]);
   });
 });
+
+describe("presetChanges: run settings", () => {
+  it("leaves out how the run is run (spend cap, prices, attempts, batches): the numbers do not depend on it", () => {
+    expect(changes("hicupid", { spendCap: { calls: 1 }, maxAttempts: 5, judgeBatch: true, repeats: 2 })).toEqual([
+      "repeats: 2 (preset: 1)",
+    ]);
+  });
+});

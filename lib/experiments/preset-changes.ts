@@ -2,7 +2,8 @@
  * What a config changes from its preset, in words a researcher reads on the experiment page and in
  * `pal run --dry-run`: "users: 0000 (preset: all)", "methods: H2Memory, Vanilla (preset: 12 methods)",
  * "H2Memory k: 5 (preset: 3)". Only real changes: both sides are compared after defaults
- * (presetOverrides), and a subset of methods is one line, not one "removed" line per method.
+ * (presetOverrides), a subset of methods is one line, not one "removed" line per method, and how the
+ * run is run (spend cap, prices, attempts, judge batches) is not a change of the protocol.
  */
 import type { ParsedExperimentConfig } from "./config";
 import { methodKey, parseExperimentConfig } from "./config";
@@ -22,11 +23,7 @@ const SETTING_NAMES: Record<string, string> = {
   "hicupid.splits": "HiCUPID splits",
   "hicupid.perSplit": "HiCUPID items per split",
   "hicupid.judges": "HiCUPID judges",
-  "spendCap.calls": "spend cap (calls)",
-  "spendCap.usd": "spend cap (USD)",
-  judgeBatch: "judge calls as batches",
   tieMargin: "tie margin",
-  maxAttempts: "attempts per job",
 };
 
 /** A value in words: lists joined, "not set" for what one side leaves out. */
@@ -46,13 +43,16 @@ function methodList(names: string[]): string {
   return names.length <= 6 ? names.join(", ") : `${names.length} methods`;
 }
 
+/** How a run is run, not what it measures (the numbers do not depend on them): not changes of the protocol. */
+const RUN_SETTINGS = /^(spendCap|prices|maxAttempts|judgeBatch)(\.|$)/;
+
 export function presetChanges(config: ParsedExperimentConfig): PresetChange[] {
   if (!config.preset) return [];
   const base = parseExperimentConfig(applyPreset(config.preset));
   const byKey = new Map([...base.methods, ...config.methods].map((m) => [methodKey(m), methodDisplayName(m)]));
   const name = (key: unknown) => byKey.get(String(key)) ?? String(key);
   const out: PresetChange[] = [];
-  const overrides = presetOverrides(config);
+  const overrides = presetOverrides(config).filter((o) => !RUN_SETTINGS.test(o.path));
   // Methods added or left out: one line with the methods this experiment runs.
   if (overrides.some((o) => /^methods\.[^.]+$/.test(o.path))) {
     out.push({
