@@ -10,13 +10,13 @@ export function datasetUserKeys(db: Db, datasetId: number, limit = USER_KEYS_LIM
   // A data set is of one kind: one of the two tables has its users, the other none.
   const rows = db.$client
     .prepare(
-      `SELECT user_key AS k FROM pal_users WHERE dataset_id = ?1
-       UNION ALL SELECT user_key AS k FROM hc_users WHERE dataset_id = ?1
-       ORDER BY k LIMIT ?2`,
+      `SELECT user_key AS k FROM pal_users WHERE dataset_id = @id
+       UNION ALL SELECT user_key AS k FROM hc_users WHERE dataset_id = @id
+       ORDER BY k LIMIT @limit`,
     )
-    .all(datasetId, limit) as Array<{ k: string }>;
+    .all({ id: datasetId, limit }) as Array<{ k: string }>;
   const total = db.$client
-    .prepare("SELECT (SELECT count(*) FROM pal_users WHERE dataset_id = ?1) + (SELECT count(*) FROM hc_users WHERE dataset_id = ?1) AS n")
-    .get(datasetId) as { n: number };
+    .prepare("SELECT (SELECT count(*) FROM pal_users WHERE dataset_id = @id) + (SELECT count(*) FROM hc_users WHERE dataset_id = @id) AS n")
+    .get({ id: datasetId }) as { n: number };
   return { users: rows.map((r) => r.k), total: total.n };
 }
