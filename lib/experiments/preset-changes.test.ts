@@ -12,10 +12,11 @@ describe("presetChanges", () => {
     expect(changes("mem-pal", { users: "all", repeats: 3 })).toEqual([]);
   });
 
-  it("says a subset of users and methods in one line each, not one removed method per line", () => {
-    expect(changes("mem-pal", { users: ["0000"], methods: [{ name: "h2memory" }, { name: "vanilla" }] })).toEqual([
+  it("says a subset of users and methods in one line each, not one removed method per line, in a fixed order", () => {
+    expect(changes("mem-pal", { repeats: 1, users: ["0000"], methods: [{ name: "h2memory" }, { name: "vanilla" }] })).toEqual([
       "methods: H2Memory, Vanilla (preset: 12 methods)",
       "users: 0000 (preset: all)",
+      "repeats: 1 (preset: 3)",
     ]);
   });
 
@@ -30,8 +31,8 @@ describe("presetChanges", () => {
     ).toEqual([
       "methods: H2Memory w/o M_G, H2Memory (preset: 12 methods)",
       "tasks: dialogue (preset: requirement, solution, dialogue)",
-      expect.stringMatching(/^judge temperature: 0\.2 \(preset: [\d.]+\)$/),
       "reference: H2Memory w/o M_G (preset: H2Memory)",
+      expect.stringMatching(/^judge temperature: 0\.2 \(preset: [\d.]+\)$/),
       "H2Memory w/o M_G k: 5 (preset: 3)",
     ]);
   });

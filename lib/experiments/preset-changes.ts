@@ -72,8 +72,18 @@ export function presetChanges(config: ParsedExperimentConfig): PresetChange[] {
       out.push({ setting: SETTING_NAMES[o.path] ?? o.path, value: inWords(o.value), preset: inWords(o.preset) });
     }
   }
-  return out;
+  // A fixed order (what runs, on what, compared how, then the rest), whatever the stored config's key order.
+  const rank = (c: PresetChange) => {
+    const i = ORDER.indexOf(c.setting);
+    return i >= 0 ? i : ORDER.length;
+  };
+  return out
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map((x) => x.c);
 }
+
+const ORDER = ["methods", "tasks", "users", "reference", "retriever", "repeats", "seed"];
 
 /** One change as a line: "users: 0000 (preset: all)". */
 export function changeLine(c: PresetChange): string {
