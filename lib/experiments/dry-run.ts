@@ -165,7 +165,11 @@ function buildRows(
         const saved = Object.values(saving.saved).reduce((acc, x) => range(acc.min + x.min, acc.max + x.max), zero);
         const n = saved.min === saved.max ? String(saved.min) : `${saved.min}–${saved.max}`;
         const shared = `${n} calls shared with ${saving.paidBy.join(", ")} (the same requests: cache hits, counted there)`;
-        row.note = row.note ? `${shared}; ${row.note}` : shared;
+        // Nothing left of its own: the bounds' explanation belongs to the build that pays.
+        if (row.total.max === 0) {
+          row.exact = true;
+          row.note = shared;
+        } else row.note = row.note ? `${shared}; ${row.note}` : shared;
         row.sharedWith = saving.paidBy;
       }
     }
