@@ -147,9 +147,12 @@ export function NewExperimentForm({
     setUserSel([]);
     setSomeUsers(false);
     if (!p) {
-      // Custom starts as it always has: the first method, no task.
+      // Custom starts as it always has: the first method, no task, one run, seed 0, BM25.
       setPicked(allMethods.slice(0, 1).map((m) => m.name));
       setTaskSel([]);
+      setRepeats(1);
+      setSeed(0);
+      setRetriever("bm25");
       return;
     }
     setPicked(p.methods.map((m) => m.key));
