@@ -153,7 +153,14 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
 
   // Highlight a passage of vanilla-log's second reply, with a note.
-  const target = columns.filter({ hasText: "vanilla-log" }).getByTestId("turn-assistant").nth(1).locator("[data-block]").first();
+  // Columns are headed by display names ("Vanilla + logs"); the method's key is its data-method.
+  await expect(page.locator('[data-testid="method-output"][data-method="vanilla-log"] h2')).toContainText("Vanilla + logs");
+  const target = page
+    .locator('[data-testid="compare-columns"] [data-testid="method-output"][data-method="vanilla-log"]')
+    .getByTestId("turn-assistant")
+    .nth(1)
+    .locator("[data-block]")
+    .first();
   const passage = await target.evaluate((el) => {
     const node = el.firstChild!;
     const text = node.textContent ?? "";
