@@ -31,6 +31,7 @@ test("the form opens on the data set's preset; checkboxes pick a subset; the exp
   await expect(preset).toHaveValue("hicupid");
   await expect(methods.getByRole("checkbox")).toHaveCount(4);
   await expect(form.getByTestId("reference")).toHaveValue("0-shot");
+  await form.screenshot({ path: test.info().outputPath("protocol-form-hicupid.png") });
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
   await expect(preset).toHaveValue("mem-pal");
   const settings = form.getByTestId("preset-settings");
