@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { tempDb } from "@/test/db";
-import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
+import { FIXTURE_JSONL, PALSET_EN, PALSET_ZH } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 
@@ -24,6 +24,9 @@ describe("pal run --preset", () => {
   beforeAll(async () => {
     await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" });
+    // named as `pal demo` names them, so the command below is the one README shows
+    await importPalset(t.db, { paths: [PALSET_ZH], name: "PAL-Set demo (zh)", lang: "zh" });
+    await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "HiCUPID demo" });
   });
   afterAll(() => t.cleanup());
 
@@ -64,5 +67,53 @@ describe("pal run --preset", () => {
       'pal: the mem-pal preset needs the embedding role: no model configured for "embedding": set PAL_MODEL_EMBEDDING or choose one in Admin → Models',
     );
     expect(t.db.$client.prepare("select count(*) as n from experiments").get()).toEqual({ n: 0 });
+  });
+
+  it("runs the data set's kind's preset when neither --preset nor --method is given, and says so", () => {
+    const zh = pal("run", "--dataset", "PAL-Set demo (zh)", "--dry-run");
+    expect(zh.status, zh.stderr).toBe(0);
+    expect(zh.stderr).toContain("no --preset or --method: running the mem-pal preset (Reproduce Mem-PAL) for this PAL-Set data set");
+    expect(zh.stdout).toContain("Reproduce Mem-PAL: settings and their sources");
+    expect(zh.stdout).toContain("no changes from the preset");
+    const hc = JSON.parse(pal("run", "--dataset", "HiCUPID demo", "--dry-run", "--json").stdout);
+    expect(hc.config.preset).toBe("hicupid");
+    expect(hc.rows.map((r: { method: string }) => r.method)).toEqual(["0-shot", "3-shot", "bm25-k5", "dense-k5"]);
+    // --method opts out of the default (a custom run); --preset none too
+    const custom = pal("run", "--dataset", "HiCUPID demo", "--method", "full-history", "--task", "hicupid", "--dry-run", "--json");
+    expect(custom.stderr).not.toContain("running the");
+    expect(JSON.parse(custom.stdout).config.preset).toBeUndefined();
+    const none = pal("run", "--dataset", "HiCUPID demo", "--preset", "none", "--dry-run");
+    expect(none.stderr.trim()).toBe("pal: a custom run (--preset none) needs --method or --config with methods");
+  });
+
+  it("merges --method and --task into the preset: the methods keep their options, the changes read as words", () => {
+    const r = pal(
+      "run",
+      "--preset",
+      "mem-pal",
+      "--dataset",
+      "en",
+      "--method",
+      "h2memory,vanilla",
+      "--users",
+      "0000",
+      "--dry-run",
+      "--json",
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.config.methods).toEqual([
+      { name: "h2memory", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
+      { name: "vanilla", options: {} },
+    ]);
+    expect(out.config.reference).toBe("h2memory");
+    expect(out.preset.changes).toEqual([
+      { setting: "methods", value: "H2Memory, Vanilla", preset: "12 methods" },
+      { setting: "users", value: "0000", preset: "all" },
+    ]);
+    const text = pal("run", "--preset", "mem-pal", "--dataset", "en", "--method", "h2memory,vanilla", "--users", "0000", "--dry-run");
+    expect(text.stdout).toContain(
+      "changes from the preset:\n  methods: H2Memory, Vanilla (preset: 12 methods)\n  users: 0000 (preset: all)",
+    );
   });
 });

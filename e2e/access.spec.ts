@@ -17,6 +17,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "admin/users/[id]": { sample: "/api/admin/users/1", methods: { PATCH: ["admin"] } },
   "datasets/import": { sample: "/api/datasets/import", methods: { POST: ["admin", "researcher"] } },
   "datasets/[datasetId]/export": { sample: "/api/datasets/1/export", methods: { GET: ["admin", "researcher"] } },
+  "datasets/[datasetId]/users": { sample: "/api/datasets/1/users", methods: { GET: ["admin", "researcher"] } },
   experiments: { sample: "/api/experiments", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
   "experiments/[experimentId]": {
     sample: "/api/experiments/999999",

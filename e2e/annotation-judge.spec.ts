@@ -149,6 +149,12 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   await page.getByLabel(/^Experiment/).selectOption({ label: `#${exp.id} E2E dialogue experiment` });
   await page.getByLabel("Method (side A)").selectOption("h2memory");
   await page.getByLabel("Method (side B)").selectOption("vanilla-log");
+  // Methods read by their display names, and runs are counted from 1, as on the experiment pages.
+  await expect(page.getByLabel("Method (side A)").locator("option:checked")).toHaveText("H2Memory");
+  await expect(page.getByLabel("Method (side B)").locator("option:checked")).toHaveText("Vanilla + logs");
+  await expect(page.getByLabel("Run", { exact: true })).toHaveValue("1");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: test.info().outputPath("campaign-from-experiment.png") });
   for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
   await page.getByRole("checkbox", { name: firstAnnotator().email }).check();
   await page.getByLabel("Annotations per item (k)").fill("1");

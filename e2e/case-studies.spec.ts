@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { chooseUsers } from "./experiment-form";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
 
@@ -85,10 +86,11 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.goto(`${base}/experiments`);
   const form = page.getByRole("form", { name: "New experiment" });
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
-  for (const m of ["vanilla-log", "turn-rag"]) await form.getByLabel(m, { exact: true }).check();
+  await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
+  for (const m of ["Vanilla + logs", "Turn-level RAG"]) await form.getByLabel(m, { exact: true }).check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
   await form.getByLabel("Multi-turn dialogue (Task 3, pairwise FairEval)").check();
-  await form.getByTestId("users").fill("0000");
+  await chooseUsers(form, ["0000"]);
   await form.getByRole("button", { name: "Estimate" }).click();
   await expect(form.getByTestId("estimate")).toContainText("total");
   await form.getByRole("button", { name: "Launch" }).click();
@@ -151,7 +153,14 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
 
   // Highlight a passage of vanilla-log's second reply, with a note.
-  const target = columns.filter({ hasText: "vanilla-log" }).getByTestId("turn-assistant").nth(1).locator("[data-block]").first();
+  // Columns are headed by display names ("Vanilla + logs"); the method's key is its data-method.
+  await expect(page.locator('[data-testid="method-output"][data-method="vanilla-log"] h2')).toContainText("Vanilla + logs");
+  const target = page
+    .locator('[data-testid="compare-columns"] [data-testid="method-output"][data-method="vanilla-log"]')
+    .getByTestId("turn-assistant")
+    .nth(1)
+    .locator("[data-block]")
+    .first();
   const passage = await target.evaluate((el) => {
     const node = el.firstChild!;
     const text = node.textContent ?? "";

@@ -1,5 +1,6 @@
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { chooseUsers } from "./experiment-form";
 import { apiAs } from "./api-client";
 
 /**
@@ -16,8 +17,9 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
   await page.goto(`${e2eState().baseURL}/experiments`);
   const form = page.getByRole("form", { name: "New experiment" });
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
+  await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
   await form.getByLabel("Solution proposal (Task 2: generation + selection)").check();
-  await form.getByTestId("users").fill("0000");
+  await chooseUsers(form, ["0000"]);
   await form.getByLabel("Repeats").fill("7");
   // The judge role is on no endpoint marked as serving the Batch API: ticking the judge-batch box says so (still allowed).
   await form.getByTestId("judge-batch").check();
@@ -49,8 +51,9 @@ test("estimate shows N jobs of max M; over a limit Launch is blocked until an ad
 
   await page.goto(`${e2eState().baseURL}/experiments`);
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
+  await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
   await form.getByLabel("Solution proposal (Task 2: generation + selection)").check();
-  await form.getByTestId("users").fill("0000");
+  await chooseUsers(form, ["0000"]);
   await form.getByLabel("Repeats").fill("7");
   await form.getByRole("button", { name: "Estimate" }).click();
   await expect(form.getByTestId("estimate-limits")).toContainText("7 repeats of max 8");

@@ -1,5 +1,6 @@
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { chooseUsers } from "./experiment-form";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
 
@@ -41,15 +42,18 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(
     form.getByTestId("dataset").locator("optgroup[label='PAL-Set'] option").getByText("PAL-Set demo (en)", { exact: true }),
   ).toHaveCount(1);
-  await form.getByLabel("vanilla-log").check();
+  // The form opens on the data set's preset: a custom run is one click away.
+  await expect(form.getByTestId("preset")).toHaveValue("mem-pal");
+  await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
+  await form.getByLabel("Vanilla + logs", { exact: true }).check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
-  await form.getByTestId("users").fill("0000");
+  await chooseUsers(form, ["0000"]);
   await form.getByRole("button", { name: "Estimate" }).click();
   const estimate = form.getByTestId("estimate");
   await expect(estimate).toContainText("total");
-  await expect(estimate.getByRole("row").filter({ hasText: "vanilla-log" }).first()).toContainText("requirement");
+  await expect(estimate.getByRole("row").filter({ hasText: "Vanilla + logs" }).first()).toContainText("requirement");
   // Building vanilla-log's memory calls no model: a build row with 0 calls for its one user.
-  const build = estimate.getByTestId("estimate-build").filter({ hasText: "vanilla-log" });
+  const build = estimate.getByTestId("estimate-build").filter({ hasText: "Vanilla + logs" });
   await expect(build).toContainText("memory build");
   await expect(build).toContainText("1 (0 built)");
   await expect(estimate).toContainText("total with memory building");

@@ -18,7 +18,10 @@ import { knownMethod } from "@/lib/experiments/method-choices";
 import { requireModels } from "@/lib/experiments/required-models";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/experiments/format";
 import { parseExperimentConfig } from "@/lib/experiments/config";
-import { applyPreset, getPreset, presetOverrides, presetSettings, type PresetId } from "@/lib/experiments/presets";
+import { applyPreset, getPreset, presetForKind, presetOverrides, presetSettings, type PresetId } from "@/lib/experiments/presets";
+import { changeLine, presetChanges } from "@/lib/experiments/preset-changes";
+import { kindLabel } from "@/lib/datasets/kinds";
+import { mergeMethod } from "@/lib/experiments/merge";
 import { CliError } from "../errors";
 
 type RunOpts = {
@@ -80,18 +83,18 @@ function readConfigFile(file: string): Record<string, unknown> {
   }
 }
 
-/** A preset's settings as text: path, value, source; then the overrides. */
+/** A preset's settings as text: path, value, source; then what this run changes, in words. */
 function presetText(
   p: {
     label: string;
     settings: Array<{ path: string; value: unknown; source: string }>;
-    overrides: Array<{ path: string; preset: unknown; value: unknown }>;
+    changes: Array<{ setting: string; value: string; preset: string }>;
   } | null,
 ): string {
   if (!p) return "";
   const lines = [`${p.label}: settings and their sources`, ...p.settings.map((s) => `${s.path}\t${JSON.stringify(s.value)}\t${s.source}`)];
-  lines.push(p.overrides.length ? "overrides of the preset:" : "no overrides of the preset");
-  for (const o of p.overrides) lines.push(`${o.path}\t${JSON.stringify(o.preset)} → ${JSON.stringify(o.value)}`);
+  lines.push(p.changes.length ? "changes from the preset:" : "no changes from the preset");
+  for (const c of p.changes) lines.push(`  ${changeLine(c)}`);
   return lines.join("\n");
 }
 
@@ -112,7 +115,11 @@ export function registerRun(program: Command): void {
       "--config <file.json>",
       "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it",
     )
-    .option("--preset <id>", "start from a paper's protocol: mem-pal or hicupid (every setting sourced; --config and flags override it)")
+    .option(
+      "--preset <id>",
+      "start from a paper's protocol: mem-pal or hicupid (every setting sourced; --config and flags merge into it); " +
+        "the default without --method is the data set's kind's preset; none: a custom run",
+    )
     .option("--name <name>", "experiment name")
     .option("--max-calls <n>", "spend cap: pause the run when its paid calls reach n")
     .option("--max-usd <usd>", "spend cap: pause the run when its cost at the config's prices reaches this many USD")
@@ -144,16 +151,25 @@ export function registerRun(program: Command): void {
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
-        const preset = o.preset ? getPreset(o.preset, "--preset") : null;
-        if (!o.dataset && !(preset && o.dryRun)) throw new CliError("--dataset is required (or --resume ID)");
+        const named = o.preset && o.preset !== "none" ? getPreset(o.preset, "--preset") : null;
+        if (!o.dataset && !(named && o.dryRun)) throw new CliError("--dataset is required (or --resume ID)");
         const ds = o.dataset ? db.select().from(datasets).where(eq(datasets.name, o.dataset)).get() : undefined;
         if (o.dataset && !ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
-        if (ds && preset && ds.kind !== preset.datasetKind) {
-          throw new CliError(`--preset ${preset.id} runs on a ${preset.datasetKind} data set; "${ds.name}" is ${ds.kind}`);
+        if (ds && named && ds.kind !== named.datasetKind) {
+          throw new CliError(`--preset ${named.id} runs on a ${named.datasetKind} data set; "${ds.name}" is ${ds.kind}`);
         }
         const file = o.config ? readConfigFile(o.config) : {};
+        // No preset and no methods (flag or file): the paper's protocol of the data set's kind.
+        const preset = named ?? (!o.preset && !o.method && file.methods === undefined && ds ? presetForKind(ds.kind) : null);
+        if (preset && !named)
+          process.stderr.write(
+            `no --preset or --method: running the ${preset.id} preset (${preset.label}) for this ${kindLabel(ds!.kind)} data set; --preset none or --method M for a custom run\n`,
+          );
         const flags = {
-          ...(o.method ? { methods: list(o.method).map((name) => ({ name })) } : {}),
+          // Each method named keeps its options from --config's (and then the preset's) method of that name.
+          ...(o.method
+            ? { methods: list(o.method).map((name) => mergeMethod(Array.isArray(file.methods) ? file.methods : [], { name })) }
+            : {}),
           ...(o.task ? { tasks: list(o.task) } : {}),
           ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
           ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
@@ -171,12 +187,20 @@ export function registerRun(program: Command): void {
               }
             : {}),
         };
+        if (!preset && file.methods === undefined && !o.method)
+          throw new CliError("a custom run (--preset none) needs --method or --config with methods");
         const config: Record<string, unknown> = preset ? applyPreset(preset.id, { ...file, ...flags }, "--preset") : { ...file, ...flags };
         if (o.dryRun) {
           const full = parseExperimentConfig(config);
           // The preset's settings with their sources, and what this run changes from it.
           const protocol = preset
-            ? { id: preset.id, label: preset.label, settings: presetSettings(preset.id as PresetId), overrides: presetOverrides(full) }
+            ? {
+                id: preset.id,
+                label: preset.label,
+                settings: presetSettings(preset.id as PresetId),
+                overrides: presetOverrides(full),
+                changes: presetChanges(full),
+              }
             : null;
           if (!ds) {
             process.stdout.write(

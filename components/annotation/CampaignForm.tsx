@@ -19,6 +19,8 @@ type Props = {
   paperSample: { users: number; sessionsPerUser: number; seed: number };
   /** Experiments with finished dialogue / hicupid jobs, and the methods that finished them. */
   experiments: Array<{ id: number; name: string; tasks: Record<string, string[]> }>;
+  /** Display names of the registry's methods by id (a labelled method's key is its own name). */
+  methodLabels?: Record<string, string>;
 };
 
 /** The experiment task whose outputs a kind's items are made from. */
@@ -27,7 +29,7 @@ const EXPERIMENT_TASK: Record<string, string> = { "pairwise-dialogue": "dialogue
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** Posts the campaign as a multipart form to /api/campaigns (uploads can be large) and opens it. */
-export function CampaignForm({ kinds, datasets, users, paperSample, experiments }: Props) {
+export function CampaignForm({ kinds, datasets, users, paperSample, experiments, methodLabels = {} }: Props) {
   const router = useRouter();
   const [kind, setKind] = useState(kinds[0].kind);
   const [error, setError] = useState<string | null>(null);
@@ -124,7 +126,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
             <select name="methodA" key={`a-${exp.id}`} value={sysA} onChange={(e) => setMethodA(e.target.value)} className={input}>
               {methods.map((m) => (
                 <option key={m} value={m}>
-                  {m}
+                  {methodLabels[m] ?? m}
                 </option>
               ))}
             </select>
@@ -135,15 +137,15 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments 
               <select name="methodB" key={`b-${exp.id}`} value={sysB} onChange={(e) => setMethodB(e.target.value)} className={input}>
                 {methods.map((m) => (
                   <option key={m} value={m}>
-                    {m}
+                    {methodLabels[m] ?? m}
                   </option>
                 ))}
               </select>
             </label>
           ) : null}
           <label className="block text-xs text-slate-600">
-            Repeat
-            <input name="replicate" type="number" min={0} defaultValue={0} className={input} />
+            Run
+            <input name="run" type="number" min={1} defaultValue={1} className={input} />
           </label>
         </fieldset>
       ) : source === "palset-session" ? (

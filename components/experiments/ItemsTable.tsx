@@ -32,7 +32,26 @@ const range: FilterFn<ItemRow> = (row, id, value: [string, string]) => {
 
 const STATUS_CLASS: Record<string, string> = { failed: "text-rose-700", done: "text-emerald-700", running: "text-indigo-700" };
 
-export function ItemsTable({ experimentId, rows, total }: { experimentId: number; rows: ItemRow[]; total: number }) {
+/** A method key by its display name; a pairwise job's "a~b" reads "A vs B". */
+const displayName = (key: string, names: Record<string, string>) =>
+  key
+    .split("~")
+    .map((k) => names[k] ?? k)
+    .join(" vs ");
+
+export function ItemsTable({
+  experimentId,
+  rows,
+  total,
+  names = {},
+}: {
+  experimentId: number;
+  rows: ItemRow[];
+  total: number;
+  /** Display names by method key. */
+  names?: Record<string, string>;
+}) {
+  const nameOf = (key: string) => displayName(key, names);
   const [sorting, setSorting] = useState<SortingState>([]);
   const [filters, setFilters] = useState<ColumnFiltersState>([]);
   const columns = useMemo(
@@ -52,7 +71,11 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
         ),
       }),
       col.accessor("task", { header: "Task", filterFn: exact }),
-      col.accessor("method", { header: "Method", filterFn: exact }),
+      col.accessor("method", {
+        header: "Method",
+        filterFn: exact,
+        cell: (c) => <span title={c.getValue()}>{displayName(c.getValue(), names)}</span>,
+      }),
       // Runs are counted from 1 on the page; exports keep the stored replicate index (from 0).
       col.accessor("replicate", { header: "Run", cell: (c) => <span title={`replicate index ${c.getValue()}`}>{c.getValue() + 1}</span> }),
       col.accessor("status", {
@@ -84,7 +107,7 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
           ),
       }),
     ],
-    [experimentId],
+    [experimentId, names],
   );
   const table = useReactTable({
     data: rows,
@@ -114,7 +137,7 @@ export function ItemsTable({ experimentId, rows, total }: { experimentId: number
         <option value="">all</option>
         {distinct(id).map((v) => (
           <option key={v} value={v}>
-            {v}
+            {id === "method" ? nameOf(v) : v}
           </option>
         ))}
       </select>

@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { postJson } from "./api";
@@ -44,9 +44,8 @@ const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? Stri
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
-/** Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. */
-type MethodOption = { name: string; kinds: string[] };
-/** A protocol preset as the server describes it (lib/experiments/presets.ts). */
+type MethodOption = { name: string; label: string; kinds: string[] };
+/** A protocol preset as the server describes it (lib/experiments/presets.ts presetOptions). */
 export type PresetOption = {
   id: string;
   label: string;
@@ -54,8 +53,22 @@ export type PresetOption = {
   datasetKind: string;
   config: Record<string, unknown>;
   settings: Array<{ path: string; value: unknown; source: string }>;
+  /** The preset's methods: key (label, else name) and display name. */
+  methods: Array<{ key: string; label: string }>;
 };
+type Choice = { key: string; label: string };
+type UserList = { datasetId: number; users: string[]; total: number };
 
+const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+/** The reference among the picked methods: the one chosen, else H2Memory (as in Mem-PAL), else the first (config.ts referenceMethod). */
+const referenceOf = (picked: string[], chosen: string) =>
+  picked.includes(chosen) ? chosen : picked.includes("h2memory") ? "h2memory" : (picked[0] ?? "");
+
+/**
+ * Estimate (dry run) and launch an experiment; the estimate is shown before anything is spent. The form
+ * opens on the paper's preset of the chosen data set's kind; the preset's methods, tasks and users can be
+ * narrowed with checkboxes, and only what differs from the preset is sent (the server merges it in).
+ */
 export function NewExperimentForm({
   datasets,
   tasks,
@@ -71,69 +84,132 @@ export function NewExperimentForm({
   judgeBatchApi?: boolean;
 }) {
   const router = useRouter();
+  const kindOf = (id: number) => datasets.find((d) => d.id === id)?.kind;
+  const presetFor = (kind: string | undefined) => presets.find((p) => p.datasetKind === kind) ?? null;
+  const first = presetFor(kindOf(datasets[0]?.id ?? 0));
   const [datasetId, setDatasetId] = useState(datasets[0]?.id ?? 0);
-  const [presetId, setPresetId] = useState("");
+  const [presetId, setPresetId] = useState(first?.id ?? "");
   const preset = presets.find((p) => p.id === presetId) ?? null;
-  const kind = datasets.find((d) => d.id === datasetId)?.kind;
-  const methods = allMethods.filter((m) => !kind || m.kinds.includes(kind)).map((m) => m.name);
+  const kind = kindOf(datasetId);
   const [advanced, setAdvanced] = useState("");
   const [name, setName] = useState("");
-  const [picked, setPicked] = useState<string[]>(allMethods.slice(0, 1).map((m) => m.name));
-  const [taskSel, setTaskSel] = useState<string[]>([]);
-  const [users, setUsers] = useState("");
-  const [repeats, setRepeats] = useState(1);
-  const [seed, setSeed] = useState(0);
-  const [retriever, setRetriever] = useState("bm25");
+  const [picked, setPicked] = useState<string[]>(first ? first.methods.map((m) => m.key) : allMethods.slice(0, 1).map((m) => m.name));
+  const [taskSel, setTaskSel] = useState<string[]>(first ? ((first.config.tasks as string[]) ?? []) : []);
+  const [reference, setReference] = useState(String(first?.config.reference ?? ""));
+  const [someUsers, setSomeUsers] = useState(false);
+  const [userSel, setUserSel] = useState<string[]>([]);
+  const [userFilter, setUserFilter] = useState("");
+  const [userList, setUserList] = useState<UserList | null>(null);
+  const [repeats, setRepeats] = useState(Number(first?.config.repeats ?? 1));
+  const [seed, setSeed] = useState(Number(first?.config.seed ?? 0));
+  const [retriever, setRetriever] = useState(String(first?.config.retriever ?? "bm25"));
   const [judgeBatch, setJudgeBatch] = useState(false);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const methodNames = picked.filter((m) => methods.includes(m));
-  // The advanced JSON (method options and labels, models, hicupid splits and judges, ...) goes over the fields.
+  // What may be picked: the preset's methods and tasks, or (custom) every method and task of the data set's kind.
+  const methodOptions: Choice[] = preset
+    ? preset.methods
+    : allMethods.filter((m) => !kind || m.kinds.includes(kind)).map((m) => ({ key: m.name, label: m.label }));
+  const taskOptions: Choice[] = preset
+    ? ((preset.config.tasks as string[]) ?? []).map((t) => ({ key: t, label: tasks.find((x) => x.name === t)?.label ?? t }))
+    : tasks.filter((t) => t.datasetKind === kind).map((t) => ({ key: t.name, label: t.label }));
+  const methodKeys = methodOptions.filter((m) => picked.includes(m.key)).map((m) => m.key);
+  const taskKeys = taskOptions.filter((t) => taskSel.includes(t.key)).map((t) => t.key);
+  const ref = referenceOf(methodKeys, reference);
+  // Display names by key, for the estimate's rows ("a~b" is a pair: "A vs B").
+  const names = new Map<string, string>([
+    ...allMethods.map((m) => [m.name, m.label] as [string, string]),
+    ...presets.flatMap((p) => p.methods.map((m) => [m.key, m.label] as [string, string])),
+  ]);
+  const nameOf = (key: string) =>
+    key
+      .split("~")
+      .map((k) => names.get(k) ?? k)
+      .join(" vs ");
+
+  // The user ids, fetched when "Only these users" is chosen (a data set may have thousands).
+  useEffect(() => {
+    if (!someUsers || userList?.datasetId === datasetId) return;
+    let live = true;
+    fetch(`/api/datasets/${datasetId}/users`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`users: HTTP ${r.status}`))))
+      .then((u: { users: string[]; total: number }) => live && setUserList({ datasetId, ...u }))
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [someUsers, datasetId, userList?.datasetId]);
+
+  const resetTo = (p: PresetOption | null) => {
+    setEstimate(null);
+    setUserSel([]);
+    setSomeUsers(false);
+    if (!p) {
+      // Custom starts as it always has: the first method, no task, one run, seed 0, BM25.
+      setPicked(allMethods.slice(0, 1).map((m) => m.name));
+      setTaskSel([]);
+      setRepeats(1);
+      setSeed(0);
+      setRetriever("bm25");
+      return;
+    }
+    setPicked(p.methods.map((m) => m.key));
+    setTaskSel((p.config.tasks as string[]) ?? []);
+    setReference(String(p.config.reference ?? ""));
+    setRepeats(Number(p.config.repeats ?? 1));
+    setSeed(Number(p.config.seed ?? 0));
+    setRetriever(String(p.config.retriever ?? "bm25"));
+  };
+  const choosePreset = (id: string) => {
+    setPresetId(id);
+    const p = presets.find((x) => x.id === id) ?? null;
+    resetTo(p);
+    if (p && kind !== p.datasetKind) {
+      const ds = datasets.find((d) => d.kind === p.datasetKind);
+      if (ds) setDatasetId(ds.id);
+    }
+  };
+  // Another data set of another kind: its kind's preset (a custom form stays custom).
+  const chooseDataset = (id: number) => {
+    setDatasetId(id);
+    setUserSel([]);
+    setEstimate(null);
+    if (preset && preset.datasetKind !== kindOf(id)) {
+      const p = presetFor(kindOf(id));
+      setPresetId(p?.id ?? "");
+      resetTo(p);
+    }
+  };
+
+  // The advanced JSON (method options and labels, models per role, hicupid splits and judges, ...) goes over the fields.
   const extra = (): Record<string, unknown> => {
     if (!advanced.trim()) return {};
     const v = JSON.parse(advanced);
     if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("advanced config: a JSON object is expected");
     return v;
   };
-  // With a preset, the fields start from its values and only what the user changed is sent over it.
-  const choosePreset = (id: string) => {
-    setPresetId(id);
-    setEstimate(null);
-    const p = presets.find((x) => x.id === id);
-    if (!p) return;
-    const ds = datasets.find((d) => d.kind === p.datasetKind);
-    if (ds) setDatasetId(ds.id);
-    setRepeats(Number(p.config.repeats ?? 1));
-    setSeed(Number(p.config.seed ?? 0));
-    setRetriever(String(p.config.retriever ?? "bm25"));
-    setUsers("");
-  };
+  // With a preset, only what differs from it is sent; the server merges it into the preset.
   const presetConfig = (p: PresetOption) => {
     const changed: Record<string, unknown> = {};
+    if (methodKeys.length !== p.methods.length) changed.methods = methodKeys.map((k) => ({ name: k }));
+    if (taskKeys.length !== ((p.config.tasks as string[]) ?? []).length) changed.tasks = taskKeys;
+    if (ref !== p.config.reference) changed.reference = ref;
     if (repeats !== Number(p.config.repeats ?? 1)) changed.repeats = repeats;
     if (seed !== Number(p.config.seed ?? 0)) changed.seed = seed;
     if (retriever !== String(p.config.retriever ?? "bm25")) changed.retriever = retriever;
-    if (users.trim())
-      changed.users = users
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
-    return { ...p.config, ...changed, ...(judgeBatch ? { judgeBatch } : {}), ...extra(), preset: p.id };
+    if (someUsers) changed.users = userSel;
+    return { preset: p.id, ...changed, ...(judgeBatch ? { judgeBatch } : {}), ...extra() };
   };
   const config = () =>
     preset
       ? presetConfig(preset)
       : {
-          methods: methodNames.map((n) => ({ name: n })),
-          tasks: taskSel.filter((t) => tasks.find((x) => x.name === t)?.datasetKind === kind),
-          users: users.trim()
-            ? users
-                .split(",")
-                .map((s) => s.trim())
-                .filter(Boolean)
-            : "all",
+          methods: methodKeys.map((n) => ({ name: n })),
+          tasks: taskKeys,
+          users: someUsers ? userSel : "all",
+          reference: ref || undefined,
           repeats,
           seed,
           retriever,
@@ -158,7 +234,7 @@ export function NewExperimentForm({
       setBusy(false);
     }
   };
-  const toggle = (list: string[], v: string) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
+  const shownUsers = (userList?.datasetId === datasetId ? userList.users : []).filter((u) => u.includes(userFilter.trim()));
 
   return (
     <form
@@ -167,40 +243,10 @@ export function NewExperimentForm({
       onSubmit={(e) => e.preventDefault()}
     >
       <h2 className="text-sm font-semibold">New experiment</h2>
-      {presets.length ? (
-        <label className="block text-xs text-slate-600">
-          Protocol
-          <select className={input} value={presetId} onChange={(e) => choosePreset(e.target.value)} data-testid="preset">
-            <option value="">Custom (choose methods and tasks)</option>
-            {presets.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
-      {preset ? (
-        <details className="rounded border border-indigo-100 bg-indigo-50/40 p-2 text-xs text-slate-700" data-testid="preset-settings" open>
-          <summary>
-            {preset.description} Every setting and where it comes from (changing repeats, seed, retriever, users or the advanced JSON
-            records an override;{" "}
-            <Link className="text-indigo-700 underline" href="/experiments/protocol">
-              protocol notes
-            </Link>
-            ):
-          </summary>
-          <PresetSettingsTable settings={preset.settings} className="mt-1 w-full" />
-        </details>
-      ) : null}
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
         <label className="block text-xs text-slate-600">
-          Name
-          <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="(automatic)" />
-        </label>
-        <label className="block text-xs text-slate-600">
           Data set
-          <select className={input} value={datasetId} onChange={(e) => setDatasetId(Number(e.target.value))} data-testid="dataset">
+          <select className={input} value={datasetId} onChange={(e) => chooseDataset(Number(e.target.value))} data-testid="dataset">
             {/* Grouped by kind (PAL-Set, HiCUPID), in the order the data sets came. */}
             {[...new Set(datasets.map((d) => d.kindLabel))].map((label) => (
               <optgroup key={label} label={label}>
@@ -215,45 +261,120 @@ export function NewExperimentForm({
             ))}
           </select>
         </label>
+        {presets.length ? (
+          <label className="block text-xs text-slate-600">
+            Protocol
+            <select className={input} value={presetId} onChange={(e) => choosePreset(e.target.value)} data-testid="preset">
+              {presets.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.label}
+                </option>
+              ))}
+              <option value="">Custom (choose methods and tasks)</option>
+            </select>
+          </label>
+        ) : null}
         <label className="block text-xs text-slate-600">
-          Users (comma-separated ids; empty: all)
-          <input className={input} value={users} onChange={(e) => setUsers(e.target.value)} data-testid="users" />
+          Name
+          <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="(automatic)" />
         </label>
       </div>
-      {preset ? null : (
-        <>
-          <fieldset className="text-xs text-slate-600">
-            <legend>Methods (the first is the reference)</legend>
-            <div className="mt-1 flex flex-wrap gap-3">
-              {methods.map((m) => (
-                <label key={m} className="flex items-center gap-1">
-                  <input type="checkbox" checked={picked.includes(m)} onChange={() => setPicked(toggle(picked, m))} />
-                  {m}
+      {preset ? (
+        <details className="rounded border border-indigo-100 bg-indigo-50/40 p-2 text-xs text-slate-700" data-testid="preset-settings">
+          <summary>
+            {preset.description} Every setting and where it comes from (what you change below is recorded as a change from the preset;{" "}
+            <Link className="text-indigo-700 underline" href="/experiments/protocol">
+              protocol notes
+            </Link>
+            ):
+          </summary>
+          <PresetSettingsTable settings={preset.settings} className="mt-1 w-full" />
+        </details>
+      ) : null}
+      <fieldset className="text-xs text-slate-600" data-testid="method-choices">
+        <legend>Methods{preset ? " (the preset's; untick to leave one out)" : ""}</legend>
+        <div className="mt-1 flex flex-wrap gap-3">
+          {methodOptions.map((m) => (
+            <label key={m.key} className="flex items-center gap-1" title={m.key}>
+              <input type="checkbox" checked={picked.includes(m.key)} onChange={() => setPicked(toggle(picked, m.key))} />
+              {m.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+        <fieldset className="text-xs text-slate-600 md:col-span-2" data-testid="task-choices">
+          <legend>Tasks</legend>
+          <div className="mt-1 flex flex-wrap gap-3">
+            {taskOptions.map((t) => (
+              <label key={t.key} className="flex items-center gap-1">
+                <input
+                  type="checkbox"
+                  name="task"
+                  value={t.key}
+                  checked={taskSel.includes(t.key)}
+                  onChange={() => setTaskSel(toggle(taskSel, t.key))}
+                />
+                {t.label}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="block text-xs text-slate-600">
+          Reference (the others are compared with it)
+          <select className={input} value={ref} onChange={(e) => setReference(e.target.value)} data-testid="reference">
+            {methodKeys.map((k) => (
+              <option key={k} value={k}>
+                {nameOf(k)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset className="text-xs text-slate-600" data-testid="user-choices">
+        <legend>Users</legend>
+        <div className="mt-1 flex flex-wrap items-center gap-3">
+          <label className="flex items-center gap-1">
+            <input type="radio" name="users-scope" checked={!someUsers} onChange={() => setSomeUsers(false)} />
+            All users{userList?.datasetId === datasetId ? ` (${userList.total})` : ""}
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" name="users-scope" checked={someUsers} onChange={() => setSomeUsers(true)} />
+            Only these users
+          </label>
+          {someUsers ? (
+            <>
+              <input
+                className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+                value={userFilter}
+                onChange={(e) => setUserFilter(e.target.value)}
+                placeholder="filter ids"
+                aria-label="Filter user ids"
+              />
+              <span>{userSel.length} chosen</span>
+            </>
+          ) : null}
+        </div>
+        {someUsers ? (
+          userList?.datasetId === datasetId ? (
+            <div className="mt-1 flex max-h-28 flex-wrap gap-x-3 gap-y-1 overflow-y-auto rounded border border-slate-200 p-2">
+              {shownUsers.map((u) => (
+                <label key={u} className="flex items-center gap-1 font-mono">
+                  <input type="checkbox" checked={userSel.includes(u)} onChange={() => setUserSel(toggle(userSel, u))} />
+                  {u}
                 </label>
               ))}
+              {userList.users.length < userList.total ? (
+                <span className="text-slate-500">
+                  the first {userList.users.length} of {userList.total}; the advanced JSON takes any ids
+                </span>
+              ) : null}
             </div>
-          </fieldset>
-          <fieldset className="text-xs text-slate-600">
-            <legend>Tasks</legend>
-            <div className="mt-1 flex flex-wrap gap-3">
-              {tasks
-                .filter((t) => t.datasetKind === kind)
-                .map((t) => (
-                  <label key={t.name} className="flex items-center gap-1">
-                    <input
-                      type="checkbox"
-                      name="task"
-                      value={t.name}
-                      checked={taskSel.includes(t.name)}
-                      onChange={() => setTaskSel(toggle(taskSel, t.name))}
-                    />
-                    {t.label}
-                  </label>
-                ))}
-            </div>
-          </fieldset>
-        </>
-      )}
+          ) : (
+            <p className="mt-1 text-slate-500">loading the user ids…</p>
+          )
+        ) : null}
+      </fieldset>
       <div className="grid grid-cols-3 gap-3">
         <label className="block text-xs text-slate-600">
           Repeats
@@ -312,12 +433,12 @@ export function NewExperimentForm({
           </thead>
           <tbody>
             {estimate.rows.map((r) => (
-              <EstimateRow key={`${r.method}${r.task}`} r={r} />
+              <EstimateRow key={`${r.method}${r.task}`} r={r} name={nameOf(r.method)} />
             ))}
             {/* Building each method's memory (shared by every task; nothing for users already built). */}
             {estimate.builds.map((b) => (
               <tr key={`build${b.method}`} className="border-t border-slate-100" data-testid="estimate-build">
-                <td>{b.method}</td>
+                <td>{nameOf(b.method)}</td>
                 <td title={b.note ?? undefined}>
                   memory build{b.calls === null ? " (no estimate)" : b.exact ? "" : " (estimate)"}
                   {b.note ? <span className="block text-[10px] text-slate-500">{b.note}</span> : null}
@@ -405,10 +526,10 @@ function LimitsLine({ limits: l }: { limits: Estimate["limits"] }) {
 }
 
 /** One row of the estimate: a method and task (or the total) with its calls by role and tokens. */
-function EstimateRow({ r }: { r: DryRunRow }) {
+function EstimateRow({ r, name }: { r: DryRunRow; name?: string }) {
   return (
     <tr className="border-t border-slate-100">
-      <td>{r.method}</td>
+      <td>{name ?? r.method}</td>
       <td>{r.task}</td>
       <td>{r.items}</td>
       <td>{r.calls.assistant}</td>

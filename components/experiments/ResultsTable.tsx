@@ -16,15 +16,19 @@ export function ResultsTable({
   title,
   rows,
   reference,
+  names = {},
 }: {
   task: string;
   title: string;
   rows: ResultsTableRow[];
   reference: string;
+  /** Display names by method key (lib/experiments/method-choices.ts methodNames); the key when absent. */
+  names?: Record<string, string>;
 }) {
   const metrics = Object.keys(rows[0]?.metrics ?? {});
   const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
-  const value = (r: ResultsTableRow, key: string): number | string => (key === "method" ? r.method : (r.metrics[key]?.mean ?? -Infinity));
+  const value = (r: ResultsTableRow, key: string): number | string =>
+    key === "method" ? (names[r.method] ?? r.method) : (r.metrics[key]?.mean ?? -Infinity);
   const sorted = [...rows].sort((a, b) => {
     const x = value(a, sort.key);
     const y = value(b, sort.key);
@@ -70,7 +74,9 @@ export function ResultsTable({
         <tbody>
           {sorted.map((r) => (
             <tr key={r.method} className="border-t border-slate-100" data-method={r.method}>
-              <td className="p-2 font-medium">{r.method}</td>
+              <td className="p-2 font-medium" title={r.method}>
+                {names[r.method] ?? r.method}
+              </td>
               <td className="p-2">{r.runs}</td>
               {metrics.map((m) => {
                 const x = r.metrics[m];

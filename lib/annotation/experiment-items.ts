@@ -19,7 +19,7 @@ export interface ExperimentSourceSpec {
   methodA: string;
   /** Pairwise dialogues: the method on side B. HiCUPID: side B is always the personalized reference. */
   methodB?: string;
-  /** Which repeat of the experiment (default 0). */
+  /** Which run of the experiment, as its replicate index (0 = run 1, the default). */
   replicate?: number;
 }
 
@@ -89,7 +89,7 @@ export function experimentDialogueItems(db: Db, spec: ExperimentSourceSpec): Exp
   }
   if (!items.length)
     throw new InvalidInputError(
-      `source: experiment ${e.id} has no dialogue that both ${spec.methodA} and ${spec.methodB} finished (repeat ${r})`,
+      `source: experiment ${e.id} has no dialogue that both ${spec.methodA} and ${spec.methodB} finished (run ${r + 1})`,
     );
   return {
     datasetId: e.datasetId,
@@ -115,7 +115,7 @@ export function experimentHicupidItems(db: Db, spec: ExperimentSourceSpec): Expe
     });
   }
   if (!items.length)
-    throw new InvalidInputError(`source: experiment ${e.id} has no finished persona or profile answer of ${spec.methodA} (repeat ${r})`);
+    throw new InvalidInputError(`source: experiment ${e.id} has no finished persona or profile answer of ${spec.methodA} (run ${r + 1})`);
   return {
     datasetId: e.datasetId,
     items,

@@ -18,6 +18,13 @@ function int(form: Form, field: string, dflt?: number): number {
   return n;
 }
 
+/** The experiment's run, 1..n. */
+function run(form: Form): number {
+  const n = int(form, "run");
+  if (n < 1) throw new InvalidInputError(`run: runs are counted from 1, got ${n}`);
+  return n;
+}
+
 export function newCampaignFromForm(form: Form): NewCampaign {
   const source = String(form.get("source") ?? "");
   const base = {
@@ -60,7 +67,8 @@ export function newCampaignFromForm(form: Form): NewCampaign {
         experimentId: int(form, "experimentId"),
         methodA: text("methodA"),
         methodB: text("methodB") || undefined,
-        replicate: int(form, "replicate", 0),
+        // The form counts runs from 1, as the experiment pages do; `replicate` (from 0) is still read from API clients.
+        replicate: form.get("run") ? run(form) - 1 : int(form, "replicate", 0),
       },
     };
   }

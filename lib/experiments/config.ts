@@ -88,6 +88,23 @@ export function methodKey(m: { name: string; label?: string }): string {
   return m.label ?? m.name;
 }
 
+/** The method the paper compares the others with (Mem-PAL Table 3: H2Memory against each baseline). */
+export const DEFAULT_REFERENCE = "h2memory";
+
+/**
+ * The reference method of a config, the one rule every reader uses (pairwise dialogue judging, W/T/L,
+ * significance): the config's `reference` when it names one, else H2Memory when it is among the
+ * methods, else the first method. parseExperimentConfig stores it, so a stored experiment keeps its own.
+ */
+export function referenceMethod(c: { methods: Array<{ name: string; label?: string }>; reference?: string }): string {
+  if (c.reference !== undefined) return c.reference;
+  const keys = c.methods.map(methodKey);
+  return keys.includes(DEFAULT_REFERENCE) ? DEFAULT_REFERENCE : keys[0];
+}
+
+/** A parsed config: its reference is always set (referenceMethod). */
+export type ParsedExperimentConfig = ExperimentConfig & { reference: string };
+
 /**
  * `selectionAttempts` was a config field that nothing read: a selection is always asked at most 3 times
  * (the model client's 2 regenerations). Configs stored with it (always the default 3) still load; it is
@@ -105,7 +122,7 @@ function dropLegacyFields(raw: unknown, where: string): unknown {
 }
 
 /** Validates; the error names the field. */
-export function parseExperimentConfig(raw: unknown, where = "config"): ExperimentConfig {
+export function parseExperimentConfig(raw: unknown, where = "config"): ParsedExperimentConfig {
   const r = experimentConfigSchema.safeParse(dropLegacyFields(raw, where));
   if (!r.success) {
     const i = r.error.issues[0];
@@ -118,15 +135,7 @@ export function parseExperimentConfig(raw: unknown, where = "config"): Experimen
   if (c.reference !== undefined && !names.includes(c.reference)) {
     throw new InvalidInputError(`${where}.reference: "${c.reference}" is not one of the methods (${names.join(", ")})`);
   }
-  return { ...c, reference: c.reference ?? names[0] };
-}
-
-/**
- * The method the others are compared with (pairwise judging, significance marks, the paper tables). Every
- * reader goes through here, so where the default comes from is decided in one place.
- */
-export function referenceMethod(config: Pick<ExperimentConfig, "reference" | "methods">): string {
-  return config.reference ?? methodKey(config.methods[0]);
+  return { ...c, reference: referenceMethod(c) };
 }
 
 /** JSON with object keys sorted, so equal configs hash equally. */

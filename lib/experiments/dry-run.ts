@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
-import { canonicalJson, methodKey, parseExperimentConfig } from "@/lib/experiments/config";
-import { BUILD_TOKEN_GUESS, estimateMemoryBuild } from "@/lib/assistants/core/build-estimate";
+import { canonicalJson, methodKey, parseExperimentConfig, referenceMethod } from "@/lib/experiments/config";
+import { BUILD_TOKEN_GUESS, estimateMemoryBuild, type MemoryBuildEstimate } from "@/lib/assistants/core/build-estimate";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { datasetById } from "@/lib/assistants/core/sessions";
 import type { CallRange } from "@/lib/assistants/core/types";
@@ -13,6 +13,7 @@ import { getTask } from "@/lib/tasks/registry";
 import type { CallEstimate } from "@/lib/tasks/types";
 import { getExperimentLimits, overLimits, type ExperimentLimits, type LaunchSize } from "@/lib/experiments/limits";
 import { countJobs, pairMethod, planItems, type MethodCheck } from "./create";
+import { sharedBuildSavings } from "./build-sharing";
 
 /**
  * Tokens per call by role: the average of this database's paid calls of that role when there are at
@@ -59,6 +60,8 @@ export type BuildRow = {
   note: string | null;
   promptTokens: CallRange | null;
   completionTokens: CallRange | null;
+  /** The builds that make (and pay for) part of this one's calls with the same requests: those calls are left out here. */
+  sharedWith?: string[];
 };
 
 export type DryRunResult = {
@@ -92,7 +95,8 @@ function buildRows(
 ): BuildRow[] {
   const ds = datasetById(db, datasetId);
   const llm = ModelClient.create(db);
-  const out: BuildRow[] = [];
+  const zero = range(0, 0);
+  const rows: Array<BuildRow | { key: string; estimate: MemoryBuildEstimate }> = [];
   const seen = new Map<string, string>();
   for (const m of config.methods) {
     // HiCUPID's context settings keep no memory.
@@ -101,8 +105,7 @@ function buildRows(
     const id = `${m.name}\u0000${canonicalJson(m.options ?? {})}`;
     const first = seen.get(id);
     if (first) {
-      const zero = range(0, 0);
-      out.push({
+      rows.push({
         method: methodKey(m),
         users: users.length,
         usersBuilt: users.length,
@@ -116,9 +119,21 @@ function buildRows(
       continue;
     }
     seen.set(id, methodKey(m));
-    const e = estimateMemoryBuild(db, { dataset: ds, method: m.name, options: m.options, retriever: config.retriever, users, llm });
+    rows.push({
+      key: methodKey(m),
+      estimate: estimateMemoryBuild(db, { dataset: ds, method: m.name, options: m.options, retriever: config.retriever, users, llm }),
+    });
+  }
+  // Parts several builds make with the same requests (H2Memory and its ablations): paid once per user.
+  const estimates = rows.flatMap((r) => ("estimate" in r ? [{ method: r.key, shared: r.estimate.shared }] : []));
+  const savings = sharedBuildSavings(estimates);
+  let next = 0;
+  return rows.map((r) => {
+    if (!("estimate" in r)) return r;
+    const e = r.estimate;
+    const saving = savings[next++];
     const row: BuildRow = {
-      method: methodKey(m),
+      method: r.key,
       users: e.users,
       usersBuilt: e.usersBuilt,
       calls: e.calls as Record<string, CallRange> | null,
@@ -129,21 +144,37 @@ function buildRows(
       completionTokens: null,
     };
     if (e.calls) {
+      const calls: Record<string, CallRange> = {};
+      for (const [role, c] of Object.entries(e.calls)) {
+        const s = saving.saved[role] ?? zero;
+        calls[role] = range(c.min - s.min, c.max - s.max);
+      }
+      row.calls = calls;
       row.total = range(0, 0);
       row.promptTokens = range(0, 0);
       row.completionTokens = range(0, 0);
-      for (const [role, r] of Object.entries(e.calls)) {
+      for (const [role, c] of Object.entries(calls)) {
         const per = basis[role] ?? BUILD_TOKEN_GUESS[role as keyof typeof BUILD_TOKEN_GUESS] ?? { prompt: 0, completion: 0 };
         for (const k of ["min", "max"] as const) {
-          row.total[k] += r[k];
-          row.promptTokens[k] += r[k] * per.prompt;
-          row.completionTokens[k] += r[k] * per.completion;
+          row.total[k] += c[k];
+          row.promptTokens[k] += c[k] * per.prompt;
+          row.completionTokens[k] += c[k] * per.completion;
         }
       }
+      if (saving.paidBy.length) {
+        const saved = Object.values(saving.saved).reduce((acc, x) => range(acc.min + x.min, acc.max + x.max), zero);
+        const n = saved.min === saved.max ? String(saved.min) : `${saved.min}–${saved.max}`;
+        const shared = `${n} calls shared with ${saving.paidBy.join(", ")} (the same requests: cache hits, counted there)`;
+        // Nothing left of its own: the bounds' explanation belongs to the build that pays.
+        if (row.total.max === 0) {
+          row.exact = true;
+          row.note = shared;
+        } else row.note = row.note ? `${shared}; ${row.note}` : shared;
+        row.sharedWith = saving.paidBy;
+      }
     }
-    out.push(row);
-  }
-  return out;
+    return row;
+  });
 }
 
 export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMethod?: MethodCheck): DryRunResult {
@@ -182,7 +213,8 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     for (const m of config.methods) addRow(methodKey(m), t.task, n, task.estimate(config));
     if (t.pairs)
       for (const m of config.methods)
-        if (methodKey(m) !== config.reference) addRow(pairMethod(config.reference!, methodKey(m)), t.task, n, task.pairs!.estimate(config));
+        if (methodKey(m) !== referenceMethod(config))
+          addRow(pairMethod(referenceMethod(config), methodKey(m)), t.task, n, task.pairs!.estimate(config));
   }
   const total: DryRunRow = {
     method: "total",

@@ -14,6 +14,7 @@ import { readableFields, type Field, type InfoCard } from "@/lib/tasks/readable"
 import { ACTION_LABELS, type ActionCode } from "@/lib/datasets/palset/actions";
 import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
+import { methodNames } from "./method-choices";
 
 export type MemoryEntry = { kind: string; key: string; text: string; score: number | null };
 export type CallLink = { purpose: string; cacheKey: string | null; cacheHit: boolean };
@@ -63,6 +64,8 @@ export type ItemView = {
   input: Field[];
   /** Every method that has an output on this item (for the compare view's picker). */
   methods: string[];
+  /** Display names by method key (method-choices.ts methodNames). */
+  methodNames: Record<string, string>;
   outputs: MethodOutput[];
   pairs: PairVerdict[];
 };
@@ -226,7 +229,11 @@ export function itemView(
   const inRun = rows.filter((r) => r.replicate === replicate);
   const singles = inRun.filter((r) => !r.method.includes(PAIR_SEP));
   // The config's order (the reference first), as the results tables list them; others after, by name.
-  const order = ((e.config as { methods?: Array<{ name?: string; label?: string }> }).methods ?? []).map((m) => m.label ?? m.name ?? "");
+  const configMethods = ((e.config as { methods?: Array<{ name?: string; label?: string }> }).methods ?? []).map((m) => ({
+    name: m.name ?? "",
+    label: m.label,
+  }));
+  const order = configMethods.map((m) => m.label ?? m.name);
   const rank = (m: string) => (order.includes(m) ? order.indexOf(m) : order.length);
   singles.sort((x, y) => rank(x.method) - rank(y.method) || x.method.localeCompare(y.method));
   const methods = singles.map((r) => r.method);
@@ -285,6 +292,7 @@ export function itemView(
     reference: presented.reference,
     input: inputFields(firstInput),
     methods,
+    methodNames: methodNames(configMethods),
     outputs,
     pairs: pairRows.map((r) => pairVerdict(r, scores.get(r.id)?.get("faireval")?.detail)),
   };

@@ -30,10 +30,25 @@ export function knownMethod(): MethodCheck {
   };
 }
 
-/** The methods a user may pick in the browser, with the data set kinds they apply to. */
-export function methodChoices(): Array<{ name: string; kinds: Array<"palset" | "hicupid"> }> {
+/**
+ * A method as a person reads it, in every form and table: the label a config gives it (e.g. "0-shot",
+ * the researcher's own name), else the registry's name ("H2Memory w/o M_G"), else its id.
+ */
+export function methodDisplayName(m: { name: string; label?: string }): string {
+  if (m.label) return m.label;
+  if (isContextSetting(m.name)) return CONTEXT_SETTINGS[m.name].label;
+  return ASSISTANTS.find((a) => a.id === m.name)?.label ?? m.name;
+}
+
+/** Display names of a config's methods by their key (label, else name); a pair "a~b" reads "A vs B". */
+export function methodNames(methods: ReadonlyArray<{ name: string; label?: string }>): Record<string, string> {
+  return Object.fromEntries(methods.map((m) => [m.label ?? m.name, methodDisplayName(m)]));
+}
+
+/** The methods a user may pick in the browser, with their display names and the data set kinds they apply to. */
+export function methodChoices(): Array<{ name: string; label: string; kinds: Array<"palset" | "hicupid"> }> {
   return [
-    ...ASSISTANTS.map((a) => ({ name: a.id, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
-    ...Object.keys(CONTEXT_SETTINGS).map((name) => ({ name, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
+    ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
+    ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
   ];
 }

@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/client";
 import { InvalidInputError } from "@/lib/errors";
-import { methodKey, type ExperimentConfig, type MethodSpec } from "@/lib/experiments/config";
+import { methodKey, referenceMethod, type ExperimentConfig, type MethodSpec } from "@/lib/experiments/config";
 import { getTask } from "@/lib/tasks/registry";
 import type { TaskItem } from "@/lib/tasks/types";
 
@@ -56,17 +56,18 @@ export function countJobs(plan: Plan): number {
 /** Every job of a plan, in the order the worker takes them (and the order they are created in). */
 export function* planned(plan: Plan): Generator<PlannedJob> {
   const { config } = plan;
+  const reference = referenceMethod(config);
   for (const { task, items, pairs } of plan.tasks) {
     for (let r = 0; r < config.repeats; r++) {
       for (const m of config.methods)
         for (const it of items) yield { replicate: r, method: methodKey(m), task, itemKey: it.itemKey, userKey: it.userKey, phase: 0 };
       if (pairs) {
         for (const m of config.methods) {
-          if (methodKey(m) === config.reference) continue;
+          if (methodKey(m) === reference) continue;
           for (const it of items)
             yield {
               replicate: r,
-              method: pairMethod(config.reference!, methodKey(m)),
+              method: pairMethod(reference, methodKey(m)),
               task,
               itemKey: it.itemKey,
               userKey: it.userKey,

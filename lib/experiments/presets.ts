@@ -7,6 +7,7 @@
  */
 import { InvalidInputError } from "@/lib/errors";
 import { canonicalJson, methodKey, parseExperimentConfig, PRESET_IDS, type ExperimentConfig } from "./config";
+import { mergeIntoPreset } from "./merge";
 
 export { PRESET_IDS };
 export type PresetId = (typeof PRESET_IDS)[number];
@@ -176,12 +177,28 @@ export function presetSettings(id: PresetId): PresetSetting[] {
 }
 
 /**
- * A config from a preset and overrides: a top-level key of the overrides replaces the preset's. The
- * result records the preset (`preset`), so the experiment page can list what differs from it.
+ * A config from a preset and overrides, merged (merge.ts): objects key by key (`models.judge.temperature`
+ * alone), arrays replaced, methods completed from the preset's method of the same key. The result
+ * records the preset (`preset`), so the experiment page can list what differs from it.
  */
 export function applyPreset(id: string, overrides: Record<string, unknown> = {}, where = "preset"): Record<string, unknown> {
   const p = getPreset(id, where);
-  return { ...structuredClone(p.config), ...overrides, preset: p.id };
+  const { preset: _named, ...rest } = overrides;
+  return { ...mergeIntoPreset(p.config, rest), preset: p.id };
+}
+
+/** The preset a data set of this kind runs by default (mem-pal for PAL-Set, hicupid for HiCUPID); null when none. */
+export function presetForKind(kind: string): PresetDef | null {
+  return PRESET_IDS.map((id) => PRESETS[id]).find((p) => p.datasetKind === kind) ?? null;
+}
+
+/**
+ * A launch's config as the browser sends it: with `preset`, the overrides merged into that preset
+ * (applyPreset); without, the config as it is.
+ */
+export function resolvePresetConfig(raw: Record<string, unknown>, where = "config"): Record<string, unknown> {
+  if (raw.preset === undefined) return raw;
+  return applyPreset(String(raw.preset), raw, `${where}.preset`);
 }
 
 export type PresetOverride = { path: string; preset: unknown; value: unknown };
@@ -240,10 +257,25 @@ export function presetOverrides(config: ExperimentConfig): PresetOverride[] {
   return out;
 }
 
-/** The presets as the New experiment form shows them (plain data: label, config, sourced settings). */
-export function presetOptions() {
+/**
+ * The presets as the New experiment form shows them (plain data: label, config, sourced settings, and
+ * the methods with their display names, to pick a subset of).
+ */
+export function presetOptions(displayName: (m: { name: string; label?: string }) => string = methodKey) {
   return PRESET_IDS.map((id) => {
     const p = PRESETS[id];
-    return { id, label: p.label, description: p.description, datasetKind: p.datasetKind, config: p.config, settings: presetSettings(id) };
+    const methods = (p.config.methods as Array<{ name: string; label?: string }>).map((m) => ({
+      key: methodKey(m),
+      label: displayName(m),
+    }));
+    return {
+      id,
+      label: p.label,
+      description: p.description,
+      datasetKind: p.datasetKind,
+      config: p.config,
+      settings: presetSettings(id),
+      methods,
+    };
   });
 }

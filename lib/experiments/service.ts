@@ -15,6 +15,7 @@ import { cancelJudgeBatches, settleCancelledBatches } from "./judge-batch";
 import { ModelClient } from "@/lib/llm/client";
 import { knownMethod } from "./method-choices";
 import { requireModels } from "./required-models";
+import { resolvePresetConfig } from "./presets";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
 
 const launchBody = z
@@ -45,10 +46,12 @@ export const LAUNCH_BODY_LIMIT = 64 * 1024;
  */
 export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   const b = parseBody(launchBody, raw);
-  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, b.config, knownMethod()) };
-  requireModels(db, b.config);
+  // With `preset`, the browser sends only what differs from it; merged here (presets.ts applyPreset).
+  const config = resolvePresetConfig(b.config);
+  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod()) };
+  requireModels(db, config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  const created = launchExperiment(db, { name, datasetId: b.datasetId, config: b.config, createdBy: userId, knownMethod: knownMethod() });
+  const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod() });
   wakePreparer();
   return { experiment: { ...created, status: "preparing" as const } };
 }

@@ -9,7 +9,7 @@ import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { kindLabel } from "@/lib/datasets/kinds";
 import { TASKS } from "@/lib/tasks/registry";
-import { methodChoices } from "@/lib/experiments/method-choices";
+import { methodChoices, methodDisplayName } from "@/lib/experiments/method-choices";
 import { presetOptions } from "@/lib/experiments/presets";
 import { judgeEndpointsBatchApi } from "@/lib/experiments/judge-batch";
 
@@ -32,13 +32,13 @@ export default async function ExperimentsPage() {
           datasets={dsList}
           tasks={tasks}
           methods={methodChoices()}
-          presets={presetOptions()}
+          presets={presetOptions(methodDisplayName)}
           judgeBatchApi={judgeEndpointsBatchApi(db)}
         />
       ) : null}
       {rows.length === 0 ? (
         <EmptyState title="No experiments yet">
-          Estimate one with <code>npx pal run --dataset NAME --method M --task requirement --dry-run</code>.
+          Estimate the paper&apos;s protocol on a data set with <code>npx pal run --dataset NAME --dry-run</code>.
         </EmptyState>
       ) : (
         <table className="w-full rounded-lg border border-slate-200 bg-white text-sm" data-testid="experiment-list">

@@ -133,11 +133,22 @@ export function Scores({ output }: { output: MethodOutput }) {
  * One method's output. `wide`: the single-method item view, memory beside each assistant turn; else a
  * compare column, memory under the turn. Both keep the memory collapsed.
  */
-export function MethodOutputView({ output: o, reference, wide }: { output: MethodOutput; reference: Field[]; wide: boolean }) {
+export function MethodOutputView({
+  output: o,
+  reference,
+  wide,
+  name,
+}: {
+  output: MethodOutput;
+  reference: Field[];
+  wide: boolean;
+  /** The method's display name (its key when absent). */
+  name?: string;
+}) {
   return (
     <section className="rounded border border-slate-200 bg-white p-3" data-testid="method-output" data-method={o.method}>
-      <h2 className="mb-2 flex items-baseline gap-2 text-sm font-semibold">
-        {o.method}
+      <h2 className="mb-2 flex items-baseline gap-2 text-sm font-semibold" title={o.method}>
+        {name ?? o.method}
         <span className="text-xs font-normal text-slate-500">
           run {o.replicate + 1} · {o.status}
         </span>

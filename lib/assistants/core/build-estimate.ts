@@ -11,7 +11,7 @@ import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versio
 import { checkRetrieverKind, memorySettings, parseOptions } from "./context";
 import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
-import type { CallRange } from "./types";
+import type { BuildSharedPart, CallRange } from "./types";
 
 /** Tokens per build call by role when the ledger has too few build calls to measure them. */
 export const BUILD_TOKEN_GUESS: Partial<Record<ModelRole, { prompt: number; completion: number }>> = {
@@ -29,6 +29,8 @@ export type MemoryBuildEstimate = {
   exact: boolean;
   /** How the bounds arise (the method's words), when not exact. */
   note: string | null;
+  /** Per user, the parts of `calls` another method may make with the same requests (BuildEstimate.shared); 0 calls for a built user. */
+  shared: Array<BuildSharedPart & { userKey: string }>;
 };
 
 export type EstimateBuildInput = {
@@ -59,13 +61,21 @@ export function estimateMemoryBuild(db: Db, i: EstimateBuildInput): MemoryBuildE
   const a = getAssistant(i.method);
   const options = parseOptions(a, i.options);
   const retrieverKind = checkRetrieverKind(i.retriever);
-  const out: MemoryBuildEstimate = { method: a.id, users: i.users.length, usersBuilt: 0, calls: {}, exact: true, note: null };
+  const out: MemoryBuildEstimate = { method: a.id, users: i.users.length, usersBuilt: 0, calls: {}, exact: true, note: null, shared: [] };
   const key = a.buildRoles.length ? settingsKey(i) : null;
   for (const userKey of i.users) {
     const sessions = loadSessions(db, i.dataset, userKey);
     const v = key ? findMemoryVersion(db, { datasetId: i.dataset.id, userKey, method: a.id, settingsKey: key }) : null;
     if (v?.status === "complete" && v.sessionsTotal === sessions.length) {
       out.usersBuilt++;
+      // Its shareable parts cost nothing more (their replies are cached): listed with 0 calls.
+      const none = a.estimateBuild?.(sessions, {
+        options,
+        datasetKind: i.dataset.kind,
+        retrieverKind,
+        done: new Set(sessions.map((s) => s.seq)),
+      });
+      for (const p of none?.shared ?? []) out.shared.push({ userKey, key: p.key, calls: {} });
       continue;
     }
     // A method that calls no model while building costs nothing whatever its memory's state.
@@ -91,6 +101,7 @@ export function estimateMemoryBuild(db: Db, i: EstimateBuildInput): MemoryBuildE
       }
     }
     if (e.note && !out.note) out.note = e.note;
+    for (const p of e.shared ?? []) out.shared.push({ userKey, ...p });
   }
   if (!out.calls) out.exact = false;
   return out;

@@ -120,7 +120,19 @@ export type CallRange = { min: number; max: number };
  * What building a memory will cost before it runs: calls per model role (ranges where the count
  * depends on model answers), and how the bounds arise when they are not exact.
  */
-export type BuildEstimate = { calls: Partial<Record<ModelRole, CallRange>>; note?: string };
+export type BuildEstimate = {
+  calls: Partial<Record<ModelRole, CallRange>>;
+  note?: string;
+  /**
+   * Parts of `calls` (together at most all of them) that another method's build makes with the very same
+   * requests when it gives the same `key` (e.g. H2Memory's ablations re-make H2Memory's log graphs and
+   * situations): the model client answers the second from its cache, so the dry run counts them once.
+   */
+  shared?: BuildSharedPart[];
+};
+
+/** One shareable part of a build's calls; `key` names everything its requests depend on. */
+export type BuildSharedPart = { key: string; calls: Partial<Record<ModelRole, CallRange>> };
 
 export type BuildEstimateContext<O> = {
   options: O;

@@ -6,6 +6,7 @@ import { listDatasets } from "@/lib/datasets/palset/queries";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { CampaignForm } from "@/components/annotation/CampaignForm";
 import { experimentSourceChoices } from "@/lib/annotation/experiment-items";
+import { methodChoices } from "@/lib/experiments/method-choices";
 
 export const metadata: Metadata = { title: "New campaign" };
 export const dynamic = "force-dynamic";
@@ -32,6 +33,7 @@ export default async function NewCampaignPage() {
         users={assignableUsers(db)}
         paperSample={PAPER_SAMPLE}
         experiments={experimentSourceChoices(db)}
+        methodLabels={Object.fromEntries(methodChoices().map((m) => [m.name, m.label]))}
       />
     </>
   );

@@ -18,7 +18,9 @@ import { experimentPaperTables } from "@/lib/experiments/paper-table";
 import { getTask } from "@/lib/tasks/registry";
 import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
-import { PRESETS, presetOverrides } from "@/lib/experiments/presets";
+import { PRESETS } from "@/lib/experiments/presets";
+import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
+import { methodNames } from "@/lib/experiments/method-choices";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -34,8 +36,10 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   const config = e.config as { models?: Record<string, unknown>; retriever?: string; repeats?: number; seed?: number };
   const parsed = parseExperimentConfig(e.config);
-  const overrides = presetOverrides(parsed);
-  const show = (v: unknown) => (v === undefined ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+  const changes = presetChanges(parsed);
+  // Methods by their display names in every table; a pair "a~b" reads "A vs B".
+  const names = methodNames(parsed.methods);
+  const nameOf = (key: string) => names[key] ?? key;
   const exportLink = (format: string, label: string) => (
     <a
       className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
@@ -48,7 +52,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
     <>
       <PageHeader
         title={e.name}
-        subtitle={`Experiment ${id} · reference ${res.reference}${e.error ? ` · ${e.error}` : ""}`}
+        subtitle={`Experiment ${id} · reference ${nameOf(res.reference)}${e.error ? ` · ${e.error}` : ""}`}
         actions={
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
@@ -63,37 +67,23 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
         <p className="mb-1" data-testid="preset">
           Protocol: <b>{parsed.preset ? PRESETS[parsed.preset].label : "custom (no preset)"}</b>
-          {parsed.preset
-            ? ` · ${overrides.length ? `${overrides.length} override${overrides.length > 1 ? "s" : ""}` : "no overrides"}`
-            : ""}{" "}
-          ·{" "}
+          {parsed.preset ? ` · ${changes.length ? `${changes.length} change${changes.length > 1 ? "s" : ""}` : "no changes"}` : ""} ·{" "}
           <Link className="text-indigo-700 hover:underline" href="/experiments/protocol">
             protocol notes
           </Link>
         </p>
-        {overrides.length ? (
-          <table className="mb-2 w-full" data-testid="preset-overrides">
-            <thead className="text-left text-slate-500">
-              <tr>
-                <th className="pr-2">Setting</th>
-                <th className="pr-2">Preset</th>
-                <th>This experiment</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overrides.map((o) => (
-                <tr key={o.path} className="border-t border-slate-100 align-top">
-                  <td className="pr-2 font-mono">{o.path}</td>
-                  <td className="pr-2">{show(o.preset)}</td>
-                  <td>{show(o.value)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        {changes.length ? (
+          <ul className="mb-2 list-disc pl-5" data-testid="preset-changes">
+            {changes.map((c) => (
+              <li key={c.setting}>
+                <b>{c.setting}</b>: {c.value} <span className="text-slate-500">(preset: {c.preset})</span>
+              </li>
+            ))}
+          </ul>
         ) : null}
         <p>
           Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
-          <b>{Object.keys(config.models ?? {}).length ? JSON.stringify(config.models) : "the configured defaults per role"}</b>
+          <b>{Object.keys(config.models ?? {}).length ? inWords(config.models) : "the configured defaults per role"}</b>
         </p>
         <details className="mt-1">
           <summary>Full config</summary>
@@ -131,7 +121,16 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
                 {tasks.map((task) => {
                   const rows = res.summary.filter((s) => s.task === task);
                   if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
-                  return <ResultsTable key={task} task={task} title={getTask(task).label} reference={res.reference} rows={rows} />;
+                  return (
+                    <ResultsTable
+                      key={task}
+                      task={task}
+                      title={getTask(task).label}
+                      reference={nameOf(res.reference)}
+                      names={names}
+                      rows={rows}
+                    />
+                  );
                 })}
                 {res.pairwise.length > 0 && (
                   <section className="mb-4">
@@ -157,7 +156,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           },
         ]}
       />
-      <ItemsTable experimentId={id} rows={items.rows} total={items.total} />
+      <ItemsTable experimentId={id} rows={items.rows} total={items.total} names={names} />
     </>
   );
 }

@@ -89,7 +89,7 @@ export default async function ComparePage({
         {view.methods.map((m) => (
           <label key={m} className="flex items-center gap-1">
             <input type="checkbox" name="m" value={m} defaultChecked={shown.has(m)} />
-            {m}
+            {view.methodNames[m] ?? m}
           </label>
         ))}
         <button type="submit" className="ml-auto rounded bg-indigo-600 px-2 py-1 text-xs text-white hover:bg-indigo-700">
@@ -118,7 +118,7 @@ export default async function ComparePage({
             data-testid="compare-columns"
           >
             {view.outputs.map((o) => (
-              <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} />
+              <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} name={view.methodNames[o.method]} />
             ))}
           </div>
         </div>

@@ -40,7 +40,8 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
               {view.experimentName}
             </Link>{" "}
-            · {job.task} · {job.method} · run {job.replicate + 1} · {job.status}
+            · {job.task} · {(pair ?? [job.method]).map((m) => view.methodNames[m] ?? m).join(" vs ")} · run {job.replicate + 1} ·{" "}
+            {job.status}
           </>
         }
         actions={
@@ -79,13 +80,15 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
               <>
                 <div className="grid grid-cols-2 gap-3" data-testid="dialogues">
                   {view.outputs.map((o) => (
-                    <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} />
+                    <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} name={view.methodNames[o.method]} />
                   ))}
                 </div>
                 <PairVerdicts pairs={view.pairs} experimentId={experimentId} />
               </>
             ) : (
-              view.outputs.map((o) => <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide />)
+              view.outputs.map((o) => (
+                <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide name={view.methodNames[o.method]} />
+              ))
             )}
           </div>
         </div>
