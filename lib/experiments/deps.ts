@@ -13,6 +13,7 @@ import { datasetById, loadSessions, type DatasetRef } from "@/lib/assistants/cor
 import type { CreateRetriever } from "@/lib/assistants/core/context";
 import type { Session } from "@/lib/assistants/core/types";
 import type { AssistantPort } from "@/lib/tasks/ports";
+import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { recordMemoryVersion } from "./memory-cost";
 import { jobModel } from "./job-model";
 import type { WorkerDeps } from "./worker";
@@ -46,6 +47,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     method: ExperimentConfig["methods"][number],
     retriever: ExperimentConfig["retriever"],
     userKey: string,
+    guard: SpendGuard | null,
   ) => {
     const key = `${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
     let p = builds.get(key);
@@ -57,7 +59,8 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
         retriever,
         users: [userKey],
         sessionsOf: (u) => sessionsFor(ds, u),
-        llm: client,
+        // The run's guard: a paused or cancelled experiment's build makes no further request either.
+        llm: client.withGuard(guard),
         createRetriever: o.createRetriever,
       }).then((r) => {
         const failed = r.find((x) => x.status !== "complete");
@@ -76,7 +79,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
-      const versionId = await ensureBuilt(ds, method, config.retriever, userKey);
+      const versionId = await ensureBuilt(ds, method, config.retriever, userKey, guard ?? null);
       const used = `${experimentId}\u0000${methodKey(method)}\u0000${versionId}`;
       if (!recorded.has(used)) {
         recordMemoryVersion(db, experimentId, methodKey(method), versionId);
