@@ -90,6 +90,8 @@ describe("cancel and Ctrl+C stop every process's requests", () => {
     const deadline = Date.now() + 20_000;
     while (s.fake.log.length < before + 6 && Date.now() < deadline) await sleep(20);
     expect(s.fake.log.length).toBeGreaterThanOrEqual(before + 6);
+    // The run's process shows what it waits for (the page's progress reads the same).
+    await vi.waitFor(() => expect(experimentProgress(db, experiment!.id).inFlight?.calls).toBeGreaterThan(0));
 
     controlExperiment(db, experiment!.id, { action: "cancel" });
     const cancelledAt = Date.now();
