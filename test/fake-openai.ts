@@ -78,6 +78,8 @@ export type FakeOpenAIOptions = {
   ignoreBase64?: boolean;
   /** Embeddings: every vector the same (a server that embeds nothing of the text). */
   constantEmbedding?: boolean;
+  /** Embeddings: random values each time, the same text included (a server whose encoding garbles them). */
+  corruptEmbedding?: boolean;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -265,7 +267,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           data: texts.map((t, i) => ({
             object: "embedding",
             index: i,
-            embedding: encode(fakeEmbedding(opts.constantEmbedding ? "" : String(t), opts.dimensions ?? 16)),
+            embedding: encode(
+              fakeEmbedding(opts.constantEmbedding ? "" : opts.corruptEmbedding ? crypto.randomUUID() : String(t), opts.dimensions ?? 16),
+            ),
           })),
           usage: { prompt_tokens: texts.reduce((n, t) => n + approxTokens(String(t)), 0), total_tokens: 0 },
         });
