@@ -19,9 +19,7 @@ describe("pal run: replies cut off at max_tokens", () => {
     // A quarter of the judge prompts (by their text, so every try of one item alike) run into the budget.
     const cut = (r: ChatRequest) =>
       firstMessage(r).includes('"score": <score>}') && crypto.createHash("sha256").update(firstMessage(r)).digest()[0] % 4 === 0;
-    s.fake.setResponder((r, i) =>
-      cut(r) ? { content: '{"analysis": "the same words again and again', finishReason: "length" } : normal(r, i),
-    );
+    s.fake.setResponder((r) => (cut(r) ? { content: '{"analysis": "the same words again and again', finishReason: "length" } : normal(r)));
     const r = await runPal(s.dbs[0].file, s.fake.baseURL, RUN, { env: { PAL_LLM_RETRIES: "0" } });
     expect(r.code, r.stderr).toBe(3);
     const out = JSON.parse(r.stdout);

@@ -101,7 +101,7 @@ type OutputLine = {
   custom_id: string;
   response?: {
     status_code: number;
-    body?: { choices?: Array<{ message?: { content?: string | null } }>; usage?: Record<string, unknown> };
+    body?: { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }>; usage?: Record<string, unknown> };
   } | null;
   error?: { message?: string } | null;
 };
@@ -158,6 +158,7 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
         usage,
         ok ? "ok" : "error",
         out.error?.message ?? `HTTP ${out.response?.status_code ?? "?"}`,
+        body?.choices?.[0]?.finish_reason,
       );
     }
     set({

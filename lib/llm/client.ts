@@ -298,7 +298,15 @@ export class ModelClient {
    * row and the cache entry written together (or, when invalid, the paid attempt recorded with the raw
    * reply, and the call made online later asks again).
    */
-  acceptBatchReply(call: CollectedCall, raw: string, usage: Usage, status: "ok" | "error", error?: string): boolean {
+  acceptBatchReply(
+    call: CollectedCall,
+    raw: string,
+    usage: Usage,
+    status: "ok" | "error",
+    error?: string,
+    /** The line's finish_reason: "length" is a reply cut off at max_tokens, never accepted. */
+    finishReason?: string | null,
+  ): boolean {
     const db = this.core.db;
     const base = {
       origin: call.origin,
@@ -318,7 +326,11 @@ export class ModelClient {
       return false;
     }
     const split = splitReasoning(raw, null);
-    const checked = checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
+    const cutOff = finishReason === "length";
+    if (cutOff) this.core.stats.cutOff++;
+    const checked = cutOff
+      ? { ok: false as const, error: `${CUT_OFF} (${String(call.params.max_tokens ?? call.params.max_completion_tokens ?? "?")} tokens)` }
+      : checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
     if (!checked.ok) {
       this.record({ ...base, status: "invalid", error: `batch: ${checked.error}`, rawReply: raw });
       return false;
@@ -552,7 +564,19 @@ export class ModelClient {
         endpoint: cfg.baseURL,
         model: cfg.model,
         messages: o.messages,
-        params,
+        // A batch line asks with the same output budget as the online call would.
+        params:
+          "max_tokens" in params || "max_completion_tokens" in params
+            ? params
+            : {
+                ...params,
+                max_tokens: maxTokensFor({
+                  purpose: o.purpose,
+                  explicit: o.maxTokens,
+                  headroom: cfg.maxTokensHeadroom,
+                  reasoning: this.core.reasoning.has(endpointKey),
+                }),
+              },
         replicate,
         schema: o.schema as z.ZodType<unknown> | undefined,
         parse: o.parse as ((text: string) => unknown) | undefined,

@@ -5,7 +5,8 @@ import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { llmCalls, llmCache } from "@/db/schema";
 import type { Db } from "@/db/client";
-import { ModelClient } from "./client";
+import { DeferredCallError, ModelClient, type CollectedCall } from "./client";
+import { pollBatch, submitBatch } from "./batch";
 import { ModelCallError } from "./errors";
 import { saveModelSetting } from "./config";
 import { budgetFor, maxTokensFor, REASONING_HEADROOM } from "./max-tokens";
@@ -165,5 +166,22 @@ describe("embeddings from a server that ignores encoding_format=base64", () => {
     const [v] = await client().embed(["hello"], { purpose: "x.embed" });
     expect(v).toHaveLength(16);
     expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+  });
+});
+
+describe("batch lines", () => {
+  it("ask with the online call's budget, and a line cut off at it is recorded as such, never cached", async () => {
+    fake.setResponder(() => ({ content: '{"score": 1}', finishReason: "length" }));
+    const c = client();
+    const calls: CollectedCall[] = [];
+    await expect(
+      c.collecting((call) => calls.push(call)).chat({ role: "judge", messages: ask("batch"), schema: Verdict, purpose: "x.judge" }),
+    ).rejects.toThrow(DeferredCallError);
+    const batch = await submitBatch(db, c, calls, null);
+    await vi.waitFor(() => expect(fake.batch.batches[0]?.status).toBe("completed"));
+    expect(sentBudget(0)).toBe(1024);
+    await pollBatch(db, c, batch, new Map(calls.map((x) => [x.cacheKey, x])));
+    expect(ledger().map((x) => [x.status, x.error])).toEqual([["invalid", "batch: cut off at max_tokens (1024 tokens)"]]);
+    expect(db.select().from(llmCache).all()).toHaveLength(0);
   });
 });
