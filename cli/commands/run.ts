@@ -102,11 +102,12 @@ function presetText(
  * to the queue, and the process exits at once (130 / 143): the requests in flight are dropped and no
  * new one is sent. A second signal exits without waiting for anything. Returns the removal of the handlers.
  */
-function onInterrupt(db: ReturnType<typeof getDb>, id: number, worker: string, tty: boolean): () => void {
+function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | null, worker: string, tty: boolean): () => void {
   let seen = false;
   const handler = (signal: NodeJS.Signals) => {
     const code = signal === "SIGINT" ? 130 : 143;
-    if (seen) process.exit(code);
+    const id = experiment();
+    if (seen || id === null) process.exit(code);
     seen = true;
     const r = interruptRun(db, id, worker);
     const what =
@@ -159,10 +160,16 @@ export function registerRun(program: Command): void {
     .action(async (o: RunOpts) => {
       const db = getDb();
       let id: number;
+      // Installed before the experiment is created or resumed: a Ctrl+C while its jobs are created (a
+      // synchronous step, so the signal waits for it) still pauses it rather than leaving it to the server.
+      let known: number | null = null;
+      const worker = workerId();
+      const stopSignals = o.dryRun ? () => {} : onInterrupt(db, () => known, worker, !!process.stderr.isTTY);
       if (o.cancelBatch && !o.resume) throw new CliError("--cancel-batch needs --resume ID");
       if (o.retryFailed && !o.resume) throw new CliError("--retry-failed needs --resume ID");
       if (o.resume) {
         id = int(o.resume, "--resume")!;
+        known = id;
         if (o.cancelBatch) {
           const [{ cancelJudgeBatches }, { ModelClient }] = await Promise.all([
             import("@/lib/experiments/judge-batch"),
@@ -251,13 +258,11 @@ export function registerRun(program: Command): void {
         process.stderr.write(`experiment ${id} created\n`);
       }
       const tty = process.stderr.isTTY;
-      const worker = workerId();
+      known = id;
       const showProgress = () => {
         const line = progressLine(experimentProgress(db, id));
         process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
       };
-      // Ctrl+C pauses the experiment (resumable) and exits at once: see interruptRun.
-      const stopSignals = onInterrupt(db, id, worker, tty);
       // Nothing may finish for minutes (a slow model): the line is redrawn meanwhile, with the calls in flight.
       const ticker = setInterval(showProgress, tty ? 1000 : 30_000);
       await runExperiment(db, id, productionDeps(), {
