@@ -11,7 +11,8 @@ export function decodeEmbedding(v: unknown): number[] {
   if (typeof v === "string") {
     const buf = Buffer.from(v, "base64");
     if (buf.length % 4 !== 0) throw new Error(`a base64 embedding of ${buf.length} bytes is not float32 values`);
-    return Array.from(new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4));
+    // Copied to its own buffer: a view needs a byte offset that is a multiple of 4.
+    return Array.from(new Float32Array(Uint8Array.from(buf).buffer));
   }
   if (Array.isArray(v)) return v.map(Number);
   throw new Error(`an embedding is neither base64 nor an array (${typeof v})`);
