@@ -148,7 +148,7 @@ async function checkChat(sdk: OpenAI, cfg: ModelConfig): Promise<Found> {
   const choice = r.choices?.[0];
   const split = splitReasoning(choice?.message?.content ?? "", null);
   const found: Found = {
-    reply: `JSON mode ${mode}: ${JSON.stringify(split.answer.slice(0, 60))}`,
+    reply: `JSON mode ${mode}: ${split.answer.trim().slice(0, 60)}`,
     notes,
     served: typeof r.model === "string" && r.model ? r.model : undefined,
     promptTokens: r.usage?.prompt_tokens ?? 0,
