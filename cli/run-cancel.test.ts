@@ -14,6 +14,7 @@ import { startServerWorker, stopPreparer, stopServerWorker } from "@/lib/experim
 import { controlExperiment, estimateOrLaunch } from "@/lib/experiments/service";
 import { experimentProgress } from "@/lib/experiments/progress";
 import { openDb } from "@/db/client";
+import { experimentReplies } from "@/test/experiment-replies";
 
 const LEASE_MS = 600;
 const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4"];
@@ -74,10 +75,20 @@ describe("cancel and Ctrl+C stop every process's requests", () => {
     const resumed = await runPal(file, s.fake.baseURL, ["run", "--resume", "1", "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout).status).toBe("done");
+    // Its progress lines say what it waits for, so a slow model never looks like a dead run.
+    expect(resumed.stderr).toMatch(
+      /done=\d+ failed=\d+ running=\d+ eta=\S+ · (no call in flight|\d+ calls? in flight, the oldest for \d+ s)/,
+    );
   }, 120_000);
 
   it("Cancel through the API while the app's worker runs the experiment: no request after it, no job queued again", async () => {
     const file = s.dbs[1].file;
+    // Slower replies: the run is surely in the middle of its requests when it is cancelled.
+    const normal = experimentReplies();
+    s.fake.setResponder((r) => {
+      const reply = normal(r);
+      return typeof reply === "string" ? { content: reply, delayMs: 600 } : reply;
+    });
     const db = startAppWorker(file, s.fake.baseURL);
     const datasetId = (db.$client.prepare("SELECT id FROM datasets WHERE name = 'en'").get() as { id: number }).id;
     const before = s.fake.log.length;
@@ -91,7 +102,11 @@ describe("cancel and Ctrl+C stop every process's requests", () => {
     while (s.fake.log.length < before + 6 && Date.now() < deadline) await sleep(20);
     expect(s.fake.log.length).toBeGreaterThanOrEqual(before + 6);
     // The run's process shows what it waits for (the page's progress reads the same).
-    await vi.waitFor(() => expect(experimentProgress(db, experiment!.id).inFlight?.calls).toBeGreaterThan(0));
+    // (written every 2 s)
+    await vi.waitFor(() => expect(experimentProgress(db, experiment!.id).inFlight?.calls).toBeGreaterThan(0), {
+      timeout: 6000,
+      interval: 50,
+    });
 
     controlExperiment(db, experiment!.id, { action: "cancel" });
     const cancelledAt = Date.now();
