@@ -11,7 +11,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 
 let fake: FakeOpenAI;
 test.beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: () => "OK" });
+  fake = await startFakeOpenAI({ respond: () => '{"ok": true}' });
 });
 test.afterAll(async () => {
   await fake.close();
@@ -105,7 +105,7 @@ test("an admin defines endpoints once and points named judges at them; the globa
     // Test connection goes to the endpoint with its key and the judge's model.
     const a = page.getByTestId(`model-${judgeA}`);
     await a.getByRole("button", { name: "Test connection" }).click();
-    await expect(a.getByRole("status").filter({ hasText: "answered in" })).toContainText("OK");
+    await expect(a.getByRole("status").filter({ hasText: "answered in" })).toContainText('JSON mode json_schema: {"ok": true}');
     expect(fake.chatRequests.at(-1)?.model).toBe("e2e-judge-a");
     expect(await page.content()).not.toContain(secret);
 

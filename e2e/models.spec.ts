@@ -4,7 +4,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 
 let fake: FakeOpenAI;
 test.beforeAll(async () => {
-  fake = await startFakeOpenAI({ respond: () => "OK" });
+  fake = await startFakeOpenAI({ respond: () => '{"ok": true}' });
 });
 test.afterAll(async () => {
   await fake.close();
@@ -24,7 +24,11 @@ test("an admin points a role at an endpoint, tests the connection, and the key n
   await expect(card.getByTestId("key-status")).toHaveText("set");
 
   await card.getByRole("button", { name: "Test connection" }).click();
-  await expect(card.getByRole("status").filter({ hasText: "answered in" })).toContainText("OK");
+  // The check asks for a JSON object (the role's JSON mode: off here) and shows what came back.
+  await expect(card.getByRole("status").filter({ hasText: "answered in" })).toContainText('JSON mode off: {"ok": true}');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: test.info().outputPath("models-check.png") });
   expect(fake.chatRequests.at(-1)?.model).toBe("e2e-simulator");
 
   await page.reload();

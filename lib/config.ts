@@ -42,6 +42,12 @@ export const ENV_VARS = [
     description: "0: the web server does not start its experiments worker (jobs run from `pal run`).",
   },
   { name: "PAL_WORKER_CONCURRENCY", default: "8", description: "Jobs the server's experiments worker runs at once." },
+  {
+    name: "PAL_JOB_LEASE_MS",
+    default: "60000",
+    description:
+      "How long a worker's claim on an experiment job lasts without renewal, in ms (renewed every third of it); a crashed worker's jobs are taken over after it.",
+  },
   { name: "PAL_DEBUG", default: "", description: "Set: the CLI prints stack traces, and why the CLI bundle was not used." },
   { name: "PAL_SKIP_TYPECHECK", default: "0", description: "1: `next build` skips its type check (the test script has run tsc already)." },
   // Model endpoints
@@ -52,9 +58,9 @@ export const ENV_VARS = [
   { name: "PAL_<ROLE>_API_KEY", default: "OPENAI_API_KEY", description: "API key of one role's endpoint." },
   {
     name: "PAL_<ROLE>_JSON_MODE",
-    default: "0",
+    default: "off",
     description:
-      "1: calls that expect JSON ask this role's endpoint for JSON mode (response_format json_object); a 400 for it is detected once and the endpoint falls back.",
+      "off, json_object or json_schema (1/true: json_object): how calls that expect JSON ask this role's own endpoint for it (response_format); a 400 for it is detected once and the call steps down. A defined endpoint's mode wins.",
   },
   {
     name: "PAL_LLM_CONCURRENCY",
@@ -109,6 +115,15 @@ export function envNumber(name: EnvName, dflt: number, env: Env = process.env): 
 export function envFlag(name: EnvName, env: Env = process.env): boolean {
   const v = envValue(name, env);
   return v === "1" || v === "true";
+}
+
+/**
+ * A variable whose name the user gives (`pal models add --key-env OPENROUTER_KEY`): its value, or
+ * undefined when unset or empty. The name is data, so it is not listed in ENV_VARS.
+ */
+export function envNamed(name: string, env: Env = process.env): string | undefined {
+  const v = env[name];
+  return v === undefined || v === "" ? undefined : v;
 }
 
 /** A per-role variable: PAL_MODEL_<ROLE>, PAL_<ROLE>_BASE_URL or PAL_<ROLE>_API_KEY, with ROLE upper-cased (USER_SIMULATOR). */

@@ -12,6 +12,9 @@
  * - JSON mode: `rejectJsonMode` answers any request with `response_format` (or only one type) with
  *   HTTP 400, like an endpoint that has none; `status` faults take an optional `message` (e.g. a context-length error).
  * - Every request is recorded for assertions; an optional fixed latency simulates a slow model.
+ * - A real server's quirks: a reply cut off at max_tokens (`finishReason: "length"`), a served model
+ *   other than the one asked (`servedModel`), embeddings as JSON arrays although base64 was asked
+ *   (`ignoreBase64`), or the same vector for every text (`constantEmbedding`).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -48,6 +51,8 @@ export type Reply =
       reasoningContent?: string;
       /** Extra latency for this reply only, in ms (e.g. to keep two identical calls in flight together). */
       delayMs?: number;
+      /** "length": the reply ended at max_tokens (default "stop"). */
+      finishReason?: "stop" | "length";
     }
   | Fault;
 
@@ -67,6 +72,14 @@ export type FakeOpenAIOptions = {
    * mode), or only those of one type ("json_schema": JSON mode but no structured outputs).
    */
   rejectJsonMode?: boolean | "json_object" | "json_schema";
+  /** The model named in every reply, whatever was asked (a server serving one model under any name). */
+  servedModel?: string;
+  /** Embeddings: send JSON arrays even when base64 was asked for (a server that ignores encoding_format). */
+  ignoreBase64?: boolean;
+  /** Embeddings: every vector the same (a server that embeds nothing of the text). */
+  constantEmbedding?: boolean;
+  /** Embeddings: random values each time, the same text included (a server whose encoding garbles them). */
+  corruptEmbedding?: boolean;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -228,7 +241,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           id: `chatcmpl-fake-${index}`,
           object: "chat.completion",
           created: Math.floor(Date.now() / 1000),
-          model: (json as ChatRequest).model,
+          model: opts.servedModel ?? (json as ChatRequest).model,
           choices: [
             {
               index: 0,
@@ -237,7 +250,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
                 content,
                 ...(typeof reply !== "string" && reply.reasoningContent !== undefined ? { reasoning_content: reply.reasoningContent } : {}),
               },
-              finish_reason: "stop",
+              finish_reason: typeof reply !== "string" && reply.finishReason ? reply.finishReason : "stop",
               logprobs: null,
             },
           ],
@@ -260,17 +273,19 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         embeddingRequests.push({ model: json.model, input });
         const texts = Array.isArray(input) ? input : [input];
         // The openai SDK asks for base64-packed float32 by default; honour it like the real API.
-        const base64 = (json as { encoding_format?: string }).encoding_format === "base64";
+        const base64 = (json as { encoding_format?: string }).encoding_format === "base64" && !opts.ignoreBase64;
         const encode = (v: number[]) => (base64 ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v);
         const promptTokens = texts.reduce((n, t) => n + approxTokens(String(t)), 0);
         serve(res, promptTokens, 0);
         return send(200, {
           object: "list",
-          model: json.model,
+          model: opts.servedModel ?? json.model,
           data: texts.map((t, i) => ({
             object: "embedding",
             index: i,
-            embedding: encode(fakeEmbedding(String(t), opts.dimensions ?? 16)),
+            embedding: encode(
+              fakeEmbedding(opts.constantEmbedding ? "" : opts.corruptEmbedding ? crypto.randomUUID() : String(t), opts.dimensions ?? 16),
+            ),
           })),
           usage: { prompt_tokens: promptTokens, total_tokens: 0 },
         });

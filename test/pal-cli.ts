@@ -18,8 +18,12 @@ export type PalRun = { code: number | null; signal: NodeJS.Signals | null; stdou
 export type PalOptions = {
   /** Extra environment (e.g. PAL_LLM_RETRIES). */
   env?: Record<string, string>;
-  /** Polled every 20 ms; the child is killed with SIGKILL once it returns true. */
+  /** Polled every 20 ms; the child is sent `signal` once it returns true. */
   killWhen?: () => boolean;
+  /** What killWhen sends (default SIGKILL; SIGINT is Ctrl+C). */
+  signal?: NodeJS.Signals;
+  /** Called with the time the signal was sent. */
+  onSignal?: (at: number) => void;
 };
 
 export function runPal(dbFile: string, baseURL: string, args: string[], o: PalOptions = {}): Promise<PalRun> {
@@ -44,7 +48,8 @@ export function runPal(dbFile: string, baseURL: string, args: string[], o: PalOp
       ? setInterval(() => {
           if (killWhen()) {
             clearInterval(timer);
-            child.kill("SIGKILL");
+            o.onSignal?.(Date.now());
+            child.kill(o.signal ?? "SIGKILL");
           }
         }, 20)
       : undefined;

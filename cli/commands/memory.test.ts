@@ -96,8 +96,13 @@ describe("pal memory / pal models", () => {
       ["judge", "ok"],
       ["embedding", "ok"],
     ]);
-    expect(rows[0]).toMatchObject({ model: "fake-assistant", baseURL: fake.baseURL, reply: expect.stringContaining("OK") });
-    expect(rows[3].reply).toBe("16 dimensions");
+    // A JSON object asked for (the test double echoes the prompt, which holds it), and a sane embedding pair.
+    expect(rows[0]).toMatchObject({
+      model: "fake-assistant",
+      baseURL: fake.baseURL,
+      reply: expect.stringMatching(/^JSON mode off: echo: Reply with exactly this JSON object/),
+    });
+    expect(rows[3].reply).toMatch(/^16 dimensions; cosine 1\.000 for the same text, -?0\.\d{3} for different texts$/);
     expect(fake.chatRequests.length - before).toBe(2);
 
     fake.setFault((req) => (req.model === "fake-judge" ? { kind: "status", status: 401 } : undefined));

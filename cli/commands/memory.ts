@@ -141,7 +141,9 @@ export function registerMemory(program: Command): void {
       const { ASSISTANTS } = await import("@/lib/assistants/registry");
       const rows = ASSISTANTS.map((a) => ({ id: a.id, label: a.label, description: a.description, entryKinds: a.entryKinds }));
       if (o.json) return void console.log(JSON.stringify(rows));
-      for (const r of rows) console.log(`${r.id.padEnd(14)} ${r.description}`);
+      // One column as wide as the longest id (h2memory-no-background is 22), so the descriptions line up.
+      const width = Math.max(...rows.map((r) => r.id.length)) + 2;
+      for (const r of rows) console.log(`${r.id.padEnd(width)}${r.description}`);
     });
 }
 

@@ -35,8 +35,76 @@ export function describeConfig(c: PublicModelConfig): string {
   return `${c.name.padEnd(16)} ${(c.model ?? "-").padEnd(24)} ${where} · key ${c.key}`;
 }
 
+type EditFlags = {
+  baseUrl?: string;
+  keyEnv?: string;
+  models?: string;
+  concurrency?: string;
+  rpm?: string;
+  tpm?: string;
+  timeout?: string;
+  jsonMode?: string;
+  batchApi?: boolean;
+  useFor?: string;
+  json?: boolean;
+};
+
+const whole = (v: string | undefined, flag: string) => {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) < 1) throw new CliError(`${flag}: "${v}" is not a positive whole number`);
+  return Number(v);
+};
+
+/** `pal models add|set NAME ...`: the flags both take. */
+function editCommand(models: Command, mode: "add" | "set", what: string): void {
+  models
+    .command(`${mode} <name>`)
+    .description(what)
+    .option("--base-url <url>", "the OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1")
+    .option("--key-env <VAR>", "the environment variable holding the API key (read now, saved encrypted; never typed on the command line)")
+    .option("--models <m,...>", "the models it serves (for reference)")
+    .option("--concurrency <n>", "requests in flight at once")
+    .option("--rpm <n>", "requests per minute, across processes")
+    .option("--tpm <n>", "tokens per minute, across processes")
+    .option("--timeout <seconds>", "timeout of one request (default PAL_LLM_TIMEOUT_MS, 120 s); a timed-out request is retried once")
+    .option("--json-mode <mode>", "off, json_object or json_schema: how calls that expect JSON ask for it")
+    .option("--batch-api", "it serves the OpenAI Batch API")
+    .option(
+      "--use-for <role[=model],...>",
+      "point roles or named judges at it, each with its model, e.g. assistant=qwen3-32b,judge=qwen3-32b",
+    )
+    .option("--json", "print the endpoint as JSON")
+    .action(async (name: string, o: EditFlags) => {
+      const { editEndpoint, parseUseFor } = await import("@/lib/llm/endpoint-edit");
+      const { listEndpoints } = await import("@/lib/llm/endpoints");
+      const db = getDb();
+      const timeout = whole(o.timeout, "--timeout");
+      const id = editEndpoint(db, mode, {
+        name,
+        baseUrl: o.baseUrl,
+        keyEnv: o.keyEnv,
+        models: o.models
+          ?.split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+        concurrency: whole(o.concurrency, "--concurrency"),
+        rpm: whole(o.rpm, "--rpm"),
+        tpm: whole(o.tpm, "--tpm"),
+        timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+        jsonMode: o.jsonMode as never,
+        batchApi: o.batchApi,
+        useFor: o.useFor ? parseUseFor(o.useFor) : undefined,
+      });
+      const e = listEndpoints(db).find((x) => x.id === id)!;
+      if (o.json) console.log(JSON.stringify(e));
+      else console.log(`${mode === "add" ? "added" : "changed"} ${describeEndpoint(e)}`);
+    });
+}
+
 export function registerModels(program: Command): void {
   const models = program.command("models").description(SUMMARIES.models);
+  editCommand(models, "add", "define an endpoint: URL, key (from an environment variable), models, limits, timeout, JSON mode");
+  editCommand(models, "set", "change an endpoint: only the flags given (the same as for add)");
   models
     .command("list", { isDefault: true })
     .description("the defined endpoints (URL, limits, JSON mode, Batch API, who uses them) and each role's model; keys are never printed")
@@ -59,7 +127,9 @@ export function registerModels(program: Command): void {
     });
   models
     .command("check")
-    .description("send one tiny request per configured role (and named judge) and print what answered")
+    .description(
+      "send one JSON-mode request per configured role (and named judge) and one embedding pair whose cosines must be sane; print what answered",
+    )
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const { checkAllModels } = await import("@/lib/llm/check");
@@ -69,9 +139,9 @@ export function registerModels(program: Command): void {
         for (const r of results) {
           const what =
             r.status === "ok"
-              ? `ok in ${r.latencyMs} ms: ${JSON.stringify(r.reply)}`
+              ? `ok in ${r.latencyMs} ms: ${r.reply}`
               : r.status === "failed"
-                ? `FAILED: ${r.error}`
+                ? `FAILED: ${r.error}${r.notes?.length ? ` · ${r.notes.join(" · ")}` : ""}`
                 : "not configured";
           console.log(`${r.name.padEnd(16)} ${(r.model ?? "-").padEnd(24)} ${r.baseURL}  ${what}`);
         }

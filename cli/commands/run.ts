@@ -8,10 +8,10 @@ import { NotFoundError } from "@/lib/errors";
 import { createExperiment } from "@/lib/experiments/create";
 import { prepareJobsSync } from "@/lib/experiments/prepare";
 import { dryRun } from "@/lib/experiments/dry-run";
-import { runExperiment } from "@/lib/experiments/worker";
+import { runExperiment, workerId } from "@/lib/experiments/worker";
 import { experimentResults } from "@/lib/experiments/results";
 import { experimentProgress } from "@/lib/experiments/progress";
-import { resumeExperiment, getExperimentRow } from "@/lib/experiments/control";
+import { interruptRun, resumeExperiment, getExperimentRow } from "@/lib/experiments/control";
 import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps } from "@/lib/experiments/deps";
 import { knownMethod } from "@/lib/experiments/method-choices";
@@ -46,6 +46,7 @@ type RunOpts = {
   batchJudge?: boolean;
   pollSeconds?: string;
   cancelBatch?: boolean;
+  retryFailed?: boolean;
 };
 
 const list = (s?: string) =>
@@ -98,6 +99,35 @@ function presetText(
   return lines.join("\n");
 }
 
+/**
+ * Ctrl+C (SIGINT) or SIGTERM while `pal run` runs: the experiment is paused (resumable; a paused
+ * experiment is no worker's, so the server does not take it over), the jobs this process held go back
+ * to the queue, and the process exits at once (130 / 143): the requests in flight are dropped and no
+ * new one is sent. A second signal exits without waiting for anything. Returns the removal of the handlers.
+ */
+function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | null, worker: string, tty: boolean): () => void {
+  let seen = false;
+  const handler = (signal: NodeJS.Signals) => {
+    const code = signal === "SIGINT" ? 130 : 143;
+    const id = experiment();
+    if (seen || id === null) process.exit(code);
+    seen = true;
+    const r = interruptRun(db, id, worker);
+    const what =
+      r.status === "paused"
+        ? `experiment ${id} paused: no new model request is sent; ${r.released} job${r.released === 1 ? "" : "s"} in progress went back to the queue. Resume with pal run --resume ${id} (or Resume on its page)`
+        : `experiment ${id} is ${r.status}; nothing more is sent`;
+    process.stderr.write(`${tty ? "\n" : ""}${signal === "SIGINT" ? "Ctrl+C" : signal}: ${what}\n`);
+    process.exit(code);
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return () => {
+    process.off("SIGINT", handler);
+    process.off("SIGTERM", handler);
+  };
+}
+
 export function registerRun(program: Command): void {
   program
     .command("run")
@@ -129,6 +159,7 @@ export function registerRun(program: Command): void {
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
+    .option("--retry-failed", "with --resume ID: try its failed items again too")
     .option(
       "--over-limit",
       "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
@@ -136,9 +167,16 @@ export function registerRun(program: Command): void {
     .action(async (o: RunOpts) => {
       const db = getDb();
       let id: number;
+      // Installed before the experiment is created or resumed: a Ctrl+C while its jobs are created (a
+      // synchronous step, so the signal waits for it) still pauses it rather than leaving it to the server.
+      let known: number | null = null;
+      const worker = workerId();
+      const stopSignals = o.dryRun ? () => {} : onInterrupt(db, () => known, worker, !!process.stderr.isTTY);
       if (o.cancelBatch && !o.resume) throw new CliError("--cancel-batch needs --resume ID");
+      if (o.retryFailed && !o.resume) throw new CliError("--retry-failed needs --resume ID");
       if (o.resume) {
         id = int(o.resume, "--resume")!;
+        known = id;
         if (o.cancelBatch) {
           const [{ cancelJudgeBatches }, { ModelClient }] = await Promise.all([
             import("@/lib/experiments/judge-batch"),
@@ -147,7 +185,7 @@ export function registerRun(program: Command): void {
           for (const b of await cancelJudgeBatches(db, ModelClient.create(db), id))
             process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
         }
-        resumeExperiment(db, id);
+        resumeExperiment(db, id, { retryFailed: o.retryFailed });
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
@@ -244,7 +282,15 @@ export function registerRun(program: Command): void {
         process.stderr.write(`experiment ${id} created\n`);
       }
       const tty = process.stderr.isTTY;
+      known = id;
+      const showProgress = () => {
+        const line = progressLine(experimentProgress(db, id));
+        process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
+      };
+      // Nothing may finish for minutes (a slow model): the line is redrawn meanwhile, with the calls in flight.
+      const ticker = setInterval(showProgress, tty ? 1000 : 30_000);
       await runExperiment(db, id, productionDeps(), {
+        worker,
         concurrency: int(o.concurrency, "--concurrency"),
         // Judge batches (config judgeBatch): this process waits for them, polling, and shows their state.
         waitForBatch: true,
@@ -253,10 +299,10 @@ export function registerRun(program: Command): void {
           process.stderr.write(
             `${tty ? "\n" : ""}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
           ),
-        onProgress: () => {
-          const line = progressLine(experimentProgress(db, id));
-          process.stderr.write(tty ? `\r${line}` : `${line}\n`);
-        },
+        onProgress: showProgress,
+      }).finally(() => {
+        clearInterval(ticker);
+        stopSignals();
       });
       if (tty) process.stderr.write("\n");
       const res = experimentResults(db, id);
@@ -283,7 +329,9 @@ export function registerRun(program: Command): void {
         process.stderr.write(`experiment ${id} paused${end.error ? `: ${end.error}` : ""}; resume with pal run --resume ${id}\n`);
         process.exitCode = 3;
       } else if (end.failed > 0) {
-        process.stderr.write(`experiment ${id}: ${label} (their errors: the experiment page, or pal export)\n`);
+        process.stderr.write(
+          `experiment ${id}: ${label} (their errors: the experiment page; pal run --resume ${id} --retry-failed tries them again)\n`,
+        );
         process.exitCode = 3;
       }
     });

@@ -3,6 +3,7 @@ import { BatchStates } from "@/components/llm/BatchStates";
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import type { Progress } from "@/lib/experiments/progress";
+import { activityText } from "@/lib/experiments/activity-text";
 import { runStatusLabel, TONE_CLASSES } from "@/lib/run-status";
 import { postJson } from "./api";
 
@@ -88,6 +89,12 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}
       </p>
+      {p.inFlight && ACTIVE.has(p.status) ? (
+        // A slow model: nothing finishes for minutes, but the requests on their way show the run is working.
+        <p className="mt-1 text-xs text-slate-600" data-testid="in-flight">
+          Model: {activityText(p.inFlight)}
+        </p>
+      ) : null}
       {p.batches.length ? (
         <div className="mt-2" data-testid="judge-batches">
           <p className="text-xs text-slate-600">

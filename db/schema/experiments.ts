@@ -169,3 +169,26 @@ export const caseMarks = sqliteTable(
   },
   (t) => [index("case_marks_item").on(t.experimentId, t.task, t.itemKey)],
 );
+
+/**
+ * What a process running an experiment is waiting for now, written every few seconds while it runs
+ * (lib/experiments/activity.ts): its model requests in flight and since when the oldest waits, so a run
+ * whose model takes minutes per reply shows it is working, in `pal run` and on the experiment page,
+ * whichever process runs it. A row not refreshed for a while belongs to a process that is gone.
+ */
+export const runActivity = sqliteTable(
+  "run_activity",
+  {
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    /** The lease holder id of the process (lib/lease-holder.ts). */
+    worker: text("worker").notNull(),
+    callsInFlight: integer("calls_in_flight").notNull(),
+    oldestStartedAt: integer("oldest_started_at"),
+    /** Requests of this process that ran into their timeout since it took the experiment up. */
+    timeouts: integer("timeouts").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("run_activity_identity").on(t.experimentId, t.worker)],
+);

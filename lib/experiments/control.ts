@@ -39,6 +39,27 @@ export function cancelExperiment(db: Db, id: number): void {
 }
 
 /**
+ * `pal run` interrupted (Ctrl+C, SIGTERM): the experiment is paused, unless it stopped already, and the
+ * jobs this process held go back to the queue, their attempt not counted (cancelled, in a cancelled
+ * experiment). A paused experiment is no worker's: the server's worker does not take it over, and
+ * `pal run --resume ID` or Resume on its page goes on where it stopped. Returns what it did.
+ */
+export function interruptRun(db: Db, id: number, worker: string): { status: ExperimentStatus; released: number } {
+  return db.transaction(() => {
+    const e = getExperimentRow(db, id);
+    const status = ["preparing", "queued", "running"].includes(e.status) ? "paused" : e.status;
+    if (status !== e.status) db.update(experiments).set({ status }).where(eq(experiments.id, id)).run();
+    const released = db.$client
+      .prepare(
+        `UPDATE jobs SET status = CASE WHEN ? = 'cancelled' THEN 'cancelled' ELSE 'queued' END, attempts = max(attempts - 1, 0),
+         worker = NULL, lease_until = NULL, updated_at = ? WHERE experiment_id = ? AND worker = ? AND status = 'running'`,
+      )
+      .run(status, Date.now(), id, worker).changes;
+    return { status, released };
+  });
+}
+
+/**
  * Queues a paused, failed, cancelled or crashed ("running" with no live worker) experiment again. Finished
  * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`. One stopped
  * before all its jobs were created goes back to "preparing" (lib/experiments/prepare.ts creates the rest).

@@ -2,6 +2,7 @@
 import type { BuildRow, DryRunResult, DryRunRow, TokenBasis } from "./dry-run";
 import type { ExperimentResults, Ledger } from "./results";
 import type { Progress } from "./progress";
+import { activityText } from "./activity-text";
 
 const fmt = (v: number | null | undefined, d = 2) => (typeof v === "number" ? v.toFixed(d) : "—");
 
@@ -129,7 +130,8 @@ export function resultsTable(res: ExperimentResults): string {
     `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens` +
       (res.ledger.usageUnknown + res.memoryBuild.usageUnknown > 0
         ? ` (${res.ledger.usageUnknown + res.memoryBuild.usageUnknown} requests timed out or dropped: their tokens are unknown)`
-        : ""),
+        : "") +
+      (res.ledger.cutOff ? `, ${res.ledger.cutOff} replies cut off at max_tokens` : ""),
   );
   const line = (l: Ledger) =>
     `${l.calls}\t${l.cacheHits}\t${l.promptTokens}\t${l.completionTokens}\t${typeof l.cost === "number" ? l.cost.toFixed(4) : "—"}`;
@@ -150,5 +152,6 @@ export function progressLine(p: Progress): string {
   const width = 30;
   const filled = Math.round(p.fraction * width);
   const eta = p.etaMs === null ? "?" : `${Math.ceil(p.etaMs / 1000)}s`;
-  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${p.done + p.failed + p.skipped}/${p.total} done=${p.done} failed=${p.failed} running=${p.running} eta=${eta}`;
+  const activity = activityText(p.inFlight);
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${p.done + p.failed + p.skipped}/${p.total} done=${p.done} failed=${p.failed} running=${p.running} eta=${eta}${activity ? ` · ${activity}` : ""}`;
 }

@@ -12,7 +12,7 @@ import type { ExperimentStatus } from "@/db/schema";
 import { claimJob, type ClaimedJob } from "./lease";
 import { PARKED } from "./judge-batch";
 
-export type LaneEvent = { jobId: number; status: "done" | "failed" | "queued"; error?: string };
+export type LaneEvent = { jobId: number; status: "done" | "failed" | "queued" | "cancelled"; error?: string };
 
 export type LaneOptions = {
   worker: string;

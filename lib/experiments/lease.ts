@@ -90,6 +90,12 @@ export function completeJob(
   })();
 }
 
+function experimentCancelled(db: Db, jobId: number): boolean {
+  const r = stmt(db, "SELECT e.status FROM jobs j JOIN experiments e ON e.id = j.experiment_id WHERE j.id = ?").get(jobId) as
+    { status: string } | undefined;
+  return r?.status === "cancelled";
+}
+
 /** A failed attempt: back to the queue while attempts remain, else recorded as failed with the error. */
 export function failJob(
   db: Db,
@@ -98,14 +104,15 @@ export function failJob(
   error: string,
   maxAttempts: number,
   now = Date.now(),
-): "queued" | "failed" | "lost" {
+): "queued" | "failed" | "cancelled" | "lost" {
   const job = db
     .select({ attempts: jobs.attempts })
     .from(jobs)
     .where(and(eq(jobs.id, jobId), eq(jobs.worker, worker), eq(jobs.status, "running")))
     .get();
   if (!job) return "lost";
-  const status = job.attempts >= maxAttempts ? "failed" : "queued";
+  // A cancelled experiment's job is not queued for another attempt: nothing would run it but a resume.
+  const status = job.attempts >= maxAttempts ? "failed" : experimentCancelled(db, jobId) ? "cancelled" : "queued";
   db.update(jobs)
     .set({ status, error, leaseUntil: null, finishedAt: status === "failed" ? now : null, updatedAt: now })
     .where(eq(jobs.id, jobId))
@@ -113,11 +120,15 @@ export function failJob(
   return status;
 }
 
-/** A job its run stopped before it could finish (the spend guard paused the run): queued again, the attempt not counted. */
+/**
+ * A job its run stopped before it could finish (the spend guard paused the run, or the experiment was
+ * paused): queued again, the attempt not counted; cancelled when the experiment was.
+ */
 export function releaseJob(db: Db, jobId: number, worker: string, now = Date.now()): boolean {
   const r = stmt(
     db,
-    `UPDATE jobs SET status = 'queued', attempts = max(attempts - 1, 0), worker = NULL, lease_until = NULL, updated_at = ?
+    `UPDATE jobs SET status = CASE WHEN (SELECT status FROM experiments WHERE id = jobs.experiment_id) = 'cancelled' THEN 'cancelled' ELSE 'queued' END,
+     attempts = max(attempts - 1, 0), worker = NULL, lease_until = NULL, updated_at = ?
      WHERE id = ? AND worker = ? AND status = 'running'`,
   ).run(now, jobId, worker);
   return r.changes === 1;

@@ -3,6 +3,7 @@
  * (accepted, invalid, or failed after a reply), and what went to unusable replies is shown apart.
  */
 import type { ExperimentConfig } from "@/lib/experiments/config";
+import { CUT_OFF } from "@/lib/llm/max-tokens";
 
 export type Ledger = {
   /** Accepted replies (cache hits included). */
@@ -19,6 +20,8 @@ export type Ledger = {
   unusableCompletionTokens: number;
   /** Requests that reached the endpoint with no usage reported (timed out, dropped): their tokens are not in the sums. */
   usageUnknown: number;
+  /** Of the unusable attempts, replies that ended at max_tokens (finish_reason "length"). */
+  cutOff: number;
   /** USD at the config's prices (absent: no prices). */
   cost?: number | null;
 };
@@ -36,6 +39,7 @@ export type LedgerSumRow = {
   badP: number;
   badC: number;
   unknown: number;
+  cut: number;
 };
 
 /** The SELECT columns of LedgerSumRow over `llm_calls c`, to be grouped by role (and whatever else). */
@@ -47,7 +51,8 @@ export const LEDGER_COLUMNS = `c.role AS role, coalesce(sum(c.status = 'ok'), 0)
   coalesce(sum(c.status IN ('invalid', 'failed')), 0) AS bad,
   coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.prompt_tokens ELSE 0 END), 0) AS badP,
   coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.completion_tokens ELSE 0 END), 0) AS badC,
-  coalesce(sum(c.usage_unknown), 0) AS unknown`;
+  coalesce(sum(c.usage_unknown), 0) AS unknown,
+  coalesce(sum(c.error LIKE '${CUT_OFF}%'), 0) AS cut`;
 
 export function emptyLedger(priced: boolean): Ledger {
   const l: Ledger = {
@@ -60,6 +65,7 @@ export function emptyLedger(priced: boolean): Ledger {
     unusablePromptTokens: 0,
     unusableCompletionTokens: 0,
     usageUnknown: 0,
+    cutOff: 0,
   };
   if (priced) l.cost = 0;
   return l;
@@ -77,6 +83,7 @@ export function addRows(l: Ledger, rows: readonly LedgerSumRow[], prices: Experi
     l.unusablePromptTokens += r.badP;
     l.unusableCompletionTokens += r.badC;
     l.usageUnknown += r.unknown;
+    l.cutOff += r.cut ?? 0;
     const price = prices[r.role as keyof typeof prices];
     if (typeof l.cost === "number" && price) l.cost += (r.paidP * price.prompt + r.paidC * price.completion) / 1e6;
   }

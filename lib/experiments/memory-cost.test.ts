@@ -56,6 +56,7 @@ describe("memory build in the results' ledger", () => {
       cache_hit: number;
       prompt_tokens: number;
       completion_tokens: number;
+      error: string | null;
     }>;
     expect(rows.length).toBeGreaterThan(0);
     const byHand = {
@@ -70,6 +71,7 @@ describe("memory build in the results' ledger", () => {
         .filter((r) => r.status === "invalid" || r.status === "failed")
         .reduce((s, r) => s + r.completion_tokens, 0),
       usageUnknown: 0,
+      cutOff: rows.filter((r) => r.error?.startsWith("cut off at max_tokens")).length,
       cost: rows
         .filter((r) => !r.cache_hit)
         .reduce((s, r) => s + (r.prompt_tokens * prices.assistant.prompt + r.completion_tokens * prices.assistant.completion) / 1e6, 0),

@@ -4,6 +4,8 @@ import type { Db } from "@/db/client";
 import { getExperimentRow } from "./control";
 import { batchesOfExperiment, parkedJobs } from "./judge-batch";
 import { batchState, type BatchState } from "@/lib/llm/batch";
+import { readActivity } from "./activity";
+import type { RunActivity } from "./activity-text";
 
 export type Progress = {
   status: string;
@@ -26,6 +28,8 @@ export type Progress = {
   /** Judge calls sent as batches (config judgeBatch): each batch's state, and the jobs waiting for one. */
   batches: BatchState[];
   waitingForBatch: number;
+  /** Model requests in flight in the processes running it now (./activity.ts); null when none runs it. */
+  inFlight: RunActivity | null;
 };
 
 export function experimentProgress(db: Db, id: number, now = Date.now()): Progress {
@@ -50,11 +54,12 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
     status: e.status,
     total,
     planned: e.plannedJobs,
-    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs" | "batches" | "waitingForBatch">),
+    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs" | "batches" | "waitingForBatch" | "inFlight">),
     error: e.error ?? null,
     fraction: total ? finished / total : 1,
     etaMs,
     batches: batchesOfExperiment(db, id).map(batchState),
     waitingForBatch: parkedJobs(db, id),
+    inFlight: readActivity(db, id, now),
   };
 }

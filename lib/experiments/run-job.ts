@@ -141,8 +141,10 @@ export function jobRunner(run: RunContext): (job: ClaimedJob) => Promise<() => L
       if (collecting?.deferred() && !(e instanceof RunPausedError)) return park;
       const m = model;
       const msg = e instanceof Error ? e.message : String(e);
-      if (e instanceof RunPausedError) {
-        // Stopped by the spend guard before its next attempt: the job waits for the run to be resumed.
+      // A guard that stopped (tripped, or the experiment paused or cancelled) explains whatever failed after it.
+      if (e instanceof RunPausedError || guard.reason !== null) {
+        // Stopped by the spend guard before its next attempt: the job waits for the run to be resumed
+        // (a cancelled experiment's job is cancelled: ./lease.ts).
         return () => {
           recordCalls(db, m?.takeDeferredHits() ?? []);
           return releaseJob(db, job.id, worker) ? { jobId: job.id, status: "queued" } : null;

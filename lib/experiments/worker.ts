@@ -20,6 +20,7 @@ import { leaseHolderId } from "@/lib/lease-holder";
 import { SpendGuard } from "@/lib/llm/spend-guard";
 import type { BatchRow } from "@/lib/llm/batch";
 import { releaseDeadLocalLeases } from "./lease";
+import { ACTIVITY_EVERY_MS, clearActivity, writeActivity } from "./activity";
 import { experimentStopped, runLanes, type LaneEvent } from "./lanes";
 import { batchesOfExperiment, judgeBatching, settleCancelledBatches } from "./judge-batch";
 import { paidSoFar } from "./results";
@@ -50,12 +51,28 @@ export const batchPollMs = () => envNumber("PAL_BATCH_POLL_MS", 30_000);
 export const workerId = leaseHolderId;
 
 /**
+ * While a run goes on, every ACTIVITY_EVERY_MS, the client's requests in flight are written for the
+ * progress (./activity.ts). Returns the end of the watch.
+ */
+function watchRun(db: Db, experimentId: number, worker: string, client: ModelClient | undefined): () => void {
+  if (!client) return () => {};
+  const timeoutsBefore = client.stats.timeouts;
+  const tick = () => writeActivity(db, experimentId, worker, { ...client.inFlight(), timeouts: client.stats.timeouts - timeoutsBefore });
+  tick();
+  const timer = setInterval(tick, ACTIVITY_EVERY_MS);
+  return () => {
+    clearInterval(timer);
+    clearActivity(db, experimentId, worker);
+  };
+}
+
+/**
  * Runs until the experiment has no claimable job left (or is paused/cancelled); returns its status then
  * ("running" when it waits for a judge batch and `waitForBatch` is off).
  */
 export async function runExperiment(db: Db, experimentId: number, deps: WorkerDeps, opts: WorkerOptions = {}): Promise<ExperimentStatus> {
   const worker = opts.worker ?? workerId();
-  const leaseMs = opts.leaseMs ?? 60_000;
+  const leaseMs = opts.leaseMs ?? envNumber("PAL_JOB_LEASE_MS", 60_000);
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const exp = getExperimentRow(db, experimentId);
   if (exp.status === "done" || exp.status === "cancelled" || exp.status === "paused") return exp.status;
@@ -89,29 +106,37 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
         .set({ status: "paused", error: `paused by its spend guard: ${reason}` })
         .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running"])))
         .run(),
+    // A pause or cancel from anywhere holds before the next request of every job and memory build in
+    // flight (the lanes only look before each claim, and one job can make many calls).
+    stopped: () => (experimentStopped(db, experimentId) ? `the experiment was ${getExperimentRow(db, experimentId).status}` : null),
   });
   // Judge calls sent as batches: see ./judge-batch.ts.
   const batching = config.judgeBatch ? judgeBatching(db, experimentId) : null;
   let batchClient: ModelClient | undefined;
   const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
-  for (;;) {
-    await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
-    if (!batching) break;
-    if (experimentStopped(db, experimentId)) {
-      // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
-      if (getExperimentRow(db, experimentId).status === "cancelled")
-        await settleBatchesOfCancelled(db, experimentId, (batchClient ??= deps.client ?? ModelClient.create(db)), opts);
-      break;
+  const stopWatch = watchRun(db, experimentId, worker, deps.client);
+  try {
+    for (;;) {
+      await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
+      if (!batching) break;
+      if (experimentStopped(db, experimentId)) {
+        // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
+        if (getExperimentRow(db, experimentId).status === "cancelled")
+          await settleBatchesOfCancelled(db, experimentId, (batchClient ??= deps.client ?? ModelClient.create(db)), opts);
+        break;
+      }
+      // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
+      const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)), guard);
+      if (step === "none" || step === "paused") break;
+      if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
+      if (step === "waiting") {
+        if (!opts.waitForBatch) return "running";
+        await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
+      }
     }
-    // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
-    const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)), guard);
-    if (step === "none" || step === "paused") break;
-    if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
-    if (step === "waiting") {
-      if (!opts.waitForBatch) return "running";
-      await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
-    }
+  } finally {
+    stopWatch();
   }
 
   const now = getExperimentRow(db, experimentId).status;

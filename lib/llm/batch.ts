@@ -104,7 +104,7 @@ type OutputLine = {
   custom_id: string;
   response?: {
     status_code: number;
-    body?: { choices?: Array<{ message?: { content?: string | null } }>; usage?: Record<string, unknown> };
+    body?: { choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }>; usage?: Record<string, unknown> };
   } | null;
   error?: { message?: string } | null;
 };
@@ -166,7 +166,7 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
       const error = out.error?.message ? redactSecrets(out.error.message) : `HTTP ${out.response?.status_code ?? "?"}`;
       const call = calls.get(out.custom_id);
       if (call) {
-        client.acceptBatchReply(call, content, usage, ok ? "ok" : "error", error);
+        client.acceptBatchReply(call, content, usage, ok ? "ok" : "error", error, body?.choices?.[0]?.finish_reason);
         continue;
       }
       const meta = lines.get(out.custom_id);

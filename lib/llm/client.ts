@@ -10,9 +10,11 @@ import { hashOf } from "./hash";
 import { GroupCommit, JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
-import { describe, isDeterministic, isJsonModeRefusal, usageUnknown, withRetries } from "./retry";
+import { describe, isDeterministic, isJsonModeRefusal, isTimeout, usageUnknown, withRetries } from "./retry";
 import { draining, requestStarted } from "./inflight";
+import { CUT_OFF, isMaxTokensRefusal, maxTokensFor, tokenParam } from "./max-tokens";
 import { splitReasoning } from "./reasoning";
+import { decodeEmbedding } from "./vectors";
 import { keepAliveFetch } from "./http-fetch";
 import { GroupCancelledError, RoleQueues } from "./queue";
 import { acquire, release } from "./rate-limit";
@@ -42,8 +44,13 @@ export type ChatOptions<T> = {
   language?: Lang;
   /** Deliberate repeats of the same request get distinct indices (0 = the first). */
   replicate?: number;
-  /** Request parameters (temperature, max_tokens, seed...) over the configuration's own. */
+  /** Request parameters (temperature, seed...) over the configuration's own. */
   params?: Record<string, unknown>;
+  /**
+   * The step's output budget (max_tokens), when its purpose's default (max-tokens.ts) does not fit; a
+   * role's own max_tokens wins over both.
+   */
+  maxTokens?: number;
   /** Names the step for the ledger, e.g. "h2memory.log-graph" or "task.requirement". */
   purpose: string;
   /** Overrides the client's origin for this call. */
@@ -67,6 +74,8 @@ export type ModelClientOptions = {
   timeoutMs?: number;
   /** Transport retries after the first attempt (default PAL_LLM_RETRIES or 6). */
   retries?: number;
+  /** Of those, how many may follow a timeout (default 1): a model that took the whole timeout once likely will again. */
+  timeoutRetries?: number;
   /** First backoff delay, doubled per retry, with jitter (default 1000 ms). */
   retryBaseMs?: number;
   /** Longest backoff or Retry-After honoured (default 60 s). */
@@ -89,7 +98,14 @@ export type ClientStats = {
   failed: number;
   promptTokens: number;
   completionTokens: number;
+  /** Requests that ran into the timeout. */
+  timeouts: number;
+  /** Replies that ended at max_tokens (finish_reason "length"), each an invalid reply. */
+  cutOff: number;
 };
+
+/** Requests on their way now (of a whole client): how many, and since when the oldest waits for its reply. */
+export type InFlight = { calls: number; oldestStartedAt: number | null };
 
 /** What distinguishes the views of one client. */
 type View = {
@@ -155,6 +171,15 @@ type Core = {
   configs: Map<string, { cfg: ModelConfig; until: number }>;
   /** Endpoints (base URL and model) that answered JSON mode with a 400, and what they said. */
   jsonModeRefused: Map<string, string>;
+  /** Where such a refusal left a configuration without a defined endpoint (one step weaker each time). */
+  jsonModeNow: Map<string, JsonMode>;
+  /** Endpoints (base URL and model) that want max_completion_tokens instead of max_tokens. */
+  completionTokensParam: Set<string>;
+  /** Endpoints (base URL and model) seen thinking: their budgets get reasoning headroom. */
+  reasoning: Set<string>;
+  /** Requests sent and not yet answered, by a sequence number: when each was sent. */
+  sent: Map<number, number>;
+  nextSent: number;
   inflight: Map<string, Promise<{ text: string; usage: Usage }>>;
   /** Writes the accepted replies of one event-loop turn in one transaction. */
   commits: GroupCommit;
@@ -218,6 +243,7 @@ export class ModelClient {
       opts: {
         timeoutMs: options.timeoutMs ?? envNumber("PAL_LLM_TIMEOUT_MS", 120_000),
         retries: options.retries ?? envNumber("PAL_LLM_RETRIES", 6),
+        timeoutRetries: options.timeoutRetries ?? 1,
         retryBaseMs: options.retryBaseMs ?? 1000,
         retryMaxMs: options.retryMaxMs ?? 60_000,
         regenerations: options.regenerations ?? 2,
@@ -228,9 +254,14 @@ export class ModelClient {
       sdks: new Map(),
       configs: new Map(),
       jsonModeRefused: new Map(),
+      jsonModeNow: new Map(),
+      completionTokensParam: new Set(),
+      reasoning: new Set(),
+      sent: new Map(),
+      nextSent: 0,
       inflight: new Map(),
       commits: new GroupCommit(db),
-      stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0 },
+      stats: { requests: 0, cacheHits: 0, failed: 0, promptTokens: 0, completionTokens: 0, timeouts: 0, cutOff: 0 },
     };
     return new ModelClient(core, {
       origin: options.origin ?? {},
@@ -268,7 +299,15 @@ export class ModelClient {
    * row and the cache entry written together (or, when invalid, the paid attempt recorded with the raw
    * reply, and the call made online later asks again).
    */
-  acceptBatchReply(call: CollectedCall, raw: string, usage: Usage, status: "ok" | "error", error?: string): boolean {
+  acceptBatchReply(
+    call: CollectedCall,
+    raw: string,
+    usage: Usage,
+    status: "ok" | "error",
+    error?: string,
+    /** The line's finish_reason: "length" is a reply cut off at max_tokens, never accepted. */
+    finishReason?: string | null,
+  ): boolean {
     const db = this.core.db;
     const base = {
       origin: call.origin,
@@ -288,7 +327,11 @@ export class ModelClient {
       return false;
     }
     const split = splitReasoning(raw, null);
-    const checked = checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
+    const cutOff = finishReason === "length";
+    if (cutOff) this.core.stats.cutOff++;
+    const checked = cutOff
+      ? { ok: false as const, error: `${CUT_OFF} (${String(call.params.max_tokens ?? call.params.max_completion_tokens ?? "?")} tokens)` }
+      : checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
     if (!checked.ok) {
       this.record({ ...base, status: "invalid", error: `batch: ${checked.error}`, rawReply: raw });
       return false;
@@ -379,6 +422,13 @@ export class ModelClient {
     return this.core.stats;
   }
 
+  /** Requests of this client (every view) sent and not yet answered: a slow run shows it is waiting, not dead. */
+  inFlight(): InFlight {
+    let oldest: number | null = null;
+    for (const at of this.core.sent.values()) if (oldest === null || at < oldest) oldest = at;
+    return { calls: this.core.sent.size, oldestStartedAt: oldest };
+  }
+
   /** Endpoints that refused JSON mode in this process ("base URL model" → the error), for the Models page and the CLI. */
   jsonModeNotes(): Array<{ endpoint: string; error: string }> {
     return [...this.core.jsonModeRefused].map(([k, error]) => ({ endpoint: k.replace("\u0000", " "), error }));
@@ -434,7 +484,7 @@ export class ModelClient {
     /** The configuration's defined endpoint, whose requests/min and tokens/min every try honours. */
     limits: ModelConfig["endpoint"] = null,
   ): Promise<R> {
-    const { retries, retryBaseMs, retryMaxMs } = this.core.opts;
+    const { retries, retryBaseMs, retryMaxMs, timeoutRetries } = this.core.opts;
     const started = Date.now();
     return withRetries(
       async () => {
@@ -461,6 +511,8 @@ export class ModelClient {
         });
         let tokens = 0;
         let r: R;
+        const seq = this.core.nextSent++;
+        this.core.sent.set(seq, Date.now());
         try {
           r = await once();
           const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
@@ -468,6 +520,7 @@ export class ModelClient {
         } catch (e) {
           if (!abandoned) throw e;
         } finally {
+          this.core.sent.delete(seq);
           // Answered or failed, the in-flight place is free for every process.
           if (limits) release(this.core.db, limits, usageId, tokens);
           sent();
@@ -476,9 +529,10 @@ export class ModelClient {
         if (abandoned) throw new RunPausedError("the process stopped before the reply came");
         return r!;
       },
-      { retries, baseMs: retryBaseMs, maxMs: retryMaxMs },
+      { retries, baseMs: retryBaseMs, maxMs: retryMaxMs, timeoutRetries },
       (error, willRetry) => {
         if (error instanceof RunPausedError) return; // refused before it was sent: nothing paid, nothing to record
+        if (isTimeout(error)) this.core.stats.timeouts++;
         tries.n++;
         const note = handled(error);
         this.record({
@@ -540,7 +594,19 @@ export class ModelClient {
         endpoint: cfg.baseURL,
         model: cfg.model,
         messages: o.messages,
-        params,
+        // A batch line asks with the same output budget as the online call would.
+        params:
+          "max_tokens" in params || "max_completion_tokens" in params
+            ? params
+            : {
+                ...params,
+                max_tokens: maxTokensFor({
+                  purpose: o.purpose,
+                  explicit: o.maxTokens,
+                  headroom: cfg.maxTokensHeadroom,
+                  reasoning: this.core.reasoning.has(endpointKey),
+                }),
+              },
         replicate,
         schema: o.schema as z.ZodType<unknown> | undefined,
         parse: o.parse as ((text: string) => unknown) | undefined,
@@ -572,10 +638,26 @@ export class ModelClient {
       let lastError = "";
       // JSON mode (response_format) when the configuration asks for it and the endpoint has not refused it:
       // a defined endpoint remembers a refusal in the database (cfg.jsonMode is already the fallback), a role's own URL in this process.
-      let jsonMode: JsonMode = !o.schema || (!cfg.endpoint && this.core.jsonModeRefused.has(endpointKey)) ? "off" : cfg.jsonMode;
+      let jsonMode: JsonMode = !o.schema ? "off" : cfg.endpoint ? cfg.jsonMode : (this.core.jsonModeNow.get(endpointKey) ?? cfg.jsonMode);
+      // The output budget: the role's own max_tokens, else the step's (max-tokens.ts); a reply cut off at it is invalid.
+      const roleBudget = tokenParam(params.max_tokens) ?? tokenParam(params.max_completion_tokens);
+      const { max_tokens: _mt, max_completion_tokens: _mct, ...rest } = params;
+      void _mt;
+      void _mct;
+      let cutOffs = 0;
       for (let round = 0; round <= this.core.opts.regenerations; round++) {
         let started = Date.now();
         const format = responseFormat(jsonMode, o.schema as z.ZodType<unknown> | undefined, o.purpose);
+        const budget = maxTokensFor({
+          purpose: o.purpose,
+          explicit: o.maxTokens,
+          role: roleBudget,
+          headroom: cfg.maxTokensHeadroom,
+          reasoning: this.core.reasoning.has(endpointKey),
+          cutOffs,
+        });
+        const budgetParam =
+          "max_completion_tokens" in params || this.core.completionTokensParam.has(endpointKey) ? "max_completion_tokens" : "max_tokens";
         let reply: OpenAI.Chat.Completions.ChatCompletion;
         try {
           // The slot is held for the request (with its transport retries) only: checking the reply
@@ -593,7 +675,8 @@ export class ModelClient {
                     .create({
                       model: cfg.model,
                       messages: sent,
-                      ...params,
+                      ...rest,
+                      [budgetParam]: budget,
                       ...(format ? { response_format: format } : {}),
                     } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
                     .then(requireCompletion),
@@ -602,7 +685,9 @@ export class ModelClient {
                 (e) =>
                   format && isJsonModeRefusal(e)
                     ? `${JSON_MODE_REFUSED} (${jsonMode}: ${describe(e)}); ${cfg.baseURL} ${cfg.model} falls back to ${fallbackLabel(weakerJsonMode(jsonMode))}`
-                    : null,
+                    : budgetParam === "max_tokens" && isMaxTokensRefusal(describe(e))
+                      ? `the endpoint wants max_completion_tokens (${describe(e)}); asked again with it`
+                      : null,
                 cfg.endpoint,
               );
             },
@@ -610,6 +695,11 @@ export class ModelClient {
           );
         } catch (e) {
           if (e instanceof RunPausedError || e instanceof GroupCancelledError) throw e; // nothing was sent
+          if (budgetParam === "max_tokens" && isMaxTokensRefusal(describe(e))) {
+            this.core.completionTokensParam.add(endpointKey);
+            round--;
+            continue;
+          }
           if (format && isJsonModeRefusal(e)) {
             // Detected once: this and every later call asks one step weaker (json_schema → json_object → off).
             if (cfg.endpoint) {
@@ -617,7 +707,8 @@ export class ModelClient {
               this.core.configs.clear(); // the configurations on this endpoint now carry the weaker mode
             } else {
               this.core.jsonModeRefused.set(endpointKey, describe(e));
-              jsonMode = "off";
+              jsonMode = weakerJsonMode(jsonMode);
+              this.core.jsonModeNow.set(endpointKey, jsonMode);
             }
             round--;
             continue;
@@ -646,7 +737,14 @@ export class ModelClient {
         const split = splitReasoning(message?.content ?? "", message?.reasoning_content ?? message?.reasoning ?? null);
         const raw = split.answer;
         const rawReply = split.reasoning !== null ? split.raw : null;
-        const checked = check(raw);
+        if (split.reasoning !== null || usage.reasoningTokens > 0) this.core.reasoning.add(endpointKey);
+        // A reply that ended at the budget is incomplete, whatever it parses as: asked again with a larger budget.
+        const cutOff = reply.choices?.[0]?.finish_reason === "length";
+        if (cutOff) {
+          cutOffs++;
+          this.core.stats.cutOff++;
+        }
+        const checked: ReturnType<typeof check> = cutOff ? { ok: false, error: `${CUT_OFF} (${budget} tokens)` } : check(raw);
         const latencyMs = Date.now() - started;
         if (checked.ok) {
           // The ledger row and the cache entry in one commit, shared with the other replies of this
@@ -746,7 +844,8 @@ export class ModelClient {
           let res: OpenAI.Embeddings.CreateEmbeddingResponse;
           try {
             res = await this.retrying(
-              () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t) }),
+              // base64 asked for explicitly, so the SDK hands the reply over as it came (vectors.ts decodes either form).
+              () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t), encoding_format: "base64" }),
               { ...base, cacheKey: null },
               tries,
               undefined,
@@ -768,7 +867,7 @@ export class ModelClient {
             promptTokens,
             latencyMs: Date.now() - started,
           });
-          const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: d.embedding as number[] }));
+          const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: decodeEmbedding(d.embedding) }));
           const stored = storeVectors(db, cfg.model, entries);
           entries.forEach((e, i) => found.set(e.key, stored[i]));
         }),

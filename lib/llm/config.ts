@@ -8,7 +8,7 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { SavedKeyUnreadableError, decryptSecret, encryptSecret } from "./secrets";
 import { envValue, roleEnv } from "@/lib/config";
 import { effectiveJsonMode, endpointById, endpointKey, type EndpointLimits } from "./endpoints";
-import type { JsonMode } from "@/db/schema";
+import { JSON_MODES, type JsonMode } from "@/db/schema";
 
 /**
  * Where each role's model lives. The environment gives the defaults (OPENAI_BASE_URL,
@@ -27,10 +27,15 @@ export type ModelConfig = {
   /**
    * How to ask for JSON when a call expects it (response_format). On a defined endpoint: its mode
    * ("json_schema" sends the call's schema), or where a refusal left it (remembered in the database).
-   * Otherwise "json_object" with the settings' params `{"json_mode": true}` or PAL_<ROLE>_JSON_MODE=1,
-   * and an endpoint that refuses it (HTTP 400) is asked without it for the rest of the process (the ledger notes it).
+   * Otherwise the settings' params `{"json_mode": "json_schema"}` (true: "json_object") or
+   * PAL_<ROLE>_JSON_MODE=off|json_object|json_schema (1/true: json_object), and an endpoint that refuses it (HTTP 400) is asked without it for the rest of the process (the ledger notes it).
    */
   jsonMode: JsonMode;
+  /**
+   * Output tokens added to every call's budget (the params' `max_tokens_headroom`, not sent): room for
+   * a reasoning model's thinking. Null: added automatically once the model is seen thinking (max-tokens.ts).
+   */
+  maxTokensHeadroom?: number | null;
   /**
    * The defined endpoint the configuration points at (its URL, key, timeout and JSON mode are the
    * ones above), with the limits the client honours; null: the row's own fields and the environment.
@@ -133,6 +138,21 @@ function keyProblem(enc: string): string | undefined {
   }
 }
 
+/**
+ * The JSON mode of a configuration without a defined endpoint: the settings' `json_mode` param
+ * (true or a mode name), else PAL_<ROLE>_JSON_MODE; a value that names no mode is refused, naming it.
+ */
+export function roleJsonMode(name: string, param: unknown, env: string | undefined): JsonMode {
+  const pick = (v: unknown, where: string): JsonMode | null => {
+    if (v === undefined || v === null || v === false || v === "") return null;
+    if (v === true || v === "1" || v === "true") return "json_object";
+    if (v === "0" || v === "false") return "off";
+    if (typeof v === "string" && (JSON_MODES as readonly string[]).includes(v)) return v as JsonMode;
+    throw new InvalidInputError(`${name}: ${where} "${String(v)}" is not a JSON mode (expected ${JSON_MODES.join(", ")})`);
+  };
+  return pick(param, "json_mode") ?? pick(env, `PAL_${envRole(roleOf(name))}_JSON_MODE`) ?? "off";
+}
+
 /** The configuration a call uses; throws when no model name is configured anywhere. */
 export function resolveModelConfig(db: Db, name: string): ModelConfig {
   const l = layered(db, name);
@@ -140,11 +160,12 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
   if (!model) {
     throw new InvalidInputError(`no model configured for "${name}": set PAL_MODEL_${envRole(l.role)} or choose one in Admin → Models`);
   }
-  const { json_mode: jsonMode, ...params } = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})) as Record<
-    string,
-    unknown
-  >;
-  const ownJsonMode = jsonMode === true || roleEnv(l.role, "JSON_MODE") === "1" || roleEnv(l.role, "JSON_MODE") === "true";
+  const {
+    json_mode: jsonMode,
+    max_tokens_headroom: headroom,
+    ...params
+  } = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})) as Record<string, unknown>;
+  const maxTokensHeadroom = typeof headroom === "number" && Number.isInteger(headroom) && headroom >= 0 ? headroom : null;
   const e = l.endpoint;
   if (e) {
     return {
@@ -156,6 +177,7 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
       params,
       // The endpoint's mode replaces the row's, as its URL and key do.
       jsonMode: effectiveJsonMode(e),
+      maxTokensHeadroom,
       endpoint: { id: e.id, name: e.name, concurrency: e.concurrency, rpm: e.rpm, tpm: e.tpm, timeoutMs: e.timeoutMs },
     };
   }
@@ -166,7 +188,8 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
     apiKey: l.apiKeyEnc ? savedKey(name, l.apiKeyEnc) : (l.env.apiKey ?? null),
     model,
     params,
-    jsonMode: ownJsonMode ? "json_object" : "off",
+    jsonMode: roleJsonMode(name, jsonMode, roleEnv(l.role, "JSON_MODE")),
+    maxTokensHeadroom,
     endpoint: null,
   };
 }

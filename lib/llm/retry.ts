@@ -15,7 +15,18 @@ export type RetryOptions = {
   baseMs: number;
   /** Longest backoff or Retry-After honoured. */
   maxMs: number;
+  /**
+   * Of the retries, how many may follow a timeout (default: all). A request that ran the whole timeout
+   * (a model looping, a server overloaded) most likely will again: trying it seven times kept a call
+   * busy for 20 minutes. Each try is recorded, so the ones made are visible in the ledger.
+   */
+  timeoutRetries?: number;
 };
+
+/** The request ran into the client's timeout. */
+export function isTimeout(e: unknown): boolean {
+  return e instanceof OpenAI.APIConnectionTimeoutError;
+}
 
 /** HTTP statuses worth another try: rate limits, timeouts, conflicts and server errors. */
 export function isRetryable(e: unknown): boolean {
@@ -93,9 +104,14 @@ export async function withRetries<R>(
   o: RetryOptions,
   onFailedTry: (error: unknown, willRetry: boolean) => void,
 ): Promise<R> {
+  let timeouts = 0;
+  /** Whether the last failed try is followed by another (p-retry asks after onFailedAttempt). */
+  let again = true;
   /** Reports a failed try and waits any Retry-After; whether another try follows. */
   const failed = async (error: unknown, retriesLeft: number) => {
-    const willRetry = retriesLeft > 0 && shouldRetry(error);
+    if (isTimeout(error)) timeouts++;
+    const willRetry = retriesLeft > 0 && shouldRetry(error) && timeouts <= (o.timeoutRetries ?? Infinity);
+    again = willRetry;
     onFailedTry(error, willRetry);
     // The server said how long to wait: wait that long (the backoff comes after).
     const after = willRetry ? retryAfterMs(error) : null;
@@ -115,7 +131,7 @@ export async function withRetries<R>(
     factor: 2,
     randomize: true,
     onFailedAttempt: async ({ error, retriesLeft }) => void (await failed(error, retriesLeft)),
-    shouldRetry: ({ error }) => shouldRetry(error),
+    shouldRetry: () => again,
   });
 }
 

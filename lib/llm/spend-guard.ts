@@ -24,6 +24,11 @@ export type SpendGuardOptions = {
   spent?: { calls: number; usd: number };
   /** Called once, when the guard trips: the run records the reason and pauses. */
   onTrip(reason: string): void;
+  /**
+   * Asked before every attempt: why the run was stopped from outside (an experiment paused or
+   * cancelled, by any process), or null. One indexed read per request, so a cancel holds at once.
+   */
+  stopped?: () => string | null;
 };
 
 /** What kind of failure a ledger row is, so "the same way" groups like failures (numbers and ids vary). */
@@ -82,6 +87,11 @@ export class SpendGuard {
    * has tripped, or the cap has no place left: it trips now): called before every attempt.
    */
   admit(): void {
+    if (this.reasonText === null) {
+      // Paused or cancelled elsewhere (the page, Ctrl+C in `pal run`): no further attempt, nothing to record.
+      const stopped = this.o.stopped?.();
+      if (stopped) this.reasonText = stopped;
+    }
     if (this.room() < 1) throw new RunPausedError(this.refuse());
     this.calls++;
   }

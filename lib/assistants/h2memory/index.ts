@@ -149,12 +149,16 @@ export async function retrieveFor(
   return retrieve(svc, parts, optionsFor(ctx, parts).k, view, query, phaseOf(input));
 }
 
-export function makeH2Memory(id: string, parts: H2Parts, label: string): Assistant<H2AssistantOptions> {
+export function makeH2Memory(
+  id: string,
+  parts: H2Parts,
+  label: string,
+  description = "H2Memory (Mem-PAL): log graph → situations, per-aspect background, topic outlines with rewritten requirements, clustered principles; retrieval by phase.",
+): Assistant<H2AssistantOptions> {
   return {
     id,
     label,
-    description:
-      "H2Memory (Mem-PAL): log graph → situations, per-aspect background, topic outlines with rewritten requirements, clustered principles; retrieval by phase.",
+    description,
     options: h2Options,
     entryKinds: H2_ENTRY_KINDS,
     buildRoles: ["assistant", "embedding"],
@@ -197,10 +201,31 @@ export function makeH2Memory(id: string, parts: H2Parts, label: string): Assista
 
 const ALL: H2Parts = { graph: true, background: true, topic: true, principle: true };
 export const h2memory = makeH2Memory("h2memory", ALL, "H2Memory");
-export const h2memoryNoGraph = makeH2Memory("h2memory-no-graph", { ...ALL, graph: false }, "H2Memory w/o M_G");
-export const h2memoryNoBackground = makeH2Memory("h2memory-no-background", { ...ALL, background: false }, "H2Memory w/o M_B");
-export const h2memoryNoTopic = makeH2Memory("h2memory-no-topic", { ...ALL, topic: false }, "H2Memory w/o M_T");
-export const h2memoryNoPrinciple = makeH2Memory("h2memory-no-principle", { ...ALL, principle: false }, "H2Memory w/o M_P");
+// The paper's ablations (Mem-PAL Table 5): each leaves one level out of retrieval (and its build steps where nothing else needs them).
+export const h2memoryNoGraph = makeH2Memory(
+  "h2memory-no-graph",
+  { ...ALL, graph: false },
+  "H2Memory w/o M_G",
+  "H2Memory ablation without M_G: no situations are retrieved, so every background aspect is given instead of those the situations point to.",
+);
+export const h2memoryNoBackground = makeH2Memory(
+  "h2memory-no-background",
+  { ...ALL, background: false },
+  "H2Memory w/o M_B",
+  "H2Memory ablation without M_B: the per-aspect background is neither updated nor retrieved; situations, outlines and principles remain.",
+);
+export const h2memoryNoTopic = makeH2Memory(
+  "h2memory-no-topic",
+  { ...ALL, topic: false },
+  "H2Memory w/o M_T",
+  "H2Memory ablation without M_T: no topic outlines are retrieved; the principles closest to the query stand alone.",
+);
+export const h2memoryNoPrinciple = makeH2Memory(
+  "h2memory-no-principle",
+  { ...ALL, principle: false },
+  "H2Memory w/o M_P",
+  "H2Memory ablation without M_P: outlines are not clustered into principles; situations, background and outlines remain.",
+);
 
 /** Background aspects as a record, for views. */
 export function backgroundRecord(entries: Array<{ content: BackgroundEntry }>): Record<Aspect, string> {
