@@ -10,7 +10,8 @@ import { outputOf } from "./ports";
 import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
-export const BLEU_VERSION = 1;
+/** 2: whitespace tokens kept, as Mem-PAL's metrics.py scores them (docs/metrics.md). */
+export const BLEU_VERSION = 2;
 
 export function bleuValues(references: string | string[], candidate: string): Record<string, number> {
   const [b1, b2, b3, b4] = memPalBleu(references, candidate);
