@@ -60,7 +60,7 @@ const MEM_PAL: PresetDef = {
     methods: memPalMethods,
     tasks: ["requirement", "solution", "dialogue"],
     retriever: "dense",
-    models: { judge: { temperature: 0.7 } },
+    models: { assistant: { temperature: 0.7 }, "user-simulator": { temperature: 0.7 }, judge: { temperature: 0 } },
     repeats: 3,
     seed: 0,
     reference: "h2memory",
@@ -73,8 +73,10 @@ const MEM_PAL: PresetDef = {
     tasks: "Mem-PAL §4 and Tables 2-3: requirement restatement, solution proposal, multi-turn dialogue",
     retriever:
       "Mem-PAL §5.1: paraphrase-multilingual-mpnet-base-v2 sentence encoder, cosine similarity, for H2Memory and every baseline (Appendix D) — needs the embedding role",
+    "models.assistant.temperature": "public code (Mem-PAL llm_generation.py): the Qwen models (assistant) are called at temperature 0.7",
+    "models.user-simulator.temperature": "public code (Mem-PAL llm_generation.py): the Qwen models (user simulator) are called at temperature 0.7",
     "models.judge.temperature":
-      "our choice (the paper gives no temperature; FairEval's six judgments per pair only differ when sampled, so not 0)",
+      "public code (Mem-PAL llm_generation.py): GPT (G-Score and the FairEval dialogue judge) is called at temperature 0; its six judgments per pair (k_mec = 3, both orders) are still six requests",
     repeats: "Mem-PAL Appendix (Table 10): averages over 3 runs, significance p < 0.01",
     seed: "our choice (dialogue templates are imported with PAL-Set; the seed only draws missing ones)",
     reference: "Mem-PAL Table 3: Win/Tie/Lose of H2Memory (ours) against each baseline",

@@ -7,6 +7,13 @@
 import type { ZodType } from "zod";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 
+/**
+ * The judges' temperature when the experiment or judge run sets none: 0, as the public code calls its judges
+ * (Mem-PAL's llm_generation.py sends GPT requests at temperature 0, HiCUPID Figure A15 evaluates with τ = 0).
+ * FairEval's six calls per pair stay six separate requests at 0 (docs/protocol.md, "Judge calls").
+ */
+export const JUDGE_TEMPERATURE = 0;
+
 /** One call a judge makes. */
 export type JudgeRequest = { purpose: string; messages: ChatMessage[]; replicate: number; language?: Lang };
 export type JudgeReply<T> = { value: T; raw: string };

@@ -5,6 +5,7 @@
  */
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { JUDGES } from "@/lib/judges/registry";
+import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { taskJudgeModel } from "./judge-model";
 import { outputOf } from "./ports";
 import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
@@ -33,7 +34,9 @@ export const requirementTask: TaskDef = {
     const prediction = outputOf(answer, "query").requirement;
     const judge = JUDGES.gscore;
     const verdict = await judge.verdict(
-      { model: taskJudgeModel(ctx.model, "judge:gscore"), replicate: ctx.replicate, purpose: "requirement.gscore" },
+      {
+        model: taskJudgeModel(ctx.model, "judge:gscore", ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
+        replicate: ctx.replicate, purpose: "requirement.gscore" },
       { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction, lang: ctx.lang },
     );
     return {

@@ -14,6 +14,7 @@ import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import { balancedSlots } from "@/lib/judges/hicupid";
 import { JUDGES } from "@/lib/judges/registry";
+import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import { taskJudgeModel } from "../judge-model";
@@ -118,7 +119,9 @@ export const hicupidTask: TaskDef = {
         detail: { relevant: it.relevantDialogues },
       });
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
-      const at = { model: taskJudgeModel(ctx.model, config), replicate: ctx.replicate, purpose: "hicupid.judge" };
+      const at = {
+        model: taskJudgeModel(ctx.model, config, ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
+        replicate: ctx.replicate, purpose: "hicupid.judge" };
       if (it.type === "schedule") {
         const judge = JUDGES["hicupid-schedule"];
         const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer });
