@@ -96,6 +96,8 @@ const MEM_PAL: PresetDef = {
 };
 
 const HC_RAG = "HiCUPID Appendix A7: utterance-level retrieval, main results with k = 5";
+const HC_RAG_PROMPT =
+  "public code (HiCUPID configs/inference_*.yaml prompt zero/system; the scripts pass only --rag): the RAG runs use the zero-shot prompt with the instruction as the system prompt";
 
 const HICUPID: PresetDef = {
   id: "hicupid",
@@ -108,8 +110,8 @@ const HICUPID: PresetDef = {
     methods: [
       { name: "full-history", label: "0-shot", options: { instruction: "user", shots: 0 } },
       { name: "full-history", label: "3-shot", options: { instruction: "user", shots: 3 } },
-      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "user", shots: 0, retriever: "bm25", k: 5 } },
-      { name: "rag-utterance", label: "dense-k5", options: { instruction: "user", shots: 0, retriever: "dense", k: 5 } },
+      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "system", shots: 0, retriever: "bm25", k: 5 } },
+      { name: "rag-utterance", label: "dense-k5", options: { instruction: "system", shots: 0, retriever: "dense", k: 5 } },
     ],
     tasks: ["hicupid"],
     models: { assistant: { temperature: 0.6 }, judge: { temperature: 0 } },
@@ -124,13 +126,14 @@ const HICUPID: PresetDef = {
     "methods.0-shot.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
     "methods.0-shot.options.shots": "HiCUPID Table 3: 0-shot",
     "methods.3-shot.options.instruction": "HiCUPID Figure A12: the instruction in the user turn is the default",
-    "methods.3-shot.options.shots": "HiCUPID Table 3 and Appendix A7: 3 example sets, randomly sampled from train and fixed",
-    "methods.bm25-k5.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
-    "methods.bm25-k5.options.shots": "our choice (the paper does not say whether retrieval runs add examples; 0)",
+    "methods.3-shot.options.shots":
+      "HiCUPID Table 3 and Appendix A7: 3 example sets, randomly sampled from train and fixed; the public code's fixed train QAs when the train split holds them (else a seeded draw, recorded)",
+    "methods.bm25-k5.options.instruction": HC_RAG_PROMPT,
+    "methods.bm25-k5.options.shots": HC_RAG_PROMPT,
     "methods.bm25-k5.options.retriever": "HiCUPID Appendix A7: BM25",
     "methods.bm25-k5.options.k": HC_RAG,
-    "methods.dense-k5.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
-    "methods.dense-k5.options.shots": "our choice (the paper does not say whether retrieval runs add examples; 0)",
+    "methods.dense-k5.options.instruction": HC_RAG_PROMPT,
+    "methods.dense-k5.options.shots": HC_RAG_PROMPT,
     "methods.dense-k5.options.retriever":
       "HiCUPID Appendix A7: Contriever (model-based cosine); here the embedding role's model — needs the embedding role",
     "methods.dense-k5.options.k": HC_RAG,

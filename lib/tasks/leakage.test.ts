@@ -119,7 +119,9 @@ describe("no reference or held-out answer reaches an assistant or memory prompt"
       { name: "h2memory" },
     ];
     const prompts = await run(datasetId, { methods, tasks: ["hicupid"], hicupid: { splits: ["test_1", "test_2"] } });
-    const answerPrompts = prompts.filter((p) => p.includes("# The user's question") || p.includes("What should"));
+    const answerPrompts = prompts.filter(
+      (p) => p.includes("# The user's question") || p.includes("What should") || p.includes("You are this user's personal AI assistant"),
+    );
     expect(answerPrompts.length).toBeGreaterThan(0);
     let checked = 0;
     for (const p of prompts) {

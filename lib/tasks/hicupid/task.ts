@@ -19,7 +19,7 @@ import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import { taskJudgeModel } from "../judge-model";
 import type { ScoreRow, TaskDef } from "../types";
-import { abItemTypes, describeHcItem, dialogueTypes, fewShotExamples, listHcItems, loadHcItem, presentHcItem } from "./items";
+import { abItemTypes, describeHcItem, dialogueTypes, fewShotSet, listHcItems, loadHcItem, presentHcItem } from "./items";
 import { historyContext } from "./context";
 import { hicupidAnswerMessages } from "./prompts";
 import { CONTEXT_SETTINGS, isContextSetting, type ContextOptions } from "./settings";
@@ -76,7 +76,8 @@ export const hicupidTask: TaskDef = {
       const context = await historyContext(spec.name, opts, history, it.question, it.relevantDialogues, (texts) =>
         ctx.model.embed(texts, "hicupid.retrieve"),
       );
-      const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
+      const shots = fewShotSet(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
+      const examples = shots.examples;
       const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.turns, examples, question: it.question });
       const r = await ctx.model.chatText({
         role: "assistant",
@@ -86,7 +87,15 @@ export const hicupidTask: TaskDef = {
         replicate: ctx.replicate,
       });
       answer = r.value;
-      input = { setting: spec.name, options: opts, question: it.question, units: context.units.length, examples: examples.length };
+      input = {
+        setting: spec.name,
+        options: opts,
+        question: it.question,
+        units: context.units.length,
+        examples: examples.length,
+        // Which examples: the public code's fixed train QAs, or the seeded fallback when the train split lacks them.
+        ...(opts.shots ? { exampleSource: shots.source, examplesOfOwnUser: shots.ownUser } : {}),
+      };
       retrieved = context.units;
       recall = context.recall;
       if (recall !== null) {
