@@ -110,7 +110,7 @@ const HICUPID: PresetDef = {
     methods: [
       { name: "full-history", label: "0-shot", options: { instruction: "user", shots: 0 } },
       { name: "full-history", label: "3-shot", options: { instruction: "user", shots: 3 } },
-      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "system", shots: 0, retriever: "bm25", k: 5 } },
+      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "system", shots: 0, retriever: "bm25", bm25: "rank_bm25", k: 5 } },
       { name: "rag-utterance", label: "dense-k5", options: { instruction: "system", shots: 0, retriever: "dense", k: 5 } },
     ],
     tasks: ["hicupid"],
@@ -131,6 +131,8 @@ const HICUPID: PresetDef = {
     "methods.bm25-k5.options.instruction": HC_RAG_PROMPT,
     "methods.bm25-k5.options.shots": HC_RAG_PROMPT,
     "methods.bm25-k5.options.retriever": "HiCUPID Appendix A7: BM25",
+    "methods.bm25-k5.options.bm25":
+      "public code (HiCUPID src/utils/bm25.py): rank_bm25's BM25Okapi over whitespace tokens (str.split()) of the user messages; the project's tokenizer stays an option (bm25: project)",
     "methods.bm25-k5.options.k": HC_RAG,
     "methods.dense-k5.options.instruction": HC_RAG_PROMPT,
     "methods.dense-k5.options.shots": HC_RAG_PROMPT,
