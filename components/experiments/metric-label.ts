@@ -10,6 +10,7 @@ const LABELS: Record<string, string> = {
   gscore: "G-Score",
   rougeL: "ROUGE-L",
   selection: "Selection",
+  unparsed: "Unparsed verdicts",
 };
 
 export function metricLabel(key: string): string {

@@ -118,7 +118,7 @@ const HICUPID: PresetDef = {
     repeats: 1,
     seed: 0,
     reference: "0-shot",
-    hicupid: { splits: ["test_1"], judges: ["judge"] },
+    hicupid: { splits: ["test_1"], judges: ["judge"], verdicts: "public" },
   },
   sources: {
     users: "HiCUPID §3: every user of the split",
@@ -146,6 +146,8 @@ const HICUPID: PresetDef = {
     seed: "our choice (draws the few-shot examples, the A/B slots and any perSplit sample)",
     reference: "our choice (0-shot, the paper's first row, as the comparison baseline)",
     "hicupid.splits": "HiCUPID Table 3: Test Set 1 (seen users, unseen QA); Table 4 is test_2",
+    "hicupid.verdicts":
+      "public code (HiCUPID src/utils/evaluate.py): the verdict found anywhere in the reply, an unparsed reply counted as Tie (A/B) or NO (schedule), no second request; the project's retry (verdicts: retry) stays an option",
     "hicupid.judges": "HiCUPID Table 3 S_GPT (GPT-4o); add a second judge config (judge:<name>) for S_Llama, the distilled Llama-3.2-3B",
   },
 };

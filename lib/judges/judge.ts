@@ -72,7 +72,7 @@ export type OneCall<I, T> = {
   purposePart?(input: I): string;
   /** The language the reply must be in. */
   language?(input: I): Lang;
-} & ({ schema: ZodType<T> } | { parse: (text: string) => T });
+} & ({ schema: ZodType<T> } | { parse: (text: string, input: I) => T });
 
 /** A judge whose verdict is one call's reply (G-Score, HiCUPID A/B and schedule, rating). */
 export function oneCallJudge<I, T, V>(
@@ -91,7 +91,9 @@ export function oneCallJudge<I, T, V>(
         language: call.language?.(input),
       };
       const reply =
-        "schema" in call ? await at.model.json({ ...req, schema: call.schema }) : await at.model.text({ ...req, parse: call.parse });
+        "schema" in call
+          ? await at.model.json({ ...req, schema: call.schema })
+          : await at.model.text({ ...req, parse: (text) => call.parse(text, input) });
       return toVerdict(reply, input);
     },
   };

@@ -127,17 +127,20 @@ export const hicupidTask: TaskDef = {
         values: { recall, type: TYPE_CODE[it.type], ...hit },
         detail: { relevant: it.relevantDialogues },
       });
+    // The public scripts' reading records whether each reply held a verdict (the unparsed are counted as Tie/NO).
+    const verdicts = ctx.config.hicupid.verdicts ?? "retry";
+    const parsedValue = (parsed: boolean): Record<string, number> => (verdicts === "public" ? { parsed: parsed ? 1 : 0 } : {});
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
       const at = {
         model: taskJudgeModel(ctx.model, config, ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
         replicate: ctx.replicate, purpose: "hicupid.judge" };
       if (it.type === "schedule") {
         const judge = JUDGES["hicupid-schedule"];
-        const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer });
+        const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer, verdicts });
         scores.push({
           scorer: judgeScorer(j),
           version: judge.version,
-          values: { type: TYPE_CODE.schedule, yes: v.verdict === "YES" ? 1 : 0 },
+          values: { type: TYPE_CODE.schedule, yes: v.verdict === "YES" ? 1 : 0, ...parsedValue(v.parsed) },
           detail: { judge: config, reply: v.reply },
         });
         continue;
@@ -151,11 +154,12 @@ export const hicupidTask: TaskDef = {
         answer,
         reference: it.personalizedAnswer,
         modelSlot,
+        verdicts,
       });
       scores.push({
         scorer: judgeScorer(j),
         version: judge.version,
-        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[v.verdict], slot: modelSlot === "A" ? 0 : 1 },
+        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[v.verdict], slot: modelSlot === "A" ? 0 : 1, ...parsedValue(v.parsed) },
         detail: { judge: config, modelSlot, verdict: v.verdict, reply: v.reply },
       });
     }
