@@ -105,8 +105,12 @@ export type PrincipleEntry = {
   centre?: number[];
   /** The members the abstraction prompts showed when the cluster had more than 10 (a seeded sample). */
   prompted?: string[];
-  /** On the first principle: the KMeans seed and the clusterings redone because a cluster had < 2 members. */
-  clustering?: { seed: number; redone: Array<{ n: number; sizes: number[] }> };
+  /**
+   * On the first principle, when a cluster had < 2 members: the configured seed, the start kept (`kept`, when
+   * not the seed), the failed starts before it at the kept n (`restarts`), and each n given up on after all its
+   * starts failed (`redone`).
+   */
+  clustering?: { seed: number; kept?: number; restarts?: number; redone?: Array<{ n: number; sizes: number[]; tries: number }> };
   callKeys: string[];
 };
 
