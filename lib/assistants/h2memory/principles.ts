@@ -68,12 +68,18 @@ export async function withFeatures(svc: H2Services, outlines: Outline[]): Promis
 }
 
 /** KMeans over the history requirements, then one type + principle per non-empty cluster (concurrently). */
-export async function initPrinciples(svc: H2Services, outlines: Outline[], n: number, seed: number): Promise<PrincipleEntry[]> {
+export async function initPrinciples(
+  svc: H2Services,
+  outlines: Outline[],
+  n: number,
+  seed: number,
+  tries?: number,
+): Promise<PrincipleEntry[]> {
   if (outlines.length === 0) return [];
   const featured = await withFeatures(svc, outlines);
   const { assignments, centroids, redone, restarts, seed: kept } = clusterRequirements(
     featured.map((o) => o.feature!),
-    { n, seed },
+    { n, seed, tries },
   );
   // Clusters are numbered by first appearance and never empty, so each one takes its two calls.
   const groups = centroids.map((_, c) => featured.filter((_, i) => assignments[i] === c));

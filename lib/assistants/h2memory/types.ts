@@ -37,6 +37,8 @@ export type H2Options = {
   k: number;
   /** KMeans clusters for M_P (Mem-PAL: 8). */
   clusters: number;
+  /** KMeans starts tried at one n while a cluster has < 2 members (Mem-PAL's public code: up to 100). */
+  clusterTries: number;
   /** Fixed, recorded KMeans seed. */
   seed: number;
   /** Logs per log-graph window and earlier logs given as context (Mem-PAL Appendix C: 10 and 10). */
@@ -49,6 +51,7 @@ export const DEFAULT_H2_OPTIONS: H2Options = {
   parts: { graph: true, background: true, topic: true, principle: true },
   k: 3,
   clusters: 8,
+  clusterTries: 100,
   seed: 42,
   window: 10,
   mode: "full",
