@@ -76,7 +76,8 @@ const MEM_PAL: PresetDef = {
     retriever:
       "Mem-PAL §5.1: paraphrase-multilingual-mpnet-base-v2 sentence encoder, cosine similarity, for H2Memory and every baseline (Appendix D) — needs the embedding role",
     "models.assistant.temperature": "public code (Mem-PAL llm_generation.py): the Qwen models (assistant) are called at temperature 0.7",
-    "models.user-simulator.temperature": "public code (Mem-PAL llm_generation.py): the Qwen models (user simulator) are called at temperature 0.7",
+    "models.user-simulator.temperature":
+      "public code (Mem-PAL llm_generation.py): the Qwen models (user simulator) are called at temperature 0.7",
     "models.judge.temperature":
       "public code (Mem-PAL llm_generation.py): GPT (G-Score and the FairEval dialogue judge) is called at temperature 0; its six judgments per pair (k_mec = 3, both orders) are still six requests",
     repeats: "Mem-PAL Appendix (Table 10): averages over 3 runs, significance p < 0.01",

@@ -60,7 +60,11 @@ describe("dialogue templates", () => {
     };
     expect(Object.keys(simulatorView(topic, "requirement_confirmation")).sort()).toEqual(["implicit_needs", "requirement", "user_query"]);
     // Solution turns, as Mem-PAL's public code: the requirement, the general preference and the candidate solutions only.
-    expect(Object.keys(simulatorView(topic, "solution_feedback")).sort()).toEqual(["candidate_solutions", "general_preference", "requirement"]);
+    expect(Object.keys(simulatorView(topic, "solution_feedback")).sort()).toEqual([
+      "candidate_solutions",
+      "general_preference",
+      "requirement",
+    ]);
   });
 });
 

@@ -36,7 +36,9 @@ export const requirementTask: TaskDef = {
     const verdict = await judge.verdict(
       {
         model: taskJudgeModel(ctx.model, "judge:gscore", ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
-        replicate: ctx.replicate, purpose: "requirement.gscore" },
+        replicate: ctx.replicate,
+        purpose: "requirement.gscore",
+      },
       { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction, lang: ctx.lang },
     );
     return {

@@ -16,10 +16,14 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v == null || v =
 /** Needs as PAL-Set's requirement framework gives them ({need, evidence}) stay objects; anything else is text. */
 const needs = (v: unknown): NeedEntry[] =>
   list(v).map((e) =>
-    isObj(e) && typeof e.need === "string" ? { need: e.need, ...(typeof e.evidence === "string" ? { evidence: e.evidence } : {}) } : text(e),
+    isObj(e) && typeof e.need === "string"
+      ? { need: e.need, ...(typeof e.evidence === "string" ? { evidence: e.evidence } : {}) }
+      : text(e),
   );
 const solution = (e: unknown): SolutionEntry =>
-  isObj(e) && typeof e.solution === "string" ? { solution: e.solution, ...(typeof e.reason === "string" ? { reason: e.reason } : {}) } : text(e);
+  isObj(e) && typeof e.solution === "string"
+    ? { solution: e.solution, ...(typeof e.reason === "string" ? { reason: e.reason } : {}) }
+    : text(e);
 /** Solutions as the solution preference gives them ({solution, reason}) stay objects. */
 const solutions = (v: unknown): { pos: SolutionEntry[]; neg: SolutionEntry[] } =>
   isObj(v) ? { pos: list(v.pos ?? v.pos_list).map(solution), neg: list(v.neg ?? v.neg_list).map(solution) } : { pos: [], neg: [] };

@@ -77,7 +77,13 @@ export async function initPrinciples(
 ): Promise<PrincipleEntry[]> {
   if (outlines.length === 0) return [];
   const featured = await withFeatures(svc, outlines);
-  const { assignments, centroids, redone, restarts, seed: kept } = clusterRequirements(
+  const {
+    assignments,
+    centroids,
+    redone,
+    restarts,
+    seed: kept,
+  } = clusterRequirements(
     featured.map((o) => o.feature!),
     { n, seed, tries },
   );
@@ -85,7 +91,10 @@ export async function initPrinciples(
   const groups = centroids.map((_, c) => featured.filter((_, i) => assignments[i] === c));
   const entries = await Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, seed, centroids[c])));
   // Recorded with the first principle: the restarts at n and the n given up on for a cluster under 2 members.
-  const clustering = redone || restarts ? { seed, ...(kept !== seed ? { kept } : {}), ...(restarts ? { restarts } : {}), ...(redone ? { redone } : {}) } : null;
+  const clustering =
+    redone || restarts
+      ? { seed, ...(kept !== seed ? { kept } : {}), ...(restarts ? { restarts } : {}), ...(redone ? { redone } : {}) }
+      : null;
   return clustering && entries.length ? [{ ...entries[0], clustering }, ...entries.slice(1)] : entries;
 }
 

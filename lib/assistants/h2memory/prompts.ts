@@ -409,11 +409,7 @@ export function queryGenerationPrompt(lang: Lang, context: Array<{ role: "user" 
  * public code's solution prompts show. The outline's own preference line is not shown: the preference
  * principles (F_TP) carry the abstracted preferences.
  */
-export function outlineText(
-  lang: Lang,
-  o: Pick<TopicOutline, "requirement" | "solution_list">,
-  withSolutions: boolean,
-): string {
+export function outlineText(lang: Lang, o: Pick<TopicOutline, "requirement" | "solution_list">, withSolutions: boolean): string {
   if (!withSolutions) return o.requirement;
   const fb = (t: string) =>
     (lang === "zh" ? { pos: "接受", neg: "拒绝", others: "不明" } : { pos: "accepted", neg: "rejected", others: "unclear" })[t] ?? t;

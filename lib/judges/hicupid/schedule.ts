@@ -57,7 +57,8 @@ export const hicupidScheduleJudge: Judge<ScheduleJudgeInput, ScheduleJudgeVerdic
   {
     messages: scheduleJudgeMessages,
     purposePart: () => "schedule",
-    parse: (text: string, input: ScheduleJudgeInput) => (input.verdicts === "public" ? readYesNoPublic(text) : { verdict: parseYesNo(text), parsed: true }),
+    parse: (text: string, input: ScheduleJudgeInput) =>
+      input.verdicts === "public" ? readYesNoPublic(text) : { verdict: parseYesNo(text), parsed: true },
   },
   (reply) => ({ verdict: reply.value.verdict, reply: reply.raw, parsed: reply.value.parsed }),
 );

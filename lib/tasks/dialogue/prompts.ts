@@ -27,7 +27,8 @@ export type SimulatorTopic = {
  * framework; in solution turns the requirement with the general preference and the solution preference.
  */
 export function simulatorView(topic: SimulatorTopic, action: ActionCode) {
-  if (isRequirementAction(action)) return { user_query: topic.userQuery, implicit_needs: topic.implicitNeeds, requirement: topic.requirement };
+  if (isRequirementAction(action))
+    return { user_query: topic.userQuery, implicit_needs: topic.implicitNeeds, requirement: topic.requirement };
   return {
     requirement: topic.requirement,
     general_preference: topic.generalPreference,

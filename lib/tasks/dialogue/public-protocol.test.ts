@@ -49,11 +49,18 @@ describe("dialogue task: the public code's temperatures, judgment count and role
     // The fixture imports requirement_framework and solution_preference for every query topic.
     expect(items.every((i) => i.framework.from === "framework")).toBe(true);
     const evidence = items.flatMap((i) => i.framework.needs.map((n) => (typeof n === "string" ? "" : (n.evidence ?? ""))));
-    const reasons = items.flatMap((i) => [...i.framework.solutions.pos, ...i.framework.solutions.neg].map((s) => (typeof s === "string" ? "" : (s.reason ?? ""))));
+    const reasons = items.flatMap((i) =>
+      [...i.framework.solutions.pos, ...i.framework.solutions.neg].map((s) => (typeof s === "string" ? "" : (s.reason ?? ""))),
+    );
     expect(evidence.every((e) => e.length > 20) && reasons.every((r) => r.length > 20)).toBe(true);
 
     fake.chatRequests.length = 0;
-    const config = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement", "dialogue"], users: [user], reference: "vanilla-log" };
+    const config = {
+      methods: [{ name: "vanilla" }, { name: "vanilla-log" }],
+      tasks: ["requirement", "dialogue"],
+      users: [user],
+      reference: "vanilla-log",
+    };
     const { id } = createExperiment(t.db, { name: "dlg", datasetId, config, knownMethod: knownMethod() });
     const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) });
     expect(await runExperiment(t.db, id, deps, { concurrency: 4 })).toBe("done");

@@ -30,9 +30,7 @@ export const HICUPID_ACK = "Sure. What can I help you with?";
 export function hicupidInstruction(examples: ReadonlyArray<{ question: string; answer: string; generalAnswer: string }>): string {
   if (!examples.length) return HICUPID_INSTRUCTION;
   const list = examples
-    .map(
-      (e, i) => `Example ${i + 1}:\n- Question: ${e.question}\n- Personalized answer: ${e.answer}\n- General answer: ${e.generalAnswer}`,
-    )
+    .map((e, i) => `Example ${i + 1}:\n- Question: ${e.question}\n- Personalized answer: ${e.answer}\n- General answer: ${e.generalAnswer}`)
     .join("\n\n");
   return `${HICUPID_INSTRUCTION}\n\n# Examples\n\n${list}\n\n${EXAMPLE_NOTES}`;
 }

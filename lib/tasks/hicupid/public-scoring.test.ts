@@ -91,7 +91,9 @@ describe("hicupid task with verdicts: public", () => {
     );
     const m = experimentResults(t.db, id).results.find((r) => r.method === "full-history")!.metrics;
     // Judge says A everywhere: the model wins where its slot was A.
-    expect(m.persona).toBe(abScore(ab.filter((i) => i.type === "persona").map((i) => ({ verdict: "A", modelSlot: slots.get(i.key)! }))).score);
+    expect(m.persona).toBe(
+      abScore(ab.filter((i) => i.type === "persona").map((i) => ({ verdict: "A", modelSlot: slots.get(i.key)! }))).score,
+    );
     expect(m.schedule).toBe(scheduleScore(schedule.map(() => "NO")).score);
     expect(m.unparsed).toBe(schedule.length);
     // No reply was asked again: one judge request per item.

@@ -133,7 +133,9 @@ export const hicupidTask: TaskDef = {
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
       const at = {
         model: taskJudgeModel(ctx.model, config, ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
-        replicate: ctx.replicate, purpose: "hicupid.judge" };
+        replicate: ctx.replicate,
+        purpose: "hicupid.judge",
+      };
       if (it.type === "schedule") {
         const judge = JUDGES["hicupid-schedule"];
         const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer, verdicts });
