@@ -33,7 +33,7 @@ export function registerCampaign(program: Command): void {
     .description("run an LLM judge over a campaign's items (resumable: judged items are skipped; progress on stderr)")
     .requiredOption("--campaign <id>", "campaign id")
     .option("--judge <name>", 'judge model configuration: "judge" or a named one such as "judge:gpt4o"', "judge")
-    .option("--temperature <t>", "sampling temperature of the judge calls", "0.7")
+    .option("--temperature <t>", "sampling temperature of the judge calls (0, as the papers' public code calls its judges)", "0")
     .option("--tie-margin <m>", "pairwise dialogues: a tie when the average scores differ by at most this", "0")
     .option("--seed <n>", "HiCUPID: seed of the answer slot shown to the judge", "1")
     .option("--dry-run", "only print how many calls the run would make")

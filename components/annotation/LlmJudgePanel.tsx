@@ -25,7 +25,7 @@ export function LlmJudgePanel(props: {
   const { campaignId, kind, judgeLabel, choices } = props;
   const router = useRouter();
   const [runs, setRuns] = useState<Run[]>(props.initialRuns);
-  const [form, setForm] = useState({ modelConfig: "judge", temperature: "0.7", tieMargin: "0", seed: "1" });
+  const [form, setForm] = useState({ modelConfig: "judge", temperature: "0", tieMargin: "0", seed: "1" });
   const [batch, setBatch] = useState(false);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -62,6 +62,12 @@ export const experimentConfigSchema = z
           .min(1)
           .max(2)
           .default(["judge"]),
+        /**
+         * How a judge's reply is read (lib/judges/hicupid/shared.ts, VerdictReading): "public", HiCUPID's public
+         * scoring (a verdict anywhere, an unparsed reply counted as Tie / NO and counted); "retry" (absent), the
+         * project's (the verdict on the last line, an unparsed reply asked again).
+         */
+        verdicts: z.enum(["public", "retry"]).optional(),
       })
       .strict()
       .default({ splits: ["test_1", "test_2"], judges: ["judge"] }),

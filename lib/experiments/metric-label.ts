@@ -35,6 +35,10 @@ const INFO: Record<string, { label: string; legend: string }> = {
   hitRate: { label: "Hit rate", legend: "Share of questions whose relevant dialogue was retrieved, HiCUPID's Table A2 weights, × 100." },
   recall: { label: "Recall", legend: "Share of each question's relevant dialogues retrieved, mean." },
   kappa: { label: "κ (judges)", legend: "Cohen's kappa between the two judges' verdicts." },
+  unparsed: {
+    label: "Unparsed verdicts",
+    legend: "Judge replies with no verdict the public scoring script could read; counted as Tie (A/B) or NO (schedule).",
+  },
 };
 
 export function metricInfo(key: string): { label: string; legend: string | null } {

@@ -36,16 +36,18 @@ const memPalMethods = [
   { name: "recursum" },
   { name: "conditionmem", options: { k: 3 } },
   { name: "memorybank", options: { k: 3, forget: { kind: "sample", seed: 42 } } },
-  { name: "h2memory", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
-  { name: "h2memory-no-graph", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
-  { name: "h2memory-no-background", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
-  { name: "h2memory-no-topic", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
-  { name: "h2memory-no-principle", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
+  { name: "h2memory", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
+  { name: "h2memory-no-graph", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
+  { name: "h2memory-no-background", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
+  { name: "h2memory-no-topic", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
+  { name: "h2memory-no-principle", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
 ];
 
 const h2Sources = (m: string): Record<string, string> => ({
   [`methods.${m}.options.k`]: MEMPAL_K,
   [`methods.${m}.options.clusters`]: "Mem-PAL Appendix C: KMeans with n = 8 clusters over all topic outlines",
+  [`methods.${m}.options.clusterTries`]:
+    "public code (Mem-PAL principle_extraction.py): KMeans refitted from new starts up to 100 times while a cluster has fewer than 2 members; then (our choice) one cluster fewer",
   [`methods.${m}.options.seed`]: "our choice (the paper gives no KMeans seed; fixed and recorded)",
   [`methods.${m}.options.window`]: "Mem-PAL Appendix C: log-graph windows of 10 logs with the 10 before as context",
 });
@@ -61,7 +63,7 @@ const MEM_PAL: PresetDef = {
     methods: memPalMethods,
     tasks: ["requirement", "solution", "dialogue"],
     retriever: "dense",
-    models: { judge: { temperature: 0.7 } },
+    models: { assistant: { temperature: 0.7 }, "user-simulator": { temperature: 0.7 }, judge: { temperature: 0 } },
     repeats: 3,
     seed: 0,
     reference: "h2memory",
@@ -74,8 +76,11 @@ const MEM_PAL: PresetDef = {
     tasks: "Mem-PAL §4 and Tables 2-3: requirement restatement, solution proposal, multi-turn dialogue",
     retriever:
       "Mem-PAL §5.1: paraphrase-multilingual-mpnet-base-v2 sentence encoder, cosine similarity, for H2Memory and every baseline (Appendix D) — needs the embedding role",
+    "models.assistant.temperature": "public code (Mem-PAL llm_generation.py): the Qwen models (assistant) are called at temperature 0.7",
+    "models.user-simulator.temperature":
+      "public code (Mem-PAL llm_generation.py): the Qwen models (user simulator) are called at temperature 0.7",
     "models.judge.temperature":
-      "our choice (the paper gives no temperature; FairEval's six judgments per pair only differ when sampled, so not 0)",
+      "public code (Mem-PAL llm_generation.py): GPT (G-Score and the FairEval dialogue judge) is called at temperature 0; its six judgments per pair (k_mec = 3, both orders) are still six requests",
     repeats: "Mem-PAL Appendix (Table 10): averages over 3 runs, significance p < 0.01",
     seed: "our choice (dialogue templates are imported with PAL-Set; the seed only draws missing ones)",
     reference: "Mem-PAL Table 3: Win/Tie/Lose of H2Memory (ours) against each baseline",
@@ -95,6 +100,8 @@ const MEM_PAL: PresetDef = {
 };
 
 const HC_RAG = "HiCUPID Appendix A7: utterance-level retrieval, main results with k = 5";
+const HC_RAG_PROMPT =
+  "public code (HiCUPID configs/inference_*.yaml prompt zero/system; the scripts pass only --rag): the RAG runs use the zero-shot prompt with the instruction as the system prompt";
 
 const HICUPID: PresetDef = {
   id: "hicupid",
@@ -107,15 +114,15 @@ const HICUPID: PresetDef = {
     methods: [
       { name: "full-history", label: "0-shot", options: { instruction: "user", shots: 0 } },
       { name: "full-history", label: "3-shot", options: { instruction: "user", shots: 3 } },
-      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "user", shots: 0, retriever: "bm25", k: 5 } },
-      { name: "rag-utterance", label: "dense-k5", options: { instruction: "user", shots: 0, retriever: "dense", k: 5 } },
+      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "system", shots: 0, retriever: "bm25", bm25: "rank_bm25", k: 5 } },
+      { name: "rag-utterance", label: "dense-k5", options: { instruction: "system", shots: 0, retriever: "dense", k: 5 } },
     ],
     tasks: ["hicupid"],
     models: { assistant: { temperature: 0.6 }, judge: { temperature: 0 } },
     repeats: 1,
     seed: 0,
     reference: "0-shot",
-    hicupid: { splits: ["test_1"], judges: ["judge"] },
+    hicupid: { splits: ["test_1"], judges: ["judge"], verdicts: "public" },
   },
   sources: {
     users: "HiCUPID §3: every user of the split",
@@ -123,13 +130,16 @@ const HICUPID: PresetDef = {
     "methods.0-shot.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
     "methods.0-shot.options.shots": "HiCUPID Table 3: 0-shot",
     "methods.3-shot.options.instruction": "HiCUPID Figure A12: the instruction in the user turn is the default",
-    "methods.3-shot.options.shots": "HiCUPID Table 3 and Appendix A7: 3 example sets, randomly sampled from train and fixed",
-    "methods.bm25-k5.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
-    "methods.bm25-k5.options.shots": "our choice (the paper does not say whether retrieval runs add examples; 0)",
+    "methods.3-shot.options.shots":
+      "HiCUPID Table 3 and Appendix A7: 3 example sets, randomly sampled from train and fixed; the public code's fixed train QAs when the train split holds them (else a seeded draw, recorded)",
+    "methods.bm25-k5.options.instruction": HC_RAG_PROMPT,
+    "methods.bm25-k5.options.shots": HC_RAG_PROMPT,
     "methods.bm25-k5.options.retriever": "HiCUPID Appendix A7: BM25",
+    "methods.bm25-k5.options.bm25":
+      "public code (HiCUPID src/utils/bm25.py): rank_bm25's BM25Okapi over whitespace tokens (str.split()) of the user messages; the project's tokenizer stays an option (bm25: project)",
     "methods.bm25-k5.options.k": HC_RAG,
-    "methods.dense-k5.options.instruction": "HiCUPID Figure A11: the instruction in the user turn is the default",
-    "methods.dense-k5.options.shots": "our choice (the paper does not say whether retrieval runs add examples; 0)",
+    "methods.dense-k5.options.instruction": HC_RAG_PROMPT,
+    "methods.dense-k5.options.shots": HC_RAG_PROMPT,
     "methods.dense-k5.options.retriever":
       "HiCUPID Appendix A7: Contriever (model-based cosine); here the embedding role's model — needs the embedding role",
     "methods.dense-k5.options.k": HC_RAG,
@@ -140,6 +150,8 @@ const HICUPID: PresetDef = {
     seed: "our choice (draws the few-shot examples, the A/B slots and any perSplit sample)",
     reference: "our choice (0-shot, the paper's first row, as the comparison baseline)",
     "hicupid.splits": "HiCUPID Table 3: Test Set 1 (seen users, unseen QA); Table 4 is test_2",
+    "hicupid.verdicts":
+      "public code (HiCUPID src/utils/evaluate.py): the verdict found anywhere in the reply, an unparsed reply counted as Tie (A/B) or NO (schedule), no second request; the project's retry (verdicts: retry) stays an option",
     "hicupid.judges": "HiCUPID Table 3 S_GPT (GPT-4o); add a second judge config (judge:<name>) for S_Llama, the distilled Llama-3.2-3B",
   },
 };

@@ -1,8 +1,10 @@
 /**
  * The pairwise dialogue judges of Mem-PAL's multi-turn task (FairEval style): two dialogues of the same
  * user on the same topic, shown as "assistant-1" and "assistant-2", are scored 1–10 each on one dimension.
- * Requirement dimension: background, personality, situation, user query, implicit needs, requirement.
- * Preference dimension: background, personality, situation, requirement, general preference, pos/neg solutions.
+ * Requirement dimension: background, personality, situation, user query, implicit needs (each with its
+ * evidence: the requirement framework), requirement. Preference dimension: background, personality, situation,
+ * requirement, general preference, pos/neg solutions (each with its reason: the solution preference). The
+ * inputs are those of Mem-PAL's public evaluation code.
  * Output keys as in the paper: {"analysis": {"assistant-1", "assistant-2", "overall"}, "scores": {...}}.
  * The verdict per dimension is FairEval's: six separately sampled calls, three with A shown first and three
  * with B first, scores mapped back to their side and averaged; the higher average wins, equal averages (or
@@ -14,7 +16,8 @@ import type { ChatMessage, Lang } from "@/lib/llm/types";
 import { block, json } from "./prompt-text";
 import { callReplicate, type Judge } from "./judge";
 
-export const DIALOGUE_JUDGE_VERSION = 1;
+/** 2: the requirement framework (need with evidence) and the solution preference (solution with reason). */
+export const DIALOGUE_JUDGE_VERSION = 2;
 export const DIMENSIONS = ["requirement", "preference"] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
@@ -28,11 +31,17 @@ export type DialogueJudgeOutput = z.infer<typeof dialogueJudgeOutput>;
 export type Utterance = { role: "user" | "assistant"; content: string };
 
 export type UserInfo = { background: string; personality: string; situation: string };
-export type RequirementJudgeInput = UserInfo & { userQuery: string; implicitNeeds: string[]; requirement: string };
+/**
+ * An implicit need as PAL-Set's requirement framework gives it (the need with the evidence behind it), or a
+ * bare need where the data set has no framework; likewise a solution with the reason it suits or not.
+ */
+export type NeedEntry = string | { need: string; evidence?: string };
+export type SolutionEntry = string | { solution: string; reason?: string };
+export type RequirementJudgeInput = UserInfo & { userQuery: string; implicitNeeds: NeedEntry[]; requirement: string };
 export type PreferenceJudgeInput = UserInfo & {
   requirement: string;
   generalPreference: { pos: string[]; neg: string[] };
-  solutions: { pos: string[]; neg: string[] };
+  solutions: { pos: SolutionEntry[]; neg: SolutionEntry[] };
 };
 
 export function renderDialogue(d: readonly Utterance[]): string {
@@ -77,8 +86,8 @@ export function requirementJudgeMessages(input: RequirementJudgeInput, d: Dialog
   const need = json({ user_query: input.userQuery, implicit_needs: input.implicitNeeds, requirement: input.requirement });
   const zh = lang === "zh";
   const needBlock = zh
-    ? `# 用户当前的需求\nuser_query 是用户最初的提问；implicit_needs 是用户没有说出、希望助手主动推断的需求及其背景；requirement 是两者的概括。\n${block(need)}`
-    : `# The user's current need\nuser_query is what the user first asked; implicit_needs are needs (and the background behind them) the user did not state and expects the assistant to infer; requirement sums both up.\n${block(need)}`;
+    ? `# 用户当前的需求\nuser_query 是用户最初的提问；implicit_needs 是用户没有说出、希望助手主动推断的需求，每条附有其依据（用户的背景或经历）；requirement 是两者的概括。\n${block(need)}`
+    : `# The user's current need\nuser_query is what the user first asked; implicit_needs are needs the user did not state and expects the assistant to infer, each with the evidence from the user's background or experiences behind it; requirement sums both up.\n${block(need)}`;
   const focus = zh
     ? [
         "# 评估维度：需求理解",
@@ -103,8 +112,8 @@ export function preferenceJudgeMessages(input: PreferenceJudgeInput, d: Dialogue
   });
   const zh = lang === "zh";
   const needBlock = zh
-    ? `# 用户当前的需求与相关偏好\nrequirement 是用户当前需求；general_preference 的 pos/neg 概括了用户对这类需求喜欢和不喜欢的方案；candidate_solutions 的 pos_list/neg_list 各列出两个符合/不符合用户偏好的具体方案。\n${block(pref)}`
-    : `# The user's current need and preferences\nrequirement is the current need; general_preference (pos/neg) sums up the kinds of solution the user likes and dislikes for this type of need; candidate_solutions lists two concrete solutions that suit (pos_list) and two that do not suit (neg_list) the user.\n${block(pref)}`;
+    ? `# 用户当前的需求与相关偏好\nrequirement 是用户当前需求；general_preference 的 pos/neg 概括了用户对这类需求喜欢和不喜欢的方案；candidate_solutions 的 pos_list/neg_list 各列出两个符合/不符合用户偏好的具体方案，每个附有原因。\n${block(pref)}`
+    : `# The user's current need and preferences\nrequirement is the current need; general_preference (pos/neg) sums up the kinds of solution the user likes and dislikes for this type of need; candidate_solutions lists two concrete solutions that suit (pos_list) and two that do not suit (neg_list) the user, each with the reason.\n${block(pref)}`;
   const focus = zh
     ? [
         "# 评估维度：偏好理解",

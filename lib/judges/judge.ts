@@ -7,6 +7,13 @@
 import type { ZodType } from "zod";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 
+/**
+ * The judges' temperature when the experiment or judge run sets none: 0, as the public code calls its judges
+ * (Mem-PAL's llm_generation.py sends GPT requests at temperature 0, HiCUPID Figure A15 evaluates with τ = 0).
+ * FairEval's six calls per pair stay six separate requests at 0 (docs/protocol.md, "Judge calls").
+ */
+export const JUDGE_TEMPERATURE = 0;
+
 /** One call a judge makes. */
 export type JudgeRequest = { purpose: string; messages: ChatMessage[]; replicate: number; language?: Lang };
 export type JudgeReply<T> = { value: T; raw: string };
@@ -65,7 +72,7 @@ export type OneCall<I, T> = {
   purposePart?(input: I): string;
   /** The language the reply must be in. */
   language?(input: I): Lang;
-} & ({ schema: ZodType<T> } | { parse: (text: string) => T });
+} & ({ schema: ZodType<T> } | { parse: (text: string, input: I) => T });
 
 /** A judge whose verdict is one call's reply (G-Score, HiCUPID A/B and schedule, rating). */
 export function oneCallJudge<I, T, V>(
@@ -84,7 +91,9 @@ export function oneCallJudge<I, T, V>(
         language: call.language?.(input),
       };
       const reply =
-        "schema" in call ? await at.model.json({ ...req, schema: call.schema }) : await at.model.text({ ...req, parse: call.parse });
+        "schema" in call
+          ? await at.model.json({ ...req, schema: call.schema })
+          : await at.model.text({ ...req, parse: (text) => call.parse(text, input) });
       return toVerdict(reply, input);
     },
   };

@@ -59,7 +59,12 @@ describe("dialogue templates", () => {
       solutions: { pos: ["s+"], neg: ["s-"] },
     };
     expect(Object.keys(simulatorView(topic, "requirement_confirmation")).sort()).toEqual(["implicit_needs", "requirement", "user_query"]);
-    expect(simulatorView(topic, "solution_feedback")).toHaveProperty("general_preference");
+    // Solution turns, as Mem-PAL's public code: the requirement, the general preference and the candidate solutions only.
+    expect(Object.keys(simulatorView(topic, "solution_feedback")).sort()).toEqual([
+      "candidate_solutions",
+      "general_preference",
+      "requirement",
+    ]);
   });
 });
 

@@ -139,12 +139,26 @@ describe("hand-computed Mem-PAL BLEU-1..4 (weights 1 | .5 .5 | .33 .33 .33 | .25
 });
 
 describe("segmentation and the recipe on raw text", () => {
-  it("jieba accurate mode, HMM on, whitespace tokens dropped", () => {
+  it("jieba accurate mode, HMM on, whitespace tokens kept (metrics.py), dropped on request", () => {
     expect(segment("我想去北京大学看看")).toEqual(["我", "想", "去", "北京大学", "看看"]);
-    expect(segment("The cat sat on the mat.")).toEqual(["The", "cat", "sat", "on", "the", "mat", "."]);
-    expect(segment("a \t b\n c")).toEqual(["a", "b", "c"]);
+    expect(segment("The cat sat on the mat.")).toEqual(["The", " ", "cat", " ", "sat", " ", "on", " ", "the", " ", "mat", "."]);
+    expect(segment("The cat sat on the mat.", { whitespace: "drop" })).toEqual(["The", "cat", "sat", "on", "the", "mat", "."]);
+    expect(segment("a \t b\n c", { whitespace: "drop" })).toEqual(["a", "b", "c"]);
     expect(isBlankToken("\u3000")).toBe(true);
     expect(isBlankToken("\ufeff")).toBe(false); // not whitespace to Python's str.isspace
+  });
+
+  it("English: the spaces count as tokens, as in Mem-PAL's metrics.py (worked out by hand)", () => {
+    // ref "the cat sat" → the/␣/cat/␣/sat (5), hyp "the dog sat" → the/␣/dog/␣/sat (5); BP = 1.
+    // p1 = 4/5 (the, ␣, ␣, sat); p2: "the ␣", "␣ sat" of 4 → 2/4; p3: 0 of 3 → 0.1/3; p4: 0 of 2 → 0.1/2.
+    const kept = memPalBleu("the cat sat", "the dog sat");
+    expect(kept[0]).toBeCloseTo(0.8, 15);
+    expect(kept[1]).toBeCloseTo(Math.sqrt(0.8 * 0.5), 15);
+    expect(kept[3]).toBeCloseTo(Math.pow(0.8 * 0.5 * (0.1 / 3) * 0.05, 0.25), 15);
+    // Without the spaces: the/cat/sat vs the/dog/sat: p1 = 2/3, p2 = 0.1/2 (no bigram matches).
+    const dropped = memPalBleu("the cat sat", "the dog sat", { whitespace: "drop" });
+    expect(dropped[0]).toBeCloseTo(2 / 3, 15);
+    expect(dropped[1]).toBeCloseTo(Math.sqrt((2 / 3) * 0.05), 15);
   });
 
   it("Chinese: 我想去北京看看 against 我想去北京大学看看", () => {
@@ -170,10 +184,16 @@ describe("segmentation and the recipe on raw text", () => {
     // ref The/cat/sat/on/the/mat/. (7 tokens), hyp the/cat/sat/on/the/mat (6). 'The' ≠ 'the', so the
     // hypothesis' two 'the' are clipped to the reference's one: p1 = 5/6; bigrams cat sat, sat on,
     // on the, the mat match, 'the cat' does not: p2 = 4/5. c = 6 < r = 7: BP = exp(1 − 7/6).
-    const b = memPalBleu("The cat sat on the mat.", "the cat sat on the mat");
+    const b = memPalBleu("The cat sat on the mat.", "the cat sat on the mat", { whitespace: "drop" });
     const bp = Math.exp(1 - 7 / 6);
     expect(b[0]).toBeCloseTo(bp * (5 / 6), 15);
     expect(b[1]).toBeCloseTo(bp * Math.sqrt((5 / 6) * (4 / 5)), 15);
+    // With the spaces (the default, metrics.py): ref 12 tokens, hyp 11 (5 spaces each). p1: 'the' clipped
+    // to 1, 5 spaces, cat, sat, on, mat → 10/11; p2: 'the ␣' clipped to 1 plus 8 more → 9/10; BP = exp(1 − 12/11).
+    const k = memPalBleu("The cat sat on the mat.", "the cat sat on the mat");
+    const bpk = Math.exp(1 - 12 / 11);
+    expect(k[0]).toBeCloseTo(bpk * (10 / 11), 15);
+    expect(k[1]).toBeCloseTo(bpk * Math.sqrt((10 / 11) * (9 / 10)), 15);
   });
 });
 

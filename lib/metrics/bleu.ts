@@ -17,7 +17,7 @@
  * the reference bit for bit rather than to within an ulp.
  */
 import { fsum } from "./fsum";
-import { segment } from "./segment";
+import { segment, type SegmentOptions } from "./segment";
 import { CodeCounter, TokenIds } from "./ngram-table";
 import { crExp, crLog } from "./crmath";
 
@@ -266,10 +266,16 @@ export function memPalBleuTokens(references: readonly Tokens[], candidate: Token
   return best;
 }
 
-/** The full Mem-PAL recipe on raw text: jieba segmentation, then `memPalBleuTokens`. In 0..1. */
-export function memPalBleu(references: string | readonly string[], candidate: string): Bleu4 {
+/**
+ * The full Mem-PAL recipe on raw text: jieba segmentation (whitespace tokens kept, as metrics.py; `whitespace:
+ * "drop"` is the labelled alternative), then `memPalBleuTokens`. In 0..1.
+ */
+export function memPalBleu(references: string | readonly string[], candidate: string, opts: SegmentOptions = {}): Bleu4 {
   const refs = typeof references === "string" ? [references] : references;
-  return memPalBleuTokens(refs.map(segment), segment(candidate));
+  return memPalBleuTokens(
+    refs.map((r) => segment(r, opts)),
+    segment(candidate, opts),
+  );
 }
 
 /** Scores ×100, as the papers report them. */

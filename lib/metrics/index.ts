@@ -1,6 +1,6 @@
 /** The papers' scores as pure functions (docs/metrics.md). No model calls, no I/O beyond jieba's dictionary. */
 export * from "./bleu";
-export { segment, isBlankToken } from "./segment";
+export { segment, isBlankToken, type SegmentOptions } from "./segment";
 export { fsum } from "./fsum";
 export * from "./hicupid-bleu";
 export * from "./rouge";

@@ -18,7 +18,13 @@ describe("segment (jieba accurate cut, HMM on, as Python jieba 0.42)", () => {
     expect(jiebaCut("我今天想去公园散步")).toEqual(["我", "今天", "想", "去", "公园", "散步"]);
   });
 
-  it("drops whitespace-only tokens (English text)", () => {
-    expect(segment("The user wants 3-5 options")).toEqual(["The", "user", "wants", "3", "-", "5", "options"]);
+  it("keeps jieba's whitespace tokens by default, as Mem-PAL's metrics.py (list(jieba.cut(text))) does", () => {
+    // Expected value read from Python jieba 0.42's behaviour: each space of a non-Chinese run is its own token.
+    expect(segment("The user wants 3-5 options")).toEqual(["The", " ", "user", " ", "wants", " ", "3", "-", "5", " ", "options"]);
+    expect(segment("a  b")).toEqual(["a", " ", " ", "b"]);
+  });
+
+  it("drops whitespace-only tokens on request (the labelled option)", () => {
+    expect(segment("The user wants 3-5 options", { whitespace: "drop" })).toEqual(["The", "user", "wants", "3", "-", "5", "options"]);
   });
 });

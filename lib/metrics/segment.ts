@@ -1,6 +1,8 @@
 /**
  * Word segmentation for the Mem-PAL BLEU recipe (docs/metrics.md): jieba's default accurate cut with HMM on,
- * bundled dictionary, whitespace-only tokens dropped.
+ * bundled dictionary. Whitespace tokens are kept by default, as Mem-PAL's metrics.py keeps them (it scores
+ * `list(jieba.cut(text))`, and jieba returns each space of English text as a token); dropping them is a
+ * labelled option.
  */
 import { Jieba } from "@node-rs/jieba";
 import { dict } from "@node-rs/jieba/dict.js";
@@ -61,9 +63,19 @@ export function jiebaCut(text: string): string[] {
   return out ?? raw;
 }
 
-/** jieba accurate mode, HMM on, without whitespace-only tokens (English text yields spaces as tokens). */
-export function segment(text: string): string[] {
+export type SegmentOptions = {
+  /**
+   * "keep" (default, Mem-PAL's metrics.py): jieba's whitespace tokens stay, one per space (English text
+   * scores its spaces as matching unigrams); "drop": whitespace-only tokens are removed (the project's
+   * earlier recipe, kept as an option).
+   */
+  whitespace?: "keep" | "drop";
+};
+
+/** jieba accurate mode, HMM on; whitespace tokens kept unless `whitespace: "drop"`. */
+export function segment(text: string, opts: SegmentOptions = {}): string[] {
   const raw = jiebaCut(text);
+  if ((opts.whitespace ?? "keep") === "keep") return raw;
   let blank = 0;
   for (let i = 0; i < raw.length; i++) if (isBlankToken(raw[i])) blank++;
   if (blank === 0) return raw;

@@ -37,7 +37,16 @@ export type EmbedFn = (texts: string[]) => Promise<number[][]>;
  * traced to the exact retrieval setting and a retriever can be rebuilt from the record.
  */
 export type RetrieverSettings =
-  | { kind: "bm25"; k1: number; b: number; normalize: boolean; tokenizer: ResolvedTokenizerOptions }
+  | {
+      kind: "bm25";
+      k1: number;
+      b: number;
+      normalize: boolean;
+      tokenizer: ResolvedTokenizerOptions;
+      /** Recorded only when not the default ("plus-one" idf, the tokenizer's terms), so older records stay equal. */
+      idf?: "okapi";
+      split?: "whitespace";
+    }
   | { kind: "tfidf"; tokenizer: ResolvedTokenizerOptions }
   | { kind: "dense"; model: string };
 

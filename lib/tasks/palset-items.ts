@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { palCandidates, palRequirementTypes, palSamples, palTopics, palUsers } from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import type { Feedback } from "@/lib/metrics";
+import type { NeedEntry, SolutionEntry } from "@/lib/judges/dialogue-pair";
 import { readableFields, type Field, type InfoCard } from "./readable";
 
 export type TaskItem = { itemKey: string; userKey: string };
@@ -41,7 +42,47 @@ export type PalItem = {
   situation: string;
   generalPreference: { pos: string[]; neg: string[] } | null;
   dialogueTemplate: Record<string, unknown> | null;
+  /**
+   * What the dialogue task's simulator and judge read (Mem-PAL's public evaluation code): the requirement
+   * framework's needs, each with its evidence, and the solution preference's solutions, each with its reason.
+   * Where the data set has no framework / solution preference, the bare needs and solutions.
+   */
+  framework: { needs: NeedEntry[]; solutions: { pos: SolutionEntry[]; neg: SolutionEntry[] }; from: "framework" | "bare" };
 };
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v : undefined);
+
+/** The framework's needs ({need, evidence}) when every entry has a need; else null. */
+function frameworkNeeds(f: Record<string, unknown> | null): NeedEntry[] | null {
+  const list = f?.implicit_needs;
+  if (!Array.isArray(list) || !list.length) return null;
+  const out: NeedEntry[] = [];
+  for (const e of list) {
+    const need = str((e as { need?: unknown })?.need);
+    if (!need) return null;
+    const evidence = str((e as { evidence?: unknown }).evidence);
+    out.push(evidence ? { need, evidence } : { need });
+  }
+  return out;
+}
+
+/** The solution preference's lists ({solution, reason}) when both are well formed; else null. */
+function preferenceSolutions(p: Record<string, unknown> | null): { pos: SolutionEntry[]; neg: SolutionEntry[] } | null {
+  const side = (v: unknown): SolutionEntry[] | null => {
+    if (!Array.isArray(v) || !v.length) return null;
+    const out: SolutionEntry[] = [];
+    for (const e of v) {
+      const solution = str((e as { solution?: unknown })?.solution);
+      if (!solution) return null;
+      const reason = str((e as { reason?: unknown }).reason);
+      out.push(reason ? { solution, reason } : { solution });
+    }
+    return out;
+  };
+  const pos = side(p?.pos_list);
+  const neg = side(p?.neg_list);
+  return pos && neg ? { pos, neg } : null;
+}
 
 export function loadPalItem(db: Db, datasetId: number, itemKey: string): PalItem {
   const [userKey, sampleKey, topicKey] = itemKey.split("/");
@@ -91,6 +132,15 @@ export function loadPalItem(db: Db, datasetId: number, itemKey: string): PalItem
     situation: typeof sit?.situation === "string" ? sit.situation : "",
     generalPreference,
     dialogueTemplate: row.topic.dialogueTemplate,
+    framework: (() => {
+      const needs = frameworkNeeds(row.topic.framework);
+      const sols = preferenceSolutions(row.topic.solutionPreference);
+      return {
+        needs: needs ?? row.topic.implicitNeeds,
+        solutions: sols ?? { pos: row.topic.solutionPos, neg: row.topic.solutionNeg },
+        from: needs && sols ? ("framework" as const) : ("bare" as const),
+      };
+    })(),
   };
 }
 

@@ -5,12 +5,14 @@
  */
 import { gScore, memPalBleu } from "@/lib/metrics";
 import { JUDGES } from "@/lib/judges/registry";
+import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { taskJudgeModel } from "./judge-model";
 import { outputOf } from "./ports";
 import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
-export const BLEU_VERSION = 1;
+/** 2: whitespace tokens kept, as Mem-PAL's metrics.py scores them (docs/metrics.md). */
+export const BLEU_VERSION = 2;
 
 export function bleuValues(references: string | string[], candidate: string): Record<string, number> {
   const [b1, b2, b3, b4] = memPalBleu(references, candidate);
@@ -32,7 +34,11 @@ export const requirementTask: TaskDef = {
     const prediction = outputOf(answer, "query").requirement;
     const judge = JUDGES.gscore;
     const verdict = await judge.verdict(
-      { model: taskJudgeModel(ctx.model, "judge:gscore"), replicate: ctx.replicate, purpose: "requirement.gscore" },
+      {
+        model: taskJudgeModel(ctx.model, "judge:gscore", ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
+        replicate: ctx.replicate,
+        purpose: "requirement.gscore",
+      },
       { userQuery: it.userQuery, requirement: it.requirement, implicitNeeds: it.implicitNeeds, prediction, lang: ctx.lang },
     );
     return {

@@ -2,7 +2,7 @@
  * Reading an item's content for a judge prompt. Uploaded files are free-form (user_info may be a text, a
  * list or an object); items made from PAL Studio data carry the fields under the papers' names.
  */
-import type { RequirementJudgeInput, PreferenceJudgeInput, Utterance } from "@/lib/judges/dialogue-pair";
+import type { NeedEntry, PreferenceJudgeInput, RequirementJudgeInput, SolutionEntry, Utterance } from "@/lib/judges/dialogue-pair";
 import type { QaMetadata } from "@/lib/judges/hicupid";
 import type { Lang } from "@/lib/llm/types";
 
@@ -12,6 +12,21 @@ const text = (v: unknown): string => (v == null ? "" : typeof v === "string" ? v
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : v == null || v === "" ? [] : [text(v)]);
 const posNeg = (v: unknown, pos?: unknown): { pos: string[]; neg: string[] } =>
   isObj(v) ? { pos: strings(v.pos ?? v.pos_list), neg: strings(v.neg ?? v.neg_list) } : { pos: strings(pos), neg: [] };
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v == null || v === "" ? [] : [v]);
+/** Needs as PAL-Set's requirement framework gives them ({need, evidence}) stay objects; anything else is text. */
+const needs = (v: unknown): NeedEntry[] =>
+  list(v).map((e) =>
+    isObj(e) && typeof e.need === "string"
+      ? { need: e.need, ...(typeof e.evidence === "string" ? { evidence: e.evidence } : {}) }
+      : text(e),
+  );
+const solution = (e: unknown): SolutionEntry =>
+  isObj(e) && typeof e.solution === "string"
+    ? { solution: e.solution, ...(typeof e.reason === "string" ? { reason: e.reason } : {}) }
+    : text(e);
+/** Solutions as the solution preference gives them ({solution, reason}) stay objects. */
+const solutions = (v: unknown): { pos: SolutionEntry[]; neg: SolutionEntry[] } =>
+  isObj(v) ? { pos: list(v.pos ?? v.pos_list).map(solution), neg: list(v.neg ?? v.neg_list).map(solution) } : { pos: [], neg: [] };
 
 /** Chinese when the text has more CJK ideographs than Latin letters. */
 export function detectLang(value: unknown): Lang {
@@ -30,10 +45,10 @@ export function dialogueJudgeInput(content: Obj): RequirementJudgeInput & Prefer
     personality: text(u.personality),
     situation: text(u.situation),
     userQuery: text(u.user_query ?? u.userQuery ?? content.topic),
-    implicitNeeds: strings(u.implicit_needs ?? u.implicitNeeds),
+    implicitNeeds: needs(u.implicit_needs ?? u.implicitNeeds),
     requirement: text(u.requirement),
     generalPreference: posNeg(u.general_preference ?? u.generalPreference, u.preferences),
-    solutions: posNeg(u.solutions),
+    solutions: solutions(u.solutions ?? u.candidate_solutions),
   };
 }
 

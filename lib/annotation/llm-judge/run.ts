@@ -17,7 +17,7 @@ import { FINISHED_BATCH, batchState, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
 import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./adapters";
-import type { JudgeModel } from "@/lib/judges/judge";
+import { JUDGE_TEMPERATURE, type JudgeModel } from "@/lib/judges/judge";
 import { judgeModel } from "./model";
 import type { CampaignJudgeDef, JudgeContext, JudgeItem, JudgeSettings } from "./types";
 
@@ -43,7 +43,7 @@ function settingsOf(db: Db, o: LlmJudgeOptions): JudgeSettings {
       `judge: "${modelConfig}" is not a judge configuration (expected one of ${judgeConfigChoices(db).join(", ")})`,
     );
   }
-  const temperature = o.temperature ?? 0.7;
+  const temperature = o.temperature ?? JUDGE_TEMPERATURE;
   if (!(temperature >= 0 && temperature <= 2)) throw new InvalidInputError(`temperature: expected 0..2, got ${temperature}`);
   const tieMargin = o.tieMargin ?? 0;
   if (!(tieMargin >= 0)) throw new InvalidInputError(`tieMargin: expected a number >= 0, got ${tieMargin}`);
@@ -168,7 +168,7 @@ export function ensureLlmJudgeRun(
   if (found) return { runId: found.id, def, settings };
   // Settings other than the defaults are part of the name, so two runs of one model can be told apart.
   const extra = [
-    settings.temperature !== 0.7 ? `t=${settings.temperature}` : "",
+    settings.temperature !== JUDGE_TEMPERATURE ? `t=${settings.temperature}` : "",
     settings.tieMargin !== 0 && def.name === "dialogue-pair" ? `margin ${settings.tieMargin}` : "",
     settings.seed !== 1 && def.name === "hicupid-ab" ? `seed ${settings.seed}` : "",
   ].filter(Boolean);

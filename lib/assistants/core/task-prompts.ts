@@ -15,25 +15,29 @@ export type TaskPrompt<T> = { messages: ChatMessage[]; schema?: z.ZodType<T>; to
 
 const fence = (s: string) => `"""\n${s}\n"""`;
 
-/** What each assistant reply type asks for (the project's own short definitions). */
+/**
+ * What each assistant reply type asks for: the constraints of Mem-PAL Table 7 and of the public evaluation
+ * code's definitions, in the project's own words (one need inferred per reply, a new solution each time,
+ * persuading in a discussion, no new solution in a feedback response).
+ */
 const ACTION_DEFS: Record<AssistantActionCode, Record<Language, string>> = {
   requirement_prediction: {
-    en: "Infer what the user actually needs behind the message, using what you know about them, and ask them to confirm it.",
-    zh: "结合对用户的了解，推断用户这句话背后的真实需求，并请用户确认。",
+    en: "Infer one implicit need behind the user's message from what you know of their recent experiences or background, and ask them to confirm it. One need per reply; do not discuss solutions yet.",
+    zh: "结合对用户近期经历或背景的了解，推断用户这句话背后的一个隐含需求，并请用户确认。每次只推测一个方面，先不要谈方案。",
   },
   solution_proposal: {
-    en: "Propose a concrete suggestion that fits the confirmed need and the user's preferences.",
-    zh: "针对已确认的需求，提出符合用户偏好的具体建议。",
+    en: "Propose one concrete solution that fits the user's need and preferences; if solutions were already discussed, propose a new one. Give the solution directly, without restating what you understood of the user.",
+    zh: "针对用户的需求，提出一个符合其偏好的具体方案；之前讨论过方案的，提出一个新的方案。直接给出方案，不必复述你对用户的理解。",
   },
   solution_discussion: {
-    en: "Discuss the suggestion further: answer the user's question about it or add useful details.",
-    zh: "围绕建议继续讨论：回答用户对建议的疑问，或补充有用的细节。",
+    en: "Answer the user's points about the current solution, discuss it further in the light of their background or experiences, and try to persuade them to accept it.",
+    zh: "回应用户对当前方案的意见或疑问，结合其背景或经历进一步讨论，并尝试说服用户接受这个方案。",
   },
   // Mem-PAL Table 7: the assistant only responds to the user's attitude; it offers no other solution,
   // and after a rejection it only apologises or expresses regret (the simulator's definition says the same).
   feedback_response: {
-    en: "Respond to the user's feedback on the suggestion: acknowledge it, or apologise if they rejected it. Propose nothing new: no other or changed suggestion.",
-    zh: "回应用户对建议的反馈：表示认可，用户不认可时只表达歉意或遗憾。不要提出任何新的或修改后的建议。",
+    en: "Respond briefly to the user's feedback on the solution: acknowledge it, or apologise if they rejected it. Propose nothing new: no other or changed solution.",
+    zh: "简短回应用户对方案的反馈：表示认可，用户不认可时只表达歉意或遗憾。不要提出任何新的或修改后的方案。",
   },
 };
 
@@ -123,8 +127,8 @@ export function taskPrompt(input: TaskInput, memoryText: string, lang: Language)
       return {
         messages: user(
           zh
-            ? `你是一个个性化对话助手，按指定的回复类型生成符合用户需求和偏好的回复。回复类型为以下之一：<需求推测>、<方案提议>、<方案讨论>、<反馈回应>。下面给出用户的个性化信息和你与用户目前的对话。\n\n${memory}\n\n# 当前对话\n${fence(dialogueContext(input.turns, lang))}\n\n# 当前轮次\n第 ${turnNo} 轮\n\n# 本次回复类型：<${label}>\n${ACTION_DEFS[input.action].zh}\n\n# 输出格式\n{"content": "……"}\n${t.jsonOnly}`
-            : `You are a personalized dialogue assistant who writes replies of a given type that meet the user's needs and preferences. The reply type is one of <Requirement Prediction>, <Solution Proposal>, <Solution Discussion>, <Feedback Response>. Below is what you know about the user and the dialogue so far.\n\n${memory}\n\n# Dialogue so far\n${fence(dialogueContext(input.turns, lang))}\n\n# Current turn\nturn ${turnNo}\n\n# Reply type for this turn: <${label}>\n${ACTION_DEFS[input.action].en}\n\n# Output format\n{"content": "..."}\n${t.jsonOnly}`,
+            ? `你是一个个性化对话助手，按指定的回复类型生成符合用户需求和偏好的回复。回复类型为以下之一：<需求推测>、<方案提议>、<方案讨论>、<反馈回应>。下面给出用户的个性化信息和你与用户目前的对话。\n\n${memory}\n\n# 当前对话\n${fence(dialogueContext(input.turns, lang))}\n\n# 当前轮次\n第 ${turnNo} 轮\n\n# 本次回复类型：<${label}>\n${ACTION_DEFS[input.action].zh}\n回复不必长，1 到 3 句即可。\n\n# 输出格式\n{"content": "……"}\n${t.jsonOnly}`
+            : `You are a personalized dialogue assistant who writes replies of a given type that meet the user's needs and preferences. The reply type is one of <Requirement Prediction>, <Solution Proposal>, <Solution Discussion>, <Feedback Response>. Below is what you know about the user and the dialogue so far.\n\n${memory}\n\n# Dialogue so far\n${fence(dialogueContext(input.turns, lang))}\n\n# Current turn\nturn ${turnNo}\n\n# Reply type for this turn: <${label}>\n${ACTION_DEFS[input.action].en}\nKeep the reply short: one to three sentences.\n\n# Output format\n{"content": "..."}\n${t.jsonOnly}`,
         ),
         schema: ContentOut,
         toOutput: (v) => ({ type: "dialogue", content: (v as z.infer<typeof ContentOut>).content }),

@@ -35,7 +35,9 @@ function principleEntries(ps: PrincipleEntry[], validFrom: number, prev: Princip
 export async function logsPhase(svc: H2Services, opts: H2Options, state: H2State, session: H2Session): Promise<SessionBuild> {
   const seq = session.seq;
   const needInit = opts.mode === "full" && opts.parts.principle && state.principles === null && session.split === "query";
-  const initPart = needInit ? initPrinciples(svc, state.outlines, opts.clusters, opts.seed) : Promise.resolve(state.principles);
+  const initPart = needInit
+    ? initPrinciples(svc, state.outlines, opts.clusters, opts.seed, opts.clusterTries)
+    : Promise.resolve(state.principles);
   const logsPart = (async () => {
     if (opts.mode === "dialogue-only") return null;
     const g = await buildSessionGraph(svc, session, opts.window);

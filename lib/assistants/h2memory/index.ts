@@ -33,6 +33,8 @@ import {
 export const h2Options = z.object({
   k: z.number().int().min(1).default(DEFAULT_H2_OPTIONS.k),
   clusters: z.number().int().min(1).default(DEFAULT_H2_OPTIONS.clusters),
+  // Part of the memory's settings key: memories clustered under the earlier rule (one start per n) are not reused.
+  clusterTries: z.number().int().min(1).max(1000).default(DEFAULT_H2_OPTIONS.clusterTries),
   seed: z.number().int().default(DEFAULT_H2_OPTIONS.seed),
   window: z.number().int().min(1).default(DEFAULT_H2_OPTIONS.window),
 });

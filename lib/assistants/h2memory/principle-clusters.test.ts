@@ -31,10 +31,11 @@ describe("clusterRequirements", () => {
   });
 
   it("uses 8 clusters by default, fewer when there are fewer (distinct) points", () => {
-    // 8 wanted, 6 points: six one-member clusters are redone with fewer until every cluster has 2 (the pairs)
+    // 8 wanted, 6 points: six one-member clusters at every one of the 100 starts, so n is lowered until every
+    // cluster has 2 (the pairs)
     const pairs = clusterRequirements(PAIRS);
     expect(pairs.counts).toEqual([2, 2, 2]);
-    expect(pairs.redone![0]).toEqual({ n: 8, sizes: [1, 1, 1, 1, 1, 1] });
+    expect(pairs.redone![0]).toEqual({ n: 8, sizes: [1, 1, 1, 1, 1, 1], tries: 100 });
     const dup = clusterRequirements([
       [1, 1],
       [1, 1],
@@ -65,11 +66,34 @@ describe("clusterRequirements", () => {
     expect(r.counts).toEqual([3]);
     expect(r.assignments).toEqual([0, 0, 0]);
     expect(r.centroids[0][0]).toBeCloseTo(10.1 / 3, 12);
-    expect(r.redone).toEqual([{ n: 2, sizes: [2, 1] }]);
+    expect(r.redone).toEqual([{ n: 2, sizes: [2, 1], tries: 100 }]);
     // nothing to redo: no record
     expect(clusterRequirements([[0], [0.1], [10], [10.1]], { n: 2, seed: 3 }).redone).toBeUndefined();
-    // minSize 1 keeps the singleton
+    // minSize 1 keeps the singleton (worked out by hand: any start at n = 2 splits off 10)
     expect(clusterRequirements([[0], [0.1], [10]], { n: 2, seed: 3, minSize: 1 }).counts).toEqual([2, 1]);
+  });
+
+  // Mem-PAL's public code refits KMeans at n = 8 from new random starts, up to 100 times, while a cluster has
+  // fewer than 2 members. Here: 0, 0.1, 0.2 | 10, 10.1 | 20 with minSize 3 at n = 2: a start that puts its
+  // second centre at 20 ends {0 … 10.1} and {20} (sizes 5, 1: too small), one that puts it at 10 ends
+  // {0, 0.1, 0.2} and {10, 10.1, 20} (3, 3). Worked out by hand; which seeds start which way is the PRNG's.
+  it("refits at the same n from new seeded starts before lowering n, recording the restarts", () => {
+    const pts = [[0], [0.1], [0.2], [10], [10.1], [20]];
+    const opts = { n: 2, minSize: 3 };
+    const badSeed = [...Array(50).keys()].find((s) => clusterRequirements(pts, { ...opts, seed: s, tries: 1 }).redone)!;
+    expect(badSeed).toBeDefined();
+    // One start only (the old rule): the failed start lowers n at once.
+    const once = clusterRequirements(pts, { ...opts, seed: badSeed, tries: 1 });
+    expect(once.redone).toEqual([{ n: 2, sizes: [5, 1], tries: 1 }]);
+    expect(once.counts).toEqual([6]);
+    // Restarts: the next seeds are tried at n = 2 until one gives 3 and 3.
+    const r = clusterRequirements(pts, { ...opts, seed: badSeed });
+    expect(r.counts).toEqual([3, 3]);
+    expect(r.redone).toBeUndefined();
+    expect(r.restarts).toBeGreaterThan(0);
+    expect(r.seed).toBe(badSeed + r.restarts!);
+    for (let a = 0; a < r.restarts!; a++) expect(clusterRequirements(pts, { ...opts, seed: badSeed + a, tries: 1 }).redone).toBeDefined();
+    expect(clusterRequirements(pts, { ...opts, seed: r.seed, tries: 1 }).redone).toBeUndefined();
   });
 
   it("refuses ragged or non-finite vectors naming the position", () => {

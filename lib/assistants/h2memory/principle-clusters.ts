@@ -21,12 +21,22 @@ export const PRINCIPLE_CLUSTERS = 8;
 export const DEFAULT_CLUSTER_SEED = 42;
 /** Every cluster must abstract at least this many requirements: a one-member "type" is no abstraction. */
 export const MIN_CLUSTER_SIZE = 2;
+/**
+ * Starts tried at one n before giving up on it: Mem-PAL's public code (principle_extraction.py) refits KMeans
+ * with n = 8 from new random starts up to 100 times while a cluster has fewer than 2 members.
+ */
+export const KMEANS_TRIES = 100;
 
 export interface ClusterOptions {
   /** Wanted number of clusters; fewer when there are fewer distinct vectors. Default 8. */
   n?: number;
-  /** Smallest cluster allowed (default 2): clustering is redone with one cluster fewer until none is smaller. */
+  /**
+   * Smallest cluster allowed (default 2): while a cluster is smaller, KMeans is refitted from new seeded starts
+   * (seed, seed + 1, ...; up to `tries`), and only then with one cluster fewer.
+   */
   minSize?: number;
+  /** Starts tried per n (default KMEANS_TRIES, 100). */
+  tries?: number;
   /** Seed of the k-means++ draws; recorded in the result. Default 42. */
   seed?: number;
   maxIterations?: number;
@@ -45,8 +55,10 @@ export interface ClusteringResult extends PrincipleClusterState {
   assignments: number[];
   iterations: number;
   converged: boolean;
-  /** The clusterings redone because a cluster had fewer than minSize members: n tried and the sizes it gave. */
-  redone?: Array<{ n: number; sizes: number[] }>;
+  /** Failed starts at the kept n before the kept one (its start is `seed`); absent when the first start did. */
+  restarts?: number;
+  /** Each n given up on (every one of its `tries` starts left a cluster under minSize): the last start's sizes. */
+  redone?: Array<{ n: number; sizes: number[]; tries: number }>;
 }
 
 function squaredDistance(a: readonly number[], b: readonly number[]): number {
@@ -101,19 +113,30 @@ export function kmeansPlusPlus(vectors: readonly (readonly number[])[], n: numbe
 
 /**
  * KMeans over requirement vectors (see the module comment). No vectors → no clusters. While a cluster
- * has fewer than `minSize` members (default 2), clustering is redone with the same seed and one cluster
- * fewer; every redone attempt is recorded in `redone`. With fewer than minSize vectors in all, one
- * cluster holds them.
+ * has fewer than `minSize` members (default 2), KMeans is refitted with the same n from new seeded starts
+ * (seed, seed + 1, ..., up to `tries`, default 100, as Mem-PAL's public code refits up to 100 times); the
+ * kept start is `seed` and the failed ones before it `restarts`. Only when every start fails is n lowered by
+ * one (our choice: the public code then keeps its last clustering, small clusters and all); each n given up
+ * on is recorded in `redone`. With fewer than minSize vectors in all, one cluster holds them.
  */
 export function clusterRequirements(vectors: readonly (readonly number[])[], options: ClusterOptions = {}): ClusteringResult {
   const minSize = options.minSize ?? MIN_CLUSTER_SIZE;
-  const redone: Array<{ n: number; sizes: number[] }> = [];
+  const tries = Math.max(1, options.tries ?? KMEANS_TRIES);
+  const seed = options.seed ?? DEFAULT_CLUSTER_SEED;
+  const redone: Array<{ n: number; sizes: number[]; tries: number }> = [];
   let n = options.n ?? PRINCIPLE_CLUSTERS;
   for (;;) {
-    const r = clusterOnce(vectors, { ...options, n });
-    if (n <= 1 || r.counts.every((c) => c >= minSize)) return redone.length ? { ...r, redone } : r;
-    redone.push({ n, sizes: r.counts });
-    n = Math.min(n, r.counts.length) - 1;
+    let last: ClusteringResult | null = null;
+    let fewest = Infinity;
+    for (let a = 0; a < tries; a++) {
+      const r = clusterOnce(vectors, { ...options, n, seed: (seed + a) >>> 0 });
+      last = r;
+      fewest = Math.min(fewest, r.counts.length);
+      if (n <= 1 || r.counts.every((c) => c >= minSize))
+        return { ...r, ...(a > 0 ? { restarts: a } : {}), ...(redone.length ? { redone } : {}) };
+    }
+    redone.push({ n, sizes: last!.counts, tries });
+    n = Math.min(n, fewest) - 1;
   }
 }
 

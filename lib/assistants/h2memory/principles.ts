@@ -68,18 +68,34 @@ export async function withFeatures(svc: H2Services, outlines: Outline[]): Promis
 }
 
 /** KMeans over the history requirements, then one type + principle per non-empty cluster (concurrently). */
-export async function initPrinciples(svc: H2Services, outlines: Outline[], n: number, seed: number): Promise<PrincipleEntry[]> {
+export async function initPrinciples(
+  svc: H2Services,
+  outlines: Outline[],
+  n: number,
+  seed: number,
+  tries?: number,
+): Promise<PrincipleEntry[]> {
   if (outlines.length === 0) return [];
   const featured = await withFeatures(svc, outlines);
-  const { assignments, centroids, redone } = clusterRequirements(
+  const {
+    assignments,
+    centroids,
+    redone,
+    restarts,
+    seed: kept,
+  } = clusterRequirements(
     featured.map((o) => o.feature!),
-    { n, seed },
+    { n, seed, tries },
   );
   // Clusters are numbered by first appearance and never empty, so each one takes its two calls.
   const groups = centroids.map((_, c) => featured.filter((_, i) => assignments[i] === c));
   const entries = await Promise.all(groups.map((members, c) => abstractGroup(svc, c, members, seed, centroids[c])));
-  // Recorded with the first principle: which clusterings were redone for a cluster under 2 members.
-  return redone && entries.length ? [{ ...entries[0], clustering: { seed, redone } }, ...entries.slice(1)] : entries;
+  // Recorded with the first principle: the restarts at n and the n given up on for a cluster under 2 members.
+  const clustering =
+    redone || restarts
+      ? { seed, ...(kept !== seed ? { kept } : {}), ...(restarts ? { restarts } : {}), ...(redone ? { redone } : {}) }
+      : null;
+  return clustering && entries.length ? [{ ...entries[0], clustering }, ...entries.slice(1)] : entries;
 }
 
 /**

@@ -403,12 +403,13 @@ export function queryGenerationPrompt(lang: Lang, context: Array<{ role: "user" 
   return prompt("query-generation", SYSTEM[lang], user);
 }
 
-/** A topic outline as text for the memory block of a task prompt (requirement-only or with solutions). */
-export function outlineText(
-  lang: Lang,
-  o: Pick<TopicOutline, "requirement" | "solution_list" | "preference">,
-  withSolutions: boolean,
-): string {
+/**
+ * A topic outline as text for the memory block of a task prompt: the requirement alone, or (solution phase)
+ * the requirement with its solutions and the user's feedback on each, what the paper's R(M_T) holds and the
+ * public code's solution prompts show. The outline's own preference line is not shown: the preference
+ * principles (F_TP) carry the abstracted preferences.
+ */
+export function outlineText(lang: Lang, o: Pick<TopicOutline, "requirement" | "solution_list">, withSolutions: boolean): string {
   if (!withSolutions) return o.requirement;
   const fb = (t: string) =>
     (lang === "zh" ? { pos: "接受", neg: "拒绝", others: "不明" } : { pos: "accepted", neg: "rejected", others: "unclear" })[t] ?? t;
@@ -416,6 +417,5 @@ export function outlineText(
   return lines([
     `${lang === "zh" ? "需求" : "Requirement"}: ${o.requirement}`,
     ...(sols.length ? [`${lang === "zh" ? "方案与反馈" : "Solutions and feedback"}:`, ...sols] : []),
-    ...(o.preference ? [`${lang === "zh" ? "偏好" : "Preference"}: ${o.preference}`] : []),
   ]);
 }

@@ -97,11 +97,12 @@ describe("H2Memory retrieval", () => {
     expect(r.text).not.toMatch(/prefers cheap gear|likes quiet|plan for/);
   });
 
-  it("solution phase adds solutions, feedback, preferences and principles", async () => {
+  it("solution phase adds solutions with their feedback and the principles; an outline's own preference line is not shown", async () => {
+    // The paper's R(M_T) and the public code's solution prompts: requirement, solutions, the user's feedback.
     const r = await retrieve(svc, ALL, 3, view, "running plan", "solution");
     const outlineItem = r.items.find((i) => i.key === "s3/t0")!;
     expect(outlineItem.text).toContain("plan for running route plan (accepted: liked it)");
-    expect(outlineItem.text).toContain("Preference: likes quiet running route plan");
+    expect(outlineItem.text).not.toContain("likes quiet running route plan");
     expect(r.items.find((i) => i.kind === "principle")!.text).toBe("sport gear: prefers cheap gear");
   });
 

@@ -4,7 +4,7 @@
  * the k situations of the current session closest to the query with the background of their aspects,
  * and the k closest topic outlines of all earlier dialogues with the principles of their clusters.
  * Requirement-phase inputs get requirement-only content (outline requirements, requirement types);
- * solution-phase inputs also get solutions, feedback, preferences and principles.
+ * solution-phase inputs also get the outlines' solutions with the user's feedback and the preference principles.
  */
 import { backgroundText } from "./background";
 import { outlineText, type Lang } from "./prompts";

@@ -37,6 +37,8 @@ export type H2Options = {
   k: number;
   /** KMeans clusters for M_P (Mem-PAL: 8). */
   clusters: number;
+  /** KMeans starts tried at one n while a cluster has < 2 members (Mem-PAL's public code: up to 100). */
+  clusterTries: number;
   /** Fixed, recorded KMeans seed. */
   seed: number;
   /** Logs per log-graph window and earlier logs given as context (Mem-PAL Appendix C: 10 and 10). */
@@ -49,6 +51,7 @@ export const DEFAULT_H2_OPTIONS: H2Options = {
   parts: { graph: true, background: true, topic: true, principle: true },
   k: 3,
   clusters: 8,
+  clusterTries: 100,
   seed: 42,
   window: 10,
   mode: "full",
@@ -105,8 +108,12 @@ export type PrincipleEntry = {
   centre?: number[];
   /** The members the abstraction prompts showed when the cluster had more than 10 (a seeded sample). */
   prompted?: string[];
-  /** On the first principle: the KMeans seed and the clusterings redone because a cluster had < 2 members. */
-  clustering?: { seed: number; redone: Array<{ n: number; sizes: number[] }> };
+  /**
+   * On the first principle, when a cluster had < 2 members: the configured seed, the start kept (`kept`, when
+   * not the seed), the failed starts before it at the kept n (`restarts`), and each n given up on after all its
+   * starts failed (`redone`).
+   */
+  clustering?: { seed: number; kept?: number; restarts?: number; redone?: Array<{ n: number; sizes: number[]; tries: number }> };
   callKeys: string[];
 };
 

@@ -8,7 +8,7 @@ import type { ChatMessage } from "@/lib/llm/types";
 import { abOutcome, type AbOutcome, type AbVerdict } from "@/lib/metrics";
 import { hashSeed, seededShuffle } from "@/lib/random";
 import { oneCallJudge, type Judge } from "../judge";
-import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata } from "./shared";
+import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata, type VerdictReading } from "./shared";
 
 /** The user information an A/B judge sees: the persona, plus the profile fields for profile items. */
 export function personalInfo(type: "persona" | "profile", meta: QaMetadata): string {
@@ -52,6 +52,17 @@ export function parseAbVerdict(text: string): AbVerdict {
 }
 
 /**
+ * The public scripts' reading (VerdictReading "public"): the first line with "Better Response:", on it the last
+ * A, B or Tie (case-insensitive, as HiCUPID's `Better Response:.*(A|B|Tie)` reads it); none: Tie, not parsed.
+ */
+export function readAbVerdictPublic(text: string): { verdict: AbVerdict; parsed: boolean } {
+  const m = /Better Response:.*(A|B|Tie)/i.exec(text);
+  if (!m) return { verdict: "Tie", parsed: false };
+  const v = m[1].toLowerCase();
+  return { verdict: v === "a" ? "A" : v === "b" ? "B" : "Tie", parsed: true };
+}
+
+/**
  * THE answer-slot rule: the slots (A or B) of the model's answer for a list of A/B items, exactly balanced
  * per type: the items of each type in a seeded random order, the first half (rounded down) in slot A and
  * the rest in slot B (an odd count leaves one more in B). Seeded by (seed, replicate, judge, type), so a
@@ -88,10 +99,15 @@ export type AbJudgeInput = {
   answer: string;
   reference: string;
   modelSlot: "A" | "B";
+  /** How the reply is read (default "retry"). */
+  verdicts?: VerdictReading;
 };
 
-/** The judge's A/B are display slots; `outcome` is the model's (win: its answer was preferred). */
-export type AbJudgeVerdict = { verdict: AbVerdict; modelSlot: "A" | "B"; outcome: AbOutcome; reply: string };
+/**
+ * The judge's A/B are display slots; `outcome` is the model's (win: its answer was preferred). `parsed`: false
+ * when the public reading found no verdict (counted as Tie).
+ */
+export type AbJudgeVerdict = { verdict: AbVerdict; modelSlot: "A" | "B"; outcome: AbOutcome; reply: string; parsed: boolean };
 
 export const hicupidAbJudge: Judge<AbJudgeInput, AbJudgeVerdict> = oneCallJudge(
   { name: "hicupid-ab", label: "HiCUPID A/B/Tie judge (persona, profile; answer slot balanced per type)", version: HICUPID_JUDGE_VERSION },
@@ -101,12 +117,13 @@ export const hicupidAbJudge: Judge<AbJudgeInput, AbJudgeVerdict> = oneCallJudge(
       return abJudgeMessages({ type: input.type, metadata: input.metadata, question: input.question, answerA, answerB });
     },
     purposePart: (input) => input.type,
-    parse: parseAbVerdict,
+    parse: (text, input) => (input.verdicts === "public" ? readAbVerdictPublic(text) : { verdict: parseAbVerdict(text), parsed: true }),
   },
   (reply, input) => ({
-    verdict: reply.value,
+    verdict: reply.value.verdict,
     modelSlot: input.modelSlot,
-    outcome: abOutcome(reply.value, input.modelSlot),
+    outcome: abOutcome(reply.value.verdict, input.modelSlot),
     reply: reply.raw,
+    parsed: reply.value.parsed,
   }),
 );

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "@/lib/llm/types";
 import { oneCallJudge, type Judge } from "../judge";
-import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata } from "./shared";
+import { HICUPID_JUDGE_VERSION, JudgeParseError, lastLine, type QaMetadata, type VerdictReading } from "./shared";
 
 const EXAMPLE_SCHEDULE = "User's schedule:\n- Datetime: 3 PM on May 20, 2025\n- Event: Dentist appointment for a filling.";
 const EXAMPLE_QUESTION = "Question: Please book a call with my landlord for 3 PM on May 20, 2025.";
@@ -38,11 +38,27 @@ export function parseYesNo(text: string): "YES" | "NO" {
   return m[1].toUpperCase() as "YES" | "NO";
 }
 
-export type ScheduleJudgeInput = { metadata: QaMetadata; question: string; answer: string };
-export type ScheduleJudgeVerdict = { verdict: "YES" | "NO"; reply: string };
+/**
+ * The public scripts' reading (VerdictReading "public"): the first line with "Satisfaction:", on it the last YES
+ * or NO (case-insensitive, as HiCUPID's `Satisfaction:.*(YES|NO)` reads it); none: NO, not parsed.
+ */
+export function readYesNoPublic(text: string): { verdict: "YES" | "NO"; parsed: boolean } {
+  const m = /Satisfaction:.*(YES|NO)/i.exec(text);
+  if (!m) return { verdict: "NO", parsed: false };
+  return { verdict: m[1].toUpperCase() as "YES" | "NO", parsed: true };
+}
+
+export type ScheduleJudgeInput = { metadata: QaMetadata; question: string; answer: string; verdicts?: VerdictReading };
+/** `parsed`: false when the public reading found no verdict (counted as NO). */
+export type ScheduleJudgeVerdict = { verdict: "YES" | "NO"; reply: string; parsed: boolean };
 
 export const hicupidScheduleJudge: Judge<ScheduleJudgeInput, ScheduleJudgeVerdict> = oneCallJudge(
   { name: "hicupid-schedule", label: "HiCUPID YES/NO judge (schedule)", version: HICUPID_JUDGE_VERSION },
-  { messages: scheduleJudgeMessages, purposePart: () => "schedule", parse: parseYesNo },
-  (reply) => ({ verdict: reply.value, reply: reply.raw }),
+  {
+    messages: scheduleJudgeMessages,
+    purposePart: () => "schedule",
+    parse: (text: string, input: ScheduleJudgeInput) =>
+      input.verdicts === "public" ? readYesNoPublic(text) : { verdict: parseYesNo(text), parsed: true },
+  },
+  (reply) => ({ verdict: reply.value.verdict, reply: reply.raw, parsed: reply.value.parsed }),
 );

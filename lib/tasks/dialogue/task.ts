@@ -7,6 +7,7 @@
  */
 import { DIMENSIONS, type Utterance } from "@/lib/judges/dialogue-pair";
 import { JUDGES } from "@/lib/judges/registry";
+import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { taskJudgeModel } from "../judge-model";
 import { describePalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
@@ -38,12 +39,14 @@ export const dialogueTask: TaskDef = {
     const assistant = await ctx.assistant(it.userKey, it.sessionSeq);
     const user = describeUser(it.background);
     const profile = { ...user, situation: it.situation };
+    // The requirement framework and the solution preference (needs with evidence, solutions with reasons),
+    // as Mem-PAL's public evaluation code gives its User-LLM; bare needs/solutions when not imported.
     const topic = {
       userQuery: it.userQuery,
-      implicitNeeds: it.implicitNeeds,
+      implicitNeeds: it.framework.needs,
       requirement: it.requirement,
       generalPreference: it.generalPreference,
-      solutions: it.solutions,
+      solutions: it.framework.solutions,
     };
     const dialogue: Utterance[] = [];
     const retrieved: unknown[] = [];
@@ -66,7 +69,7 @@ export const dialogueTask: TaskDef = {
       dialogue.push({ role: "assistant", content: outputOf(reply, "dialogue").content });
     }
     const output: DialogueOutput = { template, dialogue };
-    return { input: { template }, output, retrieved, scores: [] };
+    return { input: { template, simulatorInputs: it.framework.from }, output, retrieved, scores: [] };
   },
   metrics: () => ({}),
   pairs: {
@@ -87,13 +90,13 @@ export const dialogueTask: TaskDef = {
         ...user,
         situation: it.situation,
         userQuery: it.userQuery,
-        implicitNeeds: it.implicitNeeds,
+        implicitNeeds: it.framework.needs,
         requirement: it.requirement,
         generalPreference: it.generalPreference ?? { pos: [], neg: [] },
-        solutions: it.solutions,
+        solutions: it.framework.solutions,
       };
       const at = {
-        model: taskJudgeModel(ctx.model, "judge:dialogue", ctx.config.models.judge?.temperature ?? 0.7),
+        model: taskJudgeModel(ctx.model, "judge:dialogue", ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
         replicate: ctx.replicate,
         purpose: "dialogue.judge",
       };

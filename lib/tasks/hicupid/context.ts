@@ -43,7 +43,11 @@ export async function historyContext(
   const r =
     kind === "dense"
       ? createRetriever<{ seq: number; turn?: number; key: string }>("dense", { embed: embed!, model: "embedding" })
-      : createRetriever<{ seq: number; turn?: number; key: string }>("bm25", { tokenizer: { language: "en" } });
+      : createRetriever<{ seq: number; turn?: number; key: string }>(
+          "bm25",
+          // rank_bm25: HiCUPID's public BM25 (BM25Okapi idf over Python str.split() tokens); else the project's.
+          opts.bm25 === "rank_bm25" ? { split: "whitespace", idf: "okapi" } : { tokenizer: { language: "en" } },
+        );
   if (kind === "dense" && !embed) throw new Error("dense retrieval needs the embedding role");
   const utterance = setting === "rag-utterance";
   const docs = utterance

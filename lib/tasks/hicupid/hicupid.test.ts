@@ -19,11 +19,14 @@ import { bindDeps } from "@/lib/experiments/deps";
 import { createExperiment } from "@/lib/experiments/create";
 import { runExperiment } from "@/lib/experiments/worker";
 import { experimentResults } from "@/lib/experiments/results";
-import { fewShotExamples, loadHcItem } from "./items";
+import { fewShotSet, loadHcItem } from "./items";
 import { personalInfo } from "@/lib/judges/hicupid";
 import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { balancedSlots } from "@/lib/judges/hicupid";
-import { HICUPID_ACK } from "./prompts";
+import { HICUPID_ACK, HICUPID_INSTRUCTION } from "./prompts";
+
+/** The answer prompts: the ones holding the HiCUPID instruction (in the system prompt or a user turn). */
+const INSTRUCTION_HEAD = HICUPID_INSTRUCTION.split("\n")[0];
 
 const body = (r: ChatRequest) => r.messages.map((m) => String(m.content)).join("\n");
 const ANSWER = "How about a quiet trail walk on Saturday morning, then coffee with friends?";
@@ -33,7 +36,8 @@ function replies() {
   let malformed = 0;
   return (r: ChatRequest) => {
     const t = body(r);
-    if (t.includes("# The user's question")) return ANSWER;
+    // The inference settings' prompt (the instruction) and a memory method's question prompt.
+    if (t.includes(INSTRUCTION_HEAD) || t.includes("# The user's question")) return ANSWER;
     const second = r.model === "judge-2";
     if (t.includes("Better Response: <A/B/Tie>")) {
       // The first A/B judgment of all comes back without a verdict line: it must be asked again.
@@ -172,13 +176,14 @@ describe("hicupid task", () => {
 
     // What the assistant saw: never an answer or the metadata; the gold setting only the relevant dialogues,
     // with the instruction as the system prompt.
-    const answerPrompts = fake.chatRequests.filter((r) => body(r).includes("# The user's question"));
+    const answerPrompts = fake.chatRequests.filter((r) => body(r).includes(INSTRUCTION_HEAD));
     for (const p of answerPrompts.map(body)) for (const i of items) expect(p).not.toContain(i.personalizedAnswer);
     const goldItem = items.find((i) => i.relevantDialogues.length === 1)!;
     const gold = answerPrompts.find((r) => r.messages[0].role === "system" && body(r).includes(goldItem.question))!;
     expect(gold).toBeDefined();
-    // HiCUPID's layout: instruction (user turn, or the system prompt here), the history as the user's and the
-    // assistant's own turns, the question last. The gold history is exactly the relevant dialogues' turns.
+    // HiCUPID's layout (public inference code): with the instruction as the system prompt, system prompt, the
+    // history as the user's and the assistant's own turns, the bare question last. The gold history is exactly
+    // the relevant dialogues' turns.
     const ds = datasetById(t.db, datasetId);
     const gh = loadSessions(t.db, ds, goldItem.userKey).filter((s) => goldItem.relevantDialogues.includes(s.key));
     expect(gold.messages.slice(1, -1)).toEqual(
@@ -189,21 +194,28 @@ describe("hicupid task", () => {
         ]),
       ),
     );
-    expect(String(gold.messages.at(-1)!.content)).toBe(`# The user's question\n${goldItem.question}`);
+    expect(gold.messages.at(-1)).toEqual({ role: "user", content: goldItem.question });
+    // With the instruction in the user turn: the history first, then the instruction turn and its
+    // acknowledgement, then the question (read from the public code's build_messages: system + history + user + question).
     const userMode = answerPrompts.find((r) => r.messages[0].role === "user")!;
-    expect(userMode.messages[1]).toEqual({ role: "assistant", content: HICUPID_ACK });
-    expect(body(gold)).toContain("# Examples of personalized answers");
+    expect(userMode.messages.at(-2)).toEqual({ role: "assistant", content: HICUPID_ACK });
+    expect(String(userMode.messages.at(-3)!.content).startsWith(INSTRUCTION_HEAD)).toBe(true);
+    expect(userMode.messages.filter((m) => String(m.content).includes(INSTRUCTION_HEAD))).toHaveLength(1);
+    expect(body(gold)).toContain("# Examples");
 
     // A shot is what HiCUPID gives (question, personalized answer, general answer of one persona, one
     // multi-info and one schedule QA from train), with none of the shot user's dialogues and nothing
     // of the test item beyond its question.
-    const shots = fewShotExamples(t.db, datasetId, 1, { excludeUser: goldItem.userKey, seed: config.seed });
+    // The fixture's train split does not hold the public code's fixed examples: the seeded fallback, recorded.
+    const set = fewShotSet(t.db, datasetId, 1, { excludeUser: goldItem.userKey, seed: config.seed });
+    expect(set.source).toBe("seeded");
+    const shots = set.examples;
     // (only user 0 has a profile train QA, so user 0's items get no profile example: see items.test.ts)
     expect(shots.map((e) => e.type)).toEqual(goldItem.userKey === "0" ? ["persona", "schedule"] : ["persona", "profile", "schedule"]);
-    const examples = String(gold.messages[0].content).split("# Examples of personalized answers")[1];
+    const examples = String(gold.messages[0].content).split("# Examples")[1];
     for (const [i, e] of shots.entries())
       expect(examples).toContain(
-        `Example ${i + 1}:\nQuestion: ${e.question}\nPersonalized answer: ${e.answer}\nGeneral answer: ${e.generalAnswer}`,
+        `Example ${i + 1}:\n- Question: ${e.question}\n- Personalized answer: ${e.answer}\n- General answer: ${e.generalAnswer}`,
       );
     const trainQa = t.db
       .select()

@@ -11,6 +11,7 @@ import { NotFoundError } from "@/lib/errors";
 import { hashSeed, seededShuffle } from "@/lib/random";
 import type { QaMetadata } from "@/lib/judges/hicupid";
 import type { TaskItem } from "../palset-items";
+import { fixedShots, PUBLIC_FEWSHOT, type FixedShot } from "./fewshot";
 import { readableFields, type InfoCard } from "../readable";
 
 export type HcType = "persona" | "profile" | "schedule";
@@ -90,12 +91,41 @@ export function loadHcItem(db: Db, datasetId: number, itemKey: string): HcItem {
 export type FewShotExample = { type: "persona" | "profile" | "schedule"; question: string; answer: string; generalAnswer: string };
 
 /**
- * Few-shot examples from the train split. HiCUPID (Appendix A7): "randomly sampled from the train set and
- * fixed across all experiments". Here: per type, the train QAs in a seeded random order (fixed for a seed,
- * so the same in every experiment with that seed); shot i = the i-th persona, multi-info (profile) and
- * schedule QA of that order whose user is not the item's user (test_1 users are also train users: their
- * own train answers would leak their preferences). A type with too few QAs of other users gives fewer
- * examples. A shot is question, personalized answer and general answer only, as
+ * The examples of a prompt and where they came from: "public-code" (the public code's fixed train QAs, found
+ * in the imported train split) or "seeded" (the fallback draw below); `ownUser` counts the examples that are
+ * the item's own user's train QAs (only possible with the fixed ones, which every item gets, as in the public code).
+ */
+export type FewShotSet = { examples: FewShotExample[]; source: "public-code" | "seeded" | "none"; ownUser: number };
+
+/**
+ * Few-shot examples. HiCUPID (Appendix A7): "randomly sampled from the train set and fixed across all
+ * experiments"; the public code fixes them (fewshot.ts): the same examples for every item, set i for i
+ * shots. Those train QAs are used when the imported train split holds them all; otherwise the seeded draw.
+ */
+export function fewShotSet(
+  db: Db,
+  datasetId: number,
+  shots: number,
+  opts: { excludeUser: string; seed: number; fixed?: readonly FixedShot[] },
+): FewShotSet {
+  if (!shots) return { examples: [], source: "none", ownUser: 0 };
+  const fixed = fixedShots(db, datasetId, shots, opts.fixed ?? PUBLIC_FEWSHOT);
+  if (fixed) {
+    return {
+      examples: fixed.map((r) => ({ type: r.type, question: r.question, answer: r.answer, generalAnswer: r.generalAnswer })),
+      source: "public-code",
+      ownUser: fixed.filter((r) => r.userKey === opts.excludeUser).length,
+    };
+  }
+  return { examples: fewShotExamples(db, datasetId, shots, opts), source: "seeded", ownUser: 0 };
+}
+
+/**
+ * The fallback draw, when the train split lacks the public code's examples: per type, the train QAs in a
+ * seeded random order (fixed for a seed, so the same in every experiment with that seed); shot i = the
+ * i-th persona, multi-info (profile) and schedule QA of that order whose user is not the item's user
+ * (test_1 users are also train users: their own train answers would show their preferences). A type with
+ * too few QAs of other users gives fewer examples. A shot is question, personalized answer and general answer only, as
  * HiCUPID gives it (Appendix A7, "Few-shot": "Each set includes a question, a personalized answer,
  * and a general answer for each QA pair type"; Figures A12-A13 show the examples as those three lines,
  * and the public evaluation scripts' few-shot prompts hold the same three fields with no dialogue):

@@ -115,6 +115,9 @@ export function hicupidMetrics(items: Values[], judges: number): Record<string, 
     out[`schedule${suffix}`] = schedule;
     out[`profile${suffix}`] = profile;
     out[`total${suffix}`] = hicupidTotal({ persona, schedule, profile });
+    // Read as the public scripts read replies: how many held no verdict (already counted as Tie or NO above).
+    const read = items.map((s) => s[sc]?.parsed).filter((p): p is number => typeof p === "number");
+    if (read.length) out[`unparsed${suffix}`] = read.filter((p) => p === 0).length;
   }
   const stats = items.map((s) => s.bleu).filter((v): v is Record<string, number | null> => !!v);
   // HiCUPID's public scoring computes smoothed BLEU per item (one prediction, one reference) and reports

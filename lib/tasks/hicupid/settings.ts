@@ -7,7 +7,9 @@
  *   top k, put back in chronological order;
  * - rag-dialogue: retrieval of whole dialogues, top k, in chronological order.
  * Each takes `instruction` (in the user turn or as the system prompt) and `shots` (0, 1, 3 or 5 examples
- * from the train split). One list: the config, the task and the pages read it.
+ * from the train split); the RAG settings also `bm25`: "rank_bm25" (HiCUPID's public retrieval: rank_bm25's
+ * BM25Okapi over whitespace tokens of the user messages) or "project" (the project's tokenizer and "+1"
+ * idf, the default). One list: the config, the task and the pages read it.
  */
 import { z } from "zod";
 
@@ -25,6 +27,7 @@ export const CONTEXT_SETTINGS = {
       .object({
         ...common,
         retriever: z.enum(["bm25", "dense"]).default("bm25"),
+        bm25: z.enum(["project", "rank_bm25"]).default("project"),
         k: z.union([z.literal(5), z.literal(15), z.literal(25)]).default(5),
       })
       .strict(),
@@ -35,6 +38,7 @@ export const CONTEXT_SETTINGS = {
       .object({
         ...common,
         retriever: z.enum(["bm25", "dense"]).default("bm25"),
+        bm25: z.enum(["project", "rank_bm25"]).default("project"),
         k: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(1),
       })
       .strict(),
@@ -46,6 +50,7 @@ export type ContextOptions = {
   instruction: "user" | "system";
   shots: 0 | 1 | 3 | 5;
   retriever?: "bm25" | "dense";
+  bm25?: "project" | "rank_bm25";
   k?: number;
 };
 

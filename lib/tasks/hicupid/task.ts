@@ -14,11 +14,12 @@ import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import { balancedSlots } from "@/lib/judges/hicupid";
 import { JUDGES } from "@/lib/judges/registry";
+import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import { taskJudgeModel } from "../judge-model";
 import type { ScoreRow, TaskDef } from "../types";
-import { abItemTypes, describeHcItem, dialogueTypes, fewShotExamples, listHcItems, loadHcItem, presentHcItem } from "./items";
+import { abItemTypes, describeHcItem, dialogueTypes, fewShotSet, listHcItems, loadHcItem, presentHcItem } from "./items";
 import { historyContext } from "./context";
 import { hicupidAnswerMessages } from "./prompts";
 import { CONTEXT_SETTINGS, isContextSetting, type ContextOptions } from "./settings";
@@ -75,7 +76,8 @@ export const hicupidTask: TaskDef = {
       const context = await historyContext(spec.name, opts, history, it.question, it.relevantDialogues, (texts) =>
         ctx.model.embed(texts, "hicupid.retrieve"),
       );
-      const examples = fewShotExamples(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
+      const shots = fewShotSet(ctx.db, ctx.datasetId, opts.shots, { excludeUser: it.userKey, seed: ctx.config.seed });
+      const examples = shots.examples;
       const messages = hicupidAnswerMessages({ instruction: opts.instruction, history: context.turns, examples, question: it.question });
       const r = await ctx.model.chatText({
         role: "assistant",
@@ -85,7 +87,15 @@ export const hicupidTask: TaskDef = {
         replicate: ctx.replicate,
       });
       answer = r.value;
-      input = { setting: spec.name, options: opts, question: it.question, units: context.units.length, examples: examples.length };
+      input = {
+        setting: spec.name,
+        options: opts,
+        question: it.question,
+        units: context.units.length,
+        examples: examples.length,
+        // Which examples: the public code's fixed train QAs, or the seeded fallback when the train split lacks them.
+        ...(opts.shots ? { exampleSource: shots.source, examplesOfOwnUser: shots.ownUser } : {}),
+      };
       retrieved = context.units;
       recall = context.recall;
       if (recall !== null) {
@@ -117,15 +127,22 @@ export const hicupidTask: TaskDef = {
         values: { recall, type: TYPE_CODE[it.type], ...hit },
         detail: { relevant: it.relevantDialogues },
       });
+    // The public scripts' reading records whether each reply held a verdict (the unparsed are counted as Tie/NO).
+    const verdicts = ctx.config.hicupid.verdicts ?? "retry";
+    const parsedValue = (parsed: boolean): Record<string, number> => (verdicts === "public" ? { parsed: parsed ? 1 : 0 } : {});
     for (const [j, config] of ctx.config.hicupid.judges.entries()) {
-      const at = { model: taskJudgeModel(ctx.model, config), replicate: ctx.replicate, purpose: "hicupid.judge" };
+      const at = {
+        model: taskJudgeModel(ctx.model, config, ctx.config.models.judge?.temperature ?? JUDGE_TEMPERATURE),
+        replicate: ctx.replicate,
+        purpose: "hicupid.judge",
+      };
       if (it.type === "schedule") {
         const judge = JUDGES["hicupid-schedule"];
-        const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer });
+        const v = await judge.verdict(at, { metadata: it.metadata, question: it.question, answer, verdicts });
         scores.push({
           scorer: judgeScorer(j),
           version: judge.version,
-          values: { type: TYPE_CODE.schedule, yes: v.verdict === "YES" ? 1 : 0 },
+          values: { type: TYPE_CODE.schedule, yes: v.verdict === "YES" ? 1 : 0, ...parsedValue(v.parsed) },
           detail: { judge: config, reply: v.reply },
         });
         continue;
@@ -139,11 +156,12 @@ export const hicupidTask: TaskDef = {
         answer,
         reference: it.personalizedAnswer,
         modelSlot,
+        verdicts,
       });
       scores.push({
         scorer: judgeScorer(j),
         version: judge.version,
-        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[v.verdict], slot: modelSlot === "A" ? 0 : 1 },
+        values: { type: TYPE_CODE[it.type], verdict: VERDICT_CODE[v.verdict], slot: modelSlot === "A" ? 0 : 1, ...parsedValue(v.parsed) },
         detail: { judge: config, modelSlot, verdict: v.verdict, reply: v.reply },
       });
     }
