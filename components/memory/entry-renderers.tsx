@@ -73,11 +73,20 @@ const piece: Renderer = (c) => {
   );
 };
 
+/** A session log as the data set has it: its time and text, one line. */
+const logLine: Renderer = (c) =>
+  obj(c) && str(c.content) ? (
+    <div className="text-xs">
+      {str(c.timestamp) ? <span className="mr-2 text-slate-500">{c.timestamp}</span> : null}
+      {c.content}
+    </div>
+  ) : null;
+
 export const ENTRY_RENDERERS: Record<string, Record<string, Renderer>> = {
   recursum: { "dialogue-summary": summary, "log-summary": summary },
   conditionmem: { record },
   "ld-agent": { event: ldEvent, "persona-user": persona, "persona-assistant": persona },
-  memorybank: { turn: piece, event: piece, "daily-portrait": plain, "global-summary": plain, "global-portrait": plain },
+  memorybank: { log: logLine, turn: piece, event: piece, "daily-portrait": plain, "global-summary": plain, "global-portrait": plain },
 };
 
 /** Any content as "Label: text" lines (nested keys as "Parent › Child"): the fallback for a shape no renderer knows. */
