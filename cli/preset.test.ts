@@ -103,7 +103,7 @@ describe("pal run --preset", () => {
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.config.methods).toEqual([
-      { name: "h2memory", options: { k: 3, clusters: 8, seed: 42, window: 10 } },
+      { name: "h2memory", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
       { name: "vanilla", options: {} },
     ]);
     expect(out.config.reference).toBe("h2memory");
