@@ -147,6 +147,11 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
     sample: () => "/experiments/999999/compare?task=dialogue&item=0000",
     status: 404,
   },
+  "(app)/experiments/[experimentId]/figure": {
+    roles: ["admin", "researcher"],
+    sample: () => "/experiments/999999/figure?task=dialogue&item=0000",
+    status: 404,
+  },
   "(app)/experiments/[experimentId]/case-studies": {
     roles: ["admin", "researcher"],
     sample: () => "/experiments/999999/case-studies",

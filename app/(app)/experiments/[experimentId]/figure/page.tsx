@@ -6,7 +6,8 @@ import { orNotFound } from "@/app/(app)/or-not-found";
 import { getExperimentRow } from "@/lib/experiments/control";
 import { listCaseStudies } from "@/lib/experiments/case-studies";
 import { FIELD_LABELS, FIGURE_FIELDS, figureModel, figureOptions, figureQuery } from "@/lib/experiments/figure4";
-import { PageHeader } from "@/components/shell/PageHeader";
+import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
+import { InvalidInputError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Figure 4" };
 
@@ -40,8 +41,36 @@ export default async function FigurePage({
     sp.set("task", starred[0].task);
     sp.set("item", starred[0].itemKey);
   }
-  const o = orNotFound(() => figureOptions(sp));
-  const m = orNotFound(() => figureModel(db, id, o));
+  if (!sp.get("task"))
+    return (
+      <>
+        <PageHeader title={`Figure 4: ${e.name}`} />
+        <EmptyState title="No topic chosen">
+          Open a topic in the{" "}
+          <Link className="text-indigo-700 hover:underline" href={`/experiments/${id}`}>
+            experiment&apos;s Items table
+          </Link>{" "}
+          and use <b>Figure 4…</b> in its compare view, or star it to list it here.
+        </EmptyState>
+      </>
+    );
+  // Options a person typed into the address bar: a refusal is shown with its reason, not a 404.
+  let o: ReturnType<typeof figureOptions>;
+  let m: ReturnType<typeof figureModel>;
+  try {
+    o = figureOptions(sp);
+    m = figureModel(db, id, o);
+  } catch (err) {
+    if (!(err instanceof InvalidInputError)) throw err;
+    return (
+      <>
+        <PageHeader title={`Figure 4: ${e.name}`} />
+        <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-700">
+          {err.message}
+        </p>
+      </>
+    );
+  }
   const shownMethods = new Set(m.columns.map((c) => c.method));
   const shownIds = new Set(m.columnIds);
   const q = figureQuery(o);
