@@ -178,10 +178,10 @@ describe("imported verdicts are bounded (issue 23, item 10)", () => {
       importJudgeVerdicts(
         db,
         campaignId,
-        { name: "j", fileName: "v.jsonl", text: `${line({})}\n${line({ dimension: "preference", analysis: "a".repeat(30_000) })}` },
+        { name: "j", fileName: "v.jsonl", text: `${line({})}\n${line({ dimension: "preference", analysis: "a".repeat(150_000) })}` },
         me,
       ),
-    ).toThrow(/^v\.jsonl:2: field "analysis": at most 20000 characters$/);
+    ).toThrow(/^v\.jsonl:2: field "analysis": at most 100000 characters$/);
     expect(runs()).toBe(before);
   });
 });

@@ -31,7 +31,7 @@ export interface JudgeImport {
  */
 export const MAX_JUDGMENTS = 50;
 const MAX_JUDGMENTS_CHARS = 200_000;
-const MAX_ANALYSIS_CHARS = 20_000;
+const MAX_ANALYSIS_CHARS = 100_000;
 
 /**
  * JSONL, one verdict per line: {"item": "<item id as uploaded>", "dimension": "requirement",
