@@ -117,16 +117,19 @@ test("session-quality campaign: two annotators rate logs and dialogue 1–3; the
   const [a1, a2] = annotators();
   const s1 = await annotatorPage(browser, a1);
   const s2 = await annotatorPage(browser, a2);
-  // The Situation stays in view beside the logs it is judged against (issue 26, item 4): scrolled to the end
-  // of the dialogue, the side column with the situation is still on screen; the profile is labelled text.
+  // The Situation sits beside the logs it is judged against (issue 26, item 4): with the logs on screen, the
+  // situation is too, at the same height; the profile is labelled text.
   await s1.page.setViewportSize({ width: 1440, height: 900 });
   await s1.page.goto(`${e2eState().baseURL}/annotate/${id}`);
-  const side = s1.page.getByTestId("session-context");
-  await expect(side.getByRole("heading", { name: /^Situation/ })).toBeVisible();
+  const logsPane = s1.page.getByRole("region", { name: /^Logs \(\d+\)/ });
+  const situation = s1.page.getByRole("region", { name: /^Situation/ });
+  await expect(situation).toBeVisible();
   expect(await s1.page.getByTestId("user-info").innerText()).not.toContain('{"');
-  await s1.page.getByText(/^Dialogue \(\d+ utterances\)/).scrollIntoViewIfNeeded();
-  await s1.page.mouse.wheel(0, 2000);
-  await expect(side.getByRole("heading", { name: /^Situation/ })).toBeInViewport();
+  await logsPane.scrollIntoViewIfNeeded();
+  await expect(situation).toBeInViewport();
+  const [sb, lb] = [await situation.boundingBox(), await logsPane.boundingBox()];
+  expect(Math.abs(sb!.y - lb!.y)).toBeLessThan(2); // side by side, one row
+  expect(sb!.x + sb!.width).toBeLessThanOrEqual(lb!.x);
   await s1.page.screenshot({ path: test.info().outputPath("session-rating-situation.png") });
   const n = await annotateAll(s1.page, id, () => ["3", "2"]);
   await annotateAll(s2.page, id, () => ["3", "3"]);

@@ -19,52 +19,45 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
   if (kind === "session-quality") {
     const logs = (content.logs as Array<{ timestamp: string; type: string | null; content: string }>) ?? [];
     const dialogue = (content.dialogue as Array<{ role: string; content: string; action?: string }>) ?? [];
-    // The situation is what the logs are judged against: it leads the side column, which stays in view
-    // (sticky below the queue's header, scrolling on its own) while the logs and the dialogue scroll in
-    // their own panes, both sized to fit one screen together.
+    // Each rating sits beside what it is judged against: the situation beside the logs (row one), the
+    // profile, requirement types and preferences beside the dialogue (row two). Scrolling to the logs
+    // always shows the situation with them.
+    const bounded = "max-h-[calc(100vh-16rem)] min-h-40";
     return (
-      <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-        <aside
-          className="space-y-3 lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:overflow-y-auto"
-          data-testid="session-context"
-        >
-          <Panel title={`Situation · ${String(content.timestamp ?? "")}`}>
-            <Value value={content.situation} />
-          </Panel>
-          <Panel title="Profile">
-            <UserInfoCard info={content.profile} />
-          </Panel>
-          <Panel title="Requirement types and preferences">
-            <ul className="space-y-2">
-              {((content.requirements as Array<Record<string, unknown>>) ?? []).map((r, i) => (
-                <li key={i}>
-                  <span className="font-medium">{String(r.aspect)}</span>: {String(r.requirementType ?? "")}
-                  {(r.preferencePos as string[])?.length ? (
-                    <div className="text-emerald-800">+ {(r.preferencePos as string[]).join("; ")}</div>
-                  ) : null}
-                  {(r.preferenceNeg as string[])?.length ? (
-                    <div className="text-rose-800">− {(r.preferenceNeg as string[]).join("; ")}</div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </Panel>
-        </aside>
-        <div className="space-y-3">
-          <ScrollPane title={`Logs (${logs.length})`} maxHeight="max-h-[calc(50vh-7rem)] min-h-40">
-            <ol className="space-y-1">
-              {logs.map((l, i) => (
-                <li key={i} className="grid grid-cols-[9rem_1fr] gap-2 border-b border-slate-100 pb-1">
-                  <span className="font-mono text-xs text-slate-500">{l.timestamp}</span>
-                  <span>{l.content}</span>
-                </li>
-              ))}
-            </ol>
-          </ScrollPane>
-          <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight="max-h-[calc(50vh-7rem)] min-h-40">
-            <Dialogue turns={dialogue} />
-          </ScrollPane>
-        </div>
+      <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]" data-testid="session-context">
+        <ScrollPane title={`Situation · ${String(content.timestamp ?? "")}`} maxHeight={bounded}>
+          <Value value={content.situation} />
+        </ScrollPane>
+        <ScrollPane title={`Logs (${logs.length})`} maxHeight={bounded}>
+          <ol className="space-y-1">
+            {logs.map((l, i) => (
+              <li key={i} className="grid grid-cols-[9rem_1fr] gap-2 border-b border-slate-100 pb-1">
+                <span className="font-mono text-xs text-slate-500">{l.timestamp}</span>
+                <span>{l.content}</span>
+              </li>
+            ))}
+          </ol>
+        </ScrollPane>
+        <ScrollPane title="Profile, requirement types and preferences" maxHeight={bounded}>
+          <UserInfoCard info={content.profile} />
+          <h4 className="mb-1 mt-3 text-[11px] font-semibold uppercase tracking-wide text-slate-500">Requirement types and preferences</h4>
+          <ul className="space-y-2">
+            {((content.requirements as Array<Record<string, unknown>>) ?? []).map((r, i) => (
+              <li key={i}>
+                <span className="font-medium">{String(r.aspect)}</span>: {String(r.requirementType ?? "")}
+                {(r.preferencePos as string[])?.length ? (
+                  <div className="text-emerald-800">+ {(r.preferencePos as string[]).join("; ")}</div>
+                ) : null}
+                {(r.preferenceNeg as string[])?.length ? (
+                  <div className="text-rose-800">− {(r.preferenceNeg as string[]).join("; ")}</div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </ScrollPane>
+        <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight={bounded}>
+          <Dialogue turns={dialogue} />
+        </ScrollPane>
       </div>
     );
   }
