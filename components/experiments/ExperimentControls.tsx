@@ -11,12 +11,25 @@ const ACTIVE = new Set(["preparing", "queued", "running"]);
 /** Batch states after which nothing more happens (lib/llm/batch.ts FINISHED_BATCH). */
 const FINISHED = new Set(["ingested", "failed", "expired", "cancelled"]);
 
-/** Live progress (polled while the experiment runs) with pause, cancel, resume and retry-failed. */
+/** How often the server-rendered results are refreshed while a run is watched (the progress itself every 2 s). */
+const RESULTS_EVERY_MS = 30_000;
+
+/**
+ * Live progress with pause, cancel, resume and retry-failed. While the experiment runs it polls the
+ * small progress answer every 2 s and updates itself; the page around it (results, items) is rendered
+ * again only every 30 s, when the run stops, or on "Update results", so the page stays usable while it runs.
+ */
 export function ExperimentControls({ id, initial }: { id: number; initial: Progress }) {
   const router = useRouter();
   const [p, setP] = useState(initial);
   const [error, setError] = useState<string | null>(null);
-  const finished = useRef(initial.done + initial.failed);
+  // What the results on the page were rendered with: the finished count and when.
+  const [shown, setShown] = useState({ finished: initial.done + initial.failed, at: Date.now() });
+  useEffect(() => {
+    setP(initial);
+    setShown({ finished: initial.done + initial.failed, at: Date.now() });
+  }, [initial]);
+  const refreshing = useRef(false);
   useEffect(() => {
     if (!ACTIVE.has(p.status)) return;
     const t = setInterval(async () => {
@@ -26,14 +39,16 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       if (!r) return;
       setP(r.progress);
       const n = r.progress.done + r.progress.failed;
-      // Refresh the server-rendered tables when something finished (cheap: at most every 2 s).
-      if (n !== finished.current || !ACTIVE.has(r.progress.status)) {
-        finished.current = n;
+      const stopped = !ACTIVE.has(r.progress.status);
+      if (!refreshing.current && n !== shown.finished && (stopped || Date.now() - shown.at >= RESULTS_EVERY_MS)) {
+        refreshing.current = true;
         router.refresh();
-      }
+        setTimeout(() => (refreshing.current = false), 2000);
+      } else if (stopped && n === shown.finished) router.refresh();
     }, 2000);
     return () => clearInterval(t);
-  }, [id, p.status, router]);
+  }, [id, p.status, router, shown]);
+  const newSince = p.done + p.failed - shown.finished;
 
   const act = async (action: string) => {
     setError(null);
@@ -88,6 +103,15 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         {p.done} done · {p.failed} failed · {p.running} running · {p.queued} queued · {p.cancelled} cancelled of {p.total}
         {p.etaMs !== null && ACTIVE.has(p.status) ? ` · ETA ${Math.ceil(p.etaMs / 1000)} s` : ""}
       </p>
+      {newSince > 0 ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="results-age">
+          The results below are from {new Date(shown.at).toLocaleTimeString("en-GB")}; {newSince.toLocaleString("en")} more item
+          {newSince === 1 ? "" : "s"} finished since (updated every {RESULTS_EVERY_MS / 1000} s while it runs).{" "}
+          <button type="button" className="text-indigo-700 hover:underline" onClick={() => router.refresh()}>
+            Update results
+          </button>
+        </p>
+      ) : null}
       {p.batches.length ? (
         <div className="mt-2" data-testid="judge-batches">
           <p className="text-xs text-slate-600">

@@ -142,7 +142,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           </table>
         </section>
       )}
-      <ItemsTable experimentId={id} rows={items.rows} total={items.total} />
+      <ItemsTable experimentId={id} initial={items} />
     </>
   );
 }
