@@ -20,6 +20,7 @@ import { dryRunTable, progressLine, resultsTable } from "@/lib/experiments/forma
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { applyPreset, getPreset, presetOverrides, presetSettings, type PresetId } from "@/lib/experiments/presets";
 import { CliError } from "../errors";
+import { progressWriter } from "../progress-writer";
 
 type RunOpts = {
   dataset?: string;
@@ -43,6 +44,7 @@ type RunOpts = {
   batchJudge?: boolean;
   pollSeconds?: string;
   cancelBatch?: boolean;
+  retryFailed?: boolean;
 };
 
 const list = (s?: string) =>
@@ -122,6 +124,7 @@ export function registerRun(program: Command): void {
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
+    .option("--retry-failed", "with --resume ID: run the failed items again too (as the page's Retry failed)")
     .option(
       "--over-limit",
       "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
@@ -130,6 +133,7 @@ export function registerRun(program: Command): void {
       const db = getDb();
       let id: number;
       if (o.cancelBatch && !o.resume) throw new CliError("--cancel-batch needs --resume ID");
+      if (o.retryFailed && !o.resume) throw new CliError("--retry-failed needs --resume ID");
       if (o.resume) {
         id = int(o.resume, "--resume")!;
         if (o.cancelBatch) {
@@ -140,7 +144,8 @@ export function registerRun(program: Command): void {
           for (const b of await cancelJudgeBatches(db, ModelClient.create(db), id))
             process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
         }
-        resumeExperiment(db, id);
+        // --retry-failed queues the failed items again, as the experiment page's Retry failed does.
+        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed) });
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
@@ -219,7 +224,7 @@ export function registerRun(program: Command): void {
         }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }
-      const tty = process.stderr.isTTY;
+      const progress = progressWriter(process.stderr, () => progressLine(experimentProgress(db, id)));
       await runExperiment(db, id, productionDeps(), {
         concurrency: int(o.concurrency, "--concurrency"),
         // Judge batches (config judgeBatch): this process waits for them, polling, and shows their state.
@@ -227,14 +232,11 @@ export function registerRun(program: Command): void {
         batchPollMs: int(o.pollSeconds, "--poll-seconds")! * 1000,
         onBatch: (b) =>
           process.stderr.write(
-            `${tty ? "\n" : ""}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
+            `${progress.interrupt()}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
           ),
-        onProgress: () => {
-          const line = progressLine(experimentProgress(db, id));
-          process.stderr.write(tty ? `\r${line}` : `${line}\n`);
-        },
+        onProgress: () => progress.tick(),
       });
-      if (tty) process.stderr.write("\n");
+      progress.end();
       const res = experimentResults(db, id);
       const end = experimentProgress(db, id);
       const label = runStatusLabel(end.status, end.failed, end.total).text;
