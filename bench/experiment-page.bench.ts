@@ -65,7 +65,11 @@ function fill(db: Db, datasetId: number): { id: number; jobs: number; completeMs
   db.$client.transaction(() => {
     for (const j of planned(plan)) insert.run(id, j.replicate, j.method, j.task, j.itemKey, j.userKey, j.phase);
   })();
-  db.$client.prepare("UPDATE experiments SET status = 'done', started_at = ?, finished_at = ?, planned_jobs = (SELECT count(*) FROM jobs WHERE experiment_id = ?) WHERE id = ?").run(Date.now() - 3_600_000, Date.now(), id, id);
+  db.$client
+    .prepare(
+      "UPDATE experiments SET status = 'done', started_at = ?, finished_at = ?, planned_jobs = (SELECT count(*) FROM jobs WHERE experiment_id = ?) WHERE id = ?",
+    )
+    .run(Date.now() - 3_600_000, Date.now(), id, id);
 
   const jobs = db.$client
     .prepare("SELECT id, method, task, replicate, phase, item_key AS itemKey FROM jobs WHERE experiment_id = ? ORDER BY id")
@@ -284,7 +288,9 @@ export default async function bench() {
       }
     }
     const b95 = pct(baseline, 95);
-    console.log(`over HTTP (next start), N=${N} each, interleaved with the baseline GET /api/me: p50 ${ms(pct(baseline, 50))}, p95 ${ms(b95)}`);
+    console.log(
+      `over HTTP (next start), N=${N} each, interleaved with the baseline GET /api/me: p50 ${ms(pct(baseline, 50))}, p95 ${ms(b95)}`,
+    );
     const missed: string[] = [];
     for (const [k, x] of targets.entries()) {
       const p50 = pct(times[k], 50);

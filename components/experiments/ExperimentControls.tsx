@@ -23,11 +23,16 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   const router = useRouter();
   const [p, setP] = useState(initial);
   const [error, setError] = useState<string | null>(null);
-  // What the results on the page were rendered with: the finished count and when.
-  const [shown, setShown] = useState({ finished: initial.done + initial.failed, at: Date.now() });
-  useEffect(() => {
+  // A new render of the page brings new progress and the results it shows (the finished count they have).
+  const [rendered, setRendered] = useState(initial);
+  if (rendered !== initial) {
+    setRendered(initial);
     setP(initial);
-    setShown({ finished: initial.done + initial.failed, at: Date.now() });
+  }
+  const shownFinished = initial.done + initial.failed;
+  const renderedAt = useRef(0);
+  useEffect(() => {
+    renderedAt.current = Date.now();
   }, [initial]);
   const refreshing = useRef(false);
   useEffect(() => {
@@ -40,15 +45,16 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       setP(r.progress);
       const n = r.progress.done + r.progress.failed;
       const stopped = !ACTIVE.has(r.progress.status);
-      if (!refreshing.current && n !== shown.finished && (stopped || Date.now() - shown.at >= RESULTS_EVERY_MS)) {
+      if (refreshing.current) return;
+      if ((n !== shownFinished && Date.now() - renderedAt.current >= RESULTS_EVERY_MS) || stopped) {
         refreshing.current = true;
         router.refresh();
         setTimeout(() => (refreshing.current = false), 2000);
-      } else if (stopped && n === shown.finished) router.refresh();
+      }
     }, 2000);
     return () => clearInterval(t);
-  }, [id, p.status, router, shown]);
-  const newSince = p.done + p.failed - shown.finished;
+  }, [id, p.status, router, shownFinished]);
+  const newSince = p.done + p.failed - shownFinished;
 
   const act = async (action: string) => {
     setError(null);
@@ -105,8 +111,8 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       </p>
       {newSince > 0 ? (
         <p className="mt-1 text-xs text-slate-600" data-testid="results-age">
-          The results below are from {new Date(shown.at).toLocaleTimeString("en-GB")}; {newSince.toLocaleString("en")} more item
-          {newSince === 1 ? "" : "s"} finished since (updated every {RESULTS_EVERY_MS / 1000} s while it runs).{" "}
+          {newSince.toLocaleString("en")} more item{newSince === 1 ? "" : "s"} finished since the results below were shown (they are updated
+          every {RESULTS_EVERY_MS / 1000} s while it runs).{" "}
           <button type="button" className="text-indigo-700 hover:underline" onClick={() => router.refresh()}>
             Update results
           </button>

@@ -156,11 +156,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
           <tr>
             {COLUMNS.map((c) => (
-              <th
-                key={c.id}
-                className="p-2"
-                aria-sort={sort.sort === c.id ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}
-              >
+              <th key={c.id} className="p-2" aria-sort={sort.sort === c.id ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}>
                 <button type="button" className="uppercase hover:text-indigo-700" onClick={() => toggleSort(c.id)}>
                   {c.header}
                   {sort.sort === c.id ? (sort.dir === "asc" ? " ↑" : " ↓") : ""}
@@ -213,7 +209,12 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
       </table>
       {pages > 1 ? (
         <div className="mt-2 flex items-center gap-2 text-xs">
-          <button type="button" className="rounded border px-2 py-1 disabled:opacity-40" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <button
+            type="button"
+            className="rounded border px-2 py-1 disabled:opacity-40"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+          >
             Previous
           </button>
           <span>

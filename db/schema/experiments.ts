@@ -99,7 +99,9 @@ export const jobs = sqliteTable(
     uniqueIndex("jobs_identity").on(t.experimentId, t.replicate, t.method, t.task, t.itemKey),
     index("jobs_status").on(t.experimentId, t.status, t.phase),
     // The case studies read only the starred jobs.
-    index("jobs_starred").on(t.experimentId).where(sql`starred = 1`),
+    index("jobs_starred")
+      .on(t.experimentId)
+      .where(sql`starred = 1`),
     // The Items table sorts and filters by the leading score a page at a time.
     index("jobs_score").on(t.experimentId, t.score),
   ],

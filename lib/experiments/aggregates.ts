@@ -77,10 +77,9 @@ export const groupKey = (g: Omit<GroupKey, "experimentId">) => `${g.method}\u000
 
 /** Each group's score sums, by groupKey. */
 export function readScoreSums(db: Db, experimentId: number): Map<string, Sums> {
-  const rows = stmt(
-    db,
-    "SELECT method, task, replicate, phase, key, value FROM experiment_score_sums WHERE experiment_id = ?",
-  ).all(experimentId) as Array<Omit<GroupKey, "experimentId"> & { key: string; value: number }>;
+  const rows = stmt(db, "SELECT method, task, replicate, phase, key, value FROM experiment_score_sums WHERE experiment_id = ?").all(
+    experimentId,
+  ) as Array<Omit<GroupKey, "experimentId"> & { key: string; value: number }>;
   const out = new Map<string, Sums>();
   for (const r of rows) {
     const k = groupKey(r);

@@ -52,7 +52,15 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
     const k = `${j.task}\u0000${j.itemKey}`;
     let c = byItem.get(k);
     if (!c) {
-      c = { task: j.task, itemKey: j.itemKey, stars: [], tags: [], methods: [...(methodsOf.get(j.task) ?? [])].sort(), marks: [], headline: null };
+      c = {
+        task: j.task,
+        itemKey: j.itemKey,
+        stars: [],
+        tags: [],
+        methods: [...(methodsOf.get(j.task) ?? [])].sort(),
+        marks: [],
+        headline: null,
+      };
       byItem.set(k, c);
     }
     c.stars.push({ jobId: j.id, method: j.method, note: j.note, tags: j.tags ?? [] });

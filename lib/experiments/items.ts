@@ -183,7 +183,11 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   const statuses = JOB_STATUSES.filter((st) => groups.some((g) => g[st] > 0));
   return {
-    rows: rows.map((r) => ({ ...r, starred: Boolean(r.starred), scoreLabel: r.score === null ? null : leadingScoreLabel(r.task, r.method.includes(PAIR_SEP)) })),
+    rows: rows.map((r) => ({
+      ...r,
+      starred: Boolean(r.starred),
+      scoreLabel: r.score === null ? null : leadingScoreLabel(r.task, r.method.includes(PAIR_SEP)),
+    })),
     total,
     filtered,
     page: q.page,

@@ -71,7 +71,14 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     if (items === 0) continue;
     const s = sums.get(groupKey(g)) ?? {};
     if (g.phase === 0) {
-      results.push({ method: g.method, task: g.task, replicate: g.replicate, items, failed: g.failed, metrics: TASK_SUMS[g.task]?.metrics(s) ?? {} });
+      results.push({
+        method: g.method,
+        task: g.task,
+        replicate: g.replicate,
+        items,
+        failed: g.failed,
+        metrics: TASK_SUMS[g.task]?.metrics(s) ?? {},
+      });
       continue;
     }
     const [a, b] = g.method.split(PAIR_SEP);
