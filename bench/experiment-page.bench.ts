@@ -190,19 +190,27 @@ function inProcess<T>(label: string, f: () => T, n = 5): { p50: number; value: T
 
 export default async function bench() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-exppage-"));
-  const dbPath = path.join(dir, "bench.db");
+  // BENCH_DB=<file>: keep the filled database there and reuse it on the next run (filling takes minutes).
+  const kept = process.env.BENCH_DB;
+  const dbPath = kept ?? path.join(dir, "bench.db");
+  const reuse = Boolean(kept && fs.existsSync(kept));
   let server: ChildProcess | null = null;
   try {
     const db = openDb(dbPath);
-    const file = path.join(dir, "palset.json");
-    generatePalset(file, 10);
-    const { datasetId } = await importPalset(db, { paths: [file], name: "bench", lang: "zh" });
     let t = performance.now();
-    const { id, jobs, completeMs } = fill(db, datasetId);
-    console.log(
-      `experiment ${id}: ${jobs.toLocaleString("en")} jobs stored as the worker stores them in ${(completeMs / 1000).toFixed(1)} s ` +
-        `(${((1000 * completeMs) / jobs).toFixed(0)} µs a job, sums included); set up in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
+    let id = 1;
+    if (reuse) console.log(`reusing ${dbPath}`);
+    else {
+      const file = path.join(dir, "palset.json");
+      generatePalset(file, 10);
+      const { datasetId } = await importPalset(db, { paths: [file], name: "bench", lang: "zh" });
+      const filled = fill(db, datasetId);
+      id = filled.id;
+      console.log(
+        `experiment ${id}: ${filled.jobs.toLocaleString("en")} jobs stored as the worker stores them in ${(filled.completeMs / 1000).toFixed(1)} s ` +
+          `(${((1000 * filled.completeMs) / filled.jobs).toFixed(0)} µs a job, sums included); set up in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
     const calls = (db.$client.prepare("SELECT count(*) AS n FROM llm_calls").get() as { n: number }).n;
     console.log(`ledger rows: ${calls.toLocaleString("en")}; database ${(fs.statSync(dbPath).size / 1e6).toFixed(0)} MB`);
 
@@ -222,7 +230,7 @@ export default async function bench() {
     console.log("results from the running sums = the full recomputation (every metric, W/T/L, ledger)");
 
     console.log("in process (p50 of 5):");
-    const base = inProcess("full recomputation over every job (the page's results before: baseline)", () => recomputeResults(db, id));
+    const base = inProcess("full recomputation over every job (the page's results before: baseline)", () => recomputeResults(db, id), 2);
     const sums = inProcess("results from the running sums", () => experimentResults(db, id), 20);
     const prog = inProcess("progress", () => experimentProgress(db, id), 20);
     const items = inProcess("Items, first page", () => listItemRows(db, id), 20);
@@ -233,9 +241,11 @@ export default async function bench() {
     console.log(
       `  ratio results: ${(base.p50 / sums.p50).toFixed(0)}x faster from the sums; progress ${ms(prog.p50)}, items ${ms(items.p50)} / ${ms(byScore.p50)}, case studies ${ms(cases.p50)} (${cases.value.length} starred)`,
     );
-    t = performance.now();
-    rebuildScoreSums(db, id);
-    console.log(`summing it once from every job (an experiment from before the sums): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    if (process.env.BENCH_REBUILD !== "0") {
+      t = performance.now();
+      rebuildScoreSums(db, id);
+      console.log(`summing it once from every job (an experiment from before the sums): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
     db.$client.close();
 
     // Over HTTP (BENCH_HTTP=0: the in-process figures only).
@@ -246,7 +256,7 @@ export default async function bench() {
     const password = "bench-password-1";
     {
       const db2 = openDb(dbPath);
-      await createUser(db2, { email, role: "researcher", password });
+      if (!reuse) await createUser(db2, { email, role: "researcher", password });
       db2.$client.close();
     }
     const port = await freePort();

@@ -57,13 +57,13 @@ describe("pal run: progress into a pipe, and --retry-failed", () => {
     // The endpoint refuses the first two solution requests outright (HTTP 400: no retry): two items fail.
     let refused = 0;
     const normal = experimentReplies();
-    s.fake.setResponder((req: ChatRequest, i: number) => {
+    s.fake.setResponder((req: ChatRequest) => {
       const text = JSON.stringify(req.messages[0]?.content ?? "");
       if (text.includes('{\\"solution\\": \\"...\\"}') && refused < 2) {
         refused++;
         return { kind: "status", status: 400, message: "refused for the test" };
       }
-      return normal(req, i);
+      return normal(req);
     });
     const args = ["run", "--dataset", "en", "--method", "vanilla", "--task", "solution", "--json"];
     const first = await runPal(file, s.fake.baseURL, args);

@@ -102,8 +102,8 @@ export const jobs = sqliteTable(
     index("jobs_starred")
       .on(t.experimentId)
       .where(sql`starred = 1`),
-    // The Items table sorts and filters by the leading score a page at a time.
-    index("jobs_score").on(t.experimentId, t.score),
+    // The Items table picks a page of ids from this index alone: every column it filters or sorts on.
+    index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
   ],
 );
 

@@ -60,7 +60,8 @@ function scoresFor(r: Rand, task: string, pair: boolean): ScoreRow[] {
 /** A HiCUPID item's score values: two judges (A/B verdicts with the model's slot, or YES/NO), BLEU counts, ROUGE-L, retrieval hits. */
 function hicupidValues(r: Rand): JobValues {
   const type = pick(r, [0, 1, 2]);
-  const judge = () => (type === 2 ? { type, yes: pick(r, [0, 1]) } : { type, verdict: pick(r, [0, 1, 2]), slot: pick(r, [0, 1]) });
+  const judge = (): Record<string, number> =>
+    type === 2 ? { type, yes: pick(r, [0, 1]) } : { type, verdict: pick(r, [0, 1, 2]), slot: pick(r, [0, 1]) };
   const n = (k: number) => Math.floor(r() * k);
   const v: JobValues = {
     judge: judge(),

@@ -9,7 +9,7 @@
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
 import { PAIR_SEP } from "./create";
-import { addPair, leadingScore, TASK_SUMS, type JobValues, type Sums } from "./task-sums";
+import { addPair, leadingScore, MARGIN_KEYS, TASK_SUMS, type JobValues, type Sums } from "./task-sums";
 
 export type GroupKey = { experimentId: number; method: string; task: string; replicate: number; phase: number };
 export type Group = GroupKey & {
@@ -75,11 +75,13 @@ export function readGroups(db: Db, experimentId: number): Group[] {
 
 export const groupKey = (g: Omit<GroupKey, "experimentId">) => `${g.method}\u0000${g.task}\u0000${g.replicate}\u0000${g.phase}`;
 
-/** Each group's score sums, by groupKey. */
-export function readScoreSums(db: Db, experimentId: number): Map<string, Sums> {
-  const rows = stmt(db, "SELECT method, task, replicate, phase, key, value FROM experiment_score_sums WHERE experiment_id = ?").all(
-    experimentId,
-  ) as Array<Omit<GroupKey, "experimentId"> & { key: string; value: number }>;
+/** Each group's score sums, by groupKey; the keys only an applied tie margin reads when `withMargin`. */
+export function readScoreSums(db: Db, experimentId: number, withMargin = true): Map<string, Sums> {
+  const rows = stmt(
+    db,
+    `SELECT method, task, replicate, phase, key, value FROM experiment_score_sums WHERE experiment_id = ?
+     AND (? OR substr(key, 1, ${MARGIN_KEYS.length}) <> '${MARGIN_KEYS}')`,
+  ).all(experimentId, withMargin ? 1 : 0) as Array<Omit<GroupKey, "experimentId"> & { key: string; value: number }>;
   const out = new Map<string, Sums>();
   for (const r of rows) {
     const k = groupKey(r);

@@ -30,7 +30,12 @@ export type CaseStudySummary = {
 };
 
 /** The starred items, filtered: by task, by a method having an output on it, by tag, by text in notes, marks or the item key. */
-export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudySummary[] {
+export function listCaseStudies(
+  db: Db,
+  experimentId: number,
+  filter: CaseStudyFilter = {},
+  opts: { headlines?: boolean } = {},
+): CaseStudySummary[] {
   // Only the starred jobs are read (a partial index holds them); which methods answered an item comes
   // from the running sums' groups: every method of a task has a job for each of its items.
   const starred = db
@@ -82,6 +87,8 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
         c.stars.some((s) => s.note?.toLowerCase().includes(q)) ||
         c.marks.some((m) => m.quote.toLowerCase().includes(q) || m.note?.toLowerCase().includes(q))),
   );
+  // The headline reads the item's data set rows: only when shown (the filters' choices need none).
+  if (opts.headlines === false) return kept;
   const { datasetId } = getExperimentRow(db, experimentId);
   for (const c of kept) {
     const fields =

@@ -176,10 +176,23 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
   // A job without a score sorts last either way; ties keep the plan's order.
   const order = q.sort === "score" ? sql`score IS NULL, score ${dir}, id` : sql`${sql.raw(ORDER[q.sort])} ${dir}, id`;
   const offset = (q.page - 1) * q.size;
-  const rows = db.all<Omit<ItemRow, "scoreLabel" | "starred"> & { starred: number }>(
-    sql`SELECT id, item_key AS itemKey, task, method, replicate, status, error, starred, score FROM jobs
-        WHERE ${cond} ORDER BY ${order} LIMIT ${q.size} OFFSET ${offset}`,
+  // The page's ids first, from the jobs_items index alone (it holds every column filtered or sorted on),
+  // then those rows: the jobs' rows are large (inputs, outputs), the index entries small.
+  const ids = db
+    .all<{ id: number }>(sql`SELECT id FROM jobs WHERE ${cond} ORDER BY ${order} LIMIT ${q.size} OFFSET ${offset}`)
+    .map((r) => r.id);
+  const byId = new Map(
+    db
+      .all<Omit<ItemRow, "scoreLabel" | "starred"> & { starred: number }>(
+        sql`SELECT id, item_key AS itemKey, task, method, replicate, status, error, starred, score FROM jobs
+            WHERE id IN (${sql.join(
+              ids.map((i) => sql`${i}`),
+              sql`, `,
+            )})`,
+      )
+      .map((r) => [r.id, r]),
   );
+  const rows = ids.map((i) => byId.get(i)!);
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   const statuses = JOB_STATUSES.filter((st) => groups.some((g) => g[st] > 0));
   return {

@@ -62,7 +62,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   const reference = config.reference!;
   const applied = e.pairwiseTieMargin ?? null;
   const groups = ensureScoreSums(db, experimentId);
-  const sums = readScoreSums(db, experimentId);
+  const sums = readScoreSums(db, experimentId, applied !== null);
 
   const results: ResultRow[] = [];
   const pairCounts = new Map<string, PairRow>();

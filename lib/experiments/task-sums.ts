@@ -180,7 +180,8 @@ export const TASK_SUMS: Record<string, TaskSums> = { requirement, solution, dial
 
 /**
  * A pairwise dialogue judgment (phase 1): its outcome per dimension as judged (+1/0/-1), and, to re-derive
- * W/T/L at a tie margin applied later, the two mean scores (or the outcome when the means are missing).
+ * W/T/L at a tie margin applied later, the difference of the two mean scores (or the outcome when the
+ * means are missing). The `c:means:` keys are read only when a margin is applied (MARGIN_KEYS).
  */
 export function addPair(v: JobValues, out: Sums): void {
   const f = v.faireval;
@@ -189,10 +190,14 @@ export function addPair(v: JobValues, out: Sums): void {
     if (x === 1 || x === 0 || x === -1) inc(out, `c:wtl:${dim}:${x}`);
     const a = f?.[`${dim}MeanA`];
     const b = f?.[`${dim}MeanB`];
-    if (typeof a === "number" && typeof b === "number") inc(out, `c:means:${dim}:${a}:${b}`);
+    // The outcome at a margin depends only on the difference of the means (pairOutcome): one count per difference.
+    if (typeof a === "number" && typeof b === "number") inc(out, `c:means:${dim}:${a - b}`);
     else if (x === 1 || x === 0 || x === -1) inc(out, `c:asrun:${dim}:${x}`);
   }
 }
+
+/** The keys only a tie margin applied after the run reads. */
+export const MARGIN_KEYS = "c:means:";
 
 /** Win/tie/lose counts of one dimension from a pair group's sums, as judged or at an applied tie margin. */
 export function pairCounts(s: Sums, dim: string, margin: number | null): { win: number; tie: number; lose: number } {
@@ -209,7 +214,7 @@ export function pairCounts(s: Sums, dim: string, margin: number | null): { win: 
     if (margin === null) {
       if (p[1] === "wtl") put(Number(p[3]), n);
     } else if (p[1] === "asrun") put(Number(p[3]), n);
-    else if (p[1] === "means") put({ Win: 1, Tie: 0, Lose: -1 }[pairOutcome(Number(p[3]), Number(p[4]), margin)], n);
+    else if (p[1] === "means") put({ Win: 1, Tie: 0, Lose: -1 }[pairOutcome(Number(p[3]), 0, margin)], n);
   }
   return c;
 }
