@@ -1,5 +1,6 @@
 import { sqliteTable, integer, real, text, primaryKey } from "drizzle-orm/sqlite-core";
 import { experiments } from "./experiments";
+import { memoryVersions } from "./memory";
 
 /**
  * Running sums of an experiment's jobs per group (method × task × replicate × phase), so its progress and
@@ -67,4 +68,30 @@ export const experimentLedgerSums = sqliteTable(
     badCompletionTokens: integer("bad_completion_tokens").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.experimentId, t.method, t.role] })],
+);
+
+/**
+ * The ledger of building each memory version (llm_calls with its memory_version_id) summed per role, kept
+ * by a trigger on `llm_calls` (migration 0025): an experiment's "memory build" cost reads these rows of the
+ * versions it used, not their calls.
+ */
+export const memoryLedgerSums = sqliteTable(
+  "memory_ledger_sums",
+  {
+    versionId: integer("version_id")
+      .notNull()
+      .references(() => memoryVersions.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    ok: integer("ok").notNull().default(0),
+    hits: integer("hits").notNull().default(0),
+    requests: integer("requests").notNull().default(0),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    paidPromptTokens: integer("paid_prompt_tokens").notNull().default(0),
+    paidCompletionTokens: integer("paid_completion_tokens").notNull().default(0),
+    bad: integer("bad").notNull().default(0),
+    badPromptTokens: integer("bad_prompt_tokens").notNull().default(0),
+    badCompletionTokens: integer("bad_completion_tokens").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.versionId, t.role] })],
 );

@@ -1,0 +1,11 @@
+-- Keeps memory_ledger_sums (each memory version's build calls per role) as ledger rows are written, and
+-- fills it for the versions built before.
+CREATE TRIGGER llm_calls_memory_ledger AFTER INSERT ON llm_calls WHEN new.memory_version_id IS NOT NULL BEGIN
+  INSERT INTO memory_ledger_sums (version_id, role, ok, hits, requests, prompt_tokens, completion_tokens, paid_prompt_tokens, paid_completion_tokens, bad, bad_prompt_tokens, bad_completion_tokens)
+  VALUES (new.memory_version_id, new.role, new.status = 'ok', new.cache_hit, new.cache_hit = 0, new.prompt_tokens, new.completion_tokens, CASE WHEN new.cache_hit = 0 THEN new.prompt_tokens ELSE 0 END, CASE WHEN new.cache_hit = 0 THEN new.completion_tokens ELSE 0 END, new.status IN ('invalid', 'failed'), CASE WHEN new.status IN ('invalid', 'failed') THEN new.prompt_tokens ELSE 0 END, CASE WHEN new.status IN ('invalid', 'failed') THEN new.completion_tokens ELSE 0 END)
+  ON CONFLICT (version_id, role) DO UPDATE SET ok = ok + excluded.ok, hits = hits + excluded.hits, requests = requests + excluded.requests, prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens, paid_prompt_tokens = paid_prompt_tokens + excluded.paid_prompt_tokens, paid_completion_tokens = paid_completion_tokens + excluded.paid_completion_tokens, bad = bad + excluded.bad, bad_prompt_tokens = bad_prompt_tokens + excluded.bad_prompt_tokens, bad_completion_tokens = bad_completion_tokens + excluded.bad_completion_tokens;
+END;
+--> statement-breakpoint
+INSERT INTO memory_ledger_sums (version_id, role, ok, hits, requests, prompt_tokens, completion_tokens, paid_prompt_tokens, paid_completion_tokens, bad, bad_prompt_tokens, bad_completion_tokens)
+  SELECT c.memory_version_id, c.role, sum(c.status = 'ok'), sum(c.cache_hit), sum(c.cache_hit = 0), sum(c.prompt_tokens), sum(c.completion_tokens), sum(CASE WHEN c.cache_hit = 0 THEN c.prompt_tokens ELSE 0 END), sum(CASE WHEN c.cache_hit = 0 THEN c.completion_tokens ELSE 0 END), sum(c.status IN ('invalid', 'failed')), sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.prompt_tokens ELSE 0 END), sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.completion_tokens ELSE 0 END)
+  FROM llm_calls c WHERE c.memory_version_id IS NOT NULL GROUP BY c.memory_version_id, c.role;
