@@ -19,7 +19,7 @@ import { cancelExperiment, resumeExperiment } from "./control";
 import { experimentResults, type ExperimentResults } from "./results";
 import { recomputeResults } from "./results-full";
 import { experimentProgress } from "./progress";
-import { ensureScoreSums, readGroups } from "./aggregates";
+import { ensureScoreSums, readGroups, sumUnsummedExperiments } from "./aggregates";
 import { TASK_SUMS, type JobValues, type Sums } from "./task-sums";
 import { listItemRows } from "./items";
 
@@ -207,6 +207,12 @@ describe("running sums of an experiment", () => {
     t.db.$client.prepare("UPDATE experiment_groups SET scored = 0 WHERE experiment_id = ?").run(id);
     t.db.$client.prepare("UPDATE jobs SET score = NULL WHERE experiment_id = ?").run(id);
     expect(readGroups(t.db, id).some((g) => g.scored !== g.done)).toBe(true);
+    // The server sums such experiments when it starts; a read that comes first sums it itself.
+    expect(sumUnsummedExperiments(t.db)).toEqual([id]);
+    expect(sumUnsummedExperiments(t.db)).toEqual([]);
+    expectSame(experimentResults(t.db, id), margin);
+    t.db.$client.prepare("DELETE FROM experiment_score_sums WHERE experiment_id = ?").run(id);
+    t.db.$client.prepare("UPDATE experiment_groups SET scored = 0 WHERE experiment_id = ?").run(id);
     expectSame(experimentResults(t.db, id), margin);
     expect(ensureScoreSums(t.db, id).every((g) => g.scored === g.done)).toBe(true);
     // The Items table's leading score is back too, and sorts the page.

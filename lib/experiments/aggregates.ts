@@ -136,3 +136,15 @@ export function ensureScoreSums(db: Db, experimentId: number, groups = readGroup
   rebuildScoreSums(db, experimentId);
   return readGroups(db, experimentId);
 }
+
+/**
+ * Sums the experiments from before the running sums (any group with scored ≠ done), at server start, so
+ * no page request has to; returns their ids.
+ */
+export function sumUnsummedExperiments(db: Db): number[] {
+  const ids = (
+    stmt(db, "SELECT DISTINCT experiment_id AS id FROM experiment_groups WHERE scored <> done").all() as Array<{ id: number }>
+  ).map((r) => r.id);
+  for (const id of ids) rebuildScoreSums(db, id);
+  return ids;
+}
