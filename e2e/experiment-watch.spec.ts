@@ -49,6 +49,8 @@ test("a watched run updates its progress in place and the page stays usable", as
   await form.getByLabel("Requirement restatement (Task 1)").check();
   // Five runs: enough jobs (each waiting ~1 s for its judge) to watch for a while.
   await form.getByLabel("Repeats").fill("5");
+  await form.getByRole("button", { name: "Estimate" }).click();
+  await expect(form.getByTestId("estimate")).toContainText("total");
   await form.getByRole("button", { name: "Launch" }).click();
   await researcher.waitForURL(/\/experiments\/\d+$/);
   const url = researcher.url();

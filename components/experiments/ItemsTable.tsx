@@ -45,6 +45,12 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const first = useRef(true);
+  // The page rendered again (a watched run's results were updated): its first page replaces an unfiltered view.
+  const [seen, setSeen] = useState(initial);
+  if (seen !== initial) {
+    setSeen(initial);
+    if (page === 1 && sort.sort === "plan" && Object.values(filters).every((v) => !v.trim())) setData(initial);
+  }
 
   useEffect(() => {
     // The first page came with the HTML.

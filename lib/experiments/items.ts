@@ -194,7 +194,6 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
   );
   const rows = ids.map((i) => byId.get(i)!);
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
-  const statuses = JOB_STATUSES.filter((st) => groups.some((g) => g[st] > 0));
   return {
     rows: rows.map((r) => ({
       ...r,
@@ -205,6 +204,7 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
     filtered,
     page: q.page,
     size: q.size,
-    choices: { task: uniq(groups.map((g) => g.task)), method: uniq(groups.map((g) => g.method)), status: [...statuses] },
+    // Every status, not only those seen so far: while a run is watched "done" is a choice before the first job is.
+    choices: { task: uniq(groups.map((g) => g.task)), method: uniq(groups.map((g) => g.method)), status: [...JOB_STATUSES] },
   };
 }
