@@ -256,7 +256,8 @@ export default async function bench() {
     const password = "bench-password-1";
     {
       const db2 = openDb(dbPath);
-      if (!reuse) await createUser(db2, { email, role: "researcher", password });
+      const have = db2.$client.prepare("SELECT 1 FROM users WHERE email = ?").get(email);
+      if (!have) await createUser(db2, { email, role: "researcher", password });
       db2.$client.close();
     }
     const port = await freePort();
@@ -298,6 +299,8 @@ export default async function bench() {
       }
     }
     const b95 = pct(baseline, 95);
+    // A shared machine: its load is part of every figure (the baseline's too).
+    console.log(`load average (1 min) at the end: ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
     console.log(
       `over HTTP (next start), N=${N} each, interleaved with the baseline GET /api/me: p50 ${ms(pct(baseline, 50))}, p95 ${ms(b95)}`,
     );
