@@ -44,6 +44,8 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
+  // The rows shown no longer match the filters (a new page is on its way): hidden, never clicked by mistake.
+  const [stale, setStale] = useState(false);
   const first = useRef(true);
   // The page rendered again (a watched run's results were updated): its first page replaces an unfiltered view.
   const [seen, setSeen] = useState(initial);
@@ -67,6 +69,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
         const body = await r.json();
         if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
         setData(body as ItemPage);
+        setStale(false);
         setError(null);
       } catch (e) {
         if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
@@ -83,6 +86,11 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
   const setFilter = (k: keyof Filters, v: string) => {
     setFilters((f) => ({ ...f, [k]: v }));
     setPage(1);
+    setStale(true);
+  };
+  const goTo = (n: number) => {
+    setPage(n);
+    setStale(true);
   };
   const toggleSort = (id: ItemSort) => {
     setSort((s) =>
@@ -93,6 +101,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
           : { sort: "plan", dir: "asc" },
     );
     setPage(1);
+    setStale(true);
   };
   const selectFilter = (id: "task" | "method" | "status", label: string) => (
     <label className="flex items-center gap-1">
@@ -150,7 +159,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
         </label>
         <span className="ml-auto text-xs text-slate-500" data-testid="item-count" aria-busy={loading}>
           {data.filtered.toLocaleString("en")} of {data.total.toLocaleString("en")} items
-          {loading ? " · loading…" : ""}
+          {loading || stale ? " · loading…" : ""}
         </span>
       </div>
       {error ? (
@@ -171,8 +180,8 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
             ))}
           </tr>
         </thead>
-        <tbody>
-          {data.rows.map((r) => (
+        <tbody aria-busy={stale}>
+          {(stale ? [] : data.rows).map((r) => (
             <tr
               key={r.id}
               className={`border-t border-slate-100 align-top ${r.status === "failed" ? "bg-rose-50/40" : ""}`}
@@ -219,7 +228,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
             type="button"
             className="rounded border px-2 py-1 disabled:opacity-40"
             disabled={page <= 1}
-            onClick={() => setPage(page - 1)}
+            onClick={() => goTo(page - 1)}
           >
             Previous
           </button>
@@ -231,7 +240,7 @@ export function ItemsTable({ experimentId, initial }: { experimentId: number; in
             type="button"
             className="rounded border px-2 py-1 disabled:opacity-40"
             disabled={page >= pages}
-            onClick={() => setPage(page + 1)}
+            onClick={() => goTo(page + 1)}
           >
             Next
           </button>
