@@ -29,6 +29,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     sample: "/api/experiments/999999/jobs/1",
     methods: { GET: ["admin", "researcher"], PATCH: ["admin", "researcher"] },
   },
+  "experiments/[experimentId]/items": { sample: "/api/experiments/999999/items", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/marks": { sample: "/api/experiments/999999/marks", methods: { POST: ["admin", "researcher"] } },
   "experiments/[experimentId]/marks/[markId]": { sample: "/api/experiments/999999/marks/1", methods: { DELETE: ["admin", "researcher"] } },
   "memory/builds": { sample: "/api/memory/builds", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },

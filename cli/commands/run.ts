@@ -23,6 +23,7 @@ import { changeLine, presetChanges } from "@/lib/experiments/preset-changes";
 import { kindLabel } from "@/lib/datasets/kinds";
 import { mergeMethod } from "@/lib/experiments/merge";
 import { CliError } from "../errors";
+import { progressWriter } from "../progress-writer";
 
 type RunOpts = {
   dataset?: string;
@@ -159,7 +160,7 @@ export function registerRun(program: Command): void {
     .option("--dry-run", "print the calls and tokens it would take; spend nothing")
     .option("--json", "machine-readable output")
     .option("--resume <id>", "resume an experiment")
-    .option("--retry-failed", "with --resume ID: try its failed items again too")
+    .option("--retry-failed", "with --resume ID: run the failed items again too (as the page's Retry failed)")
     .option(
       "--over-limit",
       "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
@@ -185,7 +186,8 @@ export function registerRun(program: Command): void {
           for (const b of await cancelJudgeBatches(db, ModelClient.create(db), id))
             process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
         }
-        resumeExperiment(db, id, { retryFailed: o.retryFailed });
+        // --retry-failed queues the failed items again, as the experiment page's Retry failed does.
+        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed) });
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
@@ -281,14 +283,11 @@ export function registerRun(program: Command): void {
         }).id;
         process.stderr.write(`experiment ${id} created\n`);
       }
-      const tty = process.stderr.isTTY;
       known = id;
-      const showProgress = () => {
-        const line = progressLine(experimentProgress(db, id));
-        process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
-      };
-      // Nothing may finish for minutes (a slow model): the line is redrawn meanwhile, with the calls in flight.
-      const ticker = setInterval(showProgress, tty ? 1000 : 30_000);
+      const progress = progressWriter(process.stderr, () => progressLine(experimentProgress(db, id)));
+      // Nothing may finish for minutes (a slow model): the line is redrawn meanwhile, with the calls in flight
+      // (a terminal every second; a log at most every 5 s through the writer, and only when asked: every 30 s).
+      const ticker = setInterval(() => progress.tick(), process.stderr.isTTY ? 1000 : 30_000);
       await runExperiment(db, id, productionDeps(), {
         worker,
         concurrency: int(o.concurrency, "--concurrency"),
@@ -297,14 +296,14 @@ export function registerRun(program: Command): void {
         batchPollMs: int(o.pollSeconds, "--poll-seconds")! * 1000,
         onBatch: (b) =>
           process.stderr.write(
-            `${tty ? "\n" : ""}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
+            `${progress.interrupt()}judge batch ${b.id}: ${b.status.replace("_", " ")} (${b.completed}/${b.requests} answered)\n`,
           ),
-        onProgress: showProgress,
+        onProgress: () => progress.tick(),
       }).finally(() => {
         clearInterval(ticker);
         stopSignals();
       });
-      if (tty) process.stderr.write("\n");
+      progress.end();
       const res = experimentResults(db, id);
       const end = experimentProgress(db, id);
       const label = runStatusLabel(end.status, end.failed, end.total).text;

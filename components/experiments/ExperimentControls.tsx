@@ -12,12 +12,30 @@ const ACTIVE = new Set(["preparing", "queued", "running"]);
 /** Batch states after which nothing more happens (lib/llm/batch.ts FINISHED_BATCH). */
 const FINISHED = new Set(["ingested", "failed", "expired", "cancelled"]);
 
-/** Live progress (polled while the experiment runs) with pause, cancel, resume and retry-failed. */
+/** How often the server-rendered results are refreshed while a run is watched (the progress itself every 2 s). */
+const RESULTS_EVERY_MS = 30_000;
+
+/**
+ * Live progress with pause, cancel, resume and retry-failed. While the experiment runs it polls the
+ * small progress answer every 2 s and updates itself; the page around it (results, items) is rendered
+ * again only every 30 s, when the run stops, or on "Update results", so the page stays usable while it runs.
+ */
 export function ExperimentControls({ id, initial }: { id: number; initial: Progress }) {
   const router = useRouter();
   const [p, setP] = useState(initial);
   const [error, setError] = useState<string | null>(null);
-  const finished = useRef(initial.done + initial.failed);
+  // A new render of the page brings new progress and the results it shows (the finished count they have).
+  const [rendered, setRendered] = useState(initial);
+  if (rendered !== initial) {
+    setRendered(initial);
+    setP(initial);
+  }
+  const shownFinished = initial.done + initial.failed;
+  const renderedAt = useRef(0);
+  useEffect(() => {
+    renderedAt.current = Date.now();
+  }, [initial]);
+  const refreshing = useRef(false);
   useEffect(() => {
     if (!ACTIVE.has(p.status)) return;
     const t = setInterval(async () => {
@@ -27,14 +45,17 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       if (!r) return;
       setP(r.progress);
       const n = r.progress.done + r.progress.failed;
-      // Refresh the server-rendered tables when something finished (cheap: at most every 2 s).
-      if (n !== finished.current || !ACTIVE.has(r.progress.status)) {
-        finished.current = n;
+      const stopped = !ACTIVE.has(r.progress.status);
+      if (refreshing.current) return;
+      if ((n !== shownFinished && Date.now() - renderedAt.current >= RESULTS_EVERY_MS) || stopped) {
+        refreshing.current = true;
         router.refresh();
+        setTimeout(() => (refreshing.current = false), 2000);
       }
     }, 2000);
     return () => clearInterval(t);
-  }, [id, p.status, router]);
+  }, [id, p.status, router, shownFinished]);
+  const newSince = p.done + p.failed - shownFinished;
 
   const act = async (action: string) => {
     setError(null);
@@ -93,6 +114,15 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         // A slow model: nothing finishes for minutes, but the requests on their way show the run is working.
         <p className="mt-1 text-xs text-slate-600" data-testid="in-flight">
           Model: {activityText(p.inFlight)}
+          </p>
+        ) : null}
+      {newSince > 0 ? (
+        <p className="mt-1 text-xs text-slate-600" data-testid="results-age">
+          {newSince.toLocaleString("en")} more item{newSince === 1 ? "" : "s"} finished since the results below were shown (they are updated
+          every {RESULTS_EVERY_MS / 1000} s while it runs).{" "}
+          <button type="button" className="text-indigo-700 hover:underline" onClick={() => router.refresh()}>
+            Update results
+          </button>
         </p>
       ) : null}
       {p.batches.length ? (

@@ -1,36 +1,41 @@
 "use client";
 /**
- * The experiment's items (one row per job): filter by task, method, status, score range and item text,
- * sort by any column, 50 rows a page. A failed item shows its error in the row.
+ * The experiment's items (one row per job), a page at a time from the server (GET
+ * /api/experiments/:id/items): filter by task, method, status, score range and item text, sort by any
+ * column, 50 rows a page. The first page comes with the page's HTML; every change asks for one page.
+ * A failed item shows its error in the row.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import Link from "next/link";
-import {
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  getFilteredRowModel,
-  getPaginationRowModel,
-  getSortedRowModel,
-  type ColumnFiltersState,
-  type FilterFn,
-  type SortingState,
-  useReactTable,
-} from "@tanstack/react-table";
-import type { ItemRow } from "@/lib/experiments/items";
+import type { ItemPage, ItemSort } from "@/lib/experiments/items";
 import { StarButton } from "./StarButton";
 
-const col = createColumnHelper<ItemRow>();
-const exact: FilterFn<ItemRow> = (row, id, value) => !value || row.getValue(id) === value;
-const range: FilterFn<ItemRow> = (row, id, value: [string, string]) => {
-  const x = row.getValue<number | null>(id);
-  const [lo, hi] = value ?? ["", ""];
-  if (lo === "" && hi === "") return true;
-  if (x === null) return false;
-  return (lo === "" || x >= Number(lo)) && (hi === "" || x <= Number(hi));
-};
-
 const STATUS_CLASS: Record<string, string> = { failed: "text-rose-700", done: "text-emerald-700", running: "text-indigo-700" };
+
+type Filters = { task: string; method: string; status: string; q: string; min: string; max: string };
+type Sort = { sort: ItemSort; dir: "asc" | "desc" };
+const NO_FILTERS: Filters = { task: "", method: "", status: "", q: "", min: "", max: "" };
+
+const COLUMNS: Array<{ id: ItemSort; header: string }> = [
+  { id: "starred", header: "★" },
+  { id: "item", header: "Item" },
+  { id: "task", header: "Task" },
+  { id: "method", header: "Method" },
+  { id: "run", header: "Run" },
+  { id: "status", header: "Status" },
+  { id: "score", header: "Score" },
+];
+/** Numbers sort the highest first on the first click, text A to Z. */
+const DESC_FIRST = new Set<ItemSort>(["score", "starred"]);
+
+function queryString(f: Filters, s: Sort, page: number): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v.trim()) p.set(k, v.trim());
+  if (s.sort !== "plan") p.set("sort", s.sort);
+  if (s.dir !== "asc") p.set("dir", s.dir);
+  if (page > 1) p.set("page", String(page));
+  return p.toString();
+}
 
 /** A method key by its display name; a pairwise job's "a~b" reads "A vs B". */
 const displayName = (key: string, names: Record<string, string>) =>
@@ -41,110 +46,99 @@ const displayName = (key: string, names: Record<string, string>) =>
 
 export function ItemsTable({
   experimentId,
-  rows,
-  total,
+  initial,
   names = {},
 }: {
   experimentId: number;
-  rows: ItemRow[];
-  total: number;
-  /** Display names by method key. */
+  initial: ItemPage;
+  /** Display names by method key; filter values stay the keys. */
   names?: Record<string, string>;
 }) {
-  const nameOf = (key: string) => displayName(key, names);
-  const [sorting, setSorting] = useState<SortingState>([]);
-  const [filters, setFilters] = useState<ColumnFiltersState>([]);
-  const columns = useMemo(
-    () => [
-      col.accessor("starred", {
-        header: "★",
-        enableSorting: true,
-        cell: (c) => <StarButton experimentId={experimentId} jobId={c.row.original.id} starred={c.getValue()} />,
-      }),
-      col.accessor("itemKey", {
-        header: "Item",
-        filterFn: "includesString",
-        cell: (c) => (
-          <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}/jobs/${c.row.original.id}`}>
-            {c.getValue()}
-          </Link>
-        ),
-      }),
-      col.accessor("task", { header: "Task", filterFn: exact }),
-      col.accessor("method", {
-        header: "Method",
-        filterFn: exact,
-        cell: (c) => <span title={c.getValue()}>{displayName(c.getValue(), names)}</span>,
-      }),
-      // Runs are counted from 1 on the page; exports keep the stored replicate index (from 0).
-      col.accessor("replicate", { header: "Run", cell: (c) => <span title={`replicate index ${c.getValue()}`}>{c.getValue() + 1}</span> }),
-      col.accessor("status", {
-        header: "Status",
-        filterFn: exact,
-        cell: (c) => (
-          <>
-            <span className={STATUS_CLASS[c.getValue()] ?? ""}>{c.getValue()}</span>
-            {c.row.original.error ? (
-              <span className="block max-w-xl whitespace-pre-wrap text-xs text-rose-700" data-testid="item-error">
-                {c.row.original.error}
-              </span>
-            ) : null}
-          </>
-        ),
-      }),
-      col.accessor("score", {
-        header: "Score",
-        filterFn: range,
-        sortUndefined: "last",
-        sortingFn: (a, b, id) => (a.getValue<number | null>(id) ?? -Infinity) - (b.getValue<number | null>(id) ?? -Infinity),
-        cell: (c) =>
-          c.getValue() === null ? (
-            <span className="text-slate-400">—</span>
-          ) : (
-            <span title={c.row.original.scoreLabel ?? ""}>
-              {Number(c.getValue()!.toFixed(3))} <span className="text-xs text-slate-400">{c.row.original.scoreLabel}</span>
-            </span>
-          ),
-      }),
-    ],
-    [experimentId, names],
-  );
-  const table = useReactTable({
-    data: rows,
-    columns,
-    state: { sorting, columnFilters: filters },
-    onSortingChange: setSorting,
-    onColumnFiltersChange: setFilters,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
-    getPaginationRowModel: getPaginationRowModel(),
-    initialState: { pagination: { pageSize: 50 } },
-  });
-  const distinct = (k: "task" | "method" | "status") => [...new Set(rows.map((r) => r[k]))].sort();
-  const filterOf = (id: string) => filters.find((f) => f.id === id)?.value;
-  const setFilter = (id: string, value: unknown) => table.getColumn(id)?.setFilterValue(value);
-  const scoreRange = (filterOf("score") as [string, string] | undefined) ?? ["", ""];
+  const [data, setData] = useState(initial);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const [sort, setSort] = useState<Sort>({ sort: "plan", dir: "asc" });
+  const [page, setPage] = useState(1);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  // The rows shown no longer match the filters (a new page is on its way): hidden, never clicked by mistake.
+  const [stale, setStale] = useState(false);
+  const first = useRef(true);
+  // The page rendered again (a watched run's results were updated): its first page replaces an unfiltered view.
+  const [seen, setSeen] = useState(initial);
+  if (seen !== initial) {
+    setSeen(initial);
+    if (page === 1 && sort.sort === "plan" && Object.values(filters).every((v) => !v.trim())) setData(initial);
+  }
+
+  useEffect(() => {
+    // The first page came with the HTML.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const ctl = new AbortController();
+    // Typing in the text or score boxes asks once it pauses; selects and pages at once.
+    const t = setTimeout(async () => {
+      setLoading(true);
+      try {
+        const r = await fetch(`/api/experiments/${experimentId}/items?${queryString(filters, sort, page)}`, { signal: ctl.signal });
+        const body = await r.json();
+        if (!r.ok) throw new Error(body.error ?? `HTTP ${r.status}`);
+        setData(body as ItemPage);
+        setStale(false);
+        setError(null);
+      } catch (e) {
+        if (!ctl.signal.aborted) setError(e instanceof Error ? e.message : String(e));
+      } finally {
+        if (!ctl.signal.aborted) setLoading(false);
+      }
+    }, 200);
+    return () => {
+      clearTimeout(t);
+      ctl.abort();
+    };
+  }, [experimentId, filters, sort, page]);
+
+  const setFilter = (k: keyof Filters, v: string) => {
+    setFilters((f) => ({ ...f, [k]: v }));
+    setPage(1);
+    setStale(true);
+  };
+  const goTo = (n: number) => {
+    setPage(n);
+    setStale(true);
+  };
+  const toggleSort = (id: ItemSort) => {
+    setSort((s) =>
+      s.sort !== id
+        ? { sort: id, dir: DESC_FIRST.has(id) ? "desc" : "asc" }
+        : s.dir === (DESC_FIRST.has(id) ? "desc" : "asc")
+          ? { sort: id, dir: DESC_FIRST.has(id) ? "asc" : "desc" }
+          : { sort: "plan", dir: "asc" },
+    );
+    setPage(1);
+    setStale(true);
+  };
   const selectFilter = (id: "task" | "method" | "status", label: string) => (
     <label className="flex items-center gap-1">
       <span className="text-xs text-slate-500">{label}</span>
       <select
         aria-label={`Filter by ${label.toLowerCase()}`}
         className="rounded border border-slate-300 px-1 py-0.5 text-sm"
-        value={(filterOf(id) as string) ?? ""}
-        onChange={(e) => setFilter(id, e.target.value || undefined)}
+        value={filters[id]}
+        onChange={(e) => setFilter(id, e.target.value)}
       >
         <option value="">all</option>
-        {distinct(id).map((v) => (
+        {data.choices[id].map((v) => (
           <option key={v} value={v}>
-            {id === "method" ? nameOf(v) : v}
+            {id === "method" ? displayName(v, names) : v}
           </option>
         ))}
       </select>
     </label>
   );
-  const shown = table.getFilteredRowModel().rows.length;
-  const { pageIndex, pageSize } = table.getState().pagination;
+  const pages = Math.max(1, Math.ceil(data.filtered / data.size));
+  const from = data.filtered ? (data.page - 1) * data.size + 1 : 0;
   return (
     <section>
       <h2 className="mb-1 font-semibold">Items</h2>
@@ -153,8 +147,8 @@ export function ItemsTable({
           aria-label="Filter by item"
           placeholder="item contains…"
           className="rounded border border-slate-300 px-2 py-0.5 text-sm"
-          value={(filterOf("itemKey") as string) ?? ""}
-          onChange={(e) => setFilter("itemKey", e.target.value || undefined)}
+          value={filters.q}
+          onChange={(e) => setFilter("q", e.target.value)}
         />
         {selectFilter("task", "Task")}
         {selectFilter("method", "Method")}
@@ -166,8 +160,8 @@ export function ItemsTable({
             type="number"
             step="any"
             className="w-20 rounded border border-slate-300 px-1 py-0.5 text-sm"
-            value={scoreRange[0]}
-            onChange={(e) => setFilter("score", [e.target.value, scoreRange[1]])}
+            value={filters.min}
+            onChange={(e) => setFilter("min", e.target.value)}
           />
           –
           <input
@@ -175,67 +169,96 @@ export function ItemsTable({
             type="number"
             step="any"
             className="w-20 rounded border border-slate-300 px-1 py-0.5 text-sm"
-            value={scoreRange[1]}
-            onChange={(e) => setFilter("score", [scoreRange[0], e.target.value])}
+            value={filters.max}
+            onChange={(e) => setFilter("max", e.target.value)}
           />
         </label>
-        <span className="ml-auto text-xs text-slate-500" data-testid="item-count">
-          {shown} of {total} items{rows.length < total ? ` (the first ${rows.length} loaded)` : ""}
+        <span className="ml-auto text-xs text-slate-500" data-testid="item-count" aria-busy={loading}>
+          {data.filtered.toLocaleString("en")} of {data.total.toLocaleString("en")} items
+          {loading || stale ? " · loading…" : ""}
         </span>
       </div>
+      {error ? (
+        <p role="alert" className="mb-2 rounded bg-rose-50 px-2 py-1 text-xs text-rose-700">
+          {error}
+        </p>
+      ) : null}
       <table className="w-full rounded border border-slate-200 bg-white text-sm" data-testid="job-list">
         <thead className="bg-slate-50 text-left text-xs text-slate-500">
-          {table.getHeaderGroups().map((g) => (
-            <tr key={g.id}>
-              {g.headers.map((h) => (
-                <th
-                  key={h.id}
-                  className="p-2"
-                  aria-sort={h.column.getIsSorted() === "asc" ? "ascending" : h.column.getIsSorted() === "desc" ? "descending" : undefined}
-                >
-                  <button type="button" className="uppercase hover:text-indigo-700" onClick={h.column.getToggleSortingHandler()}>
-                    {flexRender(h.column.columnDef.header, h.getContext())}
-                    {h.column.getIsSorted() === "asc" ? " ↑" : h.column.getIsSorted() === "desc" ? " ↓" : ""}
-                  </button>
-                </th>
-              ))}
-            </tr>
-          ))}
+          <tr>
+            {COLUMNS.map((c) => (
+              <th key={c.id} className="p-2" aria-sort={sort.sort === c.id ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}>
+                <button type="button" className="uppercase hover:text-indigo-700" onClick={() => toggleSort(c.id)}>
+                  {c.header}
+                  {sort.sort === c.id ? (sort.dir === "asc" ? " ↑" : " ↓") : ""}
+                </button>
+              </th>
+            ))}
+          </tr>
         </thead>
-        <tbody>
-          {table.getRowModel().rows.map((r) => (
+        <tbody aria-busy={stale}>
+          {(stale ? [] : data.rows).map((r) => (
             <tr
               key={r.id}
-              className={`border-t border-slate-100 align-top ${r.original.status === "failed" ? "bg-rose-50/40" : ""}`}
-              data-status={r.original.status}
+              className={`border-t border-slate-100 align-top ${r.status === "failed" ? "bg-rose-50/40" : ""}`}
+              data-status={r.status}
             >
-              {r.getVisibleCells().map((c) => (
-                <td key={c.id} className="p-2">
-                  {flexRender(c.column.columnDef.cell, c.getContext())}
-                </td>
-              ))}
+              <td className="p-2">
+                <StarButton key={`${r.id}:${r.starred}`} experimentId={experimentId} jobId={r.id} starred={r.starred} />
+              </td>
+              <td className="p-2">
+                <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}/jobs/${r.id}`}>
+                  {r.itemKey}
+                </Link>
+              </td>
+              <td className="p-2">{r.task}</td>
+              <td className="p-2" data-method={r.method}>
+                {displayName(r.method, names)}
+              </td>
+              {/* Runs are counted from 1 on the page; exports keep the stored replicate index (from 0). */}
+              <td className="p-2">
+                <span title={`replicate index ${r.replicate}`}>{r.replicate + 1}</span>
+              </td>
+              <td className="p-2">
+                <span className={STATUS_CLASS[r.status] ?? ""}>{r.status}</span>
+                {r.error ? (
+                  <span className="block max-w-xl whitespace-pre-wrap text-xs text-rose-700" data-testid="item-error">
+                    {r.error}
+                  </span>
+                ) : null}
+              </td>
+              <td className="p-2">
+                {r.score === null ? (
+                  <span className="text-slate-400">—</span>
+                ) : (
+                  <span title={r.scoreLabel ?? ""}>
+                    {Number(r.score.toFixed(3))} <span className="text-xs text-slate-400">{r.scoreLabel}</span>
+                  </span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {table.getPageCount() > 1 ? (
+      {pages > 1 ? (
         <div className="mt-2 flex items-center gap-2 text-xs">
           <button
             type="button"
             className="rounded border px-2 py-1 disabled:opacity-40"
-            disabled={!table.getCanPreviousPage()}
-            onClick={() => table.previousPage()}
+            disabled={page <= 1}
+            onClick={() => goTo(page - 1)}
           >
             Previous
           </button>
           <span>
-            {pageIndex * pageSize + 1}–{Math.min(shown, (pageIndex + 1) * pageSize)} of {shown}
+            {from.toLocaleString("en")}–{Math.min(data.filtered, data.page * data.size).toLocaleString("en")} of{" "}
+            {data.filtered.toLocaleString("en")}
           </span>
           <button
             type="button"
             className="rounded border px-2 py-1 disabled:opacity-40"
-            disabled={!table.getCanNextPage()}
-            onClick={() => table.nextPage()}
+            disabled={page >= pages}
+            onClick={() => goTo(page + 1)}
           >
             Next
           </button>

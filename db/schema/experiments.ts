@@ -1,4 +1,5 @@
 import { sqliteTable, integer, real, text, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { createdAt } from "./common";
 import { datasets } from "./datasets";
 import { users } from "./auth";
@@ -44,6 +45,8 @@ export const experiments = sqliteTable(
      */
     pairwiseTieMargin: real("pairwise_tie_margin"),
     pairwiseTieMarginSource: text("pairwise_tie_margin_source"),
+    /** Jobs finished (done or failed) when the current run started: the ETA's rate counts only this run's. */
+    finishedAtStart: integer("finished_at_start"),
   },
   (t) => [index("experiments_created_by").on(t.createdBy, t.createdAt)],
 );
@@ -88,11 +91,19 @@ export const jobs = sqliteTable(
     /** Why the item was starred (a case study's caption) and free tags to filter the case studies by. */
     starNote: text("star_note"),
     starTags: text("star_tags", { mode: "json" }).$type<string[]>(),
+    /** The item's leading metric (lib/experiments/aggregates.ts leadingScore), written with its scores: the Items table sorts and filters by it. */
+    score: real("score"),
     updatedAt: integer("updated_at"),
   },
   (t) => [
     uniqueIndex("jobs_identity").on(t.experimentId, t.replicate, t.method, t.task, t.itemKey),
     index("jobs_status").on(t.experimentId, t.status, t.phase),
+    // The case studies read only the starred jobs.
+    index("jobs_starred")
+      .on(t.experimentId)
+      .where(sql`starred = 1`),
+    // The Items table picks a page of ids from this index alone: every column it filters or sorts on.
+    index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
   ],
 );
 

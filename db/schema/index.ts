@@ -7,3 +7,4 @@ export * from "./experiments";
 export * from "./memory";
 export * from "./annotation";
 export * from "./settings";
+export * from "./experiment-sums";

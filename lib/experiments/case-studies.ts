@@ -4,16 +4,16 @@
  * highlighted passages — listed with filters and exported as Markdown or as one self-contained HTML
  * figure. Starring any method's job of an item stars the item: all methods' outputs on it are collected.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, type MarkColour } from "@/db/schema";
 import { getTask } from "@/lib/tasks/registry";
 import type { Field } from "@/lib/tasks/readable";
-import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
 import { itemView, type ItemView, type MethodOutput } from "./item-view";
 import { listMarks, MARK_MEANINGS, type CaseMark } from "./marks";
 import { blockId, markSegments } from "./mark-segments";
+import { readGroups } from "./aggregates";
 
 export type CaseStudyFilter = { task?: string; method?: string; tag?: string; q?: string; itemKey?: string };
 
@@ -30,32 +30,45 @@ export type CaseStudySummary = {
 };
 
 /** The starred items, filtered: by task, by a method having an output on it, by tag, by text in notes, marks or the item key. */
-export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudySummary[] {
-  const all = db
-    .select({
-      id: jobs.id,
-      task: jobs.task,
-      itemKey: jobs.itemKey,
-      method: jobs.method,
-      starred: jobs.starred,
-      note: jobs.starNote,
-      tags: jobs.starTags,
-    })
+export function listCaseStudies(
+  db: Db,
+  experimentId: number,
+  filter: CaseStudyFilter = {},
+  opts: { headlines?: boolean } = {},
+): CaseStudySummary[] {
+  // Only the starred jobs are read (a partial index holds them); which methods answered an item comes
+  // from the running sums' groups: every method of a task has a job for each of its items.
+  const starred = db
+    .select({ id: jobs.id, task: jobs.task, itemKey: jobs.itemKey, method: jobs.method, note: jobs.starNote, tags: jobs.starTags })
     .from(jobs)
-    .where(eq(jobs.experimentId, experimentId))
+    .where(and(eq(jobs.experimentId, experimentId), eq(jobs.starred, true)))
     .orderBy(asc(jobs.task), asc(jobs.itemKey), asc(jobs.phase), asc(jobs.method), asc(jobs.replicate))
     .all();
+  const methodsOf = new Map<string, string[]>();
+  for (const g of readGroups(db, experimentId)) {
+    if (g.phase !== 0) continue;
+    const ms = methodsOf.get(g.task) ?? [];
+    if (!ms.includes(g.method)) ms.push(g.method);
+    methodsOf.set(g.task, ms);
+  }
   const marks = listMarks(db, experimentId);
   const byItem = new Map<string, CaseStudySummary>();
-  for (const j of all) {
+  for (const j of starred) {
     const k = `${j.task}\u0000${j.itemKey}`;
     let c = byItem.get(k);
     if (!c) {
-      c = { task: j.task, itemKey: j.itemKey, stars: [], tags: [], methods: [], marks: [], headline: null };
+      c = {
+        task: j.task,
+        itemKey: j.itemKey,
+        stars: [],
+        tags: [],
+        methods: [...(methodsOf.get(j.task) ?? [])].sort(),
+        marks: [],
+        headline: null,
+      };
       byItem.set(k, c);
     }
-    if (!j.method.includes(PAIR_SEP) && !c.methods.includes(j.method)) c.methods.push(j.method);
-    if (j.starred) c.stars.push({ jobId: j.id, method: j.method, note: j.note, tags: j.tags ?? [] });
+    c.stars.push({ jobId: j.id, method: j.method, note: j.note, tags: j.tags ?? [] });
   }
   const out = [...byItem.values()].filter((c) => c.stars.length);
   for (const c of out) {
@@ -74,6 +87,8 @@ export function listCaseStudies(db: Db, experimentId: number, filter: CaseStudyF
         c.stars.some((s) => s.note?.toLowerCase().includes(q)) ||
         c.marks.some((m) => m.quote.toLowerCase().includes(q) || m.note?.toLowerCase().includes(q))),
   );
+  // The headline reads the item's data set rows: only when shown (the filters' choices need none).
+  if (opts.headlines === false) return kept;
   const { datasetId } = getExperimentRow(db, experimentId);
   for (const c of kept) {
     const fields =

@@ -47,7 +47,9 @@ describe("experiment CSV export", () => {
   });
 
   it.each(PAYLOADS)("a stored method label %j is written inert in the summary and ledger rows", (p) => {
-    t.db.$client.prepare("update jobs set method = ? where experiment_id = ? and method <> 'vanilla-log'").run(p, id);
+    // The label is stored with the jobs and with the experiment's running sums (lib/experiments/aggregates.ts).
+    for (const table of ["jobs", "experiment_groups", "experiment_score_sums", "experiment_ledger_sums"])
+      t.db.$client.prepare(`update ${table} set method = ? where experiment_id = ? and method <> 'vanilla-log'`).run(p, id);
     const csv = exportExperiment(t.db, id, "csv").body;
     expectInert(csv, p);
     expect(csv.split("\n").filter((l) => l.includes(`'${p.replace(/"/g, '""')}`)).length).toBeGreaterThan(1);

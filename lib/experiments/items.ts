@@ -1,11 +1,15 @@
 /** Per-item views of an experiment: the job list and one job's drill-down with every score row. */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Db } from "@/db/client";
-import { jobs, jobScores } from "@/db/schema";
-import { NotFoundError } from "@/lib/errors";
+import { JOB_STATUSES, jobs, jobScores, type JobStatus } from "@/db/schema";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { containsText } from "@/lib/paging";
 import { getTask } from "@/lib/tasks/registry";
 import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
+import { ensureScoreSums } from "./aggregates";
+import { leadingScoreLabel } from "./task-sums";
 
 export function listJobs(db: Db, experimentId: number, opts: { limit?: number; offset?: number } = {}) {
   return db
@@ -72,14 +76,6 @@ export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
   return { job, scores, info, dialogues };
 }
 
-/** The one number the Items table sorts by, per scorer: the metric each task's table leads with. */
-const PRIMARY: Array<[scorer: string, metric: string, label: string]> = [
-  // An item's own points, not the tables' × 50 scale (docs/experiments.md, "Metric legends").
-  ["gscore", "gscore", "G-Score points (0-2)"],
-  ["selection", "selection", "S-Score points (−2..2)"],
-  ["rouge", "rougeL", "ROUGE-L"],
-];
-
 export type ItemRow = {
   id: number;
   itemKey: string;
@@ -94,48 +90,121 @@ export type ItemRow = {
   scoreLabel: string | null;
 };
 
-export const ITEM_ROWS_MAX = 5000;
+export const ITEM_SORTS = ["plan", "item", "task", "method", "run", "status", "score", "starred"] as const;
+export type ItemSort = (typeof ITEM_SORTS)[number];
 
-/** Every job of an experiment (up to ITEM_ROWS_MAX) with its leading score, for the filterable Items table. */
-export function listItemRows(db: Db, experimentId: number): { rows: ItemRow[]; total: number } {
-  getExperimentRow(db, experimentId);
-  const all = listJobs(db, experimentId, { limit: ITEM_ROWS_MAX });
-  const total = db.select({ n: count() }).from(jobs).where(eq(jobs.experimentId, experimentId)).get()?.n ?? 0;
-  const scores = db
-    .select({ jobId: jobScores.jobId, scorer: jobScores.scorer, values: jobScores.values })
-    .from(jobScores)
-    .innerJoin(jobs, eq(jobs.id, jobScores.jobId))
-    .where(eq(jobs.experimentId, experimentId))
-    .orderBy(asc(jobScores.version))
-    .all();
-  const latest = new Map<number, Map<string, Record<string, number | null>>>();
-  for (const s of scores) {
-    const m = latest.get(s.jobId) ?? new Map<string, Record<string, number | null>>();
-    m.set(s.scorer, s.values);
-    latest.set(s.jobId, m);
+const itemQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  size: z.coerce.number().int().min(1).max(200).default(50),
+  task: z.string().max(100).optional(),
+  method: z.string().max(300).optional(),
+  status: z.enum(JOB_STATUSES).optional(),
+  q: z.string().max(200).optional(),
+  min: z.coerce.number().finite().optional(),
+  max: z.coerce.number().finite().optional(),
+  sort: z.enum(ITEM_SORTS).default("plan"),
+  dir: z.enum(["asc", "desc"]).default("asc"),
+});
+export type ItemQuery = z.input<typeof itemQuery>;
+
+/** One page of the Items table, the filters' choices (from the running sums) and the counts. */
+export type ItemPage = {
+  rows: ItemRow[];
+  /** Jobs of the experiment; `filtered`: those the filters keep. */
+  total: number;
+  filtered: number;
+  page: number;
+  size: number;
+  choices: { task: string[]; method: string[]; status: string[] };
+};
+
+/** URL search parameters of the items API (`?task=…&page=2&sort=score&dir=desc`), each bad one named. */
+export function parseItemQuery(params: URLSearchParams): ItemQuery {
+  const raw: Record<string, string> = {};
+  for (const k of ["page", "size", "task", "method", "status", "q", "min", "max", "sort", "dir"]) {
+    const v = params.get(k);
+    if (v !== null && v !== "") raw[k] = v;
   }
-  const rows = all.map((j) => {
-    const m = latest.get(j.id);
-    let score: number | null = null;
-    let scoreLabel: string | null = null;
-    if (m?.has("faireval")) {
-      const v = m.get("faireval")!;
-      const outcomes = Object.entries(v).filter(([k, x]) => !/Mean[AB]$/.test(k) && typeof x === "number");
-      if (outcomes.length) {
-        score = outcomes.reduce((s, [, x]) => s + (x as number), 0);
-        scoreLabel = "W/T/L sum";
-      }
-    } else if (m) {
-      for (const [scorer, metric, label] of PRIMARY) {
-        const x = m.get(scorer)?.[metric];
-        if (typeof x === "number") {
-          score = x;
-          scoreLabel = label;
-          break;
-        }
-      }
-    }
-    return { ...j, score, scoreLabel };
-  });
-  return { rows, total };
+  const r = itemQuery.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new InvalidInputError(`${i.path.join(".")}: ${i.message}`);
+  }
+  return r.data;
+}
+
+const ORDER: Record<ItemSort, string> = {
+  plan: "id",
+  item: "item_key",
+  task: "task",
+  method: "method",
+  run: "replicate",
+  status: "status",
+  score: "score",
+  starred: "starred",
+};
+
+/**
+ * One page of an experiment's jobs for the Items table, filtered and sorted in SQL (a page of 50 rows is
+ * read, never the whole experiment): by task, method, status, text in the item key and a score range
+ * (jobs.score, indexed); counts without a text or score filter come from the running sums.
+ */
+export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}): ItemPage {
+  getExperimentRow(db, experimentId);
+  const q = itemQuery.parse(query);
+  // An experiment from before the running sums gets its scores summed (and jobs.score written) once.
+  const groups = ensureScoreSums(db, experimentId);
+  const where = [sql`experiment_id = ${experimentId}`];
+  if (q.task) where.push(sql`task = ${q.task}`);
+  if (q.method) where.push(sql`method = ${q.method}`);
+  if (q.status) where.push(sql`status = ${q.status}`);
+  if (q.q?.trim()) where.push(containsText(sql.raw("item_key"), q.q.trim()));
+  if (q.min !== undefined) where.push(sql`score >= ${q.min}`);
+  if (q.max !== undefined) where.push(sql`score <= ${q.max}`);
+  const cond = sql.join(where, sql` AND `);
+  const count = (gs: typeof groups, status?: string) =>
+    gs.reduce((n, g) => n + (status ? g[status as JobStatus] : g.queued + g.running + g.done + g.failed + g.cancelled + g.skipped), 0);
+  const total = count(groups);
+  const filtered =
+    q.q?.trim() || q.min !== undefined || q.max !== undefined
+      ? (db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE ${cond}`)?.n ?? 0)
+      : count(
+          groups.filter((g) => (!q.task || g.task === q.task) && (!q.method || g.method === q.method)),
+          q.status,
+        );
+  const dir = sql.raw(q.dir === "desc" ? "DESC" : "ASC");
+  // A job without a score sorts last either way; ties keep the plan's order.
+  const order = q.sort === "score" ? sql`score IS NULL, score ${dir}, id` : sql`${sql.raw(ORDER[q.sort])} ${dir}, id`;
+  const offset = (q.page - 1) * q.size;
+  // The page's ids first, from the jobs_items index alone (it holds every column filtered or sorted on),
+  // then those rows: the jobs' rows are large (inputs, outputs), the index entries small.
+  const ids = db
+    .all<{ id: number }>(sql`SELECT id FROM jobs WHERE ${cond} ORDER BY ${order} LIMIT ${q.size} OFFSET ${offset}`)
+    .map((r) => r.id);
+  const byId = new Map(
+    db
+      .all<Omit<ItemRow, "scoreLabel" | "starred"> & { starred: number }>(
+        sql`SELECT id, item_key AS itemKey, task, method, replicate, status, error, starred, score FROM jobs
+            WHERE id IN (${sql.join(
+              ids.map((i) => sql`${i}`),
+              sql`, `,
+            )})`,
+      )
+      .map((r) => [r.id, r]),
+  );
+  const rows = ids.map((i) => byId.get(i)!);
+  const uniq = (xs: string[]) => [...new Set(xs)].sort();
+  return {
+    rows: rows.map((r) => ({
+      ...r,
+      starred: Boolean(r.starred),
+      scoreLabel: r.score === null ? null : leadingScoreLabel(r.task, r.method.includes(PAIR_SEP)),
+    })),
+    total,
+    filtered,
+    page: q.page,
+    size: q.size,
+    // Every status, not only those seen so far: while a run is watched "done" is a choice before the first job is.
+    choices: { task: uniq(groups.map((g) => g.task)), method: uniq(groups.map((g) => g.method)), status: [...JOB_STATUSES] },
+  };
 }

@@ -11,6 +11,7 @@ import { jobs } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
 import { holderIsDeadLocal } from "@/lib/lease-holder";
+import { addDoneJob, type GroupKey } from "./aggregates";
 
 /** What the worker needs of a claimed job. */
 export type ClaimedJob = Pick<
@@ -74,18 +75,21 @@ export function completeJob(
   return db.$client.transaction(() => {
     // Written whatever becomes of the job: they record calls that were made.
     recordCalls(db, ledger);
-    const r = stmt(
+    const g = stmt(
       db,
       `UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, error = NULL, input = ?, output = ?, retrieved = ?,
-       usage = ?, updated_at = ? WHERE id = ? AND worker = ? AND status = 'running'`,
-    ).run(now, json(outcome.input), json(outcome.output), json(outcome.retrieved), json(usage), now, jobId, worker);
-    if (r.changes !== 1) return false;
+       usage = ?, updated_at = ? WHERE id = ? AND worker = ? AND status = 'running'
+       RETURNING experiment_id AS experimentId, method, task, replicate, phase`,
+    ).get(now, json(outcome.input), json(outcome.output), json(outcome.retrieved), json(usage), now, jobId, worker) as GroupKey | undefined;
+    if (!g) return false;
     const insert = stmt(
       db,
       `INSERT INTO job_scores (job_id, scorer, version, "values", detail) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (job_id, scorer, version) DO UPDATE SET "values" = excluded."values", detail = excluded.detail`,
     );
     for (const s of outcome.scores) insert.run(jobId, s.scorer, s.version, JSON.stringify(s.values), json(s.detail));
+    // The experiment's running sums (./aggregates.ts) take the job's scores in the same commit.
+    addDoneJob(db, jobId, g);
     return true;
   })();
 }

@@ -6,7 +6,7 @@
  */
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import { LEDGER_COLUMNS, sumLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
+import { sumLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
 
 /** Notes that a job of `method` (its label) in this experiment answered from memory version `versionId`. */
 export function recordMemoryVersion(db: Db, experimentId: number, method: string, versionId: number): void {
@@ -17,12 +17,16 @@ export function recordMemoryVersion(db: Db, experimentId: number, method: string
 
 type Row = LedgerSumRow & { method: string | null };
 const sums = sumLedger;
-const COLUMNS = LEDGER_COLUMNS;
+/** The columns of LedgerSumRow from memory_ledger_sums `s` (kept per version and role by a trigger on llm_calls). */
+const COLUMNS = `s.role AS role, sum(s.ok) AS ok, sum(s.hits) AS hits, sum(s.requests) AS requests, sum(s.prompt_tokens) AS p,
+  sum(s.completion_tokens) AS c, sum(s.paid_prompt_tokens) AS paidP, sum(s.paid_completion_tokens) AS paidC, sum(s.bad) AS bad,
+  sum(s.bad_prompt_tokens) AS badP, sum(s.bad_completion_tokens) AS badC, sum(s.unknown) AS unknown, sum(s.cut_off) AS cut`;
 
 /**
  * The memory-build ledger of an experiment: per method label, and in total (each version once).
  * Calls, cache hits and tokens as the jobs' usage counts them; cost from the paid (non-cached) tokens
- * at the config's prices (USD per million tokens), when it has prices.
+ * at the config's prices (USD per million tokens), when it has prices. Read from each version's sums
+ * (memory_ledger_sums), not its calls: a full run uses ~1,200 versions of thousands of calls.
  */
 export function memoryBuildLedger(
   db: Db,
@@ -31,8 +35,8 @@ export function memoryBuildLedger(
 ): { byMethod: Record<string, Ledger>; total: Ledger; versions: number } {
   const perMethod = db.$client
     .prepare(
-      `SELECT v.method AS method, ${COLUMNS} FROM experiment_memory_versions v JOIN llm_calls c ON c.memory_version_id = v.version_id
-       WHERE v.experiment_id = ? GROUP BY v.method, c.role`,
+      `SELECT v.method AS method, ${COLUMNS} FROM experiment_memory_versions v JOIN memory_ledger_sums s ON s.version_id = v.version_id
+       WHERE v.experiment_id = ? GROUP BY v.method, s.role`,
     )
     .all(experimentId) as Row[];
   const byMethod: Record<string, Ledger> = {};
@@ -46,8 +50,8 @@ export function memoryBuildLedger(
     );
   const total = db.$client
     .prepare(
-      `SELECT NULL AS method, ${COLUMNS} FROM llm_calls c
-       WHERE c.memory_version_id IN (SELECT version_id FROM experiment_memory_versions WHERE experiment_id = ?) GROUP BY c.role`,
+      `SELECT NULL AS method, ${COLUMNS} FROM memory_ledger_sums s
+       WHERE s.version_id IN (SELECT version_id FROM experiment_memory_versions WHERE experiment_id = ?) GROUP BY s.role`,
     )
     .all(experimentId) as Row[];
   const versions = db.$client

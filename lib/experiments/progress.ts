@@ -1,6 +1,6 @@
 /** Live progress of an experiment: job counts by status and an ETA from the rate of this run so far. */
-import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { stmt } from "@/db/statements";
 import { getExperimentRow } from "./control";
 import { batchesOfExperiment, parkedJobs } from "./judge-batch";
 import { batchState, type BatchState } from "@/lib/llm/batch";
@@ -34,19 +34,18 @@ export type Progress = {
 
 export function experimentProgress(db: Db, id: number, now = Date.now()): Progress {
   const e = getExperimentRow(db, id);
-  const rows = db.all<{ status: string; n: number; first: number | null; last: number | null }>(
-    sql`SELECT status, count(*) AS n, min(finished_at) AS first, max(finished_at) AS last FROM jobs WHERE experiment_id = ${id} GROUP BY status`,
-  );
-  const c: Record<string, number> = { done: 0, failed: 0, running: 0, queued: 0, cancelled: 0, skipped: 0 };
-  for (const r of rows) c[r.status] = r.n;
-  const total = rows.reduce((s, r) => s + r.n, 0);
+  // From the running counts per group (kept by triggers as jobs change), not from the jobs: the poll's cost
+  // does not grow with the experiment.
+  const c = stmt(
+    db,
+    `SELECT coalesce(sum(done), 0) AS done, coalesce(sum(failed), 0) AS failed, coalesce(sum(running), 0) AS running,
+     coalesce(sum(queued), 0) AS queued, coalesce(sum(cancelled), 0) AS cancelled, coalesce(sum(skipped), 0) AS skipped
+     FROM experiment_groups WHERE experiment_id = ?`,
+  ).get(id) as Record<"done" | "failed" | "running" | "queued" | "cancelled" | "skipped", number>;
+  const total = c.done + c.failed + c.running + c.queued + c.cancelled + c.skipped;
   const finished = c.done + c.failed + c.skipped;
   // The rate is measured from this run's start, so a resumed run's earlier jobs do not inflate it.
-  const finishedThisRun = e.startedAt
-    ? (db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id} AND status IN ('done','failed') AND finished_at >= ${e.startedAt}`,
-      )?.n ?? 0)
-    : 0;
+  const finishedThisRun = e.startedAt ? c.done + c.failed - (e.finishedAtStart ?? 0) : 0;
   const elapsed = e.startedAt ? now - e.startedAt : 0;
   const left = c.queued + c.running;
   const etaMs = finishedThisRun > 0 && elapsed > 0 ? Math.round((elapsed / finishedThisRun) * left) : left === 0 ? 0 : null;

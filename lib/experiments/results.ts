@@ -6,19 +6,19 @@
  * against the reference method; and the ledger (calls, cache hits, tokens) per method, answering and
  * memory building apart.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { jobs, jobScores } from "@/db/schema";
+import { stmt } from "@/db/statements";
 import { parseExperimentConfig, referenceMethod, type ExperimentConfig } from "@/lib/experiments/config";
-import { getTask } from "@/lib/tasks/registry";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
-import { pairOutcome } from "@/lib/metrics/faireval";
 import { getExperimentRow } from "./control";
 import { PAIR_SEP } from "./create";
 import { meanSd, pairedTTest } from "./significance";
 import { memoryBuildLedger } from "./memory-cost";
 import { LEDGER_COLUMNS, addRows, emptyLedger, type Ledger, type LedgerSumRow } from "./ledger-sums";
 import { summarizePairs, type PairRow, type PairRunCounts } from "./paper-table/wtl";
+import { ensureScoreSums, groupKey, readScoreSums } from "./aggregates";
+import { pairCounts as pairCounts_, TASK_SUMS } from "./task-sums";
 
 export type ResultRow = {
   method: string;
@@ -54,88 +54,83 @@ export type ExperimentResults = {
   memoryBuildByMethod: Record<string, Ledger>;
 };
 
-/** scorer → values of each job, the latest version of each scorer. */
-export function latestScores(db: Db, experimentId: number): Map<number, Record<string, Record<string, number | null>>> {
-  const rows = db
-    .select({ jobId: jobScores.jobId, scorer: jobScores.scorer, version: jobScores.version, values: jobScores.values })
-    .from(jobScores)
-    .innerJoin(jobs, eq(jobs.id, jobScores.jobId))
-    .where(eq(jobs.experimentId, experimentId))
-    .orderBy(asc(jobScores.version))
-    .all();
-  const out = new Map<number, Record<string, Record<string, number | null>>>();
-  for (const r of rows) {
-    const m = out.get(r.jobId) ?? {};
-    m[r.scorer] = r.values; // later versions overwrite earlier ones
-    out.set(r.jobId, m);
-  }
-  return out;
-}
-
+/**
+ * The results from the experiment's running sums (./aggregates.ts): a few hundred group rows whatever the
+ * number of jobs, so the page, its API and `pal run` read them at once. ./results-full.ts computes the
+ * same from every job (the reference the sums are tested against).
+ */
 export function experimentResults(db: Db, experimentId: number): ExperimentResults {
   const e = getExperimentRow(db, experimentId);
   const config = parseExperimentConfig(e.config);
   const reference = referenceMethod(config);
-  const all = db
-    .select({
-      id: jobs.id,
-      method: jobs.method,
-      task: jobs.task,
-      replicate: jobs.replicate,
-      status: jobs.status,
-      usage: jobs.usage,
-      phase: jobs.phase,
-    })
-    .from(jobs)
-    .where(eq(jobs.experimentId, experimentId))
-    .all();
-  const scores = latestScores(db, experimentId);
   const applied = e.pairwiseTieMargin ?? null;
+  const groups = ensureScoreSums(db, experimentId);
+  const sums = readScoreSums(db, experimentId, applied !== null);
 
-  const groups = new Map<string, typeof all>();
-  for (const j of all) {
-    const k = `${j.method}\u0000${j.task}\u0000${j.replicate}\u0000${j.phase}`;
-    const g = groups.get(k) ?? [];
-    g.push(j);
-    groups.set(k, g);
-  }
   const results: ResultRow[] = [];
   const pairCounts: PairRunCounts[] = []; // one row per run, pair and dimension
-  for (const g of groups.values()) {
-    const { method, task, replicate, phase } = g[0];
-    const done = g.filter((j) => j.status === "done");
-    if (phase === 0) {
+  for (const g of groups) {
+    const items = g.queued + g.running + g.done + g.failed + g.cancelled + g.skipped;
+    if (items === 0) continue;
+    const s = sums.get(groupKey(g)) ?? {};
+    if (g.phase === 0) {
       results.push({
-        method,
-        task,
-        replicate,
-        items: g.length,
-        failed: g.filter((j) => j.status === "failed").length,
-        metrics: getTask(task).metrics(done.map((j) => scores.get(j.id) ?? {})),
+        method: g.method,
+        task: g.task,
+        replicate: g.replicate,
+        items,
+        failed: g.failed,
+        metrics: TASK_SUMS[g.task]?.metrics(s) ?? {},
       });
       continue;
     }
-    const [a, b] = method.split(PAIR_SEP);
+    const [a, b] = g.method.split(PAIR_SEP);
     for (const dim of DIMENSIONS) {
-      const row: PairRunCounts = { a, b, dimension: dim, replicate, win: 0, tie: 0, lose: 0 };
-      for (const j of done) {
-        const f = scores.get(j.id)?.faireval;
-        const meanA = f?.[`${dim}MeanA`];
-        const meanB = f?.[`${dim}MeanB`];
-        // An applied margin re-derives the verdict with the judge's own rule from the stored means.
-        const v =
-          applied !== null && typeof meanA === "number" && typeof meanB === "number"
-            ? { Win: 1, Tie: 0, Lose: -1 }[pairOutcome(meanA, meanB, applied)]
-            : f?.[dim];
-        if (v === 1) row.win++;
-        else if (v === 0) row.tie++;
-        else if (v === -1) row.lose++;
-      }
-      pairCounts.push(row);
+      const c = pairCounts_(s, dim, applied);
+      pairCounts.push({ a, b, dimension: dim, replicate: g.replicate, win: c.win, tie: c.tie, lose: c.lose });
     }
   }
   results.sort((x, y) => x.task.localeCompare(y.task) || x.method.localeCompare(y.method) || x.replicate - y.replicate);
 
+  // The answering ledger from its sums per method and role (kept from the ledger rows themselves, so a
+  // job that failed still counts what it paid).
+  const prices = config.prices;
+  const priced = Object.keys(prices).length > 0;
+  const ledgerByMethod: Record<string, Ledger> = {};
+  const ledger = emptyLedger(priced);
+  for (const r of ledgerSumRows(db, experimentId)) {
+    addRows((ledgerByMethod[r.method] ??= emptyLedger(priced)), [r], prices);
+    addRows(ledger, [r], prices);
+  }
+  const memory = memoryBuildLedger(db, experimentId, prices);
+  return {
+    experiment: experimentId,
+    status: e.status,
+    reference,
+    results,
+    pairwise: summarizePairs(pairCounts),
+    pairwiseTieMargin: applied === null ? null : { margin: applied, source: e.pairwiseTieMarginSource ?? null },
+    summary: summarize(results, reference),
+    ledger,
+    ledgerByMethod,
+    memoryBuild: memory.total,
+    memoryBuildByMethod: memory.byMethod,
+  };
+}
+
+/** The jobs' ledger per method and role, from its running sums (migration 0021's trigger on llm_calls). */
+function ledgerSumRows(db: Db, experimentId: number): Array<LedgerSumRow & { method: string }> {
+  return stmt(
+    db,
+    `SELECT method, role, ok, hits, requests, prompt_tokens AS p, completion_tokens AS c, paid_prompt_tokens AS paidP,
+     paid_completion_tokens AS paidC, bad, bad_prompt_tokens AS badP, bad_completion_tokens AS badC,
+     unknown, cut_off AS cut
+     FROM experiment_ledger_sums WHERE experiment_id = ? ORDER BY method, role`,
+  ).all(experimentId) as Array<LedgerSumRow & { method: string }>;
+}
+
+/** Mean ± sd over the runs of each method × task, with a paired t-test (runs paired by replicate) against the reference. */
+export function summarize(results: readonly ResultRow[], reference: string): SummaryRow[] {
   const summary: SummaryRow[] = [];
   const byMethodTask = new Map<string, ResultRow[]>();
   for (const r of results) {
@@ -169,42 +164,14 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
     }
     summary.push({ method, task, runs: rows.length, metrics });
   }
-
-  // The answering ledger from the ledger rows themselves, so a job that failed counts what it paid too.
-  const prices = config.prices;
-  const priced = Object.keys(prices).length > 0;
-  const ledgerByMethod: Record<string, Ledger> = {};
-  const ledger = emptyLedger(priced);
-  const rows = db.$client
-    .prepare(
-      `SELECT j.method AS method, ${LEDGER_COLUMNS} FROM llm_calls c JOIN jobs j ON j.id = c.job_id
-       WHERE j.experiment_id = ? GROUP BY j.method, c.role`,
-    )
-    .all(experimentId) as Array<LedgerSumRow & { method: string }>;
-  for (const r of rows) {
-    addRows((ledgerByMethod[r.method] ??= emptyLedger(priced)), [r], prices);
-    addRows(ledger, [r], prices);
-  }
-  const memory = memoryBuildLedger(db, experimentId, prices);
-  return {
-    experiment: experimentId,
-    status: e.status,
-    reference,
-    results,
-    pairwise: summarizePairs(pairCounts),
-    pairwiseTieMargin: applied === null ? null : { margin: applied, source: e.pairwiseTieMarginSource ?? null },
-    summary,
-    ledger,
-    ledgerByMethod,
-    memoryBuild: memory.total,
-    memoryBuildByMethod: memory.byMethod,
-  };
+  return summary;
 }
 
 /**
  * Paid attempts of an experiment so far and their cost at `prices` (a resumed run's spend cap counts
  * them): its jobs' calls, the memory builds it ran (llm_calls.experiment_id), and the lines of its judge
- * batches still out (each took its place when sent; its rows come when it is read).
+ * batches still out (each took its place when sent; its rows come when it is read). Read once when a run
+ * starts, not by pages.
  */
 export function paidSoFar(db: Db, experimentId: number, prices: ExperimentConfig["prices"]): { calls: number; usd: number } {
   const rows = db.$client
@@ -235,9 +202,10 @@ export function listExperiments(db: Db) {
     failed: number;
   }>(
     sql`SELECT e.id, e.name, e.status, d.name AS datasetName, e.created_at AS createdAt,
-          (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id) AS total,
-          (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status = 'failed') AS failed,
-          (SELECT count(*) FROM jobs j WHERE j.experiment_id = e.id AND j.status IN ('done','failed','skipped')) AS finished
-        FROM experiments e JOIN datasets d ON d.id = e.dataset_id ORDER BY e.id DESC`,
+          coalesce(g.total, 0) AS total, coalesce(g.failed, 0) AS failed, coalesce(g.finished, 0) AS finished
+        FROM experiments e JOIN datasets d ON d.id = e.dataset_id
+        LEFT JOIN (SELECT experiment_id, sum(queued + running + done + failed + cancelled + skipped) AS total, sum(failed) AS failed,
+          sum(done + failed + skipped) AS finished FROM experiment_groups GROUP BY experiment_id) g ON g.experiment_id = e.id
+        ORDER BY e.id DESC`,
   );
 }

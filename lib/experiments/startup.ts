@@ -7,11 +7,15 @@ import type { Db } from "@/db/client";
 import { resumeInterruptedBuilds } from "@/lib/assistants/core/build-jobs";
 import { resumeUnfinishedJudgeRuns } from "@/lib/annotation/llm-judge/run";
 import { serverJudgeClient } from "@/lib/annotation/llm-judge/request";
+import { sumUnsummedExperiments } from "./aggregates";
 
-export function resumeInterruptedWork(db: Db): { memoryBuilds: number[]; judgeRuns: number[] } {
+export function resumeInterruptedWork(db: Db): { memoryBuilds: number[]; judgeRuns: number[]; summed: number[] } {
+  // Experiments from before the running sums get theirs once, here rather than in a page request.
+  const summed = sumUnsummedExperiments(db);
+  if (summed.length) console.log(`summed the results of experiments [${summed.join(", ")}] once (from before the running sums)`);
   const memoryBuilds = resumeInterruptedBuilds(db);
   const judgeRuns = resumeUnfinishedJudgeRuns(db, serverJudgeClient(db));
   if (memoryBuilds.length || judgeRuns.length)
     console.log(`resumed after a restart: memory builds [${memoryBuilds.join(", ")}], LLM judge runs [${judgeRuns.join(", ")}]`);
-  return { memoryBuilds, judgeRuns };
+  return { memoryBuilds, judgeRuns, summed };
 }

@@ -7,7 +7,7 @@
  * calls are answered from the model client's cache when they run again.
  */
 import os from "node:os";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments, type ExperimentStatus } from "@/db/schema";
 import { ConflictError } from "@/lib/errors";
@@ -90,7 +90,12 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   releaseDeadLocalLeases(db, experimentId, os.hostname());
   const lang: Lang = ds.language === "zh" ? "zh" : "en";
   db.update(experiments)
-    .set({ status: "running", startedAt: Date.now() })
+    // The ETA's rate counts the jobs this run finishes: the count at its start is kept (./progress.ts).
+    .set({
+      status: "running",
+      startedAt: Date.now(),
+      finishedAtStart: sql`(SELECT coalesce(sum(done + failed), 0) FROM experiment_groups WHERE experiment_id = ${experimentId})`,
+    })
     .where(and(eq(experiments.id, experimentId), inArray(experiments.status, ["queued", "running", "failed"])))
     .run();
 

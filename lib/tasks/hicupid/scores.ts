@@ -18,8 +18,8 @@ import { cohenKappa } from "@/lib/agreement/cohen";
 import { mean } from "../types";
 
 export const VERDICT_CODE: Record<AbVerdict, number> = { A: 0, B: 1, Tie: 2 };
-const VERDICTS: AbVerdict[] = ["A", "B", "Tie"];
-const SLOTS: Slot[] = ["A", "B"];
+export const VERDICTS: AbVerdict[] = ["A", "B", "Tie"];
+export const SLOTS: Slot[] = ["A", "B"];
 
 /** Scorer name of the i-th judge: "judge" for the first, "judge2" for the second. */
 export const judgeScorer = (i: number) => (i === 0 ? "judge" : `judge${i + 1}`);
@@ -31,7 +31,7 @@ export function bleuValues(s: HfBleuStats): Record<string, number> {
   return v;
 }
 
-function bleuStats(v: Record<string, number | null>): HfBleuStats {
+export function bleuStats(v: Record<string, number | null>): HfBleuStats {
   const n = Object.keys(v).filter((k) => /^m\d+$/.test(k)).length;
   return {
     matches: Array.from({ length: n }, (_, i) => v[`m${i + 1}`] ?? 0),
@@ -67,14 +67,25 @@ export function hitRate(
   items: Array<{ type: number; hit?: number | null; personaHit?: number | null; profileHit?: number | null }>,
 ): number | null {
   const share = (xs: Array<number | null | undefined>) => mean(xs);
-  const persona = share(items.filter((i) => i.type === 0).map((i) => i.hit));
-  const schedule = share(items.filter((i) => i.type === 2).map((i) => i.hit));
-  const mp = share(items.filter((i) => i.type === 1).map((i) => i.personaHit));
-  const mpr = share(items.filter((i) => i.type === 1).map((i) => i.profileHit));
-  const multi = mp === null || mpr === null ? null : (mp + mpr) / 2;
+  return hitRateOfShares({
+    persona: share(items.filter((i) => i.type === 0).map((i) => i.hit)),
+    schedule: share(items.filter((i) => i.type === 2).map((i) => i.hit)),
+    multiPersona: share(items.filter((i) => i.type === 1).map((i) => i.personaHit)),
+    multiProfile: share(items.filter((i) => i.type === 1).map((i) => i.profileHit)),
+  });
+}
+
+/** The hit rate from each type's share of hits (null: no items of that type); the experiments' running sums use it too. */
+export function hitRateOfShares(s: {
+  persona: number | null;
+  schedule: number | null;
+  multiPersona: number | null;
+  multiProfile: number | null;
+}): number | null {
+  const multi = s.multiPersona === null || s.multiProfile === null ? null : (s.multiPersona + s.multiProfile) / 2;
   const parts = [
-    [persona, 25],
-    [schedule, 10],
+    [s.persona, 25],
+    [s.schedule, 10],
     [multi, 5],
   ].filter((p): p is [number, number] => p[0] !== null);
   if (!parts.length) return null;
@@ -83,7 +94,7 @@ export function hitRate(
 }
 
 /** One judge's label for an item (for the kappa): the model's outcome, or YES/NO. */
-function label(v: Record<string, number | null> | undefined): string | null {
+export function judgeLabel(v: Record<string, number | null> | undefined): string | null {
   if (!v) return null;
   if (typeof v.yes === "number") return v.yes ? "YES" : "NO";
   if (typeof v.verdict === "number" && typeof v.slot === "number") return abOutcome(VERDICTS[v.verdict], SLOTS[v.slot]);
@@ -132,7 +143,7 @@ export function hicupidMetrics(items: Values[], judges: number): Record<string, 
   out.recall = mean(items.map((s) => s.retrieval?.recall));
   if (judges > 1) {
     const pairs = items
-      .map((s) => [label(s[judgeScorer(0)]), label(s[judgeScorer(1)])] as const)
+      .map((s) => [judgeLabel(s[judgeScorer(0)]), judgeLabel(s[judgeScorer(1)])] as const)
       .filter((p): p is readonly [string, string] => p[0] !== null && p[1] !== null);
     out.kappa = pairs.length ? cohenKappa(pairs, { categories: ["win", "tie", "lose", "YES", "NO"] }).value : null;
   }

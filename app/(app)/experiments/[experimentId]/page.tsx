@@ -156,7 +156,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           },
         ]}
       />
-      <ItemsTable experimentId={id} rows={items.rows} total={items.total} names={names} />
+      <ItemsTable experimentId={id} initial={items} names={names} />
     </>
   );
 }

@@ -26,7 +26,7 @@ export default async function CaseStudiesPage({
   const sp = await searchParams;
   const db = getDb();
   const e = orNotFound(() => getExperimentRow(db, id));
-  const everything = listCaseStudies(db, id);
+  const everything = listCaseStudies(db, id, {}, { headlines: false });
   const filter: CaseStudyFilter = {
     task: sp.task || undefined,
     method: sp.method || undefined,

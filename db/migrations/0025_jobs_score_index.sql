@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_score` ON `jobs` (`experiment_id`,`score`);
