@@ -186,30 +186,66 @@ export function* bootstrapOverall(
 }
 
 /** One rater pair's intervals (one per weighting) over resamples of the items both rated. */
-export function* bootstrapPair(
-  p: Prepared,
-  a: number,
-  b: number,
-  weights: KappaWeights[],
+export function* bootstrapPair(p: Prepared, a: number, b: number, weights: KappaWeights[], o: ResampleOptions): Steps<Array<Interval | null>> {
+  const cells = p.pairCells.get(a * p.raters.length + b) ?? [];
+  // Draws per checkpoint: a pair of a few items yields rarely, a large one as often as the overall loop.
+  const every = Math.max(1, Math.floor((CHECKPOINT * Math.max(1, p.typeOf.length)) / Math.max(1, cells.length)));
+  return yield* bootstrapCells(
+    cells,
+    p.K,
+    weights.map((w) => (t: Float64Array) => kappaOfTable(t, p.K, w)),
+    o,
+    every,
+  );
+}
+
+/**
+ * Intervals of statistics of a two-rater K×K table over resamples of its items (`cells`: one flat cell
+ * index per item). Used for rater pairs and for a judge against the humans' majority.
+ */
+export function* bootstrapCells(
+  cells: readonly number[],
+  K: number,
+  stats: ReadonlyArray<(t: Float64Array) => number | string>,
   o: ResampleOptions,
+  every = Math.max(1, Math.floor(2000 / Math.max(1, cells.length))),
 ): Steps<Array<Interval | null>> {
-  const cells = p.pairCells.get(a * p.raters.length + b);
-  if (!cells?.length) return weights.map(() => null);
   const n = cells.length;
-  const K = p.K;
+  if (!n) return stats.map(() => null);
   const rand = mulberry32(o.seed);
   const t = new Float64Array(K * K);
-  const stats = weights.map(() => [] as number[]);
-  // Draws per checkpoint: a pair of a few items yields rarely, a large one as often as the overall loop.
-  const every = Math.max(1, Math.floor((CHECKPOINT * p.typeOf.length) / n));
+  const values = stats.map(() => [] as number[]);
   for (let r = 0; r < o.iterations; r++) {
     t.fill(0);
     for (let i = 0; i < n; i++) t[cells[Math.floor(rand() * n)]]++;
-    for (let w = 0; w < weights.length; w++) {
-      const v = kappaOfTable(t, K, weights[w]);
-      if (typeof v === "number" && Number.isFinite(v)) stats[w].push(v);
+    for (let w = 0; w < stats.length; w++) {
+      const v = stats[w](t);
+      if (typeof v === "number" && Number.isFinite(v)) values[w].push(v);
     }
     if (r % every === every - 1) yield;
   }
-  return stats.map((s) => interval(s, o));
+  return values.map((v) => interval(v, o));
+}
+
+/**
+ * Fleiss' kappa of two raters from their K×K table (each item: two ratings), as `fleissKappa` gives on the
+ * same pairs: P_i is 1 when they agree, p_j pools both raters' use of category j.
+ */
+export function fleissOfPairTable(t: ArrayLike<number>, K: number): number | string {
+  let n = 0;
+  let agree = 0;
+  let expected = 0;
+  let used = 0;
+  for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) n += t[i * K + j];
+  if (n === 0) return "no rated items";
+  for (let c = 0; c < K; c++) {
+    agree += t[c * K + c];
+    let pooled = 0;
+    for (let x = 0; x < K; x++) pooled += t[c * K + x] + t[x * K + c];
+    if (pooled > 0) used++;
+    const share = pooled / (2 * n);
+    expected += share * share;
+  }
+  if (used <= 1) return "every rating is the same category (no chance disagreement)";
+  return (agree / n - expected) / (1 - expected);
 }
