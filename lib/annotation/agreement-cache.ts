@@ -22,6 +22,8 @@ export const REPORT_ITERATIONS = 1000;
 export interface AgreementSnapshot {
   report: CampaignAgreement | null;
   computedAt: number | null;
+  /** Milliseconds since it was computed, at the time of this read (null: none yet). */
+  ageMs: number | null;
   /** How long the stored report took to compute, ms. */
   ms: number | null;
   /** The stored report reflects the campaign's current labels. */
@@ -98,6 +100,7 @@ export function agreementSnapshot(db: Db, campaignId: number): AgreementSnapshot
   return {
     report: row?.report ?? null,
     computedAt: row?.computedAt ?? null,
+    ageMs: row ? Date.now() - row.computedAt : null,
     ms: row?.ms ?? null,
     current,
     refreshing: s.queue.has(campaignId) || s.running === campaignId,

@@ -14,13 +14,10 @@ import { ReportAge } from "@/components/annotation/ReportAge";
 export function AnnotatorAgreement({
   campaignId: id,
   snapshot,
-  ageMs,
   dims,
 }: {
   campaignId: number;
   snapshot: AgreementSnapshot;
-  /** Age of the report when the page was rendered (null: none yet). */
-  ageMs: number | null;
   dims: DimensionSpec[];
 }) {
   const agreement = snapshot.report;
@@ -28,7 +25,7 @@ export function AnnotatorAgreement({
     <>
       <div className="flex items-baseline gap-3">
         <h2 className="font-semibold">Agreement between annotators</h2>
-        <ReportAge ageMs={ageMs} current={snapshot.current} error={snapshot.error} />
+        <ReportAge ageMs={snapshot.ageMs} current={snapshot.current} error={snapshot.error} />
       </div>
       {!agreement ? (
         <section

@@ -66,12 +66,7 @@ export default async function CampaignPage({
     <div className="space-y-5">
       <CampaignHeader campaign={c} kindLabel={def.label} systems={systems} setStatus={setStatusAction} />
       <AnnotatorProgress campaignId={id} progress={annotatorProgress(db, id)} />
-      <AnnotatorAgreement
-        campaignId={id}
-        snapshot={agreement}
-        ageMs={agreement.computedAt === null ? null : Date.now() - agreement.computedAt}
-        dims={campaignDimensionsOf(db, id)}
-      />
+      <AnnotatorAgreement campaignId={id} snapshot={agreement} dims={campaignDimensionsOf(db, id)} />
       <JudgesSection
         campaign={c}
         def={def}
