@@ -3,54 +3,18 @@
  * and recompute each statistic from scratch with `bootstrapCI` (kept here, in the test, as the reference).
  */
 import { describe, expect, it } from "vitest";
-import { mulberry32 } from "@/lib/random";
-import { bootstrapCI } from "./bootstrap";
+import { generateRatings, referenceBootstrap } from "@/test/agreement-reference";
 import { cohenKappa } from "./cohen";
-import { fleissKappa } from "./fleiss";
-import { krippendorffAlpha } from "./krippendorff";
-import { percentAgreement } from "./percent";
 import { agreementReport, type AgreementInput } from "./report";
 import type { Label } from "./types";
 
 type Item = AgreementInput["items"][number];
 const CATS: Label[] = [1, 2, 3];
-
-/** The old, quadratic bootstrap: every statistic recomputed on every resample of all items. */
-function reference(items: Item[], raters: string[], iterations: number) {
-  const present = (it: Item) => Object.values(it.ratings).filter((l): l is Label => l !== null);
-  const ci = (stat: (s: readonly Item[]) => number | null) => {
-    const r = bootstrapCI(items, stat, { iterations, seed: 1 });
-    return { value: r.value, ci: r.lower === null ? null : [r.lower, r.upper!] };
-  };
-  const pair = (a: string, b: string) => (s: readonly Item[]) => {
-    const pairs = s.flatMap((it) => (it.ratings[a] != null && it.ratings[b] != null ? [[it.ratings[a]!, it.ratings[b]!] as const] : []));
-    return pairs.length ? cohenKappa(pairs, { categories: CATS, weights: "quadratic" }).value : null;
-  };
-  return {
-    percentAgreement: ci((s) => percentAgreement(s.map(present)).value),
-    fleissKappa: ci((s) => fleissKappa(s.map(present), CATS).value),
-    krippendorffAlpha: ci(
-      (s) =>
-        krippendorffAlpha(
-          s.map((it) => raters.map((r) => it.ratings[r] ?? null)),
-          { scale: "ordinal", categories: CATS },
-        ).value,
-    ),
-    pairs: raters.flatMap((a, i) => raters.slice(i + 1).map((b) => ci(pair(a, b)))),
-  };
-}
-
-/** Correlated ratings: each rater is the item's true value, off by one now and then. */
-function generate(nItems: number, raters: string[], perItem: number, seed: number): Item[] {
-  const rand = mulberry32(seed);
-  return Array.from({ length: nItems }, (_, i) => {
-    const truth = 1 + Math.floor(rand() * 3);
-    const who = perItem >= raters.length ? raters : [...raters].sort(() => rand() - 0.5).slice(0, perItem);
-    const ratings: Record<string, Label | null> = {};
-    for (const r of who) ratings[r] = rand() < 0.75 ? truth : Math.min(3, Math.max(1, truth + (rand() < 0.5 ? -1 : 1)));
-    return { id: i, ratings };
-  });
-}
+const reference = (items: Item[], raters: string[], iterations: number) => {
+  const r = referenceBootstrap(items, raters, CATS, iterations);
+  return { ...r, pairs: r.pairs.map((p) => p[0]) };
+};
+const generate = generateRatings;
 
 describe("the report's bootstrap against the resample-everything reference", () => {
   it("complete data (every rater on every item): the same values and the same intervals", () => {

@@ -191,6 +191,7 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
   const raters = ratersOf(items);
   const lists = items.map(present);
   const pa = percentAgreement(lists);
+  yield;
   const ratingsPerItem = opts.ratingsPerItem ?? modalRatingsPerItem(lists.map((l) => l.length));
   const complete = ratingsPerItem === null ? [] : lists.filter((l) => l.length === ratingsPerItem);
   const fk =
@@ -199,6 +200,7 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
       : complete.length === 0
         ? { value: null, reason: `no item has all ${ratingsPerItem} ratings yet` }
         : fleissKappa(complete, categories);
+  yield;
   const ka = krippendorffAlpha(
     items.map((it) => raters.map((r) => it.ratings[r] ?? null)),
     { scale, categories },
@@ -251,6 +253,7 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
             )
           : [];
         entry.ci = Object.fromEntries(COHEN_KEYS.map((key) => [key, keys.includes(key) ? pairCi[keys.indexOf(key)] : null]));
+        yield;
       }
     }
   }

@@ -124,6 +124,8 @@ function interval(stats: number[], o: ResampleOptions): Interval | null {
 
 /** Resamples per `yield`: small enough that a server slice stays a few milliseconds on a large campaign. */
 const CHECKPOINT = 16;
+/** Elementary steps between two checkpoints of a table bootstrap. */
+const WORK_PER_CHECKPOINT = 50_000;
 
 /** Intervals of percent agreement, Fleiss' kappa (complete items) and Krippendorff's alpha over resampled items. */
 export function* bootstrapOverall(
@@ -186,16 +188,19 @@ export function* bootstrapOverall(
 }
 
 /** One rater pair's intervals (one per weighting) over resamples of the items both rated. */
-export function* bootstrapPair(p: Prepared, a: number, b: number, weights: KappaWeights[], o: ResampleOptions): Steps<Array<Interval | null>> {
+export function* bootstrapPair(
+  p: Prepared,
+  a: number,
+  b: number,
+  weights: KappaWeights[],
+  o: ResampleOptions,
+): Steps<Array<Interval | null>> {
   const cells = p.pairCells.get(a * p.raters.length + b) ?? [];
-  // Draws per checkpoint: a pair of a few items yields rarely, a large one as often as the overall loop.
-  const every = Math.max(1, Math.floor((CHECKPOINT * Math.max(1, p.typeOf.length)) / Math.max(1, cells.length)));
   return yield* bootstrapCells(
     cells,
     p.K,
     weights.map((w) => (t: Float64Array) => kappaOfTable(t, p.K, w)),
     o,
-    every,
   );
 }
 
@@ -208,10 +213,11 @@ export function* bootstrapCells(
   K: number,
   stats: ReadonlyArray<(t: Float64Array) => number | string>,
   o: ResampleOptions,
-  every = Math.max(1, Math.floor(2000 / Math.max(1, cells.length))),
 ): Steps<Array<Interval | null>> {
   const n = cells.length;
   if (!n) return stats.map(() => null);
+  // Resamples per checkpoint, by their work (draws, and a K×K table per statistic): about a millisecond's worth.
+  const every = Math.max(1, Math.floor(WORK_PER_CHECKPOINT / (n + stats.length * K * K * K)));
   const rand = mulberry32(o.seed);
   const t = new Float64Array(K * K);
   const values = stats.map(() => [] as number[]);

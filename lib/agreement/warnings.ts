@@ -37,7 +37,10 @@ export function reportWarnings(
   const out: AgreementWarning[] = [];
   const add = (kind: AgreementWarningKind, message: string) => out.push({ dimension, kind, message });
   if (o.paired > 0 && o.paired < SMALL_N)
-    add("small-n", `only ${o.paired} items have two or more ratings (fewer than ${SMALL_N}): the intervals are wide, read the kappas as rough`);
+    add(
+      "small-n",
+      `only ${o.paired} items have two or more ratings (fewer than ${SMALL_N}): the intervals are wide, read the kappas as rough`,
+    );
   const kappa = r.fleissKappa ?? r.krippendorffAlpha;
   if (r.percentAgreement !== null && r.percentAgreement >= PARADOX_AGREEMENT && kappa !== null && kappa < PARADOX_KAPPA) {
     const total = Object.values(o.distribution).reduce((a, b) => a + b, 0);
