@@ -22,20 +22,21 @@ export function ReportAge({
   current,
   error,
   testId = "agreement-age",
-  pollMs = 3000,
+  pollMs,
 }: {
   /** Null: no report yet. */
   ageMs: number | null;
   current: boolean;
   error?: string | null;
   testId?: string;
+  /** Default: every second while there is no report yet, every 3 s while a newer one is computed. */
   pollMs?: number;
 }) {
   const router = useRouter();
   const waiting = !current && !error;
   useEffect(() => {
     if (!waiting) return;
-    const t = setTimeout(() => router.refresh(), pollMs);
+    const t = setTimeout(() => router.refresh(), pollMs ?? (ageMs === null ? 1000 : 3000));
     return () => clearTimeout(t);
   });
   const text =
