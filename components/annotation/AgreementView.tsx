@@ -3,6 +3,9 @@ import type { DimensionAgreement } from "@/lib/annotation/agreement";
 import { landisKoch } from "@/lib/agreement/interpret";
 import { DistributionChart } from "./DistributionChart";
 
+/** Pairs listed on the page at most (the export has every pair). */
+const MAX_PAIRS = 40;
+
 export const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "—" : x.toFixed(d));
 
 /**
@@ -51,8 +54,10 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
       </td>
     </tr>
   );
-  // With many annotators most pairs share few items: pairs without a shared item are left out, and a long list folds.
-  const pairs = r.cohen.map((p, i) => ({ p, i })).filter(({ p }) => p.n > 0);
+  // With many annotators (30 make 435 pairs) most pairs share a few items: the page shows the pairs that share
+  // the most, in a fold when there are many; every pair is in the export.
+  const shared = r.cohen.map((p, i) => ({ p, i })).filter(({ p }) => p.n > 0);
+  const pairs = [...shared].sort((a, b) => b.p.n - a.p.n || a.i - b.i).slice(0, MAX_PAIRS);
   const cats = d.dimension.categories.map((c) => c.value);
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`agreement-${d.dimension.key}`}>

@@ -201,10 +201,9 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
         ? { value: null, reason: `no item has all ${ratingsPerItem} ratings yet` }
         : fleissKappa(complete, categories);
   yield;
-  const ka = krippendorffAlpha(
-    items.map((it) => raters.map((r) => it.ratings[r] ?? null)),
-    { scale, categories },
-  );
+  const kaUnits = items.map((it) => raters.map((r) => it.ratings[r] ?? null));
+  yield;
+  const ka = krippendorffAlpha(kaUnits, { scale, categories });
   yield;
 
   const reasons: AgreementReport["reasons"] = {};

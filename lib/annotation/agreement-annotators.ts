@@ -4,7 +4,7 @@
  * from the first half of their items to the second (lib/agreement/annotators.ts).
  */
 import type { Db } from "@/db/client";
-import { agreementWithOthers, drift, median, type Drift, type RaterItem, type WithOthers } from "@/lib/agreement";
+import { agreementWithOthers, drift, median, type Drift, type RaterItem, type Steps, type WithOthers } from "@/lib/agreement";
 import type { ItemLabels } from "./human-labels";
 import type { DimensionSpec } from "./kinds";
 
@@ -20,7 +20,13 @@ export interface AnnotatorStats {
   drift: Record<string, Drift>;
 }
 
-export function annotatorStats(db: Db, campaignId: number, items: readonly ItemLabels[], dims: readonly DimensionSpec[]): AnnotatorStats[] {
+/** Reads the assignments now; the steps compute one annotator each (lib/agreement/steps.ts). */
+export function* annotatorStatsSteps(
+  db: Db,
+  campaignId: number,
+  items: readonly ItemLabels[],
+  dims: readonly DimensionSpec[],
+): Steps<AnnotatorStats[]> {
   const rows = db.$client
     .prepare(
       `SELECT u.email AS email, a.item_id AS itemId, a.status AS status, a.ms_spent AS ms
@@ -32,7 +38,9 @@ export function annotatorStats(db: Db, campaignId: number, items: readonly ItemL
   const byId = new Map(items.map((it) => [it.itemId, it]));
   const by = new Map<string, typeof rows>();
   for (const r of rows) (by.get(r.email) ?? by.set(r.email, []).get(r.email)!).push(r);
-  return [...by].map(([email, mine]) => {
+  const out: AnnotatorStats[] = [];
+  yield;
+  for (const [email, mine] of by) {
     const done = mine.filter((r) => r.status === "done");
     const agreement: Record<string, WithOthers> = {};
     const drifts: Record<string, Drift> = {};
@@ -49,7 +57,7 @@ export function annotatorStats(db: Db, campaignId: number, items: readonly ItemL
       agreement[d.key] = agreementWithOthers(theirs, categories);
       drifts[d.key] = drift(theirs, categories);
     }
-    return {
+    out.push({
       annotator: email,
       labels: done.length,
       skipped: mine.filter((r) => r.status === "skipped").length,
@@ -59,6 +67,8 @@ export function annotatorStats(db: Db, campaignId: number, items: readonly ItemL
       })(),
       agreement,
       drift: drifts,
-    };
-  });
+    });
+    yield;
+  }
+  return out;
 }

@@ -16,7 +16,7 @@ import {
   type TieRule,
 } from "@/lib/agreement";
 import { InvalidInputError } from "@/lib/errors";
-import { annotatorStats, type AnnotatorStats } from "./agreement-annotators";
+import { annotatorStatsSteps, type AnnotatorStats } from "./agreement-annotators";
 import { judgeAgreementSteps, type JudgeAgreement } from "./agreement-judges";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { campaignLabels } from "./human-labels";
@@ -78,16 +78,21 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
     if (!dims.length) throw new InvalidInputError(`dimension: "${opts.dimension}" is not a dimension of campaign ${campaignId}`);
   }
   const { items, raters } = campaignLabels(db, campaignId);
+  // Each read is a few tens of milliseconds on a large campaign: the server serves requests between them.
+  // A label written in between makes this report stale (its key was read first), so it is computed again.
+  yield;
   const tieRule = c.tieRule as TieRule;
   const disagreement = new Map<number, number>();
-  const annotators = annotatorStats(db, campaignId, items, dims);
+  const annotators = yield* annotatorStatsSteps(db, campaignId, items, dims);
   const judges = judgeAgreementSteps(db, campaignId, c.kind, items, dims, { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 });
+  yield;
   const warnings: AgreementWarning[] = [];
 
   const dimensions: DimensionAgreement[] = [];
   for (const d of dims) {
     const categories: Label[] = d.categories.map((x) => x.value);
     const labelled = items.filter((it) => Object.keys(it.human[d.key] ?? {}).length > 0);
+    yield;
     const report = yield* agreementReportSteps(
       { scale: d.scale, categories, items: labelled.map((it) => ({ id: it.externalId, ratings: { ...it.human[d.key] } })) },
       { bootstrap: { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 }, ratingsPerItem: c.perItem },
