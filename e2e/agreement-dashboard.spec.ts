@@ -70,6 +70,12 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(warnings.locator('[data-kind="constant-rater"]').first()).toContainText('gave "Tie" on all 6 items');
   await expect(warnings.locator('[data-kind="constant-judge"]')).toContainText('judge all-ties gave "Tie" on all 6 items');
 
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await warnings.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("campaign-agreement.png") });
+  await table.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("campaign-annotators.png") });
+
   // The dashboard, filtered to pairwise campaigns.
   await page.goto(`${base}/agreement?kind=pairwise-dialogue`);
   const card = page.getByTestId(`agreement-campaign-${id}`);

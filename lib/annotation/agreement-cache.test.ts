@@ -53,7 +53,11 @@ const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
 function label(user: number, externalId: string, requirement: string, ms = 1000) {
   const a = assignmentOf(user, externalId);
   const shown = a.swapped ? flip(requirement) : requirement;
-  submitLabels(db, user, a.id, { submissionId: `sub-${String(++sub).padStart(6, "0")}`, values: { requirement: shown, preference: "Tie" }, ms });
+  submitLabels(db, user, a.id, {
+    submissionId: `sub-${String(++sub).padStart(6, "0")}`,
+    values: { requirement: shown, preference: "Tie" },
+    ms,
+  });
 }
 
 describe("the agreement cache", () => {
@@ -113,8 +117,10 @@ describe("the agreement cache", () => {
       ["topic-2", "Lose", "Lose"],
       ["topic-3", "Win", "Lose"],
       ["topic-4", "Tie", "Tie"],
-    ])
-      (label(ann[0], id, a, 2000), label(ann[1], id, b, 4000));
+    ]) {
+      label(ann[0], id, a, 2000);
+      label(ann[1], id, b, 4000);
+    }
     const json = JSON.parse(exportCampaign(db, c.id, "json"));
     const a = json.agreement;
     expect(a.current).toBe(true);

@@ -77,6 +77,8 @@ export function judgeAgreementSteps(
             }
           }),
         );
+        // A run that gave no verdict on this dimension has nothing to compare.
+        if (!judgeValues.length) continue;
         plans.push({
           entry: {
             run: { id: run.id, name: run.name },
@@ -105,6 +107,8 @@ export function judgeAgreementSteps(
           judgeValues.push(j);
           for (const h of humans) if (index.has(h)) cells.push(index.get(j)! * K + index.get(h)!);
         }
+        // A run that gave no verdict on this dimension has nothing to compare.
+        if (!judgeValues.length) continue;
         plans.push({
           entry: { run: { id: run.id, name: run.name }, dimension: d.key, method: "ratings", n: cells.length },
           cells,

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { openDb } from "@/db/client";
 import { pct } from "@/bench/http-session";
 import { seedRatingCampaign } from "@/test/big-campaign";
-import { PASSWORD, postJson, signIn, startApp, tempDir, type Jar } from "./app";
+import { PASSWORD, signIn, startApp, tempDir, type Jar } from "./app";
 
 const SECONDS_ALONE = 10;
 const SECONDS = 20;

@@ -10,13 +10,13 @@ const COLOR = { humans: "#4f46e5", judge: "#d97706" } as const;
 
 export function ForestPlot({ rows }: { rows: ForestRow[] }) {
   if (!rows.length) return <p className="text-sm text-slate-500">No kappa with an interval yet.</p>;
-  const data = rows.map((r, i) => ({
+  const data = rows.map((r) => ({
     ...r,
-    y: i,
+    row: `${r.label} (n = ${r.n})`,
     // ErrorBar takes the distances below and above the point.
     err: r.lower !== null && r.upper !== null ? [r.value - r.lower, r.upper - r.value] : [0, 0],
   }));
-  const height = 40 + rows.length * 28;
+  const height = 70 + rows.length * 30;
   const series = (who: ForestRow["who"]) => data.filter((d) => d.who === who);
   return (
     <figure data-testid="forest-plot">
@@ -30,16 +30,7 @@ export function ForestPlot({ rows }: { rows: ForestRow[] }) {
           fontSize={11}
           label={{ value: "κ (95% bootstrap interval)", position: "insideBottom", offset: -12, fontSize: 11 }}
         />
-        <YAxis
-          type="number"
-          dataKey="y"
-          domain={[-0.5, rows.length - 0.5]}
-          ticks={rows.map((_, i) => i)}
-          reversed
-          width={380}
-          fontSize={11}
-          tickFormatter={(i: number) => (rows[i] ? `${rows[i].label} (n = ${rows[i].n})` : "")}
-        />
+        <YAxis type="category" dataKey="row" allowDuplicatedCategory={false} width={400} fontSize={11} interval={0} />
         <ReferenceLine x={0} stroke="#94a3b8" />
         {[0.4, 0.6, 0.8].map((x) => (
           <ReferenceLine key={x} x={x} stroke="#cbd5e1" strokeDasharray="2 4" />
@@ -47,7 +38,7 @@ export function ForestPlot({ rows }: { rows: ForestRow[] }) {
         <Tooltip
           cursor={false}
           content={({ payload }) => {
-            const p = payload?.[0]?.payload as (ForestRow & { y: number }) | undefined;
+            const p = payload?.[0]?.payload as ForestRow | undefined;
             if (!p) return null;
             return (
               <div className="rounded border border-slate-200 bg-white p-2 text-xs shadow">
