@@ -90,7 +90,10 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
           </table>
           <details open={pairs.length <= 12} className="mt-3">
             <summary className="cursor-pointer text-xs font-semibold text-slate-600">
-              Cohen&apos;s kappa per annotator pair ({pairs.length} pairs with shared items)
+              Cohen&apos;s kappa per annotator pair
+              {shared.length > pairs.length
+                ? ` (the ${pairs.length} of ${shared.length} pairs sharing the most items; every pair is in the export)`
+                : ` (${shared.length} ${shared.length === 1 ? "pair" : "pairs"} with shared items)`}
             </summary>
             <table className="w-full text-sm">
               <thead className="text-left text-xs text-slate-500">
