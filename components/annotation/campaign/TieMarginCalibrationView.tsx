@@ -52,19 +52,20 @@ export function TieMarginCalibrationView({
       ) : (
         <>
           <TieMarginChart cal={cal} />
-          {cal.best !== null ? (
+          {/* Without a best margin (every kappa undefined, e.g. a judge with one verdict throughout) a margin can still be applied by hand. */}
+          {cal.dimensions.length ? (
             <form action={applyTieMargin} className="flex flex-wrap items-center gap-2 text-sm" data-testid="apply-margin">
               <input type="hidden" name="campaignId" value={campaign.id} />
               <input
                 type="hidden"
                 name="source"
-                value={`campaign “${campaign.name}”, ${cal.run.name}, best by ${CRITERIA[criterion].label}`}
+                value={`campaign “${campaign.name}”, ${cal.run.name}, ${cal.best !== null ? `best by ${CRITERIA[criterion].label}` : "chosen by hand"}`}
               />
               <label className="text-xs text-slate-600">
                 Margin{" "}
                 <select
                   name="margin"
-                  defaultValue={String(cal.best)}
+                  defaultValue={String(cal.best ?? cal.run.margin ?? 0)}
                   className="rounded border border-slate-300 px-1 py-0.5"
                   aria-label="Margin to apply"
                 >
