@@ -3,6 +3,8 @@ import type { DimensionAgreement } from "@/lib/annotation/agreement";
 import { landisKoch } from "@/lib/agreement/interpret";
 import { DistributionChart } from "./DistributionChart";
 
+/** Annotators drawn as their own bar series at most. */
+const MAX_SERIES = 8;
 /** Pairs listed on the page at most (the export has every pair). */
 const MAX_PAIRS = 40;
 
@@ -155,7 +157,15 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
           </p>
         </div>
         <div>
-          <DistributionChart categories={cats} perRater={d.perRater} />
+          {/* Beyond a handful of annotators one bar each is unreadable (and heavy to draw): the pooled counts then. */}
+          <DistributionChart
+            categories={cats}
+            perRater={
+              Object.keys(d.perRater).length <= MAX_SERIES
+                ? d.perRater
+                : { [`all ${Object.keys(d.perRater).length} annotators`]: d.distribution }
+            }
+          />
           <h4 className="mt-2 text-xs font-semibold text-slate-600">
             Each annotator against the majority (rows: annotator, columns: majority)
           </h4>

@@ -17,6 +17,7 @@ import { PASSWORD, signIn, startApp, tempDir, type Jar } from "./app";
 const SECONDS_ALONE = 10;
 const SECONDS = 20;
 const TIMEOUT_MS = 30_000;
+const THINK_MS = 1000;
 
 describe("agreement under load", () => {
   it("PIs reload the campaign page and /agreement while 30 annotators submit: submit p95 ≤ 500 ms, nothing times out", async () => {
@@ -64,6 +65,8 @@ describe("agreement under load", () => {
           const url = k % 2 ? "/agreement" : campaignPage;
           const html = await timed(pages[url], `GET ${url}`, () => get(pis[i], url));
           for (const m of html.matchAll(/data-state="(\w+)"/g)) states.add(m[1]);
+          // A person reloading: a second between a page and the next.
+          await new Promise((r) => setTimeout(r, THINK_MS));
         }
       };
       const next = seeded.open.map(() => 0);
@@ -128,7 +131,7 @@ describe("agreement under load", () => {
       console.log(
         [
           `2,000 items × 30 annotators × 2 labels (${seeded.labelled} labelled before), ${errors.length} errors, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
-          `A: 30 annotators alone for ${SECONDS_ALONE} s; B: with 5 PIs reloading the campaign page and /agreement for ${SECONDS} s`,
+          `A: 30 annotators alone for ${SECONDS_ALONE} s; B: with 5 PIs reloading the campaign page and /agreement (${THINK_MS} ms between reloads) for ${SECONDS} s`,
           line("A: label submits (POST)", alone),
           line("A: GET /api/me (probe)", me.slice(meAlone, meSplit)),
           line("B: label submits (POST)", submits),
