@@ -3,6 +3,11 @@ import type { DimensionAgreement } from "@/lib/annotation/agreement";
 import { landisKoch } from "@/lib/agreement/interpret";
 import { DistributionChart } from "./DistributionChart";
 
+/** Annotators drawn as their own bar series at most. */
+const MAX_SERIES = 8;
+/** Pairs listed on the page at most (the export has every pair). */
+const MAX_PAIRS = 40;
+
 export const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "—" : x.toFixed(d));
 
 /**
@@ -41,9 +46,20 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
         {fmt(r[key])}
       </td>
       <td className="p-1.5 tabular-nums text-slate-500">{ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}</td>
-      <td className="p-1.5 text-slate-600">{reading ? (landisKoch(r[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}</td>
+      <td className="p-1.5 text-slate-600">
+        {reading ? (landisKoch(r[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}
+        {key === "fleissKappa" && r.fleissItems && r.fleissItems.leftOut > 0 && r.fleissItems.used > 0 ? (
+          <span className="block text-xs text-slate-500" data-testid={`${d.dimension.key}-fleiss-items`}>
+            over {r.fleissItems.used} of {r.items} items (those with all {r.fleissItems.ratingsPerItem} ratings)
+          </span>
+        ) : null}
+      </td>
     </tr>
   );
+  // With many annotators (30 make 435 pairs) most pairs share a few items: the page shows the pairs that share
+  // the most, in a fold when there are many; every pair is in the export.
+  const shared = r.cohen.map((p, i) => ({ p, i })).filter(({ p }) => p.n > 0);
+  const pairs = [...shared].sort((a, b) => b.p.n - a.p.n || a.i - b.i).slice(0, MAX_PAIRS);
   const cats = d.dimension.categories.map((c) => c.value);
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`agreement-${d.dimension.key}`}>
@@ -74,67 +90,82 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
               {row("Krippendorff's alpha", "krippendorffAlpha", true)}
             </tbody>
           </table>
-          <h4 className="mt-3 text-xs font-semibold text-slate-600">Cohen&apos;s kappa per annotator pair</h4>
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs text-slate-500">
-              <tr>
-                <th className="p-1.5">Pair</th>
-                <th className="p-1.5">n</th>
-                <th className="p-1.5">κ</th>
-                {d.dimension.scale === "ordinal" ? (
-                  <>
-                    <th className="p-1.5">linear</th>
-                    <th className="p-1.5">quadratic</th>
-                  </>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {r.cohen.map((p, i) => (
-                <tr key={p.raters.join()} className="border-t border-slate-100">
-                  <td className="p-1.5 text-xs">
-                    {p.raters[0]} × {p.raters[1]}
-                  </td>
-                  <td className="p-1.5 tabular-nums">{p.n}</td>
-                  <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-cohen-${i}`}>
-                    {p.kappa === null ? (
-                      <StatValue value={null} reason={p.reasons?.kappa} />
-                    ) : (
-                      <>
-                        {fmt(p.kappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? ""}</span>
-                      </>
-                    )}
-                  </td>
+          <details open={pairs.length <= 12} className="mt-3">
+            <summary className="cursor-pointer text-xs font-semibold text-slate-600">
+              Cohen&apos;s kappa per annotator pair
+              {shared.length > pairs.length
+                ? ` (the ${pairs.length} of ${shared.length} pairs sharing the most items; every pair is in the export)`
+                : ` (${shared.length} ${shared.length === 1 ? "pair" : "pairs"} with shared items)`}
+            </summary>
+            <table className="w-full text-sm">
+              <thead className="text-left text-xs text-slate-500">
+                <tr>
+                  <th className="p-1.5">Pair</th>
+                  <th className="p-1.5">n</th>
+                  <th className="p-1.5">κ</th>
                   {d.dimension.scale === "ordinal" ? (
                     <>
-                      <td className="p-1.5 tabular-nums">
-                        {p.linearWeightedKappa === null ? (
-                          <StatValue value={null} reason={p.reasons?.linearWeightedKappa ?? p.reasons?.kappa} />
-                        ) : (
-                          fmt(p.linearWeightedKappa)
-                        )}{" "}
-                        <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span>
-                      </td>
-                      <td className="p-1.5 tabular-nums">
-                        {p.quadraticWeightedKappa === null ? (
-                          <StatValue value={null} reason={p.reasons?.quadraticWeightedKappa ?? p.reasons?.kappa} />
-                        ) : (
-                          fmt(p.quadraticWeightedKappa)
-                        )}{" "}
-                        <span className="text-xs text-slate-500">{d.cohenInterpretation[i].quadratic ?? ""}</span>
-                      </td>
+                      <th className="p-1.5">linear</th>
+                      <th className="p-1.5">quadratic</th>
                     </>
                   ) : null}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {pairs.map(({ p, i }) => (
+                  <tr key={p.raters.join()} className="border-t border-slate-100">
+                    <td className="p-1.5 text-xs">
+                      {p.raters[0]} × {p.raters[1]}
+                    </td>
+                    <td className="p-1.5 tabular-nums">{p.n}</td>
+                    <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-cohen-${i}`}>
+                      {p.kappa === null ? (
+                        <StatValue value={null} reason={p.reasons?.kappa} />
+                      ) : (
+                        <>
+                          {fmt(p.kappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? ""}</span>
+                        </>
+                      )}
+                    </td>
+                    {d.dimension.scale === "ordinal" ? (
+                      <>
+                        <td className="p-1.5 tabular-nums">
+                          {p.linearWeightedKappa === null ? (
+                            <StatValue value={null} reason={p.reasons?.linearWeightedKappa ?? p.reasons?.kappa} />
+                          ) : (
+                            fmt(p.linearWeightedKappa)
+                          )}{" "}
+                          <span className="text-xs text-slate-500">{d.cohenInterpretation[i].linear ?? ""}</span>
+                        </td>
+                        <td className="p-1.5 tabular-nums">
+                          {p.quadraticWeightedKappa === null ? (
+                            <StatValue value={null} reason={p.reasons?.quadraticWeightedKappa ?? p.reasons?.kappa} />
+                          ) : (
+                            fmt(p.quadraticWeightedKappa)
+                          )}{" "}
+                          <span className="text-xs text-slate-500">{d.cohenInterpretation[i].quadratic ?? ""}</span>
+                        </td>
+                      </>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
           <p className="mt-2 text-xs text-slate-500">
             Majority vote, split votes: <b>{d.majority.tieRule}</b>.
           </p>
         </div>
         <div>
-          <DistributionChart categories={cats} perRater={d.perRater} />
+          {/* Beyond a handful of annotators one bar each is unreadable (and heavy to draw): the pooled counts then. */}
+          <DistributionChart
+            categories={cats}
+            perRater={
+              Object.keys(d.perRater).length <= MAX_SERIES
+                ? d.perRater
+                : { [`all ${Object.keys(d.perRater).length} annotators`]: d.distribution }
+            }
+          />
           <h4 className="mt-2 text-xs font-semibold text-slate-600">
             Each annotator against the majority (rows: annotator, columns: majority)
           </h4>

@@ -7,11 +7,13 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { TieMarginCalibration } from "@/lib/annotation/calibration";
 
+// The four series often coincide (Cohen and Fleiss are close on two raters): the Cohen lines are wide,
+// translucent bands drawn first, the Fleiss lines thin dashes on top, so a line on another stays visible.
 const SERIES = [
-  { key: "cohenPlain", label: "Cohen κ, all items", color: "#4f46e5", dash: undefined },
-  { key: "fleissPlain", label: "Fleiss κ, all items", color: "#0ea5e9", dash: undefined },
-  { key: "cohenDropped", label: "Cohen κ, ties dropped", color: "#f59e0b", dash: "5 3" },
-  { key: "fleissDropped", label: "Fleiss κ, ties dropped", color: "#10b981", dash: "5 3" },
+  { key: "cohenPlain", label: "Cohen κ, all items", color: "#4f46e5", dash: undefined, width: 6, opacity: 0.35, dot: 4 },
+  { key: "cohenDropped", label: "Cohen κ, ties dropped", color: "#f59e0b", dash: undefined, width: 6, opacity: 0.35, dot: 4 },
+  { key: "fleissPlain", label: "Fleiss κ, all items", color: "#0ea5e9", dash: "6 3", width: 2, opacity: 1, dot: 2 },
+  { key: "fleissDropped", label: "Fleiss κ, ties dropped", color: "#10b981", dash: "2 3", width: 2, opacity: 1, dot: 2 },
 ] as const;
 
 export function TieMarginChart({ cal }: { cal: TieMarginCalibration }) {
@@ -71,7 +73,9 @@ export function TieMarginChart({ cal }: { cal: TieMarginCalibration }) {
                     name={s.label}
                     stroke={s.color}
                     strokeDasharray={s.dash}
-                    dot={{ r: 2 }}
+                    strokeWidth={s.width}
+                    strokeOpacity={s.opacity}
+                    dot={{ r: s.dot, fillOpacity: s.opacity }}
                     connectNulls={false}
                     isAnimationActive={false}
                   />

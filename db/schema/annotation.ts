@@ -39,6 +39,11 @@ export const campaigns = sqliteTable("campaigns", {
     .notNull()
     .references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
+  /**
+   * Bumped by triggers (migration 0021_agreement_version_triggers) on every write the agreement report
+   * reads: labels, assignment status, adjudications, judge labels. The cached report names the version it saw.
+   */
+  agreementVersion: integer("agreement_version").notNull().default(0),
 });
 
 /** A label spec (like a Langfuse score config): one dimension of a campaign, its scale and ordered categories. */
@@ -313,3 +318,20 @@ export const judgeFailures = sqliteTable(
   },
   (t) => [uniqueIndex("judge_failures_run_item_dimension").on(t.runId, t.itemId, t.dimension)],
 );
+
+/**
+ * A campaign's agreement report, computed in the background (lib/annotation/agreement-cache.ts) and served
+ * from here: pages never compute it. `key` names what it was computed from (the campaign's agreement
+ * version, tie rule and k, and the report's format); a page showing an older key shows its age and asks
+ * for a fresh one.
+ */
+export const agreementReports = sqliteTable("agreement_reports", {
+  campaignId: integer("campaign_id")
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: "cascade" }),
+  key: text("key").notNull(),
+  computedAt: integer("computed_at").notNull(),
+  /** How long the computation took, in ms (wall time, slices included). */
+  ms: integer("ms").notNull(),
+  report: text("report").notNull(),
+});

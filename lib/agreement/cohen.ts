@@ -23,6 +23,72 @@ function weight(i: number, j: number, k: number, weights: KappaWeights): number 
   return weights === "linear" ? d : d * d;
 }
 
+/** Why a kappa is undefined when one rater (or both) gave one value throughout (docs/metrics.md, "Constant ratings"). */
+export const CONSTANT_RATINGS = "undefined (constant ratings)";
+
+/**
+ * The kappa of a flat k×k table (t[i * k + j]), or the reason it is undefined. No allocation: the bootstrap
+ * calls it once per resample and pair. A rater who gave one value throughout makes p_o = p_e (κ = 0 whatever
+ * the other did): that 0 says nothing about agreement, so it is undefined rather than "poor".
+ */
+export function kappaOfTable(t: ArrayLike<number>, k: number, weights: KappaWeights): number | string {
+  let n = 0;
+  let rowsUsed = 0;
+  let colsUsed = 0;
+  let sameCategory = true;
+  for (let i = 0; i < k; i++) {
+    let r = 0;
+    let c = 0;
+    for (let j = 0; j < k; j++) {
+      r += t[i * k + j];
+      c += t[j * k + i];
+    }
+    n += r;
+    if (r > 0) rowsUsed++;
+    if (c > 0) colsUsed++;
+    if (r > 0 !== c > 0) sameCategory = false;
+  }
+  if (n === 0) return "no item was rated by both raters";
+  if (rowsUsed === 1 && colsUsed === 1 && sameCategory)
+    return `${CONSTANT_RATINGS}: both raters used one and the same category (no disagreement is expected by chance)`;
+  if (rowsUsed === 1 || colsUsed === 1)
+    return `${CONSTANT_RATINGS}: the ${rowsUsed === 1 ? (colsUsed === 1 ? "two raters each" : "first rater") : "second rater"} gave one value throughout`;
+  if (weights === "none") {
+    // The textbook form (p_o − p_e)/(1 − p_e): algebraically the same, and it keeps simple cases exact.
+    let agree = 0;
+    let chance = 0;
+    for (let i = 0; i < k; i++) {
+      let r = 0;
+      let c = 0;
+      for (let j = 0; j < k; j++) {
+        r += t[i * k + j];
+        c += t[j * k + i];
+      }
+      agree += t[i * k + i];
+      chance += r * c;
+    }
+    const po = agree / n;
+    const pe = chance / (n * n);
+    return (po - pe) / (1 - pe);
+  }
+  let observed = 0;
+  let expected = 0;
+  for (let i = 0; i < k; i++) {
+    let r = 0;
+    for (let j = 0; j < k; j++) r += t[i * k + j];
+    for (let j = 0; j < k; j++) {
+      const w = weight(i, j, k, weights);
+      if (w === 0) continue;
+      let c = 0;
+      for (let x = 0; x < k; x++) c += t[x * k + j];
+      observed += w * t[i * k + j];
+      expected += (w * r * c) / n;
+    }
+  }
+  if (expected === 0) return "no disagreement is expected by chance (both raters used one and the same category)";
+  return 1 - observed / expected;
+}
+
 /** Kappa from a k×k table: table[i][j] = items rater 1 put in category i and rater 2 in category j. */
 export function cohenKappaTable(table: readonly (readonly number[])[], weights: KappaWeights = "none"): CohenResult {
   const k = table.length;
@@ -41,30 +107,9 @@ export function cohenKappaTable(table: readonly (readonly number[])[], weights: 
       expected += (w * rows[i] * cols[j]) / n;
     }
   }
-  const observedDisagreement = observed / n;
-  const expectedDisagreement = expected / n;
-  if (expected === 0) {
-    return {
-      value: null,
-      reason: "no disagreement is expected by chance (both raters used one and the same category)",
-      n,
-      observedDisagreement,
-      expectedDisagreement,
-    };
-  }
-  if (weights === "none") {
-    // The textbook form (p_o − p_e)/(1 − p_e): algebraically the same, and it keeps simple cases exact.
-    let agree = 0;
-    let chance = 0;
-    for (let i = 0; i < k; i++) {
-      agree += table[i][i];
-      chance += rows[i] * cols[i];
-    }
-    const po = agree / n;
-    const pe = chance / (n * n);
-    return { value: (po - pe) / (1 - pe), n, observedDisagreement, expectedDisagreement };
-  }
-  return { value: 1 - observed / expected, n, observedDisagreement, expectedDisagreement };
+  const v = kappaOfTable(table.flat(), k, weights);
+  const shares = { observedDisagreement: observed / n, expectedDisagreement: expected / n };
+  return typeof v === "string" ? { value: null, reason: v, n, ...shares } : { value: v, n, ...shares };
 }
 
 /** The k×k table of paired labels. */

@@ -10,3 +10,6 @@ export * from "./interpret";
 export * from "./judge-vs-human";
 export * from "./report";
 export * from "./tie-margin";
+export * from "./annotators";
+export * from "./warnings";
+export * from "./steps";

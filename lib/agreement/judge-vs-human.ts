@@ -5,7 +5,7 @@
  * human majority), as the paper cites, with Cohen's kappa beside it. The stricter variant drops every
  * item either side calls a tie. The plain kappas over all items are reported too.
  */
-import { cohenKappa } from "./cohen";
+import { CONSTANT_RATINGS, cohenKappa } from "./cohen";
 import { fleissKappa } from "./fleiss";
 import { majorityVote, type TieRule } from "./majority";
 import { percentAgreement } from "./percent";
@@ -59,8 +59,10 @@ export interface JudgeHumanResult extends KappaPair {
 }
 
 function kappas(pairs: Array<[Label, Label]>, categories: readonly Label[]): KappaPair {
-  const f = fleissKappa(pairs, categories);
   const c = cohenKappa(pairs, { categories });
+  // Fleiss' kappa does not know which "rater" is the judge; a side with one value throughout makes it as
+  // meaningless as Cohen's (docs/metrics.md, "Constant ratings"), so both say so.
+  const f: Stat = c.reason?.startsWith(CONSTANT_RATINGS) ? { value: null, reason: c.reason } : fleissKappa(pairs, categories);
   const p = percentAgreement(pairs);
   return {
     n: pairs.length,

@@ -56,11 +56,7 @@ export function krippendorffAlpha(units: ReadonlyArray<ReadonlyArray<Label | nul
   const idx = categoryIndex(categories);
   const K = categories.length;
 
-  // Metric values for interval/ratio: the label's number, or its rank when it is not numeric.
-  const values = categories.map((c, i) => numericValue(c) ?? i);
-  if (scale === "ratio" && categories.some((c) => numericValue(c) === undefined)) {
-    throw new RangeError("ratio alpha needs numeric labels");
-  }
+  const values = alphaValues(categories, scale);
 
   const o = Array.from({ length: K }, () => new Array<number>(K).fill(0));
   let unitsUsed = 0;
@@ -82,7 +78,28 @@ export function krippendorffAlpha(units: ReadonlyArray<ReadonlyArray<Label | nul
   // n is a sum of fractions that add up to the integer count of pairable ratings.
   const pairable = Math.round(n);
   if (unitsUsed === 0) return { value: null, reason: "no unit has two or more ratings", pairable, units: 0 };
+  const v = alphaOfCoincidences(o.flat(), K, scale, values);
+  return typeof v === "string" ? { value: null, reason: v, pairable, units: unitsUsed } : { value: v, pairable, units: unitsUsed };
+}
 
+/** The metric values of the categories for interval/ratio alpha: the label's number, or its rank when not numeric. */
+export function alphaValues(categories: readonly Label[], scale: AlphaScale): number[] {
+  if (scale === "ratio" && categories.some((c) => numericValue(c) === undefined)) throw new RangeError("ratio alpha needs numeric labels");
+  return categories.map((c, i) => numericValue(c) ?? i);
+}
+
+/**
+ * Alpha from a flat K×K coincidence matrix (o[c * K + k]), or why it is undefined. The bootstrap sums the
+ * units' precomputed matrices and calls this once per resample.
+ */
+export function alphaOfCoincidences(o: ArrayLike<number>, K: number, scale: AlphaScale, values: readonly number[]): number | string {
+  const nc = new Array<number>(K).fill(0);
+  let n = 0;
+  for (let c = 0; c < K; c++) {
+    for (let k = 0; k < K; k++) nc[c] += o[c * K + k];
+    n += nc[c];
+  }
+  if (n === 0) return "no unit has two or more ratings";
   const delta2 = (c: number, k: number): number => {
     if (c === k) return 0;
     switch (scale) {
@@ -108,19 +125,26 @@ export function krippendorffAlpha(units: ReadonlyArray<ReadonlyArray<Label | nul
       }
     }
   };
-
   let observed = 0;
   let expected = 0;
   for (let c = 0; c < K; c++) {
     for (let k = 0; k < K; k++) {
       if (c === k) continue;
       const d = delta2(c, k);
-      observed += o[c][k] * d;
+      observed += o[c * K + k] * d;
       expected += nc[c] * nc[k] * d;
     }
   }
-  if (expected === 0) {
-    return { value: null, reason: "no variation: every pairable rating has the same value", pairable, units: unitsUsed };
+  if (expected === 0) return "no variation: every pairable rating has the same value";
+  return 1 - ((n - 1) * observed) / expected;
+}
+
+/** One unit's coincidences (added into `into`, flat K×K) from its category counts; m = Σ counts ≥ 2. */
+export function addUnitCoincidences(into: number[] | Float64Array, counts: ArrayLike<number>, K: number, weight = 1): void {
+  let m = 0;
+  for (let c = 0; c < K; c++) m += counts[c];
+  for (let c = 0; c < K; c++) {
+    if (!counts[c]) continue;
+    for (let k = 0; k < K; k++) if (counts[k]) into[c * K + k] += (weight * (counts[c] * (c === k ? counts[k] - 1 : counts[k]))) / (m - 1);
   }
-  return { value: 1 - ((n - 1) * observed) / expected, pairable, units: unitsUsed };
 }

@@ -35,7 +35,7 @@ describe("agreement report (the shape of docs/cli.md)", () => {
     expect(r.reasons).toEqual({});
   });
 
-  it("nominal scales have no weighted kappas; unequal rating counts leave Fleiss null; missing ratings allowed", () => {
+  it("nominal scales have no weighted kappas; Fleiss over the items with complete ratings; missing ratings allowed", () => {
     const r = agreementReport(
       parseAgreementInput({
         scale: "nominal",
@@ -48,8 +48,10 @@ describe("agreement report (the shape of docs/cli.md)", () => {
       }),
     );
     expect(r.categories).toEqual(["x", "y"]);
+    // Two ratings is the most common count: Fleiss takes items 2 and 4 (both y, y), where it is undefined.
+    expect(r.fleissItems).toEqual({ used: 2, ratingsPerItem: 2, leftOut: 2 });
     expect(r.fleissKappa).toBeNull();
-    expect(r.reasons.fleissKappa).toMatch(/different numbers/);
+    expect(r.reasons.fleissKappa).toMatch(/same category/);
     expect(r.krippendorffAlpha).not.toBeNull();
     expect(r.cohen.map((c) => [c.raters, c.n])).toEqual([
       [["a", "b"], 2],

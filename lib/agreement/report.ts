@@ -4,13 +4,15 @@
  * quadraticWeightedKappa) are relied on elsewhere; everything else is additive.
  */
 import { InvalidInputError } from "@/lib/errors";
-import { bootstrapCI, type BootstrapOptions } from "./bootstrap";
-import { cohenKappa, type KappaWeights } from "./cohen";
+import type { BootstrapOptions } from "./bootstrap";
+import { cohenKappaTable, type KappaWeights } from "./cohen";
 import { fleissKappa } from "./fleiss";
 import { landisKoch } from "./interpret";
 import { defaultCategories, krippendorffAlpha } from "./krippendorff";
 import { majorityVote, type TieRule } from "./majority";
 import { percentAgreement } from "./percent";
+import { bootstrapOverall, bootstrapPair, prepareItems, type Prepared } from "./resample";
+import { runSteps, type Steps } from "./steps";
 import type { Label } from "./types";
 
 export type AgreementScale = "nominal" | "ordinal" | "interval";
@@ -53,6 +55,13 @@ export interface AgreementReport {
   reasons: Partial<Record<OverallKey, string>>;
   /** Landis–Koch reading of the kappas and alpha. */
   interpretation: { fleissKappa: string | null; krippendorffAlpha: string | null };
+  /**
+   * Fleiss' kappa needs the same number of ratings on every item: it is taken over the items with
+   * `ratingsPerItem` ratings (the campaign's, or the most common count); `leftOut` items are not in it.
+   */
+  fleissItems: { used: number; ratingsPerItem: number; leftOut: number };
+  /** Fleiss' kappa's 95% bootstrap interval (the same as bootstrap.ci.fleissKappa), when asked for. */
+  fleissCi?: Interval | null;
   /** Percentile bootstrap intervals over items, when asked for. */
   bootstrap?: { iterations: number; seed: number; level: number; ci: Partial<Record<OverallKey, Interval | null>> };
   /** Majority-vote label per item, when asked for. */
@@ -61,6 +70,8 @@ export interface AgreementReport {
 
 export interface AgreementReportOptions {
   bootstrap?: BootstrapOptions;
+  /** The complete number of ratings per item (a campaign's k); default: the most common count. */
+  ratingsPerItem?: number;
   majority?: { tieRule?: TieRule; tieLabel?: Label };
 }
 
@@ -126,64 +137,86 @@ function ratersOf(items: AgreementInput["items"]): string[] {
 type Item = AgreementInput["items"][number];
 const present = (it: Item): Label[] => Object.values(it.ratings).filter((l): l is Label => l !== null);
 
-function overall(items: readonly Item[], scale: AgreementScale, categories: Label[], raters: string[]) {
-  const lists = items.map(present);
-  const pa = percentAgreement(lists);
-  const fk = fleissKappa(lists, categories);
-  const ka = krippendorffAlpha(
-    items.map((it) => raters.map((r) => it.ratings[r] ?? null)),
-    { scale, categories },
-  );
-  return { pa, fk, ka };
-}
-
-function cohenPair(items: readonly Item[], a: string, b: string, scale: AgreementScale, categories: Label[]) {
-  const pairs: Array<[Label, Label]> = [];
-  for (const it of items) {
-    const x = it.ratings[a];
-    const y = it.ratings[b];
-    if (x !== null && x !== undefined && y !== null && y !== undefined) pairs.push([x, y]);
-  }
-  const k = (weights: KappaWeights) => cohenKappa(pairs, { categories, weights });
-  const ordered = scale !== "nominal";
-  return {
-    n: pairs.length,
-    kappa: k("none"),
-    linearWeightedKappa: ordered ? k("linear") : { value: null, reason: "weighted kappa applies to ordered scales" },
-    quadraticWeightedKappa: ordered ? k("quadratic") : { value: null, reason: "weighted kappa applies to ordered scales" },
-  };
+/** The most common number of ratings among items with two or more (the larger on a tie); null when none has two. */
+export function modalRatingsPerItem(counts: readonly number[]): number | null {
+  const freq = new Map<number, number>();
+  for (const m of counts) if (m >= 2) freq.set(m, (freq.get(m) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [m, f] of freq) if (best === null || f > freq.get(best)! || (f === freq.get(best)! && m > best)) best = m;
+  return best;
 }
 
 const COHEN_KEYS: CohenKey[] = ["kappa", "linearWeightedKappa", "quadraticWeightedKappa"];
+const WEIGHTS: Record<CohenKey, KappaWeights> = { kappa: "none", linearWeightedKappa: "linear", quadraticWeightedKappa: "quadratic" };
+
+function cohenEntry(p: Prepared, a: number, b: number, scale: AgreementScale): CohenPairReport {
+  const K = p.K;
+  const cells = p.pairCells.get(a * p.raters.length + b) ?? [];
+  const table = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  for (const cell of cells) table[Math.floor(cell / K)][cell % K]++;
+  const entry: CohenPairReport = {
+    raters: [p.raters[a], p.raters[b]],
+    n: cells.length,
+    kappa: null,
+    linearWeightedKappa: null,
+    quadraticWeightedKappa: null,
+  };
+  const why: CohenPairReport["reasons"] = {};
+  for (const key of COHEN_KEYS) {
+    if (key !== "kappa" && scale === "nominal") {
+      why[key] = "weighted kappa applies to ordered scales";
+      continue;
+    }
+    const r = cohenKappaTable(table, WEIGHTS[key]);
+    entry[key] = r.value;
+    if (r.reason) why[key] = r.reason;
+  }
+  if (Object.keys(why).length) entry.reasons = why;
+  return entry;
+}
 
 /** The agreement report (docs/cli.md) for already-parsed input (see `parseAgreementInput`). */
 export function agreementReport(input: AgreementInput, opts: AgreementReportOptions = {}): AgreementReport {
+  return runSteps(agreementReportSteps(input, opts));
+}
+
+/**
+ * The report as steps (lib/agreement/steps.ts). Its cost is linear in the labels: every item's ratings are
+ * tabulated once (./resample.ts); the overall bootstrap draws items and adds their precomputed tables, and
+ * each rater pair's bootstrap draws only the items that pair shares (a pair with none costs nothing).
+ */
+export function* agreementReportSteps(input: AgreementInput, opts: AgreementReportOptions = {}): Steps<AgreementReport> {
   const { scale, items } = input;
   const categories = input.categories ?? defaultCategories(items.flatMap(present));
   const raters = ratersOf(items);
-  const { pa, fk, ka } = overall(items, scale, categories, raters);
+  const lists = items.map(present);
+  const pa = percentAgreement(lists);
+  yield;
+  const ratingsPerItem = opts.ratingsPerItem ?? modalRatingsPerItem(lists.map((l) => l.length));
+  const complete = ratingsPerItem === null ? [] : lists.filter((l) => l.length === ratingsPerItem);
+  const fk =
+    ratingsPerItem === null
+      ? { value: null, reason: "no item has two or more ratings" }
+      : complete.length === 0
+        ? { value: null, reason: `no item has all ${ratingsPerItem} ratings yet` }
+        : fleissKappa(complete, categories);
+  yield;
+  const kaUnits = items.map((it) => raters.map((r) => it.ratings[r] ?? null));
+  yield;
+  const ka = krippendorffAlpha(kaUnits, { scale, categories });
+  yield;
 
   const reasons: AgreementReport["reasons"] = {};
   if (pa.reason) reasons.percentAgreement = pa.reason;
   if (fk.reason) reasons.fleissKappa = fk.reason;
   if (ka.reason) reasons.krippendorffAlpha = ka.reason;
 
+  const prepared = prepareItems(items, raters, categories, scale, ratingsPerItem ?? 0);
+  yield;
   const cohen: CohenPairReport[] = [];
   for (let i = 0; i < raters.length; i++) {
-    for (let j = i + 1; j < raters.length; j++) {
-      const c = cohenPair(items, raters[i], raters[j], scale, categories);
-      const entry: CohenPairReport = {
-        raters: [raters[i], raters[j]],
-        n: c.n,
-        kappa: c.kappa.value,
-        linearWeightedKappa: c.linearWeightedKappa.value,
-        quadraticWeightedKappa: c.quadraticWeightedKappa.value,
-      };
-      const why: CohenPairReport["reasons"] = {};
-      for (const key of COHEN_KEYS) if (c[key].reason) why[key] = c[key].reason;
-      if (Object.keys(why).length) entry.reasons = why;
-      cohen.push(entry);
-    }
+    for (let j = i + 1; j < raters.length; j++) cohen.push(cohenEntry(prepared, i, j, scale));
+    yield;
   }
 
   const report: AgreementReport = {
@@ -197,35 +230,29 @@ export function agreementReport(input: AgreementInput, opts: AgreementReportOpti
     raters,
     reasons,
     interpretation: { fleissKappa: landisKoch(fk.value), krippendorffAlpha: landisKoch(ka.value) },
+    fleissItems: { used: complete.length, ratingsPerItem: ratingsPerItem ?? 0, leftOut: items.length - complete.length },
   };
 
   if (opts.bootstrap) {
-    const interval = (stat: (sample: readonly Item[]) => number | null): Interval | null => {
-      const ci = bootstrapCI(items, stat, opts.bootstrap);
-      return ci.lower === null || ci.upper === null ? null : [ci.lower, ci.upper];
-    };
-    report.bootstrap = {
-      iterations: opts.bootstrap.iterations ?? 1000,
-      seed: opts.bootstrap.seed ?? 1,
-      level: opts.bootstrap.level ?? 0.95,
-      ci: {
-        percentAgreement: interval((s) => percentAgreement(s.map(present)).value),
-        fleissKappa: interval((s) => fleissKappa(s.map(present), categories).value),
-        krippendorffAlpha: interval(
-          (s) =>
-            krippendorffAlpha(
-              s.map((it) => raters.map((r) => it.ratings[r] ?? null)),
-              { scale, categories },
-            ).value,
-        ),
-      },
-    };
-    for (const entry of cohen) {
-      const [a, b] = entry.raters;
-      entry.ci = {};
-      for (const key of COHEN_KEYS) {
-        if (entry[key] === null) entry.ci[key] = null;
-        else entry.ci[key] = interval((s) => cohenPair(s, a, b, scale, categories)[key].value);
+    const b = { iterations: opts.bootstrap.iterations ?? 1000, seed: opts.bootstrap.seed ?? 1, level: opts.bootstrap.level ?? 0.95 };
+    const ci = yield* bootstrapOverall(prepared, b);
+    report.bootstrap = { ...b, ci };
+    report.fleissCi = ci.fleissKappa ?? null;
+    for (let i = 0, at = 0; i < raters.length; i++) {
+      for (let j = i + 1; j < raters.length; j++, at++) {
+        const entry = cohen[at];
+        const keys = COHEN_KEYS.filter((key) => entry[key] !== null);
+        const pairCi = keys.length
+          ? yield* bootstrapPair(
+              prepared,
+              i,
+              j,
+              keys.map((key) => WEIGHTS[key]),
+              b,
+            )
+          : [];
+        entry.ci = Object.fromEntries(COHEN_KEYS.map((key) => [key, keys.includes(key) ? pairCi[keys.indexOf(key)] : null]));
+        yield;
       }
     }
   }

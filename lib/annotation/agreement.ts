@@ -3,8 +3,21 @@
  * dashboard shows and `pal metrics agreement --campaign` prints (one function for both).
  */
 import type { Db } from "@/db/client";
-import { agreementReport, landisKoch, majorityVote, type AgreementReport, type Label, type TieRule } from "@/lib/agreement";
+import {
+  agreementReportSteps,
+  landisKoch,
+  majorityVote,
+  reportWarnings,
+  runSteps,
+  type AgreementReport,
+  type AgreementWarning,
+  type Label,
+  type Steps,
+  type TieRule,
+} from "@/lib/agreement";
 import { InvalidInputError } from "@/lib/errors";
+import { annotatorStatsSteps, type AnnotatorStats } from "./agreement-annotators";
+import { judgeAgreementSteps, type JudgeAgreement } from "./agreement-judges";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { campaignLabels } from "./human-labels";
 import type { DimensionSpec } from "./kinds";
@@ -34,6 +47,12 @@ export interface CampaignAgreement {
   dimensions: DimensionAgreement[];
   /** Items ranked by disagreement (share of dissenting labels summed over dimensions). */
   mostDisagreement: Array<{ itemId: number; externalId: string; score: number }>;
+  /** Per annotator: labels, skips, pace, agreement with the others and its drift (./agreement-annotators.ts). */
+  annotators: AnnotatorStats[];
+  /** Each judge run against the humans, per dimension, with intervals (./agreement-judges.ts). */
+  judges: JudgeAgreement[];
+  /** Figures easy to over-read (lib/agreement/warnings.ts), for every dimension and judge. */
+  warnings: AgreementWarning[];
 }
 
 export interface AgreementOptions {
@@ -42,7 +61,16 @@ export interface AgreementOptions {
   seed?: number;
 }
 
+/** The whole report at once (the CLI); the server computes it in slices in the background (./agreement-cache.ts). */
 export function campaignAgreement(db: Db, campaignId: number, opts: AgreementOptions = {}): CampaignAgreement {
+  return runSteps(campaignAgreementSteps(db, campaignId, opts));
+}
+
+/**
+ * The report as steps (lib/agreement/steps.ts). The database is read at the start, at once (a consistent
+ * snapshot: `campaignLabels`, the assignments, the judge labels); the statistics then run in steps.
+ */
+export function* campaignAgreementSteps(db: Db, campaignId: number, opts: AgreementOptions = {}): Steps<CampaignAgreement> {
   const c = getCampaign(db, campaignId);
   let dims = campaignDimensionsOf(db, campaignId);
   if (opts.dimension !== undefined) {
@@ -50,15 +78,24 @@ export function campaignAgreement(db: Db, campaignId: number, opts: AgreementOpt
     if (!dims.length) throw new InvalidInputError(`dimension: "${opts.dimension}" is not a dimension of campaign ${campaignId}`);
   }
   const { items, raters } = campaignLabels(db, campaignId);
+  // Each read is a few tens of milliseconds on a large campaign: the server serves requests between them.
+  // A label written in between makes this report stale (its key was read first), so it is computed again.
+  yield;
   const tieRule = c.tieRule as TieRule;
   const disagreement = new Map<number, number>();
+  const annotators = yield* annotatorStatsSteps(db, campaignId, items, dims);
+  const judges = judgeAgreementSteps(db, campaignId, c.kind, items, dims, { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 });
+  yield;
+  const warnings: AgreementWarning[] = [];
 
-  const dimensions = dims.map((d): DimensionAgreement => {
+  const dimensions: DimensionAgreement[] = [];
+  for (const d of dims) {
     const categories: Label[] = d.categories.map((x) => x.value);
     const labelled = items.filter((it) => Object.keys(it.human[d.key] ?? {}).length > 0);
-    const report = agreementReport(
+    yield;
+    const report = yield* agreementReportSteps(
       { scale: d.scale, categories, items: labelled.map((it) => ({ id: it.externalId, ratings: { ...it.human[d.key] } })) },
-      { bootstrap: { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 } },
+      { bootstrap: { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 }, ratingsPerItem: c.perItem },
     );
     const distribution: Record<string, number> = Object.fromEntries(categories.map((x) => [String(x), 0]));
     const perRater: Record<string, Record<string, number>> = {};
@@ -93,7 +130,9 @@ export function campaignAgreement(db: Db, campaignId: number, opts: AgreementOpt
       }
       return { itemId: it.itemId, externalId: it.externalId, label, tied: m.tied, rule: m.rule };
     });
-    return {
+    const paired = labelled.filter((it) => Object.keys(it.human[d.key]).length >= 2).length;
+    warnings.push(...reportWarnings(d.key, report, { paired, distribution, perRater }));
+    dimensions.push({
       dimension: d,
       report,
       cohenInterpretation: report.cohen.map((p) => ({
@@ -108,13 +147,16 @@ export function campaignAgreement(db: Db, campaignId: number, opts: AgreementOpt
       perRater,
       majority: { tieRule, items: majorityItems },
       confusion: [...confusion].sort(([a], [b]) => a.localeCompare(b)).map(([rater, counts]) => ({ rater, counts })),
-    };
-  });
+    });
+    yield;
+  }
+  const judged = yield* judges;
+  warnings.push(...judged.warnings);
   const byId = new Map(items.map((i) => [i.itemId, i]));
   const mostDisagreement = [...disagreement]
     .filter(([, s]) => s > 0)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, 20)
     .map(([itemId, score]) => ({ itemId, externalId: byId.get(itemId)!.externalId, score: Math.round(score * 1e6) / 1e6 }));
-  return { campaignId, kind: c.kind, tieRule, raters, dimensions, mostDisagreement };
+  return { campaignId, kind: c.kind, tieRule, raters, dimensions, mostDisagreement, annotators, judges: judged.judges, warnings };
 }

@@ -225,8 +225,12 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(itemsOverview(db, c.id)).toHaveLength(6);
     const strict = humanVsJudge(db, c.id, run.runId, { variant: "either" }).dimensions[0];
     expect(strict.result.n).toBe(3);
-    expect(strict.result.cohenKappa.value).toBeCloseTo(0, 10);
-    expect(strict.result.fleissKappa.value).toBeCloseTo(-0.2, 10);
+    // The judge says Win on all three kept items: its kappas are undefined (constant ratings), not 0 and −0.2.
+    expect(strict.result.cohenKappa).toEqual({
+      value: null,
+      reason: expect.stringMatching(/^undefined \(constant ratings\): the first rater/),
+    });
+    expect(strict.result.fleissKappa).toEqual({ value: null, reason: strict.result.cohenKappa.reason });
     // An adjudication settles item 2 as Win: now 4 kept items agree on 1, 2, 6.
     const item2 = db.$client.prepare("select id from campaign_items where external_id = 'topic-2'").get() as { id: number };
     adjudicate(db, c.id, item2.id, "requirement", "Win", "left clarifies the need", admin);

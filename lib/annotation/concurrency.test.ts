@@ -72,7 +72,11 @@ describe("labels under concurrency", () => {
     const one = JSON.parse(pal("metrics", "agreement", "--campaign", String(c.id), "--dimension", "preference", "--json").stdout);
     expect(one.dimensions).toEqual(dashboard.dimensions.filter((d: { dimension: { key: string } }) => d.dimension.key === "preference"));
     const ex = pal("campaign", "export", "--campaign", String(c.id), "--format", "json");
-    expect(JSON.parse(ex.stdout).agreement).toEqual(dashboard);
+    // The export adds when the report was computed and that it is current (the CLI computes it there and then).
+    const { computedAt, current, ...exported } = JSON.parse(ex.stdout).agreement;
+    expect(exported).toEqual(dashboard);
+    expect(current).toBe(true);
+    expect(Number.isFinite(Date.parse(computedAt))).toBe(true);
     const csv = pal("campaign", "export", "--campaign", String(c.id), "--format", "csv");
     expect(csv.stdout.trim().split("\n")).toHaveLength(1 + (6 + 3) * 2);
     const bad = pal("metrics", "agreement", "--campaign", "999");

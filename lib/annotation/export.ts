@@ -2,7 +2,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assignments, campaignItems, judgeFailures, judgeLabels, labels, users } from "@/db/schema";
-import { campaignAgreement } from "./agreement";
+import { campaignAgreement, type CampaignAgreement } from "./agreement";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
 import { judgeRunsOf } from "./human-labels";
 import { toCsv } from "@/lib/csv";
@@ -61,9 +61,23 @@ export function labelRows(db: Db, campaignId: number) {
     .all();
 }
 
+/**
+ * A report the export takes as it is: the server passes its cached one (lib/annotation/agreement-cache.ts),
+ * with its time and whether newer labels have come since; without one (the CLI) it is computed here.
+ */
+export interface ServedAgreement {
+  report: CampaignAgreement;
+  computedAt: number;
+  current: boolean;
+}
+
+function served(db: Db, campaignId: number, given?: ServedAgreement): ServedAgreement {
+  return given ?? { report: campaignAgreement(db, campaignId), computedAt: Date.now(), current: true };
+}
+
 /** The agreement report as CSV rows: one per dimension and statistic (Cohen: one per annotator pair and weighting). */
-export function agreementCsv(db: Db, campaignId: number): string {
-  const a = campaignAgreement(db, campaignId);
+export function agreementCsv(db: Db, campaignId: number, given?: ServedAgreement): string {
+  const a = served(db, campaignId, given).report;
   const rows: Array<Record<string, unknown>> = [];
   for (const d of a.dimensions) {
     const r = d.report;
@@ -103,9 +117,15 @@ export function agreementCsv(db: Db, campaignId: number): string {
   return toCsv(rows, ["dimension", "statistic", "raters", "n", "value", "ciLow", "ciHigh", "reading", "note"]);
 }
 
-export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json", what: "labels" | "agreement" = "labels"): string {
+export function exportCampaign(
+  db: Db,
+  campaignId: number,
+  format: "csv" | "json",
+  what: "labels" | "agreement" = "labels",
+  given?: ServedAgreement,
+): string {
   const c = getCampaign(db, campaignId);
-  if (format === "csv" && what === "agreement") return agreementCsv(db, campaignId);
+  if (format === "csv" && what === "agreement") return agreementCsv(db, campaignId, given);
   const rows = labelRows(db, campaignId);
   if (format === "csv") {
     return toCsv(rows, ["item", "itemId", "annotator", "dimension", "value", "shownValue", "swapped", "comment", "msSpent", "submittedAt"]);
@@ -117,7 +137,11 @@ export function exportCampaign(db: Db, campaignId: number, format: "csv" | "json
         systems: campaignSystemsOf(db, campaignId),
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,
-        agreement: campaignAgreement(db, campaignId),
+        agreement: (() => {
+          const a = served(db, campaignId, given);
+          // When it was computed, and false when labels have come in since (the server's cached report).
+          return { ...a.report, computedAt: new Date(a.computedAt).toISOString(), current: a.current };
+        })(),
         judges: judgeRunsExport(db, campaignId),
       },
       null,

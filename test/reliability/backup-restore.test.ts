@@ -20,7 +20,7 @@ import { submitLabels } from "@/lib/annotation/queue";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { backupDatabase } from "@/lib/db-backup";
 import { PALSET_EN, PALSET_ZH, ROOT } from "@/test/fixtures";
-import { dbProblems, PASSWORD, signIn, startApp, tempDir, type App } from "./app";
+import { dbProblems, PASSWORD, signIn, startApp, tempDir, waitUntil, type App } from "./app";
 
 const run = promisify(execFile);
 const jsonFiles = (dir: string) =>
@@ -45,6 +45,10 @@ async function pal(db: string, ...args: string[]): Promise<{ code: number; stdou
 /** What a signed-in admin sees: JSON lists and exports, and the visible text of pages. */
 async function snapshot(base: string, campaignId: number, datasetId: number): Promise<Record<string, string>> {
   const jar = await signIn(base, "bk-admin@pal.local", PASSWORD);
+  // The agreement report is computed in the background after a first view: wait until it is current.
+  await waitUntil("the campaign's agreement report", async () =>
+    /data-state="current"/.test(await (await fetch(`${base}/campaigns/${campaignId}`, { headers: { cookie: jar.header() } })).text()),
+  );
   const out: Record<string, string> = {};
   for (const url of [
     "/api/admin/users",
@@ -63,7 +67,9 @@ async function snapshot(base: string, campaignId: number, datasetId: number): Pr
       : text
           .replace(/<script[\s\S]*?<\/script>/g, "")
           .replace(/<[^>]+>/g, " ")
-          .replace(/\s+/g, " ");
+          .replace(/\s+/g, " ")
+          // The report's age moves on between the two snapshots.
+          .replace(/computed (just now|\d+ (s|min|h) ago)/g, "computed (age)");
   }
   return out;
 }

@@ -15,6 +15,7 @@ export function TieMarginApplyForm({
   campaignId,
   source,
   best,
+  initial,
   margins,
   targets,
   ownExperiment,
@@ -23,7 +24,10 @@ export function TieMarginApplyForm({
   campaignId: number;
   /** Where the margin comes from, stored beside the experiment's W/T/L. */
   source: string;
-  best: number;
+  /** The best margin, none when every kappa is undefined (the margin is then chosen by hand). */
+  best: number | null;
+  /** The margin selected at first. */
+  initial: number;
   margins: number[];
   targets: Array<{ id: number; name: string; margin: number | null }>;
   ownExperiment: number | null;
@@ -35,7 +39,7 @@ export function TieMarginApplyForm({
       <input type="hidden" name="source" value={source} />
       <label className="text-xs text-slate-600">
         Margin{" "}
-        <select name="margin" defaultValue={String(best)} className="rounded border border-slate-300 px-1 py-0.5" aria-label="Margin to apply">
+        <select name="margin" defaultValue={String(initial)} className="rounded border border-slate-300 px-1 py-0.5" aria-label="Margin to apply">
           {margins.map((m) => (
             <option key={m} value={String(m)}>
               {m.toFixed(2)}

@@ -53,12 +53,14 @@ export function TieMarginCalibrationView({
       ) : (
         <>
           <TieMarginChart cal={cal} />
-          {cal.best !== null ? (
+          {/* Without a best margin (every kappa undefined, e.g. a judge with one verdict throughout) a margin can still be applied by hand. */}
+          {cal.dimensions.length ? (
             <TieMarginApplyForm
               action={applyTieMargin}
               campaignId={campaign.id}
-              source={`campaign “${campaign.name}”, ${cal.run.name}, best by ${CRITERIA[criterion].label}`}
+              source={`campaign “${campaign.name}”, ${cal.run.name}, ${cal.best !== null ? `best by ${CRITERIA[criterion].label}` : "chosen by hand"}`}
               best={cal.best}
+              initial={cal.best ?? cal.run.margin ?? 0}
               margins={(cal.dimensions[0]?.curve ?? []).map((p) => p.margin)}
               targets={targets.map((e) => ({ id: e.id, name: e.name, margin: e.margin }))}
               ownExperiment={ownExperiment}

@@ -4,7 +4,6 @@ import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
 import {
   annotatorProgress,
-  campaignAgreement,
   campaignDimensionsOf,
   campaignSystemsOf,
   figure2,
@@ -15,6 +14,7 @@ import {
   ratingVsJudge,
 } from "@/lib/annotation";
 import { judgeLabelsOf, judgeRunsOf } from "@/lib/annotation/human-labels";
+import { agreementSnapshot } from "@/lib/annotation/agreement-cache";
 import { campaignExperimentId, experimentsWithPairwiseResults, tieMarginCalibration } from "@/lib/annotation/calibration";
 import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
 import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
@@ -51,6 +51,8 @@ export default async function CampaignPage({
   const variant = sp.variant === "either" ? "either" : "both";
   const humans = sp.humans === "adjudication" ? "adjudication" : "vote";
   const def = kindDef(c.kind);
+  // The cached report (computed in the background, never here); asks for a fresh one when labels came since.
+  const agreement = agreementSnapshot(db, id);
   const systems = campaignSystemsOf(db, id);
   // A run without a single verdict (every call failed) has nothing to compare: no empty Table 11 block.
   const runs = judgeRunsOf(db, id).filter((r) => judgeLabelsOf(db, r.id).size > 0);
@@ -64,7 +66,7 @@ export default async function CampaignPage({
     <div className="space-y-5">
       <CampaignHeader campaign={c} kindLabel={def.label} systems={systems} setStatus={setStatusAction} />
       <AnnotatorProgress campaignId={id} progress={annotatorProgress(db, id)} />
-      <AnnotatorAgreement campaignId={id} agreement={campaignAgreement(db, id)} />
+      <AnnotatorAgreement campaignId={id} snapshot={agreement} dims={campaignDimensionsOf(db, id)} />
       <JudgesSection
         campaign={c}
         def={def}

@@ -1,0 +1,63 @@
+"use client";
+/**
+ * The age of a cached agreement report ("computed 2 min ago, refreshing…"). Reports are computed in the
+ * background (lib/annotation/agreement-cache.ts); while a newer one is on its way this re-renders the page
+ * every few seconds (router.refresh), and offers a reload.
+ */
+import { useEffect } from "react";
+import { useRouter } from "next/navigation";
+
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 5) return "just now";
+  if (s < 60) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  return h < 48 ? `${h} h ago` : `${Math.round(h / 24)} days ago`;
+}
+
+export function ReportAge({
+  ageMs,
+  current,
+  error,
+  testId = "agreement-age",
+  pollMs,
+}: {
+  /** Null: no report yet. */
+  ageMs: number | null;
+  current: boolean;
+  error?: string | null;
+  testId?: string;
+  /** Default: every second while there is no report yet, every 3 s while a newer one is computed. */
+  pollMs?: number;
+}) {
+  const router = useRouter();
+  const waiting = !current && !error;
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setTimeout(() => router.refresh(), pollMs ?? (ageMs === null ? 1000 : 3000));
+    return () => clearTimeout(t);
+  });
+  const text =
+    ageMs === null
+      ? error
+        ? "the agreement report could not be computed"
+        : "the agreement report is being computed…"
+      : `computed ${formatAge(ageMs)}${current ? "" : error ? "" : ", refreshing…"}`;
+  return (
+    <span
+      className="text-xs text-slate-500"
+      data-testid={testId}
+      data-state={current ? "current" : ageMs === null ? "computing" : "refreshing"}
+    >
+      {text}
+      {error ? <span className="text-rose-700"> ({error})</span> : null}
+      {waiting ? (
+        <button type="button" className="ml-2 text-indigo-700 hover:underline" onClick={() => router.refresh()}>
+          Reload
+        </button>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * The agreement report is served from its cache: a view never computes it, asks for a fresh one when
+ * labels changed (the triggers bump the campaign's version), and the export carries the new fields.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/test/db";
+import { ROOT } from "@/test/fixtures";
+import { createUser } from "@/lib/users/users";
+import { adjudicate, createCampaign, exportCampaign, importJudgeVerdicts, skipAssignment, submitLabels } from "@/lib/annotation";
+import { agreementIdle, agreementKey, agreementSnapshot, computeAgreement } from "./agreement-cache";
+import { agreementDashboard, dashboardFilters } from "./agreement-dashboard";
+import type { Db } from "@/db/client";
+
+const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
+
+let t: ReturnType<typeof tempDb>;
+let db: Db;
+let admin: number;
+let ann: number[];
+beforeEach(async () => {
+  t = tempDb();
+  db = t.db;
+  admin = (await createUser(db, { email: "r@x.io", role: "researcher", password: "password-123" })).id;
+  ann = [];
+  for (const e of ["a1@x.io", "a2@x.io"]) ann.push((await createUser(db, { email: e, role: "annotator", password: "password-123" })).id);
+});
+afterEach(() => t.cleanup());
+
+function campaign() {
+  return createCampaign(
+    db,
+    {
+      name: "p",
+      kind: "pairwise-dialogue",
+      perItem: 2,
+      annotatorIds: ann,
+      source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+    },
+    admin,
+  );
+}
+let sub = 0;
+function assignmentOf(user: number, externalId: string) {
+  return db.$client
+    .prepare(
+      `select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ? and a.annotator_id = ?`,
+    )
+    .get(externalId, user) as { id: number; swapped: number };
+}
+const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
+function label(user: number, externalId: string, requirement: string, ms = 1000) {
+  const a = assignmentOf(user, externalId);
+  const shown = a.swapped ? flip(requirement) : requirement;
+  submitLabels(db, user, a.id, {
+    submissionId: `sub-${String(++sub).padStart(6, "0")}`,
+    values: { requirement: shown, preference: "Tie" },
+    ms,
+  });
+}
+
+describe("the agreement cache", () => {
+  it("a view never computes: the first asks for the report, later ones get it, new labels mark it stale and refresh it", async () => {
+    const c = campaign();
+    label(ann[0], "topic-1", "Win");
+    label(ann[1], "topic-1", "Win");
+    const first = agreementSnapshot(db, c.id);
+    expect(first).toMatchObject({ report: null, computedAt: null, current: false, refreshing: true });
+    await agreementIdle(db);
+    const ready = agreementSnapshot(db, c.id);
+    expect(ready).toMatchObject({ current: true, refreshing: false });
+    expect(ready.report!.dimensions[0].report.items).toBe(1);
+
+    // A new label bumps the version: the old report is served, marked stale, while the new one is computed.
+    const before = agreementKey(db, c.id);
+    label(ann[0], "topic-2", "Lose");
+    expect(agreementKey(db, c.id)).not.toBe(before);
+    const stale = agreementSnapshot(db, c.id);
+    expect(stale).toMatchObject({ current: false, refreshing: true });
+    expect(stale.report!.dimensions[0].report.items).toBe(1);
+    await agreementIdle(db);
+    expect(agreementSnapshot(db, c.id).report!.dimensions[0].report.items).toBe(2);
+  });
+
+  it("skips, adjudications and judge labels change the version too (the triggers)", async () => {
+    const c = campaign();
+    const key = () => agreementKey(db, c.id);
+    let k = key();
+    skipAssignment(db, ann[0], assignmentOf(ann[0], "topic-3").id, "unclear");
+    expect(key()).not.toBe(k);
+    k = key();
+    label(ann[0], "topic-1", "Win");
+    label(ann[1], "topic-1", "Lose");
+    expect(key()).not.toBe(k);
+    k = key();
+    const item = db.$client.prepare("select id from campaign_items where external_id = 'topic-1'").get() as { id: number };
+    adjudicate(db, c.id, item.id, "requirement", "Win", "clear", admin);
+    expect(key()).not.toBe(k);
+    k = key();
+    importJudgeVerdicts(
+      db,
+      c.id,
+      { name: "j", fileName: "v.jsonl", text: JSON.stringify({ item: "topic-1", dimension: "requirement", verdict: "Tie" }) },
+      admin,
+    );
+    expect(key()).not.toBe(k);
+    // A report computed now is current until the next write.
+    await computeAgreement(db, c.id);
+    expect(agreementSnapshot(db, c.id).current).toBe(true);
+  });
+
+  it("the export (served or computed) has the annotators, the Fleiss interval and the warnings", async () => {
+    const c = campaign();
+    for (const [id, a, b] of [
+      ["topic-1", "Win", "Win"],
+      ["topic-2", "Lose", "Lose"],
+      ["topic-3", "Win", "Lose"],
+      ["topic-4", "Tie", "Tie"],
+    ]) {
+      label(ann[0], id, a, 2000);
+      label(ann[1], id, b, 4000);
+    }
+    const json = JSON.parse(exportCampaign(db, c.id, "json"));
+    const a = json.agreement;
+    expect(a.current).toBe(true);
+    expect(a.annotators.map((x: { annotator: string }) => x.annotator)).toEqual(["a1@x.io", "a2@x.io"]);
+    // a1 vs a2's labels on 4 items: (W,W) (L,L) (W,L) (T,T): p_o = 3/4, p_e = (2·1 + 1·2 + 1·1)/16 = 5/16 → κ = 7/11.
+    expect(a.annotators[0]).toMatchObject({ labels: 4, skipped: 0, medianSeconds: 2 });
+    expect(a.annotators[0].agreement.requirement.kappa).toBeCloseTo(7 / 11, 12);
+    expect(a.annotators[1].medianSeconds).toBe(4);
+    const report = a.dimensions.find((d: { dimension: { key: string } }) => d.dimension.key === "requirement").report;
+    expect(report.fleissCi).toHaveLength(2);
+    expect(report.fleissCi[0]).toBeLessThanOrEqual(report.fleissKappa);
+    // 4 items (< 30), and every preference label is Tie (both annotators constant there).
+    expect(a.warnings.map((w: { dimension: string; kind: string }) => `${w.dimension}:${w.kind}`)).toEqual([
+      "requirement:small-n",
+      "preference:small-n",
+      "preference:constant-rater",
+      "preference:constant-rater",
+    ]);
+
+    // The dashboard reads the same figures from the cache once it is computed.
+    expect(agreementDashboard(db, dashboardFilters({})).campaigns[0].dimensions).toEqual([]);
+    await agreementIdle(db);
+    const dash = agreementDashboard(db, dashboardFilters({ kind: "pairwise-dialogue" }));
+    expect(dash.campaigns[0].dimensions[0].fleiss.value).toBeCloseTo(report.fleissKappa, 12);
+    expect(dash.forest.map((f) => f.label)).toEqual(["p · " + dash.campaigns[0].dimensions[0].title]);
+    expect(agreementDashboard(db, dashboardFilters({ kind: "hicupid-ab" })).campaigns).toEqual([]);
+    expect(agreementDashboard(db, dashboardFilters({ to: "2000-01-01" })).campaigns).toEqual([]);
+    expect(dashboardFilters({ kind: "bogus", from: "yesterday" })).toEqual({ kind: null, from: null, to: null });
+  });
+});
