@@ -70,7 +70,7 @@ function toDraft7(schema: z.ZodType<unknown>): JsonSchema {
     io: "input",
     unrepresentable: "any",
     override: ({ zodSchema, jsonSchema }) => {
-      const given = explicit.get(zodSchema as z.ZodType<unknown>);
+      const given = explicit.get(zodSchema as unknown as z.ZodType<unknown>);
       if (given) return replaceContents(jsonSchema as JsonSchema, given);
       const def = defOf(zodSchema);
       // string → trim/lowercase → enum: the model is asked for the enum. A pipe out of a transform is zod's
