@@ -20,9 +20,16 @@ if [ -x "$dest/llama-server" ] && [ -f "$dest/build.json" ]; then
   exit 0
 fi
 
-for tool in cmake git g++ npm tar flock; do
+# The compilers come from Debian's packages, installed when missing (as scripts/ensure-chromium.sh does).
+missing=()
+for tool in cmake git g++ make; do command -v "$tool" > /dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ] && [ "$(id -u)" = "0" ] && command -v apt-get > /dev/null; then
+  echo "Installing ${missing[*]} (Debian) to build llama-server..." >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cmake git g++ make > /dev/null || true
+fi
+for tool in cmake git g++ make npm tar flock; do
   command -v "$tool" > /dev/null || {
-    echo "cannot build llama-server: '$tool' is not installed" >&2
+    echo "cannot build llama-server: '$tool' is not installed (apt-get install cmake git g++ make)" >&2
     exit 1
   }
 done
