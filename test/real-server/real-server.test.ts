@@ -28,7 +28,9 @@ import { buildLlamaServer, startLlamaServer, type LlamaBuild, type LlamaServer }
 import { writeSyntheticQwen2 } from "./synthetic-model";
 
 const ROOT = path.resolve(__dirname, "..", "..");
+/** The model name the suite asks for, and the one llama-server reports (it serves its one model whatever is asked). */
 const MODEL = "synthetic-qwen2";
+const SERVED = "served-synthetic";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let tmp: string;
@@ -111,7 +113,12 @@ beforeAll(async () => {
   const model = path.join(tmp, "model.gguf");
   writeSyntheticQwen2(build.vocab, model);
   // -n bounds every reply server-side too; 4 slots of 8k context for chat, one large batch for embeddings.
-  chat = await startLlamaServer(build, model, ["-c", "32768", "-np", "4", "-t", "2", "-n", "256"], path.join(tmp, "chat.log"));
+  chat = await startLlamaServer(
+    build,
+    model,
+    ["-c", "32768", "-np", "4", "-t", "2", "-n", "256", "--alias", SERVED],
+    path.join(tmp, "chat.log"),
+  );
   embed = await startLlamaServer(
     build,
     model,
@@ -213,6 +220,13 @@ describe("llama-server in the loop", () => {
     expect(out.requests, explain(r)).toBeGreaterThan(0);
     expect(out.judged + out.failed, explain(r)).toBe(out.total);
     expect(paidCalls(d.db, chat.baseURL).filter((c) => c.error?.startsWith(JSON_MODE_REFUSED))).toEqual([]);
+  });
+
+  it("pal models check tries each role and names the model the server reports when it is not the one asked for", async () => {
+    const d = freshDb("models-check", "json_schema");
+    const r = await pal(d.file, ["models", "check"], 3 * 60_000);
+    expect(r.signal, explain(r)).toBeNull();
+    expect(`${r.stdout}\n${r.stderr}`, explain(r)).toContain(SERVED);
   });
 
   /** Starts `pal run` of the HiCUPID preset and resolves once the server has answered a few of its requests. */

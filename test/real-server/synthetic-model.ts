@@ -6,8 +6,8 @@
  * One bias makes the salad terse, so a reply ends in a few tokens instead of running to the token limit:
  * every token embedding carries a shared positive first component (the final hidden state keeps it), and the
  * output head (tied to the embeddings) scales it by a per-token preference: end of turn first, then closing
- * quotes and brackets, then a few hundred short words; whitespace-only tokens are disfavoured. Under a JSON
- * grammar that gives short valid JSON; without one, an immediate end of turn.
+ * quotes and brackets, then the digit 1 and "No", then a few hundred short words; whitespace-only tokens are
+ * disfavoured. Under a JSON grammar that gives short valid JSON; without one, an immediate end of turn.
  */
 import { GGUF_TYPE, f32, readGgufMetadata, str, u32, writeGguf, type GgufTensor, type GgufValue } from "./gguf";
 
@@ -42,6 +42,9 @@ function preference(token: string, special: boolean): number {
   if (text.trim() === "") return -2;
   if (/^[\s"]*"[\s"]*$/.test(text) || /^"[,}\]]+$/.test(text)) return 2.5;
   if (/^[\]}]+$/.test(text)) return 2;
+  // Where a grammar leaves a choice between values: the digit 1 (the first turn and the lowest score both
+  // read "1", so a turn span comes out in order) and "No" (keep, the answer that needs no further field).
+  if (text === "1" || text === "No") return 1.5;
   if (/^ ?[a-z]{3,6}$/.test(text) && text.length % 5 === 0) return 1; // a few hundred short words
   return 0;
 }
