@@ -8,6 +8,9 @@
 # Prints the cache directory on its last line; exits non-zero with the reason when it cannot build.
 set -euo pipefail
 
+# The whole script is one function, read before it runs: editing the file during a build cannot derail it.
+main() {
+
 # Bump to move to a newer llama.cpp: the cache key follows it.
 NODE_LLAMA_CPP_VERSION="3.22.1"
 
@@ -67,7 +70,7 @@ cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_
   echo "cannot build llama-server: cmake configure failed (log above)" >&2
   exit 1
 }
-nice cmake --build "$work/build" --target llama-server -j "$jobs" > "$work/build.log" 2>&1 || {
+cmake --build "$work/build" --target llama-server -j "$jobs" > "$work/build.log" 2>&1 || {
   tail -n 40 "$work/build.log" >&2
   echo "cannot build llama-server: compile failed (log above)" >&2
   exit 1
@@ -84,3 +87,7 @@ rm -rf "$dest"
 mv "$staged" "$dest"
 echo "llama-server built in ${seconds} s" >&2
 echo "$dest"
+}
+
+main "$@"
+exit $?
