@@ -93,7 +93,9 @@ function windowJsonSchema(window: LogWindow) {
   const properties: Record<string, unknown> = {};
   for (let i = window.start; i < window.end; i++) {
     const earlier = Array.from({ length: i - window.contextStart }, (_, k) => logLabel(window.contextStart + k));
-    const related = earlier.length ? { type: "array", items: { type: "string", enum: earlier } } : { type: "array", maxItems: 0 };
+    const related = earlier.length
+      ? { type: "array", items: { type: "string", enum: earlier } }
+      : { type: "array", items: { type: "string" }, maxItems: 0 };
     properties[logLabel(i)] = {
       type: "object",
       properties: { caused_by: related, follows: related },
