@@ -7,7 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 export type LlamaBuild = { dir: string; server: string; vocab: string; info: { nodeLlamaCpp: string; buildSeconds: number } };
 

@@ -27,7 +27,7 @@ import { cancelExperiment, getExperimentRow } from "@/lib/experiments/control";
 import { buildLlamaServer, startLlamaServer, type LlamaBuild, type LlamaServer } from "./llama-server";
 import { writeSyntheticQwen2 } from "./synthetic-model";
 
-const ROOT = path.resolve(__dirname, "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** The model name the suite asks for, and the one llama-server reports (it serves its one model whatever is asked). */
 const MODEL = "synthetic-qwen2";
 const SERVED = "served-synthetic";
@@ -118,7 +118,7 @@ beforeAll(async () => {
   chat = await startLlamaServer(
     build,
     model,
-    ["-c", "32768", "-np", "4", "-t", "2", "-n", "256", "--alias", SERVED],
+    ["-c", "32768", "-np", "4", "-t", "1", "-n", "256", "--alias", SERVED],
     path.join(tmp, "chat.log"),
   );
   embed = await startLlamaServer(

@@ -79,7 +79,8 @@ export function writeSyntheticQwen2(vocabFile: string, file: string, seed = 27):
   const tokEmbd = filled(embd * nVocab, rand, 0.15);
   for (let t = 0; t < nVocab; t++) {
     const special = types && "elementType" in types ? Number(types.value[t]) === 3 : false;
-    tokEmbd[t * embd] = 1 + preference(String(tokens.value[t]), special);
+    // Positive for every token (a negative one would invert the preferences after it): 4 + preference in [-2, 3].
+    tokEmbd[t * embd] = 4 + preference(String(tokens.value[t]), special);
   }
   const ones = (n: number) => new Float32Array(n).fill(1);
   const small = (n: number) => filled(n, rand, 0.02);
