@@ -5,9 +5,10 @@
  *
  * One bias makes the salad terse, so a reply ends in a few tokens instead of running to the token limit:
  * every token embedding carries a shared positive first component (the final hidden state keeps it), and the
- * output head (tied to the embeddings) scales it by a per-token preference: end of turn first, then closing
- * quotes and brackets, then the digit 1 and "No", then a few hundred short words; whitespace-only tokens are
- * disfavoured. Under a JSON grammar that gives short valid JSON; without one, an immediate end of turn.
+ * output head scales it by a per-token preference: end of turn first, then closing quotes and brackets, then
+ * the digit 1 and "No", then a few hundred short words; tokens with whitespace only or line breaks are
+ * disfavoured. Under a JSON grammar that gives short valid JSON; without one, after the prompt's final line
+ * break, a word and the end of turn.
  */
 import { GGUF_TYPE, f32, readGgufMetadata, str, u32, writeGguf, type GgufTensor, type GgufValue } from "./gguf";
 
@@ -35,11 +36,25 @@ function filled(n: number, rand: () => number, std: number, mean = 0) {
   return a;
 }
 
+const tokenText = (token: string) => token.replace(/Ġ/g, " ").replace(/Ċ/g, "\n").replace(/ĉ/g, "\t");
+
+/**
+ * What the last token does to the next one, through the second component: a line break (the end of the chat
+ * prompt) holds back the end of turn and quotes and brings words forward, so a plain reply is a word, not empty.
+ */
+function follow(token: string, special: boolean): number {
+  if (special) return -3;
+  const text = tokenText(token);
+  if (/^ ?[a-z]{3,6}$/.test(text) && text.length % 5 === 0) return 1;
+  if (text.includes('"')) return -2;
+  return 0;
+}
+
 /** How much the model prefers a token (see the file's comment); 0 for most. */
 function preference(token: string, special: boolean): number {
   if (special) return token === "<|im_end|>" || token === "<|endoftext|>" ? 3 : -2;
-  const text = token.replace(/Ġ/g, " ").replace(/Ċ/g, "\n").replace(/ĉ/g, "\t");
-  if (text.trim() === "") return -2;
+  const text = tokenText(token);
+  if (text.trim() === "" || /[\n\t]/.test(text)) return -2;
   if (/^[\s"]*"[\s"]*$/.test(text) || /^"[,}\]]+$/.test(text)) return 2.5;
   if (/^[\]}]+$/.test(text)) return 2;
   // Where a grammar leaves a choice between values: the digit 1 (the first turn and the lowest score both
@@ -76,17 +91,24 @@ export function writeSyntheticQwen2(vocabFile: string, file: string, seed = 27):
   for (const [k, v] of vocab) if (k.startsWith("tokenizer.")) meta.set(k, v);
 
   const rand = random(seed);
+  // Input embeddings: a shared positive first component, the second set after a line break; output head (not
+  // tied): the first component scaled by the token's preference, the second by what follows a line break.
   const tokEmbd = filled(embd * nVocab, rand, 0.15);
+  const output = filled(embd * nVocab, rand, 0.15);
   for (let t = 0; t < nVocab; t++) {
+    const token = String(tokens.value[t]);
     const special = types && "elementType" in types ? Number(types.value[t]) === 3 : false;
-    // Positive for every token (a negative one would invert the preferences after it): 4 + preference in [-2, 3].
-    tokEmbd[t * embd] = 4 + preference(String(tokens.value[t]), special);
+    tokEmbd[t * embd] = 4;
+    tokEmbd[t * embd + 1] = !special && tokenText(token).includes("\n") ? 3 : 0;
+    output[t * embd] = preference(token, special);
+    output[t * embd + 1] = follow(token, special);
   }
   const ones = (n: number) => new Float32Array(n).fill(1);
   const small = (n: number) => filled(n, rand, 0.02);
   const tensors: GgufTensor[] = [
     { name: "token_embd.weight", dims: [embd, nVocab], type: "f16", data: tokEmbd },
     { name: "output_norm.weight", dims: [embd], type: "f32", data: ones(embd) },
+    { name: "output.weight", dims: [embd, nVocab], type: "f16", data: output },
   ];
   for (let i = 0; i < layers; i++) {
     const b = `blk.${i}`;
