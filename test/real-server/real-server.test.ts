@@ -134,7 +134,7 @@ afterAll(async () => {
   await chat?.stop();
   await embed?.stop();
   for (const d of dbs) d.db.$client.close();
-  // DEBUG if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`[real-server] suite took ${((Date.now() - suiteStart) / 1000).toFixed(0)} s`);
 });
 
