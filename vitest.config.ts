@@ -11,8 +11,9 @@ export default defineConfig({
   },
   test: {
     include: ["{lib,db,cli,test,bench}/**/*.test.ts"],
-    // The reliability checks start the built app; they run on their own (npm run test:reliability).
-    exclude: ["test/reliability/**", "node_modules/**"],
+    // The reliability checks start the built app, the real-server suite llama-server; each runs on its own
+    // (npm run test:reliability, npm run test:real-server).
+    exclude: ["test/reliability/**", "test/real-server/**", "node_modules/**"],
     environment: "node",
     pool: "forks",
     testTimeout: 30_000,

@@ -1,4 +1,5 @@
-// Adds up the vitest, Playwright and reliability (vitest) JSON reports into one closing line: "N passed, N failed".
+// Adds up the vitest, Playwright, reliability and real-server (vitest) JSON reports into one closing line: "N passed, N failed".
+// A report that is missing (the stage did not even run) counts as one failure.
 import fs from "node:fs";
 
 let passed = 0,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command 2 of the README: the whole suite: types, lint, format check, unit and integration tests (vitest), then a
 # production build, the browser tests (Playwright in Debian's Chromium) and the reliability checks on that
-# build (npm run test:reliability). Ends with one "N passed, N failed" line over all three, naming any failed static check.
+# build (npm run test:reliability), and the real-server suite (npm run test:real-server: the CLI against llama.cpp's
+# llama-server, built once per machine). Ends with one "N passed, N failed" line over all four, naming any failed static check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh || exit 1
@@ -29,7 +30,9 @@ if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
 else
   cat "$out/build.log"; status=1; failed_checks+=(build)
 fi
-SUITE_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" || status=1
+echo "== real server (pal against llama.cpp's llama-server on a synthetic model: test/real-server; the first run on a machine builds llama-server, ~10 min)"
+npx vitest run --config vitest.real-server.config.ts --reporter=default --reporter=json --outputFile.json="$out/real-server.json" || status=1
+SUITE_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" "$out/real-server.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"
 rm -rf "$out"
 exit $status

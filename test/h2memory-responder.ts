@@ -70,7 +70,7 @@ export function h2memoryReply(req: ChatRequest): Reply | undefined {
           preference: zh ? `偏好与${span[0].user.slice(0, 10)}相关的方案` : `Prefers plans about ${span[0].user.slice(0, 60)}`,
         });
       }
-      return JSON.stringify(topics);
+      return JSON.stringify({ topic_outlines: topics });
     }
     case "requirement-refinement": {
       const [bg, situation, requirement] = blocks(body);

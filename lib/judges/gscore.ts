@@ -5,7 +5,7 @@
  * verdict; the verdict is the score (0, 0.5, 1, 1.5 or 2) with the judge's analysis.
  */
 import { z } from "zod";
-import { isGScoreValue, GSCORE_VALUES } from "@/lib/metrics";
+import { GSCORE_VALUES } from "@/lib/metrics";
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 import { block, json } from "./prompt-text";
 import { oneCallJudge, type Judge } from "./judge";
@@ -14,7 +14,8 @@ export const GSCORE_JUDGE_VERSION = 1;
 
 export const gscoreJudgeOutput = z.object({
   analysis: z.string(),
-  score: z.number().refine(isGScoreValue, { message: `score must be one of ${GSCORE_VALUES.join(", ")}` }),
+  // The allowed values as a literal (sent as an enum, so constrained decoding can only write one of them).
+  score: z.literal(GSCORE_VALUES, { error: `score must be one of ${GSCORE_VALUES.join(", ")}` }),
 });
 export type GScoreJudgeOutput = z.infer<typeof gscoreJudgeOutput>;
 

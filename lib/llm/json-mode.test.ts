@@ -133,3 +133,63 @@ describe("JSON mode per endpoint", () => {
     expect(listEndpoints(t.db)[0]).toMatchObject({ baseUrl: fake.baseURL, jsonMode: "off" });
   });
 });
+
+/** Refusals as the real servers word them (issue 27 item 3); each must step json_schema down to json_object. */
+const REFUSALS: Array<[server: string, status: 400 | 422, message: string]> = [
+  [
+    "llama.cpp (a tuple sent as prefixItems + items:false)",
+    400,
+    "JSON schema error at #/items/properties/turn_span/items: schema must be an object",
+  ],
+  ["llama.cpp (a schema that is no object)", 400, "JSON schema error at #: schema must be an object"],
+  [
+    "llama.cpp (an older build without json_schema)",
+    400,
+    'response_format type must be one of "text" or "json_object", but got: json_schema',
+  ],
+  ["llama.cpp (an older build's converter)", 400, 'JSON schema conversion failed:\nUnrecognized schema: {"prefixItems":[]}'],
+  ["vLLM (xgrammar)", 400, "The provided JSON schema contains features not supported by xgrammar."],
+  ["vLLM (grammar conversion)", 400, "Failed to transform json schema into a grammar: unsupported keyword prefixItems"],
+  ["vLLM (guided decoding backend)", 400, "Grammar error: unsatisfiable schema"],
+  [
+    "OpenAI (invalid schema)",
+    400,
+    "Invalid schema for response_format 'judge': In context=('properties', 'span'), 'prefixItems' is not permitted.",
+  ],
+  [
+    "OpenAI (model without structured outputs)",
+    400,
+    "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+  ],
+  ["TGI", 422, "Input validation error: grammar is not supported"],
+];
+
+describe("refusals of response_format as real servers word them", () => {
+  it.each(REFUSALS)("%s: %#", async (_server, status, message) => {
+    fake = await startFakeOpenAI({
+      respond: (req) =>
+        (req.response_format as { type?: string } | undefined)?.type === "json_schema"
+          ? { kind: "status", status: status as 400, message }
+          : answer(),
+    });
+    const id = saveEndpoint(t.db, { name: "lab", baseUrl: fake.baseURL, apiKey: "k", jsonMode: "json_schema" });
+    saveModelSetting(t.db, { name: "judge", endpointId: id });
+    const r = await ModelClient.create(t.db, { retryBaseMs: 5 }).chat({ role: "judge", messages: ask, schema: Verdict, purpose: "judge" });
+    expect(r.value.score).toBe(1.5);
+    expect(formats()).toEqual(["json_schema", "json_object"]);
+    expect(listEndpoints(t.db)[0]).toMatchObject({ jsonModeFallback: "json_object" });
+  });
+
+  it("a 400 about something else (the context length) is no refusal of JSON mode: nothing steps down", async () => {
+    fake = await startFakeOpenAI({
+      respond: () => ({ kind: "status", status: 400, message: "the request exceeds the available context size, try increasing it" }),
+    });
+    const id = saveEndpoint(t.db, { name: "lab", baseUrl: fake.baseURL, apiKey: "k", jsonMode: "json_schema" });
+    saveModelSetting(t.db, { name: "judge", endpointId: id });
+    await expect(
+      ModelClient.create(t.db, { retryBaseMs: 5 }).chat({ role: "judge", messages: ask, schema: Verdict, purpose: "judge" }),
+    ).rejects.toThrow(/context size/);
+    expect(formats()).toEqual(["json_schema"]);
+    expect(listEndpoints(t.db)[0].jsonModeFallback).toBeNull();
+  });
+});

@@ -42,9 +42,21 @@ export function isDeterministic(e: unknown): boolean {
   return e instanceof APIError && (e.status === 400 || e.status === 401 || e.status === 403 || e.status === 404 || e.status === 422);
 }
 
-/** A 400 about the response_format parameter: the endpoint has no JSON mode. */
+/**
+ * What servers say when they refuse a response_format or its schema (docs/endpoints.md, "Local models"):
+ * OpenAI ("Invalid schema for response_format ...", "'response_format' of type 'json_schema' is not supported
+ * with this model", param "response_format"); llama.cpp's llama-server ("JSON schema error at #/...: schema must be
+ * an object", "response_format type must be one of ...", older builds "JSON schema conversion failed");
+ * vLLM ("The provided JSON schema contains features not supported by xgrammar.", "Failed to transform json schema
+ * into a grammar: ...", "Grammar error: ...", guided decoding); TGI ("grammar is not supported").
+ */
+const JSON_MODE_REFUSAL =
+  /response_format|json_object|json_schema|json mode|json schema|schema must be|xgrammar|guided[_ ]decoding|structured output|grammar (error|is not supported)|into a grammar|unrecognized schema/i;
+
+/** A 400 (or 422) about the response_format parameter or its schema: the endpoint cannot serve this JSON mode. */
 export function isJsonModeRefusal(e: unknown): boolean {
-  return e instanceof APIError && e.status === 400 && /response_format|json_object|json_schema|json mode/i.test(e.message);
+  if (!(e instanceof APIError) || (e.status !== 400 && e.status !== 422)) return false;
+  return (e as { param?: unknown }).param === "response_format" || JSON_MODE_REFUSAL.test(e.message);
 }
 
 /** A failure in one line for the ledger and error messages, with any API key in it masked (see redact.ts). */

@@ -6,15 +6,26 @@
  * memory or query. The wording is our own.
  */
 import { z } from "zod";
+import { sendAs } from "@/lib/llm/json-mode";
 import { formatTurns, pick, speaker, type ChatMessage, type Lang, type TurnItem } from "../baselines/history-text";
 
 export const decisionSchema = z.object({ decision: z.enum(["yes", "no"]) });
 export const recordSchema = z.object({ context: z.string(), summary: z.string().min(1), note: z.string().min(1) });
-/** Exactly one of memory (enough) or query (keywords for a second retrieval). */
-export const reflectionSchema = z.union([
-  z.object({ memory: z.string().min(1) }).strict(),
-  z.object({ query: z.array(z.string().min(1)).min(1) }).strict(),
-]);
+/**
+ * Exactly one of memory (enough) or query (keywords for a second retrieval). Sent as one object with both
+ * keys optional: a reply's root is always an object (json_object mode and strict servers want one).
+ */
+export const reflectionSchema = sendAs(
+  z.union([z.object({ memory: z.string().min(1) }).strict(), z.object({ query: z.array(z.string().min(1)).min(1) }).strict()]),
+  {
+    type: "object",
+    properties: {
+      memory: { type: "string", minLength: 1 },
+      query: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+    },
+    additionalProperties: false,
+  },
+);
 export type Decision = z.infer<typeof decisionSchema>;
 export type ConditionalRecord = z.infer<typeof recordSchema>;
 export type Reflection = z.infer<typeof reflectionSchema>;

@@ -17,6 +17,7 @@
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
+import { sendAs } from "@/lib/llm/json-mode";
 
 export const LOG_WINDOW_SIZE = 10;
 export const LOG_WINDOW_CONTEXT = 10;
@@ -85,6 +86,27 @@ const relatedList = z
 const relationsEntry = z.object({ caused_by: relatedList, follows: relatedList });
 
 /**
+ * What the model is asked to write for a window, as JSON Schema: one key per analysed log, each related id
+ * one of the earlier logs in view (constrained decoding can then only name real logs).
+ */
+function windowJsonSchema(window: LogWindow) {
+  const properties: Record<string, unknown> = {};
+  for (let i = window.start; i < window.end; i++) {
+    const earlier = Array.from({ length: i - window.contextStart }, (_, k) => logLabel(window.contextStart + k));
+    const related = earlier.length
+      ? { type: "array", items: { type: "string", enum: earlier } }
+      : { type: "array", items: { type: "string" }, maxItems: 0 };
+    properties[logLabel(i)] = {
+      type: "object",
+      properties: { caused_by: related, follows: related },
+      required: ["caused_by", "follows"],
+      additionalProperties: false,
+    };
+  }
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/**
  * The schema of the model's answer for one window: `{ "log_i": { caused_by: [...], follows: [...] } }`
  * for the analysed logs, each related log an earlier one in view (context or window). It parses into
  * edges, so the model client can validate, retry on a broken answer (an id that is no log label), and
@@ -92,7 +114,7 @@ const relationsEntry = z.object({ caused_by: relatedList, follows: relatedList }
  * (WindowRelations.warnings). A pair named under both relations keeps "caused_by" (the prompt ranks it first).
  */
 export function windowRelationsSchema(window: LogWindow) {
-  return z
+  const schema = z
     .record(z.string(), relationsEntry)
     .superRefine((out, ctx) => {
       // Only ids that are no log label at all are asked again; a well-formed id out of range is dropped below.
@@ -135,6 +157,7 @@ export function windowRelationsSchema(window: LogWindow) {
       for (let i = window.start; i < window.end; i++) if (!seen.has(i)) missing.push(i);
       return { edges: sortEdges([...byPair.values()]), missing, warnings };
     });
+  return sendAs(schema, windowJsonSchema(window));
 }
 
 /** Validates one window's answer; a broken answer throws naming the window and the field. */

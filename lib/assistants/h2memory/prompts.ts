@@ -4,7 +4,7 @@
  * output JSON keys are the paper's. Every system message ends with a step tag `(h2memory/<step>)` so
  * a ledger row, a test or the fake server can tell the steps apart without parsing prose.
  */
-import type { Aspect, TopicOutline } from "./schemas";
+import { TOPIC_OUTLINES_KEY, type Aspect, type TopicOutline } from "./schemas";
 
 import type { ChatMessage, Lang } from "@/lib/llm/types";
 export type { ChatMessage, Lang } from "@/lib/llm/types";
@@ -140,14 +140,17 @@ const dialogueText = (turns: PromptTurn[]) => turns.map((t) => `${t.key}\nuser: 
 
 /** Step 2-1: topic outlines of one dialogue. */
 export function topicOutlinePrompt(lang: Lang, turns: PromptTurn[]): Prompt {
-  const example = json([
-    {
-      turn_span: ["turn_x", "turn_y"],
-      requirement: "...",
-      solution_list: [{ solution: "...", user_feedback: "...", feedback_type: "pos | neg | others" }],
-      preference: "...",
-    },
-  ]);
+  // The paper's list, under one key: every reply is a JSON object (an object-only JSON mode can serve it).
+  const example = json({
+    [TOPIC_OUTLINES_KEY]: [
+      {
+        turn_span: ["turn_x", "turn_y"],
+        requirement: "...",
+        solution_list: [{ solution: "...", user_feedback: "...", feedback_type: "pos | neg | others" }],
+        preference: "...",
+      },
+    ],
+  });
   const user =
     lang === "zh"
       ? lines([
@@ -159,7 +162,7 @@ export function topicOutlinePrompt(lang: Lang, turns: PromptTurn[]): Prompt {
           '2. "requirement"：用一句话写出用户在该话题下想要解决的具体需求。',
           '3. "solution_list"：列出该话题下讨论过的每个方案：方案内容 "solution"（一句话概括）、用户态度 "user_feedback"（从助手角度简述）、反馈类型 "feedback_type"（"pos"、"neg"，态度确实不明时才用 "others"）。反馈类型以讨论结束时用户的最终态度为准。',
           '4. "preference"：根据用户对各方案的反馈，用一句话概括用户在这个需求上的偏好；若用户否定过某类方案，要写出他不喜欢的方案类型。',
-          "5. 只输出下面格式的 JSON 列表，不要加任何解释或注释。",
+          `5. 只输出下面格式的 JSON 对象（"${TOPIC_OUTLINES_KEY}" 下是每个话题一项的列表），不要加任何解释或注释。`,
           block(example),
         ])
       : lines([
@@ -171,7 +174,7 @@ export function topicOutlinePrompt(lang: Lang, turns: PromptTurn[]): Prompt {
           '2. "requirement": one sentence stating the concrete need the user wants help with in this topic.',
           '3. "solution_list": every solution discussed in the topic, with "solution" (one-sentence summary), "user_feedback" (the user\'s attitude, briefly, as the assistant saw it) and "feedback_type" ("pos", "neg", or "others" only when the attitude is truly unclear), judged by the user\'s final attitude.',
           '4. "preference": one sentence on what the user prefers for this need, judged from the feedback; where the user rejected something, say what kind of solution they dislike.',
-          "5. Answer with a JSON list in the format below only; no explanations or comments.",
+          `5. Answer with a JSON object in the format below only (the list under "${TOPIC_OUTLINES_KEY}", one entry per topic); no explanations or comments.`,
           block(example),
         ]);
   return prompt("topic-outline", SYSTEM[lang], user);

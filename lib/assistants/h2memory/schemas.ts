@@ -3,6 +3,7 @@
  * The model client validates every reply against these and retries what does not fit.
  */
 import { z } from "zod";
+import { sendAs } from "@/lib/llm/json-mode";
 
 export const ASPECTS = ["work", "health", "family", "leisure"] as const;
 export type Aspect = (typeof ASPECTS)[number];
@@ -22,29 +23,50 @@ export const situationOutput = z.object({
 });
 export type SituationOutput = z.infer<typeof situationOutput>;
 
-const turnId = z.union([z.string(), z.number()]).transform((v) => (typeof v === "number" ? `turn_${v}` : v.trim()));
+/** A turn id as written ("turn_3", or 3); sent as one of the dialogue's turn ids when they are known. */
+function turnId(turnKeys?: string[]) {
+  const id = z.union([z.string(), z.number()]).transform((v) => (typeof v === "number" ? `turn_${v}` : v.trim()));
+  return turnKeys?.length ? sendAs(id, { type: "string", enum: turnKeys }) : id;
+}
 
-/** Step 2-1: the topic outlines of one dialogue. */
-export const topicOutlineOutput = z
-  .array(
-    z.object({
-      turn_span: z.tuple([turnId, turnId]),
-      requirement: z.string().min(1),
-      solution_list: z
-        .array(
-          z.object({
-            solution: z.string().min(1),
-            user_feedback: z.string().default(""),
-            feedback_type: z.enum(["pos", "neg", "others"]),
-          }),
-        )
-        .default([]),
-      preference: z.string().default(""),
-    }),
-  )
-  .min(1);
+/** The paper's topic outline list (its keys exactly). */
+function topicOutlineList(turnKeys?: string[]) {
+  return z
+    .array(
+      z.object({
+        turn_span: z.tuple([turnId(turnKeys), turnId(turnKeys)]),
+        requirement: z.string().min(1),
+        solution_list: z
+          .array(
+            z.object({
+              solution: z.string().min(1),
+              user_feedback: z.string().default(""),
+              feedback_type: z.enum(["pos", "neg", "others"]),
+            }),
+          )
+          .default([]),
+        preference: z.string().default(""),
+      }),
+    )
+    .min(1);
+}
+
+/** The key that holds the list: every reply is a JSON object, so an object-only JSON mode can serve the step. */
+export const TOPIC_OUTLINES_KEY = "topic_outlines";
+
+/**
+ * Step 2-1: the topic outlines of one dialogue, as `{"topic_outlines": [...]}` (the paper's list under one key).
+ * A bare list (a model that kept the paper's shape) is accepted as the same.
+ */
+export function topicOutlineOutputFor(turnKeys?: string[]) {
+  return z.preprocess(
+    (v) => (Array.isArray(v) ? { [TOPIC_OUTLINES_KEY]: v } : v),
+    z.object({ [TOPIC_OUTLINES_KEY]: topicOutlineList(turnKeys) }),
+  );
+}
+export const topicOutlineOutput = topicOutlineOutputFor();
 export type TopicOutlineOutput = z.infer<typeof topicOutlineOutput>;
-export type TopicOutline = TopicOutlineOutput[number];
+export type TopicOutline = TopicOutlineOutput[typeof TOPIC_OUTLINES_KEY][number];
 
 /** Step 2-2: the requirement rewritten with background and situations. */
 export const requirementRefinementOutput = z.object({ requirement: z.string().min(1) });
@@ -53,7 +75,12 @@ export const requirementRefinementOutput = z.object({ requirement: z.string().mi
 export const backgroundUpdateOutput = z
   .object({
     updating_aspects: z.array(aspect).default([]),
-    updating_content: z.record(z.string(), z.string()).default({}),
+    // Keyed by aspect: sent with the four aspects as its keys.
+    updating_content: sendAs(z.record(z.string(), z.string()).default({}), {
+      type: "object",
+      properties: Object.fromEntries(ASPECTS.map((a) => [a, { type: "string" }])),
+      additionalProperties: false,
+    }),
   })
   .refine((o) => o.updating_aspects.every((a) => typeof o.updating_content[a] === "string" && o.updating_content[a].trim() !== ""), {
     message: "every aspect in updating_aspects needs its text in updating_content",
@@ -65,10 +92,14 @@ export const requirementAbstractionOutput = z.object({ general_requirement: z.st
 /** Step 4-2. */
 export const preferenceAbstractionOutput = z.object({ principle: z.string().min(1) });
 
-const yesNo = z
-  .string()
-  .transform((s) => s.trim().toLowerCase())
-  .pipe(z.enum(["yes", "no"]));
+// Sent as the prompt writes it ("Yes" or "No"); read in any case.
+const yesNo = sendAs(
+  z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.enum(["yes", "no"])),
+  { type: "string", enum: ["Yes", "No"] },
+);
 
 /** Step 4-3: keep the requirement type, or revise it. */
 export const requirementUpdateOutput = z

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { refineOutlines } from "./topic-outline";
+import { outlineSchema, refineOutlines } from "./topic-outline";
+import { jsonSchemaOf } from "@/lib/llm/json-mode";
 import type { H2Services, SituationEntry } from "./types";
 
 const situation = (index: number, text: string, aspects: SituationEntry["aspects"]): SituationEntry => ({
@@ -40,5 +41,25 @@ describe("requirement rewrite (step 2-2)", () => {
     expect(prompts[0]).toContain("HEALTH-BG sore knee");
     expect(prompts[0]).toContain("SIT-0");
     for (const other of ["WORK-BG", "FAMILY-BG", "LEISURE-BG", "SIT-1"]) expect(prompts[0]).not.toContain(other);
+  });
+});
+
+describe("topic outline reply (step 2-1)", () => {
+  const turns = ["turn_0", "turn_1", "turn_2"].map((key) => ({ key, user: "u", assistant: "a" }));
+  const topic = { turn_span: ["turn_0", 1], requirement: "a gentle workout", solution_list: [], preference: "" };
+
+  it("is an object holding the paper's list under topic_outlines; a bare list (the paper's shape) reads the same", () => {
+    const wrapped = outlineSchema(turns).parse({ topic_outlines: [topic] });
+    expect(wrapped.topic_outlines[0].turn_span).toEqual(["turn_0", "turn_1"]);
+    expect(outlineSchema(turns).parse([topic])).toEqual(wrapped);
+    expect(outlineSchema(turns).safeParse({ topic_outlines: [{ ...topic, turn_span: ["turn_2", "turn_0"] }] }).success).toBe(false);
+  });
+
+  it("is sent as an object whose turn ids are the dialogue's, a span two of them (no tuple keywords)", () => {
+    const { schema } = jsonSchemaOf(outlineSchema(turns));
+    expect(schema.type).toBe("object");
+    const span = (schema as { properties: { topic_outlines: { items: { properties: { turn_span: unknown } } } } }).properties.topic_outlines
+      .items.properties.turn_span;
+    expect(span).toEqual({ type: "array", items: { type: "string", enum: ["turn_0", "turn_1", "turn_2"] }, minItems: 2, maxItems: 2 });
   });
 });

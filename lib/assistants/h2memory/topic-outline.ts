@@ -3,15 +3,15 @@
  * each requirement rewritten with the background and the session's k most relevant situations.
  */
 import { requirementRefinementPrompt, topicOutlinePrompt, type PromptTurn } from "./prompts";
-import { requirementRefinementOutput, topicOutlineOutput } from "./schemas";
+import { requirementRefinementOutput, TOPIC_OUTLINES_KEY, topicOutlineOutputFor } from "./schemas";
 import { backgroundText } from "./background";
 import type { H2Services, H2Session, H2State, SituationEntry, TopicOutlineEntry } from "./types";
 
-/** The reply checked against the dialogue: spans name existing turns, in order. */
+/** The reply checked against the dialogue: spans name existing turns (sent as their enum), in order. */
 export function outlineSchema(turns: PromptTurn[]) {
   const pos = new Map(turns.map((t, i) => [t.key, i]));
-  return topicOutlineOutput.superRefine((outlines, ctx) => {
-    outlines.forEach((o, i) => {
+  return topicOutlineOutputFor(turns.map((t) => t.key)).superRefine((reply, ctx) => {
+    reply[TOPIC_OUTLINES_KEY].forEach((o, i) => {
       const [a, b] = o.turn_span.map((k) => pos.get(k));
       if (a === undefined || b === undefined)
         ctx.addIssue({ code: "custom", message: `topic ${i + 1}: turn_span names a turn not in the dialogue` });
@@ -24,7 +24,7 @@ export function outlineSchema(turns: PromptTurn[]) {
 export async function extractOutlines(svc: H2Services, session: H2Session) {
   if (session.turns.length === 0) return { outlines: [], callKey: null };
   const r = await svc.chat(topicOutlinePrompt(svc.lang, session.turns), outlineSchema(session.turns));
-  return { outlines: r.value, callKey: r.callKey };
+  return { outlines: r.value[TOPIC_OUTLINES_KEY], callKey: r.callKey };
 }
 
 /**
