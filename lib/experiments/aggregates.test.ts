@@ -218,7 +218,7 @@ describe("running sums of an experiment", () => {
     // The Items table's leading score is back too, and sorts the page.
     const top = listItemRows(t.db, id, { task: "requirement", sort: "score", dir: "desc", size: 5 });
     expect(top.rows[0].score).toBe(2); // the item's judgment, 0..2
-    expect(top.rows[0].scoreLabel).toBe("G-Score");
+    expect(top.rows[0].scoreLabel).toBe("G-Score points (0-2)");
   });
 
   it("each task's sums give its own metrics over the same items (HiCUPID's kappa, hit rate, BLEU; selection; G-Score)", () => {
