@@ -103,7 +103,9 @@ describe("pal backup and restore: private temporary files, sessions signed out",
     expect(authSecret(env, t.file)).not.toBe(before);
 
     const kept = authSecret(env, t.file);
-    expect(await pal(["restore", "--from", backup], { NEXTAUTH_SECRET: "x".repeat(40) })).toMatch(/NEXTAUTH_SECRET is set, so sessions were not signed out/);
+    expect(await pal(["restore", "--from", backup], { NEXTAUTH_SECRET: "x".repeat(40) })).toMatch(
+      /NEXTAUTH_SECRET is set, so sessions were not signed out/,
+    );
     expect(authSecret(env, t.file)).toBe(kept);
     t.db = (await import("@/db/client")).openDb(t.file);
   });

@@ -71,7 +71,12 @@ export function EndpointForm({ endpoint, action: saveEndpoint }: { endpoint?: Pu
       <div className="flex flex-wrap items-center gap-3 sm:col-span-4">
         <label className="flex items-center gap-1 text-xs text-slate-600">
           JSON mode
-          <select key={e?.jsonMode ?? "off"} name="jsonMode" defaultValue={e?.jsonMode ?? "off"} className="rounded border border-slate-300 px-1 py-0.5 text-xs">
+          <select
+            key={e?.jsonMode ?? "off"}
+            name="jsonMode"
+            defaultValue={e?.jsonMode ?? "off"}
+            className="rounded border border-slate-300 px-1 py-0.5 text-xs"
+          >
             <option value="off">off</option>
             <option value="json_object">json_object</option>
             <option value="json_schema">json_schema (the call&apos;s schema)</option>

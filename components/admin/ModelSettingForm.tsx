@@ -50,13 +50,7 @@ export function ModelSettingForm({
           {/* Not in the label: its name stays "Endpoint" (and never matches "Base URL"). */}
           {/* Keyed by the saved choice: React sets a select's default only when it mounts, and resets the form to
               that default after each save, so without the key a second Save sent "none" and unlinked the endpoint. */}
-          <select
-            key={own}
-            name="endpoint"
-            defaultValue={own}
-            className={input}
-            title="A base URL saved below lets go of the endpoint."
-          >
+          <select key={own} name="endpoint" defaultValue={own} className={input} title="A base URL saved below lets go of the endpoint.">
             <option value="">
               {config.endpoint?.inherited ? `none here (judge role: ${config.endpoint.name})` : "none: the URL and key below"}
             </option>

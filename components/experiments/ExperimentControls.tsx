@@ -114,8 +114,8 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         // A slow model: nothing finishes for minutes, but the requests on their way show the run is working.
         <p className="mt-1 text-xs text-slate-600" data-testid="in-flight">
           Model: {activityText(p.inFlight)}
-          </p>
-        ) : null}
+        </p>
+      ) : null}
       {newSince > 0 ? (
         <p className="mt-1 text-xs text-slate-600" data-testid="results-age">
           {newSince.toLocaleString("en")} more item{newSince === 1 ? "" : "s"} finished since the results below were shown (they are updated

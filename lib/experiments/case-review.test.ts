@@ -213,7 +213,7 @@ describe("case-study review", () => {
     const hostile = `<img src=x onerror="alert(1)">`;
     starJob(t.db, id, j.id, { starred: true, note: `<script>alert(1)</script> ${hostile}` });
     const mdEscaped = caseStudiesMarkdown(t.db, id, { itemKey: j.itemKey });
-    expect(mdEscaped).toContain("*&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror=\"alert(1)\"&gt;* (vanilla-log)");
+    expect(mdEscaped).toContain('*&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror="alert(1)"&gt;* (vanilla-log)');
     expect(mdEscaped).not.toMatch(/<script|<img/);
     // Unstarring keeps the note for a later star; the list forgets the item.
     starJob(t.db, id, j.id, { starred: false });

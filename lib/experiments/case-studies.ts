@@ -171,9 +171,7 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
     if (c.marks.length) {
       lines.push("### Highlighted passages", "");
       for (const m of c.marks)
-        lines.push(
-          `- "${md(m.quote)}" (${md(m.where)}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${md(m.note)}` : ""} (${md(m.author)})`,
-        );
+        lines.push(`- "${md(m.quote)}" (${md(m.where)}) — ${MARK_MEANINGS[m.colour]}${m.note ? `: ${md(m.note)}` : ""} (${md(m.author)})`);
       lines.push("");
     }
   }

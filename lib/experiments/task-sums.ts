@@ -241,5 +241,8 @@ export function leadingScore(v: JobValues): number | null {
 /** What the leading score is, by task (the Items table's label): an item's own points, not the tables' × 50 scale. */
 export function leadingScoreLabel(task: string, pair: boolean): string | null {
   if (pair) return "W/T/L sum";
-  return ({ requirement: "G-Score points (0-2)", solution: "S-Score points (−2..2)", hicupid: "ROUGE-L" } as Record<string, string>)[task] ?? null;
+  return (
+    ({ requirement: "G-Score points (0-2)", solution: "S-Score points (−2..2)", hicupid: "ROUGE-L" } as Record<string, string>)[task] ??
+    null
+  );
 }

@@ -20,7 +20,10 @@ const SHAPED: Array<[RegExp, string]> = [
   [/\b(sk|pk|rk)-[A-Za-z0-9_-]{6,}/g, `$1-${MASK}`],
   [/\bhf_[A-Za-z0-9]{8,}/g, `hf_${MASK}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${MASK}`],
-  [/(["']?(?:authorization|api[-_]?key|x-api-key|access[-_]?token)["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|«)([^"'\s,;&}]{6,})/gi, `$1${MASK}`],
+  [
+    /(["']?(?:authorization|api[-_]?key|x-api-key|access[-_]?token)["']?\s*[:=]\s*["']?)(?!Bearer\b|Basic\b|«)([^"'\s,;&}]{6,})/gi,
+    `$1${MASK}`,
+  ],
 ];
 
 /** `text` with every remembered key and every key-shaped string masked. */

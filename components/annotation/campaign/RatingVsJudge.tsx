@@ -7,9 +7,7 @@ import { ItemLinks } from "./ItemLinks";
 export function RatingVsJudge({ campaignId: id, v }: { campaignId: number; v: ReturnType<typeof ratingVsJudge> }) {
   return (
     <div className="rounded border border-slate-200 p-3" data-testid={`rating-judge-${v.run.id}`}>
-      <h3 className="font-medium">
-        {judgeRunLabel(v.run)} against the annotators
-      </h3>
+      <h3 className="font-medium">{judgeRunLabel(v.run)} against the annotators</h3>
       <table className="mt-2 text-sm">
         <thead className="text-left text-xs text-slate-500">
           <tr>

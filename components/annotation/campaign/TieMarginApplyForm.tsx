@@ -39,7 +39,12 @@ export function TieMarginApplyForm({
       <input type="hidden" name="source" value={source} />
       <label className="text-xs text-slate-600">
         Margin{" "}
-        <select name="margin" defaultValue={String(initial)} className="rounded border border-slate-300 px-1 py-0.5" aria-label="Margin to apply">
+        <select
+          name="margin"
+          defaultValue={String(initial)}
+          className="rounded border border-slate-300 px-1 py-0.5"
+          aria-label="Margin to apply"
+        >
           {margins.map((m) => (
             <option key={m} value={String(m)}>
               {m.toFixed(2)}
