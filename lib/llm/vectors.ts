@@ -5,6 +5,7 @@
  * the length. So the client asks for base64 explicitly (the SDK leaves the reply alone) and decodes
  * here whichever form came back.
  */
+import { InvalidInputError } from "@/lib/errors";
 
 /** A vector from the reply's `embedding`: a base64 string of float32, or an array of numbers. */
 export function decodeEmbedding(v: unknown): number[] {
@@ -18,7 +19,9 @@ export function decodeEmbedding(v: unknown): number[] {
   throw new Error(`an embedding is neither base64 nor an array (${typeof v})`);
 }
 
+/** Cosine similarity; 0 when either vector is all zeros (the one definition: retrieval and the models check use it). */
 export function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) throw new InvalidInputError(`cosine: vectors of different lengths (${a.length} and ${b.length})`);
   let dot = 0;
   let na = 0;
   let nb = 0;

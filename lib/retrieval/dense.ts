@@ -6,20 +6,9 @@
 import { InvalidInputError } from "@/lib/errors";
 import { DocList, checkK, topK } from "./doc-list";
 import { DEFAULT_K, type EmbedFn, type RetrievalDoc, type Retriever, type SearchHit, type SearchOptions } from "./types";
+import { cosine } from "@/lib/llm/vectors";
 
-/** Cosine similarity; 0 when either vector is all zeros. */
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length !== b.length) throw new InvalidInputError(`cosine: vectors of different lengths (${a.length} and ${b.length})`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+export { cosine };
 
 export interface DenseRetrieverOptions {
   embed: EmbedFn;

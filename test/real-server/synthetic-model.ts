@@ -10,21 +10,13 @@
  * disfavoured. Under a JSON grammar that gives short valid JSON; without one, after the prompt's final line
  * break, a word and the end of turn.
  */
+import { mulberry32 } from "@/lib/random";
 import { GGUF_TYPE, f32, readGgufMetadata, str, u32, writeGguf, type GgufTensor, type GgufValue } from "./gguf";
 
 export const MODEL_SHAPE = { embd: 64, layers: 2, heads: 4, headsKv: 2, ff: 128, context: 32768 } as const;
 
-/** mulberry32: a seeded generator, so the same model comes out on every machine. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator, so the same model comes out on every machine. */
+const random = mulberry32;
 
 function normal(rand: () => number) {
   return Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
