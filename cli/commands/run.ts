@@ -24,6 +24,7 @@ import { kindLabel } from "@/lib/datasets/kinds";
 import { mergeMethod } from "@/lib/experiments/merge";
 import { CliError } from "../errors";
 import { progressWriter } from "../progress-writer";
+import { drainModelRequests } from "@/lib/llm/inflight";
 
 type RunOpts = {
   dataset?: string;
@@ -103,9 +104,13 @@ function presetText(
 /**
  * Ctrl+C (SIGINT) or SIGTERM while `pal run` runs: the experiment is paused (resumable; a paused
  * experiment is no worker's, so the server does not take it over), the jobs this process held go back
- * to the queue, and the process exits at once (130 / 143): the requests in flight are dropped and no
- * new one is sent. A second signal exits without waiting for anything. Returns the removal of the handlers.
+ * to the queue, no new request is sent, and the replies already on their way are waited for (at most
+ * INTERRUPT_WAIT_MS) so that what they cost reaches the ledger; those still out then are recorded with
+ * their tokens unknown. Then the process exits (130 / 143). A second signal exits at once. Returns the
+ * removal of the handlers.
  */
+const INTERRUPT_WAIT_MS = 10_000;
+
 function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | null, worker: string, tty: boolean): () => void {
   let seen = false;
   const handler = (signal: NodeJS.Signals) => {
@@ -119,7 +124,13 @@ function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | nu
         ? `experiment ${id} paused: no new model request is sent; ${r.released} job${r.released === 1 ? "" : "s"} in progress went back to the queue. Resume with pal run --resume ${id} (or Resume on its page)`
         : `experiment ${id} is ${r.status}; nothing more is sent`;
     process.stderr.write(`${tty ? "\n" : ""}${signal === "SIGINT" ? "Ctrl+C" : signal}: ${what}\n`);
-    process.exit(code);
+    void drainModelRequests(
+      (n) =>
+        process.stderr.write(
+          `waiting up to ${INTERRUPT_WAIT_MS / 1000} s for ${n} model ${n === 1 ? "reply" : "replies"} already sent, to record what they cost (Ctrl+C again to leave now)\n`,
+        ),
+      { maxWaitMs: INTERRUPT_WAIT_MS },
+    ).finally(() => process.exit(code));
   };
   process.on("SIGINT", handler);
   process.on("SIGTERM", handler);
