@@ -221,8 +221,10 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(r.disagreements.map((d) => d.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
     // Listed by their topics, the ids kept for links (issue 26, item 5).
     expect(r.disagreements.map((d) => d.title)).toEqual(["Choose a gym", "Cook dinner for friends", "Prepare for a job interview"]);
-    expect(itemsOverview(db, c.id, { onlyDisagreements: true }).map((i) => i.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
-    expect(itemsOverview(db, c.id)).toHaveLength(6);
+    expect(itemsOverview(db, c.id, { onlyDisagreements: true }).rows.map((i) => i.externalId)).toEqual(["topic-2", "topic-4", "topic-5"]);
+    expect(itemsOverview(db, c.id).rows).toHaveLength(6);
+    expect(itemsOverview(db, c.id).total).toBe(6);
+    expect(itemsOverview(db, c.id, { page: 2 }).rows).toHaveLength(0); // pages of 100
     const strict = humanVsJudge(db, c.id, run.runId, { variant: "either" }).dimensions[0];
     expect(strict.result.n).toBe(3);
     // The judge says Win on all three kept items: its kappas are undefined (constant ratings), not 0 and −0.2.

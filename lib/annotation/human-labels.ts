@@ -51,6 +51,11 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
   return { items: [...byId.values()], raters: [...raters].sort() };
 }
 
+/** Whether a judge run has any verdict (one row read, not the run's stored judgments). */
+export function judgeRunHasLabels(db: Db, runId: number): boolean {
+  return db.$client.prepare("SELECT 1 FROM judge_labels WHERE run_id = ? LIMIT 1").get(runId) !== undefined;
+}
+
 export function judgeRunsOf(db: Db, campaignId: number) {
   return db.select().from(judgeRuns).where(eq(judgeRuns.campaignId, campaignId)).orderBy(asc(judgeRuns.id)).all();
 }

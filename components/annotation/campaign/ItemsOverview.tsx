@@ -1,4 +1,4 @@
-/** Every item (or only the disagreements) with the humans' and judges' labels per dimension; the first 500 are listed. */
+/** Every item (or only the disagreements) with the humans' and judges' labels per dimension, a page of 100 at a time. */
 import Link from "next/link";
 import type { DimensionSpec, ItemOverview } from "@/lib/annotation";
 import type { CampaignQuery } from "./query";
@@ -12,7 +12,7 @@ export function ItemsOverview({
   q,
 }: {
   campaignId: number;
-  overview: ItemOverview[];
+  overview: { rows: ItemOverview[]; total: number; page: number; size: number };
   dims: DimensionSpec[];
   onlyDisagreements: boolean;
   q: CampaignQuery;
@@ -43,7 +43,7 @@ export function ItemsOverview({
           </tr>
         </thead>
         <tbody>
-          {overview.slice(0, 500).map((r) => (
+          {overview.rows.map((r) => (
             <tr key={r.itemId} className={`border-t border-slate-100 ${r.disagree ? "bg-rose-50/40" : ""}`}>
               <td className="p-1.5">
                 <Link className="text-indigo-700 hover:underline" href={`/campaigns/${id}/items/${r.itemId}`} title={r.externalId}>
@@ -59,8 +59,23 @@ export function ItemsOverview({
           ))}
         </tbody>
       </table>
-      {overview.length > 500 ? (
-        <p className="mt-1 text-xs text-slate-500">First 500 of {overview.length} shown; the export has them all.</p>
+      {overview.total > overview.size ? (
+        <p className="mt-1 flex items-center gap-3 text-xs text-slate-500" data-testid="items-pager">
+          <span>
+            {(overview.page - 1) * overview.size + 1}–{Math.min(overview.total, overview.page * overview.size)} of {overview.total} (the
+            export has them all)
+          </span>
+          {overview.page > 1 ? (
+            <Link className="text-indigo-700" href={q({ itemsPage: String(overview.page - 1) })}>
+              ← previous
+            </Link>
+          ) : null}
+          {overview.page * overview.size < overview.total ? (
+            <Link className="text-indigo-700" href={q({ itemsPage: String(overview.page + 1) })}>
+              next →
+            </Link>
+          ) : null}
+        </p>
       ) : null}
     </section>
   );

@@ -1,3 +1,3 @@
 /** The campaign page's URL choices; `CampaignQuery` builds a link that changes some and keeps the rest. */
-export type CampaignSearch = { variant?: string; humans?: string; items?: string; criterion?: string };
+export type CampaignSearch = { variant?: string; humans?: string; items?: string; criterion?: string; itemsPage?: string };
 export type CampaignQuery = (change: CampaignSearch) => string;

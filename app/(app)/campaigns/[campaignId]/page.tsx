@@ -13,7 +13,7 @@ import {
   kindDef,
   ratingVsJudge,
 } from "@/lib/annotation";
-import { judgeLabelsOf, judgeRunsOf } from "@/lib/annotation/human-labels";
+import { judgeRunHasLabels, judgeRunsOf } from "@/lib/annotation/human-labels";
 import { agreementSnapshot } from "@/lib/annotation/agreement-cache";
 import { campaignExperimentId, experimentsWithPairwiseResults, tieMarginCalibration } from "@/lib/annotation/calibration";
 import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
@@ -55,7 +55,7 @@ export default async function CampaignPage({
   const agreement = agreementSnapshot(db, id);
   const systems = campaignSystemsOf(db, id);
   // A run without a single verdict (every call failed) has nothing to compare: no empty Table 11 block.
-  const runs = judgeRunsOf(db, id).filter((r) => judgeLabelsOf(db, r.id).size > 0);
+  const runs = judgeRunsOf(db, id).filter((r) => judgeRunHasLabels(db, r.id));
   const criterion: CalibrationCriterion = sp.criterion && sp.criterion in CRITERIA ? (sp.criterion as CalibrationCriterion) : "cohen-plain";
   const calibrations =
     c.kind === "pairwise-dialogue" ? runs.map((r) => tieMarginCalibration(db, id, r.id, { variant, humans, criterion })) : [];
@@ -90,7 +90,7 @@ export default async function CampaignPage({
       />
       <ItemsOverview
         campaignId={id}
-        overview={itemsOverview(db, id, { onlyDisagreements })}
+        overview={itemsOverview(db, id, { onlyDisagreements, page: Number(sp.itemsPage) || 1 })}
         dims={campaignDimensionsOf(db, id)}
         onlyDisagreements={onlyDisagreements}
         q={q}
