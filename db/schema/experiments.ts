@@ -93,6 +93,12 @@ export const jobs = sqliteTable(
     starTags: text("star_tags", { mode: "json" }).$type<string[]>(),
     /** The item's leading metric (lib/experiments/aggregates.ts leadingScore), written with its scores: the Items table sorts and filters by it. */
     score: real("score"),
+    /**
+     * The item as a person reads it: the PAL-Set topic's user query or the HiCUPID question, and whose it is,
+     * clipped (lib/experiments/item-titles.ts). Written when the job is created; "" when the item has none;
+     * null for a job from before titles, filled once when its experiment's items are first listed.
+     */
+    title: text("title"),
     updatedAt: integer("updated_at"),
   },
   (t) => [
@@ -104,6 +110,10 @@ export const jobs = sqliteTable(
       .where(sql`starred = 1`),
     // The Items table picks a page of ids from this index alone: every column it filters or sorts on.
     index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
+    // The jobs still without a title (from before titles): empty once each experiment is filled, so the check is free.
+    index("jobs_untitled")
+      .on(t.experimentId)
+      .where(sql`title IS NULL`),
   ],
 );
 
