@@ -74,3 +74,13 @@ export function ensureItemTitles(db: Db, experimentId: number): number {
   db.$client.transaction(() => rows.forEach((r) => set.run(titleOf(r.k), r.id))).immediate();
   return rows.length;
 }
+
+/** A page heading for one item: the stored title, looked up for a job from before titles, else the key. */
+export function itemHeading(db: Db, experimentId: number, itemKey: string, stored?: string | null): string {
+  if (stored) return stored;
+  if (stored === "") return itemKey;
+  const ds = db.$client
+    .prepare("SELECT d.id, d.kind FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?")
+    .get(experimentId) as { id: number; kind: string } | undefined;
+  return (ds && itemTitler(db, ds.id, ds.kind)(itemKey)) || itemKey;
+}
