@@ -110,6 +110,8 @@ export const jobs = sqliteTable(
       .where(sql`starred = 1`),
     // The Items table picks a page of ids from this index alone: every column it filters or sorts on.
     index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
+    // The text filter's words of fewer than 3 characters (too short for the trigram index) match titles from this index alone.
+    index("jobs_title").on(t.experimentId, t.title),
     // The jobs still without a title (from before titles): empty once each experiment is filled, so the check is free.
     index("jobs_untitled")
       .on(t.experimentId)

@@ -17,7 +17,7 @@ import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { listItemRows } from "./items";
 import { formatTitle, TITLE_MAX } from "./item-titles";
-import { ftsQuery, textMatch } from "./item-text";
+import { ftsQuery, searchWords, textMatch } from "./item-text";
 import { containsText } from "@/lib/paging";
 
 const words = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 5);
@@ -77,7 +77,7 @@ describe("items read as text", () => {
     // A word of one title that not every title holds.
     const word = words(js[0].title!).find((w) => js.some((j) => !j.title!.toLowerCase().includes(w)))!;
     expect(word).toBeTruthy();
-    const holds = js.filter((j) => words(`${j.title} ${textOf(j.output)}`).some((w) => w.startsWith(word)));
+    const holds = js.filter((j) => `${j.title} ${textOf(j.output)}`.toLowerCase().includes(word));
     const page = listItemRows(t.db, id, { q: word, size: 200 });
     expect(page.filtered).toBe(holds.length);
     expect(page.rows.map((r) => r.id).sort()).toEqual(holds.map((j) => j.id).sort());
@@ -99,7 +99,7 @@ describe("items read as text", () => {
     const word = words(textOf(job.output)).find((w) => !titles.includes(w))!;
     const page = listItemRows(t.db, id, { q: word, size: 200 });
     expect(page.rows.map((r) => r.id)).toContain(job.id);
-    expect(page.filtered).toBe(js.filter((j) => words(textOf(j.output)).some((w) => w.startsWith(word))).length);
+    expect(page.filtered).toBe(js.filter((j) => `${j.title} ${textOf(j.output)}`.toLowerCase().includes(word)).length);
   });
 
   it("keeps the index as outputs are written and jobs deleted; fills old experiments' titles once", () => {
@@ -120,15 +120,32 @@ describe("items read as text", () => {
     const word = words(a.title!)[0];
     const before = listItemRows(t.db, id, { q: word }).filtered;
     t.db.update(jobs).set({ title: null }).where(eq(jobs.experimentId, id)).run();
-    expect(t.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM job_text WHERE job_text MATCH ${`title : "${word}"*`}`)?.n).toBe(0);
+    expect(t.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM job_text WHERE job_text MATCH ${`title : "${word}"`}`)?.n).toBe(0);
     const after = listItemRows(t.db, id, { q: word });
     expect(after.filtered).toBe(before);
     expect(all().every((j) => j.title && j.title.endsWith("(user 0000)"))).toBe(true);
   });
 
+  it("finds Chinese words inside a sentence; words under 3 characters in the titles", () => {
+    const [a, b] = all();
+    t.db
+      .update(jobs)
+      .set({ output: { answer: "周末可以去公园拍照片，光线比较好。" } })
+      .where(eq(jobs.id, a.id))
+      .run();
+    expect(listItemRows(t.db, id, { q: "拍照片" }).rows.map((r) => r.id)).toEqual([a.id]);
+    expect(listItemRows(t.db, id, { q: "去公园 比较好" }).rows.map((r) => r.id)).toEqual([a.id]);
+    expect(listItemRows(t.db, id, { q: "拍照片 zyxwvut" }).filtered).toBe(0);
+    // A 2-character word: titles only (the trigram index cannot hold it).
+    t.db.update(jobs).set({ title: "排班 偏好 (user 0000)" }).where(eq(jobs.id, b.id)).run();
+    expect(listItemRows(t.db, id, { q: "排班" }).rows.map((r) => r.id)).toEqual([b.id]);
+    expect(listItemRows(t.db, id, { q: "照片" }).filtered).toBe(0);
+  });
+
   it("reads the matches from the FTS index, scoped to the experiment", () => {
-    expect(ftsQuery("roster, 2nd!")).toBe('"roster"* AND "2nd"*');
-    expect(ftsQuery("  -- ")).toBeNull();
+    expect(searchWords("roster, 2nd! 排班")).toEqual({ long: ["roster", "2nd"], short: ["排班"] });
+    expect(ftsQuery(7, ['say "hi"'])).toBe('exp : "<e7>" AND {title replies} : ("say ""hi""")');
+    expect(ftsQuery(7, [])).toBeNull();
     const cond = textMatch(id, "roster", containsText(sql.raw("item_key"), "roster"));
     const plan = t.db.all<{ detail: string }>(sql`EXPLAIN QUERY PLAN SELECT id FROM jobs WHERE experiment_id = ${id} AND ${cond}`);
     expect(plan.map((p) => p.detail).join("\n")).toMatch(/SCAN job_text VIRTUAL TABLE INDEX/);

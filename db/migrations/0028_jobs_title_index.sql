@@ -1,0 +1,1 @@
+CREATE INDEX `jobs_title` ON `jobs` (`experiment_id`,`title`);
