@@ -3,8 +3,8 @@
  * generated (Chinese) topics, each job with a title and a reply of ~300 characters, written through the
  * job_text triggers. In process (p50 of 20): an Items page without text (the baseline), with a word of a
  * topic, a word of a few replies, a word nobody wrote, a 2-character word (titles only), a word with a
- * task filter on page 3, and the item-key filter (what `q` did before); then the one-time title fill of an
- * experiment from before titles. Target: every page ≤ 200 ms (the page's budget).
+ * task filter on page 3, and the item-key filter (what `q` did before); then a page of jobs written
+ * without titles (filled as shown) and the migration's one-time title fill. Target: every page ≤ 200 ms (the page's budget).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +14,7 @@ import { openDb } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { launchExperiment } from "@/lib/experiments/create";
 import { listItemRows } from "@/lib/experiments/items";
-import { ensureItemTitles, itemTitler } from "@/lib/experiments/item-titles";
+import { itemTitler } from "@/lib/experiments/item-titles";
 import { textMatch } from "@/lib/experiments/item-text";
 import { containsText } from "@/lib/paging";
 import { listQueryTopics } from "@/lib/tasks/palset-items";
@@ -126,15 +126,30 @@ export default async function bench() {
       `  ratios to the baseline: topic ${(topic.p50 / base.p50).toFixed(1)}x, rare ${(rare.p50 / base.p50).toFixed(1)}x, none ${(none.p50 / base.p50).toFixed(1)}x, ` +
         `2-character ${(short.p50 / base.p50).toFixed(1)}x, paged ${(paged.p50 / base.p50).toFixed(1)}x, key ${(key.p50 / base.p50).toFixed(1)}x`,
     );
+    // An experiment from before titles: the migration's title statements (before its triggers exist), and
+    // a job written without a title, filled when its page is shown.
+    const migration = fs.readFileSync(path.join(process.cwd(), "db/migrations/0027_jobs_item_text_fts.sql"), "utf8");
+    const fills = migration.split("--> statement-breakpoint").filter((x) => x.includes("UPDATE jobs SET title"));
+    db.$client.prepare("UPDATE jobs SET title = NULL WHERE experiment_id = ?").run(id);
+    const page = inProcess(
+      "Items, first page of jobs written without titles (the page fills its 50)",
+      () => {
+        db.$client
+          .prepare("UPDATE jobs SET title = NULL WHERE id IN (SELECT id FROM jobs WHERE experiment_id = ? ORDER BY id LIMIT 50)")
+          .run(id);
+        return listItemRows(db, id);
+      },
+      5,
+    );
+    if (!page.value.rows.every((r) => r.title)) throw new Error("a page's titles were not filled");
+    db.$client.exec("DROP TRIGGER jobs_text_update");
     db.$client.prepare("UPDATE jobs SET title = NULL WHERE experiment_id = ?").run(id);
     const t1 = performance.now();
-    const filled = ensureItemTitles(db, id);
+    for (const f of fills) db.$client.exec(f);
+    const titled = (db.$client.prepare("SELECT count(*) AS n FROM jobs WHERE title IS NOT NULL").get() as { n: number }).n;
     console.log(
-      `titles filled once for an experiment from before titles: ${filled.toLocaleString("en")} jobs in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+      `the migration's title fill: ${titled.toLocaleString("en")} jobs titled in ${((performance.now() - t1) / 1000).toFixed(1)} s (the copies' keys are no topic's)`,
     );
-    const t2 = performance.now();
-    ensureItemTitles(db, id);
-    console.log(`  the check afterwards: ${ms(performance.now() - t2)}`);
     db.$client.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

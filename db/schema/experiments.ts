@@ -96,7 +96,7 @@ export const jobs = sqliteTable(
     /**
      * The item as a person reads it: the PAL-Set topic's user query or the HiCUPID question, and whose it is,
      * clipped (lib/experiments/item-titles.ts). Written when the job is created; "" when the item has none;
-     * null for a job from before titles, filled once when its experiment's items are first listed.
+     * null for a job written without one (the migration filled those before it; the Items table fills a page's).
      */
     title: text("title"),
     updatedAt: integer("updated_at"),
@@ -112,10 +112,6 @@ export const jobs = sqliteTable(
     index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
     // The text filter's words of fewer than 3 characters (too short for the trigram index) match titles from this index alone.
     index("jobs_title").on(t.experimentId, t.title),
-    // The jobs still without a title (from before titles): empty once each experiment is filled, so the check is free.
-    index("jobs_untitled")
-      .on(t.experimentId)
-      .where(sql`title IS NULL`),
   ],
 );
 

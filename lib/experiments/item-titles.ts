@@ -2,7 +2,8 @@
  * Item titles: what a person reads for a job's item instead of its key. A PAL-Set item is its topic's user
  * query, a HiCUPID item its question, followed by whose it is ("(user 0000)"), clipped. Computed when the
  * jobs are created (./prepare.ts) and stored on the job row, so no page reads the data set to show them;
- * jobs from before titles get theirs once, the first time their experiment's items are listed.
+ * the jobs from before titles got theirs in the migration (0027); a job written without one gets it when
+ * its row is first shown in the Items table.
  */
 import type { Db } from "@/db/client";
 
@@ -54,25 +55,23 @@ export function itemTitler(db: Db, datasetId: number, kind: string): (itemKey: s
 }
 
 /**
- * Fills the titles of an experiment's jobs from before titles, once: the partial index jobs_untitled makes
- * the check free when there is nothing to fill. One transaction; a large experiment takes a few seconds once.
+ * Titles for the rows of one page whose job has none (written by code that gave none; the migration
+ * filled the jobs from before titles): looked up and stored, so the cost is bounded by the page size.
  */
-export function ensureItemTitles(db: Db, experimentId: number): number {
-  const untitled = db.$client.prepare("SELECT 1 FROM jobs WHERE experiment_id = ? AND title IS NULL LIMIT 1").get(experimentId);
-  if (!untitled) return 0;
+export function fillPageTitles<R extends { id: number; itemKey: string; title: string | null }>(
+  db: Db,
+  experimentId: number,
+  rows: R[],
+): Array<R & { title: string }> {
+  const missing = rows.filter((r) => r.title === null);
+  if (!missing.length) return rows as Array<R & { title: string }>;
   const ds = db.$client
     .prepare("SELECT d.id, d.kind FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?")
     .get(experimentId) as { id: number; kind: string };
   const titleOf = itemTitler(db, ds.id, ds.kind);
-  const rows = db.$client
-    .prepare("SELECT id, item_key AS k FROM jobs WHERE experiment_id = ? AND title IS NULL")
-    .all(experimentId) as Array<{
-    id: number;
-    k: string;
-  }>;
-  const set = db.$client.prepare("UPDATE jobs SET title = ? WHERE id = ?");
-  db.$client.transaction(() => rows.forEach((r) => set.run(titleOf(r.k), r.id))).immediate();
-  return rows.length;
+  const set = db.$client.prepare("UPDATE jobs SET title = ? WHERE id = ? AND title IS NULL");
+  db.$client.transaction(() => missing.forEach((r) => set.run(titleOf(r.itemKey), r.id)))();
+  return rows.map((r) => ({ ...r, title: r.title ?? titleOf(r.itemKey) }));
 }
 
 /** A page heading for one item: the stored title, looked up for a job from before titles, else the key. */

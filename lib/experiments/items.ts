@@ -10,7 +10,7 @@ import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
 import { ensureScoreSums } from "./aggregates";
 import { leadingScoreLabel } from "./task-sums";
-import { ensureItemTitles } from "./item-titles";
+import { fillPageTitles } from "./item-titles";
 import { textMatch } from "./item-text";
 
 export function listJobs(db: Db, experimentId: number, opts: { limit?: number; offset?: number } = {}) {
@@ -159,8 +159,6 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
   const q = itemQuery.parse(query);
   // An experiment from before the running sums gets its scores summed (and jobs.score written) once.
   const groups = ensureScoreSums(db, experimentId);
-  // Likewise an experiment from before titles gets them once.
-  ensureItemTitles(db, experimentId);
   const where = [sql`experiment_id = ${experimentId}`];
   if (q.task) where.push(sql`task = ${q.task}`);
   if (q.method) where.push(sql`method = ${q.method}`);
@@ -190,8 +188,8 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
     .map((r) => r.id);
   const byId = new Map(
     db
-      .all<Omit<ItemRow, "scoreLabel" | "starred"> & { starred: number }>(
-        sql`SELECT id, item_key AS itemKey, coalesce(title, '') AS title, task, method, replicate, status, error, starred, score FROM jobs
+      .all<Omit<ItemRow, "scoreLabel" | "starred" | "title"> & { starred: number; title: string | null }>(
+        sql`SELECT id, item_key AS itemKey, title, task, method, replicate, status, error, starred, score FROM jobs
             WHERE id IN (${sql.join(
               ids.map((i) => sql`${i}`),
               sql`, `,
@@ -199,7 +197,12 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
       )
       .map((r) => [r.id, r]),
   );
-  const rows = ids.map((i) => byId.get(i)!);
+  // A job written without a title gets it here, a page at a time.
+  const rows = fillPageTitles(
+    db,
+    experimentId,
+    ids.map((i) => byId.get(i)!),
+  );
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     rows: rows.map((r) => ({

@@ -1,1 +1,0 @@
-CREATE INDEX `jobs_title` ON `jobs` (`experiment_id`,`title`);
