@@ -107,6 +107,13 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await expect(page.getByTestId("item-count")).toHaveText(/^3 of \d+ items/);
   await page.getByTestId("item-filters").evaluate((el) => el.scrollIntoView({ block: "start" }));
   await shot(page, "items-table");
+  // Items read as their topics (the key as small text), and the text box finds one by a word of its topic.
+  await expect(items.getByTestId("item-title").first()).toHaveText(/ \(user 0000\)$/);
+  await page.getByLabel("Filter by item").fill("roster");
+  await expect(page.getByTestId("item-count")).toHaveText(/^[1-3] of \d+ items$/);
+  await expect(items.getByTestId("item-title").first()).toHaveText(/summer roster preferences.* \(user 0000\)$/);
+  await shot(page, "items-text-filter");
+  await page.getByLabel("Filter by item").fill("");
   await page.getByLabel("Filter by method").selectOption("");
   await page.getByLabel("Filter by task").selectOption("requirement");
   await items.getByRole("button", { name: "Score" }).click();
@@ -115,6 +122,8 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   // A single-turn answer: the reference beside it and the metric values.
   await page.getByLabel("Filter by method").selectOption("vanilla-log");
   await items.locator("tbody tr").first().getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/ \(user 0000\)$/);
+  await expect(page.getByTestId("item-key")).toHaveText(/^0000\/0000_sample\d+\/topic-\d+$/);
   await expect(page.getByTestId("reference")).toContainText("Requirement (reference)");
   await expect(page.getByTestId("scores")).toContainText("G-Score");
   await shot(page, "item-answer");
@@ -147,6 +156,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.getByRole("link", { name: "Compare methods on this topic" }).click();
   const columns = page.getByTestId("compare-columns").getByTestId("method-output");
   await expect(columns).toHaveCount(3);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Compare: .+ \(user 0000\)$/);
   await expect(page.getByTestId("verdict")).toHaveCount(2);
   await expect(page.getByTestId("verdict").first()).toContainText(/vanilla vs (vanilla-log|turn-rag)/);
   await expect(page.getByTestId("verdict").first()).not.toContainText(/Tie for/); // a tie is neither method's

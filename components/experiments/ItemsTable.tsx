@@ -2,7 +2,8 @@
 /**
  * The experiment's items (one row per job), a page at a time from the server (GET
  * /api/experiments/:id/items): filter by task, method, status, score range and item text, sort by any
- * column, 50 rows a page. The first page comes with the page's HTML; every change asks for one page.
+ * column, 50 rows a page. An item reads as its title (the topic's query or the question, and whose it
+ * is), its key as small text; the text box searches titles, replies and keys. The first page comes with the page's HTML; every change asks for one page.
  * A failed item shows its error in the row.
  */
 import { useEffect, useRef, useState } from "react";
@@ -145,8 +146,8 @@ export function ItemsTable({
       <div className="mb-2 flex flex-wrap items-center gap-3 rounded border border-slate-200 bg-white px-3 py-2" data-testid="item-filters">
         <input
           aria-label="Filter by item"
-          placeholder="item contains…"
-          className="rounded border border-slate-300 px-2 py-0.5 text-sm"
+          placeholder="words of the topic, question or replies…"
+          className="w-72 rounded border border-slate-300 px-2 py-0.5 text-sm"
           value={filters.q}
           onChange={(e) => setFilter("q", e.target.value)}
         />
@@ -206,10 +207,16 @@ export function ItemsTable({
               <td className="p-2">
                 <StarButton key={`${r.id}:${r.starred}`} experimentId={experimentId} jobId={r.id} starred={r.starred} />
               </td>
-              <td className="p-2">
-                <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}/jobs/${r.id}`}>
-                  {r.itemKey}
+              <td className="max-w-xl p-2">
+                <Link
+                  className="text-indigo-700 hover:underline"
+                  href={`/experiments/${experimentId}/jobs/${r.id}`}
+                  title={r.itemKey}
+                  data-testid="item-title"
+                >
+                  {r.title || r.itemKey}
                 </Link>
+                {r.title ? <span className="block font-mono text-xs text-slate-400">{r.itemKey}</span> : null}
               </td>
               <td className="p-2">{r.task}</td>
               <td className="p-2" data-method={r.method}>

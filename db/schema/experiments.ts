@@ -93,6 +93,12 @@ export const jobs = sqliteTable(
     starTags: text("star_tags", { mode: "json" }).$type<string[]>(),
     /** The item's leading metric (lib/experiments/aggregates.ts leadingScore), written with its scores: the Items table sorts and filters by it. */
     score: real("score"),
+    /**
+     * The item as a person reads it: the PAL-Set topic's user query or the HiCUPID question, and whose it is,
+     * clipped (lib/experiments/item-titles.ts). Written when the job is created; "" when the item has none;
+     * null for a job written without one (the migration filled those before it; the Items table fills a page's).
+     */
+    title: text("title"),
     updatedAt: integer("updated_at"),
   },
   (t) => [
@@ -104,6 +110,8 @@ export const jobs = sqliteTable(
       .where(sql`starred = 1`),
     // The Items table picks a page of ids from this index alone: every column it filters or sorts on.
     index("jobs_items").on(t.experimentId, t.score, t.task, t.method, t.status, t.replicate, t.itemKey, t.starred),
+    // The text filter's words of fewer than 3 characters (too short for the trigram index) match titles from this index alone.
+    index("jobs_title").on(t.experimentId, t.title),
   ],
 );
 

@@ -10,6 +10,8 @@ import { PAIR_SEP } from "./create";
 import { getExperimentRow } from "./control";
 import { ensureScoreSums } from "./aggregates";
 import { leadingScoreLabel } from "./task-sums";
+import { fillPageTitles } from "./item-titles";
+import { textMatch } from "./item-text";
 
 export function listJobs(db: Db, experimentId: number, opts: { limit?: number; offset?: number } = {}) {
   return db
@@ -79,6 +81,8 @@ export function jobDrillDown(db: Db, experimentId: number, jobId: number) {
 export type ItemRow = {
   id: number;
   itemKey: string;
+  /** The topic's query or the question, and whose it is (lib/experiments/item-titles.ts); "" if the item has none. */
+  title: string;
   task: string;
   method: string;
   replicate: number;
@@ -146,8 +150,9 @@ const ORDER: Record<ItemSort, string> = {
 
 /**
  * One page of an experiment's jobs for the Items table, filtered and sorted in SQL (a page of 50 rows is
- * read, never the whole experiment): by task, method, status, text in the item key and a score range
- * (jobs.score, indexed); counts without a text or score filter come from the running sums.
+ * read, never the whole experiment): by task, method, status, text and a score range (jobs.score,
+ * indexed); counts without a text or score filter come from the running sums. The text matches the words
+ * of the item's title (topic, question) or replies through the job_text FTS5 index, or the item key.
  */
 export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}): ItemPage {
   getExperimentRow(db, experimentId);
@@ -158,7 +163,7 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
   if (q.task) where.push(sql`task = ${q.task}`);
   if (q.method) where.push(sql`method = ${q.method}`);
   if (q.status) where.push(sql`status = ${q.status}`);
-  if (q.q?.trim()) where.push(containsText(sql.raw("item_key"), q.q.trim()));
+  if (q.q?.trim()) where.push(textMatch(experimentId, q.q.trim(), containsText(sql.raw("item_key"), q.q.trim())));
   if (q.min !== undefined) where.push(sql`score >= ${q.min}`);
   if (q.max !== undefined) where.push(sql`score <= ${q.max}`);
   const cond = sql.join(where, sql` AND `);
@@ -183,8 +188,8 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
     .map((r) => r.id);
   const byId = new Map(
     db
-      .all<Omit<ItemRow, "scoreLabel" | "starred"> & { starred: number }>(
-        sql`SELECT id, item_key AS itemKey, task, method, replicate, status, error, starred, score FROM jobs
+      .all<Omit<ItemRow, "scoreLabel" | "starred" | "title"> & { starred: number; title: string | null }>(
+        sql`SELECT id, item_key AS itemKey, title, task, method, replicate, status, error, starred, score FROM jobs
             WHERE id IN (${sql.join(
               ids.map((i) => sql`${i}`),
               sql`, `,
@@ -192,7 +197,12 @@ export function listItemRows(db: Db, experimentId: number, query: ItemQuery = {}
       )
       .map((r) => [r.id, r]),
   );
-  const rows = ids.map((i) => byId.get(i)!);
+  // A job written without a title gets it here, a page at a time.
+  const rows = fillPageTitles(
+    db,
+    experimentId,
+    ids.map((i) => byId.get(i)!),
+  );
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     rows: rows.map((r) => ({

@@ -13,6 +13,7 @@ import { datasets } from "@/db/schema";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { getExperimentRow } from "./control";
 import { datasetHash, datasetHashInPages } from "@/lib/experiments/dataset-hash";
+import { itemTitler } from "./item-titles";
 import { PENDING_HASH, planItems, planned, type PlannedJob } from "./plan";
 
 export const PREPARE_CHUNK = 2000;
@@ -35,9 +36,10 @@ function preparation(db: Db, id: number, chunk: number) {
   let next: IteratorResult<PlannedJob> = jobs.next();
   for (let i = 0; i < have && !next.done; i++) next = jobs.next();
   const insert = db.$client.prepare(
-    `INSERT OR IGNORE INTO jobs (experiment_id, replicate, method, task, item_key, user_key, phase, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued')`,
+    `INSERT OR IGNORE INTO jobs (experiment_id, replicate, method, task, item_key, user_key, phase, status, title)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
   );
+  const titleOf = itemTitler(db, ds.id, ds.kind);
   const statusOf = db.$client.prepare("SELECT status FROM experiments WHERE id = ?");
   const queue = db.$client.prepare("UPDATE experiments SET status = 'queued' WHERE id = ? AND status = 'preparing'");
   let outcome: PrepareOutcome = "stopped";
@@ -46,7 +48,7 @@ function preparation(db: Db, id: number, chunk: number) {
     if ((statusOf.get(id) as { status: string } | undefined)?.status !== "preparing") return false;
     for (let n = 0; n < chunk && !next.done; n++) {
       const j = next.value;
-      insert.run(id, j.replicate, j.method, j.task, j.itemKey, j.userKey, j.phase);
+      insert.run(id, j.replicate, j.method, j.task, j.itemKey, j.userKey, j.phase, titleOf(j.itemKey));
       next = jobs.next();
     }
     if (!next.done) return true;

@@ -5,6 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
 import { itemView } from "@/lib/experiments/item-view";
 import { listMarks } from "@/lib/experiments/marks";
+import { itemHeading } from "@/lib/experiments/item-titles";
 import { getJob } from "@/lib/experiments/items";
 import { blockId } from "@/lib/experiments/mark-segments";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -44,13 +45,16 @@ export default async function ComparePage({
   return (
     <>
       <PageHeader
-        title={`Compare: ${itemKey}`}
+        title={`Compare: ${itemHeading(db, experimentId, itemKey, star?.title)}`}
         subtitle={
           <>
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
               {view.experimentName}
             </Link>{" "}
-            · {task} · {view.outputs.length} of {view.methods.length} methods
+            · {task} · {view.outputs.length} of {view.methods.length} methods ·{" "}
+            <span className="font-mono text-xs" data-testid="item-key">
+              {itemKey}
+            </span>
           </>
         }
         actions={

@@ -8,6 +8,7 @@ import { itemView } from "@/lib/experiments/item-view";
 import { listMarks } from "@/lib/experiments/marks";
 import { PAIR_SEP } from "@/lib/experiments/create";
 import { blockId } from "@/lib/experiments/mark-segments";
+import { itemHeading } from "@/lib/experiments/item-titles";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { Cards, Fields, MethodOutputView, PairVerdicts } from "@/components/experiments/case/ItemParts";
 import { MarkProvider } from "@/components/experiments/case/Marks";
@@ -34,14 +35,17 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
   return (
     <>
       <PageHeader
-        title={job.itemKey}
+        title={itemHeading(db, experimentId, job.itemKey, job.title)}
         subtitle={
           <>
             <Link className="text-indigo-700 hover:underline" href={`/experiments/${experimentId}`}>
               {view.experimentName}
             </Link>{" "}
             · {job.task} · {(pair ?? [job.method]).map((m) => view.methodNames[m] ?? m).join(" vs ")} · run {job.replicate + 1} ·{" "}
-            {job.status}
+            {job.status} ·{" "}
+            <span className="font-mono text-xs" data-testid="item-key">
+              {job.itemKey}
+            </span>
           </>
         }
         actions={
