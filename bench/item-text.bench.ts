@@ -128,7 +128,7 @@ export default async function bench() {
     );
     // An experiment from before titles: the migration's title statements (before its triggers exist), and
     // a job written without a title, filled when its page is shown.
-    const migration = fs.readFileSync(path.join(process.cwd(), "db/migrations/0027_jobs_item_text_fts.sql"), "utf8");
+    const migration = fs.readFileSync(path.join(process.cwd(), "db/migrations/0032_jobs_item_text_fts.sql"), "utf8");
     const fills = migration.split("--> statement-breakpoint").filter((x) => x.includes("UPDATE jobs SET title"));
     db.$client.prepare("UPDATE jobs SET title = NULL WHERE experiment_id = ?").run(id);
     const page = inProcess(

@@ -121,7 +121,7 @@ describe("items read as text", () => {
     // Jobs from before titles: the migration's statements title them, and the update trigger indexes them.
     const word = words(a.title!)[0];
     const before = listItemRows(t.db, id, { q: word }).filtered;
-    const migration = fs.readFileSync(path.join(process.cwd(), "db/migrations/0027_jobs_item_text_fts.sql"), "utf8");
+    const migration = fs.readFileSync(path.join(process.cwd(), "db/migrations/0032_jobs_item_text_fts.sql"), "utf8");
     const fills = migration.split("--> statement-breakpoint").filter((x) => x.includes("UPDATE jobs SET title"));
     expect(fills).toHaveLength(2);
     t.db.update(jobs).set({ title: null }).where(eq(jobs.experimentId, id)).run();
