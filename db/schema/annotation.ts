@@ -40,7 +40,7 @@ export const campaigns = sqliteTable("campaigns", {
     .references(() => users.id, { onDelete: "restrict" }),
   createdAt: createdAt(),
   /**
-   * Bumped by triggers (migration 0021_agreement_version_triggers) on every write the agreement report
+   * Bumped by triggers (migration 0030_agreement_version_triggers) on every write the agreement report
    * reads: labels, assignment status, adjudications, judge labels. The cached report names the version it saw.
    */
   agreementVersion: integer("agreement_version").notNull().default(0),

@@ -5,7 +5,7 @@ import { memoryVersions } from "./memory";
 /**
  * Running sums of an experiment's jobs per group (method × task × replicate × phase), so its progress and
  * results are read from a few hundred rows instead of every job. The status counts are kept by SQLite
- * triggers on `jobs` (migration 0021_experiment_sums_triggers), whatever code changes a job; `scored`
+ * triggers on `jobs` (migration 0024_experiment_sums_triggers), whatever code changes a job; `scored`
  * counts the done jobs whose scores were added to `experiment_score_sums` (lib/experiments/aggregates.ts):
  * equal to `done` when the sums are complete.
  */
@@ -76,7 +76,7 @@ export const experimentLedgerSums = sqliteTable(
 
 /**
  * The ledger of building each memory version (llm_calls with its memory_version_id) summed per role, kept
- * by a trigger on `llm_calls` (migration 0025): an experiment's "memory build" cost reads these rows of the
+ * by a trigger on `llm_calls` (migration 0028): an experiment's "memory build" cost reads these rows of the
  * versions it used, not their calls.
  */
 export const memoryLedgerSums = sqliteTable(

@@ -1,5 +1,5 @@
 /**
- * The running sums (./aggregates.ts, ./task-sums.ts, migration 0021's triggers) against the full
+ * The running sums (./aggregates.ts, ./task-sums.ts, migration 0024's triggers) against the full
  * recomputation from every job (./results-full.ts): after random completions, failures, lease
  * takeovers, retries and cancels, the results, the W/T/L (as judged and at an applied tie margin), the
  * ledger and the progress counts are the same; an experiment whose sums were lost is summed again.

@@ -1,7 +1,7 @@
 /**
  * An experiment's running sums, read by its page, its progress poll and `pal run` instead of every job:
  * per group (method × task × replicate × phase) the job counts by status (kept by SQLite triggers,
- * migration 0021) and the additive score statistics of its done jobs (./task-sums.ts), added here in the
+ * migration 0024) and the additive score statistics of its done jobs (./task-sums.ts), added here in the
  * transaction that stores a job's result, with the job's leading score (jobs.score, the Items table's
  * sort key). `scored` counts the jobs added: an experiment from before the sums (scored ≠ done) is summed
  * once in full by `ensureScoreSums`.

@@ -1,5 +1,5 @@
 /**
- * The Items table's text filter over the job_text FTS5 index (migration 0027: each job's title and the
+ * The Items table's text filter over the job_text FTS5 index (migration 0032: each job's title and the
  * text of its output, kept by triggers). Trigram tokens, because PAL-Set is Chinese, written without
  * spaces: a word is found as a substring (case-insensitive) of the title or the replies. A search is scoped
  * to one experiment inside the index (its `exp` column holds "<e<id>>"), so its cost follows the matches,

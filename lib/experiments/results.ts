@@ -118,7 +118,7 @@ export function experimentResults(db: Db, experimentId: number): ExperimentResul
   };
 }
 
-/** The jobs' ledger per method and role, from its running sums (migration 0021's trigger on llm_calls). */
+/** The jobs' ledger per method and role, from its running sums (migration 0024's trigger on llm_calls). */
 function ledgerSumRows(db: Db, experimentId: number): Array<LedgerSumRow & { method: string }> {
   return stmt(
     db,
