@@ -161,7 +161,7 @@ test("pairwise campaign from an experiment's dialogues: offered on the form, sys
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
   const id = Number(page.url().split("/").pop());
-  await expect(page.getByText(/A = h2memory, B = vanilla-log/)).toBeVisible();
+  await expect(page.getByText(/A = H2Memory, B = Vanilla \+ logs/)).toBeVisible();
 
   const { ctx, page: ann, bodies } = await annotatorPage(browser, firstAnnotator());
   // The user's information reads as labelled text (issue 26, item 4): Background and Personality were JSON here.

@@ -101,7 +101,7 @@ test("pairwise campaign: two annotators complete it with the keyboard, blinded; 
   await expect(page.getByTestId("requirement-cohen-0")).toContainText(kappa === null ? "—" : kappa.toFixed(3));
   await expect(page.getByTestId("progress-table")).toContainText(a1.email);
   // The researcher does see which system is which.
-  await expect(page.getByText("A = h2memory")).toBeVisible();
+  await expect(page.getByText(/A = H2Memory/)).toBeVisible();
   await s1.ctx.close();
   await s2.ctx.close();
 });

@@ -1,5 +1,6 @@
 /** The campaign page's header: name, kind, k, status and the two systems; the exports and Close / Reopen. */
 import { PageHeader } from "@/components/shell/PageHeader";
+import { methodDisplayName } from "@/lib/experiments/method-choices";
 import { CampaignStatusForm, type CampaignStatusAction } from "@/components/annotation/CampaignStatusForm";
 
 export function CampaignHeader({
@@ -22,7 +23,8 @@ export function CampaignHeader({
           {systems.A ? (
             <>
               {" "}
-              · A = <b>{systems.A}</b>, B = <b>{systems.B}</b>
+              · A = <b title={systems.A}>{methodDisplayName({ name: systems.A })}</b>, B ={" "}
+              <b title={systems.B}>{systems.B ? methodDisplayName({ name: systems.B }) : ""}</b>
             </>
           ) : null}
         </>

@@ -7,6 +7,7 @@ import { listCaseStudies, type CaseStudyFilter } from "@/lib/experiments/case-st
 import { getExperimentRow } from "@/lib/experiments/control";
 import { MARK_MEANINGS } from "@/lib/experiments/marks";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
+import { methodDisplayName } from "@/lib/experiments/method-choices";
 import { MARK_STYLE } from "@/components/experiments/case/mark-style";
 
 export const metadata: Metadata = { title: "Case studies" };
@@ -120,7 +121,7 @@ export default async function CaseStudiesPage({
                     {c.task} · {c.itemKey}
                   </Link>
                 </h2>
-                <span className="text-xs text-slate-500">{c.methods.join(", ")}</span>
+                <span className="text-xs text-slate-500">{c.methods.map((m) => methodDisplayName({ name: m })).join(", ")}</span>
                 <Link
                   className="ml-auto text-xs text-indigo-700 hover:underline"
                   href={`/experiments/${id}/figure?${new URLSearchParams({ task: c.task, item: c.itemKey })}`}
