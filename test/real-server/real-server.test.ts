@@ -321,6 +321,15 @@ describe("llama-server in the loop", () => {
       `[real-server] ${rows.length} ledger rows for the chat server; tokens prompt/completion: ledger ${ledger.prompt}/${ledger.completion}, server ${server.prompt}/${server.completion}`,
     );
     expect(server.prompt).toBeGreaterThan(0);
-    expect(ledger).toEqual(server);
+    // Within 1% either way: llama-server's counters and its per-reply usage differ by a few tokens on some
+    // requests (measured: +99 of 147,458 prompt and +40 of 9,350 completion tokens over 219 requests), while
+    // the bug this guards against, replies dropped when a run stops, left the ledger 4.6% short.
+    expect(Math.abs(ledger.prompt - server.prompt), `prompt tokens: ledger ${ledger.prompt}, server ${server.prompt}`).toBeLessThanOrEqual(
+      Math.ceil(server.prompt * 0.01),
+    );
+    expect(
+      Math.abs(ledger.completion - server.completion),
+      `completion tokens: ledger ${ledger.completion}, server ${server.completion}`,
+    ).toBeLessThanOrEqual(Math.ceil(server.completion * 0.01));
   });
 });
