@@ -158,7 +158,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await expect(columns).toHaveCount(3);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Compare: .+ \(user 0000\)$/);
   await expect(page.getByTestId("verdict")).toHaveCount(2);
-  await expect(page.getByTestId("verdict").first()).toContainText(/vanilla vs (vanilla-log|turn-rag)/);
+  await expect(page.getByTestId("verdict").first()).toContainText(/Vanilla vs (Vanilla \+ logs|Turn-level RAG)/);
   await expect(page.getByTestId("verdict").first()).not.toContainText(/Tie for/); // a tie is neither method's
   expect(await page.locator("body").innerText()).not.toMatch(JSON_TEXT);
 

@@ -244,49 +244,62 @@ export function MethodOutputView({
 
 const OUTCOME_CLASS: Record<string, string> = { Win: "text-emerald-700", Lose: "text-rose-700", Tie: "text-slate-600" };
 
-export function PairVerdicts({ pairs, experimentId }: { pairs: PairVerdict[]; experimentId: number }) {
+export function PairVerdicts({
+  pairs,
+  experimentId,
+  names = {},
+}: {
+  pairs: PairVerdict[];
+  experimentId: number;
+  /** Display names by method key; the key when absent. */
+  names?: Record<string, string>;
+}) {
   if (!pairs.length) return null;
   return (
     <div className="space-y-3" data-testid="verdicts">
-      {pairs.map((p) => (
-        <section key={p.jobId} className="rounded border border-slate-200 bg-white p-3" data-testid="verdict">
-          <h2 className="mb-1 text-sm font-semibold">
-            {p.a} vs {p.b}{" "}
-            <Link className="text-xs font-normal text-indigo-700 hover:underline" href={`/experiments/${experimentId}/jobs/${p.jobId}`}>
-              judgment
-            </Link>
-          </h2>
-          {p.error ? <p className="text-xs text-rose-700">{p.error}</p> : null}
-          {!p.dimensions.length && !p.error ? <p className="text-xs text-slate-500">Not judged yet ({p.status}).</p> : null}
-          {p.dimensions.map((d) => (
-            <details key={d.dimension} className="border-t border-slate-100 py-1 text-xs">
-              <summary className="cursor-pointer">
-                <b>{d.dimension}</b>:{" "}
-                <span className={OUTCOME_CLASS[d.outcome] ?? ""}>
-                  {/* Win/Lose are the first method's; a tie belongs to neither. */}
-                  {d.outcome === "Tie" ? "Tie" : `${d.outcome} for ${p.a}`}
-                </span>{" "}
-                (mean {p.a} {d.meanA.toFixed(2)}, {p.b} {d.meanB.toFixed(2)})
-              </summary>
-              <ol className="mt-1 max-h-80 space-y-1 overflow-y-auto">
-                {d.judgments.map((j, i) => (
-                  <li key={i} className="rounded bg-slate-50 p-2">
-                    <div className="mb-1 text-slate-500">
-                      #{i + 1} · {j.order === "AB" ? `${p.a} shown first` : `${p.b} shown first`} · {p.a} {j.scoreA} · {p.b} {j.scoreB}
-                    </div>
-                    {j.analysis.map((f) => (
-                      <div key={f.label}>
-                        <span className="font-medium text-slate-500">{f.label}: </span>
-                        <Highlightable block={blockId.analysis(p.jobId, d.dimension, i, f.label)} text={f.text} />
+      {pairs.map((q) => {
+        // Method names as people read them; the keys stay in the links.
+        const p = { ...q, a: names[q.a] ?? q.a, b: names[q.b] ?? q.b };
+        return (
+          <section key={p.jobId} className="rounded border border-slate-200 bg-white p-3" data-testid="verdict">
+            <h2 className="mb-1 text-sm font-semibold">
+              {p.a} vs {p.b}{" "}
+              <Link className="text-xs font-normal text-indigo-700 hover:underline" href={`/experiments/${experimentId}/jobs/${p.jobId}`}>
+                judgment
+              </Link>
+            </h2>
+            {p.error ? <p className="text-xs text-rose-700">{p.error}</p> : null}
+            {!p.dimensions.length && !p.error ? <p className="text-xs text-slate-500">Not judged yet ({p.status}).</p> : null}
+            {p.dimensions.map((d) => (
+              <details key={d.dimension} className="border-t border-slate-100 py-1 text-xs">
+                <summary className="cursor-pointer">
+                  <b>{d.dimension}</b>:{" "}
+                  <span className={OUTCOME_CLASS[d.outcome] ?? ""}>
+                    {/* Win/Lose are the first method's; a tie belongs to neither. */}
+                    {d.outcome === "Tie" ? "Tie" : `${d.outcome} for ${p.a}`}
+                  </span>{" "}
+                  (mean {p.a} {d.meanA.toFixed(2)}, {p.b} {d.meanB.toFixed(2)})
+                </summary>
+                <ol className="mt-1 max-h-80 space-y-1 overflow-y-auto">
+                  {d.judgments.map((j, i) => (
+                    <li key={i} className="rounded bg-slate-50 p-2">
+                      <div className="mb-1 text-slate-500">
+                        #{i + 1} · {j.order === "AB" ? `${p.a} shown first` : `${p.b} shown first`} · {p.a} {j.scoreA} · {p.b} {j.scoreB}
                       </div>
-                    ))}
-                  </li>
-                ))}
-              </ol>
-            </details>
-          ))}
-        </section>
-      ))}
+                      {j.analysis.map((f) => (
+                        <div key={f.label}>
+                          <span className="font-medium text-slate-500">{f.label}: </span>
+                          <Highlightable block={blockId.analysis(p.jobId, d.dimension, i, f.label)} text={f.text} />
+                        </div>
+                      ))}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            ))}
+          </section>
+        );
+      })}
     </div>
   );
 }

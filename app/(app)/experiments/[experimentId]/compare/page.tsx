@@ -129,7 +129,7 @@ export default async function ComparePage({
         <div className="mt-4">
           <h2 className="mb-2 font-semibold">Pairwise verdicts</h2>
           {view.pairs.length ? (
-            <PairVerdicts pairs={view.pairs} experimentId={experimentId} />
+            <PairVerdicts pairs={view.pairs} experimentId={experimentId} names={view.methodNames} />
           ) : (
             <p className="text-sm text-slate-500">No pairwise judgment between the shown methods on this topic.</p>
           )}

@@ -87,7 +87,7 @@ export default async function JobPage({ params }: { params: Promise<{ experiment
                     <MethodOutputView key={o.jobId} output={o} reference={view.reference} wide={false} name={view.methodNames[o.method]} />
                   ))}
                 </div>
-                <PairVerdicts pairs={view.pairs} experimentId={experimentId} />
+                <PairVerdicts pairs={view.pairs} experimentId={experimentId} names={view.methodNames} />
               </>
             ) : (
               view.outputs.map((o) => (
