@@ -90,6 +90,8 @@ const hicupid: TaskSums = {
       if (!j) continue;
       if (typeof j.verdict === "number") inc(out, `c:ab:${sc}:${j.type}:${j.verdict}:${j.slot}`);
       if (typeof j.yes === "number") inc(out, `c:yes:${sc}:${j.yes ? 1 : 0}`);
+      // Read as the public scripts read replies (verdicts: public): whether the reply held a verdict.
+      if (typeof j.parsed === "number") inc(out, `c:parsed:${sc}:${j.parsed ? 1 : 0}`);
     }
     if (v.bleu) {
       inc(out, "c:bleu");
@@ -138,6 +140,8 @@ const hicupid: TaskSums = {
       out[`schedule${suffix}`] = schedule;
       out[`profile${suffix}`] = profile;
       out[`total${suffix}`] = hicupidTotal({ persona, schedule, profile });
+      const read = (s[`c:parsed:${sc}:1`] ?? 0) + (s[`c:parsed:${sc}:0`] ?? 0);
+      if (read) out[`unparsed${suffix}`] = s[`c:parsed:${sc}:0`] ?? 0;
     }
     if (s["c:bleu"]) {
       out.bleu = (meanOf(s, "bleuItem") ?? 0) * 100;
