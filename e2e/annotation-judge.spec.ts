@@ -88,6 +88,18 @@ test("LLM judge on a pairwise campaign: estimate, run with live progress, Table 
   // The page re-renders with the judge beside the humans: h2memory wins preference every time.
   const table = page.locator("[data-testid^=judge-]").filter({ hasText: "LLM dialogue-pair" }).getByTestId("table11");
   await expect(table).toBeVisible({ timeout: 15_000 });
+  // The agreement figures come from the background cache: reload until it holds all 12 verdicts.
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        const row = table.getByRole("row").filter({ hasText: /^Judge/ });
+        const first = (await row.getByRole("cell").allTextContents())[1] ?? "";
+        return first.split("/").reduce((n, x) => n + (Number(x.trim()) || 0), 0);
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toBe(6);
   const judgeRow = table.getByRole("row").filter({ hasText: /^Judge/ });
   await expect(judgeRow).toContainText(/\d \/ 0 \/ \d/);
   const cells = await judgeRow.getByRole("cell").allTextContents();

@@ -45,7 +45,9 @@ test("a watched run updates its progress in place and the page stays usable", as
   await researcher.goto(`${e2eState().baseURL}/experiments`);
   const form = researcher.getByRole("form", { name: "New experiment" });
   await form.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
-  await form.getByLabel("vanilla-log").check();
+  // A custom run (the form opens on the data set's preset): methods are listed by their display names.
+  await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
+  await form.getByLabel("Vanilla + logs", { exact: true }).check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
   // Five runs: enough jobs (each waiting ~1 s for its judge) to watch for a while.
   await form.getByLabel("Repeats").fill("5");

@@ -105,7 +105,7 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await researcher.getByRole("link", { name: "Case studies" }).click();
   const study = researcher.getByTestId("case-study");
   await expect(study).toHaveCount(1);
-  await expect(study).toContainText("vanilla-log");
+  await expect(study).toContainText("Vanilla + logs");
   await expect(study).toContainText("User query");
   const md = await researcher.request.get(
     researcher.url().replace("/case-studies", "").replace("/experiments/", "/api/experiments/") + "/export?format=md",
