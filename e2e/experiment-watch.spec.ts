@@ -100,6 +100,8 @@ test("a watched run updates its progress in place and the page stays usable", as
 
   // At the end the page shows the results without a reload.
   await expect(researcher.getByTestId("status")).toHaveText("done", { timeout: 120_000 });
+  // The results open on the paper tables; the per-task table is under "All metrics".
+  await researcher.getByRole("tab", { name: "All metrics" }).click({ timeout: 15_000 });
   await expect(researcher.getByTestId("results-requirement")).toBeVisible({ timeout: 15_000 });
   expect(await researcher.evaluate(() => (window as unknown as { watched?: number }).watched)).toBe(1);
   await researcher.getByLabel("Filter by status").selectOption("");

@@ -167,7 +167,8 @@ describe("SIGKILL of the server mid-work", () => {
           if (r.status !== 200) throw new Error(`submit ${id}: ${r.status} ${await r.text()}`);
           acked.set(id, valuesFor(id));
           next[i]++;
-          await new Promise((res) => setTimeout(res, 40));
+          // Paced so the kill lands while labels are still coming (a run's first calls go one at a time until one succeeds).
+          await new Promise((res) => setTimeout(res, 150));
         }
       })();
     let failure: unknown = null;
@@ -187,7 +188,7 @@ describe("SIGKILL of the server mid-work", () => {
     await waitUntil("labels and runs under way", () => {
       if (failure) throw failure;
       const p = progress();
-      return acked.size >= total / 6 && p.jobCalls >= 3 && p.buildCalls >= 3 && p.judgeCalls >= 3;
+      return acked.size >= total / 6 && p.jobCalls >= 1 && p.buildCalls >= 3 && p.judgeCalls >= 3;
     });
     const atKill = progress();
     console.log("at the kill:", JSON.stringify({ ...atKill, acked: acked.size }));
