@@ -43,7 +43,7 @@ export function figureBodyHtml(m: FigureModel): string {
         .map(
           (t) =>
             `<div class="${t.role === "user" ? "u" : "a"}"><span class="who">${t.role === "user" ? "User" : "Assistant"} · turn ${t.turn}${t.action ? ` · ${esc(t.action)}` : ""}</span>${spans(t.text)}${t.memory
-              .map((x) => `<div class="mem"><b>${esc(x.label)}</b> ${esc(x.text)}</div>`)
+              .map((x) => `<div class="mem">${x.label ? `<b>${esc(x.label)}</b> ` : ""}${esc(x.text)}</div>`)
               .join("")}</div>`,
         )
         .join("");

@@ -161,9 +161,14 @@ const clip = (s: string, n: number) => {
 /** A compact profile: the first fields, each one short line. */
 const COMPACT = { profile: 6, personality: 3, chars: 90 };
 
+/** At most this many memory entries under a reply; a figure is read on paper, the rest is counted. */
+const MEMORY_PER_REPLY = 5;
+
 /** Memory as people read it: what kind of entry (in words) and its text, never an entry id. */
 function memoryOf(entries: MemoryEntry[]): FigureMemory[] {
-  return entries.map((e) => ({ label: humanize(e.kind), text: clip(e.text, 220) }));
+  const shown = entries.slice(0, MEMORY_PER_REPLY).map((e) => ({ label: humanize(e.kind), text: clip(e.text, 220) }));
+  const rest = entries.length - shown.length;
+  return rest > 0 ? [...shown, { label: "", text: `… and ${rest} more` }] : shown;
 }
 
 function scoreLines(o: MethodOutput): string[] {

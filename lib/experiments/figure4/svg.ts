@@ -169,7 +169,7 @@ export function figureSvg(m: FigureModel): string {
             colour: "#475569",
           });
           tb.lines(t.text, { size: 9 });
-          for (const x of t.memory) tb.lines(plain(`${x.label}: ${x.text}`), { size: 8, colour: "#334155", indent: 4 });
+          for (const x of t.memory) tb.lines(plain(x.label ? `${x.label}: ${x.text}` : x.text), { size: 8, colour: "#334155", indent: 4 });
         }).gap(3);
       for (const f of c.answer)
         b.box("#eef2ff", null, 3, (tb) => {

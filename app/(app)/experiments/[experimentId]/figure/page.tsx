@@ -6,6 +6,7 @@ import { orNotFound } from "@/app/(app)/or-not-found";
 import { getExperimentRow } from "@/lib/experiments/control";
 import { listCaseStudies } from "@/lib/experiments/case-studies";
 import { FIELD_LABELS, FIGURE_FIELDS, figureModel, figureOptions, figureQuery } from "@/lib/experiments/figure4";
+import { methodDisplayName } from "@/lib/experiments/method-choices";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { InvalidInputError } from "@/lib/errors";
 
@@ -135,7 +136,7 @@ export default async function FigurePage({
             <legend className="text-xs font-medium text-slate-500">Methods (at most 4)</legend>
             {m.methods.map((x) => (
               <label key={x} className={box}>
-                <input type="checkbox" name="m" value={x} defaultChecked={shownIds.has(x)} /> {x}
+                <input type="checkbox" name="m" value={x} defaultChecked={shownIds.has(x)} /> {methodDisplayName({ name: x })}
               </label>
             ))}
           </fieldset>
