@@ -5,18 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { demoExperiment, type DemoExperiment } from "@/test/demo-experiment";
 import { eq, sql } from "drizzle-orm";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
 import { jobs } from "@/db/schema";
-import { ModelClient } from "@/lib/llm/client";
 import { loadPalItem } from "@/lib/tasks/palset-items";
-import { importDemoPalsetEn } from "@/test/demo-palset";
-import { bindDeps } from "./deps";
-import { createExperiment } from "./create";
-import { runExperiment } from "./worker";
 import { listItemRows } from "./items";
 import { formatTitle, TITLE_MAX } from "./item-titles";
 import { ftsQuery, searchWords, textMatch } from "./item-text";
@@ -33,31 +26,12 @@ const textOf = (v: unknown): string =>
         : "";
 
 describe("items read as text", () => {
-  let t: ReturnType<typeof tempDb>;
-  let fake: FakeOpenAI;
+  const run = demoExperiment("text", { methods: [{ name: "vanilla" }], tasks: ["requirement", "solution"], users: ["0000"] });
+  let t: DemoExperiment["t"];
   let id: number;
   let datasetId: number;
-
-  beforeAll(async () => {
-    t = tempDb();
-    datasetId = await importDemoPalsetEn(t.db);
-    fake = await startFakeOpenAI();
-    fake.setResponder(experimentReplies());
-    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
-      vi.stubEnv(`PAL_MODEL_${k}`, v);
-    const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5, timeoutMs: 2000 }) });
-    id = createExperiment(t.db, {
-      name: "text",
-      datasetId,
-      config: { methods: [{ name: "vanilla" }], tasks: ["requirement", "solution"], users: ["0000"] },
-    }).id;
-    expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
-  }, 60_000);
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await fake.close();
-    t.cleanup();
+  beforeAll(() => {
+    ({ t, id, datasetId } = run);
   });
 
   const all = () => t.db.select().from(jobs).where(eq(jobs.experimentId, id)).all();

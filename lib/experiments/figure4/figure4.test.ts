@@ -3,17 +3,10 @@
  * turns and fields, each reply's action and the memory it used under readable labels, a compact profile,
  * highlights with their notes, both widths, and bad options refused with the field named.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { demoExperiment, type DemoExperiment } from "@/test/demo-experiment";
 import { and, eq } from "drizzle-orm";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
-import { importDemoPalsetEn } from "@/test/demo-palset";
 import { jobs, users } from "@/db/schema";
-import { ModelClient } from "@/lib/llm/client";
-import { bindDeps } from "../deps";
-import { createExperiment } from "../create";
-import { runExperiment } from "../worker";
 import { addMark } from "../marks";
 import { blockId } from "../mark-segments";
 import { itemView } from "../item-view";
@@ -21,26 +14,18 @@ import { exportFigure, figureModel, figureOptions } from ".";
 import { textWidth, wrap } from "./svg";
 
 describe("Figure 4 export", () => {
-  let t: ReturnType<typeof tempDb>;
-  let fake: FakeOpenAI;
+  const run = demoExperiment("figure", {
+    methods: [{ name: "vanilla" }, { name: "vanilla-log" }],
+    tasks: ["dialogue"],
+    users: ["0000"],
+    reference: "vanilla",
+  });
+  let t: DemoExperiment["t"];
   let id: number;
   let itemKey: string;
 
-  beforeAll(async () => {
-    t = tempDb();
-    const datasetId = await importDemoPalsetEn(t.db);
-    fake = await startFakeOpenAI();
-    fake.setResponder(experimentReplies());
-    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
-      vi.stubEnv(`PAL_MODEL_${k}`, v);
-    const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5, timeoutMs: 2000 }) });
-    id = createExperiment(t.db, {
-      name: "figure",
-      datasetId,
-      config: { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], users: ["0000"], reference: "vanilla" },
-    }).id;
-    expect(await runExperiment(t.db, id, deps, { concurrency: 3 })).toBe("done");
+  beforeAll(() => {
+    ({ t, id } = run);
     const j = t.db
       .select()
       .from(jobs)
@@ -60,11 +45,6 @@ describe("Figure 4 export", () => {
       colour: "need",
       note: "picks up her shift work",
     });
-  }, 60_000);
-  afterAll(async () => {
-    vi.unstubAllEnvs();
-    await fake.close();
-    t.cleanup();
   });
 
   const opts = (q: Record<string, string | string[]>) => {
