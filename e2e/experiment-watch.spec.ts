@@ -85,7 +85,8 @@ test("a watched run updates its progress in place and the page stays usable", as
   // Six more seconds of watching: polls every 2 s, and no re-render of the page (those come every 30 s or at the end).
   await researcher.waitForTimeout(6000);
   const stillRunning = (await researcher.getByTestId("status").textContent()) === "running";
-  expect(polls.filter((t) => t >= watchedFor).length).toBeGreaterThanOrEqual(2);
+  // Polled every 2 s while it runs (a run that ended meanwhile, sped up by another spec's judge, stops polling).
+  if (stillRunning) expect(polls.filter((t) => t >= watchedFor).length).toBeGreaterThanOrEqual(2);
   if (stillRunning) expect(rerenders).toEqual([]);
   expect(await researcher.evaluate(() => (window as unknown as { watched?: number }).watched)).toBe(1);
   expect(await researcher.evaluate(() => performance.getEntriesByType("navigation").length)).toBe(1);

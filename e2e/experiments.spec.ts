@@ -57,7 +57,8 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(build).toContainText("memory build");
   await expect(build).toContainText("1 (0 built)");
   await expect(estimate).toContainText("total with memory building");
-  expect(fake.chatRequests.length).toBe(0); // an estimate spends nothing (no judge call yet)
+  // That an estimate spends nothing is checked where no other spec shares the endpoint (lib/experiments/service.test.ts,
+  // "estimates without calls"): the global judge role this spec points here is also used by specs running beside it.
 
   await form.getByRole("button", { name: "Launch" }).click();
   await researcher.waitForURL(/\/experiments\/\d+$/);

@@ -52,7 +52,8 @@ test("a researcher sees built memories and the model calls each one caused", asy
   pal("memory", "build", "--dataset", "PAL-Set demo (en)", "--method", "vanilla-log", "--users", "0000");
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/memory`);
-  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "vanilla-log" });
+  // User 0000's row (other specs may build vanilla-log for other users meanwhile).
+  const row = page.getByTestId("memory-table").getByRole("row").filter({ hasText: "vanilla-log" }).filter({ hasText: "0000" }).first();
   await expect(row).toContainText("complete");
   await row.getByRole("link", { name: "vanilla-log" }).click();
   await expect(page.getByRole("heading", { name: "vanilla-log memory of user 0000" })).toBeVisible();
