@@ -36,6 +36,9 @@ export function kappaOfTable(t: ArrayLike<number>, k: number, weights: KappaWeig
   let rowsUsed = 0;
   let colsUsed = 0;
   let sameCategory = true;
+  // The unweighted kappa's sums come with the marginals: one pass over the table.
+  let agree = 0;
+  let chance = 0;
   for (let i = 0; i < k; i++) {
     let r = 0;
     let c = 0;
@@ -43,6 +46,8 @@ export function kappaOfTable(t: ArrayLike<number>, k: number, weights: KappaWeig
       r += t[i * k + j];
       c += t[j * k + i];
     }
+    agree += t[i * k + i];
+    chance += r * c;
     n += r;
     if (r > 0) rowsUsed++;
     if (c > 0) colsUsed++;
@@ -55,18 +60,6 @@ export function kappaOfTable(t: ArrayLike<number>, k: number, weights: KappaWeig
     return `${CONSTANT_RATINGS}: the ${rowsUsed === 1 ? (colsUsed === 1 ? "two raters each" : "first rater") : "second rater"} gave one value throughout`;
   if (weights === "none") {
     // The textbook form (p_o − p_e)/(1 − p_e): algebraically the same, and it keeps simple cases exact.
-    let agree = 0;
-    let chance = 0;
-    for (let i = 0; i < k; i++) {
-      let r = 0;
-      let c = 0;
-      for (let j = 0; j < k; j++) {
-        r += t[i * k + j];
-        c += t[j * k + i];
-      }
-      agree += t[i * k + i];
-      chance += r * c;
-    }
     const po = agree / n;
     const pe = chance / (n * n);
     return (po - pe) / (1 - pe);
