@@ -9,17 +9,19 @@ import type { Db } from "@/db/client";
 
 export const TITLE_MAX = 120;
 
-/** The query or question clipped to TITLE_MAX characters (on a word boundary when one is near), then the user. */
-export function formatTitle(text: string, userKey: string): string {
+/** Text on one line, clipped to TITLE_MAX characters (on a word boundary when one is near). */
+export function clipTitle(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  if (!flat) return "";
-  let body = flat;
-  if (flat.length > TITLE_MAX) {
-    const cut = flat.slice(0, TITLE_MAX - 1);
-    const space = cut.lastIndexOf(" ");
-    body = `${space > TITLE_MAX * 0.7 ? cut.slice(0, space) : cut}…`;
-  }
-  return `${body} (user ${userKey})`;
+  if (flat.length <= TITLE_MAX) return flat;
+  const cut = flat.slice(0, TITLE_MAX - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > TITLE_MAX * 0.7 ? cut.slice(0, space) : cut}…`;
+}
+
+/** The query or question clipped (clipTitle), then the user. Campaign items use the same rule (lib/annotation/item-title.ts). */
+export function formatTitle(text: string, userKey: string): string {
+  const body = clipTitle(text);
+  return body ? `${body} (user ${userKey})` : "";
 }
 
 /**
