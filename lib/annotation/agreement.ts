@@ -46,7 +46,8 @@ export interface CampaignAgreement {
   raters: string[];
   dimensions: DimensionAgreement[];
   /** Items ranked by disagreement (share of dissenting labels summed over dimensions). */
-  mostDisagreement: Array<{ itemId: number; externalId: string; score: number }>;
+  /** `title`: what researchers read (absent in reports cached before titles: the external id is shown). */
+  mostDisagreement: Array<{ itemId: number; externalId: string; title?: string; score: number }>;
   /** Per annotator: labels, skips, pace, agreement with the others and its drift (./agreement-annotators.ts). */
   annotators: AnnotatorStats[];
   /** Each judge run against the humans, per dimension, with intervals (./agreement-judges.ts). */
@@ -157,6 +158,11 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
     .filter(([, s]) => s > 0)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, 20)
-    .map(([itemId, score]) => ({ itemId, externalId: byId.get(itemId)!.externalId, score: Math.round(score * 1e6) / 1e6 }));
+    .map(([itemId, score]) => ({
+      itemId,
+      externalId: byId.get(itemId)!.externalId,
+      title: byId.get(itemId)!.title,
+      score: Math.round(score * 1e6) / 1e6,
+    }));
   return { campaignId, kind: c.kind, tieRule, raters, dimensions, mostDisagreement, annotators, judges: judged.judges, warnings };
 }

@@ -260,6 +260,9 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(d.report.cohen[0].kappa).toBeCloseTo((4 / 6 - pe) / (1 - pe), 10);
     expect(d.majority.items.map((m) => m.label)).toEqual(["Win", "Tie", "Tie", "Lose", "Tie", "Win"]);
     expect(d.confusion[0].counts.flat().reduce((s, x) => s + x, 0)).toBe(6);
+    // The items with the most disagreement read by their topics (issue 26, item 5), the ids kept for links.
+    expect(a.mostDisagreement.length).toBeGreaterThan(0);
+    for (const m of a.mostDisagreement) expect(m.title).not.toBe(m.externalId);
     const exported = JSON.parse(exportCampaign(db, c.id, "json"));
     expect(exported.labels).toHaveLength(24);
     expect(exported.agreement.dimensions[0].report.cohen[0].kappa).toBe(campaignAgreement(db, c.id).dimensions[0].report.cohen[0].kappa);

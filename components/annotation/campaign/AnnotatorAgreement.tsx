@@ -56,8 +56,9 @@ export function AnnotatorAgreement({
                     <Link
                       className="rounded bg-rose-50 px-2 py-0.5 text-rose-800 hover:underline"
                       href={`/campaigns/${id}/items/${m.itemId}`}
+                      title={m.externalId}
                     >
-                      {m.externalId} ({fmt(m.score, 2)})
+                      {m.title ?? m.externalId} ({fmt(m.score, 2)})
                     </Link>
                   </li>
                 ))}
