@@ -94,24 +94,29 @@ export function listSteps(db: Db, versionId: number): MemoryStep[] {
  * become valid again, so the redo starts from exactly the state before that session.
  */
 export function beginStep(db: Db, versionId: number, seq: number, sessionKey: string): MemoryStep {
-  return db.transaction((tx) => {
-    const old = tx
-      .select()
-      .from(memorySteps)
-      .where(and(eq(memorySteps.versionId, versionId), eq(memorySteps.seq, seq)))
-      .get();
-    if (old) {
-      if (old.status === "complete") return old;
-      tx.update(memoryEntries).set({ validToSeq: null, expiredByStepId: null }).where(eq(memoryEntries.expiredByStepId, old.id)).run();
-      tx.delete(memoryEntries).where(eq(memoryEntries.stepId, old.id)).run();
-      tx.update(memorySteps)
-        .set({ status: "building", error: null, sessionKey, startedAt: Date.now(), finishedAt: null })
-        .where(eq(memorySteps.id, old.id))
-        .run();
-      return { ...old, status: "building" as const, error: null, sessionKey };
-    }
-    return tx.insert(memorySteps).values({ versionId, seq, sessionKey }).returning().get();
-  });
+  return db.transaction(
+    (tx) => {
+      const old = tx
+        .select()
+        .from(memorySteps)
+        .where(and(eq(memorySteps.versionId, versionId), eq(memorySteps.seq, seq)))
+        .get();
+      if (old) {
+        if (old.status === "complete") return old;
+        tx.update(memoryEntries).set({ validToSeq: null, expiredByStepId: null }).where(eq(memoryEntries.expiredByStepId, old.id)).run();
+        tx.delete(memoryEntries).where(eq(memoryEntries.stepId, old.id)).run();
+        tx.update(memorySteps)
+          .set({ status: "building", error: null, sessionKey, startedAt: Date.now(), finishedAt: null })
+          .where(eq(memorySteps.id, old.id))
+          .run();
+        return { ...old, status: "building" as const, error: null, sessionKey };
+      }
+      return tx.insert(memorySteps).values({ versionId, seq, sessionKey }).returning().get();
+      // Immediate: it reads, then writes. A deferred transaction whose read is overtaken by another
+      // process's commit cannot take the write lock and fails at once ("database is locked").
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function finishStep(db: Db, stepId: number, status: "complete" | "failed", error: string | null = null): void {
