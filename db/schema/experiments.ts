@@ -51,6 +51,22 @@ export const experiments = sqliteTable(
   (t) => [index("experiments_created_by").on(t.createdBy, t.createdAt)],
 );
 
+/**
+ * What a run really did (issue 31's run record): per role the endpoint, the model asked for and the
+ * models the server said it served, the parameters sent, the data set's hash, the preset and its
+ * overrides, the project's version. Written at launch and kept up to date as calls complete
+ * (lib/experiments/run-record.ts); tables, figures, exports and bundles read the model and the
+ * protocol from here, never from today's settings.
+ */
+export const experimentRunRecords = sqliteTable("experiment_run_records", {
+  experimentId: integer("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id, { onDelete: "cascade" }),
+  /** The record as JSON (its shape: lib/experiments/run-record.ts, versioned by its own `version` field). */
+  record: text("record", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -1,4 +1,4 @@
-import { sqliteTable, integer, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, real, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 import { experiments, jobs } from "./experiments";
 import { memoryVersions } from "./memory";
@@ -174,6 +174,17 @@ export const llmCalls = sqliteTable(
      * sending, an unreadable body): its tokens are unknown, not zero.
      */
     usageUnknown: integer("usage_unknown", { mode: "boolean" }).notNull().default(false),
+    /**
+     * What the request carried (the protocol audit reads these; null: not sent, the endpoint's default):
+     * temperature, top_p, the output budget (max_tokens or max_completion_tokens) and the JSON mode
+     * ("off", "json_object", "json_schema"; null on cache hits and embeddings).
+     */
+    temperature: real("temperature"),
+    topP: real("top_p"),
+    maxTokens: integer("max_tokens"),
+    jsonMode: text("json_mode"),
+    /** The model the endpoint says answered (the reply's `model`), when it said one. */
+    servedModel: text("served_model"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -15,7 +15,7 @@ import type { Session } from "@/lib/assistants/core/types";
 import type { AssistantPort } from "@/lib/tasks/ports";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { recordMemoryVersion } from "./memory-cost";
-import { jobModel } from "./job-model";
+import { jobModel, runRoleParams } from "./job-model";
 import type { WorkerDeps } from "./worker";
 
 export type BindOptions = {
@@ -52,25 +52,28 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   const ensureBuilt = (
     ds: DatasetRef,
     method: ExperimentConfig["methods"][number],
-    retriever: ExperimentConfig["retriever"],
+    config: ExperimentConfig,
     userKey: string,
     experimentId: number,
     guard: SpendGuard | undefined,
   ) => {
     // Per experiment: a build is paid for by the run that makes it, under that run's spend guard. Two
     // experiments needing one memory share it through the version's lease (the second finds it built).
-    const key = `${experimentId}\u0000${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${retriever}`;
+    const key = `${experimentId}\u0000${ds.id}\u0000${userKey}\u0000${method.name}\u0000${canonicalJson(method.options)}\u0000${config.retriever}`;
     let p = builds.get(key);
     if (!p) {
       p = buildMemory(db, {
         dataset: ds,
         method: method.name,
         options: method.options,
-        retriever,
+        retriever: config.retriever,
         users: [userKey],
         sessionsOf: (u) => sessionsFor(ds, u),
         // Every build call counts against the run's spend cap and carries the experiment in the ledger.
-        llm: client.withOrigin({ experimentId }).withGuard(guard ?? null),
+        llm: client
+          .forRun(runRoleParams(config))
+          .withOrigin({ experimentId })
+          .withGuard(guard ?? null),
         createRetriever: o.createRetriever,
         // Linked before its first call, so a build that fails midway is still in the experiment's cost.
         onVersion: (_user, versionId) => linkVersion(experimentId, method, versionId),
@@ -91,7 +94,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));
-      const versionId = await ensureBuilt(ds, method, config.retriever, userKey, experimentId, guard);
+      const versionId = await ensureBuilt(ds, method, config, userKey, experimentId, guard);
       linkVersion(experimentId, method, versionId);
       const s = sessionsFor(ds, userKey);
       return {
@@ -107,7 +110,9 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             seq: sessionSeq,
             input,
             // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
+            // The run's role parameters (the assistant's temperature...) on every answer, as on the job's other calls.
             llm: client
+              .forRun(runRoleParams(config))
               .withReplicate(replicate)
               .withGuard(guard ?? null)
               .deferringHits(),

@@ -5,7 +5,7 @@
  */
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
-import type { CollectedCall, ModelClient } from "@/lib/llm/client";
+import type { CollectedCall, ModelClient, RoleParams } from "@/lib/llm/client";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { summarizeCalls } from "@/lib/llm/ledger";
 import type { ChatRequest, ModelRoleName } from "@/lib/tasks/ports";
@@ -15,6 +15,12 @@ import type { BoundModel } from "./worker";
 function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<string, unknown> {
   const m = config.models[role];
   return { ...(m?.temperature !== undefined ? { temperature: m.temperature } : {}), ...(m?.model ? { model: m.model } : {}) };
+}
+
+/** The run's parameters for every role: what a view made with ModelClient.forRun carries on each call. */
+export function runRoleParams(config: ExperimentConfig): RoleParams {
+  const roles: ModelRoleName[] = ["assistant", "user-simulator", "judge"];
+  return Object.fromEntries(roles.map((r) => [r, roleParams(config, r)]));
 }
 
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
@@ -27,6 +33,7 @@ export function jobModel(
   collect?: (call: CollectedCall) => void,
 ): BoundModel {
   const llm = client
+    .forRun(runRoleParams(config))
     .withOrigin({ jobId })
     .withGuard(guard ?? null)
     .deferringHits();

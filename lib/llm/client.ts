@@ -7,7 +7,7 @@ const fallbackLabel = (m: JsonMode) => (m === "off" ? "plain replies" : m);
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
 import { hashOf } from "./hash";
-import { GroupCommit, JSON_MODE_REFUSED, recordCall, type LedgerRow, type Origin } from "./ledger";
+import { GroupCommit, JSON_MODE_REFUSED, recordCall, sentParams, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
 import { describe, isDeterministic, isJsonModeRefusal, isTimeout, usageUnknown, withRetries } from "./retry";
@@ -127,7 +127,15 @@ type View = {
   guard: SpendGuard | null;
   /** Collecting for a batch: a call the cache cannot answer is handed here and not sent (see collecting()). */
   collect: ((call: CollectedCall) => void) | null;
+  /**
+   * The run's parameters per role (temperature, top_p, max_tokens, a model name): every call of that
+   * role through this view carries them, under the call's own params (see forRun()).
+   */
+  roleParams: RoleParams;
 };
+
+/** Request parameters per role, as a run's record declares them. */
+export type RoleParams = Partial<Record<ModelRole, Record<string, unknown>>>;
 
 /** A chat call as a batch sends it, with what validating its reply needs. */
 export type CollectedCall = {
@@ -272,7 +280,18 @@ export class ModelClient {
       prefetch: false,
       guard: null,
       collect: null,
+      roleParams: {},
     });
+  }
+
+  /**
+   * The same client whose calls carry a run's parameters for their role (temperature, top_p, the
+   * output budget, a model name), under what a call names itself. Every consumer of a run (a task, a
+   * method answering, a memory build, a judge) gets a view made with the run's parameters, so none
+   * can reach the model without them.
+   */
+  forRun(roleParams: RoleParams): ModelClient {
+    return new ModelClient(this.core, { ...this.view, roleParams });
   }
 
   /** The same client whose calls are watched by a run's spend guard (see lib/llm/spend-guard.ts). */
@@ -320,6 +339,7 @@ export class ModelClient {
       replicate: call.replicate,
       cacheHit: false,
       attempt: 1,
+      sent: sentParams(call.params),
       ...usage,
     };
     if (status === "error") {
@@ -554,7 +574,7 @@ export class ModelClient {
     this.local.calls++;
     const origin = o.origin ?? this.origin;
     const replicate = o.replicate ?? this.replicate;
-    const params = { ...cfg.params, ...o.params };
+    const params = { ...cfg.params, ...this.view.roleParams[role], ...o.params };
     const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params, replicate });
     const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };
     const db = this.core.db;
@@ -573,6 +593,7 @@ export class ModelClient {
         attempt: 1,
         status: "ok",
         error: how === "shared" ? "shared with a concurrent identical call" : null,
+        sent: sentParams(params),
       };
       if (this.view.deferHits) this.core.deferred.push(row);
       else recordCall(db, row);
@@ -658,12 +679,15 @@ export class ModelClient {
         });
         const budgetParam =
           "max_completion_tokens" in params || this.core.completionTokensParam.has(endpointKey) ? "max_completion_tokens" : "max_tokens";
+        // What this round's request carries, for every ledger row it leaves (the protocol audit reads them).
+        const sent = sentParams({ ...rest, [budgetParam]: budget }, format ? jsonMode : "off");
+        const sentRow = { ...base, sent };
         let reply: OpenAI.Chat.Completions.ChatCompletion;
         try {
           // The slot is held for the request (with its transport retries) only: checking the reply
           // and committing it need no place at the endpoint, and at many calls in flight holding the
           // place through the commit's turn costs a visible share of the endpoint's rate.
-          const sent = messages;
+          const asked = messages;
           reply = await this.inSlot(
             role,
             cfg,
@@ -674,13 +698,13 @@ export class ModelClient {
                   sdk.chat.completions
                     .create({
                       model: cfg.model,
-                      messages: sent,
+                      messages: asked,
                       ...rest,
                       [budgetParam]: budget,
                       ...(format ? { response_format: format } : {}),
                     } as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming)
                     .then(requireCompletion),
-                base,
+                sentRow,
                 tries,
                 (e) =>
                   format && isJsonModeRefusal(e)
@@ -746,10 +770,11 @@ export class ModelClient {
         }
         const checked: ReturnType<typeof check> = cutOff ? { ok: false, error: `${CUT_OFF} (${budget} tokens)` } : check(raw);
         const latencyMs = Date.now() - started;
+        const servedModel = typeof reply.model === "string" && reply.model ? reply.model : null;
         if (checked.ok) {
           // The ledger row and the cache entry in one commit, shared with the other replies of this
           // event-loop turn; the call goes on only once it has committed (GroupCommit in ledger.ts).
-          const row: LedgerRow = { ...base, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, ...usage };
+          const row: LedgerRow = { ...sentRow, cacheHit: false, attempt, status: "ok", latencyMs, rawReply, servedModel, ...usage };
           this.view.guard?.observe(row);
           await this.core.commits.write(() => {
             recordCall(db, row);
@@ -771,7 +796,8 @@ export class ModelClient {
         lastError = checked.error;
         const last = round === this.core.opts.regenerations;
         this.record({
-          ...base,
+          ...sentRow,
+          servedModel,
           cacheHit: false,
           attempt,
           status: last ? "failed" : "invalid",

@@ -32,11 +32,31 @@ export type LedgerRow = {
   latencyMs?: number | null;
   /** The request reached the endpoint and no usage came back (timeout, dropped connection): its tokens are unknown, not 0. */
   usageUnknown?: boolean;
+  /** What the request carried (null or absent: not sent): the protocol audit compares these with the run's protocol. */
+  sent?: SentParams;
+  /** The model the endpoint says answered (the reply's `model`). */
+  servedModel?: string | null;
 };
+
+/** The request parameters a ledger row records (llm_calls.temperature, top_p, max_tokens, json_mode). */
+export type SentParams = { temperature?: number | null; topP?: number | null; maxTokens?: number | null; jsonMode?: string | null };
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** The parameters a request body carries, as the ledger records them (`jsonMode` as the call decided it). */
+export function sentParams(params: Record<string, unknown>, jsonMode: string | null = null): SentParams {
+  return {
+    temperature: num(params.temperature),
+    topP: num(params.top_p),
+    maxTokens: num(params.max_tokens) ?? num(params.max_completion_tokens),
+    jsonMode,
+  };
+}
 
 const INSERT_CALL = `INSERT INTO llm_calls (memory_version_id, job_id, judge_run_id, experiment_id, purpose, role, config, endpoint, model,
   cache_key, cache_hit, replicate, attempt, status, error, raw_reply, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens,
-  latency_ms, usage_unknown) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  latency_ms, usage_unknown, temperature, top_p, max_tokens, json_mode, served_model)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** One ledger row, written at once (a crash loses no recorded attempt). */
 export function recordCall(db: Db, r: LedgerRow): void {
@@ -63,6 +83,11 @@ export function recordCall(db: Db, r: LedgerRow): void {
     r.reasoningTokens ?? 0,
     r.latencyMs ?? null,
     r.usageUnknown ? 1 : 0,
+    r.sent?.temperature ?? null,
+    r.sent?.topP ?? null,
+    r.sent?.maxTokens ?? null,
+    r.sent?.jsonMode ?? null,
+    r.servedModel ?? null,
   );
 }
 
