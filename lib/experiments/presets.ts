@@ -35,7 +35,7 @@ const memPalMethods = [
   { name: "session-rag", options: { k: 3 } },
   { name: "recursum" },
   { name: "conditionmem", options: { k: 3 } },
-  { name: "memorybank", options: { k: 3, forget: { kind: "sample", seed: 42 } } },
+  { name: "memorybank", options: { k: 3, forget: { kind: "sample", seed: 42, curve: "as-written" } } },
   { name: "h2memory", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
   { name: "h2memory-no-graph", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
   { name: "h2memory-no-background", options: { k: 3, clusters: 8, clusterTries: 100, seed: 42, window: 10 } },
@@ -90,7 +90,7 @@ const MEM_PAL: PresetDef = {
     "methods.conditionmem.options.k": MEMPAL_K,
     "methods.memorybank.options.k": MEMPAL_K,
     "methods.memorybank.options.forget":
-      "public code (MemoryBank-SiliconFriend): keep a memory with probability R = e^(−t/S), forget after 30 days; the draw is seeded here (seed 42: our choice)",
+      "public code (MemoryBank-SiliconFriend commit 3869efc, memory_bank/memory_retrieval/forget_memory.py): keep a turn with probability R = math.exp(-t / 5*S) as written (line 36, = e^(−t·S/5), t in days), strength +1 per recall with no cap (line 69), no age limit, a day's summary dropped only with the day's last turn (lines 129-131); the draw is seeded here (seed 42: our choice); curve: intended (e^(−t/(5S))) and 0cc7111 (the first upload's e^(−t/S), 3 levels, 30 days) are options",
     ...h2Sources("h2memory"),
     ...h2Sources("h2memory-no-graph"),
     ...h2Sources("h2memory-no-background"),

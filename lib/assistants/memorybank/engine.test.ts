@@ -24,7 +24,7 @@ describe("MemoryBank build step", () => {
         ? { portrait: `${purpose}(${user.length})` }
         : { summary: `${purpose}:${/swim|:S\b/.test(user) ? "S" : "O"}` },
     );
-    // threshold 0: nothing is forgotten within the 30-day horizon, so this test sees recall alone
+    // threshold 0: nothing is forgotten (no age limit in the newest code), so this test sees recall alone
     const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1, forget: { kind: "threshold" as const, threshold: 0 } };
     const s0 = session(0, [["I love swimming", "Nice"]]);
     const s1 = session(1, [["any swimming pools nearby?", "Two."]]);
@@ -50,14 +50,15 @@ describe("MemoryBank build step", () => {
     expect(r1.state.globalSummary).toBe("memorybank.global-summary:S");
   });
 
-  // Threshold rule 0.3, k = 1. Sessions at days 0, 1, 3 (R = e^(−t/S), t in days):
+  // The 0cc7111 curve, threshold rule 0.3, k = 1. Sessions at days 0, 1, 3 (R = e^(−t/S), t in days):
   //   day 1: turn:0:1 and event:0 have t = 1, S = 1 → R = 0.368 ≥ 0.3, kept; "swimming" recalls turn:0:1 → S = 2.
   //   day 3: turn:0:1 t = 2, S = 2 → R = 0.368 kept; event:0 t = 3 → 0.050, turn:1:1 and event:1 t = 2,
   //          S = 1 → 0.135: all three forgotten. "pools nearby?" matches turn:1:1 best, but it is gone, so the
   //          one live piece, turn:0:1, is the top 1 → S = 3. A fourth recall would leave S at the cap 3.
-  it("forgets at each session's arrival before recalling, never revives a forgotten piece, and caps S at 3", async () => {
+  it("0cc7111: forgets at each session's arrival before recalling, never revives a forgotten piece, and caps S at 3", async () => {
     const { chat } = scriptChat((purpose) => (purpose.endsWith("portrait") ? { portrait: "p" } : { summary: "summary" }));
-    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1, forget: { kind: "threshold" as const, threshold: 0.3 } };
+    const forget = { kind: "threshold" as const, threshold: 0.3, curve: "0cc7111" as const };
+    const ctx = { chat, lang: "en" as const, makeIndex: bm25, k: 1, forget };
     const at = (seq: number, day: number, user: string): BaselineSession => ({
       ...session(seq, [[user, "ok"]]),
       at: day * DAY,
@@ -78,7 +79,41 @@ describe("MemoryBank build step", () => {
     const r3 = await memorybankStep(ctx, r2.state, at(3, 4, "swimming again"));
     expect(r3.state.pieces.find((p) => p.id === "turn:0:1")!.strength).toBe(3); // capped
     // answering keeps forgotten pieces out even when the rule itself would keep everything (threshold 0)
-    const ans = await memorybankRecall(bm25, 5, "pools nearby", r2.state.pieces, 3 * DAY, { kind: "threshold", threshold: 0 });
+    const ans = await memorybankRecall(bm25, 5, "pools nearby", r2.state.pieces, 3 * DAY, { ...forget, threshold: 0 });
     expect(ans.retrieved.map((p) => p.id).sort()).toEqual(["event:2", "turn:0:1", "turn:2:1"]);
+  });
+
+  // PAL-Set's shape: sessions about 10 days apart, at an evening hour, several turns each. Under the
+  // 0cc7111 rule a piece survives one gap with p = e^−10, so an answer finds nothing; the newest code's
+  // curve (e^(−10/5) = 0.135 per turn at S = 1) keeps some of each day, and a day's summary while any of
+  // its turns is left.
+  it("on real-shaped dates the newest code's curve keeps memories that the 0cc7111 rule loses", async () => {
+    const topics = ["swimming", "cooking", "hiking", "piano", "garden", "camera", "chess", "running"];
+    const sessions = topics.map((topic, j): BaselineSession => ({
+      seq: j,
+      sampleKey: `s${j}`,
+      at: Date.UTC(2024, 2, 1 + 10 * j + (j % 3), 19, 20 + j),
+      date: new Date(Date.UTC(2024, 2, 1 + 10 * j + (j % 3))).toISOString().slice(0, 10),
+      logs: [],
+      turns: Array.from({ length: 10 }, (_, i) => ({ user: `about my ${topic} plan number ${i}`, assistant: "noted" })),
+    }));
+    const last = sessions.at(-1)!;
+    const built = async (forget: { kind: "sample"; seed: number; curve?: "as-written" | "intended" | "0cc7111" }) => {
+      const { chat } = scriptChat((purpose) => (purpose.endsWith("portrait") ? { portrait: "p" } : { summary: "a summary" }));
+      let state = initialMemoryBankState();
+      for (const s of sessions.slice(0, -1)) state = (await memorybankStep({ chat, lang: "en", makeIndex: bm25, k: 3, forget }, state, s)).state;
+      return { state, answer: await memorybankRecall(bm25, 3, "my plan", state.pieces, last.at, forget) };
+    };
+    const old = await built({ kind: "sample", seed: 42, curve: "0cc7111" });
+    expect(old.answer.retrieved).toEqual([]);
+    for (const curve of [undefined, "intended"] as const) {
+      const now = await built({ kind: "sample", seed: 42, curve });
+      expect(now.answer.retrieved.length, `curve ${curve ?? "default"}`).toBe(3);
+      const live = now.state.pieces.filter((p) => p.forgottenAt === undefined);
+      // a day's summary stays exactly while one of its turns does
+      for (const e of now.state.pieces.filter((p) => p.kind === "event"))
+        expect(e.forgottenAt === undefined, `event ${e.seq}`).toBe(live.some((p) => p.kind === "turn" && p.seq === e.seq));
+      expect(live.filter((p) => p.kind === "turn").length).toBeGreaterThan(3);
+    }
   });
 });

@@ -5,7 +5,7 @@
  * Recall happens while building: at session j the forgetting rule first runs at j's time (as the public
  * code forgets before it searches), and what it drops is gone for good (recorded with `forgottenAt`, never
  * recalled or retrieved again); then j's user inputs retrieve the top-k of the remaining pieces, and those
- * get stronger (up to the cap) with their clock reset to session j. Answering never changes memory, so a
+ * get stronger (up to the curve's cap, if any) with their clock reset to session j. Answering never changes memory, so a
  * task's result does not depend on the order tasks run in.
  * A session's event and daily-portrait calls run together; each global update waits only for its
  * own input, so the longest chain grows by one call per session.
@@ -14,7 +14,7 @@ import { setImmediate } from "node:timers/promises";
 import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baselines/types";
 import { formatTurns } from "../baselines/history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
-import { decideForgetting, DEFAULT_FORGET_RULE, newTrace, recall, type ForgetRule, type MemoryTrace } from "./forgetting";
+import { CURVE_RULES, curveOf, decideForgetting, DEFAULT_FORGET_RULE, newTrace, recall, type ForgetRule, type MemoryTrace } from "./forgetting";
 
 /**
  * A memory piece: its forgetting trace (id, strength, last recall) and what it says. `forgottenAt`: the
@@ -26,6 +26,27 @@ export type Piece = MemoryTrace & { kind: "turn" | "event"; seq: number; date: s
 /** The pieces not yet forgotten. */
 export const livePieces = (pieces: readonly Piece[]): Piece[] => pieces.filter((p) => p.forgottenAt === undefined);
 
+/**
+ * The ids of the live pieces the rule forgets at time `at`. Turns are drawn against R. A session's
+ * event summary fades on its own only under the 0cc7111 curve; under the newest code's curves it is
+ * dropped when every turn of its session is gone (3869efc forget_memory.py lines 129-131: a day's
+ * summary goes with the day's last dialogue).
+ */
+export function forgottenPieces(live: readonly Piece[], at: number, rule: ForgetRule): Set<string> {
+  const fade = CURVE_RULES[curveOf(rule)].summariesFade;
+  const drawn = fade ? live : live.filter((p) => p.kind === "turn");
+  const dropped = new Set(
+    decideForgetting(drawn, at, rule)
+      .filter((d) => !d.kept)
+      .map((d) => d.trace.id),
+  );
+  if (!fade) {
+    const daysLeft = new Set(live.filter((p) => p.kind === "turn" && !dropped.has(p.id)).map((p) => p.seq));
+    for (const p of live) if (p.kind === "event" && !daysLeft.has(p.seq)) dropped.add(p.id);
+  }
+  return dropped;
+}
+
 export type MemoryBankState = { pieces: Piece[]; globalSummary: string | null; globalPortrait: string | null };
 export const initialMemoryBankState = (): MemoryBankState => ({ pieces: [], globalSummary: null, globalPortrait: null });
 
@@ -34,7 +55,7 @@ export type MemoryBankContext = StepContext & {
   k: number;
   /** The forgetting rule applied at each session's arrival (default: seeded sampling, seed 42). */
   forget?: ForgetRule;
-  /** Strength cap (default the public code's 3). */
+  /** Strength cap (default: the curve's; none for the newest code's curves, 3 for 0cc7111). */
   maxStrength?: number;
 };
 
@@ -101,9 +122,10 @@ export async function memorybankStep(
   // synchronous work: let the calls above reach the model first (they are the build's chain).
   await setImmediate();
   // Forget first, at this session's time: a dropped piece can no longer be recalled (no revival).
+  const rule = ctx.forget ?? DEFAULT_FORGET_RULE;
   const live = livePieces(state.pieces);
-  const decisions = decideForgetting(live, s.at, ctx.forget ?? DEFAULT_FORGET_RULE);
-  const dropped = new Set(decisions.filter((d) => !d.kept).map((d) => d.trace.id));
+  const dropped = forgottenPieces(live, s.at, rule);
+  const maxStrength = ctx.maxStrength ?? CURVE_RULES[curveOf(rule)].maxStrength;
   const hit = await recallIds(
     ctx.makeIndex,
     live.filter((p) => !dropped.has(p.id)),
@@ -118,7 +140,7 @@ export async function memorybankStep(
       return f;
     }
     if (!hit.has(p.id)) return p;
-    const r = { ...p, ...recall(p, s.at, { maxStrength: ctx.maxStrength }) };
+    const r = { ...p, ...recall(p, s.at, { maxStrength }) };
     // A strength change is arithmetic, not a reply: no call made this version of the piece.
     entries.push({ kind: p.kind, key: p.id, content: r, visibleFrom, callKeys: [] });
     return r;

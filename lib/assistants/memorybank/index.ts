@@ -15,16 +15,20 @@ import { pick } from "../baselines/history-text";
 import { memorybankEstimate } from "./calls";
 import { memorybankStep, sessionSummaries, type Piece } from "./engine";
 import { memorybankRecall } from "./recall";
+import { FORGET_CURVES } from "./forgetting";
+
+/** Which public commit's forgetting curve (forgetting.ts): as written in 3869efc (default), its intended form, or 0cc7111's. */
+const curve = z.enum(FORGET_CURVES).default("as-written");
 
 const options = z.object({
   k: z.number().int().min(1).max(20).default(3),
   /** "sample": keep a piece with probability R (seeded, reproducible); "threshold": keep while R ≥ threshold. */
   forget: z
     .discriminatedUnion("kind", [
-      z.object({ kind: z.literal("sample"), seed: z.number().int().default(42) }),
-      z.object({ kind: z.literal("threshold"), threshold: z.number().min(0).max(1) }),
+      z.object({ kind: z.literal("sample"), seed: z.number().int().default(42), curve }),
+      z.object({ kind: z.literal("threshold"), threshold: z.number().min(0).max(1), curve }),
     ])
-    .default({ kind: "sample", seed: 42 }),
+    .default({ kind: "sample", seed: 42, curve: "as-written" }),
 });
 
 /**

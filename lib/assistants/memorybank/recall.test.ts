@@ -17,11 +17,16 @@ describe("MemoryBank answer-time forgetting", () => {
     seq: 0,
     date: "",
   });
-  it("forgets by retention under the threshold rule and retrieves from the rest", async () => {
+  const pieces = [piece("weak", "swimming lessons", 1, 0), piece("strong", "swimming pool pass", 5, 0)];
+  it("forgets by retention under the threshold rule and retrieves from the rest (0cc7111: e^(−t/S))", async () => {
     // At day 10: R(10 d, S=1) = e^-10 ≈ 4.5e-5 (forgotten); R(10 d, S=5) = e^-2 ≈ 0.135 (kept at 0.1).
-    const pieces = [piece("weak", "swimming lessons", 1, 0), piece("strong", "swimming pool pass", 5, 0)];
-    const r = await memorybankRecall(bm25, 3, "swimming", pieces, 10 * DAY, { kind: "threshold", threshold: 0.1 });
+    const r = await memorybankRecall(bm25, 3, "swimming", pieces, 10 * DAY, { kind: "threshold", threshold: 0.1, curve: "0cc7111" });
     expect(r.retrieved.map((p) => p.id)).toEqual(["strong"]);
     expect(r.forgotten).toBe(1);
+  });
+  it("as written in 3869efc, e^(−t·S/5): the stronger piece is the one that fades", async () => {
+    // R(10 d, S=1) = e^-2 ≈ 0.135 (kept at 0.1); R(10 d, S=5) = e^-10 (forgotten).
+    const r = await memorybankRecall(bm25, 3, "swimming", pieces, 10 * DAY, { kind: "threshold", threshold: 0.1 });
+    expect(r.retrieved.map((p) => p.id)).toEqual(["weak"]);
   });
 });

@@ -4,8 +4,8 @@
  * of the rest are retrieved. Answering does not reinforce (see engine.ts).
  */
 import type { MakeIndex } from "../baselines/types";
-import { livePieces, type Piece } from "./engine";
-import { decideForgetting, type ForgetRule } from "./forgetting";
+import { forgottenPieces, livePieces, type Piece } from "./engine";
+import type { ForgetRule } from "./forgetting";
 
 export async function memorybankRecall(
   makeIndex: MakeIndex,
@@ -17,8 +17,8 @@ export async function memorybankRecall(
 ): Promise<{ retrieved: Piece[]; forgotten: number }> {
   // Pieces forgotten while building stay forgotten; the rule then runs over the rest at this time.
   const live = livePieces(pieces);
-  const decisions = decideForgetting(live, at, rule);
-  const kept = live.filter((_, i) => decisions[i].kept);
+  const dropped = forgottenPieces(live, at, rule);
+  const kept = live.filter((p) => !dropped.has(p.id));
   if (!kept.length) return { retrieved: [], forgotten: pieces.length };
   const index = makeIndex<Piece>();
   await index.add(kept.map((p) => ({ id: p.id, text: p.text, meta: p })));
