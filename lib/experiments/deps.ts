@@ -67,6 +67,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
         method: method.name,
         options: method.options,
         retriever: config.retriever,
+        roleParams: runRoleParams(config),
         users: [userKey],
         sessionsOf: (u) => sessionsFor(ds, u),
         // Every build call counts against the run's spend cap and carries the experiment in the ledger.
@@ -106,6 +107,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             method: method.name,
             options: method.options,
             retriever: config.retriever,
+            roleParams: runRoleParams(config),
             createRetriever: o.createRetriever,
             seq: sessionSeq,
             input,

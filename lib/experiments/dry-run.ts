@@ -14,6 +14,7 @@ import type { CallEstimate } from "@/lib/tasks/types";
 import { getExperimentLimits, overLimits, type ExperimentLimits, type LaunchSize } from "@/lib/experiments/limits";
 import { countJobs, pairMethod, planItems, type MethodCheck } from "./create";
 import { sharedBuildSavings } from "./build-sharing";
+import { runRoleParams } from "./job-model";
 
 /**
  * Tokens per call by role: the average of this database's paid calls of that role when there are at
@@ -121,7 +122,15 @@ function buildRows(
     seen.set(id, methodKey(m));
     rows.push({
       key: methodKey(m),
-      estimate: estimateMemoryBuild(db, { dataset: ds, method: m.name, options: m.options, retriever: config.retriever, users, llm }),
+      estimate: estimateMemoryBuild(db, {
+        dataset: ds,
+        method: m.name,
+        options: m.options,
+        retriever: config.retriever,
+        roleParams: runRoleParams(config),
+        users,
+        llm,
+      }),
     });
   }
   // Parts several builds make with the same requests (H2Memory and its ablations): paid once per user.

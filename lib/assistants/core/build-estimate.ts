@@ -6,7 +6,7 @@
 import type { Db } from "@/db/client";
 import type { ModelRole } from "@/db/schema";
 import { InvalidInputError } from "@/lib/errors";
-import type { ModelClient } from "@/lib/llm/client";
+import type { ModelClient, RoleParams } from "@/lib/llm/client";
 import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versions";
 import { checkRetrieverKind, memorySettings, parseOptions } from "./context";
 import { getAssistant } from "../registry";
@@ -41,6 +41,8 @@ export type EstimateBuildInput = {
   users: string[];
   /** Reads the build roles' endpoints (part of the memory's identity); never calls a model. */
   llm: ModelClient;
+  /** The run's parameters per role (part of the memory's identity, as buildMemory gets them). */
+  roleParams?: RoleParams;
 };
 
 /**
@@ -50,7 +52,9 @@ export type EstimateBuildInput = {
 function settingsKey(i: EstimateBuildInput): string | null {
   const a = getAssistant(i.method);
   try {
-    return settingsKeyOf(memorySettings(a, parseOptions(a, i.options), checkRetrieverKind(i.retriever), i.dataset.language, i.llm));
+    return settingsKeyOf(
+      memorySettings(a, parseOptions(a, i.options), checkRetrieverKind(i.retriever), i.dataset.language, i.llm, i.roleParams),
+    );
   } catch (e) {
     if (e instanceof InvalidInputError) return null;
     throw e;

@@ -68,7 +68,7 @@ export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildRes
   const options = parseOptions(a, o.options);
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;
-  const settings = memorySettings(a, options, retrieverKind, language, o.llm);
+  const settings = memorySettings(a, options, retrieverKind, language, o.llm, o.roleParams);
   const limit = pLimit(o.parallelUsers ?? 8);
   return Promise.all(o.users.map((userKey) => buildUser(db, o, limit, userKey, options, retrieverKind, settings)));
 }

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "@/lib/errors";
-import type { ModelClient } from "@/lib/llm/client";
+import type { ModelClient, RoleParams } from "@/lib/llm/client";
 import { createRetriever, RETRIEVER_KINDS, type Retriever, type RetrieverKind } from "@/lib/retrieval";
 import type { Assistant, Language } from "./types";
 
@@ -12,6 +12,11 @@ export type MethodSetup = {
   retriever?: RetrieverKind;
   /** Builds retrievers; `defaultRetrievers` (lib/retrieval) unless a test injects another. */
   createRetriever?: CreateRetriever;
+  /**
+   * A run's parameters per role (ModelClient.forRun: the assistant's temperature...), part of the
+   * memory's identity: a memory built at another temperature is another memory, never reused silently.
+   */
+  roleParams?: RoleParams;
 };
 
 export type RetrieverRequest = { language: Language; llm: ModelClient; purpose: string };
@@ -60,13 +65,23 @@ export function retrieverFactory(
 /**
  * Everything a memory depends on, stored with the version and hashed into its settings key: the
  * method and its options, the retriever where the method uses one, and the endpoint/model/params
- * of each role used while building (never the API key), and the prompt language.
+ * of each role used while building (never the API key) with the run's parameters over the endpoint's
+ * (`roleParams`: what the build's calls carry), and the prompt language. Without run parameters the
+ * identity is what it always was, so memories built before them are still found.
  */
-export function memorySettings(a: Assistant<unknown>, options: unknown, retriever: RetrieverKind, language: Language, llm: ModelClient) {
+export function memorySettings(
+  a: Assistant<unknown>,
+  options: unknown,
+  retriever: RetrieverKind,
+  language: Language,
+  llm: ModelClient,
+  roleParams: RoleParams = {},
+) {
   const models = Object.fromEntries(
     a.buildRoles.map((role) => {
       const c = llm.config(role === "judge" ? "judge" : role);
-      return [role, { endpoint: c.baseURL, model: c.model, params: c.params }];
+      const { model, ...run } = (roleParams[role] ?? {}) as Record<string, unknown>;
+      return [role, { endpoint: c.baseURL, model: typeof model === "string" ? model : c.model, params: { ...c.params, ...run } }];
     }),
   );
   return { method: a.id, options, retriever: a.usesRetriever ? retriever : null, models, language } as Record<string, unknown>;

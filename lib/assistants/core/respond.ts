@@ -40,7 +40,7 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
   if (!Number.isInteger(o.seq) || o.seq < 0 || o.seq > sessions.length) {
     throw new InvalidInputError(`session ${o.seq} is outside user "${o.userKey}"'s timeline (0..${sessions.length})`);
   }
-  const settings = memorySettings(a, options, retrieverKind, language, o.llm);
+  const settings = memorySettings(a, options, retrieverKind, language, o.llm, o.roleParams);
   const versionId = findMemoryVersionId(db, {
     datasetId: o.dataset.id,
     userKey: o.userKey,

@@ -10,7 +10,7 @@ import { checkRetrieverKind, memorySettings, parseOptions, type MethodSetup } fr
 /** The memory version these settings build (the same lookup the builder and respond use). */
 export function memoryVersionFor(db: Db, o: MethodSetup & { dataset: DatasetRef; userKey: string; llm: ModelClient }): MemoryVersion {
   const a = getAssistant(o.method);
-  const settings = memorySettings(a, parseOptions(a, o.options), checkRetrieverKind(o.retriever), o.dataset.language, o.llm);
+  const settings = memorySettings(a, parseOptions(a, o.options), checkRetrieverKind(o.retriever), o.dataset.language, o.llm, o.roleParams);
   const v = findMemoryVersion(db, { datasetId: o.dataset.id, userKey: o.userKey, method: a.id, settingsKey: settingsKeyOf(settings) });
   if (!v)
     throw new NotFoundError(

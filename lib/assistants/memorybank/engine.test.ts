@@ -101,7 +101,8 @@ describe("MemoryBank build step", () => {
     const built = async (forget: { kind: "sample"; seed: number; curve?: "as-written" | "intended" | "0cc7111" }) => {
       const { chat } = scriptChat((purpose) => (purpose.endsWith("portrait") ? { portrait: "p" } : { summary: "a summary" }));
       let state = initialMemoryBankState();
-      for (const s of sessions.slice(0, -1)) state = (await memorybankStep({ chat, lang: "en", makeIndex: bm25, k: 3, forget }, state, s)).state;
+      for (const s of sessions.slice(0, -1))
+        state = (await memorybankStep({ chat, lang: "en", makeIndex: bm25, k: 3, forget }, state, s)).state;
       return { state, answer: await memorybankRecall(bm25, 3, "my plan", state.pieces, last.at, forget) };
     };
     const old = await built({ kind: "sample", seed: 42, curve: "0cc7111" });

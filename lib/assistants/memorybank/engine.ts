@@ -14,7 +14,16 @@ import { setImmediate } from "node:timers/promises";
 import type { BaselineEntry, BaselineSession, MakeIndex, StepContext, StepResult } from "../baselines/types";
 import { formatTurns } from "../baselines/history-text";
 import { dailyPortraitPrompt, eventSchema, eventSummaryPrompt, globalPortraitPrompt, globalSummaryPrompt, portraitSchema } from "./prompts";
-import { CURVE_RULES, curveOf, decideForgetting, DEFAULT_FORGET_RULE, newTrace, recall, type ForgetRule, type MemoryTrace } from "./forgetting";
+import {
+  CURVE_RULES,
+  curveOf,
+  decideForgetting,
+  DEFAULT_FORGET_RULE,
+  newTrace,
+  recall,
+  type ForgetRule,
+  type MemoryTrace,
+} from "./forgetting";
 
 /**
  * A memory piece: its forgetting trace (id, strength, last recall) and what it says. `forgottenAt`: the

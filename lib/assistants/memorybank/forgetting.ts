@@ -68,8 +68,7 @@ export function recall(trace: MemoryTrace, at: number, opts: { maxStrength?: num
 }
 
 export type ForgetRule =
-  | { kind: "sample"; seed: number; curve?: ForgetCurve }
-  | { kind: "threshold"; threshold: number; curve?: ForgetCurve };
+  { kind: "sample"; seed: number; curve?: ForgetCurve } | { kind: "threshold"; threshold: number; curve?: ForgetCurve };
 
 export const DEFAULT_FORGET_RULE: ForgetRule = { kind: "sample", seed: DEFAULT_FORGET_SEED, curve: DEFAULT_FORGET_CURVE };
 
