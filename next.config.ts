@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import { envFlag } from "./lib/config";
+import { gitCommit } from "./lib/project-version";
 
 /** Sent with every response: no framing by other sites (clickjacking), no MIME sniffing, no full URLs in Referer. */
 const SECURITY_HEADERS = [
@@ -13,6 +14,8 @@ const nextConfig: NextConfig = {
   // Native addons must be loaded by Node at run time, not bundled.
   serverExternalPackages: ["better-sqlite3", "@node-rs/jieba", "bcryptjs"],
   poweredByHeader: false,
+  // The commit the app was built from: a run record states it (lib/project-version.ts).
+  env: { PAL_BUILD_COMMIT: process.env.PAL_BUILD_COMMIT ?? gitCommit() ?? "" },
   // forbidden()/unauthorized() give pages real 403/401 statuses.
   experimental: { authInterrupts: true },
   // The test suite type-checks separately (tsc --noEmit); `npm start` need not do it again.

@@ -11,6 +11,7 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { configHash, parseExperimentConfig } from "@/lib/experiments/config";
 import { checkLaunchRate, checkLaunchSize, getExperimentLimits } from "@/lib/experiments/limits";
 import { prepareJobsSync } from "./prepare";
+import { writeLaunchRecord } from "./run-record";
 import { PENDING_HASH, countJobs, planItems, type MethodCheck } from "./plan";
 
 export * from "./plan";
@@ -67,6 +68,8 @@ export function launchExperiment(db: Db, input: CreateExperimentInput): { id: nu
         })
         .returning({ id: experiments.id })
         .get().id;
+      // The run record starts with the launch: the roles' endpoints and models as they are now, the preset and its overrides.
+      writeLaunchRecord(db, id);
       return { id, jobs: size.jobs };
     })
     .immediate();

@@ -19,6 +19,8 @@ import { runExperiment } from "@/lib/experiments/worker";
 import { experimentProgress } from "@/lib/experiments/progress";
 import { parseExperimentConfig } from "./config";
 import { applyPreset, PRESET_IDS, PRESETS, presetOverrides, presetSettings, valueAt } from "./presets";
+import { readRunRecord } from "./run-record";
+import { auditText, protocolAudit } from "./protocol-audit";
 
 /** Leaf paths of a preset config, methods keyed by label or name (as the sources are). */
 function leafPaths(v: unknown, prefix = ""): string[] {
@@ -92,6 +94,7 @@ describe("protocol presets", () => {
 
 describe("protocol presets against the test double", () => {
   let fake: FakeOpenAI;
+  const audits: Record<string, string> = {};
   const dbs: Array<ReturnType<typeof tempDb>> = [];
   beforeAll(async () => {
     fake = await startFakeOpenAI();
@@ -105,6 +108,7 @@ describe("protocol presets against the test double", () => {
     vi.unstubAllEnvs();
     await fake.close();
     for (const t of dbs) t.cleanup();
+    if (process.env.PAL_PRINT_AUDIT) for (const [id, a] of Object.entries(audits)) process.stdout.write(`audit ${id}: ${a}\n`);
   });
 
   it("refuses a preset whose protocol needs the unconfigured embedding role, naming it and what to set", () => {
@@ -135,10 +139,43 @@ describe("protocol presets against the test double", () => {
       requireModels(t.db, config);
       const { id: exp } = createExperiment(t.db, { name: id, datasetId, config, knownMethod: knownMethod() });
       const deps = bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) });
+      const first = fake.chatRequests.length;
       expect(await runExperiment(t.db, exp, deps, { concurrency: 8 })).toBe("done");
       const p = experimentProgress(t.db, exp);
       expect(p.failed).toBe(0);
       expect(p.done).toBe(p.total);
+      // Per role, the temperature every request the server received carried (the model names the role):
+      // the preset's, on the methods' answers and memory builds too (issue 31: Mem-PAL's assistant 0.7 was never sent).
+      const want: Record<string, number> =
+        id === "mem-pal" ? { "assistant-model": 0.7, "sim-model": 0.7, "judge-model": 0 } : { "assistant-model": 0.6, "judge-model": 0 };
+      const got: Record<string, Record<string, number>> = {};
+      for (const r of fake.chatRequests.slice(first)) {
+        const byT = (got[r.model] ??= {});
+        byT[String(r.temperature)] = (byT[String(r.temperature)] ?? 0) + 1;
+      }
+      for (const [model, t] of Object.entries(want)) expect(Object.keys(got[model] ?? {}), model).toEqual([String(t)]);
+      // every request carried an output budget
+      expect(fake.chatRequests.slice(first).filter((r) => r.max_tokens === undefined && r.max_completion_tokens === undefined)).toEqual([]);
+      // The run record and the audit: the run's roles as served, and every call as the preset declares.
+      const record = readRunRecord(t.db, exp)!;
+      expect(record.preset?.id).toBe(id);
+      expect(record.deviations).toEqual([]);
+      expect(record.dataset.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(record.roles.find((r) => r.config === "assistant")).toMatchObject({
+        modelAsked: "assistant-model",
+        served: [{ model: "assistant-model", calls: expect.any(Number) }],
+      });
+      const audit = protocolAudit(t.db, exp);
+      expect(audit.mismatches).toEqual([]);
+      expect(auditText(audit)).toMatch(/^protocol: as declared/);
+      if (id === "mem-pal") {
+        // The memory's identity holds the temperature it was built at.
+        const v = t.db.$client.prepare("select settings from memory_versions where method = 'memorybank' limit 1").get() as {
+          settings: string;
+        };
+        expect(JSON.parse(v.settings).models.assistant.params.temperature).toBe(0.7);
+      }
+      audits[id] = `${auditText(audit)}; checked: ${audit.checked.join(", ")}`;
     },
     600_000,
   );

@@ -3,14 +3,13 @@
  * (environment or Admin → Models), so a launch never creates jobs that no model can run.
  */
 import type { Db } from "@/db/client";
-import { parseExperimentConfig } from "@/lib/experiments/config";
+import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
 import { InvalidInputError } from "@/lib/errors";
 
-/** Throws for the first model role the experiment needs and has none; the error names the role and how to set it. */
-export function requireModels(db: Db, rawConfig: unknown): void {
-  const config = parseExperimentConfig(rawConfig);
+/** The model roles an experiment calls: the assistant, the simulator and judge its tasks use, the embedding role when it retrieves densely. */
+export function modelRolesOf(config: ExperimentConfig): string[] {
   const roles = new Set<string>(["assistant"]);
   for (const name of config.tasks) {
     const task = getTask(name, "config.tasks");
@@ -23,7 +22,13 @@ export function requireModels(db: Db, rawConfig: unknown): void {
   if (config.retriever === "dense") roles.add("embedding");
   // HiCUPID's RAG settings choose their retriever per method.
   if (config.methods.some((m) => m.options?.retriever === "dense")) roles.add("embedding");
-  for (const r of roles) {
+  return [...roles];
+}
+
+/** Throws for the first model role the experiment needs and has none; the error names the role and how to set it. */
+export function requireModels(db: Db, rawConfig: unknown): void {
+  const config = parseExperimentConfig(rawConfig);
+  for (const r of modelRolesOf(config)) {
     try {
       resolveModelConfig(db, r);
     } catch (e) {

@@ -6,6 +6,7 @@
  * between jobs. Results are stored per job, so a crash loses at most the jobs in flight, and their model
  * calls are answered from the model client's cache when they run again.
  */
+import { refreshRunRecord } from "./run-record";
 import os from "node:os";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -145,9 +146,12 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   }
 
   const now = getExperimentRow(db, experimentId).status;
-  if (now === "paused" || now === "cancelled") return now;
-  db.update(experiments).set({ status: "done", finishedAt: Date.now() }).where(eq(experiments.id, experimentId)).run();
-  return "done";
+  const ended = now === "paused" || now === "cancelled" ? now : "done";
+  if (ended === "done")
+    db.update(experiments).set({ status: "done", finishedAt: Date.now() }).where(eq(experiments.id, experimentId)).run();
+  // What the run did, read from the ledger once as it stops (not per call): models served, parameters sent, the audit.
+  refreshRunRecord(db, experimentId);
+  return ended;
 }
 
 /**

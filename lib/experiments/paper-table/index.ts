@@ -4,10 +4,11 @@
  */
 import type { Db } from "@/db/client";
 import { InvalidInputError } from "@/lib/errors";
-import { resolveModelConfig } from "@/lib/llm/config";
 import { parseExperimentConfig, referenceMethod, type ExperimentConfig } from "../config";
 import { getExperimentRow } from "../control";
 import { experimentResults, type ExperimentResults } from "../results";
+import { mismatchText } from "../protocol-audit";
+import { roleModel, runRecordOf, type RunRecord } from "../run-record";
 import { buildPaperTables } from "./build";
 import { paperTablesCsv } from "./csv";
 import { paperTablesLatex } from "./latex";
@@ -18,21 +19,42 @@ export const PAPER_TABLE_FORMATS = ["latex", "markdown", "csv"] as const;
 export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
 export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
 
-/** The assistant model the run used as its config names it, else the role's model now (null when none is set). */
-function assistantModel(db: Db, config: ExperimentConfig): string | null {
-  if (config.models.assistant?.model) return config.models.assistant.model;
-  try {
-    return resolveModelConfig(db, "assistant").model;
-  } catch {
-    return null;
+/** What the tables say about the run, from its record only (never today's settings): its assistant model and protocol. */
+export type RunFacts = { model: string | null; notes: string[] };
+
+export function runFacts(record: RunRecord): RunFacts {
+  const m = roleModel(record, "assistant");
+  const notes: string[] = [];
+  if (m.mixed) {
+    const counts = record.roles
+      .filter((r) => r.role === "assistant")
+      .flatMap((r) => r.served)
+      .map((s) => `${s.model}: ${s.calls}`)
+      .join(", ");
+    notes.push(`Mixed models: the endpoint's replies name several assistant models (${counts}); this run's rows are not one model's.`);
+  } else if (m.asked && m.served.length === 1 && m.served[0] !== m.asked) {
+    notes.push(`Model: asked for ${m.asked}, the endpoint's replies name ${m.served[0]}.`);
   }
+  const preset = record.preset;
+  const audit = record.audit;
+  if (preset && audit && !audit.asDeclared) {
+    notes.push(
+      `Not labelled as the ${preset.label} preset: the protocol audit found what the run did not ask for (${audit.mismatches.map(mismatchText).join("; ")}).`,
+    );
+  } else if (preset) {
+    const dev = record.deviations;
+    notes.push(
+      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.map((d) => d.path).join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
+    );
+  }
+  return { model: m.model, notes };
 }
 
 /** The tables from results already computed (the page has them) and the experiment's config. */
 export function paperTablesOf(
   res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin">,
   config: ExperimentConfig,
-  model: string | null,
+  run: RunFacts,
   opts: PaperTableOptions = {},
 ): PaperTable[] {
   if (opts.table && !(PAPER_TABLE_IDS as readonly string[]).includes(opts.table))
@@ -42,12 +64,13 @@ export function paperTablesOf(
     reference: referenceMethod(config),
     summary: res.summary,
     pairwise: res.pairwise,
-    model,
+    model: run.model,
     splits: config.hicupid.splits,
     judges: config.hicupid.judges,
     paperModel: opts.paperModel ?? null,
     tieMargin: res.pairwiseTieMargin,
   });
+  for (const t of tables) t.notes.push(...run.notes);
   return opts.table ? tables.filter((t) => t.id === (opts.table as PaperTableId)) : tables;
 }
 
@@ -59,7 +82,7 @@ export function experimentPaperTables(
 ): { name: string; tables: PaperTable[] } {
   const e = getExperimentRow(db, id);
   const config = parseExperimentConfig(e.config);
-  const tables = paperTablesOf(res ?? experimentResults(db, id), config, assistantModel(db, config), opts);
+  const tables = paperTablesOf(res ?? experimentResults(db, id), config, runFacts(runRecordOf(db, id)), opts);
   return { name: e.name, tables };
 }
 

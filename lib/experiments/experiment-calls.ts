@@ -1,0 +1,9 @@
+/**
+ * Which ledger rows (llm_calls c) are a run's: its own (experiment_id), its jobs' and the memory builds
+ * it used (experiment_memory_versions, including a build another run paid for, which made the memory
+ * these answers read). A WHERE clause over `c` with the named parameter @id; the run record and the
+ * protocol audit read the same rows.
+ */
+export const EXPERIMENT_CALLS = `(c.experiment_id = @id
+  OR c.job_id IN (SELECT id FROM jobs WHERE experiment_id = @id)
+  OR c.memory_version_id IN (SELECT version_id FROM experiment_memory_versions WHERE experiment_id = @id))`;
