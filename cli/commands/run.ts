@@ -25,6 +25,8 @@ import { mergeMethod } from "@/lib/experiments/merge";
 import { CliError } from "../errors";
 import { progressWriter } from "../progress-writer";
 import { drainModelRequests } from "@/lib/llm/inflight";
+import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
+import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
 
 type RunOpts = {
   dataset?: string;
@@ -99,6 +101,15 @@ function presetText(
   lines.push(p.changes.length ? "changes from the preset:" : "no changes from the preset");
   for (const c of p.changes) lines.push(`  ${changeLine(c)}`);
   return lines.join("\n");
+}
+
+/** The summary's last lines: each role's model as the endpoint served it, and the protocol audit. */
+function runRecordLines(record: RunRecord, audit: ProtocolAudit): string {
+  const roles = [...new Set(record.roles.map((r) => r.role))].map((role) => {
+    const m = roleModel(record, role);
+    return `${role} ${m.model ?? "unknown"}${m.mixed ? " (mixed)" : ""}`;
+  });
+  return `models: ${roles.join(" · ")}\n${auditText(audit)}\n`;
 }
 
 /**
@@ -317,6 +328,9 @@ export function registerRun(program: Command): void {
       progress.end();
       const res = experimentResults(db, id);
       const end = experimentProgress(db, id);
+      // What the run did, from its record and ledger (never today's settings): models served and the protocol audit.
+      const record = runRecordOf(db, id);
+      const audit = record.audit ?? protocolAudit(db, id);
       const label = runStatusLabel(end.status, end.failed, end.total).text;
       if (o.json) {
         const { experiment, status, results, pairwise, ledger } = res;
@@ -331,9 +345,11 @@ export function registerRun(program: Command): void {
             pairwise,
             ledger,
             summary: res.summary,
+            runRecord: record,
+            protocol: { text: auditText(audit), ...audit },
           }) + "\n",
         );
-      } else process.stdout.write(resultsTable(res));
+      } else process.stdout.write(`${resultsTable(res)}${runRecordLines(record, audit)}`);
       // Failed items or a self-paused run are not a clean finish: exit 3, as `pal campaign judge` does.
       if (end.status === "paused") {
         process.stderr.write(`experiment ${id} paused${end.error ? `: ${end.error}` : ""}; resume with pal run --resume ${id}\n`);

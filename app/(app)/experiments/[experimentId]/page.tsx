@@ -21,6 +21,8 @@ import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
 import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
 import { methodNames } from "@/lib/experiments/method-choices";
+import { readRunRecord } from "@/lib/experiments/run-record";
+import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -82,9 +84,15 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           </ul>
         ) : null}
         <p>
-          Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b> · models:{" "}
-          <b>{Object.keys(config.models ?? {}).length ? inWords(config.models) : "the configured defaults per role"}</b>
+          Retriever: <b>{config.retriever ?? "bm25"}</b> · repeats: <b>{config.repeats ?? 1}</b> · seed: <b>{config.seed ?? 0}</b>
+          {Object.keys(config.models ?? {}).length ? (
+            <>
+              {" "}
+              · models declared: <b>{inWords(config.models)}</b>
+            </>
+          ) : null}
         </p>
+        <RunRecordSummary record={readRunRecord(db, id)} />
         <details className="mt-1">
           <summary>Full config</summary>
           <pre className="overflow-x-auto">{JSON.stringify(e.config, null, 1)}</pre>
