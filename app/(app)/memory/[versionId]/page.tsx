@@ -8,6 +8,9 @@ import { ledgerPage, listCalls, summarizeCalls } from "@/lib/llm/ledger";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LedgerTable } from "@/components/llm/LedgerTable";
 import { GenericMemoryTable, H2MemoryInspector } from "@/components/memory/H2MemoryInspector";
+import { MemoryBankRetention } from "@/components/memory/MemoryBankRetention";
+import { retentionBySession } from "@/lib/assistants/memorybank/retention";
+import { sessionTime } from "@/lib/assistants/baselines/adapter";
 import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 
 export const metadata: Metadata = { title: "Memory version" };
@@ -29,7 +32,8 @@ export default async function MemoryVersionPage({
   const entries = showMemory(db, v.id);
   const kinds = Object.entries(entries.reduce<Record<string, number>>((m, e) => ((m[e.kind] = (m[e.kind] ?? 0) + 1), m), {}));
   const origin = { memoryVersionId: v.id };
-  const sessions = loadSessions(db, datasetById(db, v.datasetId), v.userKey).map((x) => ({ seq: x.seq, key: x.key, split: x.split }));
+  const loaded = loadSessions(db, datasetById(db, v.datasetId), v.userKey);
+  const sessions = loaded.map((x) => ({ seq: x.seq, key: x.key, split: x.split }));
   const shown = entries.map((e, i) => ({ ...e, id: i }));
   const summary = summarizeCalls(db, origin);
   const page = ledgerPage(summary, { page: want.calls, status: want.status });
@@ -60,6 +64,15 @@ export default async function MemoryVersionPage({
           <H2MemoryInspector sessions={sessions} entries={shown} callsBase="/memory/calls" />
         ) : (
           <>
+            {v.method === "memorybank" ? (
+              <MemoryBankRetention
+                rows={retentionBySession(
+                  entries,
+                  loaded.map((x) => ({ seq: x.seq, at: sessionTime(x) })),
+                )}
+                sessions={sessions}
+              />
+            ) : null}
             <h2 className="mb-2 text-sm font-semibold">Entries, session by session</h2>
             <GenericMemoryTable method={v.method} entries={shown} callsBase="/memory/calls" purposes={callPurposes(db, v.id)} />
           </>
