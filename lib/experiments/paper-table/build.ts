@@ -256,6 +256,7 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
     columns,
   );
   const test2 = (input.splits ?? []).includes("test_2") && !(input.splits ?? []).includes("test_1");
+  const both = (input.splits ?? []).includes("test_2") && (input.splits ?? []).includes("test_1");
   const table = test2 ? PUBLISHED.hicupidTable4 : PUBLISHED.hicupidTable3;
   const paper = paperModelFor(input.model, input.paperModel);
   const n = columns.length;
@@ -272,7 +273,7 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
       : `S_GPT: the experiment's judge (${judges[0]}).`;
   return {
     id: "hicupid-table3",
-    title: `${table.source.replace(", ", " ")}: personalized QA (${test2 ? "Test Set 2" : "Test Set 1"})`,
+    title: `${table.source.replace(", ", " ")}: personalized QA (${test2 ? "Test Set 2" : both ? "this run: Test Sets 1 and 2; reported: Test Set 1" : "Test Set 1"})`,
     stub: "Method",
     withModel: true,
     groups,
@@ -285,6 +286,11 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
       maxRuns > 1
         ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
         : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
+      ...(both
+        ? [
+            "This run's rows are over both test splits; the reported rows are Test Set 1's (Table 3), so the difference mixes in Test Set 2.",
+          ]
+        : []),
       `Reported rows: ${table.source}, ${paper.model} (${table.setup})${
         paper.matched
           ? ""

@@ -50,10 +50,14 @@ export function hicupidName(m: Pick<MethodSpec, "name" | "label" | "options">): 
   const o = m.options as { shots?: number; retriever?: string; k?: number; instruction?: string };
   const shots = o.shots ?? 0;
   const extras: string[] = [];
-  if (o.instruction === "system") extras.push("system instruction");
+  const rag = m.name === "rag-utterance" || m.name === "rag-dialogue";
+  // The paper's own prompts: the instruction in the user turn for 0/3-shot, as the system prompt for the
+  // RAG runs (the public scripts run RAG with `zero/system`): only the other placement is an extra.
+  if (!rag && o.instruction === "system") extras.push("system instruction");
+  if (rag && o.instruction === "user") extras.push("user instruction");
   let base: string | null = null;
   if (m.name === "full-history") base = `${shots}-shot`;
-  else if (m.name === "rag-utterance" || m.name === "rag-dialogue") {
+  else if (rag) {
     base = (o.retriever ?? "bm25") === "dense" ? "Contriever" : "BM25";
     if (shots) extras.push(`${shots}-shot`);
     if (m.name === "rag-dialogue") extras.push(`dialogues, k = ${o.k ?? 1}`);

@@ -23,6 +23,7 @@ import { tempDb } from "@/test/db";
 import { seedKnownExperiment } from "@/test/known-experiment";
 import { paperTableFile, experimentPaperTables } from "./index";
 import { hicupidTable3, paperModelFor } from "./build";
+import { hicupidName } from "./names";
 import { tableMarkdown } from "./markdown";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../fixtures/paper-tables");
@@ -123,8 +124,36 @@ describe("HiCUPID Table 3", () => {
   const methods = [
     { name: "full-history", label: "0-shot", options: { instruction: "user", shots: 0 } },
     { name: "full-history", label: "3-shot", options: { instruction: "user", shots: 3 } },
-    { name: "rag-utterance", label: "dense-k5", options: { instruction: "user", shots: 0, retriever: "dense", k: 5 } },
+    // the RAG runs as the public scripts run them (zero/system): the paper's row, named plainly
+    { name: "rag-utterance", label: "dense-k5", options: { instruction: "system", shots: 0, retriever: "dense", k: 5 } },
   ];
+
+  it("names the preset's settings as the paper does, so every one of them gets its published row (issue 31)", () => {
+    const preset = [
+      ...methods,
+      { name: "rag-utterance", label: "bm25-k5", options: { instruction: "system", shots: 0, retriever: "bm25", k: 5 } },
+    ];
+    expect(preset.map((m) => [hicupidName(m).name, hicupidName(m).row])).toEqual([
+      ["0-shot", "0-shot"],
+      ["3-shot", "3-shot"],
+      ["Contriever", "Contriever"],
+      ["BM25", "BM25"],
+    ]);
+    // the other placement is not the paper's setting
+    expect(hicupidName({ ...preset[3], options: { ...preset[3].options, instruction: "user" } })).toMatchObject({
+      name: "BM25 (user instruction)",
+      row: null,
+    });
+    const both = hicupidTable3({
+      methods,
+      reference: "0-shot",
+      summary: [summary("0-shot", 20)],
+      pairwise: [],
+      model: "x",
+      splits: ["test_1", "test_2"],
+    })!;
+    expect(both.title).toBe("HiCUPID Table 3: personalized QA (this run: Test Sets 1 and 2; reported: Test Set 1)");
+  });
 
   it("rows per model and method as the paper names them, compared with the paper's row of the same model", () => {
     const t = hicupidTable3({
