@@ -72,6 +72,17 @@ export const ENV_VARS = [
     default: "120000",
     description: "Timeout of one model request, in ms (a defined endpoint's own timeout wins).",
   },
+  {
+    name: "PAL_LLM_STREAM",
+    default: "1",
+    description:
+      "Stream chat replies (0: never): a reply that keeps arriving is not cut by the request timeout, and a reply cut midway records the tokens it streamed. An endpoint that refuses streaming is asked without it.",
+  },
+  {
+    name: "PAL_LLM_STREAM_IDLE_MS",
+    default: "PAL_LLM_TIMEOUT_MS",
+    description: "Longest pause between two chunks of a streamed reply, in ms.",
+  },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {

@@ -11,6 +11,9 @@
  *   DeepSeek and vLLM do) and `reasoningTokens`; a `<think>…</think>` block is simply part of the content.
  * - JSON mode: `rejectJsonMode` answers any request with `response_format` (or only one type) with
  *   HTTP 400, like an endpoint that has none; `status` faults take an optional `message` (e.g. a context-length error).
+ * - Streaming: `stream: true` is answered as server-sent events (one chunk per completion token, usage in a
+ *   last chunk when asked), at `chunkMs` per chunk; a reply may stall midway (`stallAfterChunks`), and a
+ *   server may refuse streaming or stream_options, or ignore `stream` (`streaming`).
  * - Every request is recorded for assertions; an optional fixed latency simulates a slow model.
  * - A real server's quirks: a reply cut off at max_tokens (`finishReason: "length"`), a served model
  *   other than the one asked (`servedModel`), embeddings as JSON arrays although base64 was asked
@@ -53,6 +56,10 @@ export type Reply =
       delayMs?: number;
       /** "length": the reply ended at max_tokens (default "stop"). */
       finishReason?: "stop" | "length";
+      /** Streamed replies: ms between two chunks (default: the server's chunkMs). */
+      chunkMs?: number;
+      /** Streamed replies: send this many completion chunks, then nothing more (the connection stays open). */
+      stallAfterChunks?: number;
     }
   | Fault;
 
@@ -80,6 +87,14 @@ export type FakeOpenAIOptions = {
   constantEmbedding?: boolean;
   /** Embeddings: random values each time, the same text included (a server whose encoding garbles them). */
   corruptEmbedding?: boolean;
+  /**
+   * Streaming (`stream: true` is answered as server-sent events, one chunk per completion token, the usage
+   * in a last chunk when stream_options.include_usage asks): refuse it with HTTP 400 ("stream": any
+   * streamed request; "stream_options": one carrying stream_options), or ignore it and answer whole ("ignore").
+   */
+  streaming?: "stream" | "stream_options" | "ignore";
+  /** Streamed replies: ms between two chunks (default 0). */
+  chunkMs?: number;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -154,6 +169,46 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       served.completionTokens += completion;
     });
 
+  /** A reply as server-sent events: one chunk per completion token, counted as served as each is written. */
+  const streamReply = async (
+    res: http.ServerResponse,
+    r: {
+      json: ChatRequest;
+      reply: Exclude<Reply, Fault>;
+      content: string;
+      promptTokens: number;
+      completionTokens: number;
+      usage: Record<string, unknown> | null;
+      index: number;
+    },
+  ) => {
+    const extra: Exclude<Reply, Fault | string> | { [k: string]: undefined } = typeof r.reply === "string" ? {} : r.reply;
+    const gap = extra.chunkMs ?? opts.chunkMs ?? 0;
+    const model = opts.servedModel ?? r.json.model;
+    const event = (choices: unknown[], more: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id: `chatcmpl-fake-${r.index}`, object: "chat.completion.chunk", created: 0, model, choices, ...more })}\n\n`;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write(event([{ index: 0, delta: { role: "assistant", content: null }, finish_reason: null }]));
+    if (extra.reasoningContent !== undefined)
+      res.write(event([{ index: 0, delta: { reasoning_content: extra.reasoningContent }, finish_reason: null }]));
+    const n = Math.max(1, r.completionTokens);
+    for (let i = 0; i < n; i++) {
+      if (extra.stallAfterChunks !== undefined && i >= extra.stallAfterChunks) return void hanging.add(res);
+      if (gap) await new Promise((ok) => setTimeout(ok, gap));
+      if (res.destroyed) return;
+      const piece = r.content.slice(Math.floor((i * r.content.length) / n), Math.floor(((i + 1) * r.content.length) / n));
+      res.write(event([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+      served.completionTokens++;
+    }
+    res.write(event([{ index: 0, delta: {}, finish_reason: extra.finishReason ?? "stop" }]));
+    if (r.usage) res.write(event([], { usage: r.usage }));
+    res.on("finish", () => {
+      served.replies++;
+      served.promptTokens += r.promptTokens;
+    });
+    res.end("data: [DONE]\n\n");
+  };
+
   const batchApi = fakeBatchApi(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -194,6 +249,11 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               param: "response_format",
             },
           });
+        }
+        const streamed = (json as ChatRequest).stream === true && opts.streaming !== "ignore";
+        if (streamed && (opts.streaming === "stream" || (opts.streaming === "stream_options" && "stream_options" in json))) {
+          const what = opts.streaming === "stream" ? "streaming is" : "stream_options is";
+          return send(400, { error: { message: `${what} not supported by this server`, type: "invalid_request_error" } });
         }
         const reply = fault?.(json as ChatRequest, index) ?? queue.shift() ?? respond(json as ChatRequest, index);
         if (isFault(reply)) {
@@ -236,6 +296,29 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         const promptText = (json as ChatRequest).messages.map((m) => (typeof m.content === "string" ? m.content : "")).join("\n");
         const promptTokens = typeof reply === "string" ? approxTokens(promptText) : (reply.promptTokens ?? approxTokens(promptText));
         const completionTokens = typeof reply === "string" ? approxTokens(content) : (reply.completionTokens ?? approxTokens(content));
+        const usage = {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+          ...(typeof reply !== "string" && reply.cachedTokens !== undefined
+            ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }
+            : {}),
+          ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
+            ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
+            : {}),
+        };
+        if (streamed) {
+          const withUsage = !!(json as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage;
+          return streamReply(res, {
+            json: json as ChatRequest,
+            reply,
+            content,
+            promptTokens,
+            completionTokens,
+            usage: withUsage ? usage : null,
+            index,
+          });
+        }
         serve(res, promptTokens, completionTokens);
         return send(200, {
           id: `chatcmpl-fake-${index}`,
@@ -254,17 +337,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               logprobs: null,
             },
           ],
-          usage: {
-            prompt_tokens: promptTokens,
-            completion_tokens: completionTokens,
-            total_tokens: promptTokens + completionTokens,
-            ...(typeof reply !== "string" && reply.cachedTokens !== undefined
-              ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }
-              : {}),
-            ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
-              ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
-              : {}),
-          },
+          usage,
         });
       }
 

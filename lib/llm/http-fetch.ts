@@ -11,11 +11,13 @@
  * The SDK sees what the global fetch would give it: a Response with the status, headers and body, a
  * rejection carrying the system error (ENOTFOUND, ECONNREFUSED, ECONNRESET, certificate codes) as
  * `cause`, so diagnose.ts names it, and an AbortError when its timeout aborts the request. A
- * connection dropped mid-body rejects the fetch (the whole body is read before it resolves). A
+ * connection dropped mid-body rejects the fetch (the whole body is read before it resolves), except for a
+ * streamed reply (text/event-stream), handed over as it arrives. A
  * redirect (rare for an API) is sent again through the global fetch, which follows it as it always did.
  */
 import http from "node:http";
 import https from "node:https";
+import { Readable } from "node:stream";
 import zlib from "node:zlib";
 
 /**
@@ -204,6 +206,23 @@ function target(url: string): Target | null {
   return t;
 }
 
+const isEventStream = (res: http.IncomingMessage) => /^text\/event-stream\b/i.test(res.headers["content-type"] ?? "");
+
+/** A server-sent-events reply as a Response whose body streams from the socket; aborting the signal ends it. */
+function streamedResponse(res: http.IncomingMessage, status: number, signal: AbortSignal | null, destroy: () => void): Response {
+  const onAbort = () => {
+    res.destroy(abortError(signal!) as Error);
+    destroy();
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  res.once("close", () => signal?.removeEventListener("abort", onAbort));
+  const body = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+  const headers = new ReplyHeaders(res.rawHeaders) as unknown as Headers;
+  const response = new Response(body, { status, statusText: res.statusMessage });
+  Object.defineProperty(response, "headers", { value: headers });
+  return response;
+}
+
 export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
@@ -241,6 +260,12 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         settled = true;
         signal?.removeEventListener("abort", onAbort);
         resolve(fetch(input, init));
+        return;
+      }
+      if (isEventStream(res)) {
+        // A streamed reply (stream.ts) is handed over as it arrives; the abort (an idle timeout) still ends it.
+        settled = true;
+        resolve(streamedResponse(res, status, signal, () => req.destroy()));
         return;
       }
       const chunks: Buffer[] = [];

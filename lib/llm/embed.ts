@@ -1,0 +1,89 @@
+/**
+ * Embeddings through the same pipeline: vectors cached per (endpoint, model, text), only the missing
+ * ones requested, in batches, each in a slot with transport retries and a ledger row.
+ */
+import type OpenAI from "openai";
+import type { View } from "./client-types";
+import { cachedVectors, storeVectors } from "./cache";
+import { configOf, type Core } from "./core";
+import { ModelCallError } from "./errors";
+import { hashOf } from "./hash";
+import type { LedgerRow, Origin } from "./ledger";
+import { recordHit, recordRow } from "./ledger-write";
+import { readUsage } from "./reply";
+import { describe } from "./retry";
+import { inSlot } from "./slot";
+import { RunPausedError } from "./spend-guard";
+import { retrying } from "./tries";
+import { sdkOf } from "./transport";
+import { decodeEmbedding } from "./vectors";
+
+export type EmbedOptions = { purpose: string; origin?: Origin; config?: string; batchSize?: number };
+
+/** Embeds texts with the embedding role (or a named config), one vector per text in order. */
+export async function embedTexts(core: Core, view: View, texts: string[], o: EmbedOptions): Promise<number[][]> {
+  const cfg = configOf(core, o.config ?? "embedding");
+  const db = core.db;
+  const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
+  const keys = texts.map(keyOf);
+  const found = cachedVectors(db, keys);
+  const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
+  const base = {
+    origin: o.origin ?? view.origin,
+    purpose: o.purpose,
+    role: "embedding" as const,
+    config: cfg.name,
+    endpoint: cfg.baseURL,
+    model: cfg.model,
+    replicate: 0,
+    cacheKey: null,
+  };
+  if (missing.length === 0 && texts.length > 0) {
+    core.stats.cacheHits++;
+    const row: LedgerRow = { ...base, cacheHit: true, attempt: 1, status: "ok" };
+    recordHit(core, view, row);
+  }
+  const batch = o.batchSize ?? 64;
+  const sdk = sdkOf(core, cfg);
+  const chunks = Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch));
+  await Promise.all(
+    chunks.map((chunk) =>
+      inSlot(core, view, "embedding", cfg, async () => {
+        const started = Date.now();
+        const tries = { n: 0 };
+        let res: OpenAI.Embeddings.CreateEmbeddingResponse;
+        try {
+          res = await retrying(
+            core,
+            view,
+            // base64 asked for explicitly, so the SDK hands the reply over as it came (vectors.ts decodes either form).
+            () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t), encoding_format: "base64" }),
+            { row: base, tries, limits: cfg.endpoint, tokensOf: (r) => readUsage(r.usage).promptTokens },
+          );
+        } catch (e) {
+          if (e instanceof RunPausedError) throw e;
+          core.stats.failed++;
+          throw new ModelCallError(`${o.purpose}: the embedding endpoint failed (${describe(e)})`, o.purpose, null, "transport");
+        }
+        const promptTokens = readUsage(res.usage).promptTokens;
+        core.stats.promptTokens += promptTokens;
+        recordRow(core, view, {
+          ...base,
+          cacheHit: false,
+          attempt: tries.n + 1,
+          status: "ok",
+          promptTokens,
+          latencyMs: Date.now() - started,
+        });
+        const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: decodeEmbedding(d.embedding) }));
+        const stored = storeVectors(db, cfg.model, entries);
+        entries.forEach((e, i) => found.set(e.key, stored[i]));
+      }),
+    ),
+  );
+  return keys.map((k) => {
+    const v = found.get(k);
+    if (!v) throw new ModelCallError(`${o.purpose}: the embedding endpoint returned no vector for a text`, o.purpose, null, "invalid");
+    return v;
+  });
+}

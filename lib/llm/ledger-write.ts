@@ -1,0 +1,44 @@
+/**
+ * The ledger write of the pipeline: every row a view's call leaves goes through here, so the view's
+ * spend guard sees each one, a deferring view keeps its cache hits, and an accepted reply's row and
+ * cache entry commit together (GroupCommit, ledger.ts).
+ */
+import type { View } from "./client-types";
+import type { Core } from "./core";
+import { storeReply } from "./cache";
+import { recordCall, type LedgerRow } from "./ledger";
+
+/** One ledger row, written at once and shown to the view's spend guard. */
+export function recordRow(core: Core, view: View, row: LedgerRow): void {
+  recordCall(core.db, row);
+  view.guard?.observe(row);
+}
+
+/** A cache hit's row: kept for takeDeferredHits() by a deferring view, else written at once (a hit costs nothing to the guard). */
+export function recordHit(core: Core, view: View, row: LedgerRow): void {
+  if (view.deferHits) core.deferred.push(row);
+  else recordCall(core.db, row);
+}
+
+export type CacheEntry = Parameters<typeof storeReply>[1];
+
+/**
+ * An accepted reply: its ledger row and cache entry in one commit, shared with the other replies of
+ * this event-loop turn; resolves once committed. A cached reply that an updated schema rejects is
+ * replaced by the accepted one.
+ */
+export function commitReply(core: Core, view: View, row: LedgerRow, entry: CacheEntry): Promise<void> {
+  view.guard?.observe(row);
+  return core.commits.write(() => {
+    recordCall(core.db, row);
+    storeReply(core.db, entry);
+  });
+}
+
+/** The same, written at once in the caller's transaction (a batch's replies). */
+export function storeNow(core: Core, view: View, row: LedgerRow, entry: CacheEntry): void {
+  core.db.$client.transaction(() => {
+    recordRow(core, view, row);
+    storeReply(core.db, entry);
+  })();
+}
