@@ -82,6 +82,11 @@ describe("pal run --preset", () => {
     const custom = pal("run", "--dataset", "HiCUPID demo", "--method", "full-history", "--task", "hicupid", "--dry-run", "--json");
     expect(custom.stderr).not.toContain("running the");
     expect(JSON.parse(custom.stdout).config.preset).toBeUndefined();
+    // ...and says what it changes from the kind's preset (issue 31: a run that names its methods left the protocol silently)
+    expect(custom.stderr).toMatch(/custom run: \d+ deviations from the hicupid preset \(Reproduce HiCUPID\):/);
+    const pal4 = pal("run", "--dataset", "en", "--method", "turn-rag", "--task", "requirement", "--dry-run");
+    expect(pal4.stderr).toMatch(/custom run: \d+ deviations from the mem-pal preset/);
+    expect(pal4.stderr).toMatch(/retriever/i);
     const none = pal("run", "--dataset", "HiCUPID demo", "--preset", "none", "--dry-run");
     expect(none.stderr.trim()).toBe("pal: a custom run (--preset none) needs --method or --config with methods");
   });

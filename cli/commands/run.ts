@@ -252,6 +252,15 @@ export function registerRun(program: Command): void {
         if (!preset && file.methods === undefined && !o.method)
           throw new CliError("a custom run (--preset none) needs --method or --config with methods");
         const config: Record<string, unknown> = preset ? applyPreset(preset.id, { ...file, ...flags }, "--preset") : { ...file, ...flags };
+        // A custom run on a data set whose kind has a preset: what it changes from the paper's protocol, said aloud.
+        const kindPreset = !preset && ds ? presetForKind(ds.kind) : null;
+        if (kindPreset) {
+          const changes = presetChanges({ ...parseExperimentConfig(config), preset: kindPreset.id });
+          if (changes.length)
+            process.stderr.write(
+              `custom run: ${changes.length} deviation${changes.length > 1 ? "s" : ""} from the ${kindPreset.id} preset (${kindPreset.label}):\n${changes.map((c) => `  ${changeLine(c)}\n`).join("")}`,
+            );
+        }
         if (o.dryRun) {
           const full = parseExperimentConfig(config);
           // The preset's settings with their sources, and what this run changes from it.

@@ -33,6 +33,12 @@ export function RunRecordSummary({ record }: { record: RunRecord | null }) {
         {record.dataset.hash ? ` (${record.dataset.hash.slice(0, 12)})` : ""} · PAL Studio {record.project.version}
         {record.project.commit ? ` (${record.project.commit.slice(0, 10)})` : ""}
       </p>
+      {!record.preset && record.deviationsFrom && record.deviations.length ? (
+        <p data-testid="custom-deviations">
+          Custom run: {record.deviations.length} deviation{record.deviations.length > 1 ? "s" : ""} from the {record.deviationsFrom} preset
+          ({record.deviations.map((d) => d.path).join(", ")})
+        </p>
+      ) : null}
       <p data-testid="protocol-audit" className={audit && !audit.asDeclared ? "text-rose-700" : ""}>
         {audit ? (
           <>

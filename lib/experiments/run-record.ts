@@ -13,7 +13,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { projectVersion, type ProjectVersion } from "@/lib/project-version";
 import { methodKey, parseExperimentConfig, type ExperimentConfig } from "./config";
-import { PRESETS, presetOverrides, type PresetOverride } from "./presets";
+import { PRESETS, presetForKind, presetOverrides, type PresetOverride } from "./presets";
 import { modelRolesOf } from "./required-models";
 import { EXPERIMENT_CALLS } from "./experiment-calls";
 import { protocolAudit, type ProtocolAudit } from "./protocol-audit";
@@ -54,8 +54,13 @@ export type RunRecord = {
   project: ProjectVersion;
   dataset: { id: number; name: string; kind: string; hash: string | null };
   preset: { id: string; label: string } | null;
-  /** Every setting that differs from the preset (empty without a preset). */
+  /**
+   * Every setting that differs from the preset; for a custom run on a data set whose kind has a preset,
+   * every setting that differs from that kind's preset (`deviationsFrom` names it), so a run that leaves
+   * the paper's protocol says so.
+   */
   deviations: PresetOverride[];
+  deviationsFrom?: string | null;
   /** The protocol the run declares: per role temperature and model, retrieval, repeats, methods with their k and retriever. */
   declared: {
     models: ExperimentConfig["models"];
@@ -82,6 +87,13 @@ function declaredOf(config: ExperimentConfig): RunRecord["declared"] {
       retriever: typeof m.options?.retriever === "string" ? m.options.retriever : null,
     })),
   };
+}
+
+/** What the run changes from its preset, or (a custom run) from its data set kind's preset. */
+export function deviationsOf(config: ExperimentConfig, kind: string): { deviations: PresetOverride[]; deviationsFrom: string | null } {
+  const p = config.preset ? PRESETS[config.preset] : presetForKind(kind);
+  if (!p) return { deviations: [], deviationsFrom: null };
+  return { deviations: presetOverrides({ ...config, preset: p.id }), deviationsFrom: p.id };
 }
 
 type ExperimentRow = { id: number; config: unknown; datasetHash: string; createdAt: number; dsId: number; dsName: string; dsKind: string };
@@ -129,7 +141,7 @@ export function launchRecord(db: Db, experimentId: number): RunRecord {
     project: projectVersion(),
     dataset: { id: e.dsId, name: e.dsName, kind: e.dsKind, hash: e.datasetHash === PENDING_HASH ? null : e.datasetHash },
     preset: config.preset ? { id: config.preset, label: PRESETS[config.preset].label } : null,
-    deviations: presetOverrides(config),
+    ...deviationsOf(config, e.dsKind),
     declared: declaredOf(config),
     roles: launchRoles(db, config),
   };
@@ -220,7 +232,7 @@ export function refreshRunRecord(db: Db, experimentId: number): RunRecord {
   const record: RunRecord = {
     ...base,
     dataset: { ...base.dataset, hash: e.datasetHash === PENDING_HASH ? null : e.datasetHash },
-    deviations: presetOverrides(config),
+    ...deviationsOf(config, e.dsKind),
     declared: declaredOf(config),
     roles: ledgerRoles(db, experimentId, config, base.roles),
     audit: protocolAudit(db, experimentId),
