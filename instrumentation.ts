@@ -8,7 +8,7 @@ export async function register() {
   if (process.env.NEXT_PHASE !== "phase-production-build" && envValue("PAL_SERVER_WORKER") !== "0") {
     const { startExperimentsWorker } = await import("@/lib/experiments/start-worker");
     startExperimentsWorker();
-    const [{ getDb }, { resumeInterruptedWork }] = await Promise.all([import("@/db/client"), import("@/lib/experiments/startup")]);
+    const [{ getDb }, { resumeInterruptedWork }] = await Promise.all([import("@/db/client"), import("@/lib/runtime/startup")]);
     resumeInterruptedWork(getDb());
     // Judge runs sent as batches are polled again (their state is in the database).
     const { resumeBatchJudges } = await import("@/lib/annotation/llm-judge/batch-run");

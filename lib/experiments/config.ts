@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
+import { methodKey } from "@/lib/tasks/method-key";
 import { TASK_NAMES } from "@/lib/tasks/names";
 
 /** The protocol presets (presets.ts): the paper whose protocol a config starts from. */
@@ -89,10 +90,8 @@ export const experimentConfigSchema = z
 export type ExperimentConfig = z.infer<typeof experimentConfigSchema>;
 export type MethodSpec = ExperimentConfig["methods"][number];
 
-/** How a method is named in jobs, tables and comparisons: its label, else its name. */
-export function methodKey(m: { name: string; label?: string }): string {
-  return m.label ?? m.name;
-}
+// Written in lib/tasks (tasks name methods too, and must not import lib/experiments); here for the engine's readers.
+export { methodKey };
 
 /** The method the paper compares the others with (Mem-PAL Table 3: H2Memory against each baseline). */
 export const DEFAULT_REFERENCE = "h2memory";

@@ -15,7 +15,7 @@ import type { Session } from "@/lib/assistants/core/types";
 import type { AssistantPort } from "@/lib/tasks/ports";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { recordMemoryVersion } from "./memory-cost";
-import { jobModel, runRoleParams } from "./job-model";
+import { jobModel, runHandle } from "./job-model";
 import type { WorkerDeps } from "./worker";
 
 export type BindOptions = {
@@ -71,10 +71,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
         users: [userKey],
         sessionsOf: (u) => sessionsFor(ds, u),
         // Every build call counts against the run's spend cap and carries the experiment in the ledger.
-        llm: client
-          .forRun(runRoleParams(config))
-          .withOrigin({ experimentId })
-          .withGuard(guard ?? null),
+        llm: runHandle(client, config, { origin: { experimentId }, guard }),
         createRetriever: o.createRetriever,
         // Linked before its first call, so a build that fails midway is still in the experiment's cost.
         onVersion: (_user, versionId) => linkVersion(experimentId, method, versionId),
@@ -113,11 +110,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
             input,
             // A repeat's answers are its own paid calls (distinct replicate index), not the first run's cached ones.
             // The run's role parameters (the assistant's temperature...) on every answer, as on the job's other calls.
-            llm: client
-              .forRun(runRoleParams(config))
-              .withReplicate(replicate)
-              .withGuard(guard ?? null)
-              .deferringHits(),
+            llm: runHandle(client, config, { origin: { jobId }, replicate, guard }).deferringHits(),
             origin: { jobId },
             sessions: s,
           });

@@ -7,7 +7,7 @@ import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import type { CollectedCall, ModelClient, RoleParams } from "@/lib/llm/client";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
-import { summarizeCalls } from "@/lib/llm/ledger";
+import { summarizeCalls, type Origin } from "@/lib/llm/ledger";
 import type { ChatRequest, ModelRoleName } from "@/lib/tasks/ports";
 import type { BoundModel } from "./worker";
 
@@ -23,6 +23,23 @@ export function runRoleParams(config: ExperimentConfig): RoleParams {
   return Object.fromEntries(roles.map((r) => [r, roleParams(config, r)]));
 }
 
+/**
+ * The one handle a run gives a consumer (a task's calls, a method answering, a memory build, a judge):
+ * the run's role parameters, the consumer's origin, its replicate and the run's spend guard, bound once.
+ * Experiment code reaches the model only through handles made here, so a role's parameters cannot be skipped.
+ */
+export function runHandle(
+  client: ModelClient,
+  config: ExperimentConfig,
+  o: { origin: Origin; replicate?: number; guard?: SpendGuard | null },
+): ModelClient {
+  return client
+    .forRun(runRoleParams(config))
+    .withOrigin(o.origin)
+    .withReplicate(o.replicate ?? 0)
+    .withGuard(o.guard ?? null);
+}
+
 /** The model client seen by one job: its calls carry the job as ledger origin; usage() reads that ledger. */
 export function jobModel(
   db: Db,
@@ -32,11 +49,7 @@ export function jobModel(
   guard?: SpendGuard,
   collect?: (call: CollectedCall) => void,
 ): BoundModel {
-  const llm = client
-    .forRun(runRoleParams(config))
-    .withOrigin({ jobId })
-    .withGuard(guard ?? null)
-    .deferringHits();
+  const llm = runHandle(client, config, { origin: { jobId }, guard }).deferringHits();
   // Judge calls to be batched (lib/experiments/judge-batch.ts) are handed to `collect` instead of sent.
   const judge = collect ? llm.collecting(collect) : llm;
   const via = (req: ChatRequest) => (req.role === "judge" ? judge : llm);
@@ -47,7 +60,8 @@ export function jobModel(
     language: req.language,
     replicate: req.replicate,
     purpose: req.purpose,
-    params: { ...roleParams(config, req.role), ...(req.temperature !== undefined ? { temperature: req.temperature } : {}) },
+    // The run's role parameters come with the handle (forRun); a request may name its own temperature over them.
+    ...(req.temperature !== undefined ? { params: { temperature: req.temperature } } : {}),
   });
   return {
     async chatJson(req) {

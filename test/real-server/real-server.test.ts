@@ -47,10 +47,10 @@ const dbs: Array<{ file: string; db: Db }> = [];
 type JsonMode = "off" | "json_object" | "json_schema";
 
 /** A fresh database whose model roles all point at the llama-server pair (chat in `mode`, embeddings). */
-function freshDb(name: string, mode: JsonMode): { file: string; db: Db } {
+function freshDb(name: string, mode: JsonMode, timeoutMs?: number): { file: string; db: Db } {
   const file = path.join(tmp, `${name}.db`);
   const db = openDb(file);
-  const chatId = saveEndpoint(db, { name: "llama-server", baseUrl: chat.baseURL, jsonMode: mode });
+  const chatId = saveEndpoint(db, { name: "llama-server", baseUrl: chat.baseURL, jsonMode: mode, timeoutMs });
   const embedId = saveEndpoint(db, { name: "llama-server-embeddings", baseUrl: embed.baseURL, jsonMode: "off" });
   for (const role of ["assistant", "user-simulator", "judge"]) saveModelSetting(db, { name: role, endpointId: chatId, model: MODEL });
   saveModelSetting(db, { name: "embedding", endpointId: embedId, model: MODEL });
@@ -300,6 +300,33 @@ describe("llama-server in the loop", () => {
       n: number;
     };
     expect(requeued.n).toBe(0);
+  });
+
+  it("a long H2Memory log-graph reply streams past the request timeout and completes; its ledger equals the server's tokens", async () => {
+    // A request timeout far below the log-graph reply's time at this machine's ~11 tokens/s: only a streamed
+    // reply (each chunk within the idle timeout) can finish. Before streaming the build failed (exit 3, timeout).
+    const TIMEOUT_MS = 4000;
+    const d = freshDb("h2-streamed", "json_object", TIMEOUT_MS);
+    await importPalset(d.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+    for (let i = 0; i < 120 && (await chat.metrics()).requests_processing > 0; i++) await sleep(500);
+    const a = await chat.metrics();
+    const r = await pal(d.file, ["memory", "build", "--dataset", "en", "--method", "h2memory", "--users", "0000", "--json"]);
+    const b = await chat.metrics();
+    expect(r.code, explain(r)).toBe(0);
+    const rows = d.db.$client
+      .prepare(
+        `SELECT purpose, status, error, latency_ms AS ms, completion_tokens AS completion FROM llm_calls WHERE endpoint = ? AND cache_hit = 0`,
+      )
+      .all(chat.baseURL) as Array<{ purpose: string; status: string; error: string | null; ms: number | null; completion: number }>;
+    expect(rows.filter((x) => /timeout/.test(x.error ?? ""))).toEqual([]);
+    expect(
+      rows.some((x) => x.purpose === "h2memory.log-graph" && x.status === "ok" && (x.ms ?? 0) > TIMEOUT_MS),
+      "no log-graph reply outlived the request timeout",
+    ).toBe(true);
+    const ledger = rows.reduce((n, x) => n + x.completion, 0);
+    expect(ledger, `ledger ${ledger}, server ${b.tokens_predicted_total - a.tokens_predicted_total}`).toBe(
+      b.tokens_predicted_total - a.tokens_predicted_total,
+    );
   });
 
   it("the ledger holds every token the server processed (its /metrics)", async () => {

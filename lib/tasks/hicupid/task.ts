@@ -9,7 +9,7 @@
  * The QA metadata, answers and relevant ids never reach the assistant.
  */
 import { hfBleuStats, rougeL } from "@/lib/metrics";
-import { methodKey } from "@/lib/experiments/config";
+import { methodKey } from "../method-key";
 import type { Db } from "@/db/client";
 import type { ExperimentConfig } from "@/lib/experiments/config";
 import { balancedSlots } from "@/lib/judges/hicupid";

@@ -2,12 +2,13 @@
  * What a server does when it starts, besides its experiments worker: background work a previous server
  * process left unfinished (it was killed or crashed) is resumed, so a restart needs no clicks. Each kind
  * resumes from what is stored and takes paid model calls from the cache: nothing is paid twice.
+ * It lives above lib/experiments and lib/annotation (it resumes both), so neither imports the other's startup.
  */
 import type { Db } from "@/db/client";
 import { resumeInterruptedBuilds } from "@/lib/assistants/core/build-jobs";
 import { resumeUnfinishedJudgeRuns } from "@/lib/annotation/llm-judge/run";
 import { serverJudgeClient } from "@/lib/annotation/llm-judge/request";
-import { sumUnsummedExperiments } from "./aggregates";
+import { sumUnsummedExperiments } from "@/lib/experiments/aggregates";
 
 export function resumeInterruptedWork(db: Db): { memoryBuilds: number[]; judgeRuns: number[]; summed: number[] } {
   // Experiments from before the running sums get theirs once, here rather than in a page request.
