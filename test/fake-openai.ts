@@ -80,6 +80,11 @@ export type FakeOpenAIOptions = {
   constantEmbedding?: boolean;
   /** Embeddings: random values each time, the same text included (a server whose encoding garbles them). */
   corruptEmbedding?: boolean;
+  /**
+   * What every reply reports as `usage`, from the honest one (a hostile or broken server: negative,
+   * fractional or absurd counts; undefined leaves the field out). The server's own `served` counts stay honest.
+   */
+  usage?: (honest: Record<string, unknown>, kind: "chat" | "embeddings") => unknown;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -133,6 +138,7 @@ export function fakeEmbedding(text: string, dimensions = 16): number[] {
 const approxTokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const reported = (honest: Record<string, unknown>, kind: "chat" | "embeddings") => (opts.usage ? opts.usage(honest, kind) : honest);
   const queue: Reply[] = [];
   const chatRequests: ChatRequest[] = [];
   const embeddingRequests: FakeOpenAI["embeddingRequests"] = [];
@@ -254,17 +260,20 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               logprobs: null,
             },
           ],
-          usage: {
-            prompt_tokens: promptTokens,
-            completion_tokens: completionTokens,
-            total_tokens: promptTokens + completionTokens,
-            ...(typeof reply !== "string" && reply.cachedTokens !== undefined
-              ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }
-              : {}),
-            ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
-              ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
-              : {}),
-          },
+          usage: reported(
+            {
+              prompt_tokens: promptTokens,
+              completion_tokens: completionTokens,
+              total_tokens: promptTokens + completionTokens,
+              ...(typeof reply !== "string" && reply.cachedTokens !== undefined
+                ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } }
+                : {}),
+              ...(typeof reply !== "string" && reply.reasoningTokens !== undefined
+                ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
+                : {}),
+            },
+            "chat",
+          ),
         });
       }
 
@@ -287,7 +296,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               fakeEmbedding(opts.constantEmbedding ? "" : opts.corruptEmbedding ? crypto.randomUUID() : String(t), opts.dimensions ?? 16),
             ),
           })),
-          usage: { prompt_tokens: promptTokens, total_tokens: 0 },
+          usage: reported({ prompt_tokens: promptTokens, total_tokens: 0 }, "embeddings"),
         });
       }
 

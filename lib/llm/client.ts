@@ -24,6 +24,7 @@ import { cachedReply, cachedVectors, storeReply, storeVectors } from "./cache";
 import type { ChatMessage, Lang } from "./types";
 import { envNumber } from "@/lib/config";
 import { RunPausedError, type SpendGuard } from "./spend-guard";
+import { checkUsage, usageTokens } from "./usage-check";
 
 export type { ChatMessage, Lang } from "./types";
 
@@ -535,8 +536,7 @@ export class ModelClient {
         this.core.sent.set(seq, Date.now());
         try {
           r = await once();
-          const u = (r as { usage?: { prompt_tokens?: number; completion_tokens?: number } } | null)?.usage;
-          tokens = (u?.prompt_tokens ?? 0) + (u?.completion_tokens ?? 0);
+          tokens = usageTokens((r as { usage?: unknown } | null)?.usage);
         } catch (e) {
           if (!abandoned) throw e;
         } finally {
@@ -747,13 +747,8 @@ export class ModelClient {
           );
         }
         const attempt = ++tries.n;
-        const u = reply.usage;
-        const usage: Usage = {
-          promptTokens: u?.prompt_tokens ?? 0,
-          completionTokens: u?.completion_tokens ?? 0,
-          cachedTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
-          reasoningTokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-        };
+        // Negative, non-integer or impossible counts are not believed (usage-check.ts).
+        const usage = checkUsage(reply.usage, { prompt: messages, outputBudget: budget });
         this.core.stats.promptTokens += usage.promptTokens;
         this.core.stats.completionTokens += usage.completionTokens;
         // A reasoning model's thinking is kept for the ledger and never parsed.
@@ -882,15 +877,15 @@ export class ModelClient {
             this.core.stats.failed++;
             throw new ModelCallError(`${o.purpose}: the embedding endpoint failed (${describe(e)})`, o.purpose, null, "transport");
           }
-          const promptTokens = res.usage?.prompt_tokens ?? 0;
-          this.core.stats.promptTokens += promptTokens;
+          const usage = checkUsage(res.usage, { prompt: chunk.map(([, t]) => t), embedding: true });
+          this.core.stats.promptTokens += usage.promptTokens;
           this.record({
             ...base,
             cacheKey: null,
             cacheHit: false,
             attempt: tries.n + 1,
             status: "ok",
-            promptTokens,
+            ...usage,
             latencyMs: Date.now() - started,
           });
           const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: decodeEmbedding(d.embedding) }));
