@@ -26,6 +26,9 @@ import { CliError } from "../errors";
 import { progressWriter } from "../progress-writer";
 import { drainModelRequests } from "@/lib/llm/inflight";
 
+/** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
+export const CANCELLED_EXIT = 4;
+
 type RunOpts = {
   dataset?: string;
   method?: string;
@@ -335,7 +338,11 @@ export function registerRun(program: Command): void {
         );
       } else process.stdout.write(resultsTable(res));
       // Failed items or a self-paused run are not a clean finish: exit 3, as `pal campaign judge` does.
-      if (end.status === "paused") {
+      // Cancelled from elsewhere (its page, the API): exit 4, so a script never takes it for a finished run.
+      if (end.status === "cancelled") {
+        process.stderr.write(`experiment ${id} was cancelled (from its page or another process); nothing more is sent\n`);
+        process.exitCode = CANCELLED_EXIT;
+      } else if (end.status === "paused") {
         process.stderr.write(`experiment ${id} paused${end.error ? `: ${end.error}` : ""}; resume with pal run --resume ${id}\n`);
         process.exitCode = 3;
       } else if (end.failed > 0) {
