@@ -84,7 +84,7 @@ export type FakeOpenAIOptions = {
    * What every reply reports as `usage`, from the honest one (a hostile or broken server: negative,
    * fractional or absurd counts; undefined leaves the field out). The server's own `served` counts stay honest.
    */
-  usage?: (honest: Record<string, unknown>, kind: "chat" | "embeddings") => unknown;
+  usage?: (honest: Record<string, unknown>, kind: "chat" | "embeddings", model: string) => unknown;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -138,7 +138,8 @@ export function fakeEmbedding(text: string, dimensions = 16): number[] {
 const approxTokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
-  const reported = (honest: Record<string, unknown>, kind: "chat" | "embeddings") => (opts.usage ? opts.usage(honest, kind) : honest);
+  const reported = (honest: Record<string, unknown>, kind: "chat" | "embeddings", model: string) =>
+    opts.usage ? opts.usage(honest, kind, model) : honest;
   const queue: Reply[] = [];
   const chatRequests: ChatRequest[] = [];
   const embeddingRequests: FakeOpenAI["embeddingRequests"] = [];
@@ -273,6 +274,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
                 : {}),
             },
             "chat",
+            (json as ChatRequest).model,
           ),
         });
       }
@@ -296,7 +298,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               fakeEmbedding(opts.constantEmbedding ? "" : opts.corruptEmbedding ? crypto.randomUUID() : String(t), opts.dimensions ?? 16),
             ),
           })),
-          usage: reported({ prompt_tokens: promptTokens, total_tokens: 0 }, "embeddings"),
+          usage: reported({ prompt_tokens: promptTokens, total_tokens: 0 }, "embeddings", json.model),
         });
       }
 
