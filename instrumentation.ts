@@ -5,6 +5,13 @@ export async function register() {
   const http = await import("node:http");
   const { installForwardedHeaderGuard } = await import("@/lib/auth/client-ip");
   installForwardedHeaderGuard(http.default ?? http);
+  // A backup or restore killed partway left its copy beside the database (lib/db-backup.ts): removed.
+  const [{ removeStaleCopies }, { databasePath }, path] = await Promise.all([
+    import("@/lib/db-backup"),
+    import("@/db/client"),
+    import("node:path"),
+  ]);
+  removeStaleCopies(path.dirname(databasePath()));
   if (process.env.NEXT_PHASE !== "phase-production-build" && envValue("PAL_SERVER_WORKER") !== "0") {
     const { startExperimentsWorker } = await import("@/lib/experiments/start-worker");
     startExperimentsWorker();

@@ -12,6 +12,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { bindDeps } from "@/lib/experiments/deps";
 import { startServerWorker, stopPreparer, stopServerWorker } from "@/lib/experiments/server-worker";
 import { controlExperiment, estimateOrLaunch } from "@/lib/experiments/service";
+import { cancelExperiment } from "@/lib/experiments/control";
 import { experimentProgress } from "@/lib/experiments/progress";
 import { openDb } from "@/db/client";
 import { experimentReplies } from "@/test/experiment-replies";
@@ -33,7 +34,7 @@ function startAppWorker(file: string, baseURL: string) {
 }
 
 describe("cancel and Ctrl+C stop every process's requests", () => {
-  const s = palRunSetup(2, { latencyMs: 250 });
+  const s = palRunSetup(3, { latencyMs: 250 });
   afterEach(() => {
     stopServerWorker();
     stopPreparer();
@@ -79,6 +80,27 @@ describe("cancel and Ctrl+C stop every process's requests", () => {
     expect(resumed.stderr).toMatch(
       /done=\d+ failed=\d+ running=\d+ eta=\S+ · (no call in flight|\d+ calls? in flight, the oldest for \d+ s)/,
     );
+  }, 120_000);
+
+  it("pal run whose experiment is cancelled from the web stops and exits 4, saying so (issue 30.9)", async () => {
+    const file = s.dbs[2].file;
+    const before = s.fake.log.length;
+    let cancelled = false;
+    const run = runPal(file, s.fake.baseURL, RUN);
+    const deadline = Date.now() + 30_000;
+    while (s.fake.log.length < before + 4 && Date.now() < deadline) await sleep(20);
+    // As the page's Cancel does: only the experiment's state changes; the CLI's run sees it before its next request.
+    const db = openDb(file);
+    try {
+      cancelExperiment(db, 1);
+      cancelled = true;
+    } finally {
+      db.$client.close();
+    }
+    const r = await run;
+    expect(cancelled).toBe(true);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/experiment 1 was cancelled \(from its page or another process\); nothing more is sent/);
   }, 120_000);
 
   it("Cancel through the API while the app's worker runs the experiment: no request after it, no job queued again", async () => {

@@ -106,4 +106,23 @@ test("a researcher reads the paper tables of an experiment and downloads them", 
   await page.getByRole("tab", { name: "Costs" }).click();
   await expect(page.getByTestId("cost-table")).toBeVisible();
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-costs.png") });
+  await expect(page.getByTestId("usage-unknown")).toHaveCount(0);
+
+  // A reply whose usage was not believed (issue 30.1): the costs say so, beside the table.
+  const w = new Database(e2eState().dbPath);
+  try {
+    w.prepare(
+      `INSERT INTO llm_calls (job_id, purpose, role, config, endpoint, model, cache_hit, replicate, attempt, status, error, usage_unknown)
+       SELECT id, 'answer', 'assistant', 'assistant', 'http://e/v1', 'm', 0, 0, 1, 'ok',
+         'usage not believed: prompt_tokens -1000000000 is not a count; counted at its worst case against the spend cap', 1
+       FROM jobs WHERE experiment_id = ? ORDER BY id LIMIT 1`,
+    ).run(id);
+  } finally {
+    w.close();
+  }
+  await page.reload();
+  await page.getByRole("tab", { name: "Costs" }).click();
+  await expect(page.getByTestId("usage-unknown")).toContainText("1 request(s) with unknown usage");
+  await expect(page.getByTestId("usage-unknown")).toContainText("counted each reply whose usage was not believed at its worst case");
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-costs-usage-unknown.png") });
 });

@@ -2,12 +2,13 @@
  * `pal backup` / `pal restore` (issue 23, items 5 and 8): their temporary files are private from the
  * first byte, and a restore signs everyone out.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { authSecret, secretFile } from "@/lib/auth/secret";
+import { removeStaleCopies } from "./db-backup";
 
 let t: ReturnType<typeof tempDb>;
 let dir: string;
@@ -108,5 +109,28 @@ describe("pal backup and restore: private temporary files, sessions signed out",
     );
     expect(authSecret(env, t.file)).toBe(kept);
     t.db = (await import("@/db/client")).openDb(t.file);
+  });
+});
+
+describe("leftovers of a backup killed partway (issue 30.9)", () => {
+  it("the next backup removes the copies and journals of processes that are gone, keeps a running one's, and writes its own 0600", async () => {
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    const live = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      const backup = path.join(dir, "b.db");
+      const stale = [`b.db.partial-${dead}`, `b.db.partial-${dead}-journal`, `old.db.restore-${dead}`];
+      const running = `b.db.partial-${live.pid}`;
+      for (const f of [...stale, running]) fs.writeFileSync(path.join(dir, f), "secret pages", { mode: 0o600 });
+      const out = await pal(["backup", "--out", backup]);
+      expect(out).toMatch(/backed up/);
+      for (const f of stale) expect(fs.existsSync(path.join(dir, f)), f).toBe(false);
+      expect(fs.existsSync(path.join(dir, running))).toBe(true);
+      expect((fs.statSync(backup).mode & 0o777).toString(8)).toBe("600");
+      // The same sweep runs when the server starts, beside the database.
+      fs.writeFileSync(path.join(dir, `test.db.restore-${dead}`), "x");
+      expect(removeStaleCopies(dir)).toEqual([`test.db.restore-${dead}`]);
+    } finally {
+      live.kill("SIGKILL");
+    }
   });
 });

@@ -15,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { rotateAuthSecret } from "@/lib/auth/secret";
+import { pidAlive as holderPidAlive } from "@/lib/lease-holder";
 
 /**
  * Creates `file` empty and private (0600) before SQLite writes a byte into it: SQLite gives the journal it
@@ -24,6 +25,31 @@ import { rotateAuthSecret } from "@/lib/auth/secret";
 function createPrivate(file: string): void {
   fs.closeSync(fs.openSync(file, "wx", 0o600));
   fs.chmodSync(file, 0o600); // openSync's mode is filtered by the umask; a umask can only remove bits, but be exact
+}
+
+/** The temporary copies of a backup or restore: `<file>.partial-<pid>`, `<file>.restore-<pid>`, and their -journal. */
+const TEMPORARY = /\.(?:partial|restore)-(\d+)(?:-journal)?$/;
+
+/**
+ * Removes the temporary copies in `dir` whose process is gone (a `pal backup` killed partway, issue
+ * 30.9): they hold the whole database, password hashes included, and nothing would ever use them.
+ * A copy of a process still running is left to it. Returns the files removed.
+ */
+export function removeStaleCopies(dir: string, pidAlive: (pid: number) => boolean = holderPidAlive): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMPORARY.exec(name);
+    if (!m || Number(m[1]) === process.pid || pidAlive(Number(m[1]))) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 /** Copies every page in one step: a snapshot, where the default 100-page steps restart while others write. */
@@ -53,6 +79,7 @@ export async function backupDatabase(source: string, out: string): Promise<Backu
   if (fs.existsSync(target)) throw new ConflictError(`${out} exists already; choose another --out file or remove it first`);
   if (!fs.existsSync(path.dirname(target))) throw new InvalidInputError(`--out: the folder ${path.dirname(target)} does not exist`);
   const partial = `${target}.partial-${process.pid}`;
+  removeStaleCopies(path.dirname(target));
   const db = openSqlite(source, { fileMustExist: true });
   try {
     createPrivate(partial);
@@ -151,6 +178,7 @@ export async function restoreDatabase(from: string, target: string): Promise<Res
 
   // The copy is made beside the target (same file system, so the rename below is atomic).
   const staged = `${target}.restore-${process.pid}`;
+  removeStaleCopies(path.dirname(target));
   const src = openSqlite(from, { readonly: true, fileMustExist: true });
   try {
     createPrivate(staged);

@@ -28,8 +28,11 @@ export type FakeBatchApi = {
   batches: FakeBatch[];
   /** While held, new batches stay in_progress; release() answers them. */
   hold(on: boolean): void;
-  /** A cancel leaves the batch "cancelling"; it still answers its lines and ends "cancelled" with their output. */
-  finishOnCancel(on: boolean): void;
+  /**
+   * A cancel leaves the batch "cancelling"; it still answers its lines and ends "cancelled" with their
+   * output. "completed": the cancel comes too late, the batch reads as it was and ends "completed".
+   */
+  finishOnCancel(on: boolean | "completed"): void;
   release(): Promise<void>;
   handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<boolean>;
 };
@@ -38,7 +41,7 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
   const files = new Map<string, { id: string; purpose: string; filename: string; content: string }>();
   const batches: FakeBatch[] = [];
   let held = false;
-  let finishing = false;
+  let finishing: boolean | "completed" = false;
   let n = 0;
 
   const send = (res: http.ServerResponse, status: number, payload: unknown, type = "application/json") => {
@@ -152,7 +155,7 @@ export function fakeBatchApi(chatURL: () => string): FakeBatchApi {
           send(res, 404, { error: { message: `no batch ${one[1]}` } });
           return true;
         }
-        if (req.method === "POST" && one[2] && b.status !== "completed" && b.status !== "cancelled")
+        if (req.method === "POST" && one[2] && b.status !== "completed" && b.status !== "cancelled" && finishing !== "completed")
           b.status = finishing ? "cancelling" : "cancelled";
         send(res, 200, b);
         return true;

@@ -95,6 +95,11 @@ export type FakeOpenAIOptions = {
   streaming?: "stream" | "stream_options" | "ignore";
   /** Streamed replies: ms between two chunks (default 0). */
   chunkMs?: number;
+  /**
+   * What every reply reports as `usage`, from the honest one (a hostile or broken server: negative,
+   * fractional or absurd counts; undefined leaves the field out). The server's own `served` counts stay honest.
+   */
+  usage?: (honest: Record<string, unknown>, kind: "chat" | "embeddings", model: string) => unknown;
 };
 
 /** One request as the server saw it: when it came, and when its answer was fully written (never, for faults). */
@@ -148,6 +153,8 @@ export function fakeEmbedding(text: string, dimensions = 16): number[] {
 const approxTokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
 
 export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const reported = (honest: Record<string, unknown>, kind: "chat" | "embeddings", model: string) =>
+    opts.usage ? opts.usage(honest, kind, model) : honest;
   const queue: Reply[] = [];
   const chatRequests: ChatRequest[] = [];
   const embeddingRequests: FakeOpenAI["embeddingRequests"] = [];
@@ -315,7 +322,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
             content,
             promptTokens,
             completionTokens,
-            usage: withUsage ? usage : null,
+            usage: withUsage ? ((reported(usage, "chat", (json as ChatRequest).model) as Record<string, unknown> | undefined) ?? null) : null,
             index,
           });
         }
@@ -337,7 +344,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               logprobs: null,
             },
           ],
-          usage,
+          usage: reported(usage, "chat", (json as ChatRequest).model),
         });
       }
 
@@ -360,7 +367,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
               fakeEmbedding(opts.constantEmbedding ? "" : opts.corruptEmbedding ? crypto.randomUUID() : String(t), opts.dimensions ?? 16),
             ),
           })),
-          usage: { prompt_tokens: promptTokens, total_tokens: 0 },
+          usage: reported({ prompt_tokens: promptTokens, total_tokens: 0 }, "embeddings", json.model),
         });
       }
 

@@ -28,6 +28,9 @@ import { drainModelRequests } from "@/lib/llm/inflight";
 import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
 import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
 
+/** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
+export const CANCELLED_EXIT = 4;
+
 type RunOpts = {
   dataset?: string;
   method?: string;
@@ -360,7 +363,11 @@ export function registerRun(program: Command): void {
         );
       } else process.stdout.write(`${resultsTable(res)}${runRecordLines(record, audit)}`);
       // Failed items or a self-paused run are not a clean finish: exit 3, as `pal campaign judge` does.
-      if (end.status === "paused") {
+      // Cancelled from elsewhere (its page, the API): exit 4, so a script never takes it for a finished run.
+      if (end.status === "cancelled") {
+        process.stderr.write(`experiment ${id} was cancelled (from its page or another process); nothing more is sent\n`);
+        process.exitCode = CANCELLED_EXIT;
+      } else if (end.status === "paused") {
         process.stderr.write(`experiment ${id} paused${end.error ? `: ${end.error}` : ""}; resume with pal run --resume ${id}\n`);
         process.exitCode = 3;
       } else if (end.failed > 0) {

@@ -38,7 +38,7 @@ export function LedgerTable({
         {summary.byStatus.invalid} invalid, {summary.byStatus.failed} failed; {summary.promptTokens} prompt + {summary.completionTokens}{" "}
         completion tokens ({summary.cachedTokens} cached, {summary.reasoningTokens} reasoning)
         {summary.usageUnknown > 0
-          ? `; ${summary.usageUnknown} request(s) with no usage reported (timed out or dropped): their tokens are unknown`
+          ? `; ${summary.usageUnknown} request(s) with unknown usage (timed out, dropped, or the usage reported was not believed: the error says why): their tokens are not counted`
           : ""}
         .
       </p>
@@ -104,7 +104,10 @@ export function LedgerTable({
                 <td className="px-2 py-1">
                   <span className={`rounded px-1.5 py-0.5 ${STATUS_STYLE[c.status] ?? ""}`}>{c.cacheHit ? "cache" : c.status}</span>
                 </td>
-                <td className="px-2 py-1" title={c.usageUnknown ? "the endpoint reported no usage (timed out or dropped)" : undefined}>
+                <td
+                  className="px-2 py-1"
+                  title={c.usageUnknown ? (c.error ?? "the endpoint reported no usage (timed out or dropped)") : undefined}
+                >
                   {c.cacheHit ? "–" : c.usageUnknown ? "unknown" : `${c.promptTokens}+${c.completionTokens}`}
                 </td>
                 <td className="px-2 py-1">{c.latencyMs ?? "–"}</td>

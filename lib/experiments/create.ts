@@ -4,10 +4,11 @@
  * limits (lib/experiments/limits.ts) and records the experiment with its config hash; its jobs (and the
  * data set's content hash) are created afterwards in chunks (./prepare.ts). Bad input changes nothing.
  */
+import { checkDisplayName } from "@/lib/display-name";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { datasets, experiments } from "@/db/schema";
-import { InvalidInputError, NotFoundError } from "@/lib/errors";
+import { NotFoundError } from "@/lib/errors";
 import { configHash, parseExperimentConfig } from "@/lib/experiments/config";
 import { checkLaunchRate, checkLaunchSize, getExperimentLimits } from "@/lib/experiments/limits";
 import { prepareJobsSync } from "./prepare";
@@ -36,8 +37,8 @@ export type CreateExperimentInput = {
  * experiment is "queued". Bad input and a refused launch change nothing.
  */
 export function launchExperiment(db: Db, input: CreateExperimentInput): { id: number; jobs: number } {
-  const name = input.name.trim();
-  if (!name) throw new InvalidInputError("name: an experiment needs a name");
+  // The rule of data set and campaign names: one line of visible text (no CR/LF, U+202E, U+0001).
+  const name = checkDisplayName("name", input.name);
   const ds = db.select().from(datasets).where(eq(datasets.id, input.datasetId)).get();
   if (!ds) throw new NotFoundError(`data set ${input.datasetId} does not exist`);
   const config = parseExperimentConfig(input.config);

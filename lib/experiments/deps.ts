@@ -15,7 +15,7 @@ import type { Session } from "@/lib/assistants/core/types";
 import type { AssistantPort } from "@/lib/tasks/ports";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { recordMemoryVersion } from "./memory-cost";
-import { jobModel, runHandle } from "./job-model";
+import { jobModel, runHandle, runRoleParams } from "./job-model";
 import type { WorkerDeps } from "./worker";
 
 export type BindOptions = {

@@ -27,8 +27,10 @@ export type TokenBasis = Record<string, { prompt: number; completion: number; ca
 export function measuredTokens(db: Db, build = false): TokenBasis {
   const rows = db.$client
     .prepare(
-      `SELECT role, count(*) AS n, avg(prompt_tokens) AS p, avg(completion_tokens) AS c FROM llm_calls
-       WHERE status = 'ok' AND cache_hit = 0${build ? " AND memory_version_id IS NOT NULL" : ""} GROUP BY role`,
+      // Calls whose usage is unknown (not reported, or not believed) say nothing of a call's size; a count
+      // below 0 (a ledger from before usage was checked, usage-check.ts) is read as 0: no estimate goes negative.
+      `SELECT role, count(*) AS n, avg(max(prompt_tokens, 0)) AS p, avg(max(completion_tokens, 0)) AS c FROM llm_calls
+       WHERE status = 'ok' AND cache_hit = 0 AND usage_unknown = 0${build ? " AND memory_version_id IS NOT NULL" : ""} GROUP BY role`,
     )
     .all() as Array<{ role: string; n: number; p: number; c: number }>;
   return Object.fromEntries(

@@ -303,4 +303,20 @@ describe("experiments engine against the fake OpenAI server", () => {
     expect(bad([{ name: "gold", options: { shots: 2 } }])).toThrow(/config\.methods\[0\]\.options\.shots/);
     expect(() => t.db.delete(datasets).where(eq(datasets.id, datasetId)).run()).toThrow(/used by an experiment/);
   });
+
+  it("refuses a name that is not one line of visible text (CR/LF, U+202E, U+0001), as for data sets and campaigns (issue 30.6)", () => {
+    const count = () => (t.db.$client.prepare("SELECT count(*) AS n FROM experiments").get() as { n: number }).n;
+    const before = count();
+    const config = { methods: [{ name: "vanilla" }], tasks: ["requirement"] };
+    for (const [name, code] of [
+      ["two\r\nlines", "000D"],
+      ["evil\u202Egpj.exe", "202E"],
+      ["bell\u0001", "0001"],
+    ])
+      expect(() => createExperiment(t.db, { name, datasetId, config })).toThrow(
+        new RegExp(`^name: a name is one line of visible text; it holds the control character U\\+${code}`),
+      );
+    expect(() => createExperiment(t.db, { name: "   ", datasetId, config })).toThrow(/^name: required/);
+    expect(count()).toBe(before);
+  });
 });

@@ -129,7 +129,7 @@ export function resultsTable(res: ExperimentResults): string {
   out.push(
     `ledger: ${res.ledger.calls} calls, ${res.ledger.cacheHits} cache hits, ${res.ledger.promptTokens} prompt + ${res.ledger.completionTokens} completion tokens` +
       (res.ledger.usageUnknown + res.memoryBuild.usageUnknown > 0
-        ? ` (${res.ledger.usageUnknown + res.memoryBuild.usageUnknown} requests timed out or dropped: their tokens are unknown)`
+        ? ` (${res.ledger.usageUnknown + res.memoryBuild.usageUnknown} requests with unknown usage: timed out, dropped, or the usage reported was not believed)`
         : "") +
       (res.ledger.cutOff ? `, ${res.ledger.cutOff} replies cut off at max_tokens` : ""),
   );

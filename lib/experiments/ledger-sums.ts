@@ -45,12 +45,12 @@ export type LedgerSumRow = {
 /** The SELECT columns of LedgerSumRow over `llm_calls c`, to be grouped by role (and whatever else). */
 export const LEDGER_COLUMNS = `c.role AS role, coalesce(sum(c.status = 'ok'), 0) AS ok, coalesce(sum(c.cache_hit), 0) AS hits,
   coalesce(sum(c.cache_hit = 0), 0) AS requests,
-  coalesce(sum(c.prompt_tokens), 0) AS p, coalesce(sum(c.completion_tokens), 0) AS c,
-  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.prompt_tokens ELSE 0 END), 0) AS paidP,
-  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN c.completion_tokens ELSE 0 END), 0) AS paidC,
+  coalesce(sum(max(c.prompt_tokens, 0)), 0) AS p, coalesce(sum(max(c.completion_tokens, 0)), 0) AS c,
+  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN max(c.prompt_tokens, 0) ELSE 0 END), 0) AS paidP,
+  coalesce(sum(CASE WHEN c.cache_hit = 0 THEN max(c.completion_tokens, 0) ELSE 0 END), 0) AS paidC,
   coalesce(sum(c.status IN ('invalid', 'failed')), 0) AS bad,
-  coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.prompt_tokens ELSE 0 END), 0) AS badP,
-  coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN c.completion_tokens ELSE 0 END), 0) AS badC,
+  coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN max(c.prompt_tokens, 0) ELSE 0 END), 0) AS badP,
+  coalesce(sum(CASE WHEN c.status IN ('invalid', 'failed') THEN max(c.completion_tokens, 0) ELSE 0 END), 0) AS badC,
   coalesce(sum(c.usage_unknown), 0) AS unknown,
   coalesce(sum(c.error LIKE '${CUT_OFF}%'), 0) AS cut`;
 

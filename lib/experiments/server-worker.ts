@@ -2,8 +2,10 @@
  * The server's worker: one loop per server process that runs every queued or running experiment until
  * none is left, then idles. It is started when the server starts (instrumentation.ts) and poked when an
  * experiment is created or resumed from the browser, so work begins at once instead of at the next tick.
- * A server restart finds its experiments still "running": their jobs' leases run out and are taken again.
+ * A server restart finds its experiments still "running": jobs held by a process of this machine that is gone
+ * (the server killed with -9) are taken again at once; those of a live process or another machine when their leases run out.
  */
+import { holderIsDeadLocal } from "@/lib/lease-holder";
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { experiments } from "@/db/schema";
@@ -71,12 +73,15 @@ function runnable(db: Db, self: string): number[] {
     .orderBy(experiments.id)
     .all()
     .map((r) => r.id);
-  const busy = db.$client.prepare(
-    `SELECT 1 FROM jobs WHERE experiment_id = ? AND status = 'running' AND lease_until > ? AND worker <> ? AND worker <> '${PARKED}' LIMIT 1`,
+  const holders = db.$client.prepare(
+    `SELECT DISTINCT worker FROM jobs WHERE experiment_id = ? AND status = 'running' AND lease_until > ? AND worker <> ? AND worker <> '${PARKED}'`,
   );
+  // A live lease of a process of this machine that is gone (a server killed with -9) holds nothing:
+  // runExperiment takes its jobs over at once (releaseDeadLocalLeases), not when the lease runs out.
+  const busy = (id: number) => (holders.all(id, Date.now(), self) as Array<{ worker: string }>).some((r) => !holderIsDeadLocal(r.worker));
   // An experiment whose open jobs all wait for a judge batch polled a moment ago is left until a poll is due.
   const pollMs = batchPollMs();
-  return ids.filter((id) => !busy.get(id, Date.now(), self) && !waitingOnBatch(db, id, pollMs));
+  return ids.filter((id) => !busy(id) && !waitingOnBatch(db, id, pollMs));
 }
 
 /** Starts the loop once per process (later calls only wake it). */

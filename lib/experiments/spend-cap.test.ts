@@ -166,6 +166,69 @@ describe("an experiment's spend cap counts every request made for it", () => {
     expect(experimentResults(e.db, e.id).ledger.requests).toBe(fake.served.replies);
   });
 
+  it("a batch that completes after its experiment was cancelled is read into the ledger, and nothing stays open (issue 30.10)", async () => {
+    const e = await experiment({ methods: [{ name: "vanilla" }], tasks: ["requirement"], judgeBatch: true });
+    fake.batch.hold(true);
+    fake.batch.finishOnCancel("completed"); // the cancel comes too late: the endpoint finishes the batch anyway
+    expect(await runExperiment(e.db, e.id, deps(e.db), { concurrency: 4 })).toBe("running");
+    const [out] = batchesOfExperiment(e.db, e.id);
+    expect(out.requests).toBeGreaterThan(0);
+    await controlExperiment(e.db, e.id, { action: "cancel" });
+    expect(getExperimentRow(e.db, e.id).status).toBe("cancelled");
+    expect(fake.batch.batches[0].status).toBe("in_progress");
+    expect(cancelledWithOpenBatches(e.db)).toEqual([e.id]);
+    await fake.batch.release();
+    expect(fake.batch.batches[0].status).toBe("completed");
+
+    expect(await settleCancelledBatches(e.db, ModelClient.create(e.db), e.id)).toEqual([]);
+    expect(cancelledWithOpenBatches(e.db)).toEqual([]);
+    expect(getExperimentRow(e.db, e.id).status).toBe("cancelled");
+    // Every line it answered is paid for and in the ledger against the experiment's jobs; no job ran again.
+    const l = ledger(e.db);
+    expect(l.requests).toBe(fake.served.replies);
+    expect(l.p).toBe(fake.served.promptTokens);
+    expect(l.c).toBe(fake.served.completionTokens);
+    const open = e.db.$client
+      .prepare("SELECT count(*) AS n FROM jobs WHERE experiment_id = ? AND status IN ('queued', 'running')")
+      .get(e.id) as {
+      n: number;
+    };
+    expect(open.n).toBe(0);
+  });
+
+  it("a judge batch under a dollar cap: lines whose usage is not believed count at their worst case and pause the run (issue 30.10)", async () => {
+    await fake.close();
+    // Answers honest (and free here); the judge's batch lines report negative usage.
+    fake = await startFakeOpenAI({
+      usage: (u, _kind, model) => (model === "judge-model" ? { ...u, prompt_tokens: -1_000_000, completion_tokens: -1 } : u),
+    });
+    fake.setResponder(protocolResponder);
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    const e = await experiment({
+      methods: [{ name: "vanilla" }],
+      tasks: ["requirement"],
+      judgeBatch: true,
+      prices: { judge: { prompt: 1000, completion: 1000 } },
+      spendCap: { usd: 0.5 },
+    });
+    expect(await runExperiment(e.db, e.id, deps(e.db), { concurrency: 4, waitForBatch: true, batchPollMs: 20 })).toBe("paused");
+    await settled();
+    expect(getExperimentRow(e.db, e.id).error).toMatch(/spend cap of \$0.5 was reached .*not believed counted at their worst case/);
+    expect(batchesOfExperiment(e.db, e.id).map((b) => b.status)).toEqual(["ingested"]);
+    const judged = e.db.$client
+      .prepare(
+        "SELECT count(*) AS n, sum(usage_unknown) AS u, min(prompt_tokens) AS p FROM llm_calls WHERE role = 'judge' AND cache_hit = 0",
+      )
+      .get() as { n: number; u: number; p: number };
+    expect(judged.n).toBeGreaterThan(0);
+    expect(judged.u).toBe(judged.n);
+    expect(judged.p).toBe(0);
+    const negative = e.db.$client.prepare("SELECT count(*) AS n FROM llm_calls WHERE prompt_tokens < 0 OR completion_tokens < 0").get() as {
+      n: number;
+    };
+    expect(negative.n).toBe(0);
+  });
+
   it(
     "a run waiting for its batch that sees its experiment cancelled cancels the batch and reads what it answered",
     { timeout: 120_000 },

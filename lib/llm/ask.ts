@@ -22,6 +22,7 @@ import { commitReply, recordRow } from "./ledger-write";
 import { tokenParam } from "./max-tokens";
 import { GroupCancelledError } from "./queue";
 import { readReply, type Completion } from "./reply";
+import { usageTokens } from "./usage-check";
 import { budgetOf, type Call } from "./request";
 import { describe, isDeterministic } from "./retry";
 import { inSlot } from "./slot";
@@ -90,7 +91,8 @@ async function sendRound<T>(core: Core, view: View, call: Call<T>, s: Rounds) {
             return refusalNote(call, kind, e, asked);
           },
           limits: cfg.endpoint,
-          tokensOf: (r) => r.usage.promptTokens + r.usage.completionTokens,
+          // Counts that are not believable add nothing to the tokens-per-minute window (usage-check.ts).
+          tokensOf: (r) => usageTokens(r.rawUsage),
         },
       );
     },
@@ -109,13 +111,13 @@ async function settleRound<T>(
   sent: Awaited<ReturnType<typeof sendRound<T>>>,
 ) {
   const { o } = call;
-  const reply = readReply(core, call.endpointKey, sent.reply as Completion, sent.budget);
+  const reply = readReply(core, call.endpointKey, sent.reply as Completion, sent.budget, s.messages);
   if (reply.cutOff) s.cutOffs++;
   const checked = reply.cutOff ? { ok: false as const, error: reply.cutOff } : checkReply(reply.answer, o);
   const attempt = ++s.tries.n;
   const latencyMs = Date.now() - sent.started;
   const { usage, servedModel, rawReply } = reply;
-  const unknown = reply.estimated ? { usageUnknown: true } : {};
+  const unknown = reply.usageFlags;
   if (checked.ok) {
     const row: LedgerRow = {
       ...sent.sentRow,

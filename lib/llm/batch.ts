@@ -15,6 +15,8 @@ import { redactSecrets } from "./redact";
 import type { CollectedCall, ModelClient } from "./client";
 import { responseFormat } from "./json-mode";
 import { recordCall } from "./ledger";
+import { tokenParam } from "./max-tokens";
+import { checkUsage } from "./usage-check";
 
 export type BatchRow = typeof llmBatches.$inferSelect;
 /** What a page shows of a batch. */
@@ -149,22 +151,17 @@ export async function pollBatch(db: Db, client: ModelClient, batch: BatchRow, ca
       if (!line.trim()) continue;
       const out = JSON.parse(line) as OutputLine;
       const body = out.response?.body;
-      const u = (body?.usage ?? {}) as {
-        prompt_tokens?: number;
-        completion_tokens?: number;
-        prompt_tokens_details?: { cached_tokens?: number };
-        completion_tokens_details?: { reasoning_tokens?: number };
-      };
-      const usage = {
-        promptTokens: u.prompt_tokens ?? 0,
-        completionTokens: u.completion_tokens ?? 0,
-        cachedTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
-        reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
-      };
       const ok = !!out.response && out.response.status_code < 300;
       const content = body?.choices?.[0]?.message?.content ?? "";
       const error = out.error?.message ? redactSecrets(out.error.message) : `HTTP ${out.response?.status_code ?? "?"}`;
       const call = calls.get(out.custom_id);
+      // A line that failed generated nothing; an answered one's usage is checked like an online reply's (usage-check.ts).
+      const usage = ok
+        ? checkUsage(body?.usage, {
+            prompt: call?.messages,
+            outputBudget: tokenParam(call?.params.max_tokens) ?? tokenParam(call?.params.max_completion_tokens),
+          })
+        : { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
       if (call) {
         client.acceptBatchReply(call, content, usage, ok ? "ok" : "error", error, body?.choices?.[0]?.finish_reason);
         continue;

@@ -3,6 +3,8 @@
  * for a JSON object in its JSON mode, the embedding role embeds a pair of texts; what would fail a run
  * fails the check, and a served model other than the one asked is named.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from "@/test/fake-openai";
@@ -108,5 +110,52 @@ describe("checking the embedding role: one pair of texts", () => {
       status: "failed",
       error: "different texts embed alike (cosine 1.000): the server does not embed the text",
     });
+  });
+});
+
+describe("a check against a misbehaving server", () => {
+  /** A server whose every reply is `handle`'s; the database's roles point at it. */
+  async function bare(handle: (res: http.ServerResponse) => void) {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => handle(res));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    t = tempDb();
+    stubModelEnv(t.file, { OPENAI_BASE_URL: `${base}/v1`, OPENAI_API_KEY: "k", PAL_MODEL_ASSISTANT: "m" });
+    return { db: t.db, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  }
+
+  it("gives up at its timeout on a reply that trickles a byte a second (issue 30.3)", async () => {
+    const ticks: NodeJS.Timeout[] = [];
+    const s = await bare((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const tick = setInterval(() => (res.destroyed ? clearInterval(tick) : res.write(" ")), 1000);
+      ticks.push(tick);
+    });
+    try {
+      const t0 = Date.now();
+      const c = await checkModel(s.db, "assistant", 1500);
+      expect(Date.now() - t0).toBeLessThan(6000);
+      expect(c).toMatchObject({ status: "failed", kind: "timeout" });
+    } finally {
+      ticks.forEach(clearInterval);
+      await s.close();
+    }
+  }, 20_000);
+
+  it("follows no redirect and says where it pointed (issue 30.8)", async () => {
+    const s = await bare((res) => {
+      res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" });
+      res.end();
+    });
+    try {
+      const c = await checkModel(s.db, "assistant", 5000);
+      expect(c.status).toBe("failed");
+      expect(c.error).toMatch(/redirect \(HTTP 302\) to http:\/\/169\.254\.169\.254\/latest\/meta-data\//);
+    } finally {
+      await s.close();
+    }
   });
 });

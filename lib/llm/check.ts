@@ -10,6 +10,7 @@ import { describe, isJsonModeRefusal } from "./retry";
 import { weakerJsonMode } from "./endpoints";
 import { CUT_OFF, maxTokensFor, tokenParam } from "./max-tokens";
 import { cosine, decodeEmbedding, vectorProblem } from "./vectors";
+import { keepAliveFetch } from "./http-fetch";
 
 export type ModelCheck = {
   name: string;
@@ -47,7 +48,15 @@ export async function checkModel(db: Db, name: string, timeoutMs = 20_000): Prom
     if (!isAppError(e)) throw e;
     return { name, role: pub.role, model: pub.model, baseURL: pub.baseURL, status: "failed", error: e.message };
   }
-  const sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout: timeoutMs, maxRetries: 0 });
+  // keepAliveFetch reads the whole reply before it resolves, so the timeout bounds the body too (a reply
+  // trickling a byte a second fails at the timeout); it follows no redirect (http-fetch.ts).
+  const sdk = new OpenAI({
+    apiKey: cfg.apiKey ?? "not-set",
+    baseURL: cfg.baseURL,
+    timeout: timeoutMs,
+    maxRetries: 0,
+    fetch: keepAliveFetch,
+  });
   const started = Date.now();
   const base = {
     origin: {},

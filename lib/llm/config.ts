@@ -1,5 +1,5 @@
 import { rememberSecret } from "./redact";
-import { checkBaseUrl } from "./base-url";
+import { checkBaseUrl, maskUrl } from "./base-url";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
@@ -167,6 +167,11 @@ export function resolveModelConfig(db: Db, name: string): ModelConfig {
   } = Object.assign({}, ...[...l.chain].reverse().map((r) => r.params ?? {})) as Record<string, unknown>;
   const maxTokensHeadroom = typeof headroom === "number" && Number.isInteger(headroom) && headroom >= 0 ? headroom : null;
   const e = l.endpoint;
+  // A credential in the URL (saved before they were refused, or from the environment) would be sent
+  // to the ledger, shown and backed up: refused here too, naming where the URL comes from.
+  if (e) checkBaseUrl(`endpoint "${e.name}"`, e.baseUrl);
+  else if (l.baseUrl) checkBaseUrl(name, l.baseUrl);
+  else if (l.env.baseURL) checkBaseUrl(`${name} (OPENAI_BASE_URL or PAL_${envRole(l.role)}_BASE_URL)`, l.env.baseURL);
   if (e) {
     return {
       name,
@@ -205,7 +210,8 @@ export function listModelConfigs(db: Db): PublicModelConfig[] {
     return {
       name,
       role: l.role,
-      baseURL: e ? e.baseUrl : (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+      // Shown in plain text (Admin → Models, `pal models`): a credential in it is masked (base-url.ts).
+      baseURL: maskUrl(e ? e.baseUrl : (l.baseUrl ?? l.env.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "")),
       baseURLFrom: e ? "endpoint" : l.baseUrl ? "settings" : l.env.baseURL ? "env" : "default",
       model: l.model ?? l.env.model ?? null,
       modelFrom: l.model ? "settings" : l.env.model ? "env" : "none",

@@ -10,7 +10,7 @@ import { ModelCallError } from "./errors";
 import { hashOf } from "./hash";
 import type { LedgerRow, Origin } from "./ledger";
 import { recordHit, recordRow } from "./ledger-write";
-import { readUsage } from "./reply";
+import { checkUsage, usageTokens } from "./usage-check";
 import { describe } from "./retry";
 import { inSlot } from "./slot";
 import { RunPausedError } from "./spend-guard";
@@ -58,21 +58,22 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
             view,
             // base64 asked for explicitly, so the SDK hands the reply over as it came (vectors.ts decodes either form).
             () => sdk.embeddings.create({ model: cfg.model, input: chunk.map(([, t]) => t), encoding_format: "base64" }),
-            { row: base, tries, limits: cfg.endpoint, tokensOf: (r) => readUsage(r.usage).promptTokens },
+            { row: base, tries, limits: cfg.endpoint, tokensOf: (r) => usageTokens(r.usage) },
           );
         } catch (e) {
           if (e instanceof RunPausedError) throw e;
           core.stats.failed++;
           throw new ModelCallError(`${o.purpose}: the embedding endpoint failed (${describe(e)})`, o.purpose, null, "transport");
         }
-        const promptTokens = readUsage(res.usage).promptTokens;
-        core.stats.promptTokens += promptTokens;
+        // Negative, fractional or impossible counts are not believed (usage-check.ts).
+        const usage = checkUsage(res.usage, { prompt: chunk.map(([, t]) => t), embedding: true });
+        core.stats.promptTokens += usage.promptTokens;
         recordRow(core, view, {
           ...base,
           cacheHit: false,
           attempt: tries.n + 1,
           status: "ok",
-          promptTokens,
+          ...usage,
           latencyMs: Date.now() - started,
         });
         const entries = res.data.map((d) => ({ key: chunk[d.index][0], vector: decodeEmbedding(d.embedding) }));

@@ -3,7 +3,7 @@
  * does not type the same URL and key for every role. The key is encrypted (secrets.ts) and never
  * leaves the server: the public listing says only whether one is saved.
  */
-import { checkBaseUrl } from "./base-url";
+import { checkBaseUrl, maskUrl } from "./base-url";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
@@ -115,7 +115,8 @@ export function listEndpoints(db: Db): PublicEndpoint[] {
         .filter((u) => u.endpointId === id)
         .map((u) => u.name)
         .sort((a, b) => usedByRank(a) - usedByRank(b) || a.localeCompare(b));
-      return { ...e, key, usedBy };
+      // Shown in plain text: a credential in a URL saved before they were refused is masked (base-url.ts).
+      return { ...e, baseUrl: maskUrl(e.baseUrl), key, usedBy };
     });
 }
 

@@ -115,7 +115,7 @@ describe("keepAliveFetch", () => {
     expect(diagnose(nowhere, "http://no-such-host.invalid/v1", "m").kind).toBe("dns");
   });
 
-  it("decodes a compressed reply, follows a redirect, and hands other bodies to the global fetch", async () => {
+  it("decodes a compressed reply, refuses a redirect, and hands other bodies to the global fetch", async () => {
     const srv = await recordingServer((req, _body, res) => {
       if (req.url === "/old/v1/chat/completions") {
         res.writeHead(307, { location: "/v1/chat/completions" });
@@ -130,18 +130,69 @@ describe("keepAliveFetch", () => {
     });
     try {
       expect((await chat(sdk(`${srv.base}/v1`))).choices[0].message.content).toBe("zipped");
-      expect((await chat(sdk(`${srv.base}/old/v1`))).choices[0].message.content).toBe("zipped");
-      // A redirect is sent again through the global fetch, which follows it.
-      expect(srv.seen.map((x) => x.url)).toEqual([
-        "/v1/chat/completions",
-        "/old/v1/chat/completions",
-        "/old/v1/chat/completions",
-        "/v1/chat/completions",
-      ]);
+      // Issue 30.8: a redirect is not followed, not even on the same server; the error names it and its target.
+      const e = await chat(sdk(`${srv.base}/old/v1`)).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(APIError);
+      expect((e as APIError).status).toBe(307);
+      expect((e as APIError).message).toContain(`redirect (HTTP 307) to ${srv.base}/v1/chat/completions`);
+      expect(srv.seen.map((x) => x.url)).toEqual(["/v1/chat/completions", "/old/v1/chat/completions"]);
       const file = await sdk(`${srv.base}/v1`).files.create({ file: new File(["{}\n"], "b.jsonl"), purpose: "batch" });
       expect(file.id).toBe("file-1");
       expect(srv.seen.at(-1)!.headers["content-type"]).toMatch(/^multipart\/form-data/);
     } finally {
+      await srv.close();
+    }
+  });
+
+  it("follows no redirect to another address (a cloud's metadata service), on either transport; the key is masked in the error", async () => {
+    const target = await recordingServer((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(completion("metadata"));
+    });
+    const srv = await recordingServer((_req, _body, res) => {
+      res.writeHead(302, { location: `${target.base}/latest/meta-data/?api_key=sk-abcdefghijklmnop` });
+      res.end();
+    });
+    try {
+      const e = (await chat(sdk(`${srv.base}/v1`)).catch((x: unknown) => x)) as APIError;
+      expect(e.status).toBe(302);
+      expect(e.message).toContain(`redirect (HTTP 302) to ${target.base}/latest/meta-data/`);
+      expect(e.message).not.toContain("sk-abcdefghijklmnop");
+      // The global fetch's path (a multipart upload) does not follow it either.
+      const f = (await sdk(`${srv.base}/v1`)
+        .files.create({ file: new File(["{}\n"], "b.jsonl"), purpose: "batch" })
+        .catch((x: unknown) => x)) as APIError;
+      expect(f.status).toBe(302);
+      expect(f.message).toMatch(/model calls follow no redirects/);
+      expect(target.seen).toEqual([]);
+    } finally {
+      await srv.close();
+      await target.close();
+    }
+  });
+
+  it("times out a reply that trickles a byte a second: the timeout bounds the body too, on either transport", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    const srv = await recordingServer((_req, _body, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const body = completion("slow");
+      let i = 0;
+      const tick = setInterval(() => {
+        if (res.destroyed || i >= body.length) return clearInterval(tick);
+        res.write(body[i++]);
+      }, 1000);
+      timers.push(tick);
+    });
+    try {
+      const t0 = Date.now();
+      await expect(chat(sdk(`${srv.base}/v1`, 1500))).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      const t1 = Date.now();
+      const upload = sdk(`${srv.base}/v1`, 1500).files.create({ file: new File(["{}\n"], "b.jsonl"), purpose: "batch" });
+      await expect(upload).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+      expect(Date.now() - t1).toBeLessThan(5000);
+    } finally {
+      timers.forEach(clearInterval);
       await srv.close();
     }
   });
@@ -204,6 +255,32 @@ describe("ModelClient transport", () => {
       }
       expect(srv.seen.map((x) => x.socket)).toEqual([0, 0]);
       expect(srv.seen.every((x) => x.headers["sec-fetch-mode"] === undefined)).toBe(true);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("a redirect fails the call once (no retry), and the ledger says it was a redirect and where to", async () => {
+    const srv = await recordingServer((_req, _body, res) => {
+      res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" });
+      res.end();
+    });
+    t = tempDb();
+    vi.stubEnv("OPENAI_BASE_URL", `${srv.base}/v1`);
+    vi.stubEnv("OPENAI_API_KEY", "k");
+    vi.stubEnv("PAL_MODEL_ASSISTANT", "m");
+    try {
+      const c = ModelClient.create(t.db, { retryBaseMs: 1 });
+      await expect(c.chat({ messages: [{ role: "user", content: "q" }], purpose: "test" })).rejects.toThrow(
+        /redirect \(HTTP 301\) to http:\/\/169\.254\.169\.254\/latest\/meta-data\//,
+      );
+      expect(srv.seen).toHaveLength(1);
+      const rows = t.db.$client.prepare("SELECT status, error FROM llm_calls").all() as Array<{ status: string; error: string }>;
+      expect(rows).toHaveLength(1);
+      expect(rows[0].status).toBe("failed");
+      expect(rows[0].error).toMatch(
+        /^HTTP 301: .*redirect \(HTTP 301\) to http:\/\/169\.254\.169\.254\/latest\/meta-data\/; model calls follow no redirects/,
+      );
     } finally {
       await srv.close();
     }

@@ -11,14 +11,21 @@
  * The SDK sees what the global fetch would give it: a Response with the status, headers and body, a
  * rejection carrying the system error (ENOTFOUND, ECONNREFUSED, ECONNRESET, certificate codes) as
  * `cause`, so diagnose.ts names it, and an AbortError when its timeout aborts the request. A
- * connection dropped mid-body rejects the fetch (the whole body is read before it resolves), except for a
- * streamed reply (text/event-stream), handed over as it arrives. A
- * redirect (rare for an API) is sent again through the global fetch, which follows it as it always did.
+ * connection dropped mid-body rejects the fetch (the whole body is read before it resolves, so the
+ * SDK's timeout bounds the whole exchange, body included: a reply trickling a byte a second times out),
+ * except for a streamed reply (text/event-stream), handed over as it arrives and bounded by stream.ts's
+ * idle timeout and overall cap. The global fetch's replies are read in full before they are handed over.
+ *
+ * Redirects are never followed (issue 30.8): a model endpoint has no reason to send the request, its
+ * key and its prompts elsewhere (a redirect to http://169.254.169.254/ reads a cloud's instance
+ * secrets). A redirect is handed to the SDK as an error reply naming the status and the target, so
+ * the ledger says why the call failed and the call is not retried.
  */
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
+import { maskUrl } from "./base-url";
 
 /**
  * Keep-alive sockets shared by every endpoint of the process; the per-role queues bound how many are in
@@ -223,12 +230,45 @@ function streamedResponse(res: http.IncomingMessage, status: number, signal: Abo
   return response;
 }
 
+/** The reply standing for a redirect that was not followed: an error the SDK reports with its status. */
+function redirectRefused(status: number, location: string, from: string): Response {
+  let to = location;
+  try {
+    to = new URL(location, from).href;
+  } catch {
+    // not a URL: named as it came
+  }
+  const message = `the endpoint answered with a redirect (HTTP ${status}) to ${maskUrl(to).slice(0, 200)}; model calls follow no redirects (the key and prompts would go to another address): set the base URL to the address that answers`;
+  const body = Buffer.from(JSON.stringify({ error: { message, type: "redirect_refused", code: "redirect_refused" } }));
+  return new BufferedResponse(body, { status, headers: new ReplyHeaders(["content-type", "application/json", "location", to]) });
+}
+
+/**
+ * The global fetch for what node:http does not send here (multipart uploads, other bodies): redirects
+ * not followed, and the body read in full before the reply is handed over, under the caller's signal.
+ */
+async function wholeFetch(input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]): Promise<Response> {
+  const res = await fetch(input, { ...init, redirect: "manual" });
+  const location = res.headers.get("location");
+  const from = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (res.status >= 300 && res.status < 400 && location) {
+    await res.body?.cancel().catch(() => undefined);
+    return redirectRefused(res.status, location, from);
+  }
+  const payload = res.status === 204 || res.status === 304 ? null : Buffer.from(await res.arrayBuffer());
+  const raw: string[] = [];
+  // The body is decoded already (the global fetch decompresses): its encoding and length no longer apply.
+  res.headers.forEach((v, k) => void (/^(content-encoding|content-length)$/i.test(k) ? null : raw.push(k, v)));
+  const headers = new ReplyHeaders(raw);
+  return new BufferedResponse(payload, { status: res.status, statusText: res.statusText, headers });
+}
+
 export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
-  if (url === null || (body != null && typeof body !== "string")) return fetch(input, init);
+  if (url === null || (body != null && typeof body !== "string")) return wholeFetch(input, init);
   const parsed = target(url);
-  if (!parsed) return fetch(input, init);
+  if (!parsed) return wholeFetch(input, init);
   const agent = agents[parsed.protocol];
   const signal = init?.signal ?? null;
   if (signal?.aborted) return Promise.reject(abortError(signal));
@@ -259,7 +299,7 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         res.resume();
         settled = true;
         signal?.removeEventListener("abort", onAbort);
-        resolve(fetch(input, init));
+        resolve(redirectRefused(status, res.headers.location, url));
         return;
       }
       if (isEventStream(res)) {

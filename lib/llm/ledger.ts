@@ -32,6 +32,10 @@ export type LedgerRow = {
   latencyMs?: number | null;
   /** The request reached the endpoint and no usage came back (timeout, dropped connection): its tokens are unknown, not 0. */
   usageUnknown?: boolean;
+  /** Why the reported usage was not believed (usage-check.ts): written after the row's error. */
+  usageNote?: string;
+  /** The most the call can have cost in tokens, when its usage is unknown: what the spend guard counts. Not stored. */
+  worstCase?: { promptTokens: number; completionTokens: number };
   /** What the request carried (null or absent: not sent): the protocol audit compares these with the run's protocol. */
   sent?: SentParams;
   /** The model the endpoint says answered (the reply's `model`). */
@@ -75,7 +79,7 @@ export function recordCall(db: Db, r: LedgerRow): void {
     r.replicate,
     r.attempt,
     r.status,
-    r.error ?? null,
+    r.usageNote ? (r.error ? `${r.error}; ${r.usageNote}` : r.usageNote) : (r.error ?? null),
     r.rawReply ?? null,
     r.promptTokens ?? 0,
     r.completionTokens ?? 0,

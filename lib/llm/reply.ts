@@ -7,6 +7,8 @@ import type { Usage } from "./client-types";
 import type { Core } from "./core";
 import { CUT_OFF } from "./max-tokens";
 import { splitReasoning } from "./reasoning";
+import { checkUsage, promptTokenBound } from "./usage-check";
+import type { LedgerRow } from "./ledger";
 
 /** A chat reply as the transport hands it over, streamed or not. */
 export type Completion = {
@@ -17,6 +19,8 @@ export type Completion = {
   /** The model the endpoint says answered. */
   model: string | null;
   usage: Usage;
+  /** The usage object as the endpoint reported it (checked by usage-check.ts before it is believed). */
+  rawUsage: unknown;
   /** The usage was counted from the streamed chunks, not reported by the endpoint. */
   estimated?: boolean;
 };
@@ -50,11 +54,28 @@ export type ReadReply = {
   servedModel: string | null;
   /** The tokens were counted from the stream's chunks (the endpoint reported none): the prompt's are unknown. */
   estimated: boolean;
+  /** When the usage is unknown (estimated, or not believed): the ledger row's flag, why, and the call's worst case for the spend guard. */
+  usageFlags: Pick<LedgerRow, "usageUnknown" | "usageNote" | "worstCase">;
 };
 
+/**
+ * The reply's usage as it may be believed: a negative, fractional or impossible count (usage-check.ts)
+ * is recorded as unknown and counted at the call's worst case; a stream's counted chunks are an estimate.
+ */
+function believedUsage(reply: Completion, budget: number, prompt: unknown): { usage: Usage; flags: ReadReply["usageFlags"] } {
+  if (reply.estimated)
+    return {
+      usage: reply.usage,
+      flags: { usageUnknown: true, worstCase: { promptTokens: promptTokenBound(prompt), completionTokens: budget } },
+    };
+  const c = checkUsage(reply.rawUsage, { prompt, outputBudget: budget });
+  const usage = { promptTokens: c.promptTokens, completionTokens: c.completionTokens, cachedTokens: c.cachedTokens, reasoningTokens: c.reasoningTokens };
+  return { usage, flags: c.usageUnknown ? { usageUnknown: true, usageNote: c.usageNote, worstCase: c.worstCase } : {} };
+}
+
 /** Reads one chat reply, counting its tokens and noting an endpoint seen thinking or a reply cut off. */
-export function readReply(core: Core, endpointKey: string, reply: Completion, budget: number): ReadReply {
-  const { usage } = reply;
+export function readReply(core: Core, endpointKey: string, reply: Completion, budget: number, prompt: unknown): ReadReply {
+  const { usage, flags } = believedUsage(reply, budget, prompt);
   core.stats.promptTokens += usage.promptTokens;
   core.stats.completionTokens += usage.completionTokens;
   const split = splitReasoning(reply.content, reply.reasoning);
@@ -68,5 +89,6 @@ export function readReply(core: Core, endpointKey: string, reply: Completion, bu
     cutOff: cutOff ? `${CUT_OFF} (${budget} tokens)` : null,
     servedModel: reply.model || null,
     estimated: reply.estimated === true,
+    usageFlags: flags,
   };
 }

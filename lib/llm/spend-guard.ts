@@ -66,6 +66,8 @@ export class SpendGuard {
   private sameRun = 0;
   private calls: number;
   private usd: number;
+  /** Calls whose reported usage was not believed, counted at their worst case (said in the pause reason). */
+  private unbelieved = 0;
   private recent: Array<string | null> = [];
   private reasonText: string | null = null;
   /** Probation lock: the tail of the chain of calls waiting to go one at a time. */
@@ -119,7 +121,10 @@ export class SpendGuard {
   refuse(): string {
     if (this.reasonText === null) {
       if (this.o.maxUsd != null && this.usd >= this.o.maxUsd)
-        this.trip(`the spend cap of $${this.o.maxUsd} was reached ($${this.usd.toFixed(4)} spent)`);
+        this.trip(
+          `the spend cap of $${this.o.maxUsd} was reached ($${this.usd.toFixed(4)} spent` +
+            (this.unbelieved ? `, ${this.unbelieved} call(s) whose reported usage was not believed counted at their worst case)` : ")"),
+        );
       else this.trip(`the spend cap of ${this.o.maxCalls} paid calls was reached`);
     }
     return this.reasonText!;
@@ -144,7 +149,12 @@ export class SpendGuard {
     if (row.cacheHit) return;
     this.attempts++;
     const price = this.o.prices?.[row.role];
-    if (price) this.usd += ((row.promptTokens ?? 0) * price.prompt + (row.completionTokens ?? 0) * price.completion) / 1e6;
+    // Usage not believed (usage-check.ts) counts at the most the call can have cost: a server reporting
+    // negative or absurd counts cannot spend past the cap.
+    const t = row.usageUnknown && row.worstCase ? row.worstCase : row;
+    if (row.usageUnknown && row.worstCase) this.unbelieved++;
+    if (price)
+      this.usd += (Math.max(0, t.promptTokens ?? 0) * price.prompt + Math.max(0, t.completionTokens ?? 0) * price.completion) / 1e6;
     const kind = failureKind(row);
     if (kind === null) this.anyOk = true;
     // The window holds how calls ended (accepted, or failed for good), not the attempts in between: an

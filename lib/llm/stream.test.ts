@@ -148,6 +148,7 @@ describe("StreamAccumulator", () => {
       finishReason: "stop",
       model: "m",
       usage: { promptTokens: 7, completionTokens: 4, cachedTokens: 0, reasoningTokens: 0 },
+      rawUsage: { prompt_tokens: 7, completion_tokens: 4 },
       estimated: false,
     });
   });

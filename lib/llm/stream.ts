@@ -85,6 +85,7 @@ export class StreamAccumulator {
       finishReason: this.finish,
       model: this.model,
       usage: s.usage,
+      rawUsage: this.usage,
       estimated: s.estimated,
     };
   }

@@ -54,6 +54,7 @@ function fromWhole(r: OpenAI.Chat.Completions.ChatCompletion): Completion {
     finishReason: choice?.finish_reason ?? null,
     model: typeof r.model === "string" && r.model ? r.model : null,
     usage: readUsage(r.usage),
+    rawUsage: r.usage,
   };
 }
 

@@ -1,4 +1,12 @@
-type Ledger = { calls: number; cacheHits: number; promptTokens: number; completionTokens: number; cost?: number | null };
+type Ledger = {
+  calls: number;
+  cacheHits: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost?: number | null;
+  /** Requests whose tokens are unknown: timed out, dropped, or usage the endpoint reported that was not believed. */
+  usageUnknown?: number;
+};
 
 const n = (v: number) => v.toLocaleString("en-US");
 const usd = (v: number | null | undefined) => (typeof v === "number" ? `$${v.toFixed(4)}` : "—");
@@ -17,6 +25,7 @@ export function CostTable({
 }) {
   const methods = [...new Set([...Object.keys(byMethod), ...Object.keys(memoryByMethod)])];
   const withCost = [total, ...Object.values(byMethod)].some((l) => typeof l.cost === "number");
+  const unknown = (total.usageUnknown ?? 0) + (memoryTotal.usageUnknown ?? 0);
   const cells = (l: Ledger | undefined, part: string) =>
     l ? (
       <>
@@ -49,6 +58,14 @@ export function CostTable({
         building the memory versions the method answered from, once per user and shared by every task and experiment that uses them; the
         total counts each version once.
       </p>
+      {unknown > 0 ? (
+        <p className="mb-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-800" data-testid="usage-unknown">
+          {n(unknown)} request(s) with unknown usage: they timed out or were dropped, or the endpoint reported token counts that cannot be
+          true (negative, not whole numbers, or more than the request could hold). Their tokens and cost are not in the table; the spend cap
+          counted each reply whose usage was not believed at its worst case (the prompt&apos;s size plus the output budget). The model calls
+          of each job say why.
+        </p>
+      ) : null}
       <table className="w-full rounded border border-slate-200 bg-white text-sm tabular-nums" data-testid="cost-table">
         <thead className="bg-slate-50 text-xs text-slate-500">
           <tr>

@@ -2,7 +2,24 @@
 import { cellParts } from "./cell-text";
 import type { PaperTable } from "./types";
 
-const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/_/g, "\\_").replace(/\*/g, "\\*");
+const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * Text of a cell, title or note: one line, no live HTML (a method or experiment named `<script>` is text,
+ * issue 30.6), and Markdown's own marks taken literally.
+ */
+const esc = (s: string) =>
+  s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[&<>]/g, (c) => HTML[c])
+    .replace(/[\\|_*`[\]]/g, (c) => `\\${c}`);
+
+/** Text inside an HTML comment: `--` (and so `-->`) cannot end it early, nor a line break split it. */
+const commentText = (s: string) =>
+  s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/-(?=-)/g, "- ")
+    .replace(/[<>]/g, (c) => HTML[c]);
 
 export function tableMarkdown(t: PaperTable): string {
   const groupOf: string[] = t.groups.flatMap((g) => Array(g.span).fill(g.label));
@@ -36,5 +53,5 @@ export function tableMarkdown(t: PaperTable): string {
 }
 
 export function paperTablesMarkdown(tables: readonly PaperTable[], source: string): string {
-  return [`<!-- ${source}, written by PAL Studio -->`, "", tables.map(tableMarkdown).join("\n\n"), ""].join("\n");
+  return [`<!-- ${commentText(source)}, written by PAL Studio -->`, "", tables.map(tableMarkdown).join("\n\n"), ""].join("\n");
 }

@@ -102,6 +102,29 @@ describe("paper tables of a known experiment", () => {
     }
   });
 
+  it("Markdown: a name holding --> or <script> stays inside its comment and is text, not HTML (issue 30.6)", () => {
+    const hostile = "x --><script>alert(1)</script><!-- | *y*";
+    const before = (t.db.$client.prepare("SELECT name FROM experiments WHERE id = ?").get(id) as { name: string }).name;
+    t.db.$client.prepare("UPDATE experiments SET name = ? WHERE id = ?").run(hostile, id);
+    try {
+      const md = paperTableFile(t.db, id, "markdown").body;
+      const first = md.split("\n")[0];
+      expect(first).toMatch(
+        /^<!-- Experiment \d+ \(x - -&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;&lt;!- - .*\), written by PAL Studio -->$/,
+      );
+      // The comment closes once, at its end; no tag anywhere but the table's own <u> marks.
+      expect(md.match(/-->/g)).toHaveLength(1);
+      expect(md).not.toMatch(/<(?!u>|\/u>|!-- Experiment)/);
+      const [t2] = experimentPaperTables(t.db, id).tables;
+      const named = { ...t2, title: "<img src=x onerror=alert(1)>", sections: [{ ...t2.sections[0], label: "a\nb <b>" }] };
+      const out = tableMarkdown(named);
+      expect(out).toContain("### &lt;img src=x onerror=alert(1)&gt;");
+      expect(out).toContain("| *a b &lt;b&gt;* |");
+    } finally {
+      t.db.$client.prepare("UPDATE experiments SET name = ? WHERE id = ?").run(before, id);
+    }
+  });
+
   it("an unknown format or table is refused naming the field", () => {
     expect(() => paperTableFile(t.db, id, "docx")).toThrow(/format: "docx" is not one of latex, markdown, csv/);
     expect(() => paperTableFile(t.db, id, "csv", { table: "table9" })).toThrow(/table: "table9" is not one of/);

@@ -1,0 +1,80 @@
+/**
+ * After `kill -9` of the server, the restarted server takes over its jobs at once (issue 30.9): a live
+ * lease held by a process of this machine that is gone holds nothing, nor does one whose pid was given
+ * to a new process since (a restarted container's server often gets its old pid back).
+ */
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { tempDb } from "@/test/db";
+import { PALSET_EN } from "@/test/fixtures";
+import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import { experimentReplies } from "@/test/experiment-replies";
+import { importPalset } from "@/lib/datasets/palset/import";
+import { ModelClient } from "@/lib/llm/client";
+import { holderIsDeadLocal, leaseHolderId } from "@/lib/lease-holder";
+import { bindDeps } from "./deps";
+import { createExperiment } from "./create";
+import { experimentProgress } from "./progress";
+import { startServerWorker, stopPreparer, stopServerWorker } from "./server-worker";
+
+/** The pid of a process that has just exited. */
+const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
+
+describe("lease holders of this machine", () => {
+  it("a gone pid is dead; a live pid is dead only when it started at another time than the holder recorded", () => {
+    const host = os.hostname();
+    expect(holderIsDeadLocal(`${host}:${deadPid()}:abc`)).toBe(true);
+    const mine = leaseHolderId();
+    expect(holderIsDeadLocal(mine)).toBe(false);
+    expect(holderIsDeadLocal(`server:${mine}`)).toBe(false);
+    // This process's pid recorded with another start time: the holder was an earlier process with the same pid.
+    expect(holderIsDeadLocal(`${host}:${process.pid}:abc:1`)).toBe(true);
+    expect(holderIsDeadLocal(`server:${host}:${process.pid}:abc:1`)).toBe(true);
+    // Old holders (no start time) and other machines' are judged as before.
+    expect(holderIsDeadLocal(`${host}:${process.pid}:abc`)).toBe(false);
+    expect(holderIsDeadLocal(`elsewhere:${deadPid()}:abc`)).toBe(false);
+  });
+});
+
+describe("the server's worker after a crash", () => {
+  let t: ReturnType<typeof tempDb>;
+  let fake: FakeOpenAI;
+  beforeEach(async () => {
+    t = tempDb();
+    fake = await startFakeOpenAI();
+    fake.setResponder(experimentReplies());
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
+      vi.stubEnv(`PAL_MODEL_${k}`, v);
+  });
+  afterEach(async () => {
+    stopServerWorker();
+    stopPreparer();
+    vi.unstubAllEnvs();
+    await fake.close();
+    t.cleanup();
+  });
+
+  it("takes over jobs leased (for another minute) by a killed server of this machine at once", async () => {
+    const { datasetId } = await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+    const { id, jobs } = createExperiment(t.db, {
+      name: "crashed",
+      datasetId,
+      config: { methods: [{ name: "vanilla" }], tasks: ["requirement"], users: ["0000"] },
+    });
+    // As the killed server left it: running, two jobs leased for 60 s more by its worker.
+    const killed = `server:${os.hostname()}:${deadPid()}:dead0000`;
+    t.db.$client.prepare("UPDATE experiments SET status = 'running', started_at = ? WHERE id = ?").run(Date.now(), id);
+    t.db.$client
+      .prepare(
+        `UPDATE jobs SET status = 'running', worker = ?, lease_until = ?, attempts = 1 WHERE id IN (SELECT id FROM jobs WHERE experiment_id = ? ORDER BY id LIMIT 2)`,
+      )
+      .run(killed, Date.now() + 60_000, id);
+    const started = Date.now();
+    startServerWorker(t.db, () => bindDeps(t.db, { client: ModelClient.create(t.db, { retryBaseMs: 5 }) }), { idleMs: 50 });
+    while (experimentProgress(t.db, id).status !== "done" && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+    expect(experimentProgress(t.db, id)).toMatchObject({ status: "done", done: jobs, failed: 0 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 40_000);
+});
