@@ -81,19 +81,30 @@ function plainPost(url: URL, agent: http.Agent, i: number): Promise<unknown> {
   });
 }
 
-/** A hash of what the run produced: results, judged numbers, cache keys, the memory built (ids and times left out). */
-function fingerprint(db: Db, experimentId: number): string {
-  const h = crypto.createHash("sha256");
-  const res = experimentResults(db, experimentId);
-  h.update(JSON.stringify([res.results, res.pairwise, res.summary]));
+/**
+ * Hashes of what the run produced, each in an order no scheduling changes (ids and times left out):
+ * the results and judged numbers, the cache keys, the memory built and the jobs' outputs.
+ */
+function fingerprints(db: Db, experimentId: number): Record<string, string> {
+  const hash = (v: unknown) => crypto.createHash("sha256").update(JSON.stringify(v)).digest("hex").slice(0, 12);
   const all = (sql: string) => db.$client.prepare(sql).raw().all();
-  h.update(JSON.stringify(all("SELECT key FROM llm_cache ORDER BY key")));
-  h.update(JSON.stringify(all("SELECT key FROM embedding_cache ORDER BY key")));
-  h.update(
-    JSON.stringify(all("SELECT kind, key, content, valid_from_seq, valid_to_seq, call_keys FROM memory_entries ORDER BY version_id, id")),
-  );
-  h.update(JSON.stringify(all("SELECT item_key, method, task, replicate, status, output, retrieved, usage, score FROM jobs ORDER BY id")));
-  return h.digest("hex").slice(0, 16);
+  const res = experimentResults(db, experimentId);
+  return {
+    results: hash([res.results, res.pairwise, res.summary]),
+    "cache keys": hash([all("SELECT key FROM llm_cache ORDER BY key"), all("SELECT key FROM embedding_cache ORDER BY key")]),
+    memory: hash(
+      all(
+        `SELECT v.user_key, v.method, v.settings_key, e.kind, e.key, e.content, e.valid_from_seq, e.valid_to_seq, e.call_keys
+         FROM memory_entries e JOIN memory_versions v ON v.id = e.version_id
+         ORDER BY v.user_key, v.method, v.settings_key, e.kind, e.key, e.valid_from_seq, e.content`,
+      ),
+    ),
+    jobs: hash(
+      all(
+        "SELECT method, task, item_key, replicate, status, output, retrieved, score FROM jobs ORDER BY method, task, item_key, replicate",
+      ),
+    ),
+  };
 }
 
 export default async function bench() {
@@ -163,7 +174,11 @@ export default async function bench() {
     console.log(
       `pipeline / floor: ${(perReq(run) / perReq(floor)).toFixed(1)}x the CPU per request, ${((rate(run) / rate(floor)) * 100).toFixed(1)}% of the rate`,
     );
-    console.log(`fingerprint of results, cache keys and memory: ${fingerprint(db, id)}`);
+    console.log(
+      `fingerprints: ${Object.entries(fingerprints(db, id))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
     console.log(`load average at the end: ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
   } finally {
     agent.destroy();
