@@ -6,7 +6,7 @@ import type { JsonMode, ModelRole } from "@/db/schema";
 const fallbackLabel = (m: JsonMode) => (m === "off" ? "plain replies" : m);
 import { resolveModelConfig, type ModelConfig } from "./config";
 import { checkReply } from "./json";
-import { hashOf } from "./hash";
+import { hashOf, vectorKeyOf } from "./hash";
 import { GroupCommit, JSON_MODE_REFUSED, recordCall, sentParams, type LedgerRow, type Origin } from "./ledger";
 import { ModelCallError } from "./errors";
 import { correctionMessage } from "./correction";
@@ -841,7 +841,7 @@ export class ModelClient {
     this.local.calls++;
     const origin = o.origin ?? this.origin;
     const db = this.core.db;
-    const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
+    const keyOf = vectorKeyOf(cfg.baseURL, cfg.model);
     const keys = texts.map(keyOf);
     const found = cachedVectors(db, keys);
     const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
