@@ -31,6 +31,7 @@ import { applyPreset } from "@/lib/experiments/presets";
 import { runExperiment } from "@/lib/experiments/worker";
 import { experimentResults } from "@/lib/experiments/results";
 import { experimentProgress } from "@/lib/experiments/progress";
+import { plainPost } from "./plain-post";
 import { startFakeOpenAIThread, type ThreadedFakeOpenAI } from "@/test/fake-openai-thread";
 import { generatePalset } from "./gen-palset";
 
@@ -60,25 +61,6 @@ async function measure(fake: ThreadedFakeOpenAI, fn: () => Promise<unknown>): Pr
   const double = ((await fake.cpuMs()) ?? 0) - double0;
   const c1 = await fake.counts();
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 - double, requests: c1.chat - c0.chat + (c1.embedding - c0.embedding) };
-}
-
-/** One chat completion over a kept-alive node:http connection, parsed: the floor of any client. */
-function plainPost(url: URL, agent: http.Agent, i: number): Promise<unknown> {
-  const body = JSON.stringify({ model: "fake", messages: [{ role: "user", content: `floor ${i}` }] });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 /**

@@ -59,6 +59,7 @@ describe("canonicalJson", () => {
     };
     expect(canonicalJson(request)).toBe(former(request));
     expect(canonicalJson(undefined)).toBe(former(undefined));
+    for (const boxed of [new String("ab"), new Number(5), new Boolean(false)]) expect(canonicalJson({ boxed })).toBe(former({ boxed }));
     expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
   });
 

@@ -32,8 +32,6 @@ function write(value: unknown, key: string): string | undefined {
         for (let i = 0; i < v.length; i++) out += (i ? "," : "") + (write(v[i], String(i)) ?? "null");
         return out + "]";
       }
-      // Boxed primitives and other exotic objects: the replacer's own rule, to keep its output exactly.
-      if (v instanceof Number || v instanceof String || v instanceof Boolean) return JSON.stringify(replaced(v));
       const o = v as Record<string, unknown>;
       const keys = Object.keys(o).sort(byKeyOrder);
       let out = "{";
@@ -53,21 +51,6 @@ function write(value: unknown, key: string): string | undefined {
     default:
       return undefined; // undefined, functions, symbols
   }
-}
-
-/** The former replacer's object, for the rare values the hand-written path does not cover. */
-function replaced(v: object): unknown {
-  return JSON.parse(
-    JSON.stringify(v, (_k, x) =>
-      x && typeof x === "object" && !Array.isArray(x)
-        ? Object.fromEntries(
-            Object.entries(x as Record<string, unknown>)
-              .filter(([, y]) => y !== undefined)
-              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-          )
-        : x,
-    ),
-  );
 }
 
 const isIndex = (k: string) => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
