@@ -29,6 +29,7 @@ import { openDb } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { saveModelSetting } from "@/lib/llm/config";
 import { saveEndpoint } from "@/lib/llm/endpoints";
+import { plainPost } from "./plain-post";
 import { startFakeOpenAIThread, type ThreadedFakeOpenAI } from "@/test/fake-openai-thread";
 
 const N = Number(process.env.BENCH_CALLS ?? 5000);
@@ -50,25 +51,6 @@ async function measure(fake: ThreadedFakeOpenAI, fn: () => Promise<unknown>): Pr
   const cpu = process.cpuUsage(cpu0);
   const double = ((await fake.cpuMs()) ?? 0) - double0;
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 - double };
-}
-
-/** One chat completion over a kept-alive node:http connection, parsed: the floor of any client. */
-function plainPost(url: URL, agent: http.Agent, i: number): Promise<unknown> {
-  const body = JSON.stringify({ model: "fake", messages: [{ role: "user", content: `floor ${i}` }] });
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
 }
 
 export default async function bench() {

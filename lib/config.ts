@@ -43,6 +43,12 @@ export const ENV_VARS = [
   },
   { name: "PAL_WORKER_CONCURRENCY", default: "8", description: "Jobs the server's experiments worker runs at once." },
   {
+    name: "PAL_WORKERS",
+    default: "1",
+    description:
+      "Processes `pal run` runs an experiment's jobs in (as --workers): they share its queue under the job leases, so a run uses more than one core.",
+  },
+  {
     name: "PAL_JOB_LEASE_MS",
     default: "60000",
     description:

@@ -13,6 +13,21 @@ const RESPONDERS: Record<string, () => Promise<Responder>> = {
   /** The endpoint-throughput benchmark: the smallest valid JSON reply. */
   ok: async () => () => '{"ok":true}',
   pal: async () => (await import("./h2memory-responder")).palResponder,
+  /** Whole protocol runs (the pipeline benchmark): every build step, answer, simulator turn and judge. */
+  protocol: async () => {
+    const { protocolResponder } = await import("./protocol-responder");
+    // The Chinese judge prompts (a generated zh PAL-Set) name the scores in words; the rest matches either language.
+    return (req) => {
+      const t = String(req.messages[0]?.content ?? "");
+      if (t.includes('"score": 分数}')) return JSON.stringify({ analysis: "覆盖了一条需求，另一条部分覆盖", score: 1.5 });
+      if (t.includes('"assistant-1": 分数'))
+        return JSON.stringify({
+          analysis: { "assistant-1": "较好", "assistant-2": "一般", overall: "前者更贴合" },
+          scores: { "assistant-1": 7 + (t.length % 2), "assistant-2": 6 },
+        });
+      return protocolResponder(req);
+    };
+  },
   /** The experiments benchmark: a requirement for the assistant, a G-Score for the judge. */
   requirement: async () => (req) => {
     const t = String(req.messages[0].content);

@@ -30,6 +30,8 @@ import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/
 
 /** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
 export const CANCELLED_EXIT = 4;
+import { envNumber } from "@/lib/config";
+import { startJoinedWorkers } from "../joined-workers";
 
 type RunOpts = {
   dataset?: string;
@@ -54,6 +56,8 @@ type RunOpts = {
   pollSeconds?: string;
   cancelBatch?: boolean;
   retryFailed?: boolean;
+  workers?: string;
+  join?: string;
 };
 
 const list = (s?: string) =>
@@ -167,6 +171,8 @@ export function registerRun(program: Command): void {
     .option("--reference <m>", "the method the others are compared with")
     .option("--retriever <kind>", "bm25 or dense")
     .option("--concurrency <n>", "jobs in flight at once", "8")
+    .option("--workers <n>", "processes that share the run's jobs, so it uses more than one core (default PAL_WORKERS, else 1)")
+    .option("--join <id>", "run the jobs of experiment ID beside the pal run that started it (what --workers starts); prints nothing")
     .option(
       "--config <file.json>",
       "the experiment config as JSON (methods with options and labels, models, hicupid, ...); flags override it",
@@ -198,6 +204,13 @@ export function registerRun(program: Command): void {
       let known: number | null = null;
       const worker = workerId();
       const stopSignals = o.dryRun ? () => {} : onInterrupt(db, () => known, worker, !!process.stderr.isTTY);
+      if (o.join) {
+        known = int(o.join, "--join")!;
+        await runExperiment(db, known, productionDeps(), { worker, concurrency: int(o.concurrency, "--concurrency") }).finally(stopSignals);
+        return;
+      }
+      const workers = o.workers !== undefined ? int(o.workers, "--workers")! : envNumber("PAL_WORKERS", 1);
+      if (!Number.isInteger(workers) || workers < 1) throw new CliError(`--workers: ${workers} is not a whole number of at least 1`);
       if (o.cancelBatch && !o.resume) throw new CliError("--cancel-batch needs --resume ID");
       if (o.retryFailed && !o.resume) throw new CliError("--retry-failed needs --resume ID");
       if (o.resume) {
@@ -322,6 +335,7 @@ export function registerRun(program: Command): void {
       // Nothing may finish for minutes (a slow model): the line is redrawn meanwhile, with the calls in flight
       // (a terminal every second; a log at most every 5 s through the writer, and only when asked: every 30 s).
       const ticker = setInterval(() => progress.tick(), process.stderr.isTTY ? 1000 : 30_000);
+      const joined = workers > 1 ? startJoinedWorkers(id, workers - 1, int(o.concurrency, "--concurrency")) : null;
       await runExperiment(db, id, productionDeps(), {
         worker,
         concurrency: int(o.concurrency, "--concurrency"),
@@ -337,7 +351,10 @@ export function registerRun(program: Command): void {
         clearInterval(ticker);
         stopSignals();
       });
+      // This process's lanes end once no job is left or held by another worker: the joined ones are finishing.
+      const failedWorkers = joined ? (await joined.done).filter((code) => code !== 0).length : 0;
       progress.end();
+      if (failedWorkers) process.stderr.write(`${failedWorkers} of the ${workers - 1} joined worker processes exited with an error\n`);
       const res = experimentResults(db, id);
       const end = experimentProgress(db, id);
       // What the run did, from its record and ledger (never today's settings): models served and the protocol audit.

@@ -4,10 +4,9 @@
  * stored, so a cache hit is always an answer the caller could use (a later, stricter schema may still
  * reject it: the client then asks again and replaces it).
  */
-import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
-import { embeddingCache } from "@/db/schema";
+import { WeightedLru } from "@/lib/lru";
 
 export type CachedUsage = { promptTokens: number; completionTokens: number; cachedTokens: number; reasoningTokens: number };
 
@@ -41,17 +40,40 @@ export function storeReply(
   );
 }
 
+/**
+ * Vectors decoded from embedding_cache, per database: a retrieval embeds the same texts (a user's logs)
+ * for every answer, so each is read and decoded once, not selected and copied again per answer.
+ * Bounded by floats held; kept in step by storeVectors, the table's only writer (rows are never
+ * changed or deleted). The arrays are shared: callers only read them.
+ */
+const VECTOR_FLOATS = 8_000_000;
+const decoded = new WeakMap<Db, WeightedLru<string, number[]>>();
+function decodedOf(db: Db): WeightedLru<string, number[]> {
+  let lru = decoded.get(db);
+  if (!lru) decoded.set(db, (lru = new WeightedLru(VECTOR_FLOATS, (v) => v.length)));
+  return lru;
+}
+
 /** The cached vectors among `keys` (float32 as stored), by key. */
 export function cachedVectors(db: Db, keys: string[]): Map<string, number[]> {
+  const lru = decodedOf(db);
   const found = new Map<string, number[]>();
-  const unique = [...new Set(keys)];
-  for (let i = 0; i < unique.length; i += 500) {
-    for (const r of db
-      .select()
-      .from(embeddingCache)
-      .where(inArray(embeddingCache.key, unique.slice(i, i + 500)))
-      .all()) {
-      found.set(r.key, Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4)));
+  const unread = new Set<string>();
+  for (const k of keys) {
+    if (found.has(k) || unread.has(k)) continue;
+    const v = lru.get(k);
+    if (v) found.set(k, v);
+    else unread.add(k);
+  }
+  const missing = [...unread];
+  for (let i = 0; i < missing.length; i += 500) {
+    const rows = stmt(db, "SELECT key, vector FROM embedding_cache WHERE key IN (SELECT value FROM json_each(?))").all(
+      JSON.stringify(missing.slice(i, i + 500)),
+    ) as Array<{ key: string; vector: Buffer }>;
+    for (const r of rows) {
+      const v = Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4));
+      lru.set(r.key, v);
+      found.set(r.key, v);
     }
   }
   return found;
@@ -59,9 +81,15 @@ export function cachedVectors(db: Db, keys: string[]): Map<string, number[]> {
 
 /** Stores vectors (first writer wins) and returns them rounded to float32, as a later read gives them. */
 export function storeVectors(db: Db, model: string, entries: Array<{ key: string; vector: number[] }>): number[][] {
-  const insert = db.$client.prepare("insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
+  const insert = stmt(db, "insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
+  const lru = decodedOf(db);
+  const rounded = entries.map(({ vector }) => vector.map((x) => Math.fround(x)));
   db.$client.transaction(() => {
-    for (const { key, vector } of entries) insert.run(key, model, vector.length, Buffer.from(new Float32Array(vector).buffer));
+    entries.forEach(({ key, vector }, i) => {
+      // Another writer's vector kept (first writer wins): the next read takes it from the table.
+      if (insert.run(key, model, vector.length, Buffer.from(new Float32Array(vector).buffer)).changes === 1) lru.set(key, rounded[i]);
+      else lru.delete(key);
+    });
   })();
-  return entries.map(({ vector }) => vector.map((x) => Math.fround(x)));
+  return rounded;
 }

@@ -5,9 +5,9 @@
 import type OpenAI from "openai";
 import type { View } from "./client-types";
 import { cachedVectors, storeVectors } from "./cache";
+import { vectorKeyOf } from "./hash";
 import { configOf, type Core } from "./core";
 import { ModelCallError } from "./errors";
-import { hashOf } from "./hash";
 import type { LedgerRow, Origin } from "./ledger";
 import { recordHit, recordRow } from "./ledger-write";
 import { checkUsage, usageTokens } from "./usage-check";
@@ -24,8 +24,8 @@ export type EmbedOptions = { purpose: string; origin?: Origin; config?: string; 
 export async function embedTexts(core: Core, view: View, texts: string[], o: EmbedOptions): Promise<number[][]> {
   const cfg = configOf(core, o.config ?? "embedding");
   const db = core.db;
-  const keyOf = (t: string) => hashOf({ endpoint: cfg.baseURL, model: cfg.model, text: t });
-  const keys = texts.map(keyOf);
+  // Each text's key is remembered (cache.ts): a text embedded again is not hashed again.
+  const keys = texts.map(vectorKeyOf(cfg.baseURL, cfg.model));
   const found = cachedVectors(db, keys);
   const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
   const base = {

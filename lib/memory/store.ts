@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
+import { WeightedLru } from "@/lib/lru";
 
 /** One stored memory entry as methods see it. */
 export type MemoryEntry<C = unknown> = {
@@ -64,6 +65,69 @@ function toEntry<C>(r: Row): MemoryEntry<C> {
     validToSeq: r.valid_to_seq,
   };
 }
+
+/**
+ * A memory as it stands at `at` once every step up to `at` is complete (what an answer in session
+ * `at` may see): read and parsed once per (version, at) and shared by every job that answers there,
+ * since complete steps are never redone and later steps only write what `at` cannot see (README).
+ * Only for readers that checked those steps are complete (lib/assistants/core/respond.ts); a build
+ * reads its own writes through MemoryWriter. The entries are frozen (they are shared); list() returns
+ * a fresh array each time.
+ */
+export class MemorySnapshot extends MemoryReader {
+  private constructor(
+    db: Db,
+    versionId: number,
+    at: number,
+    private readonly snap: Snapshot,
+  ) {
+    super(db, versionId, at);
+  }
+
+  /** The snapshot of (version, at), read from SQLite only when this process has none in its cache. */
+  static of(db: Db, versionId: number, at: number): MemorySnapshot {
+    let cache = snapshots.get(db);
+    if (!cache) snapshots.set(db, (cache = new WeightedLru(SNAPSHOT_ENTRIES, (s) => s.all.length + 1)));
+    const key = `${versionId}:${at}`;
+    let snap = cache.get(key);
+    if (!snap) {
+      const all = new MemoryReader(db, versionId, at).list().map(freezeEntry);
+      const byKind = new Map<string, MemoryEntry[]>();
+      for (const e of all) {
+        const list = byKind.get(e.kind);
+        if (list) list.push(e);
+        else byKind.set(e.kind, [e]);
+      }
+      cache.set(key, (snap = { all, byKind }));
+    }
+    return new MemorySnapshot(db, versionId, at, snap);
+  }
+
+  override list<C = unknown>(kind?: string): MemoryEntry<C>[] {
+    return ((kind === undefined ? this.snap.all : this.snap.byKind.get(kind)) ?? []).slice() as MemoryEntry<C>[];
+  }
+
+  override get<C = unknown>(kind: string, key: string): MemoryEntry<C> | null {
+    // The visible entry of that kind and key with the lowest id, as the SQL's "order by id limit 1".
+    let best: MemoryEntry | null = null;
+    for (const e of this.snap.byKind.get(kind) ?? []) if (e.key === key && (!best || e.id < best.id)) best = e;
+    return best as MemoryEntry<C> | null;
+  }
+}
+
+type Snapshot = { all: MemoryEntry[]; byKind: Map<string, MemoryEntry[]> };
+/** Entries kept across the snapshots of one database (a few tens of MB at PAL-Set sizes). */
+const SNAPSHOT_ENTRIES = 100_000;
+const snapshots = new WeakMap<Db, WeightedLru<string, Snapshot>>();
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+const freezeEntry = (e: MemoryEntry): MemoryEntry => deepFreeze(e);
 
 /**
  * Write access for one build phase of one session step: entries put here become visible from

@@ -3,7 +3,7 @@ import { stmt } from "@/db/statements";
 import { ConflictError, InvalidInputError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import type { Origin } from "@/lib/llm/ledger";
-import { MemoryReader } from "@/lib/memory/store";
+import { MemorySnapshot } from "@/lib/memory/store";
 import { findMemoryVersionId, listSteps, settingsKeyOf } from "@/lib/memory/versions";
 import { getAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
@@ -88,7 +88,8 @@ export async function respondInSession(db: Db, o: RespondOptions): Promise<Respo
     userKey: o.userKey,
     retrieverKind,
     retriever: retrieverFactory(o, retrieverKind, language, llm, a.id),
-    memory: new MemoryReader(db, versionId, o.seq),
+    // Steps 0..seq are complete (checked above): the memory at seq can no longer change, so it is shared.
+    memory: MemorySnapshot.of(db, versionId, o.seq),
     current: current
       ? { seq: current.seq, key: current.key, split: current.split, timestamp: current.timestamp, logs: current.logs }
       : { seq: o.seq, key: "(after the last session)", split: "", timestamp: null, logs: [] },
