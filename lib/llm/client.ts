@@ -16,6 +16,7 @@ import { CUT_OFF, isMaxTokensRefusal, maxTokensFor, tokenParam } from "./max-tok
 import { splitReasoning } from "./reasoning";
 import { decodeEmbedding } from "./vectors";
 import { keepAliveFetch } from "./http-fetch";
+import { offlineFetch } from "./offline-fetch";
 import { GroupCancelledError, RoleQueues } from "./queue";
 import { acquire, release } from "./rate-limit";
 import { responseFormat } from "./json-mode";
@@ -86,6 +87,8 @@ export type ModelClientOptions = {
   concurrency?: Partial<Record<ModelRole, number>>;
   /** The origin written to the ledger when a call names none. */
   origin?: Origin;
+  /** Sends nothing: a request the cache cannot answer fails with HTTP 404 "no bundled reply" (a bundle's replay, lib/bundles/verify.ts). */
+  offline?: boolean;
 };
 
 /** Counters of one client (and every scoped view of it) since it was created. */
@@ -255,6 +258,7 @@ export class ModelClient {
         retryBaseMs: options.retryBaseMs ?? 1000,
         retryMaxMs: options.retryMaxMs ?? 60_000,
         regenerations: options.regenerations ?? 2,
+        offline: options.offline ?? false,
       },
       queues: new RoleQueues((role) => concurrency[role] ?? envNumber("PAL_LLM_CONCURRENCY", 4)),
       deferred: [],
@@ -484,7 +488,7 @@ export class ModelClient {
     let sdk = this.core.sdks.get(key);
     if (!sdk) {
       // keepAliveFetch: node:http with keep-alive sockets, a third of the global fetch's CPU per request (http-fetch.ts).
-      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch: keepAliveFetch });
+      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch: this.core.opts.offline ? offlineFetch : keepAliveFetch });
       this.core.sdks.set(key, sdk);
     }
     return sdk;
