@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { runPal } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
+import { protocolResponder } from "@/test/protocol-responder";
 import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
@@ -36,8 +36,13 @@ describe("pal bundle", () => {
   beforeAll(async () => {
     await importPalset(src.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     fake = await startFakeOpenAI();
-    fake.setResponder(experimentReplies());
-    const author = await createUser(src.db, { email: "marker@lab.example", name: "Mara Marker", role: "researcher", password: "a-long-password-1" });
+    fake.setResponder(protocolResponder);
+    const author = await createUser(src.db, {
+      email: "marker@lab.example",
+      name: "Mara Marker",
+      role: "researcher",
+      password: "a-long-password-1",
+    });
     passwordHash = (src.db.$client.prepare("SELECT password_hash AS h FROM users WHERE id = ?").get(author.id) as { h: string }).h;
     // Keys saved in this database (an endpoint, a named judge): none may travel.
     saveEndpoint(src.db, { name: "spare", baseUrl: "http://127.0.0.1:1/v1", apiKey: SAVED_KEY });
@@ -51,9 +56,14 @@ describe("pal bundle", () => {
     const id = (JSON.parse(r.stdout) as { experiment: number }).experiment;
     expect(id).toBe(1);
     // A case-study mark by the researcher.
-    const job = src.db.$client.prepare("SELECT task, item_key AS item FROM jobs WHERE experiment_id = 1 LIMIT 1").get() as { task: string; item: string };
+    const job = src.db.$client.prepare("SELECT task, item_key AS item FROM jobs WHERE experiment_id = 1 LIMIT 1").get() as {
+      task: string;
+      item: string;
+    };
     src.db.$client
-      .prepare("INSERT INTO case_marks (experiment_id, task, item_key, block, start, end, quote, colour, user_id) VALUES (1, ?, ?, 'info:x', 0, 4, 'abcd', 'need', ?)")
+      .prepare(
+        "INSERT INTO case_marks (experiment_id, task, item_key, block, start, end, quote, colour, user_id) VALUES (1, ?, ?, 'info:x', 0, 4, 'abcd', 'need', ?)",
+      )
       .run(job.task, job.item, author.id);
     const ex = await pal(src.file, ["bundle", "export", "1", "--out", file]);
     expect(ex.code, ex.stderr).toBe(0);
@@ -67,7 +77,8 @@ describe("pal bundle", () => {
 
   it("carries no key, password hash or e-mail address", () => {
     const bytes = fs.readFileSync(file);
-    for (const secret of [API_KEY, SAVED_KEY, JUDGE_KEY, passwordHash, "marker@lab.example"]) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    for (const secret of [API_KEY, SAVED_KEY, JUDGE_KEY, passwordHash, "marker@lab.example"])
+      expect(bytes.includes(Buffer.from(secret))).toBe(false);
     const b = new Database(file, { readonly: true });
     expect(b.prepare("SELECT count(*) AS n FROM endpoints").get()).toEqual({ n: 0 });
     expect(b.prepare("SELECT count(*) AS n FROM model_settings").get()).toEqual({ n: 0 });

@@ -16,7 +16,11 @@ export function projectVersion(): string {
     /* no package.json beside the code: the version stays unknown */
   }
   try {
-    const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
     if (commit) version += `+${commit}`;
   } catch {
     /* not a git checkout */

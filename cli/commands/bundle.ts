@@ -22,9 +22,15 @@ function printReport(r: VerifyReport): void {
   if (r.different.length > 20) say(`  … and ${r.different.length - 20} more`);
   say(`requests with no bundled reply: ${r.requests}`);
   for (const m of r.missingReplies.slice(0, 20)) say(`  ${m.where}: ${m.purpose} (${m.requests})`);
-  say(`memory versions: ${r.memory.versions}, identical ${r.memory.identical}${r.memory.different.length ? `, different: ${r.memory.different.join(", ")}` : ""}`);
+  say(
+    `memory versions: ${r.memory.versions}, identical ${r.memory.identical}${r.memory.different.length ? `, different: ${r.memory.different.join(", ")}` : ""}`,
+  );
   say(`paper tables: ${r.tables.identical ? "identical" : "different"}`);
-  say(r.ok ? `verified: every number replayed identically (${(r.ms / 1000).toFixed(1)} s)` : "NOT verified: the replay differs from the bundle");
+  say(
+    r.ok
+      ? `verified: every number replayed identically (${(r.ms / 1000).toFixed(1)} s)`
+      : "NOT verified: the replay differs from the bundle",
+  );
 }
 
 export function registerBundle(program: Command): void {
@@ -70,7 +76,8 @@ export function registerBundle(program: Command): void {
     .option("--concurrency <n>", "jobs at once", "8")
     .option("--json", "machine-readable output")
     .action(async (file: string, o: { concurrency: string; json?: boolean }) => {
-      if (!/^\d+$/.test(o.concurrency) || Number(o.concurrency) < 1) throw new CliError(`--concurrency: "${o.concurrency}" is not a positive whole number`);
+      if (!/^\d+$/.test(o.concurrency) || Number(o.concurrency) < 1)
+        throw new CliError(`--concurrency: "${o.concurrency}" is not a positive whole number`);
       const r = await verifyBundle(file, { dataFrom: getDb(), concurrency: Number(o.concurrency) });
       if (o.json) console.log(JSON.stringify(r));
       else printReport(r);

@@ -23,7 +23,9 @@ function whoAsked(conn: Database.Database, key: string): string {
     )
     .get(key) as { purpose: string; job: number | null; method: string; task: string; item: string } | undefined;
   if (!r) return "no ledger row";
-  return r.job !== null ? `job ${r.job} (${r.method} / ${r.task} / ${r.item}), purpose ${r.purpose}` : `a memory build, purpose ${r.purpose}`;
+  return r.job !== null
+    ? `job ${r.job} (${r.method} / ${r.task} / ${r.item}), purpose ${r.purpose}`
+    : `a memory build, purpose ${r.purpose}`;
 }
 
 /** Checks `file` as a bundle; returns its description. Throws (changing nothing) when it is not a sound one. */

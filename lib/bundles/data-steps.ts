@@ -30,8 +30,16 @@ export function dataSteps(kind: string, from: string, datasetId: number, usersSq
         where: `s.user_id IN (${users})`,
         set: set({ id: mv("id", "hc_dialogues"), dataset_id: ds, user_id: mv("user_id", "hc_users") }),
       },
-      { table: "hc_turns", where: `s.dialogue_id IN (${dialogues})`, set: set({ id: mv("id", "hc_turns"), dialogue_id: mv("dialogue_id", "hc_dialogues") }) },
-      { table: "hc_qa", where: `s.user_id IN (${users})`, set: set({ id: mv("id", "hc_qa"), dataset_id: ds, user_id: mv("user_id", "hc_users") }) },
+      {
+        table: "hc_turns",
+        where: `s.dialogue_id IN (${dialogues})`,
+        set: set({ id: mv("id", "hc_turns"), dialogue_id: mv("dialogue_id", "hc_dialogues") }),
+      },
+      {
+        table: "hc_qa",
+        where: `s.user_id IN (${users})`,
+        set: set({ id: mv("id", "hc_qa"), dataset_id: ds, user_id: mv("user_id", "hc_users") }),
+      },
     ];
   }
   const users = `SELECT id FROM "${from}".pal_users WHERE dataset_id = ${datasetId} AND user_key IN (${usersSql})`;
@@ -57,6 +65,10 @@ export function dataSteps(kind: string, from: string, datasetId: number, usersSq
     perSample("pal_logs"),
     perSample("pal_turns"),
     perSample("pal_topics"),
-    { table: "pal_candidates", where: `s.topic_id IN (${topics})`, set: set({ id: mv("id", "pal_candidates"), topic_id: mv("topic_id", "pal_topics") }) },
+    {
+      table: "pal_candidates",
+      where: `s.topic_id IN (${topics})`,
+      set: set({ id: mv("id", "pal_candidates"), topic_id: mv("topic_id", "pal_topics") }),
+    },
   ];
 }

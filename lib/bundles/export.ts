@@ -32,7 +32,13 @@ function runSteps(e: number): CopyStep[] {
       table: "users",
       where: `s.id IN (SELECT created_by FROM src.experiments WHERE id = ${e} UNION SELECT user_id FROM src.case_marks WHERE experiment_id = ${e})`,
       // Only the name travels: the mark's author as the case studies show it.
-      set: { email: `'author-' || s.id || '@bundle.invalid'`, password_hash: "''", role: "'annotator'", disabled: "1", last_login_at: "NULL" },
+      set: {
+        email: `'author-' || s.id || '@bundle.invalid'`,
+        password_hash: "''",
+        role: "'annotator'",
+        disabled: "1",
+        last_login_at: "NULL",
+      },
     },
     { table: "experiments", where: `s.id = ${e}` },
     { table: "experiment_run_records", where: `s.experiment_id = ${e}` },
@@ -69,8 +75,22 @@ function runSteps(e: number): CopyStep[] {
 /** Writes experiment `id` of `db` as a bundle to `out` (refused when `out` exists). */
 export function exportBundle(db: Db, id: number, out: string, o: { withData?: boolean } = {}): ExportResult {
   const started = Date.now();
-  const exp = db.$client.prepare("SELECT e.*, d.name AS dataset_name, d.kind AS dataset_kind FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?").get(id) as
-    | { id: number; name: string; status: string; config_hash: string; dataset_hash: string; created_at: number; dataset_id: number; dataset_name: string; dataset_kind: string }
+  const exp = db.$client
+    .prepare(
+      "SELECT e.*, d.name AS dataset_name, d.kind AS dataset_kind FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?",
+    )
+    .get(id) as
+    | {
+        id: number;
+        name: string;
+        status: string;
+        config_hash: string;
+        dataset_hash: string;
+        created_at: number;
+        dataset_id: number;
+        dataset_name: string;
+        dataset_kind: string;
+      }
     | undefined;
   if (!exp) throw new NotFoundError(`experiment ${id} does not exist`);
   if (UNFINISHED.includes(exp.status))
@@ -93,7 +113,8 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
       for (const step of runSteps(id)) rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
       if (o.withData) {
         const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
-        for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null)) rows[step.table] = copyRows(conn, "src", "main", step);
+        for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
+          rows[step.table] = copyRows(conn, "src", "main", step);
       }
       for (const ddl of META_DDL) conn.exec(ddl);
       conn.exec(`INSERT INTO pal_bundle_replies (key, digest) SELECT c.key, ${REPLY_DIGEST_SQL} FROM llm_cache c`);

@@ -69,7 +69,8 @@ export function readMeta(conn: Database.Database, schema: string, file: string):
     return v;
   };
   const format = need("format");
-  if (format !== BUNDLE_FORMAT) throw new InvalidInputError(`${file}: bundle format "${format}" is not one this version reads (${BUNDLE_FORMAT})`);
+  if (format !== BUNDLE_FORMAT)
+    throw new InvalidInputError(`${file}: bundle format "${format}" is not one this version reads (${BUNDLE_FORMAT})`);
   const int = (k: keyof BundleMeta) => {
     const v = need(k);
     if (!/^\d+$/.test(v)) throw new InvalidInputError(`${file}: pal_bundle.${k} "${v}" is not a number`);

@@ -67,12 +67,21 @@ export function findDataset(db: Db, meta: Pick<CheckedBundle, "datasetHash" | "d
 
 /** The experiment this database already holds for the bundle's run, if any. */
 function existingRun(conn: Database.Database, meta: CheckedBundle): number | null {
-  const imported = conn.prepare("SELECT experiment_id AS id FROM experiment_imports WHERE run_uid = ?").get(meta.runUid) as { id: number } | undefined;
+  const imported = conn.prepare("SELECT experiment_id AS id FROM experiment_imports WHERE run_uid = ?").get(meta.runUid) as
+    { id: number } | undefined;
   if (imported) return imported.id;
   // The database the run was made in: the same experiment, found by what its uid is made of.
   const natives = conn
-    .prepare("SELECT id, name, config_hash AS configHash, dataset_hash AS datasetHash, created_at AS createdAt FROM experiments WHERE dataset_hash = ? AND id = ?")
-    .all(meta.datasetHash, meta.sourceExperimentId) as Array<{ id: number; name: string; configHash: string; datasetHash: string; createdAt: number }>;
+    .prepare(
+      "SELECT id, name, config_hash AS configHash, dataset_hash AS datasetHash, created_at AS createdAt FROM experiments WHERE dataset_hash = ? AND id = ?",
+    )
+    .all(meta.datasetHash, meta.sourceExperimentId) as Array<{
+    id: number;
+    name: string;
+    configHash: string;
+    datasetHash: string;
+    createdAt: number;
+  }>;
   return natives.find((n) => runUidOf(n) === meta.runUid)?.id ?? null;
 }
 
@@ -83,7 +92,8 @@ function authorFor(conn: Database.Database, name: string | null): number {
   if (found) return found.id;
   // No password can match "!" (never a hash the login accepts), and the account is disabled.
   return Number(
-    conn.prepare("INSERT INTO users (email, name, role, password_hash, disabled) VALUES (?, ?, 'annotator', '!', 1)").run(email, name).lastInsertRowid,
+    conn.prepare("INSERT INTO users (email, name, role, password_hash, disabled) VALUES (?, ?, 'annotator', '!', 1)").run(email, name)
+      .lastInsertRowid,
   );
 }
 
@@ -140,16 +150,35 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           run("b", {
             table: "datasets",
             where: `s.id = ${meta.datasetId}`,
-            set: { id: String(datasetId), name: q(name), imported_by: o.importedBy == null ? "NULL" : String(o.importedBy), source: q(`bundle ${path.basename(file)}`) },
+            set: {
+              id: String(datasetId),
+              name: q(name),
+              imported_by: o.importedBy == null ? "NULL" : String(o.importedBy),
+              source: q(`bundle ${path.basename(file)}`),
+            },
           });
           const remap = { datasetId, offset };
           const steps = local
-            ? dataSteps(meta.datasetKind, "l", local.id, "SELECT user_key FROM b.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM b.memory_versions", remap)
-            : dataSteps(meta.datasetKind, "b", meta.datasetId, "SELECT user_key FROM b.pal_users UNION SELECT user_key FROM b.hc_users", remap);
+            ? dataSteps(
+                meta.datasetKind,
+                "l",
+                local.id,
+                "SELECT user_key FROM b.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM b.memory_versions",
+                remap,
+              )
+            : dataSteps(
+                meta.datasetKind,
+                "b",
+                meta.datasetId,
+                "SELECT user_key FROM b.pal_users UNION SELECT user_key FROM b.hc_users",
+                remap,
+              );
           for (const step of steps) run(local ? "l" : "b", step);
         }
 
-        conn.exec("CREATE TEMP TABLE IF NOT EXISTS bundle_map (tbl TEXT NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, fresh INTEGER NOT NULL, PRIMARY KEY (tbl, old))");
+        conn.exec(
+          "CREATE TEMP TABLE IF NOT EXISTS bundle_map (tbl TEXT NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, fresh INTEGER NOT NULL, PRIMARY KEY (tbl, old))",
+        );
         conn.exec("DELETE FROM temp.bundle_map");
         const mapped = (tbl: string, col: string) => `(SELECT new FROM temp.bundle_map WHERE tbl = '${tbl}' AND old = s.${col})`;
         const freshVersions = `SELECT old FROM temp.bundle_map WHERE tbl = 'v' AND fresh = 1`;
@@ -158,7 +187,16 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           run("b", {
             table: "experiments",
             where: "1",
-            set: { id: String(newE), dataset_id: String(datasetId), status: "'queued'", started_at: "NULL", finished_at: "NULL", error: "NULL", finished_at_start: "NULL", created_by: "NULL" },
+            set: {
+              id: String(newE),
+              dataset_id: String(datasetId),
+              status: "'queued'",
+              started_at: "NULL",
+              finished_at: "NULL",
+              error: "NULL",
+              finished_at_start: "NULL",
+              created_by: "NULL",
+            },
           });
           run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: String(newE) } });
           run("b", {
@@ -189,8 +227,12 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           const insMap = conn.prepare("INSERT INTO temp.bundle_map (tbl, old, new, fresh) VALUES (?, ?, ?, ?)");
           for (const u of conn.prepare("SELECT id, name FROM b.users").all() as Array<{ id: number; name: string | null }>)
             insMap.run("u", u.id, authorFor(conn, u.name), 0);
-          const sameVersion = conn.prepare("SELECT id FROM memory_versions WHERE dataset_id = ? AND user_key = ? AND method = ? AND settings_key = ?");
-          for (const v of conn.prepare("SELECT id, user_key AS userKey, method, settings_key AS settingsKey FROM b.memory_versions").all() as Array<{
+          const sameVersion = conn.prepare(
+            "SELECT id FROM memory_versions WHERE dataset_id = ? AND user_key = ? AND method = ? AND settings_key = ?",
+          );
+          for (const v of conn
+            .prepare("SELECT id, user_key AS userKey, method, settings_key AS settingsKey FROM b.memory_versions")
+            .all() as Array<{
             id: number;
             userKey: string;
             method: string;
@@ -212,16 +254,29 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
             set: { id: mapped("v", "id"), dataset_id: String(datasetId) },
           });
           const step = (col: string) => `s.${col} + ${off.memory_steps}`;
-          run("b", { table: "memory_steps", where: `s.version_id IN (${freshVersions})`, set: { id: step("id"), version_id: mapped("v", "version_id") } });
+          run("b", {
+            table: "memory_steps",
+            where: `s.version_id IN (${freshVersions})`,
+            set: { id: step("id"), version_id: mapped("v", "version_id") },
+          });
           run("b", {
             table: "memory_entries",
             where: `s.version_id IN (${freshVersions})`,
-            set: { id: `s.id + ${off.memory_entries}`, version_id: mapped("v", "version_id"), step_id: step("step_id"), expired_by_step_id: step("expired_by_step_id") },
+            set: {
+              id: `s.id + ${off.memory_entries}`,
+              version_id: mapped("v", "version_id"),
+              step_id: step("step_id"),
+              expired_by_step_id: step("expired_by_step_id"),
+            },
           });
           run("b", { table: "experiment_memory_versions", where: "1", set: { experiment_id: exp, version_id: mapped("v", "version_id") } });
           run("b", { table: "jobs", where: "1", set: { id: `s.id + ${off.jobs}`, experiment_id: exp } });
           run("b", { table: "job_scores", where: "1", set: { id: `s.id + ${off.job_scores}`, job_id: `s.job_id + ${off.jobs}` } });
-          run("b", { table: "case_marks", where: "1", set: { id: `s.id + ${off.case_marks}`, experiment_id: exp, user_id: mapped("u", "user_id") } });
+          run("b", {
+            table: "case_marks",
+            where: "1",
+            set: { id: `s.id + ${off.case_marks}`, experiment_id: exp, user_id: mapped("u", "user_id") },
+          });
           // A memory version this database had already keeps its own ledger; the jobs' rows all come.
           run("b", {
             table: "llm_calls",
@@ -237,13 +292,28 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           // The sums the triggers just wrote, as the source had them (its score sums are not kept by triggers).
           for (const table of ["experiment_groups", "experiment_score_sums", "experiment_ledger_sums"])
             run("b", { table, where: "1", set: { experiment_id: exp }, conflict: "replace" });
-          run("b", { table: "memory_ledger_sums", where: `s.version_id IN (${freshVersions})`, set: { version_id: mapped("v", "version_id") }, conflict: "replace" });
+          run("b", {
+            table: "memory_ledger_sums",
+            where: `s.version_id IN (${freshVersions})`,
+            set: { version_id: mapped("v", "version_id") },
+            conflict: "replace",
+          });
           conn
             .prepare(
               `INSERT INTO experiment_imports (experiment_id, run_uid, source, source_experiment_id, exported_at, exported_version, dataset_from_bundle, imported_at, imported_by)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             )
-            .run(newE, meta.runUid, o.source ?? path.basename(file), e, meta.exportedAt, meta.exportedVersion, fromBundle ? 1 : 0, Date.now(), o.importedBy ?? null);
+            .run(
+              newE,
+              meta.runUid,
+              o.source ?? path.basename(file),
+              e,
+              meta.exportedAt,
+              meta.exportedVersion,
+              fromBundle ? 1 : 0,
+              Date.now(),
+              o.importedBy ?? null,
+            );
         }
         run("b", { table: "llm_cache", where: "1", conflict: "ignore" });
         run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });

@@ -25,7 +25,10 @@ type Section = { title: string; lines?: string[]; table?: Table; pre?: string };
  * at merge. Until then the card says the audit is not available; it never shows a made-up verdict.
  */
 export function protocolAuditSection(_db: Db, _experimentId: number): Section {
-  return { title: "Protocol audit", lines: ["Not available in this build: the protocol audit (lib/experiments/protocol-audit.ts) is not wired yet."] };
+  return {
+    title: "Protocol audit",
+    lines: ["Not available in this build: the protocol audit (lib/experiments/protocol-audit.ts) is not wired yet."],
+  };
 }
 
 /** The ledger rows of the run: its jobs', its memory builds' (the versions it answered from) and those carrying the experiment. */
@@ -40,19 +43,33 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
        FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?`,
     )
     .get(id) as
-    | { name: string; status: string; config: string; hash: string; createdAt: number; finishedAt: number | null; dataset: string; kind: string }
+    | {
+        name: string;
+        status: string;
+        config: string;
+        hash: string;
+        createdAt: number;
+        finishedAt: number | null;
+        dataset: string;
+        kind: string;
+      }
     | undefined;
   if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
   const config = parseExperimentConfig(JSON.parse(e.config));
-  const record = conn.prepare("SELECT record FROM experiment_run_records WHERE experiment_id = ?").get(id) as { record: string } | undefined;
+  const record = conn.prepare("SELECT record FROM experiment_run_records WHERE experiment_id = ?").get(id) as
+    { record: string } | undefined;
   const recorded = record ? (JSON.parse(record.record) as Record<string, unknown>) : null;
   const imported = conn
-    .prepare("SELECT source, exported_version AS version, exported_at AS exportedAt, imported_at AS importedAt FROM experiment_imports WHERE experiment_id = ?")
+    .prepare(
+      "SELECT source, exported_version AS version, exported_at AS exportedAt, imported_at AS importedAt FROM experiment_imports WHERE experiment_id = ?",
+    )
     .get(id) as { source: string; version: string; exportedAt: number; importedAt: number } | undefined;
   const version =
     (typeof recorded?.projectVersion === "string" && recorded.projectVersion) ||
     (typeof recorded?.version === "string" && recorded.version) ||
-    (imported ? `${imported.version} (the version that exported it; the run record names none)` : "not recorded (the run has no run record naming it)");
+    (imported
+      ? `${imported.version} (the version that exported it; the run record names none)`
+      : "not recorded (the run has no run record naming it)");
   const iso = (t: number | null) => (t === null ? "-" : new Date(t).toISOString());
 
   const run = {
@@ -72,7 +89,9 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
         ["Seed", config.seed],
         ["Retriever", config.retriever],
         ["PAL Studio version", version],
-        ...(imported ? [["Imported", `from ${imported.source}, exported ${iso(imported.exportedAt)}, imported ${iso(imported.importedAt)}`]] : []),
+        ...(imported
+          ? [["Imported", `from ${imported.source}, exported ${iso(imported.exportedAt)}, imported ${iso(imported.importedAt)}`]]
+          : []),
       ] as Table["rows"],
     },
   };
@@ -95,7 +114,15 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
          sum(CASE WHEN cache_hit = 0 THEN completion_tokens ELSE 0 END) AS completion, sum(usage_unknown) AS unknown
        FROM llm_calls WHERE ${RUN_CALLS} GROUP BY part, role ORDER BY part, role`,
     )
-    .all({ e: id }) as Array<{ part: string; role: string; requests: number; hits: number; prompt: number; completion: number; unknown: number }>;
+    .all({ e: id }) as Array<{
+    part: string;
+    role: string;
+    requests: number;
+    hits: number;
+    prompt: number;
+    completion: number;
+    unknown: number;
+  }>;
   const usd = (role: string, p: number, c: number) => {
     const price = config.prices[role as keyof typeof config.prices];
     return price ? ((p * price.prompt + c * price.completion) / 1e6).toFixed(2) : "-";
@@ -113,7 +140,10 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
       {
         title: "Models as served",
         lines: ["Per configuration, the model asked for and the model the endpoint said answered (requests sent, cache hits excluded)."],
-        table: { head: ["Role", "Configuration", "Model asked", "Model served", "Endpoint", "Requests"], rows: served.map((r) => [r.role, r.config, r.model, r.served, r.endpoint, r.n]) },
+        table: {
+          head: ["Role", "Configuration", "Model asked", "Model served", "Endpoint", "Requests"],
+          rows: served.map((r) => [r.role, r.config, r.model, r.served, r.endpoint, r.n]),
+        },
       },
       {
         title: "Parameters as sent",
@@ -126,10 +156,21 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
       protocolAuditSection(db, id),
       {
         title: "Costs",
-        lines: [`From the ledger; USD at the experiment's prices (${Object.keys(config.prices).length ? "per role, USD per million tokens" : "none set"}).`],
+        lines: [
+          `From the ledger; USD at the experiment's prices (${Object.keys(config.prices).length ? "per role, USD per million tokens" : "none set"}).`,
+        ],
         table: {
           head: ["Part", "Role", "Requests", "Cache hits", "Prompt tokens", "Completion tokens", "Tokens unknown", "USD"],
-          rows: cost.map((c) => [c.part, c.role, c.requests, c.hits, c.prompt, c.completion, c.unknown, usd(c.role, c.prompt, c.completion)]),
+          rows: cost.map((c) => [
+            c.part,
+            c.role,
+            c.requests,
+            c.hits,
+            c.prompt,
+            c.completion,
+            c.unknown,
+            usd(c.role, c.prompt, c.completion),
+          ]),
         },
       },
       { title: "Paper tables", pre: tables },
@@ -150,13 +191,18 @@ function markdown(card: { title: string; sections: Section[] }): string {
       for (const r of s.table.rows) out.push(`| ${r.map(esc).join(" | ")} |`);
       out.push("");
     }
-    if (s.pre) out.push(s.pre.replace(/^#+ /gm, (m) => `#${m}`), "");
+    if (s.pre)
+      out.push(
+        s.pre.replace(/^#+ /gm, (m) => `#${m}`),
+        "",
+      );
   }
   return out.join("\n");
 }
 
 function html(card: { title: string; sections: Section[] }): string {
-  const esc = (v: string | number | null) => cell(v).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const esc = (v: string | number | null) =>
+    cell(v).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const body = card.sections
     .map((s) => {
       const parts = [`<h2>${esc(s.title)}</h2>`, ...(s.lines ?? []).map((l) => `<p>${esc(l)}</p>`)];

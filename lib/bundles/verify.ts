@@ -160,7 +160,8 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     let replayed = 0;
     for (const [k, b] of before) {
       const a = after.get(k);
-      const diff = (what: string) => different.push({ job: b.id, method: b.method, task: b.task, item: b.item, replicate: b.replicate, what });
+      const diff = (what: string) =>
+        different.push({ job: b.id, method: b.method, task: b.task, item: b.item, replicate: b.replicate, what });
       if (!a) {
         diff("not in the replay");
         continue;

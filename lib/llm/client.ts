@@ -488,7 +488,13 @@ export class ModelClient {
     let sdk = this.core.sdks.get(key);
     if (!sdk) {
       // keepAliveFetch: node:http with keep-alive sockets, a third of the global fetch's CPU per request (http-fetch.ts).
-      sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch: this.core.opts.offline ? offlineFetch : keepAliveFetch });
+      sdk = new OpenAI({
+        apiKey: cfg.apiKey ?? "not-set",
+        baseURL: cfg.baseURL,
+        timeout,
+        maxRetries: 0,
+        fetch: this.core.opts.offline ? offlineFetch : keepAliveFetch,
+      });
       this.core.sdks.set(key, sdk);
     }
     return sdk;
