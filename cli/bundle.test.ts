@@ -216,6 +216,28 @@ describe("pal bundle", () => {
     expect(r.stdout).toContain("NOT verified");
   }, 120_000);
 
+  it("a .gz bundle is a few times smaller and imports and verifies as the plain one", async () => {
+    const gz = path.join(dir, "run.palbundle.gz");
+    const ex = await pal(src.file, ["bundle", "export", "1", "--out", gz, "--json"]);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(JSON.parse(ex.stdout).bytes).toBeLessThan(fs.statSync(file).size / 3);
+    const v = await pal(src.file, ["bundle", "verify", gz, "--json"]);
+    expect(v.code, v.stderr).toBe(0);
+    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, requests: 0, file: gz });
+    const dst = tempDb();
+    try {
+      await importPalset(dst.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+      const im = await pal(dst.file, ["bundle", "import", gz, "--json"]);
+      expect(im.code, im.stderr).toBe(0);
+      expect(JSON.parse(im.stdout).experiment).toEqual({ id: 1 });
+      const d = new Database(dst.file, { readonly: true });
+      expect(d.prepare("SELECT source FROM experiment_imports").get()).toEqual({ source: "run.palbundle.gz" });
+      d.close();
+    } finally {
+      dst.cleanup();
+    }
+  }, 120_000);
+
   it("a file that is not a bundle is refused, naming it", async () => {
     const junk = path.join(dir, "junk.palbundle");
     fs.writeFileSync(junk, "not a database at all, just text that is long enough to be read as a header...");

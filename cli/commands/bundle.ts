@@ -1,7 +1,8 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
 import { getDb } from "@/db/client";
-import { exportBundle } from "@/lib/bundles/export";
+import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
 import { importBundle } from "@/lib/bundles/import";
 import { verifyBundle, type VerifyReport } from "@/lib/bundles/verify";
 import { runCardOfBundle, runCardOfExperiment } from "@/lib/bundles/run-card";
@@ -40,11 +41,11 @@ export function registerBundle(program: Command): void {
     .command("export")
     .description("write an experiment (results, memory, marks, every model request and reply it used; no keys) to one SQLite file")
     .argument("<experiment>", "the experiment's id")
-    .requiredOption("--out <file>", "the bundle file to create (refused when it exists)")
+    .requiredOption("--out <file>", "the bundle file to create (refused when it exists); a name ending in .gz is gzip-compressed")
     .option("--with-data", "also carry the data set's rows the run read (for a lab that lacks the data set)")
     .option("--json", "machine-readable output")
-    .action((experiment: string, o: { out: string; withData?: boolean; json?: boolean }) => {
-      const r = exportBundle(getDb(), idArg(experiment), o.out, { withData: o.withData });
+    .action(async (experiment: string, o: { out: string; withData?: boolean; json?: boolean }) => {
+      const r = await exportBundleTo(getDb(), idArg(experiment), o.out, { withData: o.withData });
       if (o.json) console.log(JSON.stringify(r));
       else
         console.log(
@@ -57,8 +58,8 @@ export function registerBundle(program: Command): void {
     .description("import a bundle's run as a new experiment, marked as imported (a run imported before is not duplicated)")
     .argument("<file>", "a file written by `pal bundle export`")
     .option("--json", 'machine-readable output: {"experiment": {"id": …}}')
-    .action((file: string, o: { json?: boolean }) => {
-      const r = importBundle(getDb(), file);
+    .action(async (file: string, o: { json?: boolean }) => {
+      const r = await withPlainBundle(file, (plain) => importBundle(getDb(), plain, { source: path.basename(file) }));
       if (o.json) console.log(JSON.stringify({ experiment: { id: r.experimentId }, alreadyImported: r.alreadyImported, ms: r.ms }));
       else if (r.alreadyImported) console.log(`this run is here already as experiment ${r.experimentId}; nothing was imported`);
       else
@@ -78,7 +79,8 @@ export function registerBundle(program: Command): void {
     .action(async (file: string, o: { concurrency: string; json?: boolean }) => {
       if (!/^\d+$/.test(o.concurrency) || Number(o.concurrency) < 1)
         throw new CliError(`--concurrency: "${o.concurrency}" is not a positive whole number`);
-      const r = await verifyBundle(file, { dataFrom: getDb(), concurrency: Number(o.concurrency) });
+      const r = await withPlainBundle(file, (plain) => verifyBundle(plain, { dataFrom: getDb(), concurrency: Number(o.concurrency) }));
+      r.file = file;
       if (o.json) console.log(JSON.stringify(r));
       else printReport(r);
       if (!r.ok) process.exitCode = 3;
@@ -90,9 +92,12 @@ export function registerBundle(program: Command): void {
     .argument("<source>", "a bundle file, or an experiment id of this database")
     .option("--format <format>", "md or html", "md")
     .option("--out <file>", "write to this file instead of stdout")
-    .action((source: string, o: { format: string; out?: string }) => {
+    .action(async (source: string, o: { format: string; out?: string }) => {
       if (o.format !== "md" && o.format !== "html") throw new CliError(`--format: "${o.format}" is not one of md, html`);
-      const card = /^\d+$/.test(source) ? runCardOfExperiment(getDb(), Number(source), o.format) : runCardOfBundle(source, o.format);
+      const format = o.format;
+      const card = /^\d+$/.test(source)
+        ? runCardOfExperiment(getDb(), Number(source), format)
+        : await withPlainBundle(source, (plain) => runCardOfBundle(plain, format));
       if (o.out) {
         fs.writeFileSync(o.out, card);
         process.stderr.write(`wrote ${o.out}\n`);

@@ -107,6 +107,11 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
   const rows: Record<string, number> = {};
   try {
     registerFunctions(conn);
+    // A file of our own until it is renamed into place (a failure removes it): no journal to write twice.
+    conn.pragma("journal_mode = OFF");
+    conn.pragma("synchronous = OFF");
+    // The items' text index is rebuilt by whoever imports the jobs: not worth its bytes here.
+    for (const t of ["jobs_text_insert", "jobs_text_update", "jobs_text_delete"]) conn.exec(`DROP TRIGGER IF EXISTS ${t}`);
     conn.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
     // One transaction: every table is read from one snapshot of the source, whoever writes meanwhile.
     conn.transaction(() => {
@@ -129,12 +134,9 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
         datasetHash: exp.dataset_hash,
         withData: !!o.withData,
       });
-      // The items' text index is rebuilt by whoever imports the jobs: not worth its bytes here.
-      conn.exec("DELETE FROM job_text");
     })();
     conn.exec("DETACH DATABASE src");
     conn.pragma("journal_mode = DELETE");
-    conn.exec("VACUUM");
     conn.close();
     fs.renameSync(partial, target);
     return { file: target, bytes: fs.statSync(target).size, ms: Date.now() - started, rows };

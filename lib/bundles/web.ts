@@ -13,6 +13,7 @@ import { AppError, InvalidInputError } from "@/lib/errors";
 import { MAX_UPLOAD_BYTES } from "@/lib/datasets/upload-limits";
 import { exportBundle } from "./export";
 import { importBundle, type ImportResult } from "./import";
+import { withPlainBundle } from "./gzip";
 
 export function bundleDownload(db: Db, id: number, withData: boolean): { body: Buffer; filename: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bundle-"));
@@ -66,7 +67,7 @@ export async function importUploadedBundle(
         .replace(/[\u0000-\u001f]/g, "")
         .slice(0, 200) || "upload";
     try {
-      return importBundle(db, file, { source, importedBy: userId });
+      return await withPlainBundle(file, (plain) => importBundle(db, plain, { source, importedBy: userId }));
     } catch (e) {
       // The temp file's path means nothing to the person uploading: name their file instead.
       if (e instanceof AppError) e.message = e.message.replaceAll(file, source);
