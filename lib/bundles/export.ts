@@ -10,7 +10,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { openDb, type Db } from "@/db/client";
+import { openDb, openSqlite, type Db } from "@/db/client";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { projectVersion } from "@/lib/version";
 import { copyRows, type CopyStep } from "./copy";
@@ -102,6 +102,12 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
   if (!source || source === ":memory:") throw new InvalidInputError("bundle export needs a database file");
 
   const partial = `${target}.partial-${process.pid}`;
+  // Pages of 64 kB, set before the first table: a cached prompt of a few kB takes a 4 kB page of its own, a third of it empty.
+  fs.closeSync(fs.openSync(partial, "wx", 0o600)); // private from its first byte, as openDb makes a database
+  const pre = openSqlite(partial);
+  pre.pragma("page_size = 65536");
+  for (const ddl of META_DDL) pre.exec(ddl);
+  pre.close();
   const bundle = openDb(partial);
   const conn = bundle.$client;
   const rows: Record<string, number> = {};
@@ -121,7 +127,6 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
         for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
           rows[step.table] = copyRows(conn, "src", "main", step);
       }
-      for (const ddl of META_DDL) conn.exec(ddl);
       conn.exec(`INSERT INTO pal_bundle_replies (key, digest) SELECT c.key, ${REPLY_DIGEST_SQL} FROM llm_cache c`);
       writeMeta(conn, "main", {
         format: BUNDLE_FORMAT,
