@@ -11,7 +11,11 @@ export function ImportBundleForm() {
   async function upload(file: File) {
     setState({ kind: "busy" });
     try {
-      const res = await fetch(`/api/experiments/bundle?name=${encodeURIComponent(file.name)}`, { method: "POST", body: file });
+      const res = await fetch(`/api/experiments/bundle?name=${encodeURIComponent(file.name)}`, {
+        method: "POST",
+        headers: { "content-type": "application/vnd.pal-bundle" },
+        body: file,
+      });
       const body = (await res.json().catch(() => ({}))) as { experiment?: { id: number }; alreadyImported?: boolean; error?: string };
       if (!res.ok || !body.experiment) setState({ kind: "error", message: body.error ?? `the import failed (HTTP ${res.status})` });
       else setState({ kind: "done", id: body.experiment.id, again: !!body.alreadyImported });

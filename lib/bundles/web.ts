@@ -15,6 +15,9 @@ import { exportBundle } from "./export";
 import { importBundle, type ImportResult } from "./import";
 import { withPlainBundle } from "./gzip";
 
+/** The upload's media type (POST /api/experiments/bundle). */
+export const BUNDLE_MEDIA_TYPE = "application/vnd.pal-bundle";
+
 export function bundleDownload(db: Db, id: number, withData: boolean): { body: Buffer; filename: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bundle-"));
   try {
