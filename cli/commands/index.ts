@@ -23,5 +23,6 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { name: "campaign", commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
   { name: "run", commands: ["run"], load: async () => (await import("./run")).registerRun },
   { name: "table", commands: ["table"], load: async () => (await import("./table")).registerTable },
+  { name: "bundle", commands: ["bundle"], load: async () => (await import("./bundle")).registerBundle },
   { name: "backup", commands: ["backup", "restore"], load: async () => (await import("./backup")).registerBackup },
 ];

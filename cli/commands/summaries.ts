@@ -14,6 +14,7 @@ export const SUMMARIES = {
   campaign: "human-evaluation campaigns",
   run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
   table: "an experiment's paper tables (Mem-PAL Tables 2-3, HiCUPID Table 3) as LaTeX, Markdown or CSV, beside the published rows",
+  bundle: "an experiment as one file another lab imports and replays offline (export, import, verify, card)",
   backup: "copy the database to a file with SQLite's online backup (safe while the server runs)",
   restore: "replace the database (PAL_DB) with a backup; refused while a process has it open",
 } as const;

@@ -67,6 +67,28 @@ export const experimentRunRecords = sqliteTable("experiment_run_records", {
   updatedAt: integer("updated_at").notNull(),
 });
 
+/**
+ * An experiment that came in as a bundle (lib/bundles): from which file and run, exported when and by
+ * which version, imported when and by whom. `run_uid` names the source run, so a bundle imported twice
+ * (or a second export of the same run) finds the experiment it made instead of making another.
+ */
+export const experimentImports = sqliteTable("experiment_imports", {
+  experimentId: integer("experiment_id")
+    .primaryKey()
+    .references(() => experiments.id, { onDelete: "cascade" }),
+  runUid: text("run_uid").notNull().unique(),
+  /** The bundle's file name as given at import. */
+  source: text("source").notNull(),
+  sourceExperimentId: integer("source_experiment_id").notNull(),
+  exportedAt: integer("exported_at").notNull(),
+  /** The exporting PAL Studio's version (package version and commit). */
+  exportedVersion: text("exported_version").notNull(),
+  /** Whether the data set's rows came with the bundle (a copy of the rows the run read), not from this database. */
+  datasetFromBundle: integer("dataset_from_bundle", { mode: "boolean" }).notNull().default(false),
+  importedAt: integer("imported_at").notNull(),
+  importedBy: integer("imported_by").references(() => users.id, { onDelete: "set null" }),
+});
+
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

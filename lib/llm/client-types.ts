@@ -81,6 +81,8 @@ export type ModelClientOptions = {
   concurrency?: Partial<Record<ModelRole, number>>;
   /** The origin written to the ledger when a call names none. */
   origin?: Origin;
+  /** Sends nothing: a request the cache cannot answer fails with HTTP 404 "no bundled reply" (a bundle's replay, lib/bundles/verify.ts). */
+  offline?: boolean;
 };
 
 /** Counters of one client (and every scoped view of it) since it was created. */

@@ -67,6 +67,7 @@ export function createCore(db: Db, options: ModelClientOptions): Core {
       retryBaseMs: options.retryBaseMs ?? 1000,
       retryMaxMs: options.retryMaxMs ?? 60_000,
       regenerations: options.regenerations ?? 2,
+      offline: options.offline ?? false,
     },
     queues: new RoleQueues((role) => concurrency[role] ?? envNumber("PAL_LLM_CONCURRENCY", 4)),
     deferred: [],

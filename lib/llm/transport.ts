@@ -9,6 +9,7 @@ import OpenAI from "openai";
 import type { ModelConfig } from "./config";
 import type { Core } from "./core";
 import { keepAliveFetch } from "./http-fetch";
+import { offlineFetch } from "./offline-fetch";
 import { readUsage, type Completion } from "./reply";
 import { streamCompletion, type Live } from "./stream";
 
@@ -21,7 +22,9 @@ export function sdkOf(core: Core, cfg: ModelConfig): OpenAI {
   let sdk = core.sdks.get(key);
   if (!sdk) {
     // keepAliveFetch: node:http with keep-alive sockets, a third of the global fetch's CPU per request (http-fetch.ts).
-    sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch: keepAliveFetch });
+    // offline (a bundle's replay): nothing is sent; a request the cache cannot answer fails as "no bundled reply".
+    const fetch = core.opts.offline ? offlineFetch : keepAliveFetch;
+    sdk = new OpenAI({ apiKey: cfg.apiKey ?? "not-set", baseURL: cfg.baseURL, timeout, maxRetries: 0, fetch });
     core.sdks.set(key, sdk);
   }
   return sdk;

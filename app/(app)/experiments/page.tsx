@@ -5,6 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listExperiments } from "@/lib/experiments/results";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { NewExperimentForm } from "@/components/experiments/NewExperimentForm";
+import { ImportBundleForm } from "@/components/experiments/ImportBundleForm";
 import { RunStatusBadge } from "@/components/shell/RunStatusBadge";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { kindLabel } from "@/lib/datasets/kinds";
@@ -36,6 +37,7 @@ export default async function ExperimentsPage() {
           judgeBatchApi={judgeEndpointsBatchApi(db)}
         />
       ) : null}
+      <ImportBundleForm />
       {rows.length === 0 ? (
         <EmptyState title="No experiments yet">
           Estimate the paper&apos;s protocol on a data set with <code>npx pal run --dataset NAME --dry-run</code>.

@@ -23,6 +23,7 @@ import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
 import { methodNames } from "@/lib/experiments/method-choices";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
+import { importOf } from "@/lib/bundles/imported";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -41,6 +42,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const changes = presetChanges(parsed);
   // Methods by their display names in every table; a pair "a~b" reads "A vs B".
   const names = methodNames(parsed.methods);
+  const imported = importOf(db, id);
+  const day = (t: number) => new Date(t).toISOString().slice(0, 16).replace("T", " ");
   const nameOf = (key: string) => names[key] ?? key;
   const exportLink = (format: string, label: string) => (
     <a
@@ -59,6 +62,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
+            {exportLink("bundle", "Download bundle")}
+            {exportLink("card-html", "Run card")}
             <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>
               Case studies
             </Link>
@@ -67,6 +72,13 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       />
       <ExperimentControls id={id} initial={prog} />
       <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
+        {imported ? (
+          <p className="mb-1 rounded bg-amber-50 px-2 py-1 text-amber-900" data-testid="imported">
+            Imported from <b>{imported.source}</b> (experiment {imported.sourceExperimentId} there, exported {day(imported.exportedAt)} UTC
+            by version {imported.exportedVersion}) on {day(imported.importedAt)} UTC
+            {imported.datasetFromBundle ? "; its data set's rows came with the bundle" : ""}.
+          </p>
+        ) : null}
         <p className="mb-1" data-testid="preset">
           Protocol: <b>{parsed.preset ? PRESETS[parsed.preset].label : "custom (no preset)"}</b>
           {parsed.preset ? ` · ${changes.length ? `${changes.length} change${changes.length > 1 ? "s" : ""}` : "no changes"}` : ""} ·{" "}

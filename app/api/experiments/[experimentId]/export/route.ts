@@ -3,17 +3,36 @@ import { withRole } from "@/lib/auth/session";
 import { exportExperiment } from "@/lib/experiments/export";
 import { exportFigure, FIGURE_FORMATS } from "@/lib/experiments/figure4";
 import { idParam } from "@/lib/http/request";
+import { bundleDownload } from "@/lib/bundles/web";
+import { runCardOfExperiment } from "@/lib/bundles/run-card";
 
 /**
  * `?format=csv|json|md|html`: the results table, the full results, or the case studies as Markdown or a
  * self-contained HTML figure; for the case studies `task`, `item`, `method`, `tag` and `q` narrow the list.
  * `?format=figure-html|figure-svg`: Figure 4 of one topic, with the figure page's options (`task`, `item`,
  * `m`, `run`, `turns`, `fields`, `width`); `inline=1` shows it instead of downloading (the page's preview).
+ * `?format=bundle` (`&data=1`: with the data set's rows): the run as a bundle (lib/bundles); `?format=card-md|card-html`: its run card.
  */
 export const GET = withRole<{ params: Promise<{ experimentId: string }> }>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
   const sp = new URL(req.url).searchParams;
   const format = sp.get("format") ?? "json";
+  if (format === "bundle") {
+    const b = bundleDownload(getDb(), id, sp.get("data") === "1");
+    return new Response(new Uint8Array(b.body), {
+      headers: { "content-type": "application/vnd.sqlite3", "content-disposition": `attachment; filename="${b.filename}"` },
+    });
+  }
+  if (format === "card-md" || format === "card-html") {
+    const html = format === "card-html";
+    return new Response(runCardOfExperiment(getDb(), id, html ? "html" : "md"), {
+      headers: {
+        "content-type": html ? "text/html; charset=utf-8" : "text/markdown; charset=utf-8",
+        "content-disposition": `${sp.get("inline") === "1" ? "inline" : "attachment"}; filename="experiment-${id}-run-card.${html ? "html" : "md"}"`,
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+      },
+    });
+  }
   if ((FIGURE_FORMATS as readonly string[]).includes(format)) {
     const f = exportFigure(getDb(), id, format as (typeof FIGURE_FORMATS)[number], sp);
     return new Response(f.body, {

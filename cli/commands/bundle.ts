@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { getDb } from "@/db/client";
+import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
+import { importBundle } from "@/lib/bundles/import";
+import { verifyBundle, type VerifyReport } from "@/lib/bundles/verify";
+import { runCardOfBundle, runCardOfExperiment } from "@/lib/bundles/run-card";
+import { SUMMARIES } from "./summaries";
+import { CliError } from "../errors";
+
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+const idArg = (s: string) => {
+  if (!/^\d+$/.test(s)) throw new CliError(`experiment: "${s}" is not an experiment id`);
+  return Number(s);
+};
+
+function printReport(r: VerifyReport): void {
+  const say = (s: string) => process.stdout.write(`${s}\n`);
+  say(`experiment ${r.experiment.id} (${r.experiment.name}) from ${r.file}`);
+  say(`jobs: ${r.jobs}, replayed ${r.replayed}, identical ${r.identical}, different ${r.different.length}`);
+  for (const d of r.different.slice(0, 20)) say(`  job ${d.job} (${d.method} / ${d.task} / ${d.item}, run ${d.replicate}): ${d.what}`);
+  if (r.different.length > 20) say(`  … and ${r.different.length - 20} more`);
+  say(`requests with no bundled reply: ${r.requests}`);
+  for (const m of r.missingReplies.slice(0, 20)) say(`  ${m.where}: ${m.purpose} (${m.requests})`);
+  say(
+    `memory versions: ${r.memory.versions}, identical ${r.memory.identical}${r.memory.different.length ? `, different: ${r.memory.different.join(", ")}` : ""}`,
+  );
+  say(`paper tables: ${r.tables.identical ? "identical" : "different"}`);
+  say(
+    r.ok
+      ? `verified: every number replayed identically (${(r.ms / 1000).toFixed(1)} s)`
+      : "NOT verified: the replay differs from the bundle",
+  );
+}
+
+export function registerBundle(program: Command): void {
+  const bundle = program.command("bundle").description(SUMMARIES.bundle);
+
+  bundle
+    .command("export")
+    .description("write an experiment (results, memory, marks, every model request and reply it used; no keys) to one SQLite file")
+    .argument("<experiment>", "the experiment's id")
+    .requiredOption("--out <file>", "the bundle file to create (refused when it exists); a name ending in .gz is gzip-compressed")
+    .option("--with-data", "also carry the data set's rows the run read (for a lab that lacks the data set)")
+    .option("--json", "machine-readable output")
+    .action(async (experiment: string, o: { out: string; withData?: boolean; json?: boolean }) => {
+      const r = await exportBundleTo(getDb(), idArg(experiment), o.out, { withData: o.withData });
+      if (o.json) console.log(JSON.stringify(r));
+      else
+        console.log(
+          `wrote ${r.file} (${mb(r.bytes)} in ${(r.ms / 1000).toFixed(1)} s: ${r.rows.jobs ?? 0} jobs, ${r.rows.llm_calls ?? 0} ledger rows, ${r.rows.llm_cache ?? 0} replies)`,
+        );
+    });
+
+  bundle
+    .command("import")
+    .description("import a bundle's run as a new experiment, marked as imported (a run imported before is not duplicated)")
+    .argument("<file>", "a file written by `pal bundle export`")
+    .option("--json", 'machine-readable output: {"experiment": {"id": …}}')
+    .action(async (file: string, o: { json?: boolean }) => {
+      const r = await withPlainBundle(file, (plain) => importBundle(getDb(), plain, { source: path.basename(file) }));
+      if (o.json) console.log(JSON.stringify({ experiment: { id: r.experimentId }, alreadyImported: r.alreadyImported, ms: r.ms }));
+      else if (r.alreadyImported) console.log(`this run is here already as experiment ${r.experimentId}; nothing was imported`);
+      else
+        console.log(
+          `imported as experiment ${r.experimentId} in ${(r.ms / 1000).toFixed(1)} s (${r.rows.jobs ?? 0} jobs, ${r.rows.llm_calls ?? 0} ledger rows${
+            r.datasetFromBundle ? "; its data set's rows came with the bundle" : ""
+          })`,
+        );
+    });
+
+  bundle
+    .command("verify")
+    .description("re-run every job of a bundle with the network closed, answering from its replies, and compare the results")
+    .argument("<file>", "a file written by `pal bundle export`")
+    .option("--concurrency <n>", "jobs at once", "8")
+    .option("--json", "machine-readable output")
+    .action(async (file: string, o: { concurrency: string; json?: boolean }) => {
+      if (!/^\d+$/.test(o.concurrency) || Number(o.concurrency) < 1)
+        throw new CliError(`--concurrency: "${o.concurrency}" is not a positive whole number`);
+      const r = await withPlainBundle(file, (plain) => verifyBundle(plain, { dataFrom: getDb(), concurrency: Number(o.concurrency) }));
+      r.file = file;
+      if (o.json) console.log(JSON.stringify(r));
+      else printReport(r);
+      if (!r.ok) process.exitCode = 3;
+    });
+
+  bundle
+    .command("card")
+    .description("the run card (models as served, parameters sent, protocol audit, data hash, costs, version, paper tables)")
+    .argument("<source>", "a bundle file, or an experiment id of this database")
+    .option("--format <format>", "md or html", "md")
+    .option("--out <file>", "write to this file instead of stdout")
+    .action(async (source: string, o: { format: string; out?: string }) => {
+      if (o.format !== "md" && o.format !== "html") throw new CliError(`--format: "${o.format}" is not one of md, html`);
+      const format = o.format;
+      const card = /^\d+$/.test(source)
+        ? runCardOfExperiment(getDb(), Number(source), format)
+        : await withPlainBundle(source, (plain) => runCardOfBundle(plain, format));
+      if (o.out) {
+        fs.writeFileSync(o.out, card);
+        process.stderr.write(`wrote ${o.out}\n`);
+      } else process.stdout.write(card);
+    });
+}

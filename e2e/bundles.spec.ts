@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { test, expect } from "./fixtures";
+import { e2eState, login, account } from "./state";
+import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { experimentReplies } from "../test/experiment-replies";
+
+/**
+ * Another lab's run comes in as a bundle: a run made in a database of its own (the same demo data) is
+ * exported with `pal bundle export`, uploaded on the Experiments page by a researcher, and opens as an
+ * imported experiment with its results and run card. The fake model (TEST DOUBLE) answers the other
+ * lab's run only.
+ */
+let fake: FakeOpenAI;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-bundle-"));
+const bundle = path.join(dir, "other-lab.palbundle");
+
+function palIn(db: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("node", ["bin/pal.mjs", ...args], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: {
+        ...process.env,
+        PAL_DB: db,
+        OPENAI_BASE_URL: fake.baseURL,
+        OPENAI_API_KEY: "sk-e2e",
+        PAL_MODEL_ASSISTANT: "lab-assistant",
+        PAL_MODEL_JUDGE: "lab-judge",
+        PAL_MODEL_USER_SIMULATOR: "lab-sim",
+      },
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pal ${args.join(" ")}: ${err}`))));
+  });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  fake = await startFakeOpenAI();
+  fake.setResponder(experimentReplies());
+  const db = path.join(dir, "other-lab.db");
+  await palIn(db, ["demo"]);
+  await palIn(db, [
+    "run",
+    "--dataset",
+    "PAL-Set demo (en)",
+    "--method",
+    "vanilla,vanilla-log",
+    "--task",
+    "requirement",
+    "--users",
+    "0000",
+    "--json",
+  ]);
+  await palIn(db, ["bundle", "export", "1", "--out", bundle]);
+});
+test.afterAll(async () => {
+  await fake.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a researcher imports another lab's bundle; the run opens marked as imported, with its run card", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments`);
+  const form = page.getByTestId("import-bundle");
+  await form.locator("input[type=file]").setInputFiles(bundle);
+  await expect(form.getByRole("status")).toContainText(/Imported as experiment \d+/);
+  const id = /experiment (\d+)/.exec((await form.getByRole("status").textContent()) ?? "")?.[1];
+  await page.screenshot({ path: path.join("test-results", "bundle-experiments-page.png") });
+  await form.getByRole("link", { name: /experiment \d+/ }).click();
+  await expect(page.getByTestId("imported")).toContainText("Imported from other-lab.palbundle (experiment 1 there");
+  await page.screenshot({ path: path.join("test-results", "bundle-imported-experiment.png") });
+
+  // Once more: the same run is not duplicated.
+  await page.goto(`${e2eState().baseURL}/experiments`);
+  await page.getByTestId("import-bundle").locator("input[type=file]").setInputFiles(bundle);
+  await expect(page.getByTestId("import-bundle").getByRole("status")).toContainText(/This run is here already as experiment \d+/);
+
+  // A file that is not a bundle: the reason, naming the file.
+  const junk = path.join(dir, "notes.palbundle");
+  fs.writeFileSync(junk, "just some notes, not a database");
+  await page.getByTestId("import-bundle").locator("input[type=file]").setInputFiles(junk);
+  await expect(page.getByTestId("import-bundle").getByRole("alert")).toContainText("notes.palbundle is not a SQLite file");
+
+  await page.goto(`${e2eState().baseURL}/api/experiments/${id}/export?format=card-html&inline=1`);
+  await expect(page.getByRole("heading", { name: /Run card: experiment/ })).toBeVisible();
+  await expect(page.getByText("lab-judge").first()).toBeVisible();
+  await page.screenshot({ path: path.join("test-results", "bundle-run-card.png"), fullPage: true });
+});

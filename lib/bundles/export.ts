@@ -1,0 +1,153 @@
+/**
+ * `pal bundle export`: one experiment as a small SQLite file another lab imports and replays offline.
+ * The file is a migrated PAL Studio database holding only the run: the experiment, its run record, jobs
+ * and scores, the memory versions it answered from (steps and entries), the case-study marks and their
+ * authors' names, the ledger rows of its jobs and memory builds and the cached replies and vectors
+ * they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
+ * run read. Never copied: API keys (model settings, endpoints), sessions, login attempts, password
+ * hashes and e-mail addresses (authors keep their names), judge batches; endpoint URLs lose any
+ * user:password@ and query string.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { openDb, openSqlite, type Db } from "@/db/client";
+import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { projectVersion } from "@/lib/version";
+import { copyRows, type CopyStep } from "./copy";
+import { dataSteps } from "./data-steps";
+import { BUNDLE_FORMAT, META_DDL, REPLY_DIGEST_SQL, registerFunctions, runUidOf, writeMeta } from "./format";
+
+export type ExportResult = { file: string; bytes: number; ms: number; rows: Record<string, number> };
+
+const UNFINISHED = ["preparing", "queued", "running"];
+
+/** The steps that copy experiment `e` from `src` into the bundle (main). */
+function runSteps(e: number): CopyStep[] {
+  const jobs = `SELECT id FROM src.jobs WHERE experiment_id = ${e}`;
+  const versions = `SELECT version_id FROM src.experiment_memory_versions WHERE experiment_id = ${e}`;
+  const sums = (table: string): CopyStep => ({ table, where: `s.experiment_id = ${e}`, conflict: "replace" });
+  return [
+    { table: "datasets", where: `s.id = (SELECT dataset_id FROM src.experiments WHERE id = ${e})`, set: { imported_by: "NULL" } },
+    {
+      table: "users",
+      where: `s.id IN (SELECT created_by FROM src.experiments WHERE id = ${e} UNION SELECT user_id FROM src.case_marks WHERE experiment_id = ${e})`,
+      // Only the name travels: the mark's author as the case studies show it.
+      set: {
+        email: `'author-' || s.id || '@bundle.invalid'`,
+        password_hash: "''",
+        role: "'annotator'",
+        disabled: "1",
+        last_login_at: "NULL",
+      },
+    },
+    { table: "experiments", where: `s.id = ${e}` },
+    { table: "experiment_run_records", where: `s.experiment_id = ${e}` },
+    { table: "memory_versions", where: `s.id IN (${versions})`, set: { builder: "NULL", lease_until: "NULL" } },
+    { table: "memory_steps", where: `s.version_id IN (${versions})` },
+    { table: "memory_entries", where: `s.version_id IN (${versions})` },
+    { table: "experiment_memory_versions", where: `s.experiment_id = ${e}` },
+    { table: "jobs", where: `s.experiment_id = ${e}`, set: { worker: "NULL", lease_until: "NULL" } },
+    { table: "job_scores", where: `s.job_id IN (${jobs})` },
+    { table: "case_marks", where: `s.experiment_id = ${e}` },
+    {
+      table: "llm_calls",
+      where: `s.job_id IN (${jobs}) OR s.memory_version_id IN (${versions}) OR s.experiment_id = ${e}`,
+      set: {
+        endpoint: "pal_strip_url(s.endpoint)",
+        judge_run_id: "NULL",
+        memory_version_id: `CASE WHEN s.memory_version_id IN (${versions}) THEN s.memory_version_id END`,
+      },
+    },
+    {
+      table: "llm_cache",
+      where: `s.key IN (SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL)`,
+      set: { endpoint: "pal_strip_url(s.endpoint)" },
+    },
+    // Vectors are cached by (endpoint, model, text) without a ledger key: those of the models the run embedded with.
+    { table: "embedding_cache", where: `s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding')` },
+    sums("experiment_groups"),
+    sums("experiment_score_sums"),
+    sums("experiment_ledger_sums"),
+    { table: "memory_ledger_sums", where: `s.version_id IN (${versions})`, conflict: "replace" },
+  ];
+}
+
+/** Writes experiment `id` of `db` as a bundle to `out` (refused when `out` exists). */
+export function exportBundle(db: Db, id: number, out: string, o: { withData?: boolean } = {}): ExportResult {
+  const started = Date.now();
+  const exp = db.$client
+    .prepare(
+      "SELECT e.*, d.name AS dataset_name, d.kind AS dataset_kind FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?",
+    )
+    .get(id) as
+    | {
+        id: number;
+        name: string;
+        status: string;
+        config_hash: string;
+        dataset_hash: string;
+        created_at: number;
+        dataset_id: number;
+        dataset_name: string;
+        dataset_kind: string;
+      }
+    | undefined;
+  if (!exp) throw new NotFoundError(`experiment ${id} does not exist`);
+  if (UNFINISHED.includes(exp.status))
+    throw new ConflictError(`experiment ${id} is ${exp.status}: a bundle holds a run that has stopped (pause it or let it finish)`);
+  const target = path.resolve(out);
+  if (fs.existsSync(target)) throw new ConflictError(`${out} exists already; choose another --out file or remove it first`);
+  if (!fs.existsSync(path.dirname(target))) throw new InvalidInputError(`--out: the folder ${path.dirname(target)} does not exist`);
+  const source = db.$client.name;
+  if (!source || source === ":memory:") throw new InvalidInputError("bundle export needs a database file");
+
+  const partial = `${target}.partial-${process.pid}`;
+  // Pages of 64 kB, set before the first table: a cached prompt of a few kB takes a 4 kB page of its own, a third of it empty.
+  fs.closeSync(fs.openSync(partial, "wx", 0o600)); // private from its first byte, as openDb makes a database
+  const pre = openSqlite(partial);
+  pre.pragma("page_size = 65536");
+  for (const ddl of META_DDL) pre.exec(ddl);
+  pre.close();
+  const bundle = openDb(partial);
+  const conn = bundle.$client;
+  const rows: Record<string, number> = {};
+  try {
+    registerFunctions(conn);
+    // A file of our own until it is renamed into place (a failure removes it): no journal to write twice.
+    conn.pragma("journal_mode = OFF");
+    conn.pragma("synchronous = OFF");
+    // The items' text index is rebuilt by whoever imports the jobs: not worth its bytes here.
+    for (const t of ["jobs_text_insert", "jobs_text_update", "jobs_text_delete"]) conn.exec(`DROP TRIGGER IF EXISTS ${t}`);
+    conn.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
+    // One transaction: every table is read from one snapshot of the source, whoever writes meanwhile.
+    conn.transaction(() => {
+      for (const step of runSteps(id)) rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
+      if (o.withData) {
+        const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
+        for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
+          rows[step.table] = copyRows(conn, "src", "main", step);
+      }
+      conn.exec(`INSERT INTO pal_bundle_replies (key, digest) SELECT c.key, ${REPLY_DIGEST_SQL} FROM llm_cache c`);
+      writeMeta(conn, "main", {
+        format: BUNDLE_FORMAT,
+        runUid: runUidOf({ configHash: exp.config_hash, datasetHash: exp.dataset_hash, createdAt: exp.created_at, name: exp.name }),
+        sourceExperimentId: id,
+        exportedAt: Date.now(),
+        exportedVersion: projectVersion(),
+        datasetName: exp.dataset_name,
+        datasetKind: exp.dataset_kind,
+        datasetHash: exp.dataset_hash,
+        withData: !!o.withData,
+      });
+    })();
+    conn.exec("DETACH DATABASE src");
+    conn.pragma("journal_mode = DELETE");
+    conn.close();
+    fs.renameSync(partial, target);
+    return { file: target, bytes: fs.statSync(target).size, ms: Date.now() - started, rows };
+  } catch (e) {
+    if (conn.open) conn.close();
+    for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(f, { force: true });
+    throw e;
+  }
+}

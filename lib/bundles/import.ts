@@ -1,0 +1,330 @@
+/**
+ * `pal bundle import`: a bundle's run into this database, in one transaction, as a new experiment marked
+ * as imported (experiment_imports: the file, the source run, when and by which version it was exported).
+ * Ids move past this database's own; the run's data set is this database's copy with the same content
+ * hash, else the rows the bundle carries (a new data set named after it), else the import is refused
+ * naming the data set and its hash. A memory version this database already has (same data set, user,
+ * method and settings) is used as it is. Importing the same run again returns the experiment it made.
+ *
+ * The replay of `pal bundle verify` imports through here too (`replay`): the jobs queued again with no
+ * results, the cached replies kept, nothing of the memory, the ledger or the marks.
+ */
+import path from "node:path";
+import type Database from "better-sqlite3";
+import type { Db } from "@/db/client";
+import { InvalidInputError } from "@/lib/errors";
+import { datasetHash } from "@/lib/experiments/dataset-hash";
+import { sha256 } from "@/lib/llm/hash";
+import { copyRows, idOffset, type CopyStep } from "./copy";
+import { dataSteps, dataTables } from "./data-steps";
+import { checkBundle, type CheckedBundle } from "./check";
+import { registerFunctions, runUidOf } from "./format";
+
+export type ImportOptions = {
+  /** How the import names where the bundle came from (default: the file's name). */
+  source?: string;
+  /** The user importing (null: the CLI). */
+  importedBy?: number | null;
+  /** Queue the jobs again without results, for a replay (lib/bundles/verify.ts). */
+  replay?: boolean;
+  /** Where the data set's rows come from when this database lacks them and the bundle does not carry them (verify: PAL_DB). */
+  dataFrom?: Db;
+};
+
+export type ImportResult = {
+  experimentId: number;
+  /** The run was here already (imported before, or this database ran it): nothing was written. */
+  alreadyImported: boolean;
+  datasetId: number;
+  datasetFromBundle: boolean;
+  ms: number;
+  rows: Record<string, number>;
+};
+
+const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * This database's data set with the bundle's content hash: one an experiment here was created on (its
+ * recorded hash), else the first of the kind that hashes alike (a copy the bundle brought is never one).
+ */
+export function findDataset(db: Db, meta: Pick<CheckedBundle, "datasetHash" | "datasetKind" | "datasetName">): number | null {
+  const conn = db.$client;
+  const viaExperiment = conn
+    .prepare(
+      `SELECT e.dataset_id AS id FROM experiments e JOIN datasets d ON d.id = e.dataset_id
+       WHERE e.dataset_hash = ? AND d.kind = ?
+         AND e.dataset_id NOT IN (SELECT x.dataset_id FROM experiments x JOIN experiment_imports i ON i.experiment_id = x.id WHERE i.dataset_from_bundle = 1)
+       LIMIT 1`,
+    )
+    .get(meta.datasetHash, meta.datasetKind) as { id: number } | undefined;
+  if (viaExperiment) return viaExperiment.id;
+  const candidates = conn
+    .prepare("SELECT id FROM datasets WHERE kind = ? ORDER BY name = ? DESC, id")
+    .all(meta.datasetKind, meta.datasetName) as Array<{ id: number }>;
+  for (const c of candidates) if (datasetHash(db, c.id, meta.datasetKind) === meta.datasetHash) return c.id;
+  return null;
+}
+
+/** The experiment this database already holds for the bundle's run, if any. */
+function existingRun(conn: Database.Database, meta: CheckedBundle): number | null {
+  const imported = conn.prepare("SELECT experiment_id AS id FROM experiment_imports WHERE run_uid = ?").get(meta.runUid) as
+    { id: number } | undefined;
+  if (imported) return imported.id;
+  // The database the run was made in: the same experiment, found by what its uid is made of.
+  const natives = conn
+    .prepare(
+      "SELECT id, name, config_hash AS configHash, dataset_hash AS datasetHash, created_at AS createdAt FROM experiments WHERE dataset_hash = ? AND id = ?",
+    )
+    .all(meta.datasetHash, meta.sourceExperimentId) as Array<{
+    id: number;
+    name: string;
+    configHash: string;
+    datasetHash: string;
+    createdAt: number;
+  }>;
+  return natives.find((n) => runUidOf(n) === meta.runUid)?.id ?? null;
+}
+
+/** A disabled account standing for a mark's author (their name only), shared by every bundle naming them. */
+function authorFor(conn: Database.Database, name: string | null): number {
+  const email = `imported-${sha256(name ?? "").slice(0, 16)}@bundle.invalid`;
+  const found = conn.prepare("SELECT id FROM users WHERE email = ?").get(email) as { id: number } | undefined;
+  if (found) return found.id;
+  // No password can match "!" (never a hash the login accepts), and the account is disabled.
+  return Number(
+    conn.prepare("INSERT INTO users (email, name, role, password_hash, disabled) VALUES (?, ?, 'annotator', '!', 1)").run(email, name)
+      .lastInsertRowid,
+  );
+}
+
+export function importBundle(db: Db, file: string, o: ImportOptions = {}): ImportResult {
+  const started = Date.now();
+  const meta = checkBundle(file);
+  const conn = db.$client;
+  registerFunctions(conn);
+  if (!o.replay) {
+    const existing = existingRun(conn, meta);
+    if (existing !== null)
+      return { experimentId: existing, alreadyImported: true, datasetId: -1, datasetFromBundle: false, ms: Date.now() - started, rows: {} };
+  }
+  let datasetId = findDataset(db, meta);
+  let local: { id: number; file: string } | null = null;
+  if (datasetId === null && !meta.withData) {
+    const there = o.dataFrom ? findDataset(o.dataFrom, meta) : null;
+    if (there === null || !o.dataFrom)
+      throw new InvalidInputError(
+        `the run's data set "${meta.datasetName}" (${meta.datasetKind}, sha256 ${meta.datasetHash}) is not in this database and the bundle does not carry its rows: import that data set first, or export the bundle again with --with-data`,
+      );
+    local = { id: there, file: o.dataFrom.$client.name };
+  }
+  const fromBundle = datasetId === null && local === null;
+  const e = meta.experimentId;
+  const rows: Record<string, number> = {};
+  const run = (from: string, step: CopyStep) => (rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, from, "main", step));
+
+  conn.exec(`ATTACH DATABASE ${q(file)} AS b`);
+  if (local) conn.exec(`ATTACH DATABASE ${q(local.file)} AS l`);
+  try {
+    conn
+      .transaction(() => {
+        const tables = [
+          "experiments",
+          "memory_versions",
+          "memory_steps",
+          "memory_entries",
+          "jobs",
+          "job_scores",
+          "case_marks",
+          "llm_calls",
+          "datasets",
+          ...dataTables(meta.datasetKind),
+        ];
+        const off = Object.fromEntries(tables.map((t) => [t, idOffset(conn, "main", t)]));
+        const offset = (t: string) => off[t];
+        const newE = e + off.experiments;
+
+        // The data set: this database's, or a new one (the bundle's rows, or those of the database verify reads).
+        if (datasetId === null) {
+          datasetId = off.datasets + 1;
+          const name = `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)})`;
+          run("b", {
+            table: "datasets",
+            where: `s.id = ${meta.datasetId}`,
+            set: {
+              id: String(datasetId),
+              name: q(name),
+              imported_by: o.importedBy == null ? "NULL" : String(o.importedBy),
+              source: q(`bundle ${path.basename(file)}`),
+            },
+          });
+          const remap = { datasetId, offset };
+          const steps = local
+            ? dataSteps(
+                meta.datasetKind,
+                "l",
+                local.id,
+                "SELECT user_key FROM b.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM b.memory_versions",
+                remap,
+              )
+            : dataSteps(
+                meta.datasetKind,
+                "b",
+                meta.datasetId,
+                "SELECT user_key FROM b.pal_users UNION SELECT user_key FROM b.hc_users",
+                remap,
+              );
+          for (const step of steps) run(local ? "l" : "b", step);
+        }
+
+        conn.exec(
+          "CREATE TEMP TABLE IF NOT EXISTS bundle_map (tbl TEXT NOT NULL, old INTEGER NOT NULL, new INTEGER NOT NULL, fresh INTEGER NOT NULL, PRIMARY KEY (tbl, old))",
+        );
+        conn.exec("DELETE FROM temp.bundle_map");
+        const mapped = (tbl: string, col: string) => `(SELECT new FROM temp.bundle_map WHERE tbl = '${tbl}' AND old = s.${col})`;
+        const freshVersions = `SELECT old FROM temp.bundle_map WHERE tbl = 'v' AND fresh = 1`;
+
+        if (o.replay) {
+          run("b", {
+            table: "experiments",
+            where: "1",
+            set: {
+              id: String(newE),
+              dataset_id: String(datasetId),
+              status: "'queued'",
+              started_at: "NULL",
+              finished_at: "NULL",
+              error: "NULL",
+              finished_at_start: "NULL",
+              created_by: "NULL",
+            },
+          });
+          run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: String(newE) } });
+          run("b", {
+            table: "jobs",
+            where: "1",
+            set: {
+              id: `s.id + ${off.jobs}`,
+              experiment_id: String(newE),
+              // What ran is run again; what was cancelled or skipped stays so.
+              status: "CASE WHEN s.status IN ('done', 'failed', 'running', 'queued') THEN 'queued' ELSE s.status END",
+              attempts: "0",
+              worker: "NULL",
+              started_at: "NULL",
+              lease_until: "NULL",
+              finished_at: "NULL",
+              error: "NULL",
+              input: "NULL",
+              output: "NULL",
+              retrieved: "NULL",
+              usage: "NULL",
+              score: "NULL",
+              starred: "0",
+              star_note: "NULL",
+              star_tags: "NULL",
+            },
+          });
+        } else {
+          const insMap = conn.prepare("INSERT INTO temp.bundle_map (tbl, old, new, fresh) VALUES (?, ?, ?, ?)");
+          for (const u of conn.prepare("SELECT id, name FROM b.users").all() as Array<{ id: number; name: string | null }>)
+            insMap.run("u", u.id, authorFor(conn, u.name), 0);
+          const sameVersion = conn.prepare(
+            "SELECT id FROM memory_versions WHERE dataset_id = ? AND user_key = ? AND method = ? AND settings_key = ?",
+          );
+          for (const v of conn
+            .prepare("SELECT id, user_key AS userKey, method, settings_key AS settingsKey FROM b.memory_versions")
+            .all() as Array<{
+            id: number;
+            userKey: string;
+            method: string;
+            settingsKey: string;
+          }>) {
+            const have = sameVersion.get(datasetId, v.userKey, v.method, v.settingsKey) as { id: number } | undefined;
+            insMap.run("v", v.id, have ? have.id : v.id + off.memory_versions, have ? 0 : 1);
+          }
+          const exp = String(newE);
+          run("b", {
+            table: "experiments",
+            where: "1",
+            set: { id: exp, dataset_id: String(datasetId), created_by: o.importedBy == null ? "NULL" : String(o.importedBy) },
+          });
+          run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: exp } });
+          run("b", {
+            table: "memory_versions",
+            where: `s.id IN (${freshVersions})`,
+            set: { id: mapped("v", "id"), dataset_id: String(datasetId) },
+          });
+          const step = (col: string) => `s.${col} + ${off.memory_steps}`;
+          run("b", {
+            table: "memory_steps",
+            where: `s.version_id IN (${freshVersions})`,
+            set: { id: step("id"), version_id: mapped("v", "version_id") },
+          });
+          run("b", {
+            table: "memory_entries",
+            where: `s.version_id IN (${freshVersions})`,
+            set: {
+              id: `s.id + ${off.memory_entries}`,
+              version_id: mapped("v", "version_id"),
+              step_id: step("step_id"),
+              expired_by_step_id: step("expired_by_step_id"),
+            },
+          });
+          run("b", { table: "experiment_memory_versions", where: "1", set: { experiment_id: exp, version_id: mapped("v", "version_id") } });
+          run("b", { table: "jobs", where: "1", set: { id: `s.id + ${off.jobs}`, experiment_id: exp } });
+          run("b", { table: "job_scores", where: "1", set: { id: `s.id + ${off.job_scores}`, job_id: `s.job_id + ${off.jobs}` } });
+          run("b", {
+            table: "case_marks",
+            where: "1",
+            set: { id: `s.id + ${off.case_marks}`, experiment_id: exp, user_id: mapped("u", "user_id") },
+          });
+          // A memory version this database had already keeps its own ledger; the jobs' rows all come.
+          run("b", {
+            table: "llm_calls",
+            where: `s.job_id IS NOT NULL OR s.memory_version_id IS NULL OR s.memory_version_id IN (${freshVersions})`,
+            set: {
+              id: `s.id + ${off.llm_calls}`,
+              job_id: `s.job_id + ${off.jobs}`,
+              memory_version_id: `CASE WHEN s.memory_version_id IN (${freshVersions}) THEN ${mapped("v", "memory_version_id")} END`,
+              experiment_id: `CASE WHEN s.experiment_id = ${e} THEN ${exp} END`,
+              judge_run_id: "NULL",
+            },
+          });
+          // The sums the triggers just wrote, as the source had them (its score sums are not kept by triggers).
+          for (const table of ["experiment_groups", "experiment_score_sums", "experiment_ledger_sums"])
+            run("b", { table, where: "1", set: { experiment_id: exp }, conflict: "replace" });
+          run("b", {
+            table: "memory_ledger_sums",
+            where: `s.version_id IN (${freshVersions})`,
+            set: { version_id: mapped("v", "version_id") },
+            conflict: "replace",
+          });
+          conn
+            .prepare(
+              `INSERT INTO experiment_imports (experiment_id, run_uid, source, source_experiment_id, exported_at, exported_version, dataset_from_bundle, imported_at, imported_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(
+              newE,
+              meta.runUid,
+              o.source ?? path.basename(file),
+              e,
+              meta.exportedAt,
+              meta.exportedVersion,
+              fromBundle ? 1 : 0,
+              Date.now(),
+              o.importedBy ?? null,
+            );
+        }
+        run("b", { table: "llm_cache", where: "1", conflict: "ignore" });
+        run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
+        rows.experimentId = newE;
+      })
+      .immediate();
+  } finally {
+    conn.exec("DETACH DATABASE b");
+    if (local) conn.exec("DETACH DATABASE l");
+  }
+  const experimentId = rows.experimentId;
+  delete rows.experimentId;
+  return { experimentId, alreadyImported: false, datasetId: datasetId!, datasetFromBundle: fromBundle, ms: Date.now() - started, rows };
+}

@@ -1,0 +1,248 @@
+/**
+ * The run card: what a paper's appendix or a reviewer needs of one run, in Markdown or HTML. Models as
+ * the endpoints said they served them and the parameters as sent come from the run's ledger rows, the
+ * data set's hash and the repeats from the experiment, the version from the run record (or the bundle
+ * it came in), the costs from the ledger and the paper tables from the results: nothing from today's
+ * settings.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { openSqlite, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { NotFoundError } from "@/lib/errors";
+import { parseExperimentConfig } from "@/lib/experiments/config";
+import { paperTableFile } from "@/lib/experiments/paper-table";
+import { checkBundle } from "./check";
+
+type Table = { head: string[]; rows: Array<Array<string | number | null>> };
+type Section = { title: string; lines?: string[]; table?: Table; pre?: string };
+
+/**
+ * The protocol audit of the run, as the card shows it. THE ONE PLACE the audit is plugged in: issue 31's
+ * `protocolAudit(db, id)` (lib/experiments/protocol-audit.ts, recomputed from the ledger) is wired here
+ * at merge. Until then the card says the audit is not available; it never shows a made-up verdict.
+ */
+export function protocolAuditSection(_db: Db, _experimentId: number): Section {
+  return {
+    title: "Protocol audit",
+    lines: ["Not available in this build: the protocol audit (lib/experiments/protocol-audit.ts) is not wired yet."],
+  };
+}
+
+/** The ledger rows of the run: its jobs', its memory builds' (the versions it answered from) and those carrying the experiment. */
+const RUN_CALLS = `(job_id IN (SELECT id FROM jobs WHERE experiment_id = @e)
+  OR memory_version_id IN (SELECT version_id FROM experiment_memory_versions WHERE experiment_id = @e) OR experiment_id = @e)`;
+
+function cardSections(db: Db, id: number): { title: string; sections: Section[] } {
+  const conn = db.$client;
+  const e = conn
+    .prepare(
+      `SELECT e.name, e.status, e.config, e.dataset_hash AS hash, e.created_at AS createdAt, e.finished_at AS finishedAt, d.name AS dataset, d.kind
+       FROM experiments e JOIN datasets d ON d.id = e.dataset_id WHERE e.id = ?`,
+    )
+    .get(id) as
+    | {
+        name: string;
+        status: string;
+        config: string;
+        hash: string;
+        createdAt: number;
+        finishedAt: number | null;
+        dataset: string;
+        kind: string;
+      }
+    | undefined;
+  if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
+  const config = parseExperimentConfig(JSON.parse(e.config));
+  const record = conn.prepare("SELECT record FROM experiment_run_records WHERE experiment_id = ?").get(id) as
+    { record: string } | undefined;
+  const recorded = record ? (JSON.parse(record.record) as Record<string, unknown>) : null;
+  const imported = conn
+    .prepare(
+      "SELECT source, exported_version AS version, exported_at AS exportedAt, imported_at AS importedAt FROM experiment_imports WHERE experiment_id = ?",
+    )
+    .get(id) as { source: string; version: string; exportedAt: number; importedAt: number } | undefined;
+  const version =
+    (typeof recorded?.projectVersion === "string" && recorded.projectVersion) ||
+    (typeof recorded?.version === "string" && recorded.version) ||
+    (imported
+      ? `${imported.version} (the version that exported it; the run record names none)`
+      : "not recorded (the run has no run record naming it)");
+  const iso = (t: number | null) => (t === null ? "-" : new Date(t).toISOString());
+
+  const run = {
+    title: "Run",
+    table: {
+      head: ["", ""],
+      rows: [
+        ["Experiment", `${id}: ${e.name}`],
+        ["Status", e.status],
+        ["Created / finished", `${iso(e.createdAt)} / ${iso(e.finishedAt)}`],
+        ["Data set", `${e.dataset} (${e.kind})`],
+        ["Data set sha256", e.hash],
+        ["Users", config.users === "all" ? "all" : config.users.join(", ")],
+        ["Methods", config.methods.map((m) => m.label ?? m.name).join(", ")],
+        ["Tasks", config.tasks.join(", ")],
+        ["Repeats", config.repeats],
+        ["Seed", config.seed],
+        ["Retriever", config.retriever],
+        ["PAL Studio version", version],
+        ...(imported
+          ? [["Imported", `from ${imported.source}, exported ${iso(imported.exportedAt)}, imported ${iso(imported.importedAt)}`]]
+          : []),
+      ] as Table["rows"],
+    },
+  };
+  const served = conn
+    .prepare(
+      `SELECT role, config, model, coalesce(served_model, '(not reported)') AS served, endpoint, count(*) AS n FROM llm_calls
+       WHERE ${RUN_CALLS} AND cache_hit = 0 GROUP BY role, config, model, served, endpoint ORDER BY role, config, n DESC`,
+    )
+    .all({ e: id }) as Array<Record<string, string | number>>;
+  const sent = conn
+    .prepare(
+      `SELECT role, config, temperature, top_p AS topP, max_tokens AS maxTokens, json_mode AS jsonMode, count(*) AS n FROM llm_calls
+       WHERE ${RUN_CALLS} AND cache_hit = 0 GROUP BY role, config, temperature, top_p, max_tokens, json_mode ORDER BY role, config, n DESC`,
+    )
+    .all({ e: id }) as Array<Record<string, string | number | null>>;
+  const cost = conn
+    .prepare(
+      `SELECT CASE WHEN job_id IS NOT NULL THEN 'answering and judging' ELSE 'memory builds' END AS part, role,
+         sum(cache_hit = 0) AS requests, sum(cache_hit) AS hits, sum(CASE WHEN cache_hit = 0 THEN prompt_tokens ELSE 0 END) AS prompt,
+         sum(CASE WHEN cache_hit = 0 THEN completion_tokens ELSE 0 END) AS completion, sum(usage_unknown) AS unknown
+       FROM llm_calls WHERE ${RUN_CALLS} GROUP BY part, role ORDER BY part, role`,
+    )
+    .all({ e: id }) as Array<{
+    part: string;
+    role: string;
+    requests: number;
+    hits: number;
+    prompt: number;
+    completion: number;
+    unknown: number;
+  }>;
+  const usd = (role: string, p: number, c: number) => {
+    const price = config.prices[role as keyof typeof config.prices];
+    return price ? ((p * price.prompt + c * price.completion) / 1e6).toFixed(2) : "-";
+  };
+  let tables: string;
+  try {
+    tables = paperTableFile(db, id, "markdown").body;
+  } catch (err) {
+    tables = `No paper table: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return {
+    title: `Run card: experiment ${id} (${e.name})`,
+    sections: [
+      run,
+      {
+        title: "Models as served",
+        lines: ["Per configuration, the model asked for and the model the endpoint said answered (requests sent, cache hits excluded)."],
+        table: {
+          head: ["Role", "Configuration", "Model asked", "Model served", "Endpoint", "Requests"],
+          rows: served.map((r) => [r.role, r.config, r.model, r.served, r.endpoint, r.n]),
+        },
+      },
+      {
+        title: "Parameters as sent",
+        lines: ["What the requests carried (empty: not sent, the endpoint's default)."],
+        table: {
+          head: ["Role", "Configuration", "temperature", "top_p", "max_tokens", "JSON mode", "Requests"],
+          rows: sent.map((r) => [r.role, r.config, r.temperature, r.topP, r.maxTokens, r.jsonMode, r.n]),
+        },
+      },
+      protocolAuditSection(db, id),
+      {
+        title: "Costs",
+        lines: [
+          `From the ledger; USD at the experiment's prices (${Object.keys(config.prices).length ? "per role, USD per million tokens" : "none set"}).`,
+        ],
+        table: {
+          head: ["Part", "Role", "Requests", "Cache hits", "Prompt tokens", "Completion tokens", "Tokens unknown", "USD"],
+          rows: cost.map((c) => [
+            c.part,
+            c.role,
+            c.requests,
+            c.hits,
+            c.prompt,
+            c.completion,
+            c.unknown,
+            usd(c.role, c.prompt, c.completion),
+          ]),
+        },
+      },
+      { title: "Paper tables", pre: tables },
+    ],
+  };
+}
+
+const cell = (v: string | number | null) => (v === null || v === undefined ? "" : String(v));
+
+function markdown(card: { title: string; sections: Section[] }): string {
+  const out = [`# ${card.title}`, ""];
+  for (const s of card.sections) {
+    out.push(`## ${s.title}`, "");
+    for (const l of s.lines ?? []) out.push(l, "");
+    if (s.table) {
+      const esc = (v: string | number | null) => cell(v).replace(/\|/g, "\\|").replace(/\n/g, " ");
+      out.push(`| ${s.table.head.map(esc).join(" | ")} |`, `|${s.table.head.map(() => " --- ").join("|")}|`);
+      for (const r of s.table.rows) out.push(`| ${r.map(esc).join(" | ")} |`);
+      out.push("");
+    }
+    if (s.pre)
+      out.push(
+        s.pre.replace(/^#+ /gm, (m) => `#${m}`),
+        "",
+      );
+  }
+  return out.join("\n");
+}
+
+function html(card: { title: string; sections: Section[] }): string {
+  const esc = (v: string | number | null) =>
+    cell(v).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const body = card.sections
+    .map((s) => {
+      const parts = [`<h2>${esc(s.title)}</h2>`, ...(s.lines ?? []).map((l) => `<p>${esc(l)}</p>`)];
+      if (s.table)
+        parts.push(
+          `<table><thead><tr>${s.table.head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>${s.table.rows
+            .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`)
+            .join("")}</tbody></table>`,
+        );
+      if (s.pre) parts.push(`<pre>${esc(s.pre)}</pre>`);
+      return `<section>${parts.join("\n")}</section>`;
+    })
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(card.title)}</title>
+<style>body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
+table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:#f3f3f3}pre{background:#f7f7f7;padding:.75rem;overflow:auto;font-size:12px}</style></head>
+<body><h1>${esc(card.title)}</h1>
+${body}
+</body></html>
+`;
+}
+
+export function runCardOfExperiment(db: Db, id: number, format: "md" | "html"): string {
+  const card = cardSections(db, id);
+  return format === "html" ? html(card) : markdown(card);
+}
+
+/** The card of a bundle's run, read from a private copy of the file (reading the results may write their sums). */
+export function runCardOfBundle(file: string, format: "md" | "html"): string {
+  const meta = checkBundle(file);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-card-"));
+  const copy = path.join(dir, "bundle.db");
+  fs.copyFileSync(file, copy);
+  const conn = openSqlite(copy, { fileMustExist: true });
+  try {
+    return runCardOfExperiment(drizzle(conn, { schema }) as unknown as Db, meta.experimentId, format);
+  } finally {
+    conn.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

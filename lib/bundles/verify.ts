@@ -1,0 +1,217 @@
+/**
+ * `pal bundle verify`: the bundled run executed again with the network closed. The bundle is imported
+ * into a temporary database as a replay (its jobs queued without results, its cached replies kept,
+ * no memory), every model configuration it used is pointed at the endpoint and model it named (so each
+ * request hashes to the cache key the run used, lib/llm/client.ts), and the jobs run with an offline
+ * client: a request the bundle has no reply for fails at once ("no bundled reply") and is counted. Then
+ * every job's status, output and scores, the memory the replay built and the paper tables are compared
+ * with the bundled ones.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDb, openSqlite, type Db } from "@/db/client";
+import * as schema from "@/db/schema";
+import { saveModelSetting } from "@/lib/llm/config";
+import { canonicalJson } from "@/lib/llm/hash";
+import { bindDeps } from "@/lib/experiments/deps";
+import { runExperiment } from "@/lib/experiments/worker";
+import { paperTableFile } from "@/lib/experiments/paper-table";
+import { checkBundle } from "./check";
+import { importBundle } from "./import";
+
+export type JobDifference = { job: number; method: string; task: string; item: string; replicate: number; what: string };
+export type MissingReply = { where: string; purpose: string; requests: number };
+
+export type VerifyReport = {
+  file: string;
+  experiment: { id: number; name: string };
+  jobs: number;
+  replayed: number;
+  identical: number;
+  different: JobDifference[];
+  /** Requests the replay made that the bundle had no reply for (the code or a prompt changed). */
+  missingReplies: MissingReply[];
+  requests: number;
+  memory: { versions: number; identical: number; different: string[] };
+  tables: { identical: boolean; note?: string };
+  status: string;
+  ms: number;
+  ok: boolean;
+};
+
+type JobRow = { id: number; replicate: number; method: string; task: string; item: string; status: string; output: string | null };
+
+function jobsOf(conn: Database.Database, experimentId: number): Map<string, JobRow & { scores: string }> {
+  const scores = new Map<number, Record<string, unknown>>();
+  for (const s of conn
+    .prepare(
+      `SELECT s.job_id AS job, s.scorer, s."values" AS v FROM job_scores s JOIN jobs j ON j.id = s.job_id
+       WHERE j.experiment_id = ? AND s.version = (SELECT max(version) FROM job_scores x WHERE x.job_id = s.job_id AND x.scorer = s.scorer)`,
+    )
+    .all(experimentId) as Array<{ job: number; scorer: string; v: string }>) {
+    const o = scores.get(s.job) ?? {};
+    o[s.scorer] = JSON.parse(s.v);
+    scores.set(s.job, o);
+  }
+  const out = new Map<string, JobRow & { scores: string }>();
+  for (const j of conn
+    .prepare("SELECT id, replicate, method, task, item_key AS item, status, output FROM jobs WHERE experiment_id = ?")
+    .all(experimentId) as JobRow[])
+    out.set(`${j.replicate}\u0000${j.method}\u0000${j.task}\u0000${j.item}`, { ...j, scores: canonicalJson(scores.get(j.id) ?? {}) });
+  return out;
+}
+
+const canon = (text: string | null) => (text === null ? "null" : canonicalJson(JSON.parse(text)));
+
+/**
+ * Each model configuration the run's ledger names, saved in the replay database with the endpoint and
+ * model the run used and the request parameters every one of its cached requests carried (the
+ * configuration's own parameters were among them), so the replay's requests hash as the run's did.
+ */
+function configureRoles(replay: Db, bundle: Database.Database): void {
+  const configs = bundle
+    .prepare("SELECT config, endpoint, model, count(*) AS n FROM llm_calls GROUP BY config, endpoint, model ORDER BY n DESC")
+    .all() as Array<{ config: string; endpoint: string; model: string }>;
+  const done = new Set<string>();
+  const requests = bundle.prepare("SELECT request FROM llm_cache WHERE key IN (SELECT cache_key FROM llm_calls WHERE config = ?)");
+  for (const c of configs) {
+    if (done.has(c.config)) continue;
+    done.add(c.config);
+    let common: Record<string, string> | null = null;
+    const values = new Map<string, unknown>();
+    for (const r of requests.iterate(c.config) as Iterable<{ request: string }>) {
+      const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
+      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
+      if (common === null) {
+        common = now;
+        for (const [k, v] of Object.entries(params)) values.set(k, v);
+      } else for (const k of Object.keys(common)) if (common[k] !== now[k]) delete common[k];
+    }
+    const params = Object.fromEntries(Object.keys(common ?? {}).map((k) => [k, values.get(k)]));
+    saveModelSetting(replay, { name: c.config, baseUrl: c.endpoint, model: c.model, params: Object.keys(params).length ? params : null });
+  }
+}
+
+/** Entries of each memory version by (user, method), as one comparable string. */
+function memoryOf(conn: Database.Database, experimentId: number): Map<string, string> {
+  const out = new Map<string, string>();
+  const versions = conn
+    .prepare(
+      `SELECT DISTINCT v.id, v.user_key AS user, v.method FROM memory_versions v JOIN experiment_memory_versions x ON x.version_id = v.id
+       WHERE x.experiment_id = ?`,
+    )
+    .all(experimentId) as Array<{ id: number; user: string; method: string }>;
+  const entries = conn.prepare(
+    "SELECT kind, key, content, valid_from_seq AS f, valid_to_seq AS t FROM memory_entries WHERE version_id = ? ORDER BY kind, key, valid_from_seq, id",
+  );
+  for (const v of versions)
+    out.set(
+      `${v.user} / ${v.method}`,
+      (entries.all(v.id) as Array<{ kind: string; key: string; content: string; f: number; t: number | null }>)
+        .map((e) => `${e.kind}\u0000${e.key}\u0000${canon(e.content)}\u0000${e.f}\u0000${e.t}`)
+        .join("\n"),
+    );
+  return out;
+}
+
+function tablesOf(db: Db, id: number): string {
+  try {
+    return paperTableFile(db, id, "markdown").body;
+  } catch (e) {
+    return `(no tables: ${e instanceof Error ? e.message : String(e)})`;
+  }
+}
+
+export type VerifyOptions = {
+  /** The database whose data set the replay reads when the bundle carries none (PAL_DB). */
+  dataFrom?: Db;
+  concurrency?: number;
+  onProgress?: (done: number) => void;
+};
+
+export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise<VerifyReport> {
+  const started = Date.now();
+  const meta = checkBundle(file);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-verify-"));
+  const bundledCopy = path.join(dir, "bundled.db");
+  fs.copyFileSync(file, bundledCopy);
+  const bundled = openSqlite(bundledCopy, { fileMustExist: true });
+  const replay = openDb(path.join(dir, "replay.db"));
+  try {
+    const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom });
+    const id = imported.experimentId;
+    configureRoles(replay, bundled);
+    const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });
+    let finished = 0;
+    const status = await runExperiment(replay, id, deps, {
+      concurrency: o.concurrency ?? 8,
+      onProgress: (ev) => {
+        if (ev.status === "done" || ev.status === "failed") o.onProgress?.(++finished);
+      },
+    });
+
+    const before = jobsOf(bundled, meta.experimentId);
+    const after = jobsOf(replay.$client, id);
+    const different: JobDifference[] = [];
+    let identical = 0;
+    let replayed = 0;
+    for (const [k, b] of before) {
+      const a = after.get(k);
+      const diff = (what: string) =>
+        different.push({ job: b.id, method: b.method, task: b.task, item: b.item, replicate: b.replicate, what });
+      if (!a) {
+        diff("not in the replay");
+        continue;
+      }
+      if (a.status === "done" || a.status === "failed") replayed++;
+      if (a.status !== b.status) diff(`status ${b.status} in the bundle, ${a.status} in the replay`);
+      else if (b.status === "done" && canon(a.output) !== canon(b.output)) diff("its output differs");
+      else if (a.scores !== b.scores) diff(`its scores differ (bundle ${b.scores.slice(0, 120)}, replay ${a.scores.slice(0, 120)})`);
+      else identical++;
+    }
+
+    const missing = replay.$client
+      .prepare(
+        `SELECT CASE WHEN j.id IS NOT NULL THEN 'job ' || j.id || ' (' || j.method || ' / ' || j.task || ' / ' || j.item_key || ')'
+                     WHEN v.id IS NOT NULL THEN 'memory build (' || v.method || ', user ' || v.user_key || ')' ELSE 'the run' END AS "where",
+                c.purpose, count(*) AS requests
+         FROM llm_calls c LEFT JOIN jobs j ON j.id = c.job_id LEFT JOIN memory_versions v ON v.id = c.memory_version_id
+         WHERE c.cache_hit = 0 GROUP BY 1, 2 ORDER BY 1, 2`,
+      )
+      .all() as MissingReply[];
+    const requests = missing.reduce((s, m) => s + m.requests, 0);
+
+    const memBefore = memoryOf(bundled, meta.experimentId);
+    const memAfter = memoryOf(replay.$client, id);
+    const memDifferent = [...memBefore].filter(([k, v]) => memAfter.get(k) !== v).map(([k]) => k);
+
+    const bundledDb = drizzle(bundled, { schema }) as unknown as Db;
+    const tBefore = tablesOf(bundledDb, meta.experimentId);
+    const tAfter = tablesOf(replay, id).replaceAll(`Experiment ${id} `, `Experiment ${meta.experimentId} `);
+    const tablesSame = tBefore === tAfter;
+    const report: VerifyReport = {
+      file,
+      experiment: { id: meta.experimentId, name: meta.experimentName },
+      jobs: before.size,
+      replayed,
+      identical,
+      different,
+      missingReplies: missing,
+      requests,
+      memory: { versions: memBefore.size, identical: memBefore.size - memDifferent.length, different: memDifferent },
+      tables: tablesSame ? { identical: true } : { identical: false, note: "the paper tables of the replay differ from the bundled ones" },
+      status,
+      ms: Date.now() - started,
+      ok: false,
+    };
+    report.ok = different.length === 0 && requests === 0 && memDifferent.length === 0 && tablesSame;
+    return report;
+  } finally {
+    replay.$client.close();
+    bundled.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
