@@ -9,20 +9,11 @@ import type { ChatOptions, View } from "./client-types";
 import { configOf, type Core } from "./core";
 import type { ModelConfig } from "./config";
 import { hashOf } from "./hash";
-import type { Origin } from "./ledger";
+import type { LedgerRow } from "./ledger";
 import { maxTokensFor } from "./max-tokens";
 
 /** The ledger fields of every row one call leaves. */
-export type RowBase = {
-  origin: Origin;
-  purpose: string;
-  role: ModelRole;
-  config: string;
-  endpoint: string;
-  model: string;
-  cacheKey: string;
-  replicate: number;
-};
+export type RowBase = Pick<LedgerRow, "origin" | "purpose" | "role" | "config" | "endpoint" | "model" | "replicate"> & { cacheKey: string };
 
 export type Call<T> = {
   o: ChatOptions<T>;
