@@ -9,6 +9,7 @@ import { tempDb } from "@/test/db";
 import { ROOT } from "@/test/fixtures";
 import { createUser } from "@/lib/users/users";
 import { adjudicate, createCampaign, exportCampaign, importJudgeVerdicts, skipAssignment, submitLabels } from "@/lib/annotation";
+import { deleteJudgeRun } from "./llm-judge";
 import { agreementIdle, agreementKey, agreementSnapshot, computeAgreement } from "./agreement-cache";
 import { agreementDashboard, dashboardFilters } from "./agreement-dashboard";
 import type { Db } from "@/db/client";
@@ -108,6 +109,26 @@ describe("the agreement cache", () => {
     // A report computed now is current until the next write.
     await computeAgreement(db, c.id);
     expect(agreementSnapshot(db, c.id).current).toBe(true);
+  });
+
+  it("deleting a judge run marks the report stale (its labels' trigger cannot find the run any more)", async () => {
+    const c = campaign();
+    label(ann[0], "topic-1", "Win");
+    label(ann[1], "topic-1", "Win");
+    const run = importJudgeVerdicts(
+      db,
+      c.id,
+      { name: "j", fileName: "v.jsonl", text: JSON.stringify({ item: "topic-1", dimension: "requirement", verdict: "Tie" }) },
+      admin,
+    );
+    await computeAgreement(db, c.id);
+    expect(agreementSnapshot(db, c.id).report!.judges.map((j) => j.run.name)).toContain("j");
+    const k = agreementKey(db, c.id);
+    deleteJudgeRun(db, c.id, run.runId);
+    expect(agreementKey(db, c.id)).not.toBe(k);
+    expect(agreementSnapshot(db, c.id).current).toBe(false);
+    await agreementIdle(db);
+    expect(agreementSnapshot(db, c.id).report!.judges).toEqual([]);
   });
 
   it("the export (served or computed) has the annotators, the Fleiss interval and the warnings", async () => {
