@@ -10,6 +10,10 @@ import { ROOT } from "@/test/fixtures";
 import { createUser } from "@/lib/users/users";
 import { adjudicate, createCampaign, exportCampaign, importJudgeVerdicts, skipAssignment, submitLabels } from "@/lib/annotation";
 import { deleteJudgeRun } from "./llm-judge";
+import { humanVsJudge } from "./verdict-import";
+import { tieMarginCalibration, withBestMargin } from "./calibration";
+import { choiceKey } from "./judge-views";
+import { listKey, listWindow, showLists } from "./judge-item-lists";
 import { agreementIdle, agreementKey, agreementSnapshot, computeAgreement } from "./agreement-cache";
 import { agreementDashboard, dashboardFilters } from "./agreement-dashboard";
 import type { Db } from "@/db/client";
@@ -170,5 +174,65 @@ describe("the agreement cache", () => {
     expect(agreementDashboard(db, dashboardFilters({ kind: "hicupid-ab" })).campaigns).toEqual([]);
     expect(agreementDashboard(db, dashboardFilters({ to: "2000-01-01" })).campaigns).toEqual([]);
     expect(dashboardFilters({ kind: "bogus", from: "yesterday" })).toEqual({ kind: null, from: null, to: null });
+  });
+});
+
+describe("the campaign page's judge tables (issue 30.2)", () => {
+  it("are computed with the report for every choice of humans and variant, equal to the direct comparison, disagreements as item ids", async () => {
+    const c = campaign();
+    for (const [i, v] of ["Win", "Lose", "Tie", "Win", "Win"].entries()) {
+      label(ann[0], `topic-${i + 1}`, v);
+      label(ann[1], `topic-${i + 1}`, i === 3 ? "Lose" : v);
+    }
+    const verdicts = ["Lose", "Lose", "Tie", "Win", "Tie"].map((verdict, i) =>
+      JSON.stringify({ item: `topic-${i + 1}`, dimension: "requirement", verdict }),
+    );
+    const { runId } = importJudgeVerdicts(db, c.id, { name: "j", fileName: "v.jsonl", text: verdicts.join("\n") }, admin);
+    const report = (await computeAgreement(db, c.id))!;
+    const ids = new Map(
+      (
+        db.$client.prepare("select id, external_id as e from campaign_items where campaign_id = ?").all(c.id) as Array<{
+          id: number;
+          e: string;
+        }>
+      ).map((r) => [r.e, r.id]),
+    );
+    for (const humans of ["vote", "adjudication"] as const) {
+      for (const variant of ["both", "either"] as const) {
+        const direct = humanVsJudge(db, c.id, runId, { humans, variant });
+        const [stored] = report.judgeViews.table11[choiceKey(humans, variant)]!;
+        expect(stored.run).toEqual(direct.run);
+        stored.dimensions.forEach((d, k) => {
+          const want = direct.dimensions[k];
+          expect(d.table11).toEqual(want.table11);
+          expect(d.result.fleissKappa).toEqual(want.result.fleissKappa);
+          expect(d.result.plain).toEqual(want.result.plain);
+          expect(d.disagreements).toEqual(want.disagreements.map((x) => x.itemId));
+        });
+        // The calibration's curves, the best margin picked when read.
+        const cal = withBestMargin(report.judgeViews.calibration[choiceKey(humans, variant)]![0], "fleiss-plain");
+        expect(cal).toEqual(tieMarginCalibration(db, c.id, runId, { humans, variant, criterion: "fleiss-plain" }));
+      }
+    }
+    // topic-1 (Win vs judge Lose) and topic-4 (Win/Lose split: a tie, judge Win) disagree on requirement.
+    const req = report.judgeViews.table11["vote/both"]![0].dimensions.find((d) => d.dimension === "requirement")!;
+    expect(req.disagreements).toEqual([ids.get("topic-1"), ids.get("topic-4")]);
+    // The page resolves a list's first items to titles, or the opened list a page at a time.
+    const shown = showLists(db, c.id, new Map([[listKey(runId, "requirement"), req.disagreements]]));
+    expect(shown.get(listKey(runId, "requirement"))).toMatchObject({
+      total: 2,
+      open: false,
+      items: [{ externalId: "topic-1", title: "Plan a weekend trip" }, { externalId: "topic-4" }],
+    });
+  });
+
+  it("a list shows its first five, or the opened one 100 a page (the page clamped to the list)", () => {
+    const ids = Array.from({ length: 250 }, (_, i) => i + 1);
+    expect(listWindow(ids, false).ids).toEqual([1, 2, 3, 4, 5]);
+    expect(listWindow(ids, true, 2)).toMatchObject({ page: 2, pageSize: 100 });
+    expect(listWindow(ids, true, 2).ids[0]).toBe(101);
+    expect(listWindow(ids, true, 99)).toMatchObject({ page: 3 });
+    expect(listWindow(ids, true, 99).ids).toHaveLength(50);
+    expect(listWindow([], true, 1).ids).toEqual([]);
   });
 });
