@@ -5,7 +5,7 @@
 import type { Db } from "@/db/client";
 import {
   agreementReportSteps,
-  landisKoch,
+  landisKochReading,
   majorityVote,
   reportWarnings,
   runSteps,
@@ -26,7 +26,7 @@ import { kindDef, type DimensionSpec } from "./kinds";
 export interface DimensionAgreement {
   dimension: DimensionSpec;
   report: AgreementReport;
-  /** Landis–Koch reading of each Cohen pair (unweighted, linear, quadratic). */
+  /** Landis–Koch reading of each Cohen pair (unweighted, linear, quadratic), its interval's span when that crosses bands. */
   cohenInterpretation: Array<{ raters: [string, string]; kappa: string | null; linear: string | null; quadratic: string | null }>;
   /** Items with at least one label / with two or more. */
   labelledItems: number;
@@ -150,9 +150,9 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
       report,
       cohenInterpretation: report.cohen.map((p) => ({
         raters: p.raters,
-        kappa: landisKoch(p.kappa),
-        linear: landisKoch(p.linearWeightedKappa),
-        quadratic: landisKoch(p.quadraticWeightedKappa),
+        kappa: landisKochReading(p.kappa, p.ci?.kappa),
+        linear: landisKochReading(p.linearWeightedKappa, p.ci?.linearWeightedKappa),
+        quadratic: landisKochReading(p.quadraticWeightedKappa, p.ci?.quadraticWeightedKappa),
       })),
       labelledItems: labelled.length,
       mean: n ? sum / n : null,

@@ -1,7 +1,7 @@
 /** One campaign on the agreement dashboard: progress, the report's age, a row per dimension, warnings. */
 import Link from "next/link";
 import type { DashboardCampaign, DashboardStat } from "@/lib/annotation/agreement-dashboard";
-import { landisKoch } from "@/lib/agreement/interpret";
+import { landisKochReading } from "@/lib/agreement/interpret";
 import { StatValue, fmt } from "@/components/annotation/AgreementView";
 import { AgreementWarnings } from "@/components/annotation/AgreementWarnings";
 import { ReportAge } from "@/components/annotation/ReportAge";
@@ -10,7 +10,7 @@ function WithInterval({ s, testId }: { s: DashboardStat; testId: string }) {
   return (
     <span data-testid={testId}>
       <StatValue value={s.value} reason={s.reason} />
-      {s.value !== null ? <span className="ml-1 text-xs text-slate-500">{landisKoch(s.value)}</span> : null}
+      {s.value !== null ? <span className="ml-1 text-xs text-slate-500">{landisKochReading(s.value, s.ci)}</span> : null}
       {s.ci ? (
         <span className="block text-xs text-slate-500">
           [{fmt(s.ci[0])}, {fmt(s.ci[1])}] · n = {s.n}
