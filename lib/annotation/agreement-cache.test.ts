@@ -15,7 +15,7 @@ import { tieMarginCalibration, withBestMargin } from "./calibration";
 import { choiceKey } from "./judge-views";
 import { listKey, listWindow, showLists } from "./judge-item-lists";
 import { agreementIdle, agreementKey, agreementSnapshot, computeAgreement } from "./agreement-cache";
-import { agreementDashboard, dashboardFilters } from "./agreement-dashboard";
+import { agreementDashboard, dashboardFilters, noComparisonText } from "./agreement-dashboard";
 import type { Db } from "@/db/client";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
@@ -214,15 +214,15 @@ describe("the campaign page's judge tables (issue 30.2)", () => {
         expect(cal).toEqual(tieMarginCalibration(db, c.id, runId, { humans, variant, criterion: "fleiss-plain" }));
       }
     }
-    // topic-1 (Win vs judge Lose) and topic-4 (Win/Lose split: a tie, judge Win) disagree on requirement.
+    // topic-1 (Win vs judge Lose), topic-4 (Win/Lose split: a tie, judge Win) and topic-5 (Win vs judge Tie) disagree.
     const req = report.judgeViews.table11["vote/both"]![0].dimensions.find((d) => d.dimension === "requirement")!;
-    expect(req.disagreements).toEqual([ids.get("topic-1"), ids.get("topic-4")]);
+    expect(req.disagreements).toEqual([ids.get("topic-1"), ids.get("topic-4"), ids.get("topic-5")]);
     // The page resolves a list's first items to titles, or the opened list a page at a time.
     const shown = showLists(db, c.id, new Map([[listKey(runId, "requirement"), req.disagreements]]));
     expect(shown.get(listKey(runId, "requirement"))).toMatchObject({
-      total: 2,
+      total: 3,
       open: false,
-      items: [{ externalId: "topic-1", title: "Plan a weekend trip" }, { externalId: "topic-4" }],
+      items: [{ externalId: "topic-1", title: "Plan a weekend trip" }, { externalId: "topic-4" }, { externalId: "topic-5" }],
     });
   });
 
@@ -234,5 +234,21 @@ describe("the campaign page's judge tables (issue 30.2)", () => {
     expect(listWindow(ids, true, 99)).toMatchObject({ page: 3 });
     expect(listWindow(ids, true, 99).ids).toHaveLength(50);
     expect(listWindow([], true, 1).ids).toEqual([]);
+  });
+});
+
+describe("the dashboard's judge runs (issue 34.7)", () => {
+  it("a paused LLM run without verdicts is named with its state, not read as no judge run", async () => {
+    const c = campaign();
+    expect(noComparisonText(agreementDashboard(db, dashboardFilters({})).campaigns[0].judgeRuns)).toBe("no judge run");
+    db.$client
+      .prepare(
+        "insert into judge_runs (campaign_id, name, origin, created_by, created_at, paused_reason) values (?, 'gpt judge', 'llm', ?, ?, ?)",
+      )
+      .run(c.id, admin, Date.now(), "spend cap of $0.50 reached");
+    const [card] = agreementDashboard(db, dashboardFilters({})).campaigns;
+    expect(card.judgeRuns).toMatchObject([{ name: "gpt judge", state: "paused", hasVerdicts: false }]);
+    expect(noComparisonText(card.judgeRuns)).toBe("gpt judge: paused by its spend guard, no verdicts yet");
+    await agreementIdle(db);
   });
 });
