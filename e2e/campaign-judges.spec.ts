@@ -23,6 +23,8 @@ test("campaign page: judge tables from the report with its age, paged disagreeme
   page,
   browser,
 }, testInfo) => {
+  // Two annotators label 12 items and two reports are computed in the background: slow on a loaded machine.
+  test.setTimeout(180_000);
   const base = e2eState().baseURL;
   await login(page, account("researcher"));
   await page.goto(`${base}/campaigns/new`);
