@@ -1,7 +1,8 @@
 /**
  * A generated rating campaign of the size the agreement bench and reliability check use (issue 23:
  * 2,000 items × 30 annotators × 2 labels an item): users, an uploaded output-rating campaign, and labels
- * written straight into the database for a share of each annotator's queue (the rest left to submit).
+ * written straight into the database for a share of each annotator's queue (the rest left to submit),
+ * and optionally judge runs with a rating of every item (issue 30.2: 15 runs on the same campaign).
  */
 import type { Db } from "@/db/client";
 import { createCampaign } from "@/lib/annotation/campaigns";
@@ -19,7 +20,17 @@ export interface BigCampaign {
 
 export async function seedRatingCampaign(
   db: Db,
-  o: { items: number; annotators: number; perItem: number; labelledShare: number; researchers: number; password: string; prefix?: string },
+  o: {
+    items: number;
+    annotators: number;
+    perItem: number;
+    labelledShare: number;
+    researchers: number;
+    password: string;
+    prefix?: string;
+    /** Judge runs (imported) rating every item, each close to the items' true value. */
+    judgeRuns?: number;
+  },
 ): Promise<BigCampaign> {
   const prefix = o.prefix ?? "big";
   const researchers: string[] = [];
@@ -74,6 +85,20 @@ export async function seedRatingCampaign(
         labelled++;
       });
       open.push(mine.slice(cut).map((x) => x.id));
+    }
+    const items = db.$client.prepare("SELECT id FROM campaign_items WHERE campaign_id = ? ORDER BY position").all(campaignId) as Array<{
+      id: number;
+    }>;
+    const run = db.$client.prepare(
+      "INSERT INTO judge_runs (campaign_id, name, origin, created_by, created_at) VALUES (?, ?, 'import', ?, ?)",
+    );
+    const verdict = db.$client.prepare("INSERT INTO judge_labels (run_id, item_id, dimension, value) VALUES (?, ?, 'quality', ?)");
+    for (let r = 0; r < (o.judgeRuns ?? 0); r++) {
+      const runId = Number(run.run(campaignId, `judge ${r + 1}`, researcherId, t0).lastInsertRowid);
+      for (const it of items) {
+        const t = truth.get(it.id) ?? 2;
+        verdict.run(runId, it.id, String(rand() < 0.6 ? t : 1 + Math.floor(rand() * 3)));
+      }
     }
   })();
   return { campaignId, researchers, annotators, open, labelled };

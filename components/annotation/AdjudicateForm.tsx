@@ -27,7 +27,17 @@ export function AdjudicateForm({
       <input type="hidden" name="campaignId" value={campaignId} />
       <input type="hidden" name="itemId" value={itemId} />
       <input type="hidden" name="dimension" value={dimension} />
-      <select name="value" defaultValue={current ?? categories[0].value} className="rounded border border-slate-300 px-1 py-0.5">
+      {/* No label is pre-chosen: a default (the scale's first value, "1 · does not match") gets recorded by a careless click. */}
+      <select
+        name="value"
+        defaultValue={current ?? ""}
+        required
+        aria-label={`Adjudicated label for ${dimension}`}
+        className="rounded border border-slate-300 px-1 py-0.5"
+      >
+        <option value="" disabled>
+          choose the label…
+        </option>
         {categories.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}

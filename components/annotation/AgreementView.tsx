@@ -1,6 +1,6 @@
 /** The agreement tables of one dimension (server component): overall values with CIs and readings, Cohen pairs, confusion. */
 import type { DimensionAgreement } from "@/lib/annotation/agreement";
-import { landisKoch } from "@/lib/agreement/interpret";
+import { landisKochReading } from "@/lib/agreement/interpret";
 import { DistributionChart } from "./DistributionChart";
 
 /** Annotators drawn as their own bar series at most. */
@@ -47,7 +47,7 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
       </td>
       <td className="p-1.5 tabular-nums text-slate-500">{ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}</td>
       <td className="p-1.5 text-slate-600">
-        {reading ? (landisKoch(r[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}
+        {reading ? (landisKochReading(r[key], ci[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}
         {key === "fleissKappa" && r.fleissItems && r.fleissItems.leftOut > 0 && r.fleissItems.used > 0 ? (
           <span className="block text-xs text-slate-500" data-testid={`${d.dimension.key}-fleiss-items`}>
             over {r.fleissItems.used} of {r.items} items (those with all {r.fleissItems.ratingsPerItem} ratings)

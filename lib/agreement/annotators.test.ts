@@ -1,6 +1,6 @@
 /** Leave-one-out agreement, drift and the warnings, on cases worked by hand. */
 import { describe, expect, it } from "vitest";
-import { agreementWithOthers, drift, median, type RaterItem } from "./annotators";
+import { agreementWithOthers, drift, DRIFT_MIN_PER_HALF, median, type RaterItem } from "./annotators";
 import { agreementReport } from "./report";
 import { constantJudgeWarning, reportWarnings } from "./warnings";
 
@@ -36,6 +36,32 @@ describe("drift", () => {
     expect(d.change).toBe(-1);
     // An odd count: the first half is the smaller.
     expect(drift(items.slice(0, 5), WL).first.n).toBe(2);
+  });
+  it("on a handful of items (issue 34.5: 1.00 → 0.40 on 2 and 3) it carries n per half and an interval, and is not flagged", () => {
+    const items = [it_("W", "W"), it_("L", "L"), it_("W", "L"), it_("L", "L"), it_("W", "W")];
+    const d = drift(items, WL);
+    expect(d.first.n).toBe(2);
+    expect(d.second.n).toBe(3);
+    expect(d.flagged).toBe(false);
+  });
+  it("a real fall on enough items is flagged, with an interval below zero; the same fall on too few is not", () => {
+    // First half: 40 items all agreeing (both categories); second half: 40 items, half of them flipped.
+    const agree = Array.from({ length: 40 }, (_, i) => (i % 2 ? it_("W", "W") : it_("L", "L")));
+    const noisy = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 0 ? it_("W", "L") : i % 4 === 1 ? it_("L", "W") : i % 2 ? it_("W", "W") : it_("L", "L"),
+    );
+    const d = drift([...agree, ...noisy], WL);
+    expect(d.first).toMatchObject({ kappa: 1, n: 40 });
+    expect(d.second.kappa).toBeCloseTo(0, 10);
+    expect(d.ci![0]).toBeLessThan(d.ci![1]);
+    expect(d.ci![1]).toBeLessThan(0);
+    expect(d.flagged).toBe(true);
+    // Seeded: the same interval every time.
+    expect(drift([...agree, ...noisy], WL).ci).toEqual(d.ci);
+    const few = DRIFT_MIN_PER_HALF - 2;
+    const small = drift([...agree.slice(0, few), ...noisy.slice(0, few)], WL);
+    expect(small.change).toBeLessThan(-0.2);
+    expect(small.flagged).toBe(false);
   });
   it("median seconds", () => {
     expect(median([3, 1, 2])).toBe(2);

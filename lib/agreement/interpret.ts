@@ -25,3 +25,21 @@ export function mcHugh(k: number | null): string | null {
   if (k <= 0.9) return "strong";
   return "almost perfect";
 }
+
+const LANDIS_KOCH_BANDS = ["poor", "slight", "fair", "moderate", "substantial", "almost perfect"];
+
+/**
+ * The Landis–Koch reading of a value with its interval (issue 34.6): one word when the interval stays in
+ * the value's band; "moderate to substantial" when it spans two; and when it spans three or more, that
+ * it cannot be read as one band ("slight to almost perfect: spans 5 bands") — "substantial" beside
+ * [0.10, 1.00] says more than the data do.
+ */
+export function landisKochReading(value: number | null, ci?: readonly [number, number] | null): string | null {
+  const word = landisKoch(value);
+  if (word === null || !ci) return word;
+  const lo = LANDIS_KOCH_BANDS.indexOf(landisKoch(ci[0])!);
+  const hi = LANDIS_KOCH_BANDS.indexOf(landisKoch(ci[1])!);
+  if (lo === hi) return word;
+  const span = `${LANDIS_KOCH_BANDS[lo]} to ${LANDIS_KOCH_BANDS[hi]}`;
+  return hi - lo + 1 >= 3 ? `${span}: the interval spans ${hi - lo + 1} bands` : span;
+}

@@ -9,8 +9,13 @@ import { tempDb } from "@/test/db";
 import { ROOT } from "@/test/fixtures";
 import { createUser } from "@/lib/users/users";
 import { adjudicate, createCampaign, exportCampaign, importJudgeVerdicts, skipAssignment, submitLabels } from "@/lib/annotation";
+import { deleteJudgeRun } from "./llm-judge";
+import { humanVsJudge } from "./verdict-import";
+import { tieMarginCalibration, withBestMargin } from "./calibration";
+import { choiceKey } from "./judge-views";
+import { listKey, listWindow, showLists } from "./judge-item-lists";
 import { agreementIdle, agreementKey, agreementSnapshot, computeAgreement } from "./agreement-cache";
-import { agreementDashboard, dashboardFilters } from "./agreement-dashboard";
+import { agreementDashboard, dashboardFilters, noComparisonText } from "./agreement-dashboard";
 import type { Db } from "@/db/client";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
@@ -110,6 +115,26 @@ describe("the agreement cache", () => {
     expect(agreementSnapshot(db, c.id).current).toBe(true);
   });
 
+  it("deleting a judge run marks the report stale (its labels' trigger cannot find the run any more)", async () => {
+    const c = campaign();
+    label(ann[0], "topic-1", "Win");
+    label(ann[1], "topic-1", "Win");
+    const run = importJudgeVerdicts(
+      db,
+      c.id,
+      { name: "j", fileName: "v.jsonl", text: JSON.stringify({ item: "topic-1", dimension: "requirement", verdict: "Tie" }) },
+      admin,
+    );
+    await computeAgreement(db, c.id);
+    expect(agreementSnapshot(db, c.id).report!.judges.map((j) => j.run.name)).toContain("j");
+    const k = agreementKey(db, c.id);
+    deleteJudgeRun(db, c.id, run.runId);
+    expect(agreementKey(db, c.id)).not.toBe(k);
+    expect(agreementSnapshot(db, c.id).current).toBe(false);
+    await agreementIdle(db);
+    expect(agreementSnapshot(db, c.id).report!.judges).toEqual([]);
+  });
+
   it("the export (served or computed) has the annotators, the Fleiss interval and the warnings", async () => {
     const c = campaign();
     for (const [id, a, b] of [
@@ -149,5 +174,81 @@ describe("the agreement cache", () => {
     expect(agreementDashboard(db, dashboardFilters({ kind: "hicupid-ab" })).campaigns).toEqual([]);
     expect(agreementDashboard(db, dashboardFilters({ to: "2000-01-01" })).campaigns).toEqual([]);
     expect(dashboardFilters({ kind: "bogus", from: "yesterday" })).toEqual({ kind: null, from: null, to: null });
+  });
+});
+
+describe("the campaign page's judge tables (issue 30.2)", () => {
+  it("are computed with the report for every choice of humans and variant, equal to the direct comparison, disagreements as item ids", async () => {
+    const c = campaign();
+    for (const [i, v] of ["Win", "Lose", "Tie", "Win", "Win"].entries()) {
+      label(ann[0], `topic-${i + 1}`, v);
+      label(ann[1], `topic-${i + 1}`, i === 3 ? "Lose" : v);
+    }
+    const verdicts = ["Lose", "Lose", "Tie", "Win", "Tie"].map((verdict, i) =>
+      JSON.stringify({ item: `topic-${i + 1}`, dimension: "requirement", verdict }),
+    );
+    const { runId } = importJudgeVerdicts(db, c.id, { name: "j", fileName: "v.jsonl", text: verdicts.join("\n") }, admin);
+    const report = (await computeAgreement(db, c.id))!;
+    const ids = new Map(
+      (
+        db.$client.prepare("select id, external_id as e from campaign_items where campaign_id = ?").all(c.id) as Array<{
+          id: number;
+          e: string;
+        }>
+      ).map((r) => [r.e, r.id]),
+    );
+    for (const humans of ["vote", "adjudication"] as const) {
+      for (const variant of ["both", "either"] as const) {
+        const direct = humanVsJudge(db, c.id, runId, { humans, variant });
+        const [stored] = report.judgeViews.table11[choiceKey(humans, variant)]!;
+        expect(stored.run).toEqual(direct.run);
+        stored.dimensions.forEach((d, k) => {
+          const want = direct.dimensions[k];
+          expect(d.table11).toEqual(want.table11);
+          expect(d.result.fleissKappa).toEqual(want.result.fleissKappa);
+          expect(d.result.plain).toEqual(want.result.plain);
+          expect(d.disagreements).toEqual(want.disagreements.map((x) => x.itemId));
+        });
+        // The calibration's curves, the best margin picked when read.
+        const cal = withBestMargin(report.judgeViews.calibration[choiceKey(humans, variant)]![0], "fleiss-plain");
+        expect(cal).toEqual(tieMarginCalibration(db, c.id, runId, { humans, variant, criterion: "fleiss-plain" }));
+      }
+    }
+    // topic-1 (Win vs judge Lose), topic-4 (Win/Lose split: a tie, judge Win) and topic-5 (Win vs judge Tie) disagree.
+    const req = report.judgeViews.table11["vote/both"]![0].dimensions.find((d) => d.dimension === "requirement")!;
+    expect(req.disagreements).toEqual([ids.get("topic-1"), ids.get("topic-4"), ids.get("topic-5")]);
+    // The page resolves a list's first items to titles, or the opened list a page at a time.
+    const shown = showLists(db, c.id, new Map([[listKey(runId, "requirement"), req.disagreements]]));
+    expect(shown.get(listKey(runId, "requirement"))).toMatchObject({
+      total: 3,
+      open: false,
+      items: [{ externalId: "topic-1", title: "Plan a weekend trip" }, { externalId: "topic-4" }, { externalId: "topic-5" }],
+    });
+  });
+
+  it("a list shows its first five, or the opened one 100 a page (the page clamped to the list)", () => {
+    const ids = Array.from({ length: 250 }, (_, i) => i + 1);
+    expect(listWindow(ids, false).ids).toEqual([1, 2, 3, 4, 5]);
+    expect(listWindow(ids, true, 2)).toMatchObject({ page: 2, pageSize: 100 });
+    expect(listWindow(ids, true, 2).ids[0]).toBe(101);
+    expect(listWindow(ids, true, 99)).toMatchObject({ page: 3 });
+    expect(listWindow(ids, true, 99).ids).toHaveLength(50);
+    expect(listWindow([], true, 1).ids).toEqual([]);
+  });
+});
+
+describe("the dashboard's judge runs (issue 34.7)", () => {
+  it("a paused LLM run without verdicts is named with its state, not read as no judge run", async () => {
+    const c = campaign();
+    expect(noComparisonText(agreementDashboard(db, dashboardFilters({})).campaigns[0].judgeRuns)).toBe("no judge run");
+    db.$client
+      .prepare(
+        "insert into judge_runs (campaign_id, name, origin, created_by, created_at, paused_reason) values (?, 'gpt judge', 'llm', ?, ?, ?)",
+      )
+      .run(c.id, admin, Date.now(), "spend cap of $0.50 reached");
+    const [card] = agreementDashboard(db, dashboardFilters({})).campaigns;
+    expect(card.judgeRuns).toMatchObject([{ name: "gpt judge", state: "paused", hasVerdicts: false }]);
+    expect(noComparisonText(card.judgeRuns)).toBe("gpt judge: paused by its spend guard, no verdicts yet");
+    await agreementIdle(db);
   });
 });

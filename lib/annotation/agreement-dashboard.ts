@@ -45,9 +45,59 @@ export interface DashboardCampaign {
   progress: { items: number; assignments: number; done: number; skipped: number };
   report: { ageMs: number | null; current: boolean; error: string | null };
   dimensions: DashboardDimension[];
+  /** Every judge run of the campaign with its state, so a run without verdicts yet is not read as "no judge run". */
+  judgeRuns: DashboardJudgeRun[];
   /** Pairwise dialogue: per judge run, the tie margin agreeing best with the humans. */
   bestMargins: Array<{ run: string; margin: number | null }>;
   warnings: AgreementWarning[];
+}
+
+export interface DashboardJudgeRun {
+  id: number;
+  name: string;
+  /** "paused" (by its spend guard), "finished", "unfinished" (an LLM run not done yet) or "imported". */
+  state: "paused" | "finished" | "unfinished" | "imported";
+  pausedReason: string | null;
+  hasVerdicts: boolean;
+}
+
+/** The campaign's judge runs and their states: one indexed query per campaign. */
+function judgeRunStates(db: Db, campaignId: number): DashboardJudgeRun[] {
+  const rows = db.$client
+    .prepare(
+      `SELECT r.id, r.name, r.origin, r.paused_reason AS pausedReason, r.finished_at AS finishedAt,
+              EXISTS (SELECT 1 FROM judge_labels l WHERE l.run_id = r.id) AS has
+         FROM judge_runs r WHERE r.campaign_id = ? ORDER BY r.id`,
+    )
+    .all(campaignId) as Array<{
+    id: number;
+    name: string;
+    origin: string;
+    pausedReason: string | null;
+    finishedAt: number | null;
+    has: number;
+  }>;
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    state: r.origin === "import" ? "imported" : r.pausedReason ? "paused" : r.finishedAt ? "finished" : "unfinished",
+    pausedReason: r.pausedReason,
+    hasVerdicts: r.has === 1,
+  }));
+}
+
+/** What the dashboard says for a dimension no run has compared yet: the runs there are and why, or that there is none. */
+export function noComparisonText(runs: readonly DashboardJudgeRun[]): string {
+  if (!runs.length) return "no judge run";
+  return runs
+    .map((r) =>
+      r.state === "paused"
+        ? `${r.name}: paused by its spend guard${r.hasVerdicts ? "" : ", no verdicts yet"}`
+        : r.state === "unfinished"
+          ? `${r.name}: not finished${r.hasVerdicts ? "" : ", no verdicts yet"}`
+          : `${r.name}: no verdict on this dimension`,
+    )
+    .join("; ");
 }
 
 export interface ForestRow {
@@ -109,6 +159,7 @@ export function agreementDashboard(db: Db, f: DashboardFilters): { campaigns: Da
             judges: judges.filter((j) => j.dimension === d.dimension.key),
           };
         }),
+        judgeRuns: judgeRunStates(db, c.id),
         bestMargins: [...bestMargins].map(([run, margin]) => ({ run, margin })),
         warnings: r?.warnings ?? [],
       };

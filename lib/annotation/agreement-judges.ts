@@ -5,13 +5,12 @@
  * judge paired with every human label, Cohen's kappa (./rating-vs-judge.ts). Pairwise dialogue campaigns
  * also get the run's best tie margin (./calibration.ts).
  */
-import type { Db } from "@/db/client";
 import { CONSTANT_RATINGS, constantJudgeWarning, type AgreementWarning, type Label, type Steps } from "@/lib/agreement";
 import { bootstrapCells, fleissOfPairTable, type Interval } from "@/lib/agreement/resample";
 import { kappaOfTable } from "@/lib/agreement/cohen";
-import { tieMarginCalibration } from "./calibration";
-import { judgeLabelsOf, judgeRunsOf, type ItemLabels } from "./human-labels";
-import { humanVsJudge } from "./verdict-import";
+import { withBestMargin } from "./calibration";
+import type { ItemLabels } from "./human-labels";
+import { choiceKey, type JudgedRun, type JudgeViews } from "./judge-views";
 import { kindDef, type DimensionSpec } from "./kinds";
 
 export interface JudgeStat {
@@ -45,24 +44,26 @@ function fleissWithRule(t: Float64Array, K: number): number | string {
   return typeof c === "string" && c.startsWith(CONSTANT_RATINGS) ? c : fleissOfPairTable(t, K);
 }
 
-/** Reads the runs' labels now; the returned steps compute the intervals. */
+/** Plans from the runs' labels and the judge views (./judge-views.ts) already computed; the returned steps compute the intervals. */
 export function judgeAgreementSteps(
-  db: Db,
-  campaignId: number,
   kind: string,
   items: readonly ItemLabels[],
+  runs: readonly JudgedRun[],
   dims: readonly DimensionSpec[],
+  views: JudgeViews,
   o: { iterations: number; seed: number },
 ): Steps<{ judges: JudgeAgreement[]; warnings: AgreementWarning[] }> {
   const pairwise = kindDef(kind).pairwise;
   type Plan = { entry: Omit<JudgeAgreement, "cohen" | "fleiss">; cells: number[]; K: number; judgeValues: Label[] };
   const plans: Plan[] = [];
-  for (const run of judgeRunsOf(db, campaignId)) {
-    const judge = judgeLabelsOf(db, run.id);
+  const table11 = views.table11[choiceKey("vote", "both")] ?? [];
+  const calibration = views.calibration[choiceKey("vote", "both")] ?? [];
+  for (const { run, labels: judge } of runs) {
     if (judge.size === 0) continue;
     if (pairwise) {
-      const best = kind === "pairwise-dialogue" ? tieMarginCalibration(db, campaignId, run.id).best : undefined;
-      for (const d of humanVsJudge(db, campaignId, run.id).dimensions) {
+      const curves = calibration.find((c) => c.run.id === run.id);
+      const best = kind === "pairwise-dialogue" && curves ? withBestMargin(curves, "cohen-plain").best : undefined;
+      for (const d of table11.find((t) => t.run.id === run.id)?.dimensions ?? []) {
         const { table, droppedTies } = d.result;
         const K = table.categories.length;
         const tie = table.categories.findIndex((c) => String(c) === "Tie");

@@ -5,7 +5,7 @@
 import type { Db } from "@/db/client";
 import {
   agreementReportSteps,
-  landisKoch,
+  landisKochReading,
   majorityVote,
   reportWarnings,
   runSteps,
@@ -19,13 +19,14 @@ import { InvalidInputError } from "@/lib/errors";
 import { annotatorStatsSteps, type AnnotatorStats } from "./agreement-annotators";
 import { judgeAgreementSteps, type JudgeAgreement } from "./agreement-judges";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
-import { campaignLabels } from "./human-labels";
-import type { DimensionSpec } from "./kinds";
+import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
+import { judgeViewsSteps, type JudgedRun, type JudgeViews } from "./judge-views";
+import { kindDef, type DimensionSpec } from "./kinds";
 
 export interface DimensionAgreement {
   dimension: DimensionSpec;
   report: AgreementReport;
-  /** Landis–Koch reading of each Cohen pair (unweighted, linear, quadratic). */
+  /** Landis–Koch reading of each Cohen pair (unweighted, linear, quadratic), its interval's span when that crosses bands. */
   cohenInterpretation: Array<{ raters: [string, string]; kappa: string | null; linear: string | null; quadratic: string | null }>;
   /** Items with at least one label / with two or more. */
   labelledItems: number;
@@ -54,6 +55,8 @@ export interface CampaignAgreement {
   judges: JudgeAgreement[];
   /** Figures easy to over-read (lib/agreement/warnings.ts), for every dimension and judge. */
   warnings: AgreementWarning[];
+  /** The campaign page's judge tables (Table 11, rating comparison, tie-margin curves, Figure 2): ./judge-views.ts. */
+  judgeViews: JudgeViews;
 }
 
 export interface AgreementOptions {
@@ -82,10 +85,19 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
   // Each read is a few tens of milliseconds on a large campaign: the server serves requests between them.
   // A label written in between makes this report stale (its key was read first), so it is computed again.
   yield;
+  const runs: JudgedRun[] = judgeRunsOf(db, campaignId).map((run) => ({ run, labels: judgeLabelsOf(db, run.id) }));
+  yield;
   const tieRule = c.tieRule as TieRule;
   const disagreement = new Map<number, number>();
   const annotators = yield* annotatorStatsSteps(db, campaignId, items, dims);
-  const judges = judgeAgreementSteps(db, campaignId, c.kind, items, dims, { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 });
+  // The page's tables cover every dimension, whatever the report is restricted to.
+  const judgeViews = yield* judgeViewsSteps(
+    { kind: c.kind, pairwise: kindDef(c.kind).pairwise },
+    items,
+    runs,
+    campaignDimensionsOf(db, campaignId),
+  );
+  const judges = judgeAgreementSteps(c.kind, items, runs, dims, judgeViews, { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 });
   yield;
   const warnings: AgreementWarning[] = [];
 
@@ -138,9 +150,9 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
       report,
       cohenInterpretation: report.cohen.map((p) => ({
         raters: p.raters,
-        kappa: landisKoch(p.kappa),
-        linear: landisKoch(p.linearWeightedKappa),
-        quadratic: landisKoch(p.quadraticWeightedKappa),
+        kappa: landisKochReading(p.kappa, p.ci?.kappa),
+        linear: landisKochReading(p.linearWeightedKappa, p.ci?.linearWeightedKappa),
+        quadratic: landisKochReading(p.quadraticWeightedKappa, p.ci?.quadraticWeightedKappa),
       })),
       labelledItems: labelled.length,
       mean: n ? sum / n : null,
@@ -164,5 +176,16 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
       title: byId.get(itemId)!.title,
       score: Math.round(score * 1e6) / 1e6,
     }));
-  return { campaignId, kind: c.kind, tieRule, raters, dimensions, mostDisagreement, annotators, judges: judged.judges, warnings };
+  return {
+    campaignId,
+    kind: c.kind,
+    tieRule,
+    raters,
+    dimensions,
+    mostDisagreement,
+    annotators,
+    judges: judged.judges,
+    warnings,
+    judgeViews,
+  };
 }

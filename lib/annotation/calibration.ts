@@ -11,8 +11,9 @@ import { campaignSystems, experiments, jobs } from "@/db/schema";
 import { bestMargin, TIE_MARGINS, tieMarginCurve, type CalibrationCriterion, type MarginPoint, type ScoredItem } from "@/lib/agreement";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
-import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
-import { kindDef } from "./kinds";
+import { campaignLabels, judgeLabelsOf, judgeRunsOf, type ItemLabels } from "./human-labels";
+import { kindDef, type DimensionSpec } from "./kinds";
+import type { JudgeVerdicts } from "./verdict-import";
 
 export interface CalibrationDimension {
   dimension: string;
@@ -62,13 +63,26 @@ export function tieMarginCalibration(
     throw new InvalidInputError("tie-margin calibration applies to pairwise dialogue campaigns");
   const run = judgeRunsOf(db, campaignId).find((r) => r.id === runId);
   if (!run) throw new NotFoundError(`no judge run ${runId} in campaign ${campaignId}`);
+  const { items } = campaignLabels(db, campaignId);
+  const curves = calibrationCurves(run, items, judgeLabelsOf(db, runId), campaignDimensionsOf(db, campaignId), opts);
+  return withBestMargin(curves, opts.criterion ?? "cohen-plain");
+}
+
+/** A calibration without its best margin: what the background report stores (the criterion is the reader's choice). */
+export type CalibrationCurves = Omit<TieMarginCalibration, "criterion" | "best">;
+
+/** The curves from labels already read. */
+export function calibrationCurves(
+  run: { id: number; name: string; model: string | null; config: unknown },
+  items: readonly ItemLabels[],
+  judge: JudgeVerdicts,
+  dims: readonly DimensionSpec[],
+  opts: { humans?: "vote" | "adjudication"; variant?: "both" | "either" } = {},
+): CalibrationCurves {
   const humans = opts.humans ?? "vote";
   const variant = opts.variant ?? "both";
-  const criterion = opts.criterion ?? "cohen-plain";
-  const judge = judgeLabelsOf(db, runId);
-  const { items } = campaignLabels(db, campaignId);
   const cfgMargin = Number((run.config as Record<string, unknown> | null)?.tieMargin);
-  const dimensions = campaignDimensionsOf(db, campaignId).map((d) => {
+  const dimensions = dims.map((d) => {
     let unscored = 0;
     const scored: ScoredItem[] = [];
     for (const it of items) {
@@ -97,15 +111,22 @@ export function tieMarginCalibration(
     run: { id: run.id, name: run.name, model: run.model, margin: Number.isFinite(cfgMargin) ? cfgMargin : null },
     humans,
     variant,
-    criterion,
     dimensions,
-    best: reason
+    reason,
+  };
+}
+
+/** The best margin by a criterion: a pass over the margins, cheap enough for a page. */
+export function withBestMargin(cal: CalibrationCurves, criterion: CalibrationCriterion): TieMarginCalibration {
+  return {
+    ...cal,
+    criterion,
+    best: cal.reason
       ? null
       : bestMargin(
-          dimensions.map((d) => d.curve),
+          cal.dimensions.map((d) => d.curve),
           criterion,
         ),
-    reason,
   };
 }
 

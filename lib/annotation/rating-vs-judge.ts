@@ -7,8 +7,9 @@ import type { Db } from "@/db/client";
 import { cohenKappa, landisKoch, type CohenResult } from "@/lib/agreement";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
-import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
-import { kindDef } from "./kinds";
+import { campaignLabels, judgeLabelsOf, judgeRunsOf, type ItemLabels } from "./human-labels";
+import { kindDef, type DimensionSpec } from "./kinds";
+import type { JudgeVerdicts } from "./verdict-import";
 
 export interface RatingVsJudgeDimension {
   dimension: string;
@@ -33,31 +34,39 @@ export function ratingVsJudge(
   if (kindDef(c.kind).pairwise) throw new InvalidInputError("the rating comparison applies to rating campaigns");
   const run = judgeRunsOf(db, campaignId).find((r) => r.id === runId);
   if (!run) throw new NotFoundError(`no judge run ${runId} in campaign ${campaignId}`);
-  const judge = judgeLabelsOf(db, runId);
   const { items } = campaignLabels(db, campaignId);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   return {
     run: { id: run.id, name: run.name, model: run.model },
-    dimensions: campaignDimensionsOf(db, campaignId).map((d) => {
-      const categories = d.categories.map((x) => x.value);
-      const both = items
-        .map((it) => ({ it, j: judge.get(it.itemId)?.[d.key]?.value, h: Object.values(it.human[d.key] ?? {}) }))
-        .filter((x): x is { it: (typeof items)[number]; j: string; h: string[] } => !!x.j && x.h.length > 0);
-      const pairs = both.flatMap((x) => x.h.map((h) => [x.j, h] as const));
-      const kappa = (weights: "none" | "linear" | "quadratic") => cohenKappa(pairs, { categories, weights });
-      const linear = kappa("linear");
-      return {
-        dimension: d.key,
-        title: d.title,
-        n: both.length,
-        judgeMean: mean(both.map((x) => Number(x.j))),
-        humanMean: mean(both.flatMap((x) => x.h.map(Number))),
-        exact: pairs.length ? pairs.filter(([a, b]) => a === b).length / pairs.length : null,
-        kappa: { plain: kappa("none"), linear, quadratic: kappa("quadratic"), reading: landisKoch(linear.value) },
-        disagreements: both
-          .filter((x) => Math.abs(Number(x.j) - mean(x.h.map(Number))!) >= 1)
-          .map((x) => ({ itemId: x.it.itemId, externalId: x.it.externalId, title: x.it.title, judge: x.j, humans: x.h })),
-      };
-    }),
+    dimensions: ratingVsJudgeDimensions(items, judgeLabelsOf(db, runId), campaignDimensionsOf(db, campaignId)),
   };
+}
+
+/** The comparison per dimension from labels already read (the background report computes it for every run). */
+export function ratingVsJudgeDimensions(
+  items: readonly ItemLabels[],
+  judge: JudgeVerdicts,
+  dims: readonly DimensionSpec[],
+): RatingVsJudgeDimension[] {
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  return dims.map((d) => {
+    const categories = d.categories.map((x) => x.value);
+    const both = items
+      .map((it) => ({ it, j: judge.get(it.itemId)?.[d.key]?.value, h: Object.values(it.human[d.key] ?? {}) }))
+      .filter((x): x is { it: ItemLabels; j: string; h: string[] } => !!x.j && x.h.length > 0);
+    const pairs = both.flatMap((x) => x.h.map((h) => [x.j, h] as const));
+    const kappa = (weights: "none" | "linear" | "quadratic") => cohenKappa(pairs, { categories, weights });
+    const linear = kappa("linear");
+    return {
+      dimension: d.key,
+      title: d.title,
+      n: both.length,
+      judgeMean: mean(both.map((x) => Number(x.j))),
+      humanMean: mean(both.flatMap((x) => x.h.map(Number))),
+      exact: pairs.length ? pairs.filter(([a, b]) => a === b).length / pairs.length : null,
+      kappa: { plain: kappa("none"), linear, quadratic: kappa("quadratic"), reading: landisKoch(linear.value) },
+      disagreements: both
+        .filter((x) => Math.abs(Number(x.j) - mean(x.h.map(Number))!) >= 1)
+        .map((x) => ({ itemId: x.it.itemId, externalId: x.it.externalId, title: x.it.title, judge: x.j, humans: x.h })),
+    };
+  });
 }

@@ -11,8 +11,8 @@ import { judgeVsHuman, type JudgeHumanResult, type Label } from "@/lib/agreement
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
-import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
-import { kindDef } from "./kinds";
+import { campaignLabels, judgeLabelsOf, judgeRunsOf, type ItemLabels } from "./human-labels";
+import { kindDef, type DimensionSpec } from "./kinds";
 
 /** The largest verdicts file the web form takes. */
 export const MAX_VERDICT_UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -155,52 +155,63 @@ export interface HumanVsJudge {
 
 const WTL = ["Win", "Tie", "Lose"] as const;
 
+/** A run's verdicts by item and dimension (./human-labels.ts judgeLabelsOf). */
+export type JudgeVerdicts = ReturnType<typeof judgeLabelsOf>;
+
 export function humanVsJudge(db: Db, campaignId: number, runId: number, opts: HumanVsJudgeOptions = {}): HumanVsJudge {
   const c = getCampaign(db, campaignId);
   if (!kindDef(c.kind).pairwise) throw new InvalidInputError("the human vs judge comparison applies to pairwise campaigns");
   const run = judgeRunsOf(db, campaignId).find((r) => r.id === runId);
   if (!run) throw new NotFoundError(`no judge run ${runId} in campaign ${campaignId}`);
-  const humans = opts.humans ?? "vote";
-  const variant = opts.variant ?? "both";
-  const judge = judgeLabelsOf(db, runId);
   const { items } = campaignLabels(db, campaignId);
-  const dims = campaignDimensionsOf(db, campaignId);
   return {
     run: { id: run.id, name: run.name, model: run.model },
     systems: campaignSystemsOf(db, campaignId),
-    humans,
-    variant,
-    dimensions: dims.map((d) => {
-      const compared = items.filter((it) => judge.get(it.itemId)?.[d.key] && Object.keys(it.human[d.key] ?? {}).length > 0);
-      const result = judgeVsHuman(
-        compared.map((it) => {
-          const adj = humans === "adjudication" ? (it.adjudicated[d.key] ?? null) : null;
-          return {
-            id: it.itemId,
-            llm: judge.get(it.itemId)![d.key].value,
-            // An adjudicated label replaces the vote outright when the humans are taken "by adjudication".
-            humans: adj !== null ? [adj] : Object.values(it.human[d.key]),
-          };
-        }),
-        { tieLabel: "Tie", humanTieRule: "tie", variant, categories: [...WTL] as Label[] },
-      );
-      const count = (rec: Record<string, number>) => ({ Win: rec.Win ?? 0, Tie: rec.Tie ?? 0, Lose: rec.Lose ?? 0 });
-      const byItem = new Map(items.map((i) => [i.itemId, i]));
-      return {
-        dimension: d.key,
-        title: d.title,
-        result,
-        table11: { judge: count(result.llmCounts), human: count(result.humanCounts) },
-        disagreements: result.disagreements.map((x) => ({
-          itemId: Number(x.id),
-          externalId: byItem.get(Number(x.id))!.externalId,
-          title: byItem.get(Number(x.id))!.title,
-          judge: String(x.llm),
-          human: String(x.human),
-        })),
-      };
-    }),
+    humans: opts.humans ?? "vote",
+    variant: opts.variant ?? "both",
+    dimensions: humanVsJudgeDimensions(items, judgeLabelsOf(db, runId), campaignDimensionsOf(db, campaignId), opts),
   };
+}
+
+/** Table 11 per dimension from labels already read (the background report computes it for every choice of humans and variant). */
+export function humanVsJudgeDimensions(
+  items: readonly ItemLabels[],
+  judge: JudgeVerdicts,
+  dims: readonly DimensionSpec[],
+  opts: HumanVsJudgeOptions = {},
+): DimensionVsJudge[] {
+  const humans = opts.humans ?? "vote";
+  const variant = opts.variant ?? "both";
+  const byItem = new Map(items.map((i) => [i.itemId, i]));
+  return dims.map((d) => {
+    const compared = items.filter((it) => judge.get(it.itemId)?.[d.key] && Object.keys(it.human[d.key] ?? {}).length > 0);
+    const result = judgeVsHuman(
+      compared.map((it) => {
+        const adj = humans === "adjudication" ? (it.adjudicated[d.key] ?? null) : null;
+        return {
+          id: it.itemId,
+          llm: judge.get(it.itemId)![d.key].value,
+          // An adjudicated label replaces the vote outright when the humans are taken "by adjudication".
+          humans: adj !== null ? [adj] : Object.values(it.human[d.key]),
+        };
+      }),
+      { tieLabel: "Tie", humanTieRule: "tie", variant, categories: [...WTL] as Label[] },
+    );
+    const count = (rec: Record<string, number>) => ({ Win: rec.Win ?? 0, Tie: rec.Tie ?? 0, Lose: rec.Lose ?? 0 });
+    return {
+      dimension: d.key,
+      title: d.title,
+      result,
+      table11: { judge: count(result.llmCounts), human: count(result.humanCounts) },
+      disagreements: result.disagreements.map((x) => ({
+        itemId: Number(x.id),
+        externalId: byItem.get(Number(x.id))!.externalId,
+        title: byItem.get(Number(x.id))!.title,
+        judge: String(x.llm),
+        human: String(x.human),
+      })),
+    };
+  });
 }
 
 export interface Figure2Row {
@@ -215,12 +226,26 @@ export interface Figure2Row {
 }
 
 /** HiCUPID Figure 2: per dimension, the reference-win / tie / model-win rates and S, for the humans and each judge. */
-export function figure2(db: Db, campaignId: number): Array<{ dimension: string; title: string; rows: Figure2Row[] }> {
+export function figure2(db: Db, campaignId: number): Figure2[] {
   const c = getCampaign(db, campaignId);
   if (!kindDef(c.kind).pairwise) throw new InvalidInputError("the A/B layout applies to pairwise campaigns");
   const { items } = campaignLabels(db, campaignId);
-  const runs = judgeRunsOf(db, campaignId);
-  const judged = runs.map((r) => ({ run: r, labels: judgeLabelsOf(db, r.id) }));
+  const judged = judgeRunsOf(db, campaignId).map((r) => ({ run: r, labels: judgeLabelsOf(db, r.id) }));
+  return figure2Of(items, judged, campaignDimensionsOf(db, campaignId));
+}
+
+export interface Figure2 {
+  dimension: string;
+  title: string;
+  rows: Figure2Row[];
+}
+
+/** Figure 2 from labels already read. */
+export function figure2Of(
+  items: readonly ItemLabels[],
+  judged: ReadonlyArray<{ run: { name: string }; labels: JudgeVerdicts }>,
+  dims: readonly DimensionSpec[],
+): Figure2[] {
   const row = (source: string, values: string[]): Figure2Row => {
     const n = values.length;
     const share = (v: string) => (n ? values.filter((x) => x === v).length / n : 0);
@@ -228,7 +253,7 @@ export function figure2(db: Db, campaignId: number): Array<{ dimension: string; 
     const tie = share("Tie");
     return { source, n, referenceWin: share("Lose"), tie, modelWin, score: n ? (modelWin + 0.5 * tie) * 100 : 0 };
   };
-  return campaignDimensionsOf(db, campaignId).map((d) => ({
+  return dims.map((d) => ({
     dimension: d.key,
     title: d.title,
     rows: [

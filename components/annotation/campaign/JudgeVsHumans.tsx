@@ -1,18 +1,28 @@
 /** One judge run against the humans on a pairwise campaign (the paper's Table 11): W/T/L, Fleiss and Cohen κ, disagreements. */
-import type { humanVsJudge } from "@/lib/annotation";
+import type { StoredTable11 } from "@/lib/annotation/judge-views";
+import { listKey, type ShownList } from "@/lib/annotation/judge-item-lists";
 import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { DeleteJudgeRunButton } from "@/components/annotation/DeleteJudgeRunButton";
 import { StatValue } from "@/components/annotation/AgreementView";
 import { ItemLinks } from "./ItemLinks";
+import type { CampaignQuery } from "./query";
 
 export function JudgeVsHumans({
   campaignId: id,
   v,
+  humans,
+  variant,
   systems,
+  lists,
+  q,
 }: {
   campaignId: number;
-  v: ReturnType<typeof humanVsJudge>;
+  v: StoredTable11;
+  humans: "vote" | "adjudication";
+  variant: "both" | "either";
   systems: { A?: string; B?: string };
+  lists: Map<string, ShownList>;
+  q: CampaignQuery;
 }) {
   return (
     <div className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
@@ -43,7 +53,7 @@ export function JudgeVsHumans({
             ))}
           </tr>
           <tr>
-            <td className="p-1.5">Human ({v.humans})</td>
+            <td className="p-1.5">Human ({humans})</td>
             {v.dimensions.map((d) => (
               <td key={d.dimension} className="p-1.5 tabular-nums">
                 {d.table11.human.Win} / {d.table11.human.Tie} / {d.table11.human.Lose}
@@ -51,7 +61,7 @@ export function JudgeVsHumans({
             ))}
           </tr>
           <tr className="border-t border-slate-100">
-            <td className="p-1.5">Fleiss κ, ties dropped ({v.variant})</td>
+            <td className="p-1.5">Fleiss κ, ties dropped ({variant})</td>
             {v.dimensions.map((d) => (
               <td key={d.dimension} className="p-1.5 tabular-nums">
                 <StatValue value={d.result.fleissKappa.value} reason={d.result.fleissKappa.reason} /> (n = {d.result.n},{" "}
@@ -80,7 +90,12 @@ export function JudgeVsHumans({
             <td className="p-1.5">Disagreements</td>
             {v.dimensions.map((d) => (
               <td key={d.dimension} className="p-1.5 text-xs">
-                <ItemLinks campaignId={id} items={d.disagreements} />
+                <ItemLinks
+                  campaignId={id}
+                  list={lists.get(listKey(v.run.id, d.dimension))}
+                  listKey={listKey(v.run.id, d.dimension)}
+                  q={q}
+                />
               </td>
             ))}
           </tr>

@@ -1,12 +1,18 @@
 /**
  * "Judges on the same items": run an LLM judge or import verdicts, then each run against the humans in
  * the campaign kind's terms (Table 11 and tie-margin calibration for pairwise dialogues, rating agreement,
- * Figure 2 for HiCUPID A/B). The page computes the figures; this section lays them out.
+ * Figure 2 for HiCUPID A/B). The figures come from the background agreement report (its age shown); this
+ * section lays them out.
  */
 import Link from "next/link";
 import type { CalibrationCriterion } from "@/lib/agreement";
-import type { CampaignKindDef, figure2, humanVsJudge, ratingVsJudge } from "@/lib/annotation";
+import type { CampaignKindDef } from "@/lib/annotation";
+import type { AgreementSnapshot } from "@/lib/annotation/agreement-cache";
 import type { TieMarginCalibration, experimentsWithPairwiseResults } from "@/lib/annotation/calibration";
+import type { ShownList } from "@/lib/annotation/judge-item-lists";
+import type { StoredRatingVsJudge, StoredTable11 } from "@/lib/annotation/judge-views";
+import type { Figure2 } from "@/lib/annotation/verdict-import";
+import { ReportAge } from "@/components/annotation/ReportAge";
 import type { llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
 import { LlmJudgePanel } from "@/components/annotation/LlmJudgePanel";
@@ -38,17 +44,21 @@ export function JudgesSection(p: {
   judgeChoices: string[];
   /** The judge choices on an endpoint marked as serving the Batch API. */
   batchApiChoices: string[];
+  /** The agreement report the tables come from (its age; none yet while it is first computed). */
+  snapshot: AgreementSnapshot;
   /** Whether any run has a verdict (the vote / tie-variant choices show only then). */
   hasRuns: boolean;
   humans: "vote" | "adjudication";
   variant: "both" | "either";
   criterion: CalibrationCriterion;
-  vs: Array<ReturnType<typeof humanVsJudge>>;
+  vs: StoredTable11[];
   calibrations: TieMarginCalibration[];
   targets: ReturnType<typeof experimentsWithPairwiseResults>;
   ownExperiment: number | null;
-  ratingVs: Array<ReturnType<typeof ratingVsJudge>>;
-  fig2: ReturnType<typeof figure2>;
+  ratingVs: StoredRatingVsJudge[];
+  /** Each run's disagreements as shown, by lib/annotation/judge-item-lists.ts listKey. */
+  lists: Map<string, ShownList>;
+  fig2: Figure2[];
   q: CampaignQuery;
   applyTieMargin: TieMarginAction;
 }) {
@@ -56,7 +66,17 @@ export function JudgesSection(p: {
   const id = c.id;
   return (
     <section className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 className="font-semibold">Judges on the same items</h2>
+      <div className="flex items-baseline gap-3">
+        <h2 className="font-semibold">Judges on the same items</h2>
+        <ReportAge
+          ageMs={p.snapshot.ageMs}
+          current={p.snapshot.current}
+          error={p.snapshot.error}
+          testId="judges-age"
+          // The agreement section's age above already refreshes the page while a report is on its way.
+          pollMs={3_600_000}
+        />
+      </div>
       <LlmJudgePanel
         campaignId={id}
         kind={c.kind}
@@ -95,8 +115,13 @@ export function JudgesSection(p: {
           </Link>
         </p>
       ) : null}
+      {p.snapshot.report && !p.snapshot.report.judgeViews ? (
+        <p className="text-sm text-slate-600" data-testid="judges-pending">
+          The judges&apos; tables are computed with the next agreement report.
+        </p>
+      ) : null}
       {p.vs.map((v) => (
-        <JudgeVsHumans key={v.run.id} campaignId={id} v={v} systems={systems} />
+        <JudgeVsHumans key={v.run.id} campaignId={id} v={v} humans={humans} variant={variant} systems={systems} lists={p.lists} q={q} />
       ))}
       {p.calibrations.map((cal) => (
         <TieMarginCalibrationView
@@ -111,7 +136,7 @@ export function JudgesSection(p: {
         />
       ))}
       {p.ratingVs.map((v) => (
-        <RatingVsJudge key={v.run.id} campaignId={id} v={v} />
+        <RatingVsJudge key={v.run.id} campaignId={id} v={v} lists={p.lists} q={q} />
       ))}
       {p.fig2.map((f) => (
         <Figure2Bars key={f.dimension} f={f} />

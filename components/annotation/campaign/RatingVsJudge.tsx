@@ -1,10 +1,22 @@
 /** One judge run against the annotators on a rating campaign: means, exact match, κ (plain / linear / quadratic), disagreements. */
-import type { ratingVsJudge } from "@/lib/annotation";
+import type { StoredRatingVsJudge } from "@/lib/annotation/judge-views";
+import { listKey, type ShownList } from "@/lib/annotation/judge-item-lists";
 import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { fmt, StatValue } from "@/components/annotation/AgreementView";
 import { ItemLinks } from "./ItemLinks";
+import type { CampaignQuery } from "./query";
 
-export function RatingVsJudge({ campaignId: id, v }: { campaignId: number; v: ReturnType<typeof ratingVsJudge> }) {
+export function RatingVsJudge({
+  campaignId: id,
+  v,
+  lists,
+  q,
+}: {
+  campaignId: number;
+  v: StoredRatingVsJudge;
+  lists: Map<string, ShownList>;
+  q: CampaignQuery;
+}) {
   return (
     <div className="rounded border border-slate-200 p-3" data-testid={`rating-judge-${v.run.id}`}>
       <h3 className="font-medium">{judgeRunLabel(v.run)} against the annotators</h3>
@@ -38,7 +50,12 @@ export function RatingVsJudge({ campaignId: id, v }: { campaignId: number; v: Re
                 {d.kappa.reading ? ` (${d.kappa.reading})` : ""}
               </td>
               <td className="p-1.5 text-xs">
-                <ItemLinks campaignId={id} items={d.disagreements} />
+                <ItemLinks
+                  campaignId={id}
+                  list={lists.get(listKey(v.run.id, d.dimension))}
+                  listKey={listKey(v.run.id, d.dimension)}
+                  q={q}
+                />
               </td>
             </tr>
           ))}

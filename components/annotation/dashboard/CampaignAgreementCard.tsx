@@ -1,7 +1,7 @@
 /** One campaign on the agreement dashboard: progress, the report's age, a row per dimension, warnings. */
 import Link from "next/link";
-import type { DashboardCampaign, DashboardStat } from "@/lib/annotation/agreement-dashboard";
-import { landisKoch } from "@/lib/agreement/interpret";
+import { noComparisonText, type DashboardCampaign, type DashboardStat } from "@/lib/annotation/agreement-dashboard";
+import { landisKochReading } from "@/lib/agreement/interpret";
 import { StatValue, fmt } from "@/components/annotation/AgreementView";
 import { AgreementWarnings } from "@/components/annotation/AgreementWarnings";
 import { ReportAge } from "@/components/annotation/ReportAge";
@@ -10,7 +10,7 @@ function WithInterval({ s, testId }: { s: DashboardStat; testId: string }) {
   return (
     <span data-testid={testId}>
       <StatValue value={s.value} reason={s.reason} />
-      {s.value !== null ? <span className="ml-1 text-xs text-slate-500">{landisKoch(s.value)}</span> : null}
+      {s.value !== null ? <span className="ml-1 text-xs text-slate-500">{landisKochReading(s.value, s.ci)}</span> : null}
       {s.ci ? (
         <span className="block text-xs text-slate-500">
           [{fmt(s.ci[0])}, {fmt(s.ci[1])}] · n = {s.n}
@@ -75,11 +75,15 @@ export function CampaignAgreementCard({ c }: { c: DashboardCampaign }) {
                 <td className="p-1.5 tabular-nums">{d.percentAgreement === null ? "—" : `${Math.round(d.percentAgreement * 100)}%`}</td>
                 <td className="p-1.5 text-xs tabular-nums" data-testid={`agreement-judges-${c.id}-${d.key}`}>
                   {d.judges.length === 0 ? (
-                    <span className="text-slate-400">no judge run</span>
+                    <span className="text-slate-500">{noComparisonText(c.judgeRuns)}</span>
                   ) : (
                     d.judges.map((j) => (
                       <div key={j.run.id} className="mb-1">
-                        <span className="text-slate-600">{j.run.name}</span> <StatValue value={j.cohen.value} reason={j.cohen.reason} />
+                        <span className="text-slate-600">{j.run.name}</span>
+                        {c.judgeRuns.find((r) => r.id === j.run.id)?.state === "paused" ? (
+                          <span className="text-amber-700"> (paused)</span>
+                        ) : null}{" "}
+                        <StatValue value={j.cohen.value} reason={j.cohen.reason} />
                         {j.cohen.ci ? (
                           <span className="text-slate-500">
                             {" "}

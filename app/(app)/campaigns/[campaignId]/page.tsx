@@ -2,20 +2,11 @@ import type { Metadata } from "next";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
-import {
-  annotatorProgress,
-  campaignDimensionsOf,
-  campaignSystemsOf,
-  figure2,
-  getCampaign,
-  humanVsJudge,
-  itemsOverview,
-  kindDef,
-  ratingVsJudge,
-} from "@/lib/annotation";
-import { judgeRunHasLabels, judgeRunsOf } from "@/lib/annotation/human-labels";
+import { annotatorProgress, campaignDimensionsOf, campaignSystemsOf, getCampaign, itemsOverview, kindDef } from "@/lib/annotation";
 import { agreementSnapshot } from "@/lib/annotation/agreement-cache";
-import { campaignExperimentId, experimentsWithPairwiseResults, tieMarginCalibration } from "@/lib/annotation/calibration";
+import { campaignExperimentId, experimentsWithPairwiseResults, withBestMargin } from "@/lib/annotation/calibration";
+import { choiceKey } from "@/lib/annotation/judge-views";
+import { listKey, showLists } from "@/lib/annotation/judge-item-lists";
 import { CRITERIA, type CalibrationCriterion } from "@/lib/agreement";
 import { judgeConfigChoices, judgeForKind, llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { onBatchApiEndpoint } from "@/lib/llm/config";
@@ -52,13 +43,25 @@ export default async function CampaignPage({
   const humans = sp.humans === "adjudication" ? "adjudication" : "vote";
   const def = kindDef(c.kind);
   // The cached report (computed in the background, never here); asks for a fresh one when labels came since.
+  // The judge tables come from it too (lib/annotation/judge-views.ts): the page only picks the choice asked for.
   const agreement = agreementSnapshot(db, id);
+  const views = agreement.report?.judgeViews ?? null;
   const systems = campaignSystemsOf(db, id);
-  // A run without a single verdict (every call failed) has nothing to compare: no empty Table 11 block.
-  const runs = judgeRunsOf(db, id).filter((r) => judgeRunHasLabels(db, r.id));
   const criterion: CalibrationCriterion = sp.criterion && sp.criterion in CRITERIA ? (sp.criterion as CalibrationCriterion) : "cohen-plain";
-  const calibrations =
-    c.kind === "pairwise-dialogue" ? runs.map((r) => tieMarginCalibration(db, id, r.id, { variant, humans, criterion })) : [];
+  const choice = choiceKey(humans, variant);
+  const vs = def.pairwise ? (views?.table11[choice] ?? []) : [];
+  const calibrations = (views?.calibration[choice] ?? []).map((cal) => withBestMargin(cal, criterion));
+  const ratingVs = def.pairwise ? [] : (views?.ratings ?? []);
+  // Each run's disagreements: a few items each, one list opened a page at a time; titles read for those alone.
+  const lists = showLists(
+    db,
+    id,
+    new Map([
+      ...vs.flatMap((v) => v.dimensions.map((d) => [listKey(v.run.id, d.dimension), d.disagreements] as const)),
+      ...ratingVs.flatMap((v) => v.dimensions.map((d) => [listKey(v.run.id, d.dimension), d.disagreements] as const)),
+    ]),
+    sp.list ? { key: sp.list, page: Number(sp.listPage) || 1 } : undefined,
+  );
   const onlyDisagreements = sp.items === "disagreements";
   const q = (o: CampaignSearch) =>
     `?${new URLSearchParams({ variant, humans, criterion, ...(onlyDisagreements ? { items: "disagreements" } : {}), ...o } as Record<string, string>)}`;
@@ -75,16 +78,18 @@ export default async function CampaignPage({
         llmRuns={llmJudgeRuns(db, id)}
         judgeChoices={judgeConfigChoices(db)}
         batchApiChoices={judgeConfigChoices(db).filter((name) => onBatchApiEndpoint(db, name))}
-        hasRuns={runs.length > 0}
+        snapshot={agreement}
+        hasRuns={vs.length + ratingVs.length > 0}
         humans={humans}
         variant={variant}
         criterion={criterion}
-        vs={def.pairwise ? runs.map((r) => humanVsJudge(db, id, r.id, { variant, humans })) : []}
+        vs={vs}
         calibrations={calibrations}
         targets={calibrations.length ? experimentsWithPairwiseResults(db) : []}
         ownExperiment={campaignExperimentId(db, id)}
-        ratingVs={def.pairwise ? [] : runs.map((r) => ratingVsJudge(db, id, r.id))}
-        fig2={c.kind === "hicupid-ab" ? figure2(db, id) : []}
+        ratingVs={ratingVs}
+        lists={lists}
+        fig2={views?.figure2 ?? []}
         q={q}
         applyTieMargin={applyTieMarginAction}
       />

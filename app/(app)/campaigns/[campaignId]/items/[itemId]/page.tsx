@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
-import { itemView } from "@/lib/annotation";
+import { itemView, kindDef } from "@/lib/annotation";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { ItemContent } from "@/components/annotation/ItemContent";
 import { JudgmentsTable } from "@/components/annotation/JudgmentsTable";
@@ -21,6 +21,8 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
   const A = v.outputs.find((o) => o.slot === "A");
   const B = v.outputs.find((o) => o.slot === "B");
   const base = `/campaigns/${v.campaign.id}`;
+  // Pairwise kinds store labels for side A (an annotator may have seen the sides swapped); a rating is just the label.
+  const pairwise = kindDef(v.campaign.kind).pairwise;
   return (
     <div className="space-y-4">
       <PageHeader
@@ -90,7 +92,7 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
               <thead className="text-left text-xs text-slate-500">
                 <tr>
                   <th className="p-1.5">Rater</th>
-                  <th className="p-1.5">Label (for A)</th>
+                  <th className="p-1.5">{pairwise ? "Label (for A)" : "Label"}</th>
                   <th className="p-1.5">As pressed</th>
                   <th className="p-1.5">Comment / analysis</th>
                 </tr>
