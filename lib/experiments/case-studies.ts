@@ -14,6 +14,7 @@ import { itemView, type ItemView, type MethodOutput } from "./item-view";
 import { listMarks, MARK_MEANINGS, type CaseMark } from "./marks";
 import { blockId, markSegments } from "./mark-segments";
 import { readGroups } from "./aggregates";
+import { escapeXml, xmlSafe } from "@/lib/xml-text";
 
 export type CaseStudyFilter = { task?: string; method?: string; tag?: string; q?: string; itemKey?: string };
 
@@ -135,7 +136,7 @@ const verdictLines = (v: ItemView) =>
  * entities, so raw HTML in it (`<img onerror>`, `<script>`) is shown as text by a Markdown renderer,
  * as the HTML export shows it.
  */
-const md = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const md = (s: string) => xmlSafe(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 const quote = (s: string) =>
   md(s)
@@ -178,7 +179,7 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
   return lines.join("\n");
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = escapeXml;
 
 function marked(text: string, block: string, marks: CaseMark[]): string {
   const mine = marks.filter((m) => m.block === block);

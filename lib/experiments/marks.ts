@@ -11,6 +11,7 @@ import { caseMarks, jobs, MARK_COLOURS, users, type MarkColour } from "@/db/sche
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { getExperimentRow } from "./control";
 import { parseBody } from "./service";
+import { refuseControlChars } from "@/lib/xml-text";
 
 /** What each colour means, in the words the pages and exports use. */
 export const MARK_MEANINGS: Record<MarkColour, string> = {
@@ -119,6 +120,8 @@ const markBody = z
 
 export function addMark(db: Db, experimentId: number, userId: number, raw: unknown): CaseMark {
   const b = parseBody(markBody, raw);
+  refuseControlChars("body.quote", b.quote);
+  refuseControlChars("body.note", b.note);
   if (b.end <= b.start) throw new InvalidInputError(`body.end: ${b.end} must be after body.start (${b.start})`);
   if (b.end - b.start !== b.quote.length)
     throw new InvalidInputError(`body.quote: ${b.quote.length} characters, but start..end spans ${b.end - b.start}`);
