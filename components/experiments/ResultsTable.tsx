@@ -1,6 +1,6 @@
 "use client";
 import { Fragment, useState } from "react";
-import { metricInfo, metricLabel } from "./metric-label";
+import { metricInfo, metricLabel, metricOrder } from "./metric-label";
 
 type Stat = { mean: number | null; sd: number | null; p: number | null };
 export type ResultsTableRow = { method: string; runs: number; metrics: Record<string, Stat> };
@@ -25,11 +25,13 @@ export function ResultsTable({
   /** Display names by method key (lib/experiments/method-choices.ts methodNames); the key when absent. */
   names?: Record<string, string>;
 }) {
-  const metrics = Object.keys(rows[0]?.metrics ?? {});
-  const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
+  // Columns in the papers' order; rows as given (the experiment's order, the reference first) until a header is clicked.
+  const metrics = Object.keys(rows[0]?.metrics ?? {}).sort(metricOrder);
+  const [sort, setSort] = useState<{ key: string; desc: boolean } | null>(null);
   const value = (r: ResultsTableRow, key: string): number | string =>
     key === "method" ? (names[r.method] ?? r.method) : (r.metrics[key]?.mean ?? -Infinity);
   const sorted = [...rows].sort((a, b) => {
+    if (!sort) return 0;
     const x = value(a, sort.key);
     const y = value(b, sort.key);
     const c = typeof x === "string" ? x.localeCompare(String(y)) : x - (y as number);
@@ -40,10 +42,10 @@ export function ResultsTable({
       <button
         type="button"
         className="hover:text-indigo-700"
-        onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== "method" })}
+        onClick={() => setSort({ key, desc: sort?.key === key ? !sort.desc : key !== "method" })}
       >
         {label}
-        {sort.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
+        {sort?.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
       </button>
     </th>
   );

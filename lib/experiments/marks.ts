@@ -12,6 +12,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { getExperimentRow } from "./control";
 import { parseBody } from "./service";
 import { refuseControlChars } from "@/lib/xml-text";
+import { methodDisplayName, methodNames } from "./method-choices";
 
 /** What each colour means, in the words the pages and exports use. */
 export const MARK_MEANINGS: Record<MarkColour, string> = {
@@ -98,6 +99,13 @@ export function listMarks(
           .map((j) => [j.id, j.method])
       : [],
   );
+  // Methods under their display names ("Vanilla + logs · turn 2 reply"), not their keys.
+  const names = methods.size
+    ? methodNames((getExperimentRow(db, experimentId).config as { methods?: Array<{ name: string; label?: string }> }).methods ?? [])
+    : {};
+  const display = (k: string) => names[k] ?? methodDisplayName({ name: k });
+  // A pair's job "a~b" keeps its "~" (describeBlock reads it as "A vs B").
+  for (const [jobId, key] of methods) methods.set(jobId, key.split("~").map(display).join("~"));
   return rows.map(({ name, email, ...m }) => ({ ...m, author: name || email, where: describeBlock(m.block, (id) => methods.get(id)) }));
 }
 

@@ -1,0 +1,21 @@
+/** "All metrics" columns in the papers' order, not A-Z (issue 34.3). */
+import { describe, expect, it } from "vitest";
+import { metricOrder } from "./metric-label";
+
+describe("metric order", () => {
+  it("puts the metrics as the papers print them, a second judge after the first, unknown keys last", () => {
+    const keys = ["selection", "gscore", "bleu4", "bleu1", "zeta", "bleu2", "bleu3", "persona@2", "persona", "alpha"];
+    expect(keys.sort(metricOrder)).toEqual([
+      "bleu1",
+      "bleu2",
+      "bleu3",
+      "bleu4",
+      "gscore",
+      "selection",
+      "persona",
+      "persona@2",
+      "alpha",
+      "zeta",
+    ]);
+  });
+});
