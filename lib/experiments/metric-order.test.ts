@@ -1,6 +1,7 @@
 /** "All metrics" columns in the papers' order, not A-Z (issue 34.3). */
 import { describe, expect, it } from "vitest";
 import { metricOrder } from "./metric-label";
+import { metricColumns, statOf, type MetricStat } from "./results-columns";
 
 describe("metric order", () => {
   it("puts the metrics as the papers print them, a second judge after the first, unknown keys last", () => {
@@ -17,5 +18,14 @@ describe("metric order", () => {
       "alpha",
       "zeta",
     ]);
+  });
+});
+
+describe("All metrics columns mid-run", () => {
+  it("are every metric any method has; a missing one reads as empty", () => {
+    const s = { mean: 1, sd: null, p: null };
+    const rows: Array<{ metrics: Record<string, MetricStat> }> = [{ metrics: { bleu: s } }, { metrics: { persona: s, bleu: s } }];
+    expect(metricColumns(rows)).toEqual(["bleu", "persona"]);
+    expect(statOf(rows[0], "persona")).toEqual({ mean: null, sd: null, p: null });
   });
 });

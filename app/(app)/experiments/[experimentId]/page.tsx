@@ -21,6 +21,7 @@ import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
 import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
 import { methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
+import { metricColumns } from "@/lib/experiments/results-columns";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -124,7 +125,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
               <>
                 {tasks.map((task) => {
                   const rows = res.summary.filter((s) => s.task === task).sort((a, b) => byConfigOrder(a.method, b.method));
-                  if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
+                  if (!metricColumns(rows).length) return null;
                   return (
                     <ResultsTable
                       key={task}
