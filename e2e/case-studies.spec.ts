@@ -199,6 +199,7 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
 
   // A highlight on the profile too (issue 34.1: Figure 4 dropped those).
   const profileField = page.getByTestId("item-info").locator('[data-block^="info:Profile:"]').first();
+  await page.evaluate(() => window.scrollTo(0, 0));
   const profilePassage = await profileField.evaluate((el) => {
     const node = el.firstChild!;
     const range = document.createRange();
@@ -211,7 +212,8 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
     return range.toString();
   });
   await bar.getByLabel("Note (optional)").fill("her profile fits");
-  await bar.getByRole("button", { name: "Fits preference" }).click();
+  // The bar sits by the selection, near the top of the page: pressed where it is.
+  await bar.getByRole("button", { name: "Fits preference" }).dispatchEvent("click");
   await expect(profileField.locator("mark")).toHaveText(profilePassage);
 
   // Star the topic with a note and tags.
