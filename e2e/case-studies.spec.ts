@@ -197,6 +197,25 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.reload();
   await expect(page.getByTestId("marks-panel")).toContainText(passage);
 
+  // A highlight on the profile too (issue 34.1: Figure 4 dropped those).
+  const profileField = page.getByTestId("item-info").locator('[data-block^="info:Profile:"]').first();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const profilePassage = await profileField.evaluate((el) => {
+    const node = el.firstChild!;
+    const range = document.createRange();
+    range.setStart(node, 0);
+    range.setEnd(node, Math.min(4, (node.textContent ?? "").length));
+    const sel = window.getSelection()!;
+    sel.removeAllRanges();
+    sel.addRange(range);
+    el.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+    return range.toString();
+  });
+  await bar.getByLabel("Note (optional)").fill("her profile fits");
+  // The bar sits by the selection, near the top of the page: pressed where it is.
+  await bar.getByRole("button", { name: "Fits preference" }).dispatchEvent("click");
+  await expect(profileField.locator("mark")).toHaveText(profilePassage);
+
   // Star the topic with a note and tags.
   await page.getByRole("button", { name: "☆ Star as case study" }).click();
   const star = page.getByRole("form", { name: "Case study star" });
@@ -220,7 +239,9 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   const study = page.getByTestId("case-study");
   await expect(study).toHaveCount(1);
   await expect(study).toContainText("Figure 4 candidate");
-  await expect(study.locator("mark")).toHaveText(passage);
+  // Titled by the user's query, not the item key (the key beside it).
+  await expect(study.locator("h2")).not.toContainText("0000/");
+  await expect(study.locator("mark")).toHaveText([profilePassage, passage]);
   await page.getByRole("form", { name: "Filter case studies" }).getByLabel("Tag").selectOption("schedule");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(study).toHaveCount(1);
@@ -235,7 +256,10 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   expect(html).toMatch(/^<!doctype html>/);
   expect(html).toContain("Figure 4 candidate: memory brings up her schedule.");
   expect(html).toContain(`<mark class="need"`);
-  for (const m of ["vanilla", "vanilla-log", "turn-rag"]) expect(html).toContain(`<h3>${m}</h3>`);
+  // Methods under their display names, each case titled by the user's query (issue 34.3).
+  for (const m of ["Vanilla", "Vanilla + logs", "Turn-level RAG"]) expect(html).toContain(`<h3>${m}</h3>`);
+  expect(html).not.toMatch(/>(vanilla-log|turn-rag)</);
+  expect(html).not.toMatch(/<h2>Case 1: dialogue · /);
   // Self-contained: no script, no outside stylesheet, image or font.
   expect(html).not.toMatch(/<script|<link|src=|url\(/i);
   const md = await page.request.get(`${experimentUrl.replace("/experiments/", "/api/experiments/")}/export?format=md`);
@@ -253,6 +277,64 @@ test("a researcher opens a dialogue item, compares three methods, highlights, st
   await page.getByTestId("case-study").getByRole("link", { name: "Figure 4…" }).click();
   await page.waitForURL(/\/figure\?/);
   const options = page.getByRole("form", { name: "Figure options" });
+  const svgOf = async () => {
+    const src = await page.getByTestId("figure-preview").getAttribute("src");
+    const text = await (await page.request.get(new URL(src!, page.url()).toString())).text();
+    return page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, "image/svg+xml");
+      return {
+        error: doc.querySelector("parsererror")?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        text: doc.documentElement.textContent ?? "",
+        fills: [...doc.querySelectorAll("rect")].map((r) => r.getAttribute("fill")),
+        height: Number(doc.documentElement.getAttribute("height")),
+      };
+    }, text);
+  };
+  // By default (issue 34.1): the highlighted turns among three, the starred method and the reference,
+  // the profile's and the reply's highlights drawn, the star note as the caption.
+  await expect(options.getByRole("checkbox", { name: "1", exact: true })).toBeChecked();
+  await expect(options.getByRole("checkbox", { name: "2", exact: true })).toBeChecked();
+  await expect(options.getByRole("checkbox", { name: "3", exact: true })).toBeChecked();
+  await expect(options.getByRole("checkbox", { name: "4", exact: true })).not.toBeChecked();
+  await expect(options.getByRole("checkbox", { name: "Caption (the star note)" })).toBeChecked();
+  const byDefault = await svgOf();
+  expect(byDefault.error).toBeNull();
+  expect(byDefault.root).toBe("svg");
+  expect(byDefault.text.replace(/\s+/g, " ")).toContain("Figure 4 candidate: memory brings up her schedule.");
+  expect(byDefault.text).toContain("her profile fits");
+  expect(byDefault.fills).toContain("#bfdbfe"); // the profile's highlight (preference)
+  expect(byDefault.fills).toContain("#fde68a"); // the reply's highlight (need)
+  expect(byDefault.text).toContain("TURN 3");
+  expect(byDefault.text).not.toContain("TURN 4");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, "figure4-default");
+  // "All turns": the preview scrolls inside its box, the page stays the window's height.
+  await options.getByRole("checkbox", { name: "all", exact: true }).check();
+  await options.getByRole("button", { name: "Update figure" }).click();
+  await page.waitForURL(/turns=[^&]*all/);
+  const all = await svgOf();
+  expect(all.height).toBeGreaterThan(1500);
+  await expect
+    .poll(() => page.getByTestId("figure-preview").evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight))
+    .toBe(all.height);
+  const box = await page.getByTestId("figure-preview-box").boundingBox();
+  expect(box!.height).toBeLessThanOrEqual(900);
+  await shot(page, "figure4-all-turns");
+  // "PDF (print)" prints on one A4 page, however tall.
+  const printHref = await page.getByRole("link", { name: "PDF (print)" }).getAttribute("href");
+  const printPage = await (await browser.newContext()).newPage();
+  const printed = await page.request.get(new URL(printHref!, page.url()).toString());
+  await printPage.setContent(await printed.text());
+  const pdf = await printPage.pdf({ format: "A4", preferCSSPageSize: true });
+  expect(pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g)).toHaveLength(1);
+  await printPage.setViewportSize({ width: 1440, height: 900 });
+  await shot(printPage, "figure4-print");
+  await options.getByRole("checkbox", { name: "all", exact: true }).uncheck();
+  for (const n of ["3", "4", "5", "6", "7", "8", "9", "10"]) {
+    const c = options.getByRole("checkbox", { name: n, exact: true });
+    if (await c.count()) await c.uncheck();
+  }
   await options.getByRole("checkbox", { name: "1", exact: true }).check();
   await options.getByRole("checkbox", { name: "2", exact: true }).check();
   await options.getByRole("checkbox", { name: "Scores" }).check();

@@ -57,6 +57,12 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(build).toContainText("memory build");
   await expect(build).toContainText("1 (0 built)");
   await expect(estimate).toContainText("total with memory building");
+  // With repeats, Items says what it counts: the items of one run times the runs (issue 34.3).
+  await form.getByLabel("Repeats").fill("3");
+  await form.getByRole("button", { name: "Estimate" }).click();
+  await expect(estimate.getByRole("row").filter({ hasText: "Vanilla + logs" }).first()).toContainText(/\d+ × 3 runs = \d+/);
+  if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/estimate-repeats.png` });
+  await form.getByLabel("Repeats").fill("1");
   // That an estimate spends nothing is checked where no other spec shares the endpoint (lib/experiments/service.test.ts,
   // "estimates without calls"): the global judge role this spec points here is also used by specs running beside it.
 
@@ -83,12 +89,18 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   for (const m of ["vanilla", "vanilla-log"]) {
     await expect(table.locator(`tr[data-method="${m}"] td[data-metric="gscore"]`)).toHaveText("75.00");
   }
-  await table.getByRole("button", { name: "Method" }).click(); // sort by method, descending
+  // Columns in the paper's order (B-1..B-4, then G-Score), not A-Z (issue 34.3).
+  const heads = (await table.locator("thead th").allInnerTexts()).map((x) => x.trim());
+  expect(heads.slice(0, 7)).toEqual(["Method", "Runs", "B-1", "B-2", "B-3", "B-4", "G-Score"]);
+  await table.getByRole("button", { name: "Method" }).click(); // sort by method, ascending
+  await table.getByRole("button", { name: "Method" }).click(); // then descending
   await expect(table.locator("tbody tr").first()).toHaveAttribute("data-method", "vanilla-log");
   await expect(researcher.getByTestId("charts-requirement").getByRole("img", { name: "G-Score by method" })).toBeVisible();
   // Costs have their own table: memory building apart from answering (vanilla-log's costs no call).
   await researcher.getByRole("tab", { name: "Costs" }).click();
   await expect(researcher.locator('[data-testid="cost-table"] tr[data-method="vanilla-log"] [data-part="memory-build"]')).toHaveText("0");
+  // Methods under their display names, not their keys (issue 34.3).
+  await expect(researcher.locator('[data-testid="cost-table"] tr[data-method="vanilla-log"] td').first()).toHaveText("Vanilla + logs");
   if (process.env.PAPER_SHOTS) await researcher.screenshot({ path: `${process.env.PAPER_SHOTS}/experiment-costs.png` });
 
   const jobsTable = researcher.getByTestId("job-list");
@@ -107,7 +119,9 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   const study = researcher.getByTestId("case-study");
   await expect(study).toHaveCount(1);
   await expect(study).toContainText("Vanilla + logs");
-  await expect(study).toContainText("User query");
+  // Titled by the user's query, the item key beside it (issue 34.3).
+  await expect(study.locator("h2")).not.toContainText("0000/");
+  await expect(study.locator("h2")).not.toBeEmpty();
   const md = await researcher.request.get(
     researcher.url().replace("/case-studies", "").replace("/experiments/", "/api/experiments/") + "/export?format=md",
   );

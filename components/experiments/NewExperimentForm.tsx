@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { postJson } from "./api";
 import { PresetSettingsTable } from "./PresetSettingsTable";
 import { BatchApiNote } from "@/components/llm/BatchApiNote";
+import { itemsText } from "@/lib/experiments/estimate-items";
 
 type DatasetOption = { id: number; name: string; kind: string; kindLabel: string };
 type TaskOption = { name: string; label: string; datasetKind: string };
@@ -12,6 +13,7 @@ type DryRunRow = {
   method: string;
   task: string;
   items: number;
+  runs: number;
   calls: Record<string, number>;
   promptTokens: number;
   completionTokens: number;
@@ -423,7 +425,7 @@ export function NewExperimentForm({
             <tr>
               <th>Method</th>
               <th>Task</th>
-              <th>Items</th>
+              <th title="items of one run × the runs (repeats)">Items</th>
               <th>Assistant</th>
               <th>Simulator</th>
               <th>Judge</th>
@@ -531,7 +533,7 @@ function EstimateRow({ r, name }: { r: DryRunRow; name?: string }) {
     <tr className="border-t border-slate-100">
       <td>{name ?? r.method}</td>
       <td>{r.task}</td>
-      <td>{r.items}</td>
+      <td>{itemsText(r.items, r.runs)}</td>
       <td>{r.calls.assistant}</td>
       <td>{r.calls["user-simulator"]}</td>
       <td>{r.calls.judge}</td>

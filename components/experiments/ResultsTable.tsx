@@ -1,6 +1,7 @@
 "use client";
 import { Fragment, useState } from "react";
 import { metricInfo, metricLabel } from "./metric-label";
+import { metricColumns, statOf } from "@/lib/experiments/results-columns";
 
 type Stat = { mean: number | null; sd: number | null; p: number | null };
 export type ResultsTableRow = { method: string; runs: number; metrics: Record<string, Stat> };
@@ -25,11 +26,14 @@ export function ResultsTable({
   /** Display names by method key (lib/experiments/method-choices.ts methodNames); the key when absent. */
   names?: Record<string, string>;
 }) {
-  const metrics = Object.keys(rows[0]?.metrics ?? {});
-  const [sort, setSort] = useState<{ key: string; desc: boolean }>({ key: "method", desc: false });
+  // Every metric any method has, in the papers' order; rows as given (the experiment's order, the
+  // reference first) until a header is clicked.
+  const metrics = metricColumns(rows);
+  const [sort, setSort] = useState<{ key: string; desc: boolean } | null>(null);
   const value = (r: ResultsTableRow, key: string): number | string =>
     key === "method" ? (names[r.method] ?? r.method) : (r.metrics[key]?.mean ?? -Infinity);
   const sorted = [...rows].sort((a, b) => {
+    if (!sort) return 0;
     const x = value(a, sort.key);
     const y = value(b, sort.key);
     const c = typeof x === "string" ? x.localeCompare(String(y)) : x - (y as number);
@@ -40,10 +44,10 @@ export function ResultsTable({
       <button
         type="button"
         className="hover:text-indigo-700"
-        onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : key !== "method" })}
+        onClick={() => setSort({ key, desc: sort?.key === key ? !sort.desc : key !== "method" })}
       >
         {label}
-        {sort.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
+        {sort?.key === key ? (sort.desc ? " ↓" : " ↑") : ""}
       </button>
     </th>
   );
@@ -79,7 +83,7 @@ export function ResultsTable({
               </td>
               <td className="p-2">{r.runs}</td>
               {metrics.map((m) => {
-                const x = r.metrics[m];
+                const x = statOf(r, m);
                 return (
                   <td key={m} className="p-2" data-metric={m}>
                     {fmt(x.mean)}
@@ -106,7 +110,7 @@ export function ResultsTable({
       ) : null}
       <div className="mt-2 grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3" data-testid={`charts-${task}`}>
         {metrics.map((m) => (
-          <MetricChart key={m} metric={m} rows={rows} />
+          <MetricChart key={m} metric={m} rows={rows} names={names} />
         ))}
       </div>
     </section>
@@ -114,8 +118,8 @@ export function ResultsTable({
 }
 
 /** Bars of one metric's mean per method from a zero line (S-Score can be negative), the value written beside each, ± sd as a capped whisker. */
-function MetricChart({ metric, rows }: { metric: string; rows: ResultsTableRow[] }) {
-  const vals = rows.map((r) => r.metrics[metric]);
+function MetricChart({ metric, rows, names }: { metric: string; rows: ResultsTableRow[]; names: Record<string, string> }) {
+  const vals = rows.map((r) => statOf(r, metric));
   const lo = Math.min(0, ...vals.map((v) => (v.mean ?? 0) - (v.sd ?? 0)));
   const hi = Math.max(1e-9, ...vals.map((v) => (v.mean ?? 0) + (v.sd ?? 0)));
   const name = 110;
@@ -136,12 +140,13 @@ function MetricChart({ metric, rows }: { metric: string; rows: ResultsTableRow[]
       >
         <line x1={x(0)} x2={x(0)} y1={0} y2={rows.length * (bh + gap)} stroke="#94a3b8" />
         {rows.map((r, i) => {
-          const v = r.metrics[metric];
+          const v = statOf(r, metric);
+          const shown = (names[r.method] ?? r.method).slice(0, 18);
           const y = i * (bh + gap) + 2;
           if (v.mean === null) {
             return (
               <text key={r.method} x={0} y={y + bh - 3} fontSize={10} fill="#94a3b8">
-                {r.method.slice(0, 18)} —
+                {shown} —
               </text>
             );
           }
@@ -150,9 +155,9 @@ function MetricChart({ metric, rows }: { metric: string; rows: ResultsTableRow[]
           const [w1, w2] = [x(v.mean - sd), x(v.mean + sd)];
           return (
             <g key={r.method}>
-              <title>{`${r.method}: ${fmt(v.mean)}${v.sd !== null ? ` ± ${fmt(v.sd)}` : ""}`}</title>
+              <title>{`${names[r.method] ?? r.method}: ${fmt(v.mean)}${v.sd !== null ? ` ± ${fmt(v.sd)}` : ""}`}</title>
               <text x={0} y={y + bh - 3} fontSize={10} fill="#475569">
-                {r.method.slice(0, 18)}
+                {shown}
               </text>
               <rect x={a} y={y} width={Math.max(0.5, b - a)} height={bh} fill={v.mean < 0 ? "#f43f5e" : "#6366f1"} opacity={0.85} />
               {sd > 0 ? (

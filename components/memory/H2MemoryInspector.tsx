@@ -8,6 +8,7 @@ import { LogGraphView } from "./LogGraphView";
 import { renderEntry } from "./entry-renderers";
 import { componentColour } from "./colours";
 import type { BackgroundEntry, LogGraphEntry, PrincipleEntry, SituationEntry, TopicOutlineEntry } from "@/lib/assistants/h2memory/types";
+import { byWriteOrder } from "@/lib/memory/entry-order";
 
 export type InspectorEntry = {
   id: number;
@@ -239,7 +240,7 @@ export function GenericMemoryTable({
   purposes?: Record<string, string>;
 }) {
   // Session by session, in the order the builder wrote them.
-  entries = [...entries].sort((a, b) => a.validFromSeq - b.validFromSeq || a.kind.localeCompare(b.kind) || a.key.localeCompare(b.key));
+  entries = [...entries].sort(byWriteOrder);
   return (
     <table className="w-full text-sm" data-testid="generic-memory">
       <thead>

@@ -19,6 +19,8 @@ import { starJob } from "./service";
 import { caseStudiesHtml, caseStudiesMarkdown, listCaseStudies } from "./case-studies";
 import { listItemRows } from "./items";
 import { blockId, markSegments } from "./mark-segments";
+import { clipTitle } from "./item-titles";
+import { escapeXml } from "@/lib/xml-text";
 import { readableFields } from "@/lib/tasks/readable";
 import { importDemoPalsetEn } from "@/test/demo-palset";
 
@@ -153,7 +155,7 @@ describe("case-study review", () => {
       note: "her need",
     };
     const m = addMark(t.db, id, alice, body);
-    expect(m).toMatchObject({ author: "alice@x", colour: "need", note: "her need", where: "vanilla-log · turn 1 reply" });
+    expect(m).toMatchObject({ author: "alice@x", colour: "need", note: "her need", where: "Vanilla + logs · turn 1 reply" });
     expect(() => addMark(t.db, id, alice, { ...body, colour: "red" })).toThrow(/body\.colour/);
     expect(() => addMark(t.db, id, alice, { ...body, end: 9 })).toThrow(/body\.quote/);
     expect(() => addMark(t.db, id, alice, { ...body, itemKey: "x/y/z" })).toThrow(/no item dialogue · x\/y\/z/);
@@ -189,11 +191,15 @@ describe("case-study review", () => {
     expect(listCaseStudies(t.db, id, { q: "no such words" })).toHaveLength(0);
 
     const md = caseStudiesMarkdown(t.db, id);
-    expect(md).toContain(`## dialogue · ${j.itemKey}`);
-    expect(md).toContain("*Figure 4 candidate* (vanilla-log)");
+    // Titled by the user's query (issue 34.3), the key on the line below; methods by their display names.
+    const query = itemView(t.db, id, "dialogue", j.itemKey)
+      .cards.flatMap((c) => c.fields)
+      .find((f) => f.label === "User query")!.text;
+    expect(md).toContain(`## ${clipTitle(query)}\n\ndialogue · ${j.itemKey}`);
+    expect(md).toContain("*Figure 4 candidate* (Vanilla + logs)");
     expect(md).toContain("Tags: figure, schedule");
-    expect(md).toMatch(/### Pairwise verdicts\n\n(- vanilla vs (vanilla-log|turn-rag): \w+ (Win|Tie|Lose) \(.*\n){2}/);
-    expect(md).toMatch(/- ".{5}" \(vanilla-log · turn 1 reply\) — matches the user's background or need: her need \(alice@x\)/);
+    expect(md).toMatch(/### Pairwise verdicts\n\n(- Vanilla vs (Vanilla \+ logs|Turn-level RAG): \w+ (Win|Tie|Lose) \(.*\n){2}/);
+    expect(md).toMatch(/- ".{5}" \(Vanilla \+ logs · turn 1 reply\) — matches the user's background or need: her need \(alice@x\)/);
     expect(md).not.toMatch(JSON_TEXT);
 
     const html = caseStudiesHtml(t.db, id);
@@ -202,7 +208,9 @@ describe("case-study review", () => {
     expect(html).toMatch(
       /<mark class="need" title="matches the user&#39;s background or need: her need">|<mark class="need" title="matches the user's background or need: her need">/,
     );
-    for (const m of ["vanilla", "vanilla-log", "turn-rag"]) expect(html).toContain(`<h3>${m}</h3>`);
+    for (const m of ["Vanilla", "Vanilla + logs", "Turn-level RAG"]) expect(html).toContain(`<h3>${m}</h3>`);
+    expect(html).not.toMatch(/>(vanilla-log|turn-rag)</);
+    expect(html).toContain(`<h2>Case 1: ${escapeXml(clipTitle(query))}</h2>`);
     expect(html).not.toMatch(/<script|<link|src=|url\(/i);
     // Notes and passages are text, never markup, in the HTML figure.
     starJob(t.db, id, j.id, { starred: true, note: "<script>alert(1)</script> & more" });
@@ -213,7 +221,7 @@ describe("case-study review", () => {
     const hostile = `<img src=x onerror="alert(1)">`;
     starJob(t.db, id, j.id, { starred: true, note: `<script>alert(1)</script> ${hostile}` });
     const mdEscaped = caseStudiesMarkdown(t.db, id, { itemKey: j.itemKey });
-    expect(mdEscaped).toContain('*&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror="alert(1)"&gt;* (vanilla-log)');
+    expect(mdEscaped).toContain('*&lt;script&gt;alert(1)&lt;/script&gt; &lt;img src=x onerror="alert(1)"&gt;* (Vanilla + logs)');
     expect(mdEscaped).not.toMatch(/<script|<img/);
     // Unstarring keeps the note for a later star; the list forgets the item.
     starJob(t.db, id, j.id, { starred: false });

@@ -14,6 +14,9 @@ import { itemView, type ItemView, type MethodOutput } from "./item-view";
 import { listMarks, MARK_MEANINGS, type CaseMark } from "./marks";
 import { blockId, markSegments } from "./mark-segments";
 import { readGroups } from "./aggregates";
+import { escapeXml, xmlSafe } from "@/lib/xml-text";
+import { clipTitle } from "./item-titles";
+import { methodDisplayName } from "./method-choices";
 
 export type CaseStudyFilter = { task?: string; method?: string; tag?: string; q?: string; itemKey?: string };
 
@@ -102,6 +105,14 @@ export function listCaseStudies(
 
 export type CaseStudy = CaseStudySummary & { view: ItemView };
 
+/** A case study as people read it: the user's query (or question), clipped; the item key only when there is none. */
+export function caseTitle(c: Pick<CaseStudySummary, "task" | "itemKey" | "headline">): string {
+  return c.headline?.text.trim() ? clipTitle(c.headline.text) : `${c.task} · ${c.itemKey}`;
+}
+
+/** A method of a case study under its display name (the config's label, else the registry's name). */
+const nameIn = (v: ItemView, method: string) => v.methodNames[method] ?? methodDisplayName({ name: method });
+
 export function caseStudies(db: Db, experimentId: number, filter: CaseStudyFilter = {}): CaseStudy[] {
   return listCaseStudies(db, experimentId, filter).map((c) => ({ ...c, view: itemView(db, experimentId, c.task, c.itemKey) }));
 }
@@ -124,7 +135,7 @@ const scoreLine = (o: MethodOutput) =>
 const verdictLines = (v: ItemView) =>
   v.pairs.map(
     (p) =>
-      `${p.a} vs ${p.b}: ` +
+      `${nameIn(v, p.a)} vs ${nameIn(v, p.b)}: ` +
       (p.dimensions.length
         ? p.dimensions.map((d) => `${d.dimension} ${d.outcome} (${d.meanA.toFixed(2)} vs ${d.meanB.toFixed(2)})`).join(", ")
         : (p.error ?? p.status)),
@@ -135,7 +146,7 @@ const verdictLines = (v: ItemView) =>
  * entities, so raw HTML in it (`<img onerror>`, `<script>`) is shown as text by a Markdown renderer,
  * as the HTML export shows it.
  */
-const md = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const md = (s: string) => xmlSafe(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 const quote = (s: string) =>
   md(s)
@@ -150,15 +161,15 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
   const list = caseStudies(db, experimentId, filter);
   if (!list.length) lines.push("No starred items.", "");
   for (const c of list) {
-    lines.push(`## ${md(c.task)} · ${md(c.itemKey)}`, "");
-    for (const s of c.stars) if (s.note) lines.push(`*${md(s.note)}* (${md(s.method)})`, "");
+    lines.push(`## ${md(caseTitle(c))}`, "", `${md(c.task)} · ${md(c.itemKey)}`, "");
+    for (const s of c.stars) if (s.note) lines.push(`*${md(s.note)}* (${md(nameIn(c.view, s.method))})`, "");
     if (c.tags.length) lines.push(`Tags: ${c.tags.map(md).join(", ")}`, "");
     for (const card of blocksOf(c.view).info) {
       lines.push(`### ${md(card.title)}`, "");
       for (const f of card.fields) lines.push(`**${md(f.label)}**`, "", quote(f.text), "");
     }
     for (const o of c.view.outputs) {
-      lines.push(`### ${md(o.method)}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
+      lines.push(`### ${md(nameIn(c.view, o.method))}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
       if (o.error) lines.push(`Failed: ${md(o.error)}`, "");
       if (o.turns) for (const t of o.turns) lines.push(quote(`${t.role === "user" ? "User" : "Assistant"}: ${t.text}`), "");
       else if (o.answer.length) for (const f of o.answer) lines.push(quote(`${f.label}: ${f.text}`), "");
@@ -178,7 +189,7 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
   return lines.join("\n");
 }
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = escapeXml;
 
 function marked(text: string, block: string, marks: CaseMark[]): string {
   const mine = marks.filter((m) => m.block === block);
@@ -197,7 +208,7 @@ const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#0f172a;margin:24px;background:#fff}
 h1{font-size:18px;margin:0 0 16px}h2{font-size:16px;margin:0 0 4px}h3{font-size:13px;margin:0 0 6px;text-transform:uppercase;letter-spacing:.03em;color:#475569}
 figure{margin:0 0 32px;border:1px solid #cbd5e1;border-radius:8px;padding:16px;break-inside:avoid}
-figcaption{font-size:13px;color:#334155;margin:0 0 12px}.tags span{display:inline-block;background:#eef2ff;border-radius:4px;padding:0 6px;margin-right:4px;font-size:12px}
+.key{font-size:11px;color:#64748b;margin:0 0 6px}figcaption{font-size:13px;color:#334155;margin:0 0 12px}.tags span{display:inline-block;background:#eef2ff;border-radius:4px;padding:0 6px;margin-right:4px;font-size:12px}
 .grid{display:grid;grid-template-columns:minmax(220px,1fr) 3fr;gap:16px}.methods{display:grid;gap:12px}
 .card{border:1px solid #e2e8f0;border-radius:6px;padding:8px;margin-bottom:8px;background:#f8fafc}.card dt{font-size:11px;color:#64748b;font-weight:600}.card dd{margin:0 0 4px;white-space:pre-wrap;font-size:12px}
 .method{border:1px solid #e2e8f0;border-radius:6px;padding:8px}.turn{border-radius:6px;padding:4px 8px;margin:0 0 6px;font-size:12px;white-space:pre-wrap}
@@ -230,7 +241,7 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
           ? o.turns
               .map(
                 (t, i) =>
-                  `<p class="turn ${t.role}"><span class="who">${t.role === "user" ? "User" : esc(o.method)}</span>${marked(t.text, blockId.utterance(o.jobId, i), c.marks)}</p>`,
+                  `<p class="turn ${t.role}"><span class="who">${t.role === "user" ? "User" : esc(nameIn(c.view, o.method))}</span>${marked(t.text, blockId.utterance(o.jobId, i), c.marks)}</p>`,
               )
               .join("")
           : o.answer.length
@@ -242,7 +253,7 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
                 .join("")
             : `<p class="turn">${esc(o.error ? `failed: ${o.error}` : "(no output)")}</p>`;
         const sc = scoreLine(o);
-        return `<section class="method"><h3>${esc(o.method)}</h3>${body}${sc ? `<p class="scores">${esc(sc)}</p>` : ""}</section>`;
+        return `<section class="method"><h3>${esc(nameIn(c.view, o.method))}</h3>${body}${sc ? `<p class="scores">${esc(sc)}</p>` : ""}</section>`;
       })
       .join("");
     const notes = c.stars.filter((s) => s.note).map((s) => esc(s.note!));
@@ -250,7 +261,8 @@ export function caseStudiesHtml(db: Db, experimentId: number, filter: CaseStudyF
       .filter((m) => m.note)
       .map((m) => `<li><mark class="${m.colour}">${esc(m.quote)}</mark> (${esc(m.where)}) — ${esc(m.note!)}</li>`);
     return `<figure id="case-${n + 1}">
-<h2>Case ${n + 1}: ${esc(c.task)} · ${esc(c.itemKey)}</h2>
+<h2>Case ${n + 1}: ${esc(caseTitle(c))}</h2>
+<p class="key">${esc(c.task)} · ${esc(c.itemKey)}</p>
 <figcaption>${notes.join(" ")}${c.tags.length ? ` <span class="tags">${c.tags.map((t) => `<span>${esc(t)}</span>`).join("")}</span>` : ""}</figcaption>
 <div class="grid"><div>${cards}</div><div class="methods" style="grid-template-columns:repeat(${Math.max(1, Math.min(c.view.outputs.length, 4))},minmax(0,1fr))">${cols}</div></div>
 ${verdictLines(c.view).length ? `<p class="verdicts">${verdictLines(c.view).map(esc).join("<br>")}</p>` : ""}

@@ -34,7 +34,8 @@ export function cancelExperiment(db: Db, id: number): void {
       .set({ status: "cancelled", worker: null, leaseUntil: null, updatedAt: Date.now() })
       .where(and(eq(jobs.experimentId, id), eq(jobs.status, "running"), eq(jobs.worker, PARKED)))
       .run();
-    db.update(experiments).set({ finishedAt: Date.now() }).where(eq(experiments.id, id)).run();
+    // A pause's reason ("paused by its spend guard: …") no longer describes a cancelled run.
+    db.update(experiments).set({ finishedAt: Date.now(), error: null }).where(eq(experiments.id, id)).run();
   });
 }
 

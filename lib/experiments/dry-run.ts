@@ -41,7 +41,9 @@ export function measuredTokens(db: Db, build = false): TokenBasis {
 export type DryRunRow = {
   method: string;
   task: string;
+  /** Jobs: the items times the runs (`runs`, the config's repeats). */
   items: number;
+  runs: number;
   calls: { assistant: number; "user-simulator": number; judge: number; total: number };
   promptTokens: number;
   completionTokens: number;
@@ -202,6 +204,7 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
       method,
       task: taskName,
       items,
+      runs: config.repeats,
       calls: {
         assistant: est.assistant * items,
         "user-simulator": est["user-simulator"] * items,
@@ -231,6 +234,7 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
     method: "total",
     task: "",
     items: list.reduce((s, r) => s + r.items, 0),
+    runs: config.repeats,
     calls: {
       assistant: list.reduce((s, r) => s + r.calls.assistant, 0),
       "user-simulator": list.reduce((s, r) => s + r.calls["user-simulator"], 0),

@@ -11,6 +11,8 @@ import { caseMarks, jobs, MARK_COLOURS, users, type MarkColour } from "@/db/sche
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { getExperimentRow } from "./control";
 import { parseBody } from "./service";
+import { refuseControlChars } from "@/lib/xml-text";
+import { methodDisplayName, methodNames } from "./method-choices";
 
 /** What each colour means, in the words the pages and exports use. */
 export const MARK_MEANINGS: Record<MarkColour, string> = {
@@ -97,6 +99,13 @@ export function listMarks(
           .map((j) => [j.id, j.method])
       : [],
   );
+  // Methods under their display names ("Vanilla + logs · turn 2 reply"), not their keys.
+  const names = methods.size
+    ? methodNames((getExperimentRow(db, experimentId).config as { methods?: Array<{ name: string; label?: string }> }).methods ?? [])
+    : {};
+  const display = (k: string) => names[k] ?? methodDisplayName({ name: k });
+  // A pair's job "a~b" keeps its "~" (describeBlock reads it as "A vs B").
+  for (const [jobId, key] of methods) methods.set(jobId, key.split("~").map(display).join("~"));
   return rows.map(({ name, email, ...m }) => ({ ...m, author: name || email, where: describeBlock(m.block, (id) => methods.get(id)) }));
 }
 
@@ -119,6 +128,8 @@ const markBody = z
 
 export function addMark(db: Db, experimentId: number, userId: number, raw: unknown): CaseMark {
   const b = parseBody(markBody, raw);
+  refuseControlChars("body.quote", b.quote);
+  refuseControlChars("body.note", b.note);
   if (b.end <= b.start) throw new InvalidInputError(`body.end: ${b.end} must be after body.start (${b.start})`);
   if (b.end - b.start !== b.quote.length)
     throw new InvalidInputError(`body.quote: ${b.quote.length} characters, but start..end spans ${b.end - b.start}`);

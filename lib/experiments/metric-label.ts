@@ -59,3 +59,19 @@ export function itemMetricText(key: string, value: number | null, fmt: (v: numbe
   if (key === "selection") return `${fmt(value)} points of −2..2 (${fmt(value * 50)} on the tables' −100..100 scale)`;
   return fmt(value);
 }
+
+const ORDER = Object.keys(INFO);
+
+/**
+ * Metrics in the papers' order (B-1..B-4, G-Score, S-Score; ROUGE-L, BLEU, Persona, Multi-Info,
+ * Schedule, Total…), a second judge's column right after the first's; unknown keys last, A-Z.
+ */
+export function metricOrder(a: string, b: string): number {
+  const rank = (k: string) => {
+    const [base, judge] = k.split("@");
+    const i = ORDER.indexOf(base);
+    return [i < 0 ? ORDER.length : i, judge ? 1 : 0] as const;
+  };
+  const [x, y] = [rank(a), rank(b)];
+  return x[0] - y[0] || x[1] - y[1] || a.localeCompare(b);
+}

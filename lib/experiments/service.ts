@@ -17,6 +17,7 @@ import { knownMethod } from "./method-choices";
 import { requireModels } from "./required-models";
 import { resolvePresetConfig } from "./presets";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
+import { refuseControlChars } from "@/lib/xml-text";
 
 const launchBody = z
   .object({
@@ -98,6 +99,8 @@ export type StarState = { starred: boolean; note: string | null; tags: string[] 
  */
 export function starJob(db: Db, experimentId: number, jobId: number, raw: unknown): StarState {
   const b = parseBody(starBody, raw);
+  refuseControlChars("body.note", b.note);
+  b.tags?.forEach((t, i) => refuseControlChars(`body.tags[${i}]`, t));
   const set: Partial<typeof jobs.$inferInsert> = { starred: b.starred };
   if (b.note !== undefined) set.starNote = b.note.trim() || null;
   if (b.tags !== undefined) set.starTags = [...new Set(b.tags.map((t) => t.toLowerCase()))];

@@ -17,13 +17,22 @@ export function CostTable({
   memoryByMethod,
   total,
   memoryTotal,
+  names = {},
+  order = [],
 }: {
   byMethod: Record<string, Ledger>;
   memoryByMethod: Record<string, Ledger>;
   total: Ledger;
   memoryTotal: Ledger;
+  /** Display names by method key (lib/experiments/method-choices.ts methodNames); the key when absent. */
+  names?: Record<string, string>;
+  /** The experiment's order of the method keys; others after, A-Z. */
+  order?: string[];
 }) {
-  const methods = [...new Set([...Object.keys(byMethod), ...Object.keys(memoryByMethod)])];
+  const rank = (m: string) => (order.includes(m) ? order.indexOf(m) : order.length);
+  const methods = [...new Set([...Object.keys(byMethod), ...Object.keys(memoryByMethod)])].sort(
+    (a, b) => rank(a) - rank(b) || a.localeCompare(b),
+  );
   const withCost = [total, ...Object.values(byMethod)].some((l) => typeof l.cost === "number");
   const unknown = (total.usageUnknown ?? 0) + (memoryTotal.usageUnknown ?? 0);
   const cells = (l: Ledger | undefined, part: string) =>
@@ -86,7 +95,7 @@ export function CostTable({
         <tbody>
           {methods.map((m) => (
             <tr key={m} className="border-t border-slate-100" data-method={m}>
-              <td className="p-2 font-medium">{m}</td>
+              <td className="p-2 font-medium">{names[m] ?? m}</td>
               {cells(byMethod[m], "answering")}
               {cells(memoryByMethod[m], "memory-build")}
             </tr>

@@ -8,6 +8,10 @@ import { demoExperiment, type DemoExperiment } from "@/test/demo-experiment";
 import { and, eq } from "drizzle-orm";
 import { jobs, users } from "@/db/schema";
 import { addMark } from "../marks";
+import { starJob } from "../service";
+import { clipSpans } from "./model";
+import { defaultMethods, defaultTurns } from "./defaults";
+import { printScale } from "./print";
 import { blockId } from "../mark-segments";
 import { itemView } from "../item-view";
 import { exportFigure, figureModel, figureOptions } from ".";
@@ -72,7 +76,7 @@ describe("Figure 4 export", () => {
     // Compact profile: a few short lines, not the whole profile.
     const profile = m.info.filter((f) => !["Situation", "User query"].includes(f.label) && !f.label.startsWith("Personality"));
     expect(profile.length).toBeLessThanOrEqual(6);
-    expect(profile.every((f) => f.text.length <= 90)).toBe(true);
+    expect(profile.every((f) => f.text.map((x) => x.text).join("").length <= 90)).toBe(true);
   });
 
   it("leaves out the fields not chosen", () => {
@@ -112,6 +116,7 @@ describe("Figure 4 export", () => {
     expect(() => opts({ width: "poster" })).toThrow(/^width: expected column or full/);
     expect(() => opts({ fields: "profile,scripts" })).toThrow(/^fields/);
     expect(() => opts({ turns: "1,x" })).toThrow(/^turns: expected turn numbers/);
+    expect(opts({ turns: "1,all" }).turns).toBe("all");
     expect(() => opts({ m: ["a", "b", "c", "d", "e"] })).toThrow(/^m: at most 4 methods/);
     expect(() => figureModel(t.db, id, opts({ turns: "99" }))).toThrow(/^turns: the dialogue has turns 1–\d+, not 99/);
   });
@@ -133,5 +138,161 @@ describe("Figure 4 export", () => {
       { text: "keep ", fill: null },
       { text: "this", fill: "#fde68a" },
     ]);
+  });
+
+  describe("keeps what the researcher prepared", () => {
+    let jobId: number;
+    let alice: number;
+    beforeAll(() => {
+      jobId = t.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.experimentId, id), eq(jobs.task, "dialogue"), eq(jobs.method, "vanilla-log"), eq(jobs.itemKey, itemKey)))
+        .get()!.id;
+      alice = t.db.select().from(users).where(eq(users.email, "alice@x")).get()!.id;
+      const v = itemView(t.db, id, "dialogue", itemKey);
+      const field = (card: string, label?: string) =>
+        v.cards.find((c) => c.title === card)!.fields.find((f) => !label || f.label === label)!;
+      // A highlight on the first profile field and one inside the situation, past the compact cut of a short window.
+      const prof = field("Profile");
+      addMark(t.db, id, alice, {
+        task: "dialogue",
+        itemKey,
+        block: blockId.info("Profile", prof.label),
+        start: 0,
+        end: Math.min(4, prof.text.length),
+        quote: prof.text.slice(0, Math.min(4, prof.text.length)),
+        colour: "preference",
+        note: "her age matters",
+      });
+      const sit = field("Situation", "Situation");
+      const at = Math.max(0, sit.text.length - 12);
+      addMark(t.db, id, alice, {
+        task: "dialogue",
+        itemKey,
+        block: blockId.info("Situation", "Situation"),
+        start: at,
+        end: at + 8,
+        quote: sit.text.slice(at, at + 8),
+        colour: "contradicts",
+        note: "the situation says otherwise",
+      });
+      starJob(t.db, id, jobId, { starred: true, note: "Vanilla + logs remembers the night shifts." });
+    });
+
+    it("draws highlights on the profile and the situation and lists their notes; the star note is the caption", () => {
+      const m = figureModel(t.db, id, opts({}));
+      const colours = (label: string) =>
+        m.info
+          .find((f) => f.label === label)!
+          .text.filter((x) => x.colour)
+          .map((x) => x.colour);
+      expect(colours(m.info[0].label)).toEqual(["preference"]);
+      expect(colours("Situation")).toEqual(["contradicts"]);
+      expect(m.notes.map((x) => x.note)).toEqual(
+        expect.arrayContaining(["her age matters", "the situation says otherwise", "picks up her shift work"]),
+      );
+      expect(m.caption).toBe("Vanilla + logs remembers the night shifts.");
+      const svg = exportFigure(t.db, id, "figure-svg", new URLSearchParams({ task: "dialogue", item: itemKey })).body;
+      expect(svg).toContain(`fill="#bfdbfe"`); // the profile highlight
+      expect(svg).toContain(`fill="#d1d5db"`); // the situation highlight
+      expect(svg).toContain("night shifts.");
+      const html = exportFigure(t.db, id, "figure-html", new URLSearchParams({ task: "dialogue", item: itemKey })).body;
+      expect(html).toMatch(/<dd><mark class="preference">/);
+      expect(html).toContain("<figcaption>Vanilla + logs remembers the night shifts.</figcaption>");
+      // Without the caption field, no caption.
+      expect(figureModel(t.db, id, opts({ fields: "profile,highlights" })).caption).toBeNull();
+    });
+
+    it("defaults to the starred method and the reference over three turns (the highlighted one among them); all turns on request", () => {
+      const m = figureModel(t.db, id, opts({}));
+      expect(m.columnIds).toEqual(["vanilla", "vanilla-log"]);
+      expect(m.shownTurns).toEqual(m.allTurns.slice(0, 3));
+      expect(m.shownTurns).toContain(1);
+      expect(figureModel(t.db, id, opts({ turns: "all" })).shownTurns).toEqual(m.allTurns);
+    });
+
+    it("prints on one A4 page: a tall figure is scaled down, a short one is not", () => {
+      expect(printScale(672, 500)).toBe(1);
+      expect(printScale(672, 3600)).toBeCloseTo(((297 - 27) * 96) / 25.4 / 3600, 5);
+      const print = exportFigure(t.db, id, "figure-print", new URLSearchParams({ task: "dialogue", item: itemKey, turns: "all" }));
+      expect(print.contentType).toMatch(/text\/html/);
+      expect(print.body).toContain("@page{size:A4 portrait;margin:12mm}");
+      expect(print.body).toMatch(/<div class="fig" data-scale="[\d.]+"><svg /);
+    });
+
+    it("refuses control characters in notes at input, and drops them from every export if one got stored", () => {
+      expect(() => starJob(t.db, id, jobId, { starred: true, note: "bad\u0001note" })).toThrow(
+        /^body\.note: holds the control character U\+0001/,
+      );
+      expect(() =>
+        addMark(t.db, id, alice, {
+          task: "dialogue",
+          itemKey,
+          block: blockId.info("Situation", "Situation"),
+          start: 0,
+          end: 1,
+          quote: "x",
+          colour: "need",
+          note: "a\u0001b",
+        }),
+      ).toThrow(/^body\.note: holds the control character U\+0001/);
+      // Stored before the check existed: the exports still write XML.
+      t.db.update(jobs).set({ starNote: "old\u0001note\u001f" }).where(eq(jobs.id, jobId)).run();
+      for (const format of ["figure-svg", "figure-html", "figure-print"] as const) {
+        const body = exportFigure(t.db, id, format, new URLSearchParams({ task: "dialogue", item: itemKey })).body;
+        expect(body).toContain("oldnote");
+        expect(body).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+      }
+      starJob(t.db, id, jobId, { starred: true, note: "Vanilla + logs remembers the night shifts." });
+    });
+  });
+});
+
+describe("Figure 4 defaults and clipping (worked by hand)", () => {
+  const config = {
+    methods: ["vanilla", "vanilla-log", "turn-rag", "session-rag", "memorybank", "ld-agent", "h2memory-no-graph", "h2memory"].map(
+      (name) => ({ name }),
+    ),
+  };
+  const all = config.methods.map((m) => m.name);
+
+  it("picks the starred method, the reference and two real baselines, in the experiment's order", () => {
+    expect(defaultMethods(all, config, ["ld-agent"])).toEqual(["memorybank", "ld-agent", "h2memory-no-graph", "h2memory"]);
+    expect(defaultMethods(all, config, [])).toEqual(["memorybank", "ld-agent", "h2memory"]);
+    expect(defaultMethods(all, { ...config, reference: "vanilla" }, ["h2memory"])).toEqual([
+      "vanilla",
+      "memorybank",
+      "ld-agent",
+      "h2memory",
+    ]);
+    // Only controls besides the reference: they fill the two places.
+    expect(defaultMethods(["vanilla", "vanilla-log", "turn-rag", "h2memory"], config, [])).toEqual(["vanilla", "vanilla-log", "h2memory"]);
+  });
+
+  it("shows the highlighted turns topped up with the earliest, three in all", () => {
+    expect(defaultTurns([1, 2, 3, 4, 5, 6], [5])).toEqual([1, 2, 5]);
+    expect(defaultTurns([1, 2, 3, 4, 5, 6], [6, 4, 5, 2])).toEqual([2, 4, 5]);
+    expect(defaultTurns([1, 2], [])).toEqual([1, 2]);
+  });
+
+  it("clips a long field around its first highlight", () => {
+    const long = "x".repeat(100);
+    expect(clipSpans([{ text: "short", colour: null }], 90)).toEqual([{ text: "short", colour: null }]);
+    expect(clipSpans([{ text: long, colour: null }], 10)).toEqual([
+      { text: "x".repeat(9), colour: null },
+      { text: "…", colour: null },
+    ]);
+    const out = clipSpans(
+      [
+        { text: long, colour: null },
+        { text: "key", colour: "need" },
+        { text: long, colour: null },
+      ],
+      30,
+    );
+    expect(out[0]).toEqual({ text: "…", colour: null });
+    expect(out.find((x) => x.colour)).toEqual({ text: "key", colour: "need" });
+    expect(out.at(-1)).toEqual({ text: "…", colour: null });
   });
 });

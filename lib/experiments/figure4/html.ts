@@ -4,10 +4,11 @@
  * keeps the size, the colours and the text as text).
  */
 import type { MarkColour } from "@/db/schema";
+import { escapeXml } from "@/lib/xml-text";
 import { MARK_MEANINGS } from "../marks";
 import { WIDTHS, type FigureModel, type Span } from "./model";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = escapeXml;
 
 export const MARK_FILL: Record<MarkColour, string> = { need: "#fde68a", preference: "#bfdbfe", contradicts: "#d1d5db" };
 
@@ -25,14 +26,14 @@ h1{font-size:11px;margin:0 0 6px}.info{border:1px solid #cbd5e1;border-radius:4p
 .mem{border-left:2px solid #a5b4fc;padding-left:4px;margin:2px 0 0;font-size:8.5px;color:#334155}.mem b{color:#4338ca;font-weight:600}
 .scores{font-size:8.5px;color:#64748b;margin-top:2px}.err{color:#b91c1c}
 mark.need{background:${MARK_FILL.need}}mark.preference{background:${MARK_FILL.preference}}mark.contradicts{background:${MARK_FILL.contradicts}}
-.legend{font-size:8.5px;margin-top:6px}.legend mark{padding:0 4px;margin-right:3px}.notes{margin:2px 0 0;padding-left:14px;font-size:8.5px}
+.legend{font-size:8.5px;margin-top:6px}figcaption{font-size:9.5px;margin-top:6px}.legend mark{padding:0 4px;margin-right:3px}.notes{margin:2px 0 0;padding-left:14px;font-size:8.5px}
 @page{size:auto;margin:12mm}@media print{.fig{padding:0}.col,.info{break-inside:avoid}}`;
 }
 
 export function figureBodyHtml(m: FigureModel): string {
   const full = m.width === "full";
   const info = m.info.length
-    ? `<dl class="info">${m.info.map((f) => `<div><dt>${esc(f.label)}:</dt> <dd>${esc(f.text)}</dd></div>`).join("")}</dl>`
+    ? `<dl class="info">${m.info.map((f) => `<div><dt>${esc(f.label)}:</dt> <dd>${spans(f.text)}</dd></div>`).join("")}</dl>`
     : "";
   const refs = m.references.length
     ? `<dl class="info">${m.references.map((f) => `<div><dt>${esc(f.label)}:</dt> <dd>${esc(f.text)}</dd></div>`).join("")}</dl>`
@@ -64,7 +65,8 @@ export function figureBodyHtml(m: FigureModel): string {
       }</div>`
     : "";
   const n = Math.max(1, m.columns.length);
-  return `<figure class="fig" data-width="${m.width}"><h1>${esc(m.title)}</h1>${info}${refs}<div class="cols" style="grid-template-columns:${full ? `repeat(${n},minmax(0,1fr))` : "1fr"}">${cols}</div>${legend}</figure>`;
+  const caption = m.caption ? `<figcaption>${esc(m.caption)}</figcaption>` : "";
+  return `<figure class="fig" data-width="${m.width}"><h1>${esc(m.title)}</h1>${info}${refs}<div class="cols" style="grid-template-columns:${full ? `repeat(${n},minmax(0,1fr))` : "1fr"}">${cols}</div>${legend}${caption}</figure>`;
 }
 
 export function figureHtml(m: FigureModel): string {

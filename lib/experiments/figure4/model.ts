@@ -13,10 +13,10 @@ import type { MarkColour } from "@/db/schema";
 import { listMarks, MARK_MEANINGS } from "../marks";
 import { blockId, markSegments } from "../mark-segments";
 import { metricLabel } from "../metric-label";
-import { ASSISTANTS } from "@/lib/assistants/registry";
-
-/** A method as the paper names it ("H2Memory"), or as the experiment named it. */
-const methodName = (m: string) => ASSISTANTS.find((a) => a.id === m)?.label ?? m;
+import { methodDisplayName } from "../method-choices";
+import { getExperimentRow } from "../control";
+import { listCaseStudies } from "../case-studies";
+import { defaultMethods, defaultTurns } from "./defaults";
 
 export const FIGURE_FIELDS = [
   "profile",
@@ -28,6 +28,7 @@ export const FIGURE_FIELDS = [
   "scores",
   "highlights",
   "references",
+  "caption",
 ] as const;
 export type FigureField = (typeof FIGURE_FIELDS)[number];
 export const FIELD_LABELS: Record<FigureField, string> = {
@@ -40,9 +41,10 @@ export const FIELD_LABELS: Record<FigureField, string> = {
   scores: "Scores",
   highlights: "Highlights and notes",
   references: "References",
+  caption: "Caption (the star note)",
 };
 /** What a new figure shows: Figure 4's columns, without the references and scores a reader does not need. */
-export const DEFAULT_FIELDS: FigureField[] = ["profile", "personality", "situation", "query", "memory", "actions", "highlights"];
+export const DEFAULT_FIELDS: FigureField[] = ["profile", "personality", "situation", "query", "memory", "actions", "highlights", "caption"];
 
 /** One column of a two-column paper (about 3.3 in) or the text width (about 7 in), at 96 px an inch. */
 export const WIDTHS = { column: 320, full: 672 } as const;
@@ -53,8 +55,8 @@ export type FigureOptions = {
   itemKey: string;
   methods: string[];
   replicate?: number;
-  /** 1-based turns to show; empty: all. */
-  turns: number[];
+  /** 1-based turns to show; empty: the default (defaults.ts); "all": every turn. */
+  turns: number[] | "all";
   fields: FigureField[];
   width: FigureWidth;
 };
@@ -75,14 +77,17 @@ const optionsSchema = z.object({
     .regex(/^\d{1,4}$/, "expected a run number")
     .transform(Number)
     .optional(),
-  turns: z
-    .array(
-      z
-        .string()
-        .regex(/^\d{1,3}$/, "expected turn numbers such as 1,2,5")
-        .transform(Number),
-    )
-    .max(100),
+  turns: z.union([
+    z.tuple([z.literal("all")]).transform(() => "all" as const),
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d{1,3}$/, "expected turn numbers such as 1,2,5, or all")
+          .transform(Number),
+      )
+      .max(100),
+  ]),
   fields: z.array(z.enum(FIGURE_FIELDS, { error: `expected some of ${FIGURE_FIELDS.join(", ")}` })),
   width: z.enum(["column", "full"], { error: "expected column or full" }).default("full"),
 });
@@ -94,7 +99,8 @@ export function figureOptions(sp: URLSearchParams): FigureOptions {
     item: sp.get("item") ?? "",
     m: sp.getAll("m").flatMap((x) => list(x)),
     run: sp.get("run") ?? undefined,
-    turns: list(sp.get("turns")),
+    // "all" wins over ticked turns (the form sends both when both are ticked).
+    turns: list(sp.get("turns")).includes("all") ? ["all"] : list(sp.get("turns")),
     fields: sp.has("fields") ? list(sp.get("fields")) : DEFAULT_FIELDS,
     width: sp.get("width") || undefined,
   });
@@ -108,7 +114,7 @@ export function figureOptions(sp: URLSearchParams): FigureOptions {
     itemKey: o.item,
     methods: o.m,
     replicate: o.run,
-    turns: [...new Set(o.turns)].sort((a, b) => a - b),
+    turns: o.turns === "all" ? "all" : [...new Set(o.turns)].sort((a, b) => a - b),
     fields: o.fields,
     width: o.width,
   };
@@ -119,7 +125,7 @@ export function figureQuery(o: FigureOptions, extra: Record<string, string> = {}
   const q = new URLSearchParams({ task: o.task, item: o.itemKey });
   for (const m of o.methods) q.append("m", m);
   if (o.replicate !== undefined) q.set("run", String(o.replicate));
-  if (o.turns.length) q.set("turns", o.turns.join(","));
+  if (o.turns === "all" || o.turns.length) q.set("turns", o.turns === "all" ? "all" : o.turns.join(","));
   q.set("fields", o.fields.join(","));
   q.set("width", o.width);
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
@@ -142,7 +148,10 @@ export type FigureModel = {
   title: string;
   width: FigureWidth;
   fields: FigureField[];
-  info: Array<{ label: string; text: string }>;
+  /** Profile, personality, situation and query lines, with the highlights on them. */
+  info: Array<{ label: string; text: Span[] }>;
+  /** The star notes of the item (why it was picked): the figure's caption. */
+  caption: string | null;
   references: Field[];
   columns: FigureColumn[];
   notes: Array<{ colour: MarkColour; quote: string; note: string | null }>;
@@ -150,6 +159,7 @@ export type FigureModel = {
   columnIds: string[];
   /** The turns in the item and the ones shown, for the picker. */
   allTurns: number[];
+  shownTurns: number[];
   methods: string[];
 };
 
@@ -177,41 +187,103 @@ function scoreLines(o: MethodOutput): string[] {
   );
 }
 
+/**
+ * A highlighted field shortened to about `n` characters: the window keeps the first highlight whole
+ * (with a little text before it), "…" where text was cut; unmarked text is cut at the end.
+ */
+export function clipSpans(spans: Span[], n: number): Span[] {
+  const flat = spans.map((x) => ({ ...x, text: x.text.replace(/\s+/g, " ") })).filter((x) => x.text);
+  if (flat.length) {
+    flat[0].text = flat[0].text.trimStart();
+    flat[flat.length - 1].text = flat[flat.length - 1].text.trimEnd();
+  }
+  const total = flat.reduce((a, x) => a + x.text.length, 0);
+  if (total <= n) return flat;
+  let at = 0;
+  let markStart = -1;
+  let markEnd = -1;
+  for (const x of flat) {
+    if (x.colour && markStart < 0) [markStart, markEnd] = [at, at + x.text.length];
+    at += x.text.length;
+  }
+  const from = markStart > n - 20 ? Math.max(0, markStart - 20) : 0;
+  const to = Math.min(total, Math.max(from + n - 1, markEnd));
+  const out: Span[] = [];
+  at = 0;
+  for (const x of flat) {
+    const a = Math.max(from, at);
+    const b = Math.min(to, at + x.text.length);
+    if (b > a) out.push({ text: x.text.slice(a - at, b - at), colour: x.colour });
+    at += x.text.length;
+  }
+  if (from > 0) out.unshift({ text: "…", colour: null });
+  if (to < total) out.push({ text: "…", colour: null });
+  return out;
+}
+
+/** Where a mark on an utterance sits: its turn (utterances alternate user / assistant from the user's first line). */
+const turnOfBlock = (block: string) => {
+  const u = /^job:\d+:u(\d+)$/.exec(block);
+  return u ? Math.floor(Number(u[1]) / 2) + 1 : null;
+};
+
 export function figureModel(db: Db, experimentId: number, o: FigureOptions): FigureModel {
-  const all = itemView(db, experimentId, o.task, o.itemKey, { methods: o.methods, replicate: o.replicate });
-  // With no choice, the first three methods in the experiment's order (the reference first), as Figure 4 does.
-  const view = o.methods.length ? all : { ...all, outputs: all.outputs.slice(0, 3) };
+  const all = itemView(db, experimentId, o.task, o.itemKey, { replicate: o.replicate });
+  const stars = listCaseStudies(db, experimentId, { task: o.task, itemKey: o.itemKey }, { headlines: false })[0]?.stars ?? [];
+  const config = getExperimentRow(db, experimentId).config as Parameters<typeof defaultMethods>[1];
+  const chosen = o.methods.length
+    ? o.methods.filter((m) => all.methods.includes(m))
+    : defaultMethods(
+        all.methods,
+        config,
+        stars.map((x) => x.method),
+      );
+  const view = { ...all, outputs: chosen.map((m) => all.outputs.find((x) => x.method === m)!).filter(Boolean) };
   const marks = listMarks(db, experimentId, { task: o.task, itemKey: o.itemKey });
   const has = (f: FigureField) => o.fields.includes(f);
+  // Every mark drawn is listed under the figure, in drawing order, once.
+  const drawn = new Map<number, (typeof marks)[number]>();
   const spans = (text: string, block: string): Span[] =>
     has("highlights")
       ? markSegments(
           text,
           marks.filter((m) => m.block === block),
-        ).map((s) => ({ text: s.text, colour: s.mark?.colour ?? null }))
+        ).map((s) => {
+          if (s.mark) drawn.set(s.mark.id, s.mark);
+          return { text: s.text, colour: s.mark?.colour ?? null };
+        })
       : [{ text, colour: null }];
-  const card = (title: string) => view.cards.find((c) => c.title === title)?.fields ?? [];
   const info: FigureModel["info"] = [];
-  if (has("profile"))
-    for (const f of card("Profile").slice(0, COMPACT.profile)) info.push({ label: f.label, text: clip(f.text, COMPACT.chars) });
+  const infoLine = (card: string, f: Field, label: string, chars: number) =>
+    info.push({ label, text: clipSpans(spans(f.text, blockId.info(card, f.label)), chars) });
+  const fieldsOf = (title: string) => view.cards.find((c) => c.title === title)?.fields ?? [];
+  if (has("profile")) for (const f of fieldsOf("Profile").slice(0, COMPACT.profile)) infoLine("Profile", f, f.label, COMPACT.chars);
   if (has("personality"))
-    for (const f of card("Personality").slice(0, COMPACT.personality))
-      info.push({ label: `Personality · ${f.label}`, text: clip(f.text, COMPACT.chars) });
-  const topic = view.cards.flatMap((c) => c.fields);
-  const pick = (label: string) => topic.find((f) => f.label === label)?.text;
-  if (has("situation") && pick("Situation")) info.push({ label: "Situation", text: clip(pick("Situation")!, 240) });
-  if (has("query") && pick("User query")) info.push({ label: "User query", text: pick("User query")! });
+    for (const f of fieldsOf("Personality").slice(0, COMPACT.personality))
+      infoLine("Personality", f, `Personality · ${f.label}`, COMPACT.chars);
+  const topic = view.cards.flatMap((c) => c.fields.map((f) => ({ card: c.title, f })));
+  const pick = (label: string) => topic.find((x) => x.f.label === label);
+  const situation = pick("Situation");
+  if (has("situation") && situation) infoLine(situation.card, situation.f, "Situation", 240);
+  const query = pick("User query");
+  if (has("query") && query) infoLine(query.card, query.f, "User query", 2000);
 
   const allTurns = [...new Set(view.outputs.flatMap((x) => (x.turns ?? []).map((t) => t.turn)))].sort((a, b) => a - b);
-  const bad = o.turns.filter((t) => !allTurns.includes(t));
+  const explicit = o.turns === "all" ? [] : o.turns;
+  const bad = explicit.filter((t) => !allTurns.includes(t));
   if (bad.length && allTurns.length)
     throw new InvalidInputError(`turns: the dialogue has turns ${allTurns[0]}–${allTurns.at(-1)}, not ${bad.join(", ")}`);
-  const wanted = (t: number) => !o.turns.length || o.turns.includes(t);
+  const shownJobs = new Set(view.outputs.map((x) => x.jobId));
+  const highlighted = marks
+    .filter((m) => shownJobs.has(Number(/^job:(\d+):/.exec(m.block)?.[1])))
+    .map((m) => turnOfBlock(m.block))
+    .filter((t): t is number => t !== null);
+  const shownTurns = o.turns === "all" ? allTurns : explicit.length ? explicit : defaultTurns(allTurns, highlighted);
   const columns: FigureColumn[] = view.outputs.map((out) => ({
-    method: methodName(out.method),
+    method: view.methodNames[out.method] ?? methodDisplayName({ name: out.method }),
     error: out.error,
     turns: (out.turns ?? []).flatMap((t, i) =>
-      wanted(t.turn)
+      shownTurns.includes(t.turn)
         ? [
             {
               turn: t.turn,
@@ -228,22 +300,20 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   }));
   if (!columns.length)
     throw new InvalidInputError(`m: none of ${o.methods.join(", ")} answered this topic (methods: ${view.methods.join(", ")})`);
-  const shownJobs = new Set(view.outputs.map((x) => `job:${x.jobId}:`));
-  const notes = has("highlights")
-    ? marks
-        .filter((m) => [...shownJobs].some((p) => m.block.startsWith(p)))
-        .map((m) => ({ colour: m.colour, quote: clip(m.quote, 120), note: m.note ?? null }))
-    : [];
+  const notes = [...drawn.values()].map((m) => ({ colour: m.colour, quote: clip(m.quote, 120), note: m.note ?? null }));
+  const caption = has("caption") ? [...new Set(stars.map((x) => x.note?.trim()).filter((x): x is string => !!x))].join(" ") || null : null;
   return {
-    title: pick("User query") ? `“${clip(pick("User query")!, 100)}”` : `${o.task} · ${o.itemKey}`,
+    title: query ? `“${clip(query.f.text, 100)}”` : `${o.task} · ${o.itemKey}`,
     width: o.width,
     fields: o.fields,
     info,
+    caption,
     references: has("references") ? view.reference : [],
     columns,
     notes,
     columnIds: view.outputs.map((x) => x.method),
     allTurns,
+    shownTurns: allTurns.filter((t) => shownTurns.includes(t)),
     methods: view.methods,
   };
 }

@@ -4,11 +4,12 @@
  * full width); each run of text is given its estimated length (`textLength`, spacing adjusted), so the
  * highlight behind it lines up whatever font the viewer picks.
  */
+import { escapeXml } from "@/lib/xml-text";
 import { MARK_MEANINGS } from "../marks";
 import { MARK_FILL } from "./html";
 import { WIDTHS, type FigureModel, type Span } from "./model";
 
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const esc = escapeXml;
 
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
@@ -143,11 +144,11 @@ export function figureSvg(m: FigureModel): string {
   const gap = 6;
   const page = Block.at(pad, pad, W - 2 * pad);
   page.lines(plain(m.title), { size: 11, bold: true }).gap(4);
-  const facts = [...m.info, ...m.references];
+  const facts: Array<{ label: string; text: Span[] }> = [...m.info, ...m.references.map((f) => ({ label: f.label, text: plain(f.text) }))];
   if (facts.length)
     page
       .box("#f8fafc", "#cbd5e1", 5, (b) => {
-        for (const f of facts) b.lines(plain(`${f.label}: ${f.text}`), { size: 9 });
+        for (const f of facts) b.lines([{ text: `${f.label}: `, colour: null }, ...f.text], { size: 9 });
       })
       .gap(gap);
   const n = m.columns.length;
@@ -203,6 +204,7 @@ export function figureSvg(m: FigureModel): string {
         { size: 8 },
       ),
     );
+  if (m.caption) foot.gap(used.length ? 4 : 0).lines(plain(m.caption), { size: 9 });
   const H = Math.ceil(foot.height + pad);
   return `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="Helvetica Neue, Arial, Noto Sans CJK SC, PingFang SC, sans-serif">

@@ -61,9 +61,11 @@ describe("paper tables of a known experiment", () => {
     // Solution B-1 (column 5): MemoryBank bold, H2Memory underlined.
     expect([at("memorybank", 5).rank, at("h2memory", 5).rank]).toEqual([1, 2]);
     const tex = paperTableFile(t.db, id, "latex").body;
-    expect(tex).toContain("MemoryBank & \\underline{22.00\\,$\\pm$\\,2.00}");
-    expect(tex).toContain("& \\textbf{26.00\\,$\\pm$\\,1.00}");
-    expect(tex).toContain("Vanilla (w/o log) & 11.00\\,$\\pm$\\,1.00$^\\dagger$");
+    expect(tex).toContain("MemoryBank & \\underline{22.00} &");
+    expect(tex).toContain("& \\textbf{26.00} &");
+    expect(tex).toContain("Vanilla (w/o log) & 11.00$^\\dagger$ &");
+    // Each sd on the line under its mean, one size smaller (8 pt), not squeezed into the cell.
+    expect(tex).toContain("\n & {\\footnotesize$\\pm$1.00} & {\\footnotesize$\\pm$1.00} &");
     // The published rows sit beside the run's, with the difference.
     expect(tex).toContain("\\multicolumn{11}{l}{\\textit{Reported in Mem-PAL, Table 2}}");
     expect(tex).toContain("H2Memory & 26.67 & 12.18 & 5.68 & 3.09 & 32.54 & 22.24 & 8.38 & 4.39 & 2.65 & 38.32 \\\\");
@@ -84,7 +86,14 @@ describe("paper tables of a known experiment", () => {
       fs.writeFileSync(path.join(dir, "t.tex"), paperTableFile(t.db, id, "latex").body);
       execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", "t.tex"], { cwd: dir, stdio: "pipe", timeout: 120_000 });
       expect(fs.statSync(path.join(dir, "t.pdf")).size).toBeGreaterThan(1000);
-      expect(fs.readFileSync(path.join(dir, "t.log"), "utf8")).not.toMatch(/^! /m);
+      const log = fs.readFileSync(path.join(dir, "t.log"), "utf8");
+      expect(log).not.toMatch(/^! /m);
+      // Readable as a paper prints it: nothing scaled, nothing wider than a two-column paper's text width
+      // (16 cm), the table at \small (9 pt), the sd and the notes at \footnotesize (8 pt), nothing smaller.
+      expect(log).not.toMatch(/Overfull \\hbox/);
+      const body = paperTableFile(t.db, id, "latex").body;
+      expect(body).not.toMatch(/\\resizebox|\\scalebox|\\scriptsize|\\tiny/);
+      expect(body).toContain("\\begin{table*}[t]\n\\centering\n\\caption{Mem-PAL Table 2: requirement restatement and solution proposal}");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

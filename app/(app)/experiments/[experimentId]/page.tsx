@@ -20,7 +20,8 @@ import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
 import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
-import { methodNames } from "@/lib/experiments/method-choices";
+import { methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
+import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
 import { importOf } from "@/lib/bundles/imported";
@@ -44,7 +45,11 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const names = methodNames(parsed.methods);
   const imported = importOf(db, id);
   const day = (t: number) => new Date(t).toISOString().slice(0, 16).replace("T", " ");
-  const nameOf = (key: string) => names[key] ?? key;
+  const nameOf = (key: string) => names[key] ?? methodDisplayName({ name: key });
+  // Rows in the experiment's order, as the paper lists its methods (not A-Z).
+  const order = Object.keys(names);
+  const byConfigOrder = (a: string, b: string) =>
+    (order.includes(a) ? order.indexOf(a) : order.length) - (order.includes(b) ? order.indexOf(b) : order.length) || a.localeCompare(b);
   const exportLink = (format: string, label: string) => (
     <a
       className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
@@ -139,8 +144,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             content: (
               <>
                 {tasks.map((task) => {
-                  const rows = res.summary.filter((s) => s.task === task);
-                  if (!Object.keys(rows[0]?.metrics ?? {}).length) return null;
+                  const rows = res.summary.filter((s) => s.task === task).sort((a, b) => byConfigOrder(a.method, b.method));
+                  if (!metricColumns(rows).length) return null;
                   return (
                     <ResultsTable
                       key={task}
@@ -171,6 +176,10 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
                 memoryByMethod={res.memoryBuildByMethod}
                 total={res.ledger}
                 memoryTotal={res.memoryBuild}
+                names={Object.fromEntries(
+                  [...Object.keys(res.ledgerByMethod), ...Object.keys(res.memoryBuildByMethod)].map((k) => [k, nameOf(k)]),
+                )}
+                order={order}
               />
             ),
           },

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
-import { listCaseStudies, type CaseStudyFilter } from "@/lib/experiments/case-studies";
+import { caseTitle, listCaseStudies, type CaseStudyFilter } from "@/lib/experiments/case-studies";
 import { getExperimentRow } from "@/lib/experiments/control";
 import { MARK_MEANINGS } from "@/lib/experiments/marks";
 import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
@@ -57,7 +57,7 @@ export default async function CaseStudiesPage({
         <option value="">all</option>
         {options[name].map((o) => (
           <option key={o} value={o}>
-            {o}
+            {name === "method" ? methodDisplayName({ name: o }) : o}
           </option>
         ))}
       </select>
@@ -116,11 +116,15 @@ export default async function CaseStudiesPage({
           return (
             <article key={`${c.task}/${c.itemKey}`} className="rounded-lg border border-slate-200 bg-white p-4" data-testid="case-study">
               <header className="mb-2 flex items-baseline gap-3">
-                <h2 className="font-semibold">
+                {/* Titled by the user's query (what the topic is about), the item key beside it for reference. */}
+                <h2 className="font-semibold" title={c.headline?.text}>
                   <Link className="text-indigo-700 hover:underline" href={open}>
-                    {c.task} · {c.itemKey}
+                    {caseTitle(c)}
                   </Link>
                 </h2>
+                <span className="shrink-0 font-mono text-xs text-slate-400">
+                  {c.task} · {c.itemKey}
+                </span>
                 <span className="text-xs text-slate-500">{c.methods.map((m) => methodDisplayName({ name: m })).join(", ")}</span>
                 <Link
                   className="ml-auto text-xs text-indigo-700 hover:underline"
@@ -135,16 +139,10 @@ export default async function CaseStudiesPage({
                   HTML figure
                 </a>
               </header>
-              {c.headline ? (
-                <p className="mb-1 text-sm text-slate-700">
-                  <span className="text-xs font-medium text-slate-500">{c.headline.label}: </span>
-                  {c.headline.text}
-                </p>
-              ) : null}
               {c.stars.map((s) =>
                 s.note ? (
                   <p key={s.jobId} className="mb-1 text-sm" data-testid="case-note">
-                    {s.note} <span className="text-xs text-slate-400">({s.method})</span>
+                    {s.note} <span className="text-xs text-slate-400">({methodDisplayName({ name: s.method })})</span>
                   </p>
                 ) : null,
               )}

@@ -107,10 +107,10 @@ export default async function FigurePage({
             {download("figure-html", "Download HTML")}
             <a
               className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
-              href={`/api/experiments/${id}/export?${q}&format=figure-html&inline=1`}
+              href={`/api/experiments/${id}/export?${q}&format=figure-print&inline=1`}
               target="_blank"
               rel="noreferrer"
-              title="Opens the figure alone; print it and choose Save as PDF (its print stylesheet keeps the size and colours)"
+              title="Opens the figure alone, scaled to one A4 page; print it and choose Save as PDF"
             >
               PDF (print)
             </a>
@@ -142,13 +142,18 @@ export default async function FigurePage({
           </fieldset>
           {m.allTurns.length ? (
             <fieldset>
-              <legend className="text-xs font-medium text-slate-500">Turns (none ticked: all)</legend>
+              <legend className="text-xs font-medium text-slate-500">
+                Turns (none ticked: the highlighted ones, else the first three)
+              </legend>
               <div className="flex flex-wrap gap-2">
                 {m.allTurns.map((t) => (
                   <label key={t} className={box}>
-                    <input type="checkbox" name="turns" value={t} defaultChecked={o.turns.includes(t)} /> {t}
+                    <input type="checkbox" name="turns" value={t} defaultChecked={o.turns !== "all" && m.shownTurns.includes(t)} /> {t}
                   </label>
                 ))}
+                <label className={box}>
+                  <input type="checkbox" name="turns" value="all" defaultChecked={o.turns === "all"} /> all
+                </label>
               </div>
             </fieldset>
           ) : null}
@@ -171,11 +176,15 @@ export default async function FigurePage({
           </fieldset>
           <button className="w-full rounded bg-indigo-600 px-3 py-1 text-sm text-white hover:bg-indigo-700">Update figure</button>
           <p className="text-xs text-slate-500">
-            {shownMethods.size} method(s), {o.turns.length ? `turns ${o.turns.join(", ")}` : "all turns"}. Highlights come from the compare
-            view.
+            {shownMethods.size} method(s), {o.turns === "all" ? "all turns" : `turns ${m.shownTurns.join(", ")}`}. Highlights come from the
+            compare view; the star note is the caption.
           </p>
         </form>
-        <div className="overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-3">
+        {/* A long figure (all turns) scrolls inside a box the height of the window instead of making the page thousands of px tall. */}
+        <div
+          className="max-h-[calc(100vh-10rem)] overflow-auto rounded-lg border border-slate-200 bg-slate-50 p-3"
+          data-testid="figure-preview-box"
+        >
           {/* The preview is the SVG export itself: what you see is what you download. */}
           {/* eslint-disable-next-line @next/next/no-img-element -- a same-origin SVG file, not an optimisable photo */}
           <img

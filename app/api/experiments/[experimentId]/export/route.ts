@@ -9,7 +9,7 @@ import { runCardOfExperiment } from "@/lib/bundles/run-card";
 /**
  * `?format=csv|json|md|html`: the results table, the full results, or the case studies as Markdown or a
  * self-contained HTML figure; for the case studies `task`, `item`, `method`, `tag` and `q` narrow the list.
- * `?format=figure-html|figure-svg`: Figure 4 of one topic, with the figure page's options (`task`, `item`,
+ * `?format=figure-html|figure-svg|figure-print`: Figure 4 of one topic, with the figure page's options (`task`, `item`,
  * `m`, `run`, `turns`, `fields`, `width`); `inline=1` shows it instead of downloading (the page's preview).
  * `?format=bundle` (`&data=1`: with the data set's rows): the run as a bundle (lib/bundles); `?format=card-md|card-html`: its run card.
  */
