@@ -9,7 +9,8 @@ type Props = { email: string; role: string; items: Array<{ href: string; label: 
 /**
  * The signed-in frame: top bar, navigation, page. From md (768 px) up the navigation is a fixed
  * column; below it collapses behind a Menu button and opens as a drawer over the page (Escape or a
- * click outside closes it and gives focus back to the button; following a link closes it too).
+ * click outside closes it and gives focus back to the button; following a link or tabbing out of it
+ * closes it too).
  */
 export function AppShell({ email, role, items, children }: Props) {
   const [open, setOpen] = useState(false);
@@ -58,7 +59,17 @@ export function AppShell({ email, role, items, children }: Props) {
       />
       <div className="flex flex-1">
         {open ? <div aria-hidden="true" className="fixed inset-0 z-30 bg-slate-900/30 md:hidden" onClick={() => setOpen(false)} /> : null}
-        <SideNav ref={nav} id="main-nav" items={items} open={open} />
+        <SideNav
+          ref={nav}
+          id="main-nav"
+          items={items}
+          open={open}
+          // Tabbing out of the open drawer closes it, so focus never lands on a page hidden behind it.
+          onBlur={(e) => {
+            const to = e.relatedTarget as Node | null;
+            if (open && to && !nav.current?.contains(to) && to !== button.current) setOpen(false);
+          }}
+        />
         <main className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
       </div>
     </div>

@@ -2,15 +2,22 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-type Props = { id: string; items: Array<{ href: string; label: string }>; open: boolean; ref?: React.Ref<HTMLElement> };
+type Props = {
+  id: string;
+  items: Array<{ href: string; label: string }>;
+  open: boolean;
+  ref?: React.Ref<HTMLElement>;
+  onBlur?: React.FocusEventHandler<HTMLElement>;
+};
 
 /** The main navigation: a column from md up; below md hidden until the Menu button opens it as a drawer (AppShell). */
-export function SideNav({ id, items, open, ref }: Props) {
+export function SideNav({ id, items, open, ref, onBlur }: Props) {
   const path = usePathname();
   return (
     <nav
       ref={ref}
       id={id}
+      onBlur={onBlur}
       aria-label="Main"
       className={`${open ? "fixed inset-y-0 left-0 z-40 w-64 overflow-y-auto shadow-xl" : "hidden"} shrink-0 border-r border-slate-200 bg-white p-3 md:static md:block md:w-48 md:shadow-none`}
     >
