@@ -17,10 +17,12 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 test.describe.configure({ mode: "serial" });
+// Each test creates a campaign through the form and works through it on two screen sizes.
+test.setTimeout(180_000);
 
 async function shot(page: Page, name: string) {
   const file = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file }); // what the screen shows, 390×844 or 1440×900
   if (process.env.PAL_SHOTS) fs.copyFileSync(file, path.join(process.env.PAL_SHOTS, `phone-${name}.png`));
 }
 

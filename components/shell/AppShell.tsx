@@ -64,6 +64,7 @@ export function AppShell({ email, role, items, children }: Props) {
           id="main-nav"
           items={items}
           open={open}
+          onFollow={() => setOpen(false)}
           // Tabbing out of the open drawer closes it, so focus never lands on a page hidden behind it.
           onBlur={(e) => {
             const to = e.relatedTarget as Node | null;

@@ -8,10 +8,12 @@ type Props = {
   open: boolean;
   ref?: React.Ref<HTMLElement>;
   onBlur?: React.FocusEventHandler<HTMLElement>;
+  /** A link was followed (the drawer closes, also when it leads to the page already shown). */
+  onFollow?: () => void;
 };
 
 /** The main navigation: a column from md up; below md hidden until the Menu button opens it as a drawer (AppShell). */
-export function SideNav({ id, items, open, ref, onBlur }: Props) {
+export function SideNav({ id, items, open, ref, onBlur, onFollow }: Props) {
   const path = usePathname();
   return (
     <nav
@@ -30,6 +32,7 @@ export function SideNav({ id, items, open, ref, onBlur }: Props) {
               <Link
                 href={i.href}
                 aria-current={active ? "page" : undefined}
+                onClick={onFollow}
                 className={`block rounded px-3 py-3 text-sm md:py-1.5 ${active ? "bg-indigo-50 font-medium text-indigo-700" : "text-slate-600 hover:bg-slate-100"}`}
               >
                 {i.label}
