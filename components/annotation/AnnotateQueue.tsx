@@ -337,14 +337,14 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
               type="button"
               onClick={() => setGuidesOpen((g) => !g)}
               aria-pressed={guidesOpen}
-              className={`rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
+              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
             >
               Guidelines <kbd className="font-mono">G</kbd>
             </button>
             <button
               type="button"
               onClick={() => setHelp((h) => !h)}
-              className={`rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
+              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
               aria-label="Keyboard shortcuts"
             >
               ?
