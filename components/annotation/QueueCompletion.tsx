@@ -9,7 +9,11 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
   const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
   const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
   const itemButton = (i: number) => (
-    <button type="button" onClick={() => open(i)} className={`shrink-0 rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400 ${TAP}`}>
+    <button
+      type="button"
+      onClick={() => open(i)}
+      className={`shrink-0 rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400 ${TAP}`}
+    >
       Open item {i + 1}
     </button>
   );
@@ -49,7 +53,10 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
         <p className="mt-4 text-xs text-slate-500">
           While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
         </p>
-        <Link href="/annotate" className="mt-4 inline-flex min-h-11 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0">
+        <Link
+          href="/annotate"
+          className="mt-4 inline-flex min-h-11 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0"
+        >
           Back to my campaigns
         </Link>
       </section>

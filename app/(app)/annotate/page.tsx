@@ -28,7 +28,10 @@ export default async function AnnotatePage() {
                   {c.done} / {c.total} done{c.skipped ? ` · ${c.skipped} skipped` : ""} · {c.status}
                 </p>
               </div>
-              <Link href={`/annotate/${c.id}`} className="inline-flex min-h-11 shrink-0 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0">
+              <Link
+                href={`/annotate/${c.id}`}
+                className="inline-flex min-h-11 shrink-0 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0"
+              >
                 {c.done + c.skipped === 0 ? "Start" : c.done + c.skipped < c.total ? "Resume" : "Review"}
               </Link>
             </li>
