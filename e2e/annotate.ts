@@ -1,5 +1,5 @@
 import { expect, type Browser, type Page } from "./fixtures";
-import { e2eState, login, type Account } from "./state";
+import { account, e2eState, login, type Account } from "./state";
 
 /** Signs an annotator in, in a fresh context, recording every response body. */
 export async function annotatorPage(browser: Browser, a: Account) {
@@ -24,4 +24,28 @@ export async function annotateAll(page: Page, campaignId: number, keysFor: (i: n
     await expect(progress).toHaveText(new RegExp(`^${i + 1} / ${total} done`));
   }
   return total;
+}
+
+/** Creates a campaign through the form as the researcher, assigned to exactly `annotators`; returns its id. */
+export async function createCampaign(
+  page: Page,
+  opts: { name: string; kind: string; file?: string; users?: string; sessions?: string; k: string },
+  annotators: Account[],
+) {
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  await page.getByLabel("Name").fill(opts.name);
+  await page.getByLabel("Kind").selectOption({ label: opts.kind });
+  if (opts.file) await page.getByLabel("Items file").setInputFiles(opts.file);
+  if (opts.users) {
+    await page.getByLabel("PAL-Set data set").selectOption({ label: "PAL-Set demo (en)" });
+    await page.getByLabel("Users", { exact: true }).fill(opts.users);
+    await page.getByLabel("Sessions per user").fill(opts.sessions!);
+  }
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  for (const a of annotators) await page.getByRole("checkbox", { name: a.email }).check();
+  await page.getByLabel("Annotations per item (k)").fill(opts.k);
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  return Number(page.url().split("/").pop());
 }

@@ -1,7 +1,7 @@
 import { test, expect, type Page } from "./fixtures";
 import path from "node:path";
-import { e2eState, login, account, pal, type Account } from "./state";
-import { annotateAll, annotatorPage } from "./annotate";
+import { e2eState, pal, type Account } from "./state";
+import { annotateAll, annotatorPage, createCampaign as createCampaignFor } from "./annotate";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SYSTEM_NAMES = /h2memory|vanilla/i;
@@ -14,29 +14,8 @@ function annotators(): Account[] {
   return a.slice(0, 2);
 }
 
-/** Creates a campaign through the form as the researcher; returns its id. */
-async function createCampaign(
-  page: Page,
-  opts: { name: string; kind: string; file?: string; users?: string; sessions?: string; k: string },
-) {
-  await login(page, account("researcher"));
-  await page.goto(`${e2eState().baseURL}/campaigns/new`);
-  await page.getByLabel("Name").fill(opts.name);
-  await page.getByLabel("Kind").selectOption({ label: opts.kind });
-  if (opts.file) await page.getByLabel("Items file").setInputFiles(opts.file);
-  if (opts.users) {
-    await page.getByLabel("PAL-Set data set").selectOption({ label: "PAL-Set demo (en)" });
-    await page.getByLabel("Users", { exact: true }).fill(opts.users);
-    await page.getByLabel("Sessions per user").fill(opts.sessions!);
-  }
-  // Exactly the two demo annotators (other specs may have added accounts to the shared database).
-  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
-  for (const a of annotators()) await page.getByRole("checkbox", { name: a.email }).check();
-  await page.getByLabel("Annotations per item (k)").fill(opts.k);
-  await page.getByRole("button", { name: "Create campaign" }).click();
-  await page.waitForURL(/\/campaigns\/\d+$/);
-  return Number(page.url().split("/").pop());
-}
+/** Exactly the two demo annotators (other specs may have added accounts to the shared database). */
+const createCampaign = (page: Page, opts: Parameters<typeof createCampaignFor>[1]) => createCampaignFor(page, opts, annotators());
 
 test("pairwise campaign: two annotators complete it with the keyboard, blinded; the dashboard shows their kappa", async ({
   page,

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,15 +42,9 @@ export default async function globalSetup() {
   if (!out.includes(`http://localhost:${port}`)) throw new Error(`start.sh did not print the URL:\n${out}`);
   if (!accounts.some((a) => a.role === "admin")) throw new Error(`start.sh printed no admin credentials:\n${out}`);
 
-  // A researcher and a spare account for the lockout test, made with the CLI on the same database.
-  const pal = (...args: string[]) => {
-    const r = spawnSync("node", ["bin/pal.mjs", ...args], { cwd: ROOT, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`pal ${args.join(" ")} failed: ${r.stderr}`);
-    return r.stdout;
-  };
-  const researcher = { role: "researcher", email: "researcher@pal.local", password: "researcher-pass-1" };
-  pal("user", "add", "--email", researcher.email, "--role", researcher.role, "--password", researcher.password);
-  accounts.push(researcher);
+  // The demo seeds a researcher and three annotators beside the admin (issue 34.10); the specs sign in as them.
+  for (const role of ["researcher", "annotator"])
+    if (!accounts.some((a) => a.role === role)) throw new Error(`start.sh printed no ${role} credentials:\n${out}`);
 
   const state: E2EState = { baseURL, dbPath: env.PAL_DB, accounts, startOutput: out, dir };
   const stateFile = path.join(dir, "state.json");

@@ -7,10 +7,13 @@ bash scripts/ensure-deps.sh
 PORT="${PORT:-3000}"
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$PORT}"
 node bin/pal.mjs demo
-# Build when there is no build yet or the sources are newer than it.
+# Build when there is no build yet or the sources are newer than it. The build log stays with this
+# checkout (data/, git-ignored; not .next/, which the build empties): one fixed file in the system temp
+# folder was shared, and overwritten, by every checkout on the machine.
 if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib db public next.config.ts package-lock.json -newer .next/BUILD_ID -print -quit 2>/dev/null)" ]; then
-  echo "Building the app (first start takes a minute)..." >&2
-  PAL_SKIP_TYPECHECK=1 npx next build >/tmp/pal-build.log 2>&1 || { cat /tmp/pal-build.log >&2; exit 1; }
+  echo "Building the app (first start takes a minute; log: data/build.log)..." >&2
+  mkdir -p data
+  PAL_SKIP_TYPECHECK=1 npx next build >data/build.log 2>&1 || { cat data/build.log >&2; exit 1; }
 fi
 echo ""
 echo "PAL Studio is starting on http://localhost:$PORT  (sign in with the demo admin above; Ctrl+C stops it)"

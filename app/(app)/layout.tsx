@@ -1,5 +1,4 @@
-import { TopBar } from "@/components/shell/TopBar";
-import { SideNav } from "@/components/shell/SideNav";
+import { AppShell } from "@/components/shell/AppShell";
 import { navFor } from "@/lib/auth/nav";
 import { requireRole } from "@/lib/auth/session";
 
@@ -7,12 +6,8 @@ import { requireRole } from "@/lib/auth/session";
 export default async function AppLayout({ children }: { children: React.ReactNode }) {
   const user = await requireRole();
   return (
-    <div className="flex min-h-screen flex-col">
-      <TopBar email={user.email} role={user.role} />
-      <div className="flex flex-1">
-        <SideNav items={navFor(user.role).map(({ href, label }) => ({ href, label }))} />
-        <main className="min-w-0 flex-1 p-6">{children}</main>
-      </div>
-    </div>
+    <AppShell email={user.email} role={user.role} items={navFor(user.role).map(({ href, label }) => ({ href, label }))}>
+      {children}
+    </AppShell>
   );
 }

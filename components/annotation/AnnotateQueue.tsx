@@ -5,16 +5,20 @@
  * S skips with a reason; C comments; G shows the guidelines; F moves between the scrolling panes (dialogues,
  * logs, the user's information) and J/K, PageUp/PageDown scroll the chosen one; ? lists the keys. Drafts
  * autosave; the next item is prefetched so it shows at once; a submission carries a client-generated id,
- * so a retry is stored once. After the last item a completion screen says what is left. What each key
+ * so a retry is stored once. A choice the guidelines want explained (a "1" on the 1–3 scale) opens that
+ * dimension's comment box, focused; Enter there goes on, and a submit with such a choice and no comment
+ * asks once before it goes through. After the last item a completion screen says what is left. What each key
  * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import { ItemContent, itemHeadline } from "./ItemContent";
 import { ScrollPane } from "./Value";
 import { useAnnotateKeys, useScrollPanes } from "./useAnnotateKeys";
 import { ItemBoundary, Unrenderable } from "./ItemBoundary";
 import { QueueCompletion } from "./QueueCompletion";
+import { TAP } from "@/components/shell/touch";
 
 /**
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
@@ -51,6 +55,8 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<"saved" | "saving" | null>(null);
+  // A submit held back once because a choice that asks for a comment has none: the line saying so.
+  const [nudge, setNudge] = useState<string | null>(null);
   // The guidelines are open on the first item of a fresh queue, then one key (G) away.
   const [guidesOpen, setGuidesOpen] = useState(resumeAt === 0 && initial.every((e) => e.status === "pending"));
   // Every item done or skipped: the completion screen, until the annotator opens an item again.
@@ -62,6 +68,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const since = useRef(0); // set when an item is shown
   const submissionId = useRef(newId());
   const dirty = useRef(false);
+  const nudged = useRef(false);
   const commentRef = useRef<HTMLTextAreaElement>(null);
   // Keys can arrive faster than React re-renders: choices and submit read these refs, which are
   // updated synchronously, never a render's possibly stale copy.
@@ -114,6 +121,8 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
         since.current = Date.now();
         submissionId.current = newId();
         dirty.current = false;
+        nudged.current = false;
+        setNudge(null);
         setSaved(null);
         setError(null);
       },
@@ -183,9 +192,22 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     }
   };
 
+  /** The first dimension whose choice asks for a comment that is still empty, or -1. */
+  const uncommented = (v: Record<string, string>, c: Record<string, string>) =>
+    dims.findIndex((d) => d.choices.some((x) => x.value === v[d.key] && x.asksComment) && !c[d.key]?.trim());
+
   const submit = async () => {
     const current = valuesRef.current;
     if (!item || busyRef.current || !dims.length || !dims.every((d) => current[d.key])) return;
+    // Strongly prompted, not required (docs/annotation.md): the first submit without the comment stops
+    // on it; a second goes through.
+    const missing = uncommented(current, commentsRef.current);
+    if (missing >= 0 && !nudged.current) {
+      nudged.current = true;
+      putActive(missing);
+      setNudge(`The guidelines ask for a comment on ${dims[missing].title}: press C to write one, or Enter again to submit without it.`);
+      return;
+    }
     busyRef.current = true;
     setBusy(true);
     try {
@@ -201,6 +223,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       });
       if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);
       const commented = Object.values(commentsRef.current).filter((c) => c.trim()).length;
+      setNudge(null);
       markAndAdvance("done", { skipReason: null, comments: commented });
     } catch (e) {
       setError(`Not saved: ${(e as Error).message}. Press Enter to try again.`);
@@ -224,6 +247,12 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     markAndAdvance("skipped", { skipReason: skipReason.trim() });
   };
 
+  /** The dimension after `dimIndex` still without a choice (else simply the next one). */
+  const nextOpenAfter = (dimIndex: number, v: Record<string, string>) => {
+    const nextOpen = dims.findIndex((x, i) => i > dimIndex && !v[x.key]);
+    return nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1);
+  };
+
   const choose = (dimIndex: number, value: string) => {
     const d = dims[dimIndex];
     if (!d) return;
@@ -231,8 +260,16 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     submissionId.current = newId();
     const nextValues = { ...valuesRef.current, [d.key]: value };
     putValues(nextValues);
-    const nextOpen = dims.findIndex((x, i) => i > dimIndex && !nextValues[x.key]);
-    putActive(nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1));
+    if (d.choices.some((c) => c.value === value && c.asksComment) && !commentsRef.current[d.key]?.trim()) {
+      // Stay on this dimension and open its comment box now (rendered before focusing it), so the reason
+      // is written while it is fresh. Other choices keep the keyboard moving.
+      flushSync(() => putActive(dimIndex));
+      commentRef.current?.focus();
+      return;
+    }
+    nudged.current = false;
+    setNudge(null);
+    putActive(nextOpenAfter(dimIndex, nextValues));
   };
 
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
@@ -252,6 +289,10 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       startSkip: () => setSkipping(true),
       confirmSkip: () => void skip(),
       focusComment: () => commentRef.current?.focus(),
+      leaveComment: () => {
+        commentRef.current?.blur();
+        putActive(nextOpenAfter(activeRef.current, valuesRef.current));
+      },
       nextPane,
       scrollPane,
     },
@@ -267,11 +308,12 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
   return (
     <div className="space-y-3" data-testid="annotate-queue">
-      <div className="sticky top-0 z-10 -mx-6 -mt-6 border-b border-slate-200 bg-white/95 px-6 py-3 backdrop-blur">
-        <div className="flex items-center justify-between gap-4">
-          <div className="min-w-0">
-            <p className="text-xs text-slate-500">{campaignName}</p>
-            <p className="truncate font-medium text-slate-900" data-testid="item-headline">
+      {/* Sticky from md up; on a phone the bar is taller than a third of the screen, so it scrolls away with the page. */}
+      <div className="-mx-4 -mt-4 border-b border-slate-200 bg-white/95 px-4 py-3 backdrop-blur md:sticky md:top-12 md:z-10 md:-mx-6 md:-mt-6 md:px-6">
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+          <div className="min-w-0 basis-full sm:flex-1 sm:basis-auto">
+            <p className="truncate text-xs text-slate-500">{campaignName}</p>
+            <p className="font-medium text-slate-900 sm:truncate" data-testid="item-headline">
               {finished
                 ? "All items are through"
                 : item
@@ -283,7 +325,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
                     : "Loading…"}
             </p>
           </div>
-          <div className="flex shrink-0 items-center gap-3 text-sm">
+          <div className="flex shrink-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
             <span data-testid="progress" className="tabular-nums text-slate-700">
               {done} / {entries.length} done{skipped ? ` · ${skipped} skipped` : ""}
             </span>
@@ -295,14 +337,14 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
               type="button"
               onClick={() => setGuidesOpen((g) => !g)}
               aria-pressed={guidesOpen}
-              className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
             >
               Guidelines <kbd className="font-mono">G</kbd>
             </button>
             <button
               type="button"
               onClick={() => setHelp((h) => !h)}
-              className="rounded border border-slate-300 px-2 py-0.5 text-xs"
+              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
               aria-label="Keyboard shortcuts"
             >
               ?
@@ -314,63 +356,80 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
         </div>
         {item && !finished && !item.unrenderable ? (
           <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
-            {dims.map((d, i) => (
-              <fieldset
-                key={d.key}
-                onClick={() => putActive(i)}
-                className={`rounded-md border px-3 py-2 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
-                data-testid={`dimension-${d.key}`}
-              >
-                <legend className="px-1 text-xs font-semibold text-slate-700">{d.title}</legend>
-                <p className="mb-1.5 text-xs text-slate-500">{d.question}</p>
-                <div className="flex flex-wrap gap-1.5">
-                  {d.choices.map((c) => (
-                    <button
-                      key={c.value}
-                      type="button"
-                      aria-pressed={values[d.key] === c.value}
-                      onClick={() => choose(i, c.value)}
-                      className={`rounded border px-2 py-1 text-xs ${values[d.key] === c.value ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
-                    >
-                      <kbd className="mr-1 font-mono font-semibold uppercase">{c.key}</kbd>
-                      {c.label}
-                    </button>
-                  ))}
-                </div>
-                {i === active ? (
-                  <textarea
-                    ref={commentRef}
-                    value={comments[d.key] ?? ""}
-                    onChange={(e) => {
-                      dirty.current = true;
-                      submissionId.current = newId();
-                      putComments({ ...commentsRef.current, [d.key]: e.target.value });
-                    }}
-                    placeholder="Comment (optional) — press C"
-                    rows={1}
-                    className="mt-2 w-full resize-y rounded border border-slate-200 px-2 py-1 text-xs"
-                  />
-                ) : comments[d.key] ? (
-                  <p className="mt-1 truncate text-xs text-slate-500">“{comments[d.key]}”</p>
-                ) : null}
-              </fieldset>
-            ))}
+            {dims.map((d, i) => {
+              const asks = d.choices.some((c) => c.value === values[d.key] && c.asksComment);
+              const wanting = asks && !comments[d.key]?.trim();
+              return (
+                <fieldset
+                  key={d.key}
+                  onClick={() => putActive(i)}
+                  className={`min-w-0 rounded-md border px-3 py-2 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
+                  data-testid={`dimension-${d.key}`}
+                >
+                  <legend className="px-1 text-xs font-semibold text-slate-700">{d.title}</legend>
+                  <p className="mb-1.5 text-xs text-slate-500">{d.question}</p>
+                  <div className="flex flex-wrap gap-1.5">
+                    {d.choices.map((c) => (
+                      <button
+                        key={c.value}
+                        type="button"
+                        aria-pressed={values[d.key] === c.value}
+                        onClick={() => choose(i, c.value)}
+                        className={`rounded border px-2 py-1 text-xs ${TAP} ${values[d.key] === c.value ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
+                      >
+                        <kbd className="mr-1 font-mono font-semibold uppercase">{c.key}</kbd>
+                        {c.label}
+                      </button>
+                    ))}
+                  </div>
+                  {i === active ? (
+                    <textarea
+                      ref={commentRef}
+                      data-comment
+                      aria-label={`Comment on ${d.title}`}
+                      value={comments[d.key] ?? ""}
+                      onChange={(e) => {
+                        dirty.current = true;
+                        submissionId.current = newId();
+                        putComments({ ...commentsRef.current, [d.key]: e.target.value });
+                      }}
+                      placeholder={
+                        asks
+                          ? "Why this rating? The guidelines ask for a comment. Enter to go on"
+                          : "Comment (optional) — press C, Enter to go on"
+                      }
+                      rows={asks ? 2 : 1}
+                      className={`mt-2 w-full resize-y rounded border px-2 py-1 text-base md:text-xs ${wanting ? "border-amber-400 bg-amber-50" : "border-slate-200"}`}
+                    />
+                  ) : comments[d.key] ? (
+                    <p className="mt-1 truncate text-xs text-slate-500">“{comments[d.key]}”</p>
+                  ) : wanting ? (
+                    <p className="mt-1 text-xs text-amber-700">No comment yet: the guidelines ask for one on this rating.</p>
+                  ) : null}
+                </fieldset>
+              );
+            })}
           </div>
         ) : null}
-        <div className={`mt-2 flex items-center gap-2 text-xs text-slate-500 ${finished ? "hidden" : ""}`}>
+        {nudge && !finished ? (
+          <p role="alert" className="mt-2 text-xs text-amber-800" data-testid="comment-nudge">
+            {nudge}
+          </p>
+        ) : null}
+        <div className={`mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500 ${finished ? "hidden" : ""}`}>
           <button
             type="button"
             disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
             onClick={() => void submit()}
-            className="rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40"
+            className={`rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40 ${TAP}`}
           >
-            Submit <kbd className="font-mono">↵</kbd>
+            {nudge ? "Submit without comment" : "Submit"} <kbd className="font-mono">↵</kbd>
           </button>
           <button
             type="button"
             onClick={() => go(index - 1)}
             disabled={index === 0}
-            className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40"
+            className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
           >
             ← prev
           </button>
@@ -378,11 +437,11 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
             type="button"
             onClick={() => go(index + 1)}
             disabled={index >= entries.length - 1}
-            className="rounded border border-slate-300 px-2 py-1 disabled:opacity-40"
+            className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
           >
             next →
           </button>
-          <button type="button" onClick={() => setSkipping(true)} className="rounded border border-slate-300 px-2 py-1">
+          <button type="button" onClick={() => setSkipping(true)} className={`rounded border border-slate-300 px-2 py-1 ${TAP}`}>
             Skip (S)
           </button>
           {item?.status === "done" ? (
@@ -403,16 +462,20 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
           ) : null}
         </div>
         {skipping ? (
-          <div className="mt-2 flex items-center gap-2 text-sm">
+          <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
             <input
               autoFocus
               value={skipReason}
               onChange={(e) => setSkipReason(e.target.value)}
               placeholder="Why skip this item? (Enter to confirm, Esc to cancel)"
-              className="flex-1 rounded border border-slate-300 px-2 py-1"
+              className="min-h-11 min-w-0 flex-1 basis-56 rounded border border-slate-300 px-2 py-1 text-base md:min-h-0 md:text-sm"
               aria-label="Skip reason"
             />
-            <button type="button" onClick={() => void skip()} className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs">
+            <button
+              type="button"
+              onClick={() => void skip()}
+              className={`rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs ${TAP}`}
+            >
               Skip item
             </button>
           </div>
@@ -420,7 +483,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       </div>
       {help ? (
         <div role="dialog" aria-label="Keyboard shortcuts" className="rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm">
-          <ul className="grid grid-cols-2 gap-1">
+          <ul className="grid gap-1 sm:grid-cols-2">
             {(dims[0]?.choices ?? []).map((c) => (
               <li key={c.key}>
                 <kbd className="font-mono font-semibold uppercase">{c.key}</kbd> {c.label}
@@ -439,7 +502,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
               <kbd>S</kbd> skip with a reason
             </li>
             <li>
-              <kbd>C</kbd> comment on the dimension
+              <kbd>C</kbd> comment on the dimension (Enter: back to the keys; Shift+Enter: a new line)
             </li>
             <li>
               <kbd>G</kbd> show / hide the guidelines

@@ -31,7 +31,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
         <ScrollPane title={`Logs (${logs.length})`} maxHeight={bounded}>
           <ol className="space-y-1">
             {logs.map((l, i) => (
-              <li key={i} className="grid grid-cols-[9rem_1fr] gap-2 border-b border-slate-100 pb-1">
+              <li key={i} className="grid gap-x-2 border-b border-slate-100 pb-1 sm:grid-cols-[9rem_minmax(0,1fr)]">
                 <span className="font-mono text-xs text-slate-500">{l.timestamp}</span>
                 <span>{l.content}</span>
               </li>

@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import type { QueueEntry } from "@/lib/annotation/queue";
+import { TAP } from "@/components/shell/touch";
 
 /** After the last item: how the queue ended, and the items still worth a look (skipped, commented). */
 export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry[]; open: (i: number) => void; guides: React.ReactNode }) {
@@ -8,14 +9,18 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
   const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
   const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
   const itemButton = (i: number) => (
-    <button type="button" onClick={() => open(i)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400">
+    <button
+      type="button"
+      onClick={() => open(i)}
+      className={`shrink-0 rounded border border-slate-300 px-2 py-0.5 text-xs hover:border-indigo-400 ${TAP}`}
+    >
       Open item {i + 1}
     </button>
   );
   return (
     <div className="space-y-3">
       {guides}
-      <section className="mx-auto max-w-2xl rounded-lg border border-emerald-200 bg-white p-6" data-testid="completion">
+      <section className="mx-auto max-w-2xl rounded-lg border border-emerald-200 bg-white p-4 sm:p-6" data-testid="completion">
         <h2 className="text-lg font-semibold text-slate-900">
           {skipped.length ? "You have been through every item" : "Every item is labelled — thank you"}
         </h2>
@@ -29,7 +34,7 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
               {skipped.map((e) => (
                 <li key={e.assignmentId} className="flex items-center gap-2">
                   {itemButton(e.i)}
-                  <span className="text-slate-600">“{e.skipReason}”</span>
+                  <span className="min-w-0 break-words text-slate-600">“{e.skipReason}”</span>
                 </li>
               ))}
             </ul>
@@ -48,7 +53,10 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
         <p className="mt-4 text-xs text-slate-500">
           While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
         </p>
-        <Link href="/annotate" className="mt-4 inline-block rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
+        <Link
+          href="/annotate"
+          className="mt-4 inline-flex min-h-11 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0"
+        >
           Back to my campaigns
         </Link>
       </section>

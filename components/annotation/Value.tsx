@@ -42,7 +42,7 @@ export function Value({ value }: { value: unknown }) {
     );
   }
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-1">
+    <dl className="grid grid-cols-[minmax(0,max-content)_minmax(0,1fr)] gap-x-3 gap-y-1">
       {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-xs font-medium text-slate-500">{keyLabel(k)}</dt>
@@ -57,7 +57,7 @@ export function Value({ value }: { value: unknown }) {
 
 export function Panel({ title, children, className = "" }: { title: string; children: React.ReactNode; className?: string }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white p-3 ${className}`}>
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white p-3 wrap-break-word ${className}`}>
       <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
       <div className="text-sm text-slate-800">{children}</div>
     </section>
@@ -85,10 +85,10 @@ export function ScrollPane({
       data-scroll-pane={title}
       aria-label={title}
       tabIndex={0}
-      className={`group rounded-lg border border-slate-200 bg-white focus:outline-none data-[focused=true]:border-indigo-400 data-[focused=true]:ring-2 data-[focused=true]:ring-indigo-100 ${className}`}
+      className={`group min-w-0 rounded-lg border border-slate-200 bg-white focus:outline-none data-[focused=true]:border-indigo-400 data-[focused=true]:ring-2 data-[focused=true]:ring-indigo-100 ${className}`}
     >
       <h3 className="border-b border-slate-100 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
-      <div data-scroll-body className={`overflow-y-auto px-3 py-2 text-sm text-slate-800 ${maxHeight}`}>
+      <div data-scroll-body className={`overflow-y-auto px-3 py-2 text-sm wrap-break-word text-slate-800 ${maxHeight}`}>
         {children}
       </div>
     </section>

@@ -40,6 +40,8 @@ export type AnnotateKeyActions = {
   startSkip(): void;
   confirmSkip(): void;
   focusComment(): void;
+  /** Enter in a comment box: back to the keys, on to the next open dimension. */
+  leaveComment(): void;
   nextPane(): void;
   /** Scrolls the chosen pane; false when there is none (the key is left to the page). */
   scrollPane(key: "j" | "k" | "pagedown" | "pageup"): boolean;
@@ -53,6 +55,11 @@ export function handleAnnotateKey(e: KeyboardEvent, s: AnnotateKeyState, a: Anno
     if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLInputElement && s.skipping) {
       e.preventDefault();
       a.confirmSkip();
+    }
+    // A comment is a line or two: Enter goes on (the next Enter submits), Shift+Enter starts a new line.
+    if (e.key === "Enter" && !e.shiftKey && e.target instanceof HTMLTextAreaElement && e.target.dataset.comment !== undefined) {
+      e.preventDefault();
+      a.leaveComment();
     }
     return;
   }

@@ -6,7 +6,7 @@ export function SignOutButton() {
     <button
       type="button"
       onClick={() => signOut({ callbackUrl: "/login" })}
-      className="rounded px-2 py-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+      className="min-h-11 rounded px-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 md:min-h-8"
     >
       Sign out
     </button>

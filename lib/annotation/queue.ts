@@ -114,7 +114,12 @@ export interface PresentedItem {
   kind: string;
   pairwise: boolean;
   campaignOpen: boolean;
-  dimensions: Array<{ key: string; title: string; question: string; choices: Array<{ key: string; value: string; label: string }> }>;
+  dimensions: Array<{
+    key: string;
+    title: string;
+    question: string;
+    choices: Array<{ key: string; value: string; label: string; asksComment: boolean }>;
+  }>;
   content: Record<string, unknown>;
   left: unknown;
   right: unknown;
@@ -170,7 +175,7 @@ export function presentAssignment(db: Db, userId: number, assignmentId: number):
       key: d.key,
       title: d.title,
       question: d.question,
-      choices: def.keys.map((k) => ({ key: k.key, value: k.shown, label: k.label })),
+      choices: def.keys.map((k) => ({ key: k.key, value: k.shown, label: k.label, asksComment: k.asksComment ?? false })),
     })),
     ...(tooDeep ? { content: {}, left: null, right: null } : { content: item.content as Record<string, unknown>, left, right }),
     unrenderable: tooDeep

@@ -9,11 +9,17 @@ import { generatePassword } from "@/lib/users/password";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 
-/** The demo accounts created on a fresh database. Passwords are generated and shown once. */
+/**
+ * The demo accounts created on a fresh database. Passwords are generated and shown once. A researcher
+ * (who runs experiments and campaigns without the admin's user management) and three annotators: the
+ * session-rating form asks for three ratings per item, as Mem-PAL's data check had.
+ */
 export const DEMO_ACCOUNTS: Array<{ email: string; name: string; role: Role }> = [
   { email: "admin@pal.local", name: "Demo admin", role: "admin" },
+  { email: "researcher@pal.local", name: "Demo researcher", role: "researcher" },
   { email: "annotator1@pal.local", name: "Demo annotator 1", role: "annotator" },
   { email: "annotator2@pal.local", name: "Demo annotator 2", role: "annotator" },
+  { email: "annotator3@pal.local", name: "Demo annotator 3", role: "annotator" },
 ];
 
 /** The demo data sets this project ships (written by the project; see fixtures/README.md). */

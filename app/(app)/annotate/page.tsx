@@ -21,14 +21,17 @@ export default async function AnnotatePage() {
       ) : (
         <ul className="space-y-2" data-testid="my-campaigns">
           {mine.map((c) => (
-            <li key={c.id} className="flex items-center justify-between rounded-lg border border-slate-200 bg-white p-3">
-              <div>
-                <p className="font-medium">{c.name}</p>
+            <li key={c.id} className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white p-3">
+              <div className="min-w-0">
+                <p className="break-words font-medium">{c.name}</p>
                 <p className="text-xs text-slate-500">
                   {c.done} / {c.total} done{c.skipped ? ` · ${c.skipped} skipped` : ""} · {c.status}
                 </p>
               </div>
-              <Link href={`/annotate/${c.id}`} className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white">
+              <Link
+                href={`/annotate/${c.id}`}
+                className="inline-flex min-h-11 shrink-0 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white md:min-h-0"
+              >
                 {c.done + c.skipped === 0 ? "Start" : c.done + c.skipped < c.total ? "Resume" : "Review"}
               </Link>
             </li>

@@ -32,5 +32,6 @@ export const outputRating: CampaignKindDef = {
     };
   },
   defaultTieRule: "adjudicate",
-  defaultGuidelines: "Rate each output **1 to 3**: 1 = does not match the user, 2 = basically matches, 3 = completely matches.",
+  defaultGuidelines:
+    "Rate each output **1 to 3**: 1 = does not match the user, 2 = basically matches, 3 = completely matches. Add a comment when you give a 1.",
 };

@@ -7,7 +7,7 @@ export const RATING = [
   { value: "3", label: "3 · completely matches" },
 ];
 export const RATING_KEYS = [
-  { key: "1", shown: "1", label: "does not match" },
+  { key: "1", shown: "1", label: "does not match", asksComment: true },
   { key: "2", shown: "2", label: "basically matches" },
   { key: "3", shown: "3", label: "completely matches" },
 ];

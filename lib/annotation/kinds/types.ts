@@ -15,6 +15,8 @@ export interface KeyChoice {
   key: string;
   shown: string;
   label: string;
+  /** The guidelines ask for a comment with this choice (Mem-PAL's "1"): the queue opens the comment box on it. */
+  asksComment?: boolean;
 }
 
 /** A parsed uploaded line: the shared context, and for pairwise kinds the two systems' outputs. */
