@@ -89,6 +89,12 @@ export const ENV_VARS = [
     default: "PAL_LLM_TIMEOUT_MS",
     description: "Longest pause between two chunks of a streamed reply, in ms.",
   },
+  {
+    name: "PAL_LLM_STREAM_MIN_TOKENS",
+    default: "2048",
+    description:
+      "Stream only requests whose output budget is at least this many tokens (streaming costs about twice the CPU of a whole reply; shorter replies come within the request timeout).",
+  },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {

@@ -322,7 +322,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
             content,
             promptTokens,
             completionTokens,
-            usage: withUsage ? ((reported(usage, "chat", (json as ChatRequest).model) as Record<string, unknown> | undefined) ?? null) : null,
+            usage: withUsage
+              ? ((reported(usage, "chat", (json as ChatRequest).model) as Record<string, unknown> | undefined) ?? null)
+              : null,
             index,
           });
         }

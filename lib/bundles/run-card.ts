@@ -14,20 +14,19 @@ import * as schema from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { paperTableFile } from "@/lib/experiments/paper-table";
+import { auditText, protocolAudit } from "@/lib/experiments/protocol-audit";
 import { checkBundle } from "./check";
 
 type Table = { head: string[]; rows: Array<Array<string | number | null>> };
 type Section = { title: string; lines?: string[]; table?: Table; pre?: string };
 
-/**
- * The protocol audit of the run, as the card shows it. THE ONE PLACE the audit is plugged in: issue 31's
- * `protocolAudit(db, id)` (lib/experiments/protocol-audit.ts, recomputed from the ledger) is wired here
- * at merge. Until then the card says the audit is not available; it never shows a made-up verdict.
- */
-export function protocolAuditSection(_db: Db, _experimentId: number): Section {
+/** The protocol audit of the run, as the card shows it (lib/experiments/protocol-audit.ts). */
+export function protocolAuditSection(db: Db, experimentId: number): Section {
+  // Recomputed from the ledger rows the card reads (a bundle carries them), never copied from elsewhere.
+  const audit = protocolAudit(db, experimentId);
   return {
     title: "Protocol audit",
-    lines: ["Not available in this build: the protocol audit (lib/experiments/protocol-audit.ts) is not wired yet."],
+    lines: [auditText(audit), ...(audit.checked.length ? [`Checked: ${audit.checked.join("; ")}.`] : [])],
   };
 }
 

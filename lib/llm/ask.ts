@@ -71,7 +71,7 @@ async function sendRound<T>(core: Core, view: View, call: Call<T>, s: Rounds) {
         core,
         view,
         (live) => {
-          asked.streamed = streams(core, call.endpointKey);
+          asked.streamed = streams(core, call.endpointKey, budget);
           return sendChat(
             core,
             cfg,

@@ -67,6 +67,13 @@ export type ModelClientOptions = {
   streamMsPerToken?: number;
   /** Stream chat replies where the endpoint streams (default PAL_LLM_STREAM, on). */
   stream?: boolean;
+  /**
+   * Only requests with at least this output budget are streamed (default PAL_LLM_STREAM_MIN_TOKENS or 2048):
+   * parsing a stream costs about twice a whole reply's CPU (bench endpoint-throughput), and a reply of up
+   * to ~1,000 tokens comes within the request timeout even at ~10 tokens/s; the long ones (H2Memory's
+   * outlines and log graphs, summaries) are those that outlive it.
+   */
+  streamMinTokens?: number;
   /** Transport retries after the first attempt (default PAL_LLM_RETRIES or 6). */
   retries?: number;
   /** Of those, how many may follow a timeout (default 1): a model that took the whole timeout once likely will again. */

@@ -69,7 +69,12 @@ function believedUsage(reply: Completion, budget: number, prompt: unknown): { us
       flags: { usageUnknown: true, worstCase: { promptTokens: promptTokenBound(prompt), completionTokens: budget } },
     };
   const c = checkUsage(reply.rawUsage, { prompt, outputBudget: budget });
-  const usage = { promptTokens: c.promptTokens, completionTokens: c.completionTokens, cachedTokens: c.cachedTokens, reasoningTokens: c.reasoningTokens };
+  const usage = {
+    promptTokens: c.promptTokens,
+    completionTokens: c.completionTokens,
+    cachedTokens: c.cachedTokens,
+    reasoningTokens: c.reasoningTokens,
+  };
   return { usage, flags: c.usageUnknown ? { usageUnknown: true, usageNote: c.usageNote, worstCase: c.worstCase } : {} };
 }
 

@@ -41,7 +41,7 @@ describe("streamed replies", () => {
   it("a reply that keeps arriving is not cut by the request timeout", async () => {
     await serve({ chunkMs: 60 });
     fake.enqueue({ content: "a steady reply of twenty tokens", completionTokens: 25 }); // 25 × 60 ms = 1.5 s
-    const c = ModelClient.create(db, { timeoutMs: 1000, streamIdleMs: 500, retries: 0 });
+    const c = ModelClient.create(db, { timeoutMs: 1000, streamIdleMs: 500, retries: 0, streamMinTokens: 0 });
     const r = await c.chat({ messages: ask("go"), purpose: "test.stream" });
     expect(r.text).toBe("a steady reply of twenty tokens");
     expect(r.usage.completionTokens).toBe(25);
@@ -62,7 +62,7 @@ describe("streamed replies", () => {
   it("a stream that stalls midway is cut by the idle timeout, and its row records the tokens it streamed", async () => {
     await serve({ chunkMs: 5 });
     fake.enqueue({ content: "x".repeat(200), completionTokens: 50, stallAfterChunks: 12 }, "the retry's reply");
-    const c = ModelClient.create(db, { timeoutMs: 3000, streamIdleMs: 700, retries: 1, retryBaseMs: 5 });
+    const c = ModelClient.create(db, { timeoutMs: 3000, streamIdleMs: 700, retries: 1, retryBaseMs: 5, streamMinTokens: 0 });
     const r = await c.chat({ messages: ask("go"), purpose: "test.stream" });
     expect(r.text).toBe("the retry's reply");
     const rows = ledger();
@@ -79,7 +79,7 @@ describe("streamed replies", () => {
   it("a stream past its overall cap (request timeout + output budget × ms per token) is cut too", async () => {
     await serve({ chunkMs: 50 });
     fake.enqueue({ content: "y".repeat(100), completionTokens: 100 });
-    const c = ModelClient.create(db, { timeoutMs: 1000, streamIdleMs: 2000, streamMsPerToken: 5, retries: 0 });
+    const c = ModelClient.create(db, { timeoutMs: 1000, streamIdleMs: 2000, streamMsPerToken: 5, retries: 0, streamMinTokens: 0 });
     await expect(c.chat({ messages: ask("go"), purpose: "test.stream", maxTokens: 100 })).rejects.toThrow(/timeout/);
     const [row] = ledger();
     expect(row.status).toBe("failed");
@@ -91,7 +91,7 @@ describe("streamed replies", () => {
 
   it("an endpoint that refuses stream_options streams without it, remembered", async () => {
     await serve({ streaming: "stream_options" });
-    const c = ModelClient.create(db, { retries: 0 });
+    const c = ModelClient.create(db, { retries: 0, streamMinTokens: 0 });
     await c.chat({ messages: ask("one"), purpose: "test.stream" });
     await c.chat({ messages: ask("two"), purpose: "test.stream" });
     expect(fake.chatRequests.map((r) => [r.stream, "stream_options" in r])).toEqual([
@@ -110,7 +110,7 @@ describe("streamed replies", () => {
 
   it("an endpoint that refuses streaming is asked whole, remembered; one that ignores it is answered whole", async () => {
     await serve({ streaming: "stream" });
-    const c = ModelClient.create(db, { retries: 0 });
+    const c = ModelClient.create(db, { retries: 0, streamMinTokens: 0 });
     expect((await c.chat({ messages: ask("one"), purpose: "test.stream" })).text).toBe("echo: one");
     await c.chat({ messages: ask("two"), purpose: "test.stream" });
     expect(fake.chatRequests.map((r) => r.stream ?? false)).toEqual([true, false, false]);
@@ -118,7 +118,7 @@ describe("streamed replies", () => {
     await fake.close();
 
     await serve({ streaming: "ignore" });
-    const d = ModelClient.create(db, { retries: 0 });
+    const d = ModelClient.create(db, { retries: 0, streamMinTokens: 0 });
     expect((await d.chat({ messages: ask("three"), purpose: "test.stream" })).text).toBe("echo: three");
     await d.chat({ messages: ask("four"), purpose: "test.stream" });
     expect(fake.chatRequests.map((r) => r.stream ?? false)).toEqual([true, false]);

@@ -31,8 +31,8 @@ export function sdkOf(core: Core, cfg: ModelConfig): OpenAI {
 }
 
 /** Whether this call's request is streamed: the client streams and the endpoint has not refused it. */
-export function streams(core: Core, endpointKey: string): boolean {
-  return core.opts.stream && !core.noStream.has(endpointKey);
+export function streams(core: Core, endpointKey: string, budget: number): boolean {
+  return core.opts.stream && budget >= core.opts.streamMinTokens && !core.noStream.has(endpointKey);
 }
 
 /**
@@ -71,7 +71,7 @@ export async function sendChat(
   live: Live,
 ): Promise<Completion> {
   const sdk = sdkOf(core, cfg);
-  if (!streams(core, endpointKey)) return fromWhole(requireCompletion(await sdk.chat.completions.create(body)));
+  if (!streams(core, endpointKey, budget)) return fromWhole(requireCompletion(await sdk.chat.completions.create(body)));
   const timeoutMs = cfg.endpoint?.timeoutMs ?? core.opts.timeoutMs;
   const r = await streamCompletion(
     sdk,
