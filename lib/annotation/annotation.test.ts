@@ -94,6 +94,26 @@ describe("campaign creation", () => {
     ).toThrow(/needs a Tie category/);
   });
 
+  it("says what a draw made when the data set has fewer users or sessions than asked (and why), on the campaign", async () => {
+    const ds = await importPalset(db, { paths: [PALSET_EN], name: "en-small", lang: "en" });
+    const spec = { kind: "palset-session" as const, datasetId: ds.datasetId, users: 50, sessionsPerUser: 100, seed: 3 };
+    const c = createCampaign(db, { name: "short", kind: "session-quality", perItem: 1, annotatorIds: ann, source: spec }, admin);
+    expect(c.note).toMatch(
+      new RegExp(
+        `^Asked for 50 users × 100 sessions \\(5000 items\\); made ${c.items}: the data set has \\d+ users? with sessions to rate, not 50; .*fewer than 100 sessions`,
+      ),
+    );
+    const stored = db.$client.prepare("select config from campaigns where id = ?").get(c.id) as { config: string };
+    expect(JSON.parse(stored.config).sampleNote).toBe(c.note);
+    // A draw that made what it was asked says nothing.
+    const full = createCampaign(
+      db,
+      { name: "full", kind: "session-quality", perItem: 1, annotatorIds: ann, source: { ...spec, users: 1, sessionsPerUser: 1 } },
+      admin,
+    );
+    expect(full.note).toBeUndefined();
+  });
+
   it("refuses a bad upload naming the file, line and field, and stores nothing", () => {
     const bad = PAIRWISE.split("\n").slice(0, 2).join("\n") + '\n{"id":"x","user_info":"u","a":{"system":"h2memory","output":"hi"}}\n';
     expect(() =>

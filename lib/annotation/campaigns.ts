@@ -18,7 +18,7 @@ import { tooDeepMessage, valueTooDeep } from "@/lib/json-depth";
 import type { TieRule } from "@/lib/agreement";
 import { kindDef, type DimensionSpec, type ParsedItem } from "./kinds";
 import { planAssignments } from "./assignment";
-import { sampleSessions, type SessionSampleSpec } from "./sampling";
+import { sampleSessions, sampleShortfall, type SessionSampleSpec } from "./sampling";
 import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
 import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
@@ -46,7 +46,11 @@ export interface NewCampaign {
 
 const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
 
-export function createCampaign(db: Db, input: NewCampaign, createdBy: number): { id: number; items: number; assignments: number } {
+export function createCampaign(
+  db: Db,
+  input: NewCampaign,
+  createdBy: number,
+): { id: number; items: number; assignments: number; note?: string } {
   const def = kindDef(input.kind);
   const name = checkDisplayName("name", input.name);
   if (!def.sources.includes(input.source.kind)) {
@@ -73,16 +77,20 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
     let datasetId: number | null = null;
     let experimentSystems: { A: { method: string | null }; B: { method: string | null } } | null = null;
     let experimentId: number | null = null;
+    let sampleNote: string | null = null;
     const src = input.source;
     if (src.kind === "palset-session") {
       const spec = { users: src.users, sessionsPerUser: src.sessionsPerUser, seed: src.seed };
       datasetId = src.datasetId;
-      parsed = sampleSessions(tx as unknown as Db, src.datasetId, spec).map((s) => ({
+      const drawn = sampleSessions(tx as unknown as Db, src.datasetId, spec);
+      sampleNote = sampleShortfall(spec, drawn);
+      parsed = drawn.map((s) => ({
         externalId: `${s.userKey}/${s.sampleKey}`,
         palSampleId: s.sampleId,
         content: sessionItemContent(tx as unknown as Db, src.datasetId, s.userKey, s.sampleKey),
       }));
-      config = { ...spec };
+      // Fewer items than asked is said, with why, on the campaign page and in the API's answer.
+      config = { ...spec, ...(sampleNote ? { sampleNote } : {}) };
     } else if (src.kind === "experiment") {
       const spec = { experimentId: src.experimentId, methodA: src.methodA, methodB: src.methodB, replicate: src.replicate ?? 0 };
       const got =
@@ -178,7 +186,7 @@ export function createCampaign(db: Db, input: NewCampaign, createdBy: number): {
       tx.insert(assignments)
         .values(rows.slice(i, i + 500))
         .run();
-    return { id: campaign.id, items: parsed.length, assignments: rows.length };
+    return { id: campaign.id, items: parsed.length, assignments: rows.length, ...(sampleNote ? { note: sampleNote } : {}) };
   });
 }
 

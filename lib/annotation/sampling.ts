@@ -27,6 +27,28 @@ export function seededShuffle<T>(xs: readonly T[], seed: number): T[] {
   return out;
 }
 
+/**
+ * What a draw made when it made fewer items than asked, and why (a data set with fewer users, or users
+ * with fewer sessions to rate): "5 users × 10 sessions" on a 3 × 7 data set says it made 21, not 50.
+ */
+export function sampleShortfall(spec: SessionSampleSpec, drawn: ReadonlyArray<{ userKey: string }>): string | null {
+  const asked = spec.users * spec.sessionsPerUser;
+  if (drawn.length >= asked) return null;
+  const perUser = new Map<string, number>();
+  for (const d of drawn) perUser.set(d.userKey, (perUser.get(d.userKey) ?? 0) + 1);
+  const why: string[] = [];
+  if (perUser.size < spec.users)
+    why.push(`the data set has ${perUser.size} user${perUser.size === 1 ? "" : "s"} with sessions to rate, not ${spec.users}`);
+  const short = [...perUser].filter(([, n]) => n < spec.sessionsPerUser);
+  if (short.length) {
+    const shown = short.slice(0, 5).map(([u, n]) => `${u}: ${n}`);
+    why.push(
+      `${short.length} user${short.length === 1 ? " has" : "s have"} fewer than ${spec.sessionsPerUser} sessions with logs or turns (${shown.join(", ")}${short.length > 5 ? ", …" : ""})`,
+    );
+  }
+  return `Asked for ${spec.users} users × ${spec.sessionsPerUser} sessions (${asked} items); made ${drawn.length}: ${why.join("; ")}.`;
+}
+
 export function sampleSessions(
   db: Db,
   datasetId: number,

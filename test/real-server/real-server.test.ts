@@ -303,10 +303,11 @@ describe("llama-server in the loop", () => {
   });
 
   it("a long H2Memory log-graph reply streams past the request timeout and completes; its ledger equals the server's tokens", async () => {
-    // A request timeout below the log-graph reply's time at this machine's ~11 tokens/s (4 s was too short: with 4 slots
-    // on one thread a prompt being read stalls the other streams for seconds): only a streamed
-    // reply (each chunk within the idle timeout) can finish. Before streaming the build failed (exit 3, timeout).
-    const TIMEOUT_MS = 20_000;
+    // A request timeout below the log-graph reply's time at this machine's ~11 tokens/s (~1,300 tokens: ~120 s) but
+    // above the wait for the first chunk (llama.cpp sends its headers with the first token, after reading the prompt,
+    // which with 4 slots on 2 cores took over 20 s): only a streamed reply (each chunk within the idle timeout) can
+    // finish. Before streaming the build failed (exit 3, timeout).
+    const TIMEOUT_MS = 60_000;
     const d = freshDb("h2-streamed", "json_object", TIMEOUT_MS);
     await importPalset(d.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     for (let i = 0; i < 120 && (await chat.metrics()).requests_processing > 0; i++) await sleep(500);

@@ -9,7 +9,7 @@ export function CampaignHeader({
   systems,
   setStatus,
 }: {
-  campaign: { id: number; name: string; perItem: number; status: string };
+  campaign: { id: number; name: string; perItem: number; status: string; config?: Record<string, unknown> | null };
   kindLabel: string;
   systems: { A?: string; B?: string };
   setStatus: CampaignStatusAction;
@@ -27,6 +27,7 @@ export function CampaignHeader({
               <b title={systems.B}>{systems.B ? methodDisplayName({ name: systems.B }) : ""}</b>
             </>
           ) : null}
+          {typeof c.config?.sampleNote === "string" ? <span className="mt-1 block text-amber-800">{c.config.sampleNote}</span> : null}
         </>
       }
       actions={
