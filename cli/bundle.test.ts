@@ -257,7 +257,8 @@ describe("pal bundle", () => {
     expect(md.stdout).toContain("## Models as served");
     expect(md.stdout).toContain("judge-model");
     expect(md.stdout).toContain("## Parameters as sent");
-    expect(md.stdout).toContain("Not available in this build: the protocol audit");
+    // The audit recomputed from the bundled ledger (lib/experiments/protocol-audit.ts).
+    expect(md.stdout).toMatch(/## Protocol audit\s+protocol: (as declared \(\d+ calls checked\)|\d+ mismatch)/);
     expect(md.stdout).toContain("Mem-PAL Table 2");
     const html = await pal(src.file, ["bundle", "card", "1", "--format", "html"]);
     expect(html.stdout).toMatch(/^<!doctype html>/);

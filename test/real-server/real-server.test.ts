@@ -308,7 +308,7 @@ describe("llama-server in the loop", () => {
     // which with 4 slots on 2 cores took over 20 s): only a streamed reply (each chunk within the idle timeout) can
     // finish. Before streaming the build failed (exit 3, timeout).
     const TIMEOUT_MS = 60_000;
-    const d = freshDb("h2-streamed", "json_object", TIMEOUT_MS);
+    const d = freshDb("h2-streamed", "json_schema", TIMEOUT_MS);
     await importPalset(d.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     for (let i = 0; i < 120 && (await chat.metrics()).requests_processing > 0; i++) await sleep(500);
     const a = await chat.metrics();
