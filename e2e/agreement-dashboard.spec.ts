@@ -94,6 +94,11 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(forest).toBeVisible();
   await expect(forest.locator(".recharts-scatter-symbol").first()).toBeVisible();
   await expect(forest).toContainText(`${name} · `);
+  // Each annotator across the campaigns shown, with their kappa per campaign and dimension (issue 34.7).
+  const across = page.getByTestId("annotators-across");
+  const row = across.getByRole("row").filter({ hasText: a1.email });
+  await expect(row).toContainText(`${name} · `);
+  await expect(row).toContainText("undefined (constant ratings)");
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: testInfo.outputPath("agreement-dashboard.png") });
   await card.scrollIntoViewIfNeeded();

@@ -12,6 +12,8 @@ import { agreementSnapshot } from "./agreement-cache";
 import type { JudgeAgreement } from "./agreement-judges";
 import { listCampaigns } from "./campaigns";
 import { kindDef } from "./kinds";
+import type { AnnotatorStats } from "./agreement-annotators";
+import { annotatorsAcross, type AnnotatorAcross } from "./annotators-across";
 
 export interface DashboardFilters {
   kind: string | null;
@@ -50,6 +52,8 @@ export interface DashboardCampaign {
   /** Pairwise dialogue: per judge run, the tie margin agreeing best with the humans. */
   bestMargins: Array<{ run: string; margin: number | null }>;
   warnings: AgreementWarning[];
+  /** Each annotator's part, from the cached report (regrouped across campaigns by annotatorsAcross). */
+  annotators: AnnotatorStats[];
 }
 
 export interface DashboardJudgeRun {
@@ -122,7 +126,10 @@ export function dashboardFilters(sp: { kind?: string; from?: string; to?: string
   };
 }
 
-export function agreementDashboard(db: Db, f: DashboardFilters): { campaigns: DashboardCampaign[]; forest: ForestRow[] } {
+export function agreementDashboard(
+  db: Db,
+  f: DashboardFilters,
+): { campaigns: DashboardCampaign[]; forest: ForestRow[]; annotators: AnnotatorAcross[] } {
   const from = f.from ? Date.parse(`${f.from}T00:00:00Z`) : -Infinity;
   const to = f.to ? Date.parse(`${f.to}T00:00:00Z`) + 86_400_000 : Infinity;
   const campaigns = listCampaigns(db)
@@ -162,6 +169,7 @@ export function agreementDashboard(db: Db, f: DashboardFilters): { campaigns: Da
         judgeRuns: judgeRunStates(db, c.id),
         bestMargins: [...bestMargins].map(([run, margin]) => ({ run, margin })),
         warnings: r?.warnings ?? [],
+        annotators: r?.annotators ?? [],
       };
     });
   const forest: ForestRow[] = [];
@@ -190,5 +198,8 @@ export function agreementDashboard(db: Db, f: DashboardFilters): { campaigns: Da
           });
     }
   }
-  return { campaigns, forest };
+  const annotators = annotatorsAcross(
+    campaigns.map((c) => ({ id: c.id, name: c.name, dimensions: c.dimensions, annotators: c.annotators })),
+  );
+  return { campaigns, forest, annotators };
 }

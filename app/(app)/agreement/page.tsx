@@ -9,6 +9,7 @@ import { PageHeader, EmptyState } from "@/components/shell/PageHeader";
 import { DashboardFilters } from "@/components/annotation/dashboard/DashboardFilters";
 import { CampaignAgreementCard } from "@/components/annotation/dashboard/CampaignAgreementCard";
 import { ForestPlot } from "@/components/annotation/dashboard/ForestPlot";
+import { AnnotatorsAcross } from "@/components/annotation/dashboard/AnnotatorsAcross";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -22,7 +23,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
   await requireRole("admin", "researcher");
   const db = getDb();
   const filters = dashboardFilters(await searchParams);
-  const { campaigns, forest } = agreementDashboard(db, filters);
+  const { campaigns, forest, annotators } = agreementDashboard(db, filters);
   const kinds = CAMPAIGN_KINDS.map((k) => ({ value: k, label: kindDef(k).label }));
   const filtered = filters.kind !== null || filters.from !== null || filters.to !== null;
   return (
@@ -57,6 +58,10 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
           {campaigns.map((c) => (
             <CampaignAgreementCard key={c.id} c={c} />
           ))}
+          <section className="rounded-lg border border-slate-200 bg-white p-4">
+            <h2 className="mb-2 font-semibold">Annotators across campaigns</h2>
+            <AnnotatorsAcross rows={annotators} />
+          </section>
         </>
       )}
     </div>
