@@ -18,6 +18,7 @@ import { startServerWorker, stopPreparer, stopServerWorker } from "./server-work
 import { prepareJobsSync } from "./prepare";
 import { experimentProgress } from "./progress";
 import { caseStudiesMarkdown } from "./case-studies";
+import { methodDisplayName } from "./method-choices";
 import { exportExperiment } from "./export";
 import { claimJob } from "./lease";
 import { cancelExperiment } from "./control";
@@ -76,10 +77,11 @@ describe("experiments from the browser's side", () => {
     expect(() => starJob(t.db, experiment!.id, 999999, { starred: true })).toThrow(/has no job/);
     const md = caseStudiesMarkdown(t.db, experiment!.id);
     const item = loadPalItem(t.db, datasetId, job.itemKey);
-    expect(md).toContain(`## requirement · ${job.itemKey}`);
+    // Titled by the user's query, the task and item key beneath; methods by their display names (issue 34.3).
+    expect(md).toContain(`requirement · ${job.itemKey}`);
     expect(md).toContain(item.userQuery);
-    expect(md).toContain("### vanilla\n");
-    expect(md).toContain("### vanilla-log\n");
+    expect(md).toContain(`### ${methodDisplayName({ name: "vanilla" })}\n`);
+    expect(md).toContain(`### ${methodDisplayName({ name: "vanilla-log" })}\n`);
     expect(md).toContain("> Requirement: The user wants a plan for the weekend.");
 
     // No prices configured: no cost. The tokens the fake server reports are in the ledger per method.
