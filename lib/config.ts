@@ -90,6 +90,11 @@ export const ENV_VARS = [
     description: "Longest pause between two chunks of a streamed reply, in ms.",
   },
   {
+    name: "PAL_BUILD_COMMIT",
+    default: "the checkout's commit",
+    description: "The git commit a run record names as the project's version (set by the build; else read from the checkout).",
+  },
+  {
     name: "PAL_LLM_STREAM_MIN_TOKENS",
     default: "2048",
     description:

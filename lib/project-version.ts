@@ -26,3 +26,9 @@ export function projectVersion(): ProjectVersion {
   if (!cached) cached = { version: pkg.version, commit: process.env.PAL_BUILD_COMMIT || gitCommit() };
   return cached;
 }
+
+/** One line for an export or a bundle: "0.1.0+<12-digit commit>" (the version alone outside a checkout). */
+export function projectVersionText(): string {
+  const v = projectVersion();
+  return v.commit ? `${v.version}+${v.commit.slice(0, 12)}` : v.version;
+}

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openDb, openSqlite, type Db } from "@/db/client";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
-import { projectVersion } from "@/lib/version";
+import { projectVersionText } from "@/lib/project-version";
 import { copyRows, type CopyStep } from "./copy";
 import { dataSteps } from "./data-steps";
 import { BUNDLE_FORMAT, META_DDL, REPLY_DIGEST_SQL, registerFunctions, runUidOf, writeMeta } from "./format";
@@ -133,7 +133,7 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
         runUid: runUidOf({ configHash: exp.config_hash, datasetHash: exp.dataset_hash, createdAt: exp.created_at, name: exp.name }),
         sourceExperimentId: id,
         exportedAt: Date.now(),
-        exportedVersion: projectVersion(),
+        exportedVersion: projectVersionText(),
         datasetName: exp.dataset_name,
         datasetKind: exp.dataset_kind,
         datasetHash: exp.dataset_hash,
