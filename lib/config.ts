@@ -96,7 +96,7 @@ export const ENV_VARS = [
   },
   {
     name: "PAL_LLM_STREAM_MIN_TOKENS",
-    default: "2048",
+    default: "4096",
     description:
       "Stream only requests whose output budget is at least this many tokens (streaming costs about twice the CPU of a whole reply; shorter replies come within the request timeout).",
   },

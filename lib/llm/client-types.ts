@@ -68,10 +68,10 @@ export type ModelClientOptions = {
   /** Stream chat replies where the endpoint streams (default PAL_LLM_STREAM, on). */
   stream?: boolean;
   /**
-   * Only requests with at least this output budget are streamed (default PAL_LLM_STREAM_MIN_TOKENS or 2048):
+   * Only requests with at least this output budget are streamed (default PAL_LLM_STREAM_MIN_TOKENS or 4096):
    * parsing a stream costs about twice a whole reply's CPU (bench endpoint-throughput), and a reply of up
    * to ~1,000 tokens comes within the request timeout even at ~10 tokens/s; the long ones (H2Memory's
-   * outlines and log graphs, summaries) are those that outlive it.
+   * outlines and log graphs, 4,096) are those that outlive it. Lower it for a slow local model.
    */
   streamMinTokens?: number;
   /** Transport retries after the first attempt (default PAL_LLM_RETRIES or 6). */

@@ -62,7 +62,7 @@ export function createCore(db: Db, options: ModelClientOptions): Core {
       streamIdleMs: options.streamIdleMs ?? envNumber("PAL_LLM_STREAM_IDLE_MS", timeoutMs),
       streamMsPerToken: options.streamMsPerToken ?? 500,
       stream: options.stream ?? envFlag("PAL_LLM_STREAM", true),
-      streamMinTokens: options.streamMinTokens ?? envNumber("PAL_LLM_STREAM_MIN_TOKENS", 2048),
+      streamMinTokens: options.streamMinTokens ?? envNumber("PAL_LLM_STREAM_MIN_TOKENS", 4096),
       retries: options.retries ?? envNumber("PAL_LLM_RETRIES", 6),
       timeoutRetries: options.timeoutRetries ?? 1,
       retryBaseMs: options.retryBaseMs ?? 1000,
