@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { test, expect } from "./fixtures";
+import { test, expect, allowConsoleErrors, requestStatus } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
@@ -66,6 +66,7 @@ test.afterAll(async () => {
 
 test("a researcher imports another lab's bundle; the run opens marked as imported, with its run card", async ({ browser }) => {
   test.setTimeout(120_000);
+  allowConsoleErrors(requestStatus(400, "/api/experiments/bundle")); // the file that is not a bundle, refused on purpose
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/experiments`);

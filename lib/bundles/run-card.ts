@@ -15,6 +15,7 @@ import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { paperTableFile } from "@/lib/experiments/paper-table";
 import { auditText, protocolAudit } from "@/lib/experiments/protocol-audit";
+import { readRunRecord } from "@/lib/experiments/run-record";
 import { checkBundle } from "./check";
 
 type Table = { head: string[]; rows: Array<Array<string | number | null>> };
@@ -55,20 +56,18 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
     | undefined;
   if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
   const config = parseExperimentConfig(JSON.parse(e.config));
-  const record = conn.prepare("SELECT record FROM experiment_run_records WHERE experiment_id = ?").get(id) as
-    { record: string } | undefined;
-  const recorded = record ? (JSON.parse(record.record) as Record<string, unknown>) : null;
+  // The project's version as the run record states it (lib/experiments/run-record.ts).
+  const project = readRunRecord(db, id)?.project ?? null;
   const imported = conn
     .prepare(
       "SELECT source, exported_version AS version, exported_at AS exportedAt, imported_at AS importedAt FROM experiment_imports WHERE experiment_id = ?",
     )
     .get(id) as { source: string; version: string; exportedAt: number; importedAt: number } | undefined;
-  const version =
-    (typeof recorded?.projectVersion === "string" && recorded.projectVersion) ||
-    (typeof recorded?.version === "string" && recorded.version) ||
-    (imported
+  const version = project
+    ? `${project.version}${project.commit ? `+${project.commit.slice(0, 12)}` : ""}`
+    : imported
       ? `${imported.version} (the version that exported it; the run record names none)`
-      : "not recorded (the run has no run record naming it)");
+      : "not recorded (the run has no run record naming it)";
   const iso = (t: number | null) => (t === null ? "-" : new Date(t).toISOString());
 
   const run = {
