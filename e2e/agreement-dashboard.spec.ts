@@ -100,6 +100,9 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(row).toContainText(`${name} · `);
   await expect(row).toContainText("undefined (constant ratings)");
   await page.setViewportSize({ width: 1440, height: 900 });
+  await across.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("agreement-annotators-across.png") });
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: testInfo.outputPath("agreement-dashboard.png") });
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("agreement-dashboard-card.png") });
