@@ -203,6 +203,19 @@ describe("llama-server in the loop", () => {
     ).toEqual([]);
     if (status === "done") expect(jobs.filter((j) => !["done", "failed"].includes(j.status))).toEqual([]);
     expect(paidCalls(d.db, chat.baseURL).length).toBeGreaterThan(0);
+    // What the requests to the real server carried, per role (the preset: assistant 0.6, judge 0), each with an output budget.
+    const sent = d.db.$client
+      .prepare(
+        `SELECT role, temperature, count(*) AS n, sum(max_tokens IS NULL) AS noBudget FROM llm_calls
+          WHERE endpoint = ? AND cache_hit = 0 AND role IN ('assistant', 'judge') GROUP BY role, temperature`,
+      )
+      .all(chat.baseURL) as Array<{ role: string; temperature: number | null; n: number; noBudget: number }>;
+    console.log(`[real-server] HiCUPID preset, sent per role: ${JSON.stringify(sent)}`);
+    expect(sent.map((x) => [x.role, x.temperature, x.noBudget])).toEqual(expect.arrayContaining([["assistant", 0.6, 0]]));
+    expect(sent.filter((x) => (x.role === "assistant" && x.temperature !== 0.6) || (x.role === "judge" && x.temperature !== 0))).toEqual(
+      [],
+    );
+    expect(sent.every((x) => x.noBudget === 0)).toBe(true);
   });
 
   it("judges a campaign with the LLM judge (pairwise dialogues, JSON replies)", async () => {
