@@ -10,27 +10,29 @@ bash scripts/ensure-chromium.sh || exit 1
 start=$(date +%s)
 out=$(mktemp -d)
 status=0
+# Each stage's heading carries the seconds since the suite started, so a log says where the time went.
+stage() { echo "== [$(($(date +%s) - start)) s] $*"; }
 failed_checks=() # static checks are not tests, but the closing line must still name them
-echo "== typecheck"
+stage "typecheck"
 npx tsc --noEmit -p . || { status=1; failed_checks+=(typecheck); }
-echo "== lint (eslint: Next.js rules, lib/ and db/ never import app/, components/ or cli/)"
+stage "lint (eslint: Next.js rules, lib/ and db/ never import app/, components/ or cli/)"
 npx eslint . || { status=1; failed_checks+=(lint); }
-echo "== import cycles (madge: no module may import itself through others, type imports included)"
+stage "import cycles (madge: no module may import itself through others, type imports included)"
 npm run --silent check:cycles || { status=1; failed_checks+=(import-cycles); }
-echo "== format (prettier --check; npm run format fixes it)"
+stage "format (prettier --check; npm run format fixes it)"
 npx prettier --check . > "$out/prettier.log" 2>&1 || { tail -n 20 "$out/prettier.log"; status=1; failed_checks+=(format); }
-echo "== unit and integration tests (vitest)"
+stage "unit and integration tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$out/vitest.json" || status=1
-echo "== build"
+stage "build"
 if PAL_SKIP_TYPECHECK=1 npx next build > "$out/build.log" 2>&1; then
-  echo "== browser tests (playwright)"
+  stage "browser tests (playwright)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$out/playwright.json" npx playwright test --reporter=list,json || status=1
-  echo "== reliability (SIGKILL, backup/restore, model endpoint faults, load, full disk: test/reliability, on the build above)"
+  stage "reliability (SIGKILL, backup/restore, model endpoint faults, load, full disk: test/reliability, on the build above)"
   npx vitest run --config vitest.reliability.config.ts --reporter=default --reporter=json --outputFile.json="$out/reliability.json" || status=1
 else
   cat "$out/build.log"; status=1; failed_checks+=(build)
 fi
-echo "== real server (pal against llama.cpp's llama-server on a synthetic model: test/real-server; the first run on a machine builds llama-server, ~10 min)"
+stage "real server (pal against llama.cpp's llama-server on a synthetic model: test/real-server; the first run on a machine builds llama-server, ~10 min)"
 npx vitest run --config vitest.real-server.config.ts --reporter=default --reporter=json --outputFile.json="$out/real-server.json" || status=1
 SUITE_FAILED_CHECKS="${failed_checks[*]:-}" node scripts/test-summary.mjs "$out/vitest.json" "$out/playwright.json" "$out/reliability.json" "$out/real-server.json" || status=1
 echo "== whole suite took $(( $(date +%s) - start )) s"

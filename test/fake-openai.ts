@@ -96,6 +96,11 @@ export type FakeOpenAIOptions = {
   /** Streamed replies: ms between two chunks (default 0). */
   chunkMs?: number;
   /**
+   * Close the connection right after a streamed reply without a `Connection: close` header, as llama.cpp's
+   * server does: a client that puts the socket back in its keep-alive pool sends its next request into it.
+   */
+  closeAfterStream?: boolean;
+  /**
    * What every reply reports as `usage`, from the honest one (a hostile or broken server: negative,
    * fractional or absurd counts; undefined leaves the field out). The server's own `served` counts stay honest.
    */
@@ -213,7 +218,8 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       served.replies++;
       served.promptTokens += r.promptTokens;
     });
-    res.end("data: [DONE]\n\n");
+    const socket = res.socket;
+    res.end("data: [DONE]\n\n", () => void (opts.closeAfterStream && setImmediate(() => socket?.destroy())));
   };
 
   const batchApi = fakeBatchApi(() => `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`);

@@ -50,6 +50,25 @@ describe("streamed replies", () => {
     expect(c.stats.timeouts).toBe(0);
   });
 
+  it("a server that closes the connection after a streamed reply (llama.cpp) costs the next request nothing", async () => {
+    await serve({ closeAfterStream: true });
+    const c = ModelClient.create(db, { retries: 0, streamMinTokens: 100 });
+    for (let i = 0; i < 3; i++) {
+      fake.enqueue({ content: `long ${i}`, completionTokens: 5 });
+      fake.enqueue({ content: `short ${i}`, completionTokens: 2 });
+      await c.chat({ messages: ask(`long ${i}`), purpose: "test.stream", maxTokens: 200 });
+      // Sent at once on whatever socket the pool holds: the streamed reply's must not be one of them.
+      await c.chat({ messages: ask(`short ${i}`), purpose: "test.whole", maxTokens: 20 });
+    }
+    expect(ledger().map((x) => [x.purpose, x.status])).toEqual(
+      Array.from({ length: 3 }, () => [
+        ["test.stream", "ok"],
+        ["test.whole", "ok"],
+      ]).flat(),
+    );
+    expect(fake.chatRequests.map((r) => r.stream === true)).toEqual([true, false, true, false, true, false]);
+  });
+
   it("without streaming the same reply runs into the request timeout (what streaming fixes)", async () => {
     await serve({ chunkMs: 40 });
     fake.enqueue({ content: "a steady reply", completionTokens: 20 });

@@ -120,8 +120,14 @@ export async function streamCompletion(
     }, ms);
   };
   try {
+    // The connection is not kept for another request: llama.cpp's server closes it after a streamed reply
+    // without saying so, and the next request sent on it failed at once ("socket hang up", a retry each).
+    // A streamed reply is long; one more handshake per reply costs nothing next to it.
     const response = await sdk.chat.completions
-      .create({ ...body, stream: true, ...(limits.includeUsage ? { stream_options: { include_usage: true } } : {}) }, { signal: ac.signal })
+      .create(
+        { ...body, stream: true, ...(limits.includeUsage ? { stream_options: { include_usage: true } } : {}) },
+        { signal: ac.signal, headers: { connection: "close" } },
+      )
       .asResponse();
     // A server that ignores `stream` answers whole: that answer is the reply (transport.ts remembers it).
     if (!/^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "")) return { whole: await response.json() };
