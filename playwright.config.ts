@@ -11,6 +11,9 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
   workers: 2,
+  // One retry in CI: a browser test that fails once on a loaded machine and then passes is reported by name
+  // as flaky in the suite's closing lines (scripts/test-summary.mjs), not hidden and not a red build.
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],

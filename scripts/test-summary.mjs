@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 const failedNames = [];
+const flakyNames = []; // browser tests that failed once and passed on their retry (CI only)
 let passed = 0,
   failed = 0,
   skipped = 0;
@@ -41,6 +42,7 @@ if (p) {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests ?? [])
         if (t.status === "unexpected") failedNames.push(`${spec.file ?? file} > ${spec.title} (${t.projectName || "chromium"})`);
+        else if (t.status === "flaky") flakyNames.push(`${spec.file ?? file} > ${spec.title}`);
     for (const s of suite.suites ?? []) walk(s, suite.file ?? file);
   };
   for (const s of p.suites ?? []) walk(s, s.file);
@@ -51,6 +53,9 @@ if (p) {
 
 const checks = (process.env.SUITE_FAILED_CHECKS ?? "").split(" ").filter(Boolean);
 const checkLine = checks.length ? `; failed checks: ${checks.join(", ")}` : "";
+if (flakyNames.length) console.log(`flaky (passed on retry):\n${flakyNames.map((n) => `  - ${n}`).join("\n")}`);
 if (failedNames.length) console.log(`failed:\n${failedNames.map((n) => `  - ${n}`).join("\n")}`);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${checkLine}`);
+console.log(
+  `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${flakyNames.length ? `, ${flakyNames.length} flaky` : ""}${checkLine}`,
+);
 process.exit(failed || checks.length ? 1 : 0);
