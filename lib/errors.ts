@@ -79,6 +79,7 @@ const STORAGE_CODES: Record<string, string> = {
   SQLITE_READONLY: "the database is read-only",
   SQLITE_IOERR: "the server could not write to its disk",
   SQLITE_CANTOPEN: "the server could not open its database file",
+  SQLITE_BUSY: "another long write (a data-set or bundle import, a backup) held the database for too long",
 };
 
 /** A StorageUnavailableError for an SQLite write failure, or null for any other error. */

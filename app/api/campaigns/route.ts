@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
+import { whileBusy } from "@/lib/db-busy";
 import { createCampaign } from "@/lib/annotation";
 import { MAX_CAMPAIGN_UPLOAD_BYTES, newCampaignFromForm } from "@/lib/annotation/form";
 import { readMultipartForm } from "@/lib/http/multipart";
@@ -15,7 +16,8 @@ export const POST = withRole(
   ["admin", "researcher"],
   async (req, { user }) => {
     const form = await readMultipartForm(req, { fileField: "file", maxFileBytes: MAX_CAMPAIGN_UPLOAD_BYTES, what: "a campaign file" });
-    const created = createCampaign(getDb(), newCampaignFromForm(form), user.id);
+    const input = newCampaignFromForm(form);
+    const created = await whileBusy(() => createCampaign(getDb(), input, user.id));
     return NextResponse.json(created, { status: 201 });
   },
   { accepts: ["multipart/form-data"] },

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { presentAssignment, saveDraft, skipAssignment, submitLabels } from "@/lib/annotation";
+import { whileBusy } from "@/lib/db-busy";
 import { InvalidInputError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request";
 
@@ -27,7 +28,8 @@ export const GET = withRole<Ctx>([...ALL], async (_req, { params, user }) => {
 /** PATCH {draft, ms} → autosave. */
 export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
-  saveDraft(getDb(), user.id, Number((await params).assignmentId), b.draft, b.ms);
+  const id = Number((await params).assignmentId);
+  await whileBusy(() => saveDraft(getDb(), user.id, id, b.draft, b.ms));
   return NextResponse.json({ ok: true });
 });
 
@@ -36,15 +38,18 @@ export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
   if (b.action === "skip") {
-    skipAssignment(getDb(), user.id, id, b.reason, b.ms);
+    await whileBusy(() => skipAssignment(getDb(), user.id, id, b.reason, b.ms));
     return NextResponse.json({ ok: true });
   }
   if (b.action !== "submit") throw new InvalidInputError('action: expected "submit" or "skip"');
-  const r = submitLabels(getDb(), user.id, id, {
-    submissionId: b.submissionId as string,
-    values: b.values as Record<string, string>,
-    comments: b.comments as Record<string, string> | undefined,
-    ms: b.ms as number | undefined,
-  });
+  // A submission is idempotent (its submissionId): trying it again while an import holds the lock is safe.
+  const r = await whileBusy(() =>
+    submitLabels(getDb(), user.id, id, {
+      submissionId: b.submissionId as string,
+      values: b.values as Record<string, string>,
+      comments: b.comments as Record<string, string> | undefined,
+      ms: b.ms as number | undefined,
+    }),
+  );
   return NextResponse.json({ ok: true, duplicate: r.duplicate });
 });
