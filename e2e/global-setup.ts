@@ -52,6 +52,9 @@ export default async function globalSetup() {
   process.env.E2E_STATE = stateFile;
 
   return async () => {
+    // The server's own errors (a 500's cause) reach the suite's log: a browser sees only "HTTP 500".
+    const errors = out.split("\n").filter((l) => /error|SQLITE_|unhandled|⨯/i.test(l));
+    if (errors.length) console.log(`app server: ${errors.length} error lines, the last ones:\n${errors.slice(-30).join("\n")}`);
     try {
       process.kill(-child.pid!, "SIGTERM");
     } catch {
