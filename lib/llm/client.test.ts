@@ -4,21 +4,10 @@ import Database from "better-sqlite3";
 import { ask, llmClientPerTest, Req } from "@/test/llm-client-env";
 import { llmCache } from "@/db/schema";
 import { ModelCallError } from "./errors";
-import { extractJson } from "./json";
-import { splitReasoning } from "./reasoning";
 import { SpendGuard } from "./spend-guard";
 
 const env = llmClientPerTest();
 const { client, ledger } = env;
-
-describe("extractJson", () => {
-  it("finds JSON in code fences and surrounding text", () => {
-    expect(extractJson('```json\n{"a": 1}\n```')).toEqual({ a: 1 });
-    expect(extractJson('Sure! Here it is: {"a": "x}y", "b": [1, {"c": 2}]} Hope it helps.')).toEqual({ a: "x}y", b: [1, { c: 2 }] });
-    expect(extractJson("[1, 2]")).toEqual([1, 2]);
-    expect(() => extractJson("no json here")).toThrow(/no JSON/);
-  });
-});
 
 describe("ModelClient.chat", () => {
   it("answers a second identical request from the persistent cache, at no charge; a replicate index is a new request", async () => {
@@ -221,18 +210,6 @@ describe("ModelClient.chat", () => {
 });
 
 describe("replies of reasoning models, JSON mode, refused requests", () => {
-  it("splits the thinking off: a <think> block, a lone closing tag, reasoning_content; a reply cut off while thinking has no answer", () => {
-    expect(splitReasoning('<think>\nhmm {"a": 0}\n</think>\n{"a": 1}')).toMatchObject({ answer: '{"a": 1}', reasoning: 'hmm {"a": 0}' });
-    expect(splitReasoning('so... </think> {"a": 1}')).toMatchObject({ answer: '{"a": 1}', reasoning: "so..." });
-    expect(splitReasoning('{"a": 1}', "first I")).toEqual({
-      answer: '{"a": 1}',
-      reasoning: "first I",
-      raw: '<think>first I</think>\n{"a": 1}',
-    });
-    expect(splitReasoning("<think>still going")).toMatchObject({ answer: "", reasoning: "still going" });
-    expect(splitReasoning('{"a": 1}')).toEqual({ answer: '{"a": 1}', reasoning: null, raw: '{"a": 1}' });
-  });
-
   it("parses a free-text reply with `parse`, asking again with the parser's reason, and caches only the accepted reply", async () => {
     env.fake.enqueue("<think>which one?</think>maybe", "<think>B then</think>Verdict: B");
     const parse = (s: string) => {
