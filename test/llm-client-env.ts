@@ -8,7 +8,7 @@ import { beforeEach, vi } from "vitest";
 import { z } from "zod";
 import { llmCalls } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
-import type { View } from "@/lib/llm/client-types";
+import { plainView, type View } from "@/lib/llm/client-types";
 import { createCore } from "@/lib/llm/core";
 import { fakeModelPerTest } from "./fake-model-env";
 import type { Responder } from "./fake-openai";
@@ -51,15 +51,4 @@ export const ask = (content: string) => [{ role: "user" as const, content }];
 export const Req = z.object({ requirement: z.string() });
 
 /** A view of a client (client-types.ts View): what the pipeline's units are handed with each call. */
-export const viewOf = (o: Partial<View> = {}): View => ({
-  origin: {},
-  replicate: 0,
-  priority: 0,
-  group: null,
-  deferHits: false,
-  prefetch: false,
-  guard: null,
-  collect: null,
-  roleParams: {},
-  ...o,
-});
+export const viewOf = (o: Partial<View> = {}): View => ({ ...plainView(), ...o });
