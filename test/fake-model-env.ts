@@ -20,7 +20,7 @@ export type FakeModelEnv = {
   onCleanup(fn: () => void): void;
 };
 
-export function fakeModelPerTest(respond: Responder, opts: { embedding?: boolean; latencyMs?: number } = {}): FakeModelEnv {
+export function fakeModelPerTest(respond?: Responder, opts: { embedding?: boolean; latencyMs?: number } = {}): FakeModelEnv {
   let fake: FakeOpenAI | undefined;
   const cleanups: Array<() => void> = [];
   beforeEach(async () => {

@@ -88,7 +88,7 @@ export function bindDeps(db: Db, o: BindOptions = {}): WorkerDeps {
   };
   return {
     model: (jobId, config, guard, collect) => jobModel(db, client, jobId, config, guard, collect),
-    client,
+    runModel: (experimentId, config) => runHandle(client, config, { origin: { experimentId } }),
     async assistant({ datasetId, method, config, userKey, sessionSeq, jobId, replicate, experimentId, guard }): Promise<AssistantPort> {
       let ds = datasetsById.get(datasetId);
       if (!ds) datasetsById.set(datasetId, (ds = datasetById(db, datasetId)));

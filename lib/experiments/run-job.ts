@@ -29,8 +29,12 @@ export type BoundModel = ModelPort & {
 export type WorkerDeps = {
   /** The model client bound to one job (its ledger origin), the experiment's model settings and the run's spend guard. */
   model(jobId: number, config: ExperimentConfig, guard?: SpendGuard, collect?: (call: CollectedCall) => void): BoundModel;
-  /** The model client itself, for the Batch API of experiments that batch their judge calls (default: a new one). */
-  client?: ModelClient;
+  /**
+   * The run's own model handle (job-model.ts runHandle, the experiment as origin): the Batch API of its
+   * judge batches and its requests in flight (the run's activity). There is no raw client here: every
+   * model call a run makes carries its role parameters.
+   */
+  runModel(experimentId: number, config: ExperimentConfig): ModelClient;
   /** One method of the registry for one user, memory built up to the session before `sessionSeq`. */
   assistant(args: {
     datasetId: number;

@@ -12,7 +12,8 @@ import { experiments } from "@/db/schema";
 import { prepareJobs } from "./prepare";
 import { batchPollMs, runExperiment, workerId, type WorkerDeps } from "./worker";
 import { PARKED, cancelledWithOpenBatches, settleCancelledBatches, waitingOnBatch } from "./judge-batch";
-import { ModelClient } from "@/lib/llm/client";
+import { parseExperimentConfig } from "./config";
+import { getExperimentRow } from "./control";
 
 type State = { running: boolean; wake: (() => void) | null; stop: boolean; worker: string; lastError: string | null };
 type PreparerState = { running: boolean; wake: (() => void) | null; stop: boolean };
@@ -156,7 +157,8 @@ async function settleCancelled(db: Db, deps: () => WorkerDeps): Promise<void> {
     if ((settledAt.get(id) ?? 0) > due) continue;
     settledAt.set(id, Date.now());
     try {
-      await settleCancelledBatches(db, deps().client ?? ModelClient.create(db), id);
+      // Through the run's handle, as the run itself would (WorkerDeps.runModel).
+      await settleCancelledBatches(db, deps().runModel(id, parseExperimentConfig(getExperimentRow(db, id).config)), id);
     } catch (e) {
       console.error(`experiment ${id}: settling its judge batches failed:`, e instanceof Error ? e.message : e);
     }

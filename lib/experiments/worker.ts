@@ -15,7 +15,7 @@ import { ConflictError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import type { Lang } from "@/lib/llm/types";
-import { ModelClient } from "@/lib/llm/client";
+import type { ModelClient } from "@/lib/llm/client";
 import { envNumber } from "@/lib/config";
 import { leaseHolderId } from "@/lib/lease-holder";
 import { SpendGuard } from "@/lib/llm/spend-guard";
@@ -55,8 +55,7 @@ export const workerId = leaseHolderId;
  * While a run goes on, every ACTIVITY_EVERY_MS, the client's requests in flight are written for the
  * progress (./activity.ts). Returns the end of the watch.
  */
-function watchRun(db: Db, experimentId: number, worker: string, client: ModelClient | undefined): () => void {
-  if (!client) return () => {};
+function watchRun(db: Db, experimentId: number, worker: string, client: ModelClient): () => void {
   const timeoutsBefore = client.stats.timeouts;
   const tick = () => writeActivity(db, experimentId, worker, { ...client.inFlight(), timeouts: client.stats.timeouts - timeoutsBefore });
   tick();
@@ -118,22 +117,22 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   });
   // Judge calls sent as batches: see ./judge-batch.ts.
   const batching = config.judgeBatch ? judgeBatching(db, experimentId) : null;
-  let batchClient: ModelClient | undefined;
+  // The run's handle: its judge batches and its activity (no raw client reaches a run).
+  const runModel = deps.runModel(experimentId, config);
   const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
-  const stopWatch = watchRun(db, experimentId, worker, deps.client);
+  const stopWatch = watchRun(db, experimentId, worker, runModel);
   try {
     for (;;) {
       await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
       if (!batching) break;
       if (experimentStopped(db, experimentId)) {
         // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
-        if (getExperimentRow(db, experimentId).status === "cancelled")
-          await settleBatchesOfCancelled(db, experimentId, (batchClient ??= deps.client ?? ModelClient.create(db)), opts);
+        if (getExperimentRow(db, experimentId).status === "cancelled") await settleBatchesOfCancelled(db, experimentId, runModel, opts);
         break;
       }
       // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
-      const step = await batching.step((batchClient ??= deps.client ?? ModelClient.create(db)), guard);
+      const step = await batching.step(runModel, guard);
       if (step === "none" || step === "paused") break;
       if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
       if (step === "waiting") {

@@ -141,6 +141,19 @@ export type View = {
   roleParams: RoleParams;
 };
 
+/** A client's first view: its origin, nothing else set (the other views are made from it). */
+export const plainView = (origin: Origin = {}): View => ({
+  origin,
+  replicate: 0,
+  priority: 0,
+  group: null,
+  deferHits: false,
+  prefetch: false,
+  guard: null,
+  collect: null,
+  roleParams: {},
+});
+
 /** A chat call as a batch sends it, with what validating its reply needs. */
 export type CollectedCall = {
   cacheKey: string;

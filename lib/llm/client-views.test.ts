@@ -1,42 +1,15 @@
 /** Embeddings, and the views of one client: queue priority, prefetch groups and deferred cache hits (embed.ts, hits.ts, slot.ts). */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
-import { asc } from "drizzle-orm";
-import { tempDb } from "@/test/db";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { llmCalls } from "@/db/schema";
-import type { Db } from "@/db/client";
+import { describe, expect, it } from "vitest";
+import { ask, llmClientPerTest, Req } from "@/test/llm-client-env";
 import { ModelClient } from "./client";
 
-let fake: FakeOpenAI;
-let t: ReturnType<typeof tempDb>;
-let db: Db;
-
-beforeEach(async () => {
-  fake = await startFakeOpenAI();
-  t = tempDb();
-  db = t.db;
-  vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-  vi.stubEnv("OPENAI_API_KEY", "test-key");
-  vi.stubEnv("PAL_MODEL_ASSISTANT", "fake-assistant");
-  vi.stubEnv("PAL_MODEL_JUDGE", "fake-judge");
-  vi.stubEnv("PAL_MODEL_EMBEDDING", "fake-embed");
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await fake.close();
-  t.cleanup();
-});
-
-const client = (o: Parameters<typeof ModelClient.create>[1] = {}) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 400, ...o });
-const ledger = () => db.select().from(llmCalls).orderBy(asc(llmCalls.id)).all();
-const ask = (content: string) => [{ role: "user" as const, content }];
-const Req = z.object({ requirement: z.string() });
+const env = llmClientPerTest();
+const { client, ledger } = env;
 
 describe("ModelClient queue priority, prefetches and deferred cache hits", () => {
   // One slot: the order requests reach the server is the queue's order.
-  const order = () => fake.chatRequests.map((r) => String(r.messages[0].content));
-  const slow = () => fake.setResponder(() => ({ content: '{"requirement": "ok"}', delayMs: 30 }));
+  const order = () => env.fake.chatRequests.map((r) => String(r.messages[0].content));
+  const slow = () => env.fake.setResponder(() => ({ content: '{"requirement": "ok"}', delayMs: 30 }));
 
   it("gives a free slot to the highest priority waiting, equal priorities in arrival order", async () => {
     slow();
@@ -89,7 +62,7 @@ describe("ModelClient queue priority, prefetches and deferred cache hits", () =>
   });
 
   it("records one ledger row per call the build makes: the prefetch's paid attempt stands for the identical later call", async () => {
-    fake.setResponder(() => '{"requirement": "ok"}');
+    env.fake.setResponder(() => '{"requirement": "ok"}');
     const c = client({ origin: {} });
     await c.prefetching("g", 0).chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" });
     await c.chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" }); // the build's own call: no second row
@@ -100,11 +73,11 @@ describe("ModelClient queue priority, prefetches and deferred cache hits", () =>
     // A prefetch answered from the cache records nothing.
     await c.prefetching("g", 0).chat({ messages: ask("ahead"), schema: Req, purpose: "test.prefetch" });
     expect(ledger()).toHaveLength(2);
-    expect(fake.chatRequests).toHaveLength(1);
+    expect(env.fake.chatRequests).toHaveLength(1);
   });
 
   it("keeps a deferring view's cache hits until they are taken, and writes paid calls at once", async () => {
-    fake.setResponder(() => '{"requirement": "ok"}');
+    env.fake.setResponder(() => '{"requirement": "ok"}');
     const c = client();
     const job = c.withOrigin({}).deferringHits();
     await job.chat({ messages: ask("once"), schema: Req, purpose: "test.defer" });
@@ -130,12 +103,12 @@ describe("ModelClient.embed", () => {
     const a = await c.embed(["alpha", "beta", "alpha"], { purpose: "test.embed" });
     expect(a).toHaveLength(3);
     expect(a[0]).toEqual(a[2]);
-    expect(fake.embeddingRequests).toHaveLength(1);
-    expect(fake.embeddingRequests[0].input).toEqual(["alpha", "beta"]);
+    expect(env.fake.embeddingRequests).toHaveLength(1);
+    expect(env.fake.embeddingRequests[0].input).toEqual(["alpha", "beta"]);
     const b = await client().embed(["beta", "gamma"], { purpose: "test.embed" });
     expect(b[0]).toEqual(a[1]);
-    expect(fake.embeddingRequests[1].input).toEqual(["gamma"]);
+    expect(env.fake.embeddingRequests[1].input).toEqual(["gamma"]);
     await client().embed(["alpha", "gamma"], { purpose: "test.embed" });
-    expect(fake.embeddingRequests).toHaveLength(2);
+    expect(env.fake.embeddingRequests).toHaveLength(2);
   });
 });

@@ -19,16 +19,17 @@ import type OpenAI from "openai";
 import type { Db } from "@/db/client";
 import { askModel } from "./ask";
 import { acceptBatchLine, collectCall } from "./batch-calls";
-import type {
-  ChatOptions,
-  ChatResult,
-  ClientStats,
-  CollectedCall,
-  InFlight,
-  ModelClientOptions,
-  RoleParams,
-  Usage,
-  View,
+import {
+  plainView,
+  type ChatOptions,
+  type ChatResult,
+  type ClientStats,
+  type CollectedCall,
+  type InFlight,
+  type ModelClientOptions,
+  type RoleParams,
+  type Usage,
+  type View,
 } from "./client-types";
 import type { ModelConfig } from "./config";
 import { configOf, createCore, type Core } from "./core";
@@ -62,17 +63,7 @@ export class ModelClient {
   ) {}
 
   static create(db: Db, options: ModelClientOptions = {}): ModelClient {
-    return new ModelClient(createCore(db, options), {
-      origin: options.origin ?? {},
-      replicate: 0,
-      priority: 0,
-      group: null,
-      deferHits: false,
-      prefetch: false,
-      guard: null,
-      collect: null,
-      roleParams: {},
-    });
+    return new ModelClient(createCore(db, options), plainView(options.origin));
   }
 
   async chat<T = string>(o: ChatOptions<T>): Promise<ChatResult<T>> {

@@ -41,7 +41,7 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
   if (missing.length === 0 && texts.length > 0) {
     core.stats.cacheHits++;
     const row: LedgerRow = { ...base, cacheHit: true, attempt: 1, status: "ok" };
-    recordHit(core, view, row);
+    await recordHit(core, view, row);
   }
   const batch = o.batchSize ?? 64;
   const sdk = sdkOf(core, cfg);

@@ -12,8 +12,11 @@ import { sentParams, type LedgerRow, type Origin } from "./ledger";
 import { recordHit } from "./ledger-write";
 import type { Call } from "./request";
 
+/** A found reply: at once, or once its hit row has committed (ledger-write.ts). */
+export type Found<T> = ChatResult<T> | Promise<ChatResult<T>>;
+
 /** A reply found in the cache or shared with an identical call in flight, validated; null: ask the model. */
-export function answerFound<T>(core: Core, view: View, call: Call<T>, text: string, how: "cache" | "shared"): ChatResult<T> | null {
+export function answerFound<T>(core: Core, view: View, call: Call<T>, text: string, how: "cache" | "shared"): Found<T> | null {
   const checked = checkReply(text, call.o);
   if (!checked.ok) return null; // cached under an older schema or parser: ask again
   const result = { value: checked.value, text, cacheHit: true, cacheKey: call.cacheKey, usage: ZERO_USAGE };
@@ -27,12 +30,12 @@ export function answerFound<T>(core: Core, view: View, call: Call<T>, text: stri
     error: how === "shared" ? "shared with a concurrent identical call" : null,
     sent: sentParams(call.params),
   };
-  recordHit(core, view, row);
-  return result;
+  const written = recordHit(core, view, row);
+  return written ? written.then(() => result) : result;
 }
 
 /** The persistent cache's answer to the call, if it has a valid one. */
-export function cacheLookup<T>(core: Core, view: View, call: Call<T>): ChatResult<T> | null {
+export function cacheLookup<T>(core: Core, view: View, call: Call<T>): Found<T> | null {
   const cached = cachedReply(core.db, call.cacheKey);
   return cached === null ? null : answerFound(core, view, call, cached, "cache");
 }
