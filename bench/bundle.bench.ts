@@ -15,11 +15,13 @@ import { importBundle } from "@/lib/bundles/import";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { generatePalset } from "./gen-palset";
 
-const USERS = 5;
+/** PAL_BENCH_SCALE=0.2: one user's share of the run (a shared machine cannot always afford five). */
+const SCALE = Number(process.env.PAL_BENCH_SCALE ?? "1");
+const USERS = Math.max(1, Math.round(5 * SCALE));
 const METHODS = ["h2memory", "vanilla", "vanilla-log", "memorybank", "ldagent", "recursum", "rag-utterance"];
-const JOBS = 6200;
-const CALLS = 120_000;
-const REPLIES = 100_000;
+const JOBS = Math.round(6200 * SCALE);
+const CALLS = Math.round(120_000 * SCALE);
+const REPLIES = Math.round(100_000 * SCALE);
 
 const text = (n: number, seed: number) => {
   let s = "";
