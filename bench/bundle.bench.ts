@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type Db } from "@/db/client";
+import { openDb, openSqlite, type Db } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
 import { importBundle } from "@/lib/bundles/import";
@@ -156,6 +156,15 @@ export default async function bench() {
     ] as const) {
       const out = path.join(dir, name);
       const ex = await exportBundleTo(db, id, out, { withData });
+      if (!withData && !name.endsWith(".gz")) {
+        // Where the bytes are (SQLite's dbstat): the tables and indexes over a megabyte.
+        const b = openSqlite(out, { readonly: true });
+        const big = b
+          .prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name HAVING bytes > 1e6 ORDER BY bytes DESC")
+          .all() as Array<{ name: string; bytes: number }>;
+        b.close();
+        console.log(`  largest: ${big.map((t) => `${t.name} ${(t.bytes / 1e6).toFixed(1)} MB`).join(", ")}`);
+      }
       const target = openDb(path.join(dir, `target-${name}.db`));
       if (!withData) await importPalset(target, { paths: [palset], name: "bench copy", lang: "zh" });
       const t0 = performance.now();

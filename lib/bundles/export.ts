@@ -2,8 +2,8 @@
  * `pal bundle export`: one experiment as a small SQLite file another lab imports and replays offline.
  * The file is a migrated PAL Studio database holding only the run: the experiment, its run record, jobs
  * and scores, the memory versions it answered from (steps and entries), the case-study marks and their
- * authors' names, the ledger rows of its jobs and memory builds and the cached replies and vectors
- * they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
+ * authors' names, the ledger rows of its jobs and memory builds and the cached replies (compressed,
+ * cache-chunks.ts) and vectors they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
  * run read. Never copied: API keys (model settings, endpoints), sessions, login attempts, password
  * hashes and e-mail addresses (authors keep their names), judge batches; endpoint URLs lose any
  * user:password@ and query string.
@@ -15,7 +15,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { projectVersionText } from "@/lib/project-version";
 import { copyRows, type CopyStep } from "./copy";
 import { dataSteps } from "./data-steps";
-import { BUNDLE_FORMAT, META_DDL, REPLY_DIGEST_SQL, registerFunctions, runUidOf, writeMeta } from "./format";
+import { BUNDLE_FORMAT, META_DDL, registerFunctions, runUidOf, writeMeta } from "./format";
+import { writeCacheChunks } from "./cache-chunks";
 
 export type ExportResult = { file: string; bytes: number; ms: number; rows: Record<string, number> };
 
@@ -58,11 +59,6 @@ function runSteps(e: number): CopyStep[] {
         memory_version_id: `CASE WHEN s.memory_version_id IN (${versions}) THEN s.memory_version_id END`,
       },
     },
-    {
-      table: "llm_cache",
-      where: `s.key IN (SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL)`,
-      set: { endpoint: "pal_strip_url(s.endpoint)" },
-    },
     // Vectors are cached by (endpoint, model, text) without a ledger key: those of the models the run embedded with.
     { table: "embedding_cache", where: `s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding')` },
     sums("experiment_groups"),
@@ -102,10 +98,8 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
   if (!source || source === ":memory:") throw new InvalidInputError("bundle export needs a database file");
 
   const partial = `${target}.partial-${process.pid}`;
-  // Pages of 64 kB, set before the first table: a cached prompt of a few kB takes a 4 kB page of its own, a third of it empty.
   fs.closeSync(fs.openSync(partial, "wx", 0o600)); // private from its first byte, as openDb makes a database
   const pre = openSqlite(partial);
-  pre.pragma("page_size = 65536");
   for (const ddl of META_DDL) pre.exec(ddl);
   pre.close();
   const bundle = openDb(partial);
@@ -118,6 +112,12 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
     conn.pragma("synchronous = OFF");
     // The items' text index is rebuilt by whoever imports the jobs: not worth its bytes here.
     for (const t of ["jobs_text_insert", "jobs_text_update", "jobs_text_delete"]) conn.exec(`DROP TRIGGER IF EXISTS ${t}`);
+    // Nor are the ledger's indexes: an import reads the ledger whole, and the importing database has its own.
+    for (const name of conn
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'llm_calls' AND sql IS NOT NULL")
+      .pluck()
+      .all() as string[])
+      conn.exec(`DROP INDEX "${name}"`);
     conn.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
     // One transaction: every table is read from one snapshot of the source, whoever writes meanwhile.
     conn.transaction(() => {
@@ -127,7 +127,13 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
         for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
           rows[step.table] = copyRows(conn, "src", "main", step);
       }
-      conn.exec(`INSERT INTO pal_bundle_replies (key, digest) SELECT c.key, ${REPLY_DIGEST_SQL} FROM llm_cache c`);
+      // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
+      rows.llm_cache = writeCacheChunks(
+        conn,
+        "src",
+        "main",
+        "SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL GROUP BY cache_key ORDER BY min(purpose), min(id)",
+      );
       writeMeta(conn, "main", {
         format: BUNDLE_FORMAT,
         runUid: runUidOf({ configHash: exp.config_hash, datasetHash: exp.dataset_hash, createdAt: exp.created_at, name: exp.name }),

@@ -19,6 +19,7 @@ import { copyRows, idOffset, type CopyStep } from "./copy";
 import { dataSteps, dataTables } from "./data-steps";
 import { checkBundle, type CheckedBundle } from "./check";
 import { registerFunctions, runUidOf } from "./format";
+import { importCacheChunks } from "./cache-chunks";
 
 export type ImportOptions = {
   /** How the import names where the bundle came from (default: the file's name). */
@@ -29,6 +30,8 @@ export type ImportOptions = {
   replay?: boolean;
   /** Where the data set's rows come from when this database lacks them and the bundle does not carry them (verify: PAL_DB). */
   dataFrom?: Db;
+  /** The bundle as checkBundle described it already (verify checks it once). */
+  checked?: CheckedBundle;
 };
 
 export type ImportResult = {
@@ -99,7 +102,7 @@ function authorFor(conn: Database.Database, name: string | null): number {
 
 export function importBundle(db: Db, file: string, o: ImportOptions = {}): ImportResult {
   const started = Date.now();
-  const meta = checkBundle(file);
+  const meta = o.checked ?? checkBundle(file);
   const conn = db.$client;
   registerFunctions(conn);
   if (!o.replay) {
@@ -315,7 +318,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               o.importedBy ?? null,
             );
         }
-        run("b", { table: "llm_cache", where: "1", conflict: "ignore" });
+        rows.llm_cache = importCacheChunks(conn, "b", "main", file);
         run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
         rows.experimentId = newE;
       })

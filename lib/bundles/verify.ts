@@ -21,6 +21,7 @@ import { runExperiment } from "@/lib/experiments/worker";
 import { paperTableFile } from "@/lib/experiments/paper-table";
 import { checkBundle } from "./check";
 import { importBundle } from "./import";
+import { readCacheChunks } from "./cache-chunks";
 
 export type JobDifference = { job: number; method: string; task: string; item: string; replicate: number; what: string };
 export type MissingReply = { where: string; purpose: string; requests: number };
@@ -71,26 +72,36 @@ const canon = (text: string | null) => (text === null ? "null" : canonicalJson(J
  * model the run used and the request parameters every one of its cached requests carried (the
  * configuration's own parameters were among them), so the replay's requests hash as the run's did.
  */
-function configureRoles(replay: Db, bundle: Database.Database): void {
+function configureRoles(replay: Db, bundle: Database.Database, file: string): void {
   const configs = bundle
     .prepare("SELECT config, endpoint, model, count(*) AS n FROM llm_calls GROUP BY config, endpoint, model ORDER BY n DESC")
     .all() as Array<{ config: string; endpoint: string; model: string }>;
+  const configsOf = new Map<string, Set<string>>();
+  for (const r of bundle.prepare("SELECT DISTINCT cache_key AS k, config FROM llm_calls WHERE cache_key IS NOT NULL").all() as Array<{
+    k: string;
+    config: string;
+  }>)
+    configsOf.set(r.k, (configsOf.get(r.k) ?? new Set()).add(r.config));
+  // Per configuration: the parameters (canonical) every one of its requests carried, and their values.
+  const common = new Map<string, Record<string, string>>();
+  const values = new Map<string, Map<string, unknown>>();
+  for (const rows of readCacheChunks(bundle, "main", file))
+    for (const r of rows) {
+      const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
+      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
+      for (const config of configsOf.get(r.key) ?? []) {
+        const had = common.get(config);
+        if (!had) {
+          common.set(config, now);
+          values.set(config, new Map(Object.entries(params)));
+        } else for (const k of Object.keys(had)) if (had[k] !== now[k]) delete had[k];
+      }
+    }
   const done = new Set<string>();
-  const requests = bundle.prepare("SELECT request FROM llm_cache WHERE key IN (SELECT cache_key FROM llm_calls WHERE config = ?)");
   for (const c of configs) {
     if (done.has(c.config)) continue;
     done.add(c.config);
-    let common: Record<string, string> | null = null;
-    const values = new Map<string, unknown>();
-    for (const r of requests.iterate(c.config) as Iterable<{ request: string }>) {
-      const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
-      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
-      if (common === null) {
-        common = now;
-        for (const [k, v] of Object.entries(params)) values.set(k, v);
-      } else for (const k of Object.keys(common)) if (common[k] !== now[k]) delete common[k];
-    }
-    const params = Object.fromEntries(Object.keys(common ?? {}).map((k) => [k, values.get(k)]));
+    const params = Object.fromEntries(Object.keys(common.get(c.config) ?? {}).map((k) => [k, values.get(c.config)!.get(k)]));
     saveModelSetting(replay, { name: c.config, baseUrl: c.endpoint, model: c.model, params: Object.keys(params).length ? params : null });
   }
 }
@@ -141,9 +152,9 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
   const bundled = openSqlite(bundledCopy, { fileMustExist: true });
   const replay = openDb(path.join(dir, "replay.db"));
   try {
-    const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom });
+    const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom, checked: meta });
     const id = imported.experimentId;
-    configureRoles(replay, bundled);
+    configureRoles(replay, bundled, file);
     const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });
     let finished = 0;
     const status = await runExperiment(replay, id, deps, {
