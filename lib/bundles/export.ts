@@ -69,7 +69,13 @@ function runSteps(e: number): CopyStep[] {
 }
 
 /** Writes experiment `id` of `db` as a bundle to `out` (refused when `out` exists). */
-export function exportBundle(db: Db, id: number, out: string, o: { withData?: boolean } = {}): ExportResult {
+export type ExportOptions = {
+  withData?: boolean;
+  /** Called before each table is copied: steps done, steps in all, the table. */
+  onStep?: (done: number, total: number, table: string) => void;
+};
+
+export function exportBundle(db: Db, id: number, out: string, o: ExportOptions = {}): ExportResult {
   const started = Date.now();
   const exp = db.$client
     .prepare(
@@ -121,12 +127,13 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
     conn.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
     // One transaction: every table is read from one snapshot of the source, whoever writes meanwhile.
     conn.transaction(() => {
-      for (const step of runSteps(id)) rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
-      if (o.withData) {
-        const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
-        for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
-          rows[step.table] = copyRows(conn, "src", "main", step);
-      }
+      const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
+      const steps = [...runSteps(id), ...(o.withData ? dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null) : [])];
+      steps.forEach((step, i) => {
+        o.onStep?.(i, steps.length + 1, step.table);
+        rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
+      });
+      o.onStep?.(steps.length, steps.length + 1, "cached replies");
       // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
       rows.llm_cache = writeCacheChunks(
         conn,

@@ -30,6 +30,8 @@ export type ImportOptions = {
   replay?: boolean;
   /** Where the data set's rows come from when this database lacks them and the bundle does not carry them (verify: PAL_DB). */
   dataFrom?: Db;
+  /** Called before each table is copied: tables done, about how many in all, the table. */
+  onStep?: (done: number, total: number, table: string) => void;
   /** The bundle as checkBundle described it already (verify checks it once). */
   checked?: CheckedBundle;
 };
@@ -123,7 +125,12 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   const fromBundle = datasetId === null && local === null;
   const e = meta.experimentId;
   const rows: Record<string, number> = {};
-  const run = (from: string, step: CopyStep) => (rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, from, "main", step));
+  let done = 0;
+  const progress = (table: string) => o.onStep?.(done++, 20, table);
+  const run = (from: string, s: CopyStep) => {
+    progress(s.table);
+    rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+  };
 
   conn.exec(`ATTACH DATABASE ${q(file)} AS b`);
   if (local) conn.exec(`ATTACH DATABASE ${q(local.file)} AS l`);
@@ -318,6 +325,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               o.importedBy ?? null,
             );
         }
+        progress("cached replies");
         rows.llm_cache = importCacheChunks(conn, "b", "main", file);
         run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
         rows.experimentId = newE;
