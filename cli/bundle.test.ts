@@ -19,6 +19,8 @@ import { saveEndpoint } from "@/lib/llm/endpoints";
 import { saveModelSetting } from "@/lib/llm/config";
 import { hashOf } from "@/lib/llm/hash";
 import { readCacheChunks, replyDigest, rewriteCacheChunks, type CacheRow } from "@/lib/bundles/cache-chunks";
+import { readTask, writeTask } from "@/lib/bundles/tasks";
+import { exportTaskOf, startBundleExport } from "@/lib/bundles/web";
 
 const API_KEY = "sk-bundle-test-key-7Qx9Zr";
 const SAVED_KEY = "sk-saved-endpoint-key-Lm42Pq";
@@ -274,4 +276,45 @@ describe("pal bundle", () => {
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain("<h2>Costs</h2>");
   }, 60_000);
+
+  it("the web's export runs as a background process: its status goes from running to ready, and a failure says why", async () => {
+    const before = process.env.PAL_DB;
+    process.env.PAL_DB = src.file; // the tasks' folder is beside the database, and the child process opens it
+    try {
+      const started = startBundleExport(src.db, 1, false);
+      expect(started.state).toBe("running");
+      expect(started.pid).toBeGreaterThan(0);
+      let t = exportTaskOf(1, false);
+      for (let i = 0; i < 600 && t?.state === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        t = exportTaskOf(1, false);
+      }
+      expect(t).toMatchObject({ state: "ready", file: "experiment-1.palbundle" });
+      const built = path.join(path.dirname(src.file), "bundles", "experiment-1.palbundle");
+      expect(t!.bytes).toBe(fs.statSync(built).size);
+      const v = await pal(src.file, ["bundle", "verify", built, "--json"]);
+      expect(JSON.parse(v.stdout)).toMatchObject({ ok: true });
+    } finally {
+      process.env.PAL_DB = before;
+    }
+    // The command's own failure reaches the status file.
+    const status = path.join(dir, "task.json");
+    const task = {
+      kind: "export" as const,
+      state: "running" as const,
+      pid: null,
+      startedAt: 1,
+      updatedAt: 1,
+      step: "starting",
+      done: 0,
+      total: 0,
+    };
+    writeTask(status, task);
+    const r = await pal(src.file, ["bundle", "export", "99", "--out", path.join(dir, "none.palbundle"), "--status", status]);
+    expect(r.code).not.toBe(0);
+    expect(readTask(status)).toMatchObject({ state: "failed", error: "experiment 99 does not exist" });
+    // A process that died half-way (its pid gone) reads as failed.
+    writeTask(status, { ...task, pid: 4_000_000 });
+    expect(readTask(status)).toMatchObject({ state: "failed", error: expect.stringContaining("stopped before it finished") });
+  }, 120_000);
 });

@@ -51,6 +51,12 @@ function printReport(r: VerifyReport): void {
   say(
     `memory versions: ${r.memory.versions}, identical ${r.memory.identical}${r.memory.different.length ? `, different: ${r.memory.different.join(", ")}` : ""}`,
   );
+  if (r.batches.batches)
+    say(
+      `judge batches: ${r.batches.batches}, lines used ${r.batches.lines}, replayed from the bundle ${r.batches.replayed}${
+        r.batches.notAsked.length ? `; not asked by the replay: ${r.batches.notAsked.slice(0, 5).join(", ")}` : ""
+      }`,
+    );
   say(`paper tables: ${r.tables.identical ? "identical" : "different"}`);
   say(
     r.ok

@@ -5,7 +5,8 @@
  * authors' names, the ledger rows of its jobs and memory builds and the cached replies (compressed,
  * cache-chunks.ts) and vectors they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
  * run read. Never copied: API keys (model settings, endpoints), sessions, login attempts, password
- * hashes and e-mail addresses (authors keep their names), judge batches; endpoint URLs lose any
+ * hashes and e-mail addresses (authors keep their names); the run's judge batches travel with their
+ * remote ids and lines (no key); endpoint URLs lose any
  * user:password@ and query string.
  */
 import fs from "node:fs";
@@ -58,6 +59,12 @@ function runSteps(e: number): CopyStep[] {
         judge_run_id: "NULL",
         memory_version_id: `CASE WHEN s.memory_version_id IN (${versions}) THEN s.memory_version_id END`,
       },
+    },
+    // The judge batches its judge calls went through (their replies are among the cached ones; verify checks the replay asks each).
+    {
+      table: "llm_batches",
+      where: `s.experiment_id = ${e}`,
+      set: { endpoint: "pal_strip_url(s.endpoint)", judge_run_id: "NULL" },
     },
     // Vectors are cached by (endpoint, model, text) without a ledger key: those of the models the run embedded with.
     { table: "embedding_cache", where: `s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding')` },

@@ -146,6 +146,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           "job_scores",
           "case_marks",
           "llm_calls",
+          "llm_batches",
           "datasets",
           ...dataTables(meta.datasetKind),
         ];
@@ -299,6 +300,19 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               judge_run_id: "NULL",
             },
           });
+          // Its judge batches, as a record of how the judge calls were sent (none is polled again: each has finished).
+          if (conn.prepare("SELECT 1 FROM b.sqlite_master WHERE name = 'llm_batches'").get())
+            run("b", {
+              table: "llm_batches",
+              where: "1",
+              set: {
+                id: `s.id + ${off.llm_batches}`,
+                experiment_id: exp,
+                judge_run_id: "NULL",
+                // One exported while open is never polled from here (this database has not its key).
+                status: "CASE WHEN s.status IN ('ingested', 'failed', 'expired', 'cancelled') THEN s.status ELSE 'cancelled' END",
+              },
+            });
           // The sums the triggers just wrote, as the source had them (its score sums are not kept by triggers).
           for (const table of ["experiment_groups", "experiment_score_sums", "experiment_ledger_sums"])
             run("b", { table, where: "1", set: { experiment_id: exp }, conflict: "replace" });

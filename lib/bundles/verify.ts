@@ -37,6 +37,11 @@ export type VerifyReport = {
   missingReplies: MissingReply[];
   requests: number;
   memory: { versions: number; identical: number; different: string[] };
+  /**
+   * The run's judge batches: their lines whose reply a job used (the bundled ledger), and how many of
+   * those the replay asked for and was answered from the bundle (all, when the numbers replay).
+   */
+  batches: { batches: number; lines: number; replayed: number; notAsked: string[] };
   tables: { identical: boolean; note?: string };
   status: string;
   ms: number;
@@ -128,6 +133,35 @@ function memoryOf(conn: Database.Database, experimentId: number): Map<string, st
   return out;
 }
 
+/**
+ * The bundled judge batches' lines that a job used (an accepted ledger row of a job names the key) and
+ * whether the replay asked for each one and had it answered from the bundle (a cache hit).
+ */
+function batchesReplayed(bundled: Database.Database, replay: Database.Database): VerifyReport["batches"] {
+  const has = bundled.prepare("SELECT 1 FROM sqlite_master WHERE name = 'llm_batches'").get();
+  if (!has) return { batches: 0, lines: 0, replayed: 0, notAsked: [] };
+  const rows = bundled.prepare("SELECT id, lines FROM llm_batches ORDER BY id").all() as Array<{ id: number; lines: string | null }>;
+  const used = new Set(
+    bundled
+      .prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE job_id IS NOT NULL AND status = 'ok' AND cache_key IS NOT NULL")
+      .pluck()
+      .all() as string[],
+  );
+  const asked = new Set(
+    replay.prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE cache_hit = 1 AND cache_key IS NOT NULL").pluck().all() as string[],
+  );
+  let lines = 0;
+  let replayed = 0;
+  const notAsked: string[] = [];
+  for (const b of rows)
+    for (const l of (JSON.parse(b.lines ?? "[]") as Array<{ key: string; purpose: string }>).filter((x) => used.has(x.key))) {
+      lines++;
+      if (asked.has(l.key)) replayed++;
+      else notAsked.push(`batch ${b.id}: ${l.purpose} (${l.key.slice(0, 12)}…)`);
+    }
+  return { batches: rows.length, lines, replayed, notAsked };
+}
+
 function tablesOf(db: Db, id: number): string {
   try {
     return paperTableFile(db, id, "markdown").body;
@@ -199,6 +233,8 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     const memAfter = memoryOf(replay.$client, id);
     const memDifferent = [...memBefore].filter(([k, v]) => memAfter.get(k) !== v).map(([k]) => k);
 
+    const batches = batchesReplayed(bundled, replay.$client);
+
     const bundledDb = drizzle(bundled, { schema }) as unknown as Db;
     const tBefore = tablesOf(bundledDb, meta.experimentId);
     const tAfter = tablesOf(replay, id).replaceAll(`Experiment ${id} `, `Experiment ${meta.experimentId} `);
@@ -213,12 +249,13 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
       missingReplies: missing,
       requests,
       memory: { versions: memBefore.size, identical: memBefore.size - memDifferent.length, different: memDifferent },
+      batches,
       tables: tablesSame ? { identical: true } : { identical: false, note: "the paper tables of the replay differ from the bundled ones" },
       status,
       ms: Date.now() - started,
       ok: false,
     };
-    report.ok = different.length === 0 && requests === 0 && memDifferent.length === 0 && tablesSame;
+    report.ok = different.length === 0 && requests === 0 && memDifferent.length === 0 && tablesSame && batches.notAsked.length === 0;
     return report;
   } finally {
     replay.$client.close();
