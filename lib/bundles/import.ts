@@ -207,6 +207,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               error: "NULL",
               finished_at_start: "NULL",
               created_by: "NULL",
+              // A batch is how the judge calls were sent, not what they asked: the replay asks each one, answered from the bundle.
+              config: "json_remove(s.config, '$.judgeBatch')",
             },
           });
           run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: String(newE) } });

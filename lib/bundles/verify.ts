@@ -87,21 +87,40 @@ function configureRoles(replay: Db, bundle: Database.Database, file: string): vo
     config: string;
   }>)
     configsOf.set(r.k, (configsOf.get(r.k) ?? new Set()).add(r.config));
+  // A batched call's stored request carries the output budget its batch line was sent with, which the
+  // online call adds when it sends (not in its key): those count only for a configuration with no other
+  // request, and without the budget.
+  const batched = new Set<string>();
+  if (bundle.prepare("SELECT 1 FROM sqlite_master WHERE name = 'llm_batches'").get())
+    for (const lines of bundle.prepare("SELECT lines FROM llm_batches").pluck().all() as Array<string | null>)
+      for (const l of JSON.parse(lines ?? "[]") as Array<{ key: string }>) batched.add(l.key);
   // Per configuration: the parameters (canonical) every one of its requests carried, and their values.
-  const common = new Map<string, Record<string, string>>();
-  const values = new Map<string, Map<string, unknown>>();
+  const seen = new Map<string, Array<{ params: Record<string, unknown>; batched: boolean }>>();
   for (const rows of readCacheChunks(bundle, "main", file))
     for (const r of rows) {
       const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
-      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
       for (const config of configsOf.get(r.key) ?? []) {
-        const had = common.get(config);
-        if (!had) {
-          common.set(config, now);
-          values.set(config, new Map(Object.entries(params)));
-        } else for (const k of Object.keys(had)) if (had[k] !== now[k]) delete had[k];
+        const list = seen.get(config) ?? [];
+        list.push({ params, batched: batched.has(r.key) });
+        seen.set(config, list);
       }
     }
+  const common = new Map<string, Record<string, string>>();
+  const values = new Map<string, Map<string, unknown>>();
+  for (const [config, list] of seen) {
+    const online = list.filter((x) => !x.batched);
+    const use = online.length
+      ? online.map((x) => x.params)
+      : list.map(({ params: { max_tokens: _a, max_completion_tokens: _b, ...rest } }) => (void _a, void _b, rest));
+    for (const params of use) {
+      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
+      const had = common.get(config);
+      if (!had) {
+        common.set(config, now);
+        values.set(config, new Map(Object.entries(params)));
+      } else for (const k of Object.keys(had)) if (had[k] !== now[k]) delete had[k];
+    }
+  }
   const done = new Set<string>();
   for (const c of configs) {
     if (done.has(c.config)) continue;
