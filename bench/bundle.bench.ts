@@ -8,18 +8,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDb, type Db } from "@/db/client";
+import { openDb, openSqlite, type Db } from "@/db/client";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
 import { importBundle } from "@/lib/bundles/import";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { generatePalset } from "./gen-palset";
 
-const USERS = 5;
+/** PAL_BENCH_SCALE=0.2: one user's share of the run (a shared machine cannot always afford five). */
+const SCALE = Number(process.env.PAL_BENCH_SCALE ?? "1");
+const USERS = Math.max(1, Math.round(5 * SCALE));
 const METHODS = ["h2memory", "vanilla", "vanilla-log", "memorybank", "ldagent", "recursum", "rag-utterance"];
-const JOBS = 6200;
-const CALLS = 120_000;
-const REPLIES = 100_000;
+const JOBS = Math.round(6200 * SCALE);
+const CALLS = Math.round(120_000 * SCALE);
+const REPLIES = Math.round(100_000 * SCALE);
 
 const text = (n: number, seed: number) => {
   let s = "";
@@ -154,6 +156,15 @@ export default async function bench() {
     ] as const) {
       const out = path.join(dir, name);
       const ex = await exportBundleTo(db, id, out, { withData });
+      if (!withData && !name.endsWith(".gz")) {
+        // Where the bytes are (SQLite's dbstat): the tables and indexes over a megabyte.
+        const b = openSqlite(out, { readonly: true });
+        const big = b
+          .prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name HAVING bytes > 1e6 ORDER BY bytes DESC")
+          .all() as Array<{ name: string; bytes: number }>;
+        b.close();
+        console.log(`  largest: ${big.map((t) => `${t.name} ${(t.bytes / 1e6).toFixed(1)} MB`).join(", ")}`);
+      }
       const target = openDb(path.join(dir, `target-${name}.db`));
       if (!withData) await importPalset(target, { paths: [palset], name: "bench copy", lang: "zh" });
       const t0 = performance.now();

@@ -17,7 +17,10 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
 import { saveEndpoint } from "@/lib/llm/endpoints";
 import { saveModelSetting } from "@/lib/llm/config";
-import { hashOf, sha256 } from "@/lib/llm/hash";
+import { hashOf } from "@/lib/llm/hash";
+import { readCacheChunks, replyDigest, rewriteCacheChunks, type CacheRow } from "@/lib/bundles/cache-chunks";
+import { readTask, writeTask } from "@/lib/bundles/tasks";
+import { exportTaskOf, startBundleExport } from "@/lib/bundles/web";
 
 const API_KEY = "sk-bundle-test-key-7Qx9Zr";
 const SAVED_KEY = "sk-saved-endpoint-key-Lm42Pq";
@@ -76,10 +79,13 @@ describe("pal bundle", () => {
   });
 
   it("carries no key, password hash or e-mail address", () => {
-    const bytes = fs.readFileSync(file);
+    const b = new Database(file, { readonly: true });
+    // The file's bytes, and the cached replies unpacked (they travel compressed).
+    const unpacked = [...readCacheChunks(b, "main", file)].flat();
+    expect(unpacked.length).toBeGreaterThan(10);
+    const bytes = Buffer.concat([fs.readFileSync(file), Buffer.from(JSON.stringify(unpacked))]);
     for (const secret of [API_KEY, SAVED_KEY, JUDGE_KEY, passwordHash, "marker@lab.example"])
       expect(bytes.includes(Buffer.from(secret))).toBe(false);
-    const b = new Database(file, { readonly: true });
     expect(b.prepare("SELECT count(*) AS n FROM endpoints").get()).toEqual({ n: 0 });
     expect(b.prepare("SELECT count(*) AS n FROM model_settings").get()).toEqual({ n: 0 });
     expect(b.prepare("SELECT name, password_hash AS h FROM users").all()).toEqual([{ name: "Mara Marker", h: "" }]);
@@ -155,37 +161,40 @@ describe("pal bundle", () => {
     const f = path.join(dir, name);
     fs.copyFileSync(file, f);
     const b = new Database(f);
-    b.function("pal_sha256", (s: unknown) => sha256(String(s)));
     edit(b);
     b.close();
     return f;
   }
-  const jobEntry = (b: Database.Database) =>
-    b
+  /** The cache entry of the first judge call of a job, with that job and purpose. */
+  const jobEntry = (b: Database.Database) => {
+    const l = b
       .prepare(
-        `SELECT c.key, c.endpoint, c.model, c.request, j.id AS job, l.purpose FROM llm_cache c JOIN llm_calls l ON l.cache_key = c.key JOIN jobs j ON j.id = l.job_id
-         WHERE l.role = 'judge' ORDER BY j.id LIMIT 1`,
+        "SELECT l.cache_key AS key, l.job_id AS job, l.purpose FROM llm_calls l WHERE l.role = 'judge' AND l.job_id IS NOT NULL ORDER BY l.job_id LIMIT 1",
       )
-      .get() as { key: string; endpoint: string; model: string; request: string; job: number; purpose: string };
-  const redigest = (b: Database.Database, key: string) =>
-    b
-      .prepare(
-        "UPDATE pal_bundle_replies SET digest = (SELECT pal_sha256(c.key || char(0) || c.endpoint || char(0) || c.model || char(0) || c.request || char(0) || c.response) FROM llm_cache c WHERE c.key = ?) WHERE key = ?",
-      )
-      .run(key, key);
+      .get() as { key: string; job: number; purpose: string };
+    const row = [...readCacheChunks(b, "main", "bundle")].flat().find((r) => r.key === l.key)!;
+    return { ...row, job: l.job, purpose: l.purpose };
+  };
+  /** Rewrites the entry `key` of the bundle's cache with `edit`. */
+  const editEntry = (b: Database.Database, key: string, edit: (r: CacheRow) => void) =>
+    rewriteCacheChunks(b, "main", (rows) => rows.map((r) => (r.key === key ? (edit(r), r) : r)));
+  const redigest = (b: Database.Database, key: string) => {
+    const row = [...readCacheChunks(b, "main", "bundle")].flat().find((r) => r.key === key)!;
+    b.prepare("UPDATE pal_bundle_replies SET digest = ? WHERE key = ?").run(replyDigest(row), key);
+  };
 
   it("a reply edited in the bundle is caught: by its digest, and by the replay when the digest is forged too", async () => {
     let key = "";
     const edited = changed("edited-reply.palbundle", (b) => {
       key = jobEntry(b).key;
-      b.prepare("UPDATE llm_cache SET response = ? WHERE key = ?").run('{"score": 1, "analysis": "edited"}', key);
+      editEntry(b, key, (r) => (r.response = '{"score": 1, "analysis": "edited"}'));
     });
     const r = await pal(src.file, ["bundle", "verify", edited]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/the cached reply [0-9a-f]{12}… \(job \d+ .*\) is not the one exported \(its digest differs\)/);
 
     const forged = changed("forged-reply.palbundle", (b) => {
-      b.prepare("UPDATE llm_cache SET response = ? WHERE key = ?").run('{"score": 1, "analysis": "edited"}', key);
+      editEntry(b, key, (r) => (r.response = '{"score": 1, "analysis": "edited"}'));
       redigest(b, key);
     });
     const f = await pal(src.file, ["bundle", "verify", forged, "--json"]);
@@ -203,7 +212,10 @@ describe("pal bundle", () => {
       const req = JSON.parse(e.request) as { messages: Array<{ role: string; content: string }>; params: unknown; replicate: number };
       req.messages[0].content += " (worded otherwise when the run was made)";
       const key = hashOf({ endpoint: e.endpoint, model: e.model, messages: req.messages, params: req.params, replicate: req.replicate });
-      b.prepare("UPDATE llm_cache SET key = ?, request = ? WHERE key = ?").run(key, JSON.stringify(req), e.key);
+      editEntry(b, e.key, (r) => {
+        r.key = key;
+        r.request = JSON.stringify(req);
+      });
       b.prepare("UPDATE llm_calls SET cache_key = ? WHERE cache_key = ?").run(key, e.key);
       b.prepare("UPDATE pal_bundle_replies SET key = ? WHERE key = ?").run(key, e.key);
       redigest(b, key);
@@ -216,11 +228,11 @@ describe("pal bundle", () => {
     expect(r.stdout).toContain("NOT verified");
   }, 120_000);
 
-  it("a .gz bundle is a few times smaller and imports and verifies as the plain one", async () => {
+  it("a .gz bundle is smaller and imports and verifies as the plain one", async () => {
     const gz = path.join(dir, "run.palbundle.gz");
     const ex = await pal(src.file, ["bundle", "export", "1", "--out", gz, "--json"]);
     expect(ex.code, ex.stderr).toBe(0);
-    expect(JSON.parse(ex.stdout).bytes).toBeLessThan(fs.statSync(file).size / 3);
+    expect(JSON.parse(ex.stdout).bytes).toBeLessThan(fs.statSync(file).size);
     const v = await pal(src.file, ["bundle", "verify", gz, "--json"]);
     expect(v.code, v.stderr).toBe(0);
     expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, requests: 0, file: gz });
@@ -264,4 +276,45 @@ describe("pal bundle", () => {
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain("<h2>Costs</h2>");
   }, 60_000);
+
+  it("the web's export runs as a background process: its status goes from running to ready, and a failure says why", async () => {
+    const before = process.env.PAL_DB;
+    process.env.PAL_DB = src.file; // the tasks' folder is beside the database, and the child process opens it
+    try {
+      const started = startBundleExport(src.db, 1, false);
+      expect(started.state).toBe("running");
+      expect(started.pid).toBeGreaterThan(0);
+      let t = exportTaskOf(1, false);
+      for (let i = 0; i < 600 && t?.state === "running"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        t = exportTaskOf(1, false);
+      }
+      expect(t).toMatchObject({ state: "ready", file: "experiment-1.palbundle" });
+      const built = path.join(path.dirname(src.file), "bundles", "experiment-1.palbundle");
+      expect(t!.bytes).toBe(fs.statSync(built).size);
+      const v = await pal(src.file, ["bundle", "verify", built, "--json"]);
+      expect(JSON.parse(v.stdout)).toMatchObject({ ok: true });
+    } finally {
+      process.env.PAL_DB = before;
+    }
+    // The command's own failure reaches the status file.
+    const status = path.join(dir, "task.json");
+    const task = {
+      kind: "export" as const,
+      state: "running" as const,
+      pid: null,
+      startedAt: 1,
+      updatedAt: 1,
+      step: "starting",
+      done: 0,
+      total: 0,
+    };
+    writeTask(status, task);
+    const r = await pal(src.file, ["bundle", "export", "99", "--out", path.join(dir, "none.palbundle"), "--status", status]);
+    expect(r.code).not.toBe(0);
+    expect(readTask(status)).toMatchObject({ state: "failed", error: "experiment 99 does not exist" });
+    // A process that died half-way (its pid gone) reads as failed.
+    writeTask(status, { ...task, pid: 4_000_000 });
+    expect(readTask(status)).toMatchObject({ state: "failed", error: expect.stringContaining("stopped before it finished") });
+  }, 120_000);
 });

@@ -23,7 +23,11 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     sample: "/api/experiments/999999",
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
   },
-  "experiments/bundle": { sample: "/api/experiments/bundle", methods: { POST: ["admin", "researcher"] } },
+  "experiments/bundle": { sample: "/api/experiments/bundle", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "experiments/[experimentId]/bundle": {
+    sample: "/api/experiments/999999/bundle",
+    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
+  },
   "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/paper-table": { sample: "/api/experiments/999999/paper-table", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/jobs/[jobId]": {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { test, expect, allowConsoleErrors, requestStatus } from "./fixtures";
+import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
@@ -66,7 +66,6 @@ test.afterAll(async () => {
 
 test("a researcher imports another lab's bundle; the run opens marked as imported, with its run card", async ({ browser }) => {
   test.setTimeout(120_000);
-  allowConsoleErrors(requestStatus(400, "/api/experiments/bundle")); // the file that is not a bundle, refused on purpose
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/experiments`);
@@ -79,6 +78,17 @@ test("a researcher imports another lab's bundle; the run opens marked as importe
   await expect(page.getByTestId("imported")).toContainText("Imported from other-lab.palbundle (experiment 1 there");
   await page.screenshot({ path: path.join("test-results", "bundle-imported-experiment.png") });
 
+  // Its bundle, built in the background and then downloaded as the file the build wrote.
+  const bundleBox = page.getByTestId("bundle-download");
+  await bundleBox.getByRole("button", { name: "Build bundle" }).click();
+  const download = bundleBox.getByRole("link", { name: /Download bundle \(\d+\.\d MB\)/ });
+  await expect(download).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: path.join("test-results", "bundle-built.png") });
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  const saved = path.join(dir, "downloaded.palbundle");
+  await file.saveAs(saved);
+  expect(fs.readFileSync(saved).subarray(0, 15).toString()).toBe("SQLite format 3");
+
   // Once more: the same run is not duplicated.
   await page.goto(`${e2eState().baseURL}/experiments`);
   await page.getByTestId("import-bundle").locator("input[type=file]").setInputFiles(bundle);
@@ -89,6 +99,7 @@ test("a researcher imports another lab's bundle; the run opens marked as importe
   fs.writeFileSync(junk, "just some notes, not a database");
   await page.getByTestId("import-bundle").locator("input[type=file]").setInputFiles(junk);
   await expect(page.getByTestId("import-bundle").getByRole("alert")).toContainText("notes.palbundle is not a SQLite file");
+  await page.screenshot({ path: path.join("test-results", "bundle-import-refused.png") });
 
   await page.goto(`${e2eState().baseURL}/api/experiments/${id}/export?format=card-html&inline=1`);
   await expect(page.getByRole("heading", { name: /Run card: experiment/ })).toBeVisible();

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { getDb } from "@/db/client";
 import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
 import { importBundle } from "@/lib/bundles/import";
 import { verifyBundle, type VerifyReport } from "@/lib/bundles/verify";
 import { runCardOfBundle, runCardOfExperiment } from "@/lib/bundles/run-card";
+import { updateTask } from "@/lib/bundles/tasks";
+import { AppError } from "@/lib/errors";
 import { SUMMARIES } from "./summaries";
 import { CliError } from "../errors";
 
@@ -14,6 +16,29 @@ const idArg = (s: string) => {
   if (!/^\d+$/.test(s)) throw new CliError(`experiment: "${s}" is not an experiment id`);
   return Number(s);
 };
+
+/** The web's background tasks (lib/bundles/tasks.ts) run these commands with a status file to write. */
+const statusOption = () =>
+  new Option("--status <file>", "write progress and the outcome to this status file (the web app's tasks)").hideHelp();
+
+/** Runs `fn` reporting to the status file `status` (when given): its steps, then ready or failed. */
+async function withStatus<R>(
+  status: string | undefined,
+  fn: (onStep: (done: number, total: number, what: string) => void) => Promise<R>,
+): Promise<R> {
+  let last = 0;
+  const onStep = (done: number, total: number, step: string) => {
+    if (!status || Date.now() - last < 200) return;
+    last = Date.now();
+    updateTask(status, { done, total, step });
+  };
+  try {
+    return await fn(onStep);
+  } catch (e) {
+    if (status) updateTask(status, { state: "failed", error: e instanceof AppError || e instanceof CliError ? e.message : String(e) });
+    throw e;
+  }
+}
 
 function printReport(r: VerifyReport): void {
   const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -26,6 +51,12 @@ function printReport(r: VerifyReport): void {
   say(
     `memory versions: ${r.memory.versions}, identical ${r.memory.identical}${r.memory.different.length ? `, different: ${r.memory.different.join(", ")}` : ""}`,
   );
+  if (r.batches.batches)
+    say(
+      `judge batches: ${r.batches.batches}, lines used ${r.batches.lines}, replayed from the bundle ${r.batches.replayed}${
+        r.batches.notAsked.length ? `; not asked by the replay: ${r.batches.notAsked.slice(0, 5).join(", ")}` : ""
+      }`,
+    );
   say(`paper tables: ${r.tables.identical ? "identical" : "different"}`);
   say(
     r.ok
@@ -44,8 +75,10 @@ export function registerBundle(program: Command): void {
     .requiredOption("--out <file>", "the bundle file to create (refused when it exists); a name ending in .gz is gzip-compressed")
     .option("--with-data", "also carry the data set's rows the run read (for a lab that lacks the data set)")
     .option("--json", "machine-readable output")
-    .action(async (experiment: string, o: { out: string; withData?: boolean; json?: boolean }) => {
-      const r = await exportBundleTo(getDb(), idArg(experiment), o.out, { withData: o.withData });
+    .addOption(statusOption())
+    .action(async (experiment: string, o: { out: string; withData?: boolean; json?: boolean; status?: string }) => {
+      const r = await withStatus(o.status, (onStep) => exportBundleTo(getDb(), idArg(experiment), o.out, { withData: o.withData, onStep }));
+      if (o.status) updateTask(o.status, { state: "ready", bytes: r.bytes, step: "done" });
       if (o.json) console.log(JSON.stringify(r));
       else
         console.log(
@@ -58,8 +91,17 @@ export function registerBundle(program: Command): void {
     .description("import a bundle's run as a new experiment, marked as imported (a run imported before is not duplicated)")
     .argument("<file>", "a file written by `pal bundle export`")
     .option("--json", 'machine-readable output: {"experiment": {"id": …}}')
-    .action(async (file: string, o: { json?: boolean }) => {
-      const r = await withPlainBundle(file, (plain) => importBundle(getDb(), plain, { source: path.basename(file) }));
+    .addOption(statusOption())
+    .addOption(new Option("--source <name>", "the name the import records as where the bundle came from").hideHelp())
+    .addOption(new Option("--imported-by <user>", "the user importing (the web app)").hideHelp())
+    .action(async (file: string, o: { json?: boolean; status?: string; source?: string; importedBy?: string }) => {
+      const source = o.source ?? path.basename(file);
+      const importedBy = o.importedBy && /^\d+$/.test(o.importedBy) ? Number(o.importedBy) : null;
+      const r = await withStatus(o.status, (onStep) =>
+        withPlainBundle(file, (plain) => importBundle(getDb(), plain, { source, importedBy, onStep })),
+      );
+      if (o.status)
+        updateTask(o.status, { state: "ready", experimentId: r.experimentId, alreadyImported: r.alreadyImported, step: "done" });
       if (o.json) console.log(JSON.stringify({ experiment: { id: r.experimentId }, alreadyImported: r.alreadyImported, ms: r.ms }));
       else if (r.alreadyImported) console.log(`this run is here already as experiment ${r.experimentId}; nothing was imported`);
       else

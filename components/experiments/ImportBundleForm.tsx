@@ -1,28 +1,62 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
-type State = { kind: "idle" } | { kind: "busy" } | { kind: "done"; id: number; again: boolean } | { kind: "error"; message: string };
+type Task = {
+  state: "running" | "ready" | "failed";
+  step: string;
+  done: number;
+  total: number;
+  error?: string;
+  experimentId?: number;
+  alreadyImported?: boolean;
+};
+type State =
+  | { kind: "idle" }
+  | { kind: "uploading" }
+  | { kind: "importing"; token: string; task: Task | null }
+  | { kind: "done"; id: number; again: boolean }
+  | { kind: "error"; message: string };
 
-/** The Experiments page's bundle import: the picked file is the request body (POST /api/experiments/bundle). */
+/**
+ * The Experiments page's bundle import: the picked file is uploaded as the request body (POST
+ * /api/experiments/bundle), imported in the background, and its progress polled until the run's link.
+ */
 export function ImportBundleForm() {
   const [state, setState] = useState<State>({ kind: "idle" });
+  const token = state.kind === "importing" ? state.token : null;
+
+  useEffect(() => {
+    if (!token) return;
+    const timer = setInterval(async () => {
+      const res = await fetch(`/api/experiments/bundle?task=${token}`).catch(() => null);
+      const body = (await res?.json().catch(() => null)) as { task?: Task; error?: string } | null;
+      const t = body?.task;
+      if (!res?.ok || !t) setState({ kind: "error", message: body?.error ?? "the import's status cannot be read" });
+      else if (t.state === "ready" && t.experimentId) setState({ kind: "done", id: t.experimentId, again: !!t.alreadyImported });
+      else if (t.state === "failed") setState({ kind: "error", message: t.error ?? "the import failed" });
+      else setState({ kind: "importing", token, task: t });
+    }, 700);
+    return () => clearInterval(timer);
+  }, [token]);
+
   async function upload(file: File) {
-    setState({ kind: "busy" });
+    setState({ kind: "uploading" });
     try {
       const res = await fetch(`/api/experiments/bundle?name=${encodeURIComponent(file.name)}`, {
         method: "POST",
         headers: { "content-type": "application/vnd.pal-bundle" },
         body: file,
       });
-      const body = (await res.json().catch(() => ({}))) as { experiment?: { id: number }; alreadyImported?: boolean; error?: string };
-      if (!res.ok || !body.experiment) setState({ kind: "error", message: body.error ?? `the import failed (HTTP ${res.status})` });
-      else setState({ kind: "done", id: body.experiment.id, again: !!body.alreadyImported });
+      const body = (await res.json().catch(() => ({}))) as { task?: string; error?: string };
+      if (!res.ok || !body.task) setState({ kind: "error", message: body.error ?? `the upload failed (HTTP ${res.status})` });
+      else setState({ kind: "importing", token: body.task, task: null });
     } catch (e) {
       setState({ kind: "error", message: e instanceof Error ? e.message : String(e) });
     }
   }
+  const busy = state.kind === "uploading" || state.kind === "importing";
   return (
     <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="import-bundle">
       <label className="flex flex-wrap items-center gap-2">
@@ -30,8 +64,8 @@ export function ImportBundleForm() {
         <span className="text-xs text-slate-500">a run exported with “Download bundle” or pal bundle export</span>
         <input
           type="file"
-          accept=".palbundle,.sqlite,.db"
-          disabled={state.kind === "busy"}
+          accept=".palbundle,.gz,.sqlite,.db"
+          disabled={busy}
           onChange={(ev) => {
             const f = ev.target.files?.[0];
             if (f) void upload(f);
@@ -40,7 +74,15 @@ export function ImportBundleForm() {
           className="text-xs"
         />
       </label>
-      {state.kind === "busy" ? <p className="mt-1 text-xs text-slate-500">Importing…</p> : null}
+      {state.kind === "uploading" ? <p className="mt-1 text-xs text-slate-500">Uploading…</p> : null}
+      {state.kind === "importing" ? (
+        <p className="mt-1 text-xs text-slate-500" data-testid="import-progress">
+          Importing…{" "}
+          {state.task && state.task.total
+            ? `${Math.min(state.task.done, state.task.total)} of about ${state.task.total} steps (${state.task.step})`
+            : ""}
+        </p>
+      ) : null}
       {state.kind === "done" ? (
         <p className="mt-1 text-xs text-emerald-800" role="status">
           {state.again ? "This run is here already as " : "Imported as "}

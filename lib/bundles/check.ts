@@ -7,9 +7,19 @@ import fs from "node:fs";
 import type Database from "better-sqlite3";
 import { openSqlite } from "@/db/client";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
-import { changedReplies, readMeta, registerFunctions, type BundleMeta } from "./format";
+import { readMeta, type BundleMeta } from "./format";
+import { changedReplies } from "./cache-chunks";
 
-const REQUIRED = ["datasets", "experiments", "jobs", "job_scores", "llm_calls", "llm_cache", "memory_versions", "pal_bundle_replies"];
+const REQUIRED = [
+  "datasets",
+  "experiments",
+  "jobs",
+  "job_scores",
+  "llm_calls",
+  "memory_versions",
+  "pal_bundle_replies",
+  "pal_bundle_cache",
+];
 
 /** What a checked bundle describes, with its experiment's id in the file. */
 export type CheckedBundle = BundleMeta & { experimentId: number; datasetId: number; experimentName: string };
@@ -64,8 +74,7 @@ export function checkBundle(file: string): CheckedBundle {
       throw new InvalidInputError(`${file}: the experiment's data set hash ${e.hash} is not the bundle's ${meta.datasetHash}`);
     if (!conn.prepare("SELECT 1 FROM datasets WHERE id = ?").get(e.datasetId))
       throw new InvalidInputError(`${file}: the experiment's data set row (id ${e.datasetId}) is missing`);
-    registerFunctions(conn);
-    const changed = changedReplies(conn, "main");
+    const changed = changedReplies(conn, "main", file);
     if (changed.length)
       throw new InvalidInputError(
         `${file}: the cached reply ${changed[0].slice(0, 12)}… (${whoAsked(conn, changed[0])}) is not the one exported (its digest differs)${

@@ -2,10 +2,11 @@
  * `pal bundle export`: one experiment as a small SQLite file another lab imports and replays offline.
  * The file is a migrated PAL Studio database holding only the run: the experiment, its run record, jobs
  * and scores, the memory versions it answered from (steps and entries), the case-study marks and their
- * authors' names, the ledger rows of its jobs and memory builds and the cached replies and vectors
- * they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
+ * authors' names, the ledger rows of its jobs and memory builds and the cached replies (compressed,
+ * cache-chunks.ts) and vectors they used, plus the data set's row (name, kind, hash) and, with `withData`, the rows of the users the
  * run read. Never copied: API keys (model settings, endpoints), sessions, login attempts, password
- * hashes and e-mail addresses (authors keep their names), judge batches; endpoint URLs lose any
+ * hashes and e-mail addresses (authors keep their names); the run's judge batches travel with their
+ * remote ids and lines (no key); endpoint URLs lose any
  * user:password@ and query string.
  */
 import fs from "node:fs";
@@ -15,7 +16,8 @@ import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { projectVersionText } from "@/lib/project-version";
 import { copyRows, type CopyStep } from "./copy";
 import { dataSteps } from "./data-steps";
-import { BUNDLE_FORMAT, META_DDL, REPLY_DIGEST_SQL, registerFunctions, runUidOf, writeMeta } from "./format";
+import { BUNDLE_FORMAT, META_DDL, registerFunctions, runUidOf, writeMeta } from "./format";
+import { writeCacheChunks } from "./cache-chunks";
 
 export type ExportResult = { file: string; bytes: number; ms: number; rows: Record<string, number> };
 
@@ -58,10 +60,11 @@ function runSteps(e: number): CopyStep[] {
         memory_version_id: `CASE WHEN s.memory_version_id IN (${versions}) THEN s.memory_version_id END`,
       },
     },
+    // The judge batches its judge calls went through (their replies are among the cached ones; verify checks the replay asks each).
     {
-      table: "llm_cache",
-      where: `s.key IN (SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL)`,
-      set: { endpoint: "pal_strip_url(s.endpoint)" },
+      table: "llm_batches",
+      where: `s.experiment_id = ${e}`,
+      set: { endpoint: "pal_strip_url(s.endpoint)", judge_run_id: "NULL" },
     },
     // Vectors are cached by (endpoint, model, text) without a ledger key: those of the models the run embedded with.
     { table: "embedding_cache", where: `s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding')` },
@@ -73,7 +76,13 @@ function runSteps(e: number): CopyStep[] {
 }
 
 /** Writes experiment `id` of `db` as a bundle to `out` (refused when `out` exists). */
-export function exportBundle(db: Db, id: number, out: string, o: { withData?: boolean } = {}): ExportResult {
+export type ExportOptions = {
+  withData?: boolean;
+  /** Called before each table is copied: steps done, steps in all, the table. */
+  onStep?: (done: number, total: number, table: string) => void;
+};
+
+export function exportBundle(db: Db, id: number, out: string, o: ExportOptions = {}): ExportResult {
   const started = Date.now();
   const exp = db.$client
     .prepare(
@@ -102,10 +111,8 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
   if (!source || source === ":memory:") throw new InvalidInputError("bundle export needs a database file");
 
   const partial = `${target}.partial-${process.pid}`;
-  // Pages of 64 kB, set before the first table: a cached prompt of a few kB takes a 4 kB page of its own, a third of it empty.
   fs.closeSync(fs.openSync(partial, "wx", 0o600)); // private from its first byte, as openDb makes a database
   const pre = openSqlite(partial);
-  pre.pragma("page_size = 65536");
   for (const ddl of META_DDL) pre.exec(ddl);
   pre.close();
   const bundle = openDb(partial);
@@ -118,16 +125,29 @@ export function exportBundle(db: Db, id: number, out: string, o: { withData?: bo
     conn.pragma("synchronous = OFF");
     // The items' text index is rebuilt by whoever imports the jobs: not worth its bytes here.
     for (const t of ["jobs_text_insert", "jobs_text_update", "jobs_text_delete"]) conn.exec(`DROP TRIGGER IF EXISTS ${t}`);
+    // Nor are the ledger's indexes: an import reads the ledger whole, and the importing database has its own.
+    for (const name of conn
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'llm_calls' AND sql IS NOT NULL")
+      .pluck()
+      .all() as string[])
+      conn.exec(`DROP INDEX "${name}"`);
     conn.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
     // One transaction: every table is read from one snapshot of the source, whoever writes meanwhile.
     conn.transaction(() => {
-      for (const step of runSteps(id)) rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
-      if (o.withData) {
-        const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
-        for (const step of dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null))
-          rows[step.table] = copyRows(conn, "src", "main", step);
-      }
-      conn.exec(`INSERT INTO pal_bundle_replies (key, digest) SELECT c.key, ${REPLY_DIGEST_SQL} FROM llm_cache c`);
+      const users = "SELECT user_key FROM main.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM main.memory_versions";
+      const steps = [...runSteps(id), ...(o.withData ? dataSteps(exp.dataset_kind, "src", exp.dataset_id, users, null) : [])];
+      steps.forEach((step, i) => {
+        o.onStep?.(i, steps.length + 1, step.table);
+        rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, "src", "main", step);
+      });
+      o.onStep?.(steps.length, steps.length + 1, "cached replies");
+      // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
+      rows.llm_cache = writeCacheChunks(
+        conn,
+        "src",
+        "main",
+        "SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL GROUP BY cache_key ORDER BY min(purpose), min(id)",
+      );
       writeMeta(conn, "main", {
         format: BUNDLE_FORMAT,
         runUid: runUidOf({ configHash: exp.config_hash, datasetHash: exp.dataset_hash, createdAt: exp.created_at, name: exp.name }),

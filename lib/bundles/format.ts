@@ -1,14 +1,15 @@
 /**
  * What makes a SQLite file a PAL Studio bundle: the tables of a migrated PAL Studio database holding one
  * run, plus `pal_bundle` (what it is: format, the run's identity, when and by which version it was
- * exported) and `pal_bundle_replies` (a digest of every cached reply, so a reply edited after export is
- * named on import and verify). The helpers here read and check those on an open connection.
+ * exported), `pal_bundle_replies` (a digest of every cached reply, so a reply edited after export is
+ * named on import and verify) and `pal_bundle_cache` (the cached replies, compressed: cache-chunks.ts).
+ * The helpers here read and check those on an open connection.
  */
 import type Database from "better-sqlite3";
 import { sha256 } from "@/lib/llm/hash";
 import { InvalidInputError } from "@/lib/errors";
 
-export const BUNDLE_FORMAT = "pal-bundle/1";
+export const BUNDLE_FORMAT = "pal-bundle/2";
 
 export type BundleMeta = {
   format: string;
@@ -22,10 +23,9 @@ export type BundleMeta = {
   withData: boolean;
 };
 
-/** SQL functions the copies use: a URL without credentials or query, and sha256. */
+/** SQL functions the copies use: a URL without credentials or query. */
 export function registerFunctions(conn: Database.Database): void {
   conn.function("pal_strip_url", { deterministic: true }, (u: unknown) => stripUrl(u as string | null));
-  conn.function("pal_sha256", { deterministic: true }, (s: unknown) => sha256(String(s)));
 }
 
 /** An endpoint URL as a bundle may carry it: no user:password@, no query string or fragment (keys hide there). */
@@ -44,12 +44,11 @@ export function stripUrl(url: string | null): string | null {
   }
 }
 
-/** The digest of one cache entry as the SQL expression over row `c` (the same on export and on check). */
-export const REPLY_DIGEST_SQL = `pal_sha256(c.key || char(0) || c.endpoint || char(0) || c.model || char(0) || c.request || char(0) || c.response)`;
-
 export const META_DDL = [
   "CREATE TABLE pal_bundle (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  "CREATE TABLE pal_bundle_replies (key TEXT PRIMARY KEY, digest TEXT NOT NULL)",
+  "CREATE TABLE pal_bundle_replies (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID",
+  // The cached replies, compressed (cache-chunks.ts).
+  "CREATE TABLE pal_bundle_cache (id INTEGER PRIMARY KEY, rows INTEGER NOT NULL, data BLOB NOT NULL)",
 ];
 
 export function writeMeta(conn: Database.Database, schema: string, meta: BundleMeta): void {
@@ -87,21 +86,6 @@ export function readMeta(conn: Database.Database, schema: string, file: string):
     datasetHash: need("datasetHash"),
     withData: need("withData") === "true",
   };
-}
-
-/**
- * Cache entries whose content no longer matches the digest written at export (a reply or request edited,
- * an entry added or its digest removed): their keys, at most `limit`.
- */
-export function changedReplies(conn: Database.Database, schema: string, limit = 5): string[] {
-  return (
-    conn
-      .prepare(
-        `SELECT c.key FROM "${schema}".llm_cache c LEFT JOIN "${schema}".pal_bundle_replies d ON d.key = c.key
-         WHERE d.digest IS NOT ${REPLY_DIGEST_SQL} LIMIT ${limit}`,
-      )
-      .all() as Array<{ key: string }>
-  ).map((r) => r.key);
 }
 
 /** The identity of a run across databases: what it asked (config and data hashes), when it was created and its name. */

@@ -10,7 +10,7 @@ import zlib from "node:zlib";
 import { pipeline } from "node:stream/promises";
 import type { Db } from "@/db/client";
 import { AppError, ConflictError, InvalidInputError } from "@/lib/errors";
-import { exportBundle, type ExportResult } from "./export";
+import { exportBundle, type ExportOptions, type ExportResult } from "./export";
 
 export const isGzipName = (file: string) => file.endsWith(".gz");
 
@@ -54,7 +54,7 @@ export async function withPlainBundle<R>(file: string, fn: (plain: string) => R 
 }
 
 /** exportBundle, gzip-compressed when `out` ends in .gz. */
-export async function exportBundleTo(db: Db, id: number, out: string, o: { withData?: boolean } = {}): Promise<ExportResult> {
+export async function exportBundleTo(db: Db, id: number, out: string, o: ExportOptions = {}): Promise<ExportResult> {
   if (!isGzipName(out)) return exportBundle(db, id, out, o);
   if (fs.existsSync(out)) throw new ConflictError(`${out} exists already; choose another --out file or remove it first`);
   const dir = fs.mkdtempSync(path.join(path.dirname(path.resolve(out)), ".pal-bundle-"));

@@ -19,6 +19,7 @@ import { copyRows, idOffset, type CopyStep } from "./copy";
 import { dataSteps, dataTables } from "./data-steps";
 import { checkBundle, type CheckedBundle } from "./check";
 import { registerFunctions, runUidOf } from "./format";
+import { importCacheChunks } from "./cache-chunks";
 
 export type ImportOptions = {
   /** How the import names where the bundle came from (default: the file's name). */
@@ -29,6 +30,10 @@ export type ImportOptions = {
   replay?: boolean;
   /** Where the data set's rows come from when this database lacks them and the bundle does not carry them (verify: PAL_DB). */
   dataFrom?: Db;
+  /** Called before each table is copied: tables done, about how many in all, the table. */
+  onStep?: (done: number, total: number, table: string) => void;
+  /** The bundle as checkBundle described it already (verify checks it once). */
+  checked?: CheckedBundle;
 };
 
 export type ImportResult = {
@@ -99,7 +104,7 @@ function authorFor(conn: Database.Database, name: string | null): number {
 
 export function importBundle(db: Db, file: string, o: ImportOptions = {}): ImportResult {
   const started = Date.now();
-  const meta = checkBundle(file);
+  const meta = o.checked ?? checkBundle(file);
   const conn = db.$client;
   registerFunctions(conn);
   if (!o.replay) {
@@ -120,7 +125,12 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   const fromBundle = datasetId === null && local === null;
   const e = meta.experimentId;
   const rows: Record<string, number> = {};
-  const run = (from: string, step: CopyStep) => (rows[step.table] = (rows[step.table] ?? 0) + copyRows(conn, from, "main", step));
+  let done = 0;
+  const progress = (table: string) => o.onStep?.(done++, 20, table);
+  const run = (from: string, s: CopyStep) => {
+    progress(s.table);
+    rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+  };
 
   conn.exec(`ATTACH DATABASE ${q(file)} AS b`);
   if (local) conn.exec(`ATTACH DATABASE ${q(local.file)} AS l`);
@@ -136,6 +146,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           "job_scores",
           "case_marks",
           "llm_calls",
+          "llm_batches",
           "datasets",
           ...dataTables(meta.datasetKind),
         ];
@@ -196,6 +207,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               error: "NULL",
               finished_at_start: "NULL",
               created_by: "NULL",
+              // A batch is how the judge calls were sent, not what they asked: the replay asks each one, answered from the bundle.
+              config: "json_remove(s.config, '$.judgeBatch')",
             },
           });
           run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: String(newE) } });
@@ -289,6 +302,19 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               judge_run_id: "NULL",
             },
           });
+          // Its judge batches, as a record of how the judge calls were sent (none is polled again: each has finished).
+          if (conn.prepare("SELECT 1 FROM b.sqlite_master WHERE name = 'llm_batches'").get())
+            run("b", {
+              table: "llm_batches",
+              where: "1",
+              set: {
+                id: `s.id + ${off.llm_batches}`,
+                experiment_id: exp,
+                judge_run_id: "NULL",
+                // One exported while open is never polled from here (this database has not its key).
+                status: "CASE WHEN s.status IN ('ingested', 'failed', 'expired', 'cancelled') THEN s.status ELSE 'cancelled' END",
+              },
+            });
           // The sums the triggers just wrote, as the source had them (its score sums are not kept by triggers).
           for (const table of ["experiment_groups", "experiment_score_sums", "experiment_ledger_sums"])
             run("b", { table, where: "1", set: { experiment_id: exp }, conflict: "replace" });
@@ -315,7 +341,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               o.importedBy ?? null,
             );
         }
-        run("b", { table: "llm_cache", where: "1", conflict: "ignore" });
+        progress("cached replies");
+        rows.llm_cache = importCacheChunks(conn, "b", "main", file);
         run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
         rows.experimentId = newE;
       })

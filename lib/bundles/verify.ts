@@ -21,6 +21,7 @@ import { runExperiment } from "@/lib/experiments/worker";
 import { paperTableFile } from "@/lib/experiments/paper-table";
 import { checkBundle } from "./check";
 import { importBundle } from "./import";
+import { readCacheChunks } from "./cache-chunks";
 
 export type JobDifference = { job: number; method: string; task: string; item: string; replicate: number; what: string };
 export type MissingReply = { where: string; purpose: string; requests: number };
@@ -36,6 +37,11 @@ export type VerifyReport = {
   missingReplies: MissingReply[];
   requests: number;
   memory: { versions: number; identical: number; different: string[] };
+  /**
+   * The run's judge batches: their lines whose reply a job used (the bundled ledger), and how many of
+   * those the replay asked for and was answered from the bundle (all, when the numbers replay).
+   */
+  batches: { batches: number; lines: number; replayed: number; notAsked: string[] };
   tables: { identical: boolean; note?: string };
   status: string;
   ms: number;
@@ -71,26 +77,55 @@ const canon = (text: string | null) => (text === null ? "null" : canonicalJson(J
  * model the run used and the request parameters every one of its cached requests carried (the
  * configuration's own parameters were among them), so the replay's requests hash as the run's did.
  */
-function configureRoles(replay: Db, bundle: Database.Database): void {
+function configureRoles(replay: Db, bundle: Database.Database, file: string): void {
   const configs = bundle
     .prepare("SELECT config, endpoint, model, count(*) AS n FROM llm_calls GROUP BY config, endpoint, model ORDER BY n DESC")
     .all() as Array<{ config: string; endpoint: string; model: string }>;
+  const configsOf = new Map<string, Set<string>>();
+  for (const r of bundle.prepare("SELECT DISTINCT cache_key AS k, config FROM llm_calls WHERE cache_key IS NOT NULL").all() as Array<{
+    k: string;
+    config: string;
+  }>)
+    configsOf.set(r.k, (configsOf.get(r.k) ?? new Set()).add(r.config));
+  // A batched call's stored request carries the output budget its batch line was sent with, which the
+  // online call adds when it sends (not in its key): those count only for a configuration with no other
+  // request, and without the budget.
+  const batched = new Set<string>();
+  if (bundle.prepare("SELECT 1 FROM sqlite_master WHERE name = 'llm_batches'").get())
+    for (const lines of bundle.prepare("SELECT lines FROM llm_batches").pluck().all() as Array<string | null>)
+      for (const l of JSON.parse(lines ?? "[]") as Array<{ key: string }>) batched.add(l.key);
+  // Per configuration: the parameters (canonical) every one of its requests carried, and their values.
+  const seen = new Map<string, Array<{ params: Record<string, unknown>; batched: boolean }>>();
+  for (const rows of readCacheChunks(bundle, "main", file))
+    for (const r of rows) {
+      const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
+      for (const config of configsOf.get(r.key) ?? []) {
+        const list = seen.get(config) ?? [];
+        list.push({ params, batched: batched.has(r.key) });
+        seen.set(config, list);
+      }
+    }
+  const common = new Map<string, Record<string, string>>();
+  const values = new Map<string, Map<string, unknown>>();
+  for (const [config, list] of seen) {
+    const online = list.filter((x) => !x.batched);
+    const use = online.length
+      ? online.map((x) => x.params)
+      : list.map(({ params: { max_tokens: _a, max_completion_tokens: _b, ...rest } }) => (void _a, void _b, rest));
+    for (const params of use) {
+      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
+      const had = common.get(config);
+      if (!had) {
+        common.set(config, now);
+        values.set(config, new Map(Object.entries(params)));
+      } else for (const k of Object.keys(had)) if (had[k] !== now[k]) delete had[k];
+    }
+  }
   const done = new Set<string>();
-  const requests = bundle.prepare("SELECT request FROM llm_cache WHERE key IN (SELECT cache_key FROM llm_calls WHERE config = ?)");
   for (const c of configs) {
     if (done.has(c.config)) continue;
     done.add(c.config);
-    let common: Record<string, string> | null = null;
-    const values = new Map<string, unknown>();
-    for (const r of requests.iterate(c.config) as Iterable<{ request: string }>) {
-      const params = (JSON.parse(r.request) as { params?: Record<string, unknown> }).params ?? {};
-      const now = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, canonicalJson(v)]));
-      if (common === null) {
-        common = now;
-        for (const [k, v] of Object.entries(params)) values.set(k, v);
-      } else for (const k of Object.keys(common)) if (common[k] !== now[k]) delete common[k];
-    }
-    const params = Object.fromEntries(Object.keys(common ?? {}).map((k) => [k, values.get(k)]));
+    const params = Object.fromEntries(Object.keys(common.get(c.config) ?? {}).map((k) => [k, values.get(c.config)!.get(k)]));
     saveModelSetting(replay, { name: c.config, baseUrl: c.endpoint, model: c.model, params: Object.keys(params).length ? params : null });
   }
 }
@@ -117,6 +152,35 @@ function memoryOf(conn: Database.Database, experimentId: number): Map<string, st
   return out;
 }
 
+/**
+ * The bundled judge batches' lines that a job used (an accepted ledger row of a job names the key) and
+ * whether the replay asked for each one and had it answered from the bundle (a cache hit).
+ */
+function batchesReplayed(bundled: Database.Database, replay: Database.Database): VerifyReport["batches"] {
+  const has = bundled.prepare("SELECT 1 FROM sqlite_master WHERE name = 'llm_batches'").get();
+  if (!has) return { batches: 0, lines: 0, replayed: 0, notAsked: [] };
+  const rows = bundled.prepare("SELECT id, lines FROM llm_batches ORDER BY id").all() as Array<{ id: number; lines: string | null }>;
+  const used = new Set(
+    bundled
+      .prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE job_id IS NOT NULL AND status = 'ok' AND cache_key IS NOT NULL")
+      .pluck()
+      .all() as string[],
+  );
+  const asked = new Set(
+    replay.prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE cache_hit = 1 AND cache_key IS NOT NULL").pluck().all() as string[],
+  );
+  let lines = 0;
+  let replayed = 0;
+  const notAsked: string[] = [];
+  for (const b of rows)
+    for (const l of (JSON.parse(b.lines ?? "[]") as Array<{ key: string; purpose: string }>).filter((x) => used.has(x.key))) {
+      lines++;
+      if (asked.has(l.key)) replayed++;
+      else notAsked.push(`batch ${b.id}: ${l.purpose} (${l.key.slice(0, 12)}…)`);
+    }
+  return { batches: rows.length, lines, replayed, notAsked };
+}
+
 function tablesOf(db: Db, id: number): string {
   try {
     return paperTableFile(db, id, "markdown").body;
@@ -141,9 +205,9 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
   const bundled = openSqlite(bundledCopy, { fileMustExist: true });
   const replay = openDb(path.join(dir, "replay.db"));
   try {
-    const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom });
+    const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom, checked: meta });
     const id = imported.experimentId;
-    configureRoles(replay, bundled);
+    configureRoles(replay, bundled, file);
     const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });
     let finished = 0;
     const status = await runExperiment(replay, id, deps, {
@@ -188,6 +252,8 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     const memAfter = memoryOf(replay.$client, id);
     const memDifferent = [...memBefore].filter(([k, v]) => memAfter.get(k) !== v).map(([k]) => k);
 
+    const batches = batchesReplayed(bundled, replay.$client);
+
     const bundledDb = drizzle(bundled, { schema }) as unknown as Db;
     const tBefore = tablesOf(bundledDb, meta.experimentId);
     const tAfter = tablesOf(replay, id).replaceAll(`Experiment ${id} `, `Experiment ${meta.experimentId} `);
@@ -202,12 +268,13 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
       missingReplies: missing,
       requests,
       memory: { versions: memBefore.size, identical: memBefore.size - memDifferent.length, different: memDifferent },
+      batches,
       tables: tablesSame ? { identical: true } : { identical: false, note: "the paper tables of the replay differ from the bundled ones" },
       status,
       ms: Date.now() - started,
       ok: false,
     };
-    report.ok = different.length === 0 && requests === 0 && memDifferent.length === 0 && tablesSame;
+    report.ok = different.length === 0 && requests === 0 && memDifferent.length === 0 && tablesSame && batches.notAsked.length === 0;
     return report;
   } finally {
     replay.$client.close();

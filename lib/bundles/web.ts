@@ -1,32 +1,59 @@
 /**
- * Bundles over HTTP: the experiment page's "Download bundle" (written to a private temp file, read back,
- * removed) and the Experiments page's import (the uploaded file streamed to a temp file under a size
- * limit, then imported as the CLI does).
+ * Bundles over HTTP, off the request path (tasks.ts): the experiment page's "Build bundle" starts
+ * `pal bundle export` in the background and the download serves the file it wrote; the Experiments
+ * page's import streams the upload to a file (under a size limit) and starts `pal bundle import`.
+ * The pages poll the tasks' status.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Db } from "@/db/client";
-import { AppError, InvalidInputError } from "@/lib/errors";
+import { AppError, ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { MAX_UPLOAD_BYTES } from "@/lib/datasets/upload-limits";
-import { exportBundle } from "./export";
-import { importBundle, type ImportResult } from "./import";
-import { withPlainBundle } from "./gzip";
+import { exportFiles, importFiles, newToken, readTask, startTask, type BundleTask } from "./tasks";
 
 /** The upload's media type (POST /api/experiments/bundle). */
 export const BUNDLE_MEDIA_TYPE = "application/vnd.pal-bundle";
 
-export function bundleDownload(db: Db, id: number, withData: boolean): { body: Buffer; filename: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bundle-"));
-  try {
-    const file = path.join(dir, `experiment-${id}.palbundle`);
-    exportBundle(db, id, file, { withData });
-    return { body: fs.readFileSync(file), filename: path.basename(file) };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+const UNFINISHED = ["preparing", "queued", "running"];
+
+/** The web export of experiment `id`: its task's status (null: never built) and whether its file is there. */
+export function exportTaskOf(id: number, withData: boolean): (BundleTask & { file: string }) | null {
+  const f = exportFiles(id, withData);
+  const t = readTask(f.status);
+  if (!t) return null;
+  if (t.state === "ready" && !fs.existsSync(f.bundle))
+    return { ...t, state: "failed", error: "the built file is gone; build it again", file: f.bundle };
+  return { ...t, file: path.basename(f.bundle) };
+}
+
+/** Starts building experiment `id`'s bundle (a build under way is returned as it is). */
+export function startBundleExport(db: Db, id: number, withData: boolean): BundleTask {
+  const e = db.$client.prepare("SELECT status FROM experiments WHERE id = ?").get(id) as { status: string } | undefined;
+  if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
+  if (UNFINISHED.includes(e.status))
+    throw new ConflictError(`experiment ${id} is ${e.status}: a bundle holds a run that has stopped (pause it or let it finish)`);
+  const f = exportFiles(id, withData);
+  const now = readTask(f.status);
+  if (now?.state === "running") return now;
+  fs.rmSync(f.bundle, { force: true });
+  return startTask(f.status, { kind: "export" }, ["export", String(id), "--out", f.bundle, ...(withData ? ["--with-data"] : [])]);
+}
+
+/** The built bundle of experiment `id` as a stream to send (refused when none is ready). */
+export function readyBundle(id: number, withData: boolean): { body: ReadableStream<Uint8Array>; filename: string; bytes: number } {
+  const t = exportTaskOf(id, withData);
+  if (!t || t.state !== "ready")
+    throw new NotFoundError(
+      `experiment ${id} has no bundle built${t?.state === "running" ? " yet (it is being built)" : ""}: build it first`,
+    );
+  const f = exportFiles(id, withData).bundle;
+  return {
+    body: Readable.toWeb(fs.createReadStream(f)) as ReadableStream<Uint8Array>,
+    filename: path.basename(f),
+    bytes: fs.statSync(f).size,
+  };
 }
 
 /** A bundle too large for the web import (the CLI has no limit). */
@@ -40,18 +67,13 @@ class BundleTooLargeError extends AppError {
   }
 }
 
-/** Imports an uploaded bundle (the request body is the file) as `user`. */
-export async function importUploadedBundle(
-  db: Db,
-  body: ReadableStream<Uint8Array> | null,
-  name: string,
-  userId: number,
-): Promise<ImportResult> {
+/** Saves an uploaded bundle (the request body is the file) and starts importing it as `userId`; returns the task's token. */
+export async function startUploadedImport(body: ReadableStream<Uint8Array> | null, name: string, userId: number): Promise<string> {
   if (!body) throw new InvalidInputError("empty upload: send the bundle file as the request body");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bundle-up-"));
-  const file = path.join(dir, "upload.palbundle");
+  const token = newToken();
+  const f = importFiles(token);
+  let bytes = 0;
   try {
-    let bytes = 0;
     await pipeline(
       Readable.fromWeb(body as never),
       async function* (chunks: AsyncIterable<Buffer>) {
@@ -61,22 +83,36 @@ export async function importUploadedBundle(
           yield c;
         }
       },
-      fs.createWriteStream(file, { mode: 0o600 }),
+      fs.createWriteStream(f.upload, { mode: 0o600 }),
     );
     if (bytes === 0) throw new InvalidInputError("empty upload: send the bundle file as the request body");
-    const source =
-      path
-        .basename(name)
-        .replace(/[\u0000-\u001f]/g, "")
-        .slice(0, 200) || "upload";
-    try {
-      return await withPlainBundle(file, (plain) => importBundle(db, plain, { source, importedBy: userId }));
-    } catch (e) {
-      // The temp file's path means nothing to the person uploading: name their file instead.
-      if (e instanceof AppError) e.message = e.message.replaceAll(file, source);
-      throw e;
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+  } catch (e) {
+    fs.rmSync(f.upload, { force: true });
+    throw e;
   }
+  const source =
+    path
+      .basename(name)
+      .replace(/[\u0000-\u001f]/g, "")
+      .slice(0, 200) || "upload";
+  startTask(
+    f.status,
+    { kind: "import", userId, source },
+    ["import", f.upload, "--source", source, "--imported-by", String(userId), "--json"],
+    f.upload,
+  );
+  return token;
+}
+
+/** An import's status, for the user who started it (or an admin); its messages name the uploaded file, not the temp path. */
+export function importTaskOf(token: string, user: { id: number; role: string }): BundleTask {
+  let f: ReturnType<typeof importFiles>;
+  try {
+    f = importFiles(token);
+  } catch {
+    throw new InvalidInputError(`task: "${token}" is not an import task`);
+  }
+  const t = readTask(f.status);
+  if (!t || (t.userId !== user.id && user.role !== "admin")) throw new NotFoundError("no such import");
+  return t.error ? { ...t, error: t.error.replaceAll(f.upload, t.source ?? "upload") } : t;
 }

@@ -25,6 +25,8 @@ import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
 import { importOf } from "@/lib/bundles/imported";
+import { exportTaskOf } from "@/lib/bundles/web";
+import { BundleDownload } from "@/components/experiments/BundleDownload";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -67,7 +69,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
-            {exportLink("bundle", "Download bundle")}
+            <BundleDownload id={id} initial={exportTaskOf(id, false)} />
             {exportLink("card-html", "Run card")}
             <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>
               Case studies

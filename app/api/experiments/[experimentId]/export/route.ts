@@ -3,7 +3,7 @@ import { withRole } from "@/lib/auth/session";
 import { exportExperiment } from "@/lib/experiments/export";
 import { exportFigure, FIGURE_FORMATS } from "@/lib/experiments/figure4";
 import { idParam } from "@/lib/http/request";
-import { bundleDownload } from "@/lib/bundles/web";
+import { readyBundle } from "@/lib/bundles/web";
 import { runCardOfExperiment } from "@/lib/bundles/run-card";
 
 /**
@@ -11,16 +11,21 @@ import { runCardOfExperiment } from "@/lib/bundles/run-card";
  * self-contained HTML figure; for the case studies `task`, `item`, `method`, `tag` and `q` narrow the list.
  * `?format=figure-html|figure-svg|figure-print`: Figure 4 of one topic, with the figure page's options (`task`, `item`,
  * `m`, `run`, `turns`, `fields`, `width`); `inline=1` shows it instead of downloading (the page's preview).
- * `?format=bundle` (`&data=1`: with the data set's rows): the run as a bundle (lib/bundles); `?format=card-md|card-html`: its run card.
+ * `?format=bundle` (`&data=1`: with the data set's rows): the run's bundle as built in the background (POST ../bundle;
+ * 404 when none is ready); `?format=card-md|card-html`: its run card.
  */
 export const GET = withRole<{ params: Promise<{ experimentId: string }> }>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
   const sp = new URL(req.url).searchParams;
   const format = sp.get("format") ?? "json";
   if (format === "bundle") {
-    const b = bundleDownload(getDb(), id, sp.get("data") === "1");
-    return new Response(new Uint8Array(b.body), {
-      headers: { "content-type": "application/vnd.sqlite3", "content-disposition": `attachment; filename="${b.filename}"` },
+    const b = readyBundle(id, sp.get("data") === "1");
+    return new Response(b.body, {
+      headers: {
+        "content-type": "application/vnd.sqlite3",
+        "content-length": String(b.bytes),
+        "content-disposition": `attachment; filename="${b.filename}"`,
+      },
     });
   }
   if (format === "card-md" || format === "card-html") {

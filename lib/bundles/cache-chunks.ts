@@ -1,0 +1,127 @@
+/**
+ * The cached requests and replies of a bundle, stored compressed: rows of llm_cache as lines of JSON,
+ * about a megabyte of them deflated into one row of `pal_bundle_cache` (the bundle's own llm_cache is
+ * empty). The prompts of one step repeat its instructions and the lines go in the order the ledger
+ * first used them, so deflate finds the repeats inside a chunk: a plain prompt of a few kB took most of
+ * a plain bundle's bytes, and one SQLite page each. Rows cross JavaScript here, in chunks: zlib on a
+ * row at a time cost a third of a millisecond per row, a chunk at a time a few per megabyte.
+ */
+import zlib from "node:zlib";
+import type Database from "better-sqlite3";
+import { InvalidInputError } from "@/lib/errors";
+import { sha256 } from "@/lib/llm/hash";
+import { stripUrl } from "./format";
+
+/** A cache row as a bundle carries it (llm_cache's columns by name). */
+export type CacheRow = Record<string, unknown> & { key: string; endpoint: string; model: string; request: string; response: string };
+
+const CHUNK_BYTES = 1 << 20;
+/** zlib's level: 1 deflates ~100 MB/s on this class of machine, 6 a third of that for a third fewer bytes. */
+const LEVEL = 3;
+
+/** The digest of one cache entry: its key, endpoint, model, request and reply (an edit to any is caught). */
+export const replyDigest = (r: CacheRow) => sha256(`${r.key}\u0000${r.endpoint}\u0000${r.model}\u0000${r.request}\u0000${r.response}`);
+
+function writeChunk(conn: Database.Database, schema: string, rows: CacheRow[]): void {
+  const data = zlib.deflateRawSync(Buffer.from(rows.map((r) => JSON.stringify(r)).join("\n"), "utf8"), { level: LEVEL });
+  conn.prepare(`INSERT INTO "${schema}".pal_bundle_cache (rows, data) VALUES (?, ?)`).run(rows.length, data);
+}
+
+/**
+ * Writes the cache entries of `fromSchema` named by `keysSql` (an SQL query of keys, in the order they
+ * are to be stored) into the bundle in `toSchema` as chunks, each with its digest in pal_bundle_replies.
+ * Endpoint URLs lose any credentials and query (format.ts stripUrl). Returns the entries written.
+ */
+export function writeCacheChunks(conn: Database.Database, fromSchema: string, toSchema: string, keysSql: string): number {
+  const keys = (conn.prepare(keysSql).pluck().all() as string[]).filter((k) => typeof k === "string");
+  const get = conn.prepare(`SELECT * FROM "${fromSchema}".llm_cache WHERE key IN (SELECT value FROM json_each(?))`);
+  const digest = conn.prepare(`INSERT INTO "${toSchema}".pal_bundle_replies (key, digest) VALUES (?, ?)`);
+  let chunk: CacheRow[] = [];
+  let bytes = 0;
+  let written = 0;
+  for (let i = 0; i < keys.length; i += 500) {
+    const slice = keys.slice(i, i + 500);
+    const byKey = new Map((get.all(JSON.stringify(slice)) as CacheRow[]).map((r) => [r.key, r]));
+    for (const k of slice) {
+      const r = byKey.get(k);
+      if (!r) continue;
+      r.endpoint = stripUrl(r.endpoint) ?? r.endpoint;
+      digest.run(r.key, replyDigest(r));
+      chunk.push(r);
+      written++;
+      bytes += r.request.length + r.response.length;
+      if (bytes >= CHUNK_BYTES) {
+        writeChunk(conn, toSchema, chunk);
+        chunk = [];
+        bytes = 0;
+      }
+    }
+  }
+  if (chunk.length) writeChunk(conn, toSchema, chunk);
+  return written;
+}
+
+/** Each chunk's cache rows of the bundle in `schema`, one chunk at a time. A damaged chunk is named. */
+export function* readCacheChunks(conn: Database.Database, schema: string, file: string): Generator<CacheRow[]> {
+  const ids = conn.prepare(`SELECT id FROM "${schema}".pal_bundle_cache ORDER BY id`).pluck().all() as number[];
+  const get = conn.prepare(`SELECT data FROM "${schema}".pal_bundle_cache WHERE id = ?`).pluck();
+  for (const id of ids) {
+    let rows: CacheRow[];
+    try {
+      const text = zlib.inflateRawSync(get.get(id) as Buffer).toString("utf8");
+      rows = text ? text.split("\n").map((l) => JSON.parse(l) as CacheRow) : [];
+    } catch (e) {
+      throw new InvalidInputError(`${file}: the cached replies' chunk ${id} cannot be read (${e instanceof Error ? e.message : e})`);
+    }
+    yield rows;
+  }
+}
+
+/** Rewrites every chunk of the bundle in `schema` as `edit` returns its rows (tests edit bundles with it). */
+export function rewriteCacheChunks(conn: Database.Database, schema: string, edit: (rows: CacheRow[]) => CacheRow[]): void {
+  const all = [...readCacheChunks(conn, schema, schema)].flat();
+  conn.prepare(`DELETE FROM "${schema}".pal_bundle_cache`).run();
+  writeChunk(conn, schema, edit(all));
+}
+
+/**
+ * Inserts the bundle's cache rows into `toSchema`.llm_cache (a key already there is kept: the same
+ * request has the same reply). Only the columns the target has are written.
+ */
+export function importCacheChunks(conn: Database.Database, fromSchema: string, toSchema: string, file: string): number {
+  const info = conn.prepare(`PRAGMA "${toSchema}".table_info(llm_cache)`).all() as Array<{ name: string; dflt_value: string | null }>;
+  const cols = info.map((c) => c.name);
+  const ins = conn.prepare(
+    `INSERT OR IGNORE INTO "${toSchema}".llm_cache (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")})`,
+  );
+  // A column the bundle's rows lack (a newer version's): its default when it is a number, else null.
+  const defaults: Record<string, unknown> = Object.fromEntries(
+    info.map((c) => [c.name, c.dflt_value !== null && /^-?\d+$/.test(c.dflt_value) ? Number(c.dflt_value) : null]),
+  );
+  let n = 0;
+  for (const rows of readCacheChunks(conn, fromSchema, file))
+    for (const r of rows) {
+      const row = { ...defaults };
+      for (const c of cols) if (r[c] !== undefined) row[c] = r[c];
+      if (row.created_at === null) row.created_at = Date.now();
+      n += ins.run(row).changes;
+    }
+  return n;
+}
+
+/** Cache entries of the bundle whose content does not match its digest (edited, or added): their keys, at most `limit`. */
+export function changedReplies(conn: Database.Database, schema: string, file: string, limit = 5): string[] {
+  const digests = new Map(
+    (conn.prepare(`SELECT key, digest FROM "${schema}".pal_bundle_replies`).all() as Array<{ key: string; digest: string }>).map((r) => [
+      r.key,
+      r.digest,
+    ]),
+  );
+  const out: string[] = [];
+  for (const rows of readCacheChunks(conn, schema, file))
+    for (const r of rows) {
+      if (digests.get(r.key) !== replyDigest(r)) out.push(r.key);
+      if (out.length >= limit) return out;
+    }
+  return out;
+}
