@@ -1,9 +1,10 @@
-/** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON, the case studies. */
+/** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON with the run record, the case studies. */
 import type { Db } from "@/db/client";
 import { csvLine } from "@/lib/csv";
 import { InvalidInputError } from "@/lib/errors";
 import { experimentResults, type ExperimentResults, type Ledger } from "./results";
 import { caseStudiesHtml, caseStudiesMarkdown, type CaseStudyFilter } from "./case-studies";
+import { runRecordOf } from "./run-record";
 
 export function resultsCsv(res: ExperimentResults): string {
   const lines = [csvLine(["task", "method", "metric", "runs", "mean", "sd", "p_vs_reference", "reference"])];
@@ -46,8 +47,10 @@ export function exportExperiment(
   if (format === "csv")
     return { body: resultsCsv(experimentResults(db, id)), contentType: "text/csv; charset=utf-8", filename: `experiment-${id}.csv` };
   if (format === "json") {
+    // The results with what the run used (models as served, parameters as sent, data set, preset, version),
+    // from the run's record: never today's settings.
     return {
-      body: JSON.stringify(experimentResults(db, id), null, 2),
+      body: JSON.stringify({ ...experimentResults(db, id), runRecord: runRecordOf(db, id) }, null, 2),
       contentType: "application/json; charset=utf-8",
       filename: `experiment-${id}.json`,
     };

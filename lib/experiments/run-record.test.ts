@@ -19,6 +19,7 @@ import { applyPreset } from "./presets";
 import { readRunRecord, refreshRunRecord, roleModel, RUN_RECORD_VERSION } from "./run-record";
 import { auditText, protocolAudit } from "./protocol-audit";
 import { experimentPaperTables, paperTableFile } from "./paper-table";
+import { exportExperiment } from "./export";
 
 describe("the run record names what the run did", () => {
   let fake: FakeOpenAI;
@@ -57,6 +58,11 @@ describe("the run record names what the run did", () => {
     expect(csv).not.toContain("gpt-4o-mini");
     expect(table.notes.join(" ")).toContain("the run's model (bar-assistant)");
     expect(table.notes.join(" ")).toMatch(/Protocol: the Reproduce HiCUPID preset, no deviation; every call as declared\./);
+    // The JSON export carries the run record: the model the run used and the temperature it sent.
+    const json = JSON.parse(exportExperiment(t.db, exp, "json").body) as { runRecord: Parameters<typeof roleModel>[0] };
+    expect(roleModel(json.runRecord, "assistant").model).toBe("bar-assistant");
+    expect(JSON.stringify(json.runRecord)).not.toContain("gpt-4o-mini");
+    expect(json.runRecord.roles.find((r) => r.role === "assistant")?.sent.map((x) => x.temperature)).toEqual([0.6]);
     vi.stubEnv("PAL_MODEL_ASSISTANT", "bar-assistant");
   });
 
