@@ -16,7 +16,7 @@ import { knownMethod } from "./method-choices";
 import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { applyPreset } from "./presets";
-import { readRunRecord, refreshRunRecord, roleModel, RUN_RECORD_VERSION } from "./run-record";
+import { readRunRecord, recordUnrecordedExperiments, refreshRunRecord, roleModel, RUN_RECORD_VERSION } from "./run-record";
 import { auditText, protocolAudit } from "./protocol-audit";
 import { experimentPaperTables, paperTableFile } from "./paper-table";
 import { exportExperiment } from "./export";
@@ -64,6 +64,17 @@ describe("the run record names what the run did", () => {
     expect(JSON.stringify(json.runRecord)).not.toContain("gpt-4o-mini");
     expect(json.runRecord.roles.find((r) => r.role === "assistant")?.sent.map((x) => x.temperature)).toEqual([0.6]);
     vi.stubEnv("PAL_MODEL_ASSISTANT", "bar-assistant");
+  });
+
+  it("an experiment from before run records gets its record from its ledger once, at the server's start", () => {
+    const before = readRunRecord(t.db, exp)!;
+    t.db.$client.prepare("DELETE FROM experiment_run_records WHERE experiment_id = ?").run(exp);
+    expect(readRunRecord(t.db, exp)).toBeNull();
+    expect(recordUnrecordedExperiments(t.db)).toEqual([exp]);
+    const made = readRunRecord(t.db, exp)!;
+    expect(roleModel(made, "assistant").model).toBe("bar-assistant");
+    expect(made.roles.map((r) => [r.role, r.config, r.requests])).toEqual(before.roles.map((r) => [r.role, r.config, r.requests]));
+    expect(recordUnrecordedExperiments(t.db)).toEqual([]); // once
   });
 
   it("a run whose replies name several models is said to be mixed", () => {

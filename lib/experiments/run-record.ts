@@ -256,7 +256,22 @@ export function readRunRecord(db: Db, experimentId: number): RunRecord | null {
   return r;
 }
 
-/** The stored record, made from the ledger when the run has none yet (a run from before records). */
+/**
+ * Experiments from before run records get theirs from their ledger once, when the server starts
+ * (lib/runtime/startup.ts), so that no page request reads a whole ledger to make one.
+ */
+export function recordUnrecordedExperiments(db: Db): number[] {
+  const ids = db.$client
+    .prepare(
+      "SELECT e.id FROM experiments e WHERE NOT EXISTS (SELECT 1 FROM experiment_run_records r WHERE r.experiment_id = e.id) ORDER BY e.id",
+    )
+    .pluck()
+    .all() as number[];
+  for (const id of ids) refreshRunRecord(db, id);
+  return ids;
+}
+
+/** The stored record, made from the ledger when the run has none yet (one imported since the server started). */
 export function runRecordOf(db: Db, experimentId: number): RunRecord {
   return readRunRecord(db, experimentId) ?? refreshRunRecord(db, experimentId);
 }
