@@ -121,6 +121,16 @@ describe("the pairwise dialogue judge on a campaign", () => {
     expect(llmJudgeRuns(db, c.id)[0]).toMatchObject({ runId: r.runId, judged: 12, failed: 0, requests: 72, running: false });
   });
 
+  it("every call of a judge run carries the run's temperature, and the ledger says so", async () => {
+    fake.setResponder(dialogueResponder);
+    const c = pairwiseCampaign();
+    const r = await runLlmJudge(db, client(), c.id, { temperature: 0.3 }, researcher);
+    expect(r.requests).toBeGreaterThan(0);
+    expect(new Set(fake.chatRequests.map((q) => q.temperature))).toEqual(new Set([0.3]));
+    const sent = db.select().from(llmCalls).where(eq(llmCalls.judgeRunId, r.runId)).all();
+    expect(new Set(sent.map((x) => x.temperature))).toEqual(new Set([0.3]));
+  });
+
   it("a margin turns a small average difference into a tie; a second run makes zero calls", async () => {
     // Preference: 7 for both, except the first of the three identical h2memory-first calls, which gives the
     // other dialogue 6: h2memory averages 7, the other 41/6 — a Win without margin, a Tie with 0.5.

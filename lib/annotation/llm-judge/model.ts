@@ -6,14 +6,14 @@ import type { ModelClient } from "@/lib/llm";
 import type { JudgeModel, JudgeRequest } from "@/lib/judges/judge";
 
 export function judgeModel(client: ModelClient, runId: number, modelConfig: string, temperature: number): JudgeModel {
-  const llm = client.withOrigin({ judgeRunId: runId });
+  // One role-bound handle for the run (as an experiment's): its temperature travels with every call.
+  const llm = client.forRun({ judge: { temperature } }).withOrigin({ judgeRunId: runId });
   const base = (c: JudgeRequest) => ({
     role: "judge" as const,
     config: modelConfig,
     purpose: c.purpose,
     replicate: c.replicate,
     language: c.language,
-    params: { temperature },
   });
   return {
     async json(c) {
