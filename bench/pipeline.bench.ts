@@ -13,6 +13,8 @@
  * and jobs fingerprints repeat from run to run; the cache keys and memory ones vary a little even on
  * unchanged code (3,052 to 3,069 requests over three runs before issue 35's changes; the cause, presumably
  * the order concurrent builds finish in, is not traced yet), so those two are compared by the tests.
+ * Then the run is exported as a bundle and verified (issue 33): verify's time against the run's, with every
+ * job identical and no request without a bundled reply.
  *
  * `npm run bench pipeline -- --users N --repeats R` runs the preset on the first N users with R runs.
  * The default, 1 user and 1 run (~3,000 requests, a few minutes on a loaded 2-core machine), is the
@@ -37,6 +39,8 @@ import { experimentProgress } from "@/lib/experiments/progress";
 import { plainPost } from "./plain-post";
 import { startFakeOpenAIThread, type ThreadedFakeOpenAI } from "@/test/fake-openai-thread";
 import { generatePalset } from "./gen-palset";
+import { exportBundleTo } from "@/lib/bundles/gzip";
+import { verifyBundle } from "@/lib/bundles/verify";
 
 const CONCURRENCY = 8;
 const FLOOR_CALLS = Number(process.env.BENCH_FLOOR_CALLS ?? 4000);
@@ -164,6 +168,18 @@ export default async function bench() {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
     );
+    // Issue 33: a bundle's verify replays every job at the runner's speed, every reply from the bundle.
+    const bundle = path.join(dir, "run.palbundle");
+    const e0 = performance.now();
+    await exportBundleTo(db, id, bundle);
+    const exportMs = performance.now() - e0;
+    const verify = await verifyBundle(bundle, { dataFrom: db, concurrency: CONCURRENCY });
+    console.log(
+      `bundle: ${(fs.statSync(bundle).size / 1e6).toFixed(1)} MB, export ${(exportMs / 1000).toFixed(1)} s; verify ${(verify.ms / 1000).toFixed(1)} s ` +
+        `(${(verify.ms / run.ms).toFixed(2)}x the run's time against the double at 0 ms): ${verify.identical} of ${verify.jobs} jobs identical, ` +
+        `${verify.requests} requests, ${verify.missingReplies.length} without a bundled reply, tables ${verify.tables.identical ? "identical" : "different"}`,
+    );
+    if (!verify.ok) throw new Error("the bundle's verify found differences");
     console.log(`load average at the end: ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
   } finally {
     agent.destroy();
