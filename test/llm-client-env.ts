@@ -6,7 +6,7 @@
 import { asc } from "drizzle-orm";
 import { beforeEach, vi } from "vitest";
 import { z } from "zod";
-import { llmCalls } from "@/db/schema";
+import { llmCache, llmCalls } from "@/db/schema";
 import { ModelClient } from "@/lib/llm/client";
 import { plainView, type View } from "@/lib/llm/client-types";
 import { createCore } from "@/lib/llm/core";
@@ -44,6 +44,13 @@ export function llmClientPerTest(respond?: Responder) {
     /** What every view of a client shares (core.ts), for the pipeline's units. */
     core: (o: Options = {}) => createCore(temp().db, fast(o)),
     ledger: () => temp().db.select().from(llmCalls).orderBy(asc(llmCalls.id)).all(),
+    /** The keys of the cached replies. */
+    cacheKeys: () =>
+      temp()
+        .db.select({ key: llmCache.key })
+        .from(llmCache)
+        .all()
+        .map((c) => c.key),
   };
 }
 

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { Req, ask, llmClientPerTest, viewOf } from "@/test/llm-client-env";
-import { llmCache } from "@/db/schema";
 import { askModel } from "./ask";
 import { ModelCallError } from "./errors";
 import { prepareCall } from "./request";
@@ -28,13 +27,7 @@ describe("askModel", () => {
     expect(second.some((m) => m.role === "assistant" && String(m.content).includes('"wrong"'))).toBe(true);
     expect(String(second[second.length - 1].content)).toMatch(/requirement/);
     // The accepted reply is cached under the call's key (the rejected one is not): hits.ts answers from it.
-    expect(
-      env.db
-        .select()
-        .from(llmCache)
-        .all()
-        .map((c) => c.key),
-    ).toEqual([call.cacheKey]);
+    expect(env.cacheKeys()).toEqual([call.cacheKey]);
   });
 
   it("after the regenerations the call fails as invalid, naming its purpose, one row per round", async () => {

@@ -4,7 +4,6 @@
  * row; invalid or cut off, its paid attempt is recorded with the raw reply and nothing is cached.
  */
 import { describe, expect, it } from "vitest";
-import { llmCache } from "@/db/schema";
 import { Req, ask, llmClientPerTest, viewOf } from "@/test/llm-client-env";
 import { acceptBatchLine, collectCall } from "./batch-calls";
 import { DeferredCallError, type CollectedCall } from "./client-types";
@@ -53,12 +52,6 @@ describe("batch calls", () => {
       ["failed", false, 12, false],
     ]);
     expect(env.ledger()[3].error).toBe("batch: rate limited");
-    expect(
-      env.db
-        .select()
-        .from(llmCache)
-        .all()
-        .map((c) => c.key),
-    ).toEqual([ok.cacheKey]);
+    expect(env.cacheKeys()).toEqual([ok.cacheKey]);
   });
 });
