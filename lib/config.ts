@@ -118,6 +118,11 @@ export const ENV_VARS = [
   // Benchmarks
   { name: "PAL_BENCH_RUNS", default: "3", description: "Runs of the PAL-Set import benchmark." },
   { name: "PAL_BENCH_FILE", default: "", description: "A generated PAL-Set file the import benchmark reuses instead of making one." },
+  {
+    name: "PAL_BENCH_SCALE",
+    default: "1",
+    description: "Share of the Mem-PAL preset's 5-user size the bundle benchmark seeds (0.2: one user's).",
+  },
 ] as const satisfies readonly EnvVar[];
 
 type Listed = (typeof ENV_VARS)[number]["name"];
