@@ -194,10 +194,17 @@ describe("llama-server in the loop", () => {
       "a schema was refused",
     ).toEqual([]);
     expect(listEndpoints(d.db).find((e) => e.name === "llama-server")).toMatchObject({ jsonMode: "json_schema", jsonModeFallback: null });
-    expect(r.code, explain(r)).toBe(0);
-    const summary = JSON.parse(r.stdout) as { memories: Array<{ status: string }>; calls: number };
-    expect(summary.memories.map((m) => m.status)).toEqual(["complete"]);
-    for (const step of ["log-graph", "situation", "topic-outline", "background"])
+    // json_schema's grammar holds every reply to the schema's shape. What a JSON schema cannot say (H2Memory's
+    // background step: each aspect named in updating_aspects has its text in updating_content) a word-salad
+    // model can still break three times running, and the build then stops (exit 3) as it would with any
+    // model: the content, never the mode. That one failure is allowed (seen once in four runs); no other is.
+    expect([0, 3], explain(r)).toContain(r.code);
+    const summary = JSON.parse(r.stdout) as { memories: Array<{ status: string; error?: string }>; calls: number };
+    const [memory] = summary.memories;
+    if (memory.status !== "complete")
+      expect(memory.error, explain(r)).toMatch(/no valid reply after \d+ tries \(the reply does not match the expected JSON: /);
+    const steps = ["log-graph", "situation", "topic-outline", ...(memory.status === "complete" ? ["background"] : [])];
+    for (const step of steps)
       expect(
         calls.some((c) => c.purpose === `h2memory.${step}` && c.status === "ok"),
         `no accepted ${step} reply`,
