@@ -213,6 +213,22 @@ export function resolvePresetConfig(raw: Record<string, unknown>, where = "confi
   return applyPreset(String(raw.preset), raw, `${where}.preset`);
 }
 
+/**
+ * Issue 31 item 3: a run's config on a data set of `kind` starts from that kind's preset; what `raw` names
+ * overrides it (applyPreset), so a run that names its methods keeps the preset's per-role parameters,
+ * retrieval, k and repeats. `preset: "none"` is the one way to the project's defaults (said aloud by the
+ * callers as deviations). Not wired yet into `pal run` / the API (see the issue's note).
+ */
+export function startFromKindPreset(raw: Record<string, unknown>, kind: string, where = "config"): Record<string, unknown> {
+  if (raw.preset === "none") {
+    const { preset: _none, ...rest } = raw;
+    return rest;
+  }
+  if (raw.preset !== undefined) return applyPreset(String(raw.preset), raw, `${where}.preset`);
+  const p = presetForKind(kind);
+  return p ? applyPreset(p.id, raw, `${where}.preset`) : raw;
+}
+
 export type PresetOverride = { path: string; preset: unknown; value: unknown };
 
 /** Leaf paths of a JSON value (arrays compared whole). */
