@@ -13,7 +13,20 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { PALSET_EN } from "@/test/fixtures";
 
 const CLOSED = "http://127.0.0.1:9/v1";
-const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement", "--users", "0000", "--json"];
+const RUN = [
+  "run",
+  "--dataset",
+  "en",
+  "--method",
+  "vanilla,vanilla-log",
+  "--repeats",
+  "1",
+  "--task",
+  "requirement",
+  "--users",
+  "0000",
+  "--json",
+];
 
 describe("pal bundle with judge batches", () => {
   const s = palRunSetup(1);

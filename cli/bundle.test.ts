@@ -52,7 +52,20 @@ describe("pal bundle", () => {
     saveModelSetting(src.db, { name: "judge:spare", model: "spare-judge", apiKey: JUDGE_KEY });
     const r = await pal(
       src.file,
-      ["run", "--dataset", "en", "--method", "h2memory,vanilla", "--task", "requirement,solution", "--users", "0000", "--json"],
+      [
+        "run",
+        "--dataset",
+        "en",
+        "--method",
+        "h2memory,vanilla",
+        "--repeats",
+        "1",
+        "--task",
+        "requirement,solution",
+        "--users",
+        "0000",
+        "--json",
+      ],
       fake.baseURL,
     );
     expect(r.code, r.stderr).toBe(0);

@@ -78,15 +78,22 @@ describe("pal run --preset", () => {
     const hc = JSON.parse(pal("run", "--dataset", "HiCUPID demo", "--dry-run", "--json").stdout);
     expect(hc.config.preset).toBe("hicupid");
     expect(hc.rows.map((r: { method: string }) => r.method)).toEqual(["0-shot", "3-shot", "bm25-k5", "dense-k5"]);
-    // --method opts out of the default (a custom run); --preset none too
-    const custom = pal("run", "--dataset", "HiCUPID demo", "--method", "full-history", "--task", "hicupid", "--dry-run", "--json");
-    expect(custom.stderr).not.toContain("running the");
-    expect(JSON.parse(custom.stdout).config.preset).toBeUndefined();
-    // ...and says what it changes from the kind's preset (issue 31: a run that names its methods left the protocol silently)
-    expect(custom.stderr).toMatch(/custom run: \d+ deviations from the hicupid preset \(Reproduce HiCUPID\):/);
-    const pal4 = pal("run", "--dataset", "en", "--method", "turn-rag", "--task", "requirement", "--dry-run");
-    expect(pal4.stderr).toMatch(/custom run: \d+ deviations from the mem-pal preset/);
-    expect(pal4.stderr).toMatch(/retriever/i);
+    // --method keeps the kind's preset (issue 31): the methods named run with its settings; a bare name the preset
+    // has under two labels is both of them.
+    const named = pal("run", "--dataset", "HiCUPID demo", "--method", "full-history", "--task", "hicupid", "--dry-run", "--json");
+    expect(named.stderr).toContain("no --preset: the methods you named run under the hicupid preset (Reproduce HiCUPID)");
+    const nc = JSON.parse(named.stdout);
+    expect(nc.config.preset).toBe("hicupid");
+    expect(nc.rows.map((r: { method: string }) => r.method)).toEqual(["0-shot", "3-shot"]);
+    expect(nc.config.models.assistant.temperature).toBe(0.6);
+    const pal4 = JSON.parse(pal("run", "--dataset", "en", "--method", "turn-rag", "--task", "requirement", "--dry-run", "--json").stdout);
+    expect(pal4.config).toMatchObject({ preset: "mem-pal", retriever: "dense", repeats: 3 });
+    expect(pal4.config.methods).toEqual([{ name: "turn-rag", options: { k: 3 } }]);
+    expect(pal4.preset.changes.map((c: { setting: string }) => c.setting)).not.toContain("retriever");
+    // --preset none: the project's defaults, and what that changes from the kind's preset said aloud
+    const custom = pal("run", "--dataset", "en", "--preset", "none", "--method", "turn-rag", "--task", "requirement", "--dry-run");
+    expect(custom.stderr).toMatch(/custom run: \d+ deviations from the mem-pal preset \(Reproduce Mem-PAL\):/);
+    expect(custom.stderr).toMatch(/retriever: bm25 \(preset: dense\)/);
     const none = pal("run", "--dataset", "HiCUPID demo", "--preset", "none", "--dry-run");
     expect(none.stderr.trim()).toBe("pal: a custom run (--preset none) needs --method or --config with methods");
   });

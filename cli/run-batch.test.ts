@@ -10,7 +10,20 @@ import { palRunSetup, runPal } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
-const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement", "--users", "0000,0001", "--json"];
+const RUN = [
+  "run",
+  "--dataset",
+  "en",
+  "--method",
+  "vanilla,vanilla-log",
+  "--repeats",
+  "1",
+  "--task",
+  "requirement",
+  "--users",
+  "0000,0001",
+  "--json",
+];
 type Out = { experiment: { id: number }; results: unknown };
 
 describe("pal run --batch-judge", () => {

@@ -18,7 +18,19 @@ import { openDb } from "@/db/client";
 import { experimentReplies } from "@/test/experiment-replies";
 
 const LEASE_MS = 600;
-const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4"];
+const RUN = [
+  "run",
+  "--dataset",
+  "en",
+  "--method",
+  "vanilla,vanilla-log",
+  "--repeats",
+  "1",
+  "--task",
+  "requirement,solution",
+  "--concurrency",
+  "4",
+];
 const MODELS = { PAL_MODEL_ASSISTANT: "assistant-model", PAL_MODEL_USER_SIMULATOR: "simulator-model", PAL_MODEL_JUDGE: "judge-model" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

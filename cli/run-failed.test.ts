@@ -9,7 +9,7 @@ import { palRunSetup, runPal } from "@/test/pal-cli";
 import { experimentReplies, firstMessage } from "@/test/experiment-replies";
 import type { ChatRequest } from "@/test/fake-openai";
 
-const RUN = ["run", "--dataset", "en", "--method", "vanilla", "--task", "requirement", "--json"];
+const RUN = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "requirement", "--json"];
 
 describe("pal run: replies cut off at max_tokens", () => {
   const s = palRunSetup(1);

@@ -42,7 +42,7 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
     const r = await runPal(
       t.file,
       fake.baseURL,
-      ["run", "--dataset", "en", "--method", "h2memory", "--task", "requirement", "--users", "0000"],
+      ["run", "--dataset", "en", "--method", "h2memory", "--repeats", "1", "--task", "requirement", "--users", "0000"],
       {
         env: { PAL_LLM_RETRIES: "0", PAL_MODEL_EMBEDDING: "embed-model" },
       },
@@ -88,7 +88,21 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
       const r = await runPal(
         u.file,
         fake.baseURL,
-        ["run", "--dataset", "en", "--method", "memorybank", "--task", "requirement", "--users", "0000", "--max-calls", "2"],
+        [
+          "run",
+          "--dataset",
+          "en",
+          "--method",
+          "memorybank",
+          "--repeats",
+          "1",
+          "--task",
+          "requirement",
+          "--users",
+          "0000",
+          "--max-calls",
+          "2",
+        ],
         {
           env: { PAL_MODEL_EMBEDDING: "embed-model" },
         },

@@ -30,6 +30,8 @@ describe("pal run: progress into a pipe, and --retry-failed", () => {
       "en",
       "--method",
       "vanilla,vanilla-log",
+      "--repeats",
+      "1",
       "--task",
       "requirement,solution",
       "--concurrency",
@@ -65,7 +67,7 @@ describe("pal run: progress into a pipe, and --retry-failed", () => {
       }
       return normal(req);
     });
-    const args = ["run", "--dataset", "en", "--method", "vanilla", "--task", "solution", "--json"];
+    const args = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "solution", "--json"];
     const first = await runPal(file, s.fake.baseURL, args);
     expect(first.code, first.stderr).toBe(3);
     expect(refused).toBe(2);

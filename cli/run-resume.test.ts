@@ -9,7 +9,20 @@ import { palRunSetup, runPal } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
-const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "4", "--json"];
+const RUN = [
+  "run",
+  "--dataset",
+  "en",
+  "--method",
+  "vanilla,vanilla-log",
+  "--repeats",
+  "1",
+  "--task",
+  "requirement,solution",
+  "--concurrency",
+  "4",
+  "--json",
+];
 
 describe("pal run: SIGKILL and resume", () => {
   const s = palRunSetup(2, { latencyMs: 40 });
@@ -78,6 +91,8 @@ describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
       fs.writeFileSync(
         cfgFile,
         JSON.stringify({
+          // The project's defaults, not the HiCUPID preset's (whose full-history is two settings, 0-shot and 3-shot).
+          preset: "none",
           methods: [{ name: "full-history" }, { name: "rag-utterance", label: "rag-k15", options: { k: 15 } }, { name: "recursum" }],
           tasks: ["hicupid"],
           hicupid: { splits: ["test_1"], judges: ["judge", "judge:second"] },
@@ -109,7 +124,7 @@ describe("pal run --config --dry-run (HiCUPID settings with labels)", () => {
       expect(out.withBuilds.calls).toEqual({ min: out.total.calls.total + b.total.min, max: out.total.calls.total + b.total.max });
       const table = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile, "--dry-run"]);
       expect(table.stdout).toContain(`recursum\texact\t${n} (0)\t${b.calls.assistant.max}\t`);
-      fs.writeFileSync(cfgFile, JSON.stringify({ methods: [{ name: "gold", options: { shots: 2 } }], tasks: ["hicupid"] }));
+      fs.writeFileSync(cfgFile, JSON.stringify({ preset: "none", methods: [{ name: "gold", options: { shots: 2 } }], tasks: ["hicupid"] }));
       const bad = await pal(t.file, "http://127.0.0.1:9", ["run", "--dataset", "hc", "--config", cfgFile]);
       expect(bad.code).toBe(1);
       // After the deviations from the preset (stderr), the error names the field.

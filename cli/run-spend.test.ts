@@ -15,7 +15,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 // no transport retries: each paid attempt in the ledger is one the run itself asked for
 const pal = (dbFile: string, baseURL: string, args: string[]) => runPal(dbFile, baseURL, args, { env: { PAL_LLM_RETRIES: "0" } });
 
-const VANILLA_REQUIREMENT = ["run", "--dataset", "en", "--method", "vanilla", "--task", "requirement"];
+const VANILLA_REQUIREMENT = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "requirement"];
 
 type Row = { status: string; cache_hit: number; prompt_tokens: number; completion_tokens: number };
 function ledgerRows(file: string): Row[] {

@@ -51,6 +51,8 @@ test.beforeAll(async () => {
     "PAL-Set demo (en)",
     "--method",
     "vanilla,vanilla-log",
+    "--repeats",
+    "1",
     "--task",
     "requirement",
     "--users",

@@ -32,7 +32,21 @@ test("a run whose replies are all invalid pauses itself; the page shows the reas
   const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(
       "node",
-      ["bin/pal.mjs", "run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla", "--task", "requirement", "--users", "0000", "--json"],
+      [
+        "bin/pal.mjs",
+        "run",
+        "--dataset",
+        "PAL-Set demo (en)",
+        "--method",
+        "vanilla",
+        "--repeats",
+        "1",
+        "--task",
+        "requirement",
+        "--users",
+        "0000",
+        "--json",
+      ],
       { env },
     );
     let stdout = "";

@@ -229,20 +229,29 @@ export function registerRun(program: Command): void {
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {
-        const named = o.preset && o.preset !== "none" ? getPreset(o.preset, "--preset") : null;
+        // The preset: --preset, else the config file's `preset` (either may be "none": the project's defaults).
+        const { preset: filePreset, ...file } = o.config ? readConfigFile(o.config) : {};
+        const presetName = o.preset ?? (filePreset === undefined ? undefined : String(filePreset));
+        const named = presetName && presetName !== "none" ? getPreset(presetName, o.preset ? "--preset" : `${o.config}: preset`) : null;
         if (!o.dataset && !(named && o.dryRun)) throw new CliError("--dataset is required (or --resume ID)");
         const ds = o.dataset ? db.select().from(datasets).where(eq(datasets.name, o.dataset)).get() : undefined;
         if (o.dataset && !ds) throw new NotFoundError(`no data set named "${o.dataset}"`);
         if (ds && named && ds.kind !== named.datasetKind) {
-          throw new CliError(`--preset ${named.id} runs on a ${named.datasetKind} data set; "${ds.name}" is ${ds.kind}`);
-        }
-        const file = o.config ? readConfigFile(o.config) : {};
-        // No preset and no methods (flag or file): the paper's protocol of the data set's kind.
-        const preset = named ?? (!o.preset && !o.method && file.methods === undefined && ds ? presetForKind(ds.kind) : null);
-        if (preset && !named)
-          process.stderr.write(
-            `no --preset or --method: running the ${preset.id} preset (${preset.label}) for this ${kindLabel(ds!.kind)} data set; --preset none or --method M for a custom run\n`,
+          throw new CliError(
+            `${o.preset ? "--preset" : "preset"} ${named.id} runs on a ${named.datasetKind} data set; "${ds.name}" is ${ds.kind}`,
           );
+        }
+        // No --preset: the paper's protocol of the data set's kind; what --method, --config and flags name overrides it
+        // (issue 31: a run that names its methods keeps the preset's retrieval, temperatures and repeats). --preset none: project defaults.
+        const preset = named ?? (!presetName && ds ? presetForKind(ds.kind) : null);
+        if (preset && !named) {
+          const namesMethods = Boolean(o.method) || file.methods !== undefined;
+          process.stderr.write(
+            namesMethods
+              ? `no --preset: the methods you named run under the ${preset.id} preset (${preset.label}) for this ${kindLabel(ds!.kind)} data set; every setting you did not name is the preset's; --preset none for the project's defaults\n`
+              : `no --preset or --method: running the ${preset.id} preset (${preset.label}) for this ${kindLabel(ds!.kind)} data set; --preset none or --method M for a custom run\n`,
+          );
+        }
         const flags = {
           // Each method named keeps its options from --config's (and then the preset's) method of that name.
           ...(o.method
@@ -268,6 +277,14 @@ export function registerRun(program: Command): void {
         if (!preset && file.methods === undefined && !o.method)
           throw new CliError("a custom run (--preset none) needs --method or --config with methods");
         const config: Record<string, unknown> = preset ? applyPreset(preset.id, { ...file, ...flags }, "--preset") : { ...file, ...flags };
+        // A preset run: what it changes from the preset (asked for by --method, --config or flags), said aloud.
+        if (preset && !o.dryRun) {
+          const changes = presetChanges(parseExperimentConfig(config));
+          if (changes.length)
+            process.stderr.write(
+              `${changes.length} change${changes.length > 1 ? "s" : ""} from the ${preset.id} preset, as asked:\n${changes.map((c) => `  ${changeLine(c)}\n`).join("")}`,
+            );
+        }
         // A custom run on a data set whose kind has a preset: what it changes from the paper's protocol, said aloud.
         const kindPreset = !preset && ds ? presetForKind(ds.kind) : null;
         if (kindPreset) {

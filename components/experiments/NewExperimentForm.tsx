@@ -149,12 +149,14 @@ export function NewExperimentForm({
     setUserSel([]);
     setSomeUsers(false);
     if (!p) {
-      // Custom starts as it always has: the first method, no task, one run, seed 0, BM25.
+      // Custom: the first method, no task and one run (a quick try; more runs are one field away). Seed and
+      // retriever are the kind's preset's, as the server starts a run without a preset from it (BM25 only when asked).
+      const kp = presetFor(kind);
       setPicked(allMethods.slice(0, 1).map((m) => m.name));
       setTaskSel([]);
       setRepeats(1);
-      setSeed(0);
-      setRetriever("bm25");
+      setSeed(Number(kp?.config.seed ?? 0));
+      setRetriever(String(kp?.config.retriever ?? "bm25"));
       return;
     }
     setPicked(p.methods.map((m) => m.key));
@@ -281,6 +283,12 @@ export function NewExperimentForm({
           <input className={input} value={name} onChange={(e) => setName(e.target.value)} placeholder="(automatic)" />
         </label>
       </div>
+      {!preset && presetFor(kind) ? (
+        <p className="text-xs text-slate-600" data-testid="custom-base">
+          A custom run starts from the {presetFor(kind)!.label} protocol: every setting you leave (method options, temperatures) is the
+          preset&apos;s, and what you change is listed on the experiment page as a change from it.
+        </p>
+      ) : null}
       {preset ? (
         <details className="rounded border border-indigo-100 bg-indigo-50/40 p-2 text-xs text-slate-700" data-testid="preset-settings">
           <summary>

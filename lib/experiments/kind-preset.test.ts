@@ -1,7 +1,8 @@
 /** Issue 31 item 3: a config without a preset on a PAL-Set or HiCUPID data set starts from that kind's preset. */
 import { describe, expect, it } from "vitest";
 import { parseExperimentConfig } from "./config";
-import { presetOverrides, startFromKindPreset } from "./presets";
+import { deviationSettings, presetOverrides, startFromKindPreset } from "./presets";
+import { modelRolesOf } from "./required-models";
 
 describe("startFromKindPreset", () => {
   it("keeps the Mem-PAL preset's retrieval, temperatures and repeats when only methods are named", () => {
@@ -24,5 +25,34 @@ describe("startFromKindPreset", () => {
     expect(startFromKindPreset({ preset: "none", methods: [{ name: "vanilla" }] }, "palset")).toEqual({ methods: [{ name: "vanilla" }] });
     expect(startFromKindPreset({ preset: "hicupid" }, "palset").preset).toBe("hicupid");
     expect(startFromKindPreset({ methods: [] }, "other")).toEqual({ methods: [] });
+  });
+  it("a bare method name the preset has under several labels stands for each of them, with the preset's options", () => {
+    const c = parseExperimentConfig(startFromKindPreset({ methods: [{ name: "rag-utterance" }] }, "hicupid"));
+    expect(c.methods.map((m) => [m.label, m.options?.retriever, m.options?.k])).toEqual([
+      ["bm25-k5", "bm25", 5],
+      ["dense-k5", "dense", 5],
+    ]);
+    // Named with options of its own, it is the user's own method (the project's defaults for the rest).
+    const own = parseExperimentConfig(startFromKindPreset({ methods: [{ name: "rag-utterance", options: { k: 15 } }] }, "hicupid"));
+    expect(own.methods).toHaveLength(1);
+    expect(own.methods[0].options).toMatchObject({ k: 15 });
+  });
+  it("needs the embedding role only when a method retrieves with the run's dense retriever", () => {
+    const vanilla = parseExperimentConfig(startFromKindPreset({ methods: [{ name: "vanilla" }] }, "palset"));
+    expect(vanilla.retriever).toBe("dense");
+    expect(modelRolesOf(vanilla)).not.toContain("embedding");
+    const rag = parseExperimentConfig(startFromKindPreset({ methods: [{ name: "vanilla" }, { name: "turn-rag" }] }, "palset"));
+    expect(modelRolesOf(rag)).toContain("embedding");
+    const bm25 = parseExperimentConfig(startFromKindPreset({ methods: [{ name: "turn-rag" }], retriever: "bm25" }, "palset"));
+    expect(modelRolesOf(bm25)).not.toContain("embedding");
+  });
+  it("a table's caption names the settings changed, methods once, and not how the run was run (judge batches, caps)", () => {
+    const c = parseExperimentConfig(
+      startFromKindPreset(
+        { methods: [{ name: "vanilla" }, { name: "turn-rag", options: { k: 5 } }], repeats: 1, judgeBatch: true, spendCap: { calls: 10 } },
+        "palset",
+      ),
+    );
+    expect(deviationSettings(presetOverrides(c))).toEqual(["repeats", "reference", "methods", "methods.turn-rag.options.k"]);
   });
 });

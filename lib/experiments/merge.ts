@@ -40,6 +40,18 @@ export function mergeMethod(presetMethods: readonly unknown[], m: unknown): unkn
 }
 
 /**
+ * A bare method name (no label, no options) that is no key of the preset but names several of its
+ * methods stands for all of them: `rag-utterance` under HiCUPID's preset is its BM25 and its dense row
+ * (bm25-k5, dense-k5), each with the preset's options, not a third row with the project's defaults.
+ */
+function expandMethod(presetMethods: readonly unknown[], m: unknown): unknown[] {
+  if (!isSpec(m) || m.label !== undefined || m.options !== undefined) return [mergeMethod(presetMethods, m)];
+  if (presetMethods.some((x) => isSpec(x) && methodKey(x) === m.name)) return [mergeMethod(presetMethods, m)];
+  const same = presetMethods.filter((x): x is Spec => isSpec(x) && x.name === m.name);
+  return same.length ? same.map((x) => structuredClone(x)) : [m];
+}
+
+/**
  * A preset's config with the overrides merged in. When the overrides pick methods without naming a
  * reference, and the preset's reference is not among them, the reference is left to the default rule
  * (config.ts referenceMethod) rather than refused.
@@ -49,7 +61,7 @@ export function mergeIntoPreset(preset: Obj, overrides: Obj): Obj {
   const out = deepMerge(preset, rest) as Obj;
   if (methods === undefined) return out;
   const base = Array.isArray(preset.methods) ? preset.methods : [];
-  out.methods = Array.isArray(methods) ? methods.map((m) => mergeMethod(base, m)) : methods;
+  out.methods = Array.isArray(methods) ? methods.flatMap((m) => expandMethod(base, m)) : methods;
   if (rest.reference === undefined && Array.isArray(out.methods)) {
     const keys = out.methods.filter(isSpec).map(methodKey);
     if (!keys.includes(String(out.reference))) delete out.reference;

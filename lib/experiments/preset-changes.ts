@@ -8,7 +8,7 @@
 import type { ParsedExperimentConfig } from "./config";
 import { methodKey, parseExperimentConfig } from "./config";
 import { methodDisplayName } from "./method-choices";
-import { applyPreset, presetOverrides } from "./presets";
+import { applyPreset, presetOverrides, RUN_SETTINGS } from "./presets";
 
 export type PresetChange = { setting: string; value: string; preset: string };
 
@@ -42,9 +42,6 @@ export function inWords(v: unknown): string {
 function methodList(names: string[]): string {
   return names.length <= 6 ? names.join(", ") : `${names.length} methods`;
 }
-
-/** How a run is run, not what it measures (the numbers do not depend on them): not changes of the protocol. */
-const RUN_SETTINGS = /^(spendCap|prices|maxAttempts|judgeBatch)(\.|$)/;
 
 export function presetChanges(config: ParsedExperimentConfig): PresetChange[] {
   if (!config.preset) return [];

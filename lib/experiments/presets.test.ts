@@ -121,7 +121,7 @@ describe("protocol presets against the test double", () => {
     // HiCUPID's dense RAG setting needs it too (a per-method retriever)
     expect(() => requireModels(t.db, applyPreset("hicupid"))).toThrow(/the hicupid preset needs the embedding role/);
     // without the dense setting it needs no embedding role
-    const bm25Only = applyPreset("hicupid", { methods: [{ name: "full-history" }], reference: "full-history" });
+    const bm25Only = applyPreset("hicupid", { methods: [{ name: "0-shot" }, { name: "bm25-k5" }] });
     expect(() => requireModels(t.db, bm25Only)).not.toThrow();
   });
 

@@ -216,8 +216,8 @@ export function resolvePresetConfig(raw: Record<string, unknown>, where = "confi
 /**
  * Issue 31 item 3: a run's config on a data set of `kind` starts from that kind's preset; what `raw` names
  * overrides it (applyPreset), so a run that names its methods keeps the preset's per-role parameters,
- * retrieval, k and repeats. `preset: "none"` is the one way to the project's defaults (said aloud by the
- * callers as deviations). Not wired yet into `pal run` / the API (see the issue's note).
+ * retrieval, k and repeats. `preset: "none"` is the one way to the project's defaults (their deviations
+ * are listed by the run record). The launch API uses it; `pal run` applies the same rule to its flags.
  */
 export function startFromKindPreset(raw: Record<string, unknown>, kind: string, where = "config"): Record<string, unknown> {
   if (raw.preset === "none") {
@@ -230,6 +230,18 @@ export function startFromKindPreset(raw: Record<string, unknown>, kind: string, 
 }
 
 export type PresetOverride = { path: string; preset: unknown; value: unknown };
+
+/** How a run is run, not what it measures (the numbers do not depend on them): not changes of the protocol. */
+export const RUN_SETTINGS = /^(spendCap|prices|maxAttempts|judgeBatch)(\.|$)/;
+
+/**
+ * The settings a run changes from its preset, by name, as a caption lists them: a method added or left
+ * out is "methods" once (not one entry per method), and how the run is run (RUN_SETTINGS) is no change.
+ */
+export function deviationSettings(overrides: readonly PresetOverride[]): string[] {
+  const names = overrides.filter((o) => !RUN_SETTINGS.test(o.path)).map((o) => (/^methods\.[^.]+$/.test(o.path) ? "methods" : o.path));
+  return [...new Set(names)];
+}
 
 /** Leaf paths of a JSON value (arrays compared whole). */
 function leaves(v: unknown, prefix: string, out: Map<string, unknown>): void {

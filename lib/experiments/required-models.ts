@@ -6,6 +6,7 @@ import type { Db } from "@/db/client";
 import { parseExperimentConfig, type ExperimentConfig } from "@/lib/experiments/config";
 import { resolveModelConfig } from "@/lib/llm/config";
 import { getTask } from "@/lib/tasks/registry";
+import { ASSISTANTS } from "@/lib/assistants/registry";
 import { InvalidInputError } from "@/lib/errors";
 
 /** The model roles an experiment calls: the assistant, the simulator and judge its tasks use, the embedding role when it retrieves densely. */
@@ -19,11 +20,14 @@ export function modelRolesOf(config: ExperimentConfig): string[] {
       if (est.judge > 0) roles.add("judge");
     }
   }
-  if (config.retriever === "dense") roles.add("embedding");
+  // The run-wide retriever matters only to methods that retrieve: a Mem-PAL preset run of Vanilla alone needs no embedding model.
+  if (config.retriever === "dense" && config.methods.some((m) => retrievesRunWide(m.name))) roles.add("embedding");
   // HiCUPID's RAG settings choose their retriever per method.
   if (config.methods.some((m) => m.options?.retriever === "dense")) roles.add("embedding");
   return [...roles];
 }
+
+const retrievesRunWide = (name: string): boolean => ASSISTANTS.find((a) => a.id === name)?.usesRetriever ?? false;
 
 /** Throws for the first model role the experiment needs and has none; the error names the role and how to set it. */
 export function requireModels(db: Db, rawConfig: unknown): void {

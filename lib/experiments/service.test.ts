@@ -29,7 +29,8 @@ describe("experiments from the browser's side", () => {
   let t: ReturnType<typeof tempDb>;
   let fake: FakeOpenAI;
   let datasetId: number;
-  const config = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], users: ["0000"] };
+  // No preset named: the run starts from the Mem-PAL preset all the same (issue 31), overriding what it names.
+  const config = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], users: ["0000"], repeats: 1 };
 
   beforeAll(async () => {
     t = tempDb();
@@ -70,6 +71,12 @@ describe("experiments from the browser's side", () => {
     while (experimentProgress(t.db, experiment!.id).status !== "done" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const p = experimentProgress(t.db, experiment!.id);
     expect(p).toMatchObject({ status: "done", done: experiment!.jobs, failed: 0 });
+    // The API's config without a preset ran under the Mem-PAL preset: its retriever and temperatures, as sent.
+    const row = t.db.select().from(experiments).where(eq(experiments.id, experiment!.id)).get()!;
+    expect(row.config).toMatchObject({ preset: "mem-pal", retriever: "dense", repeats: 1 });
+    const sent = (model: string) => [...new Set(fake.chatRequests.filter((r) => r.model === model).map((r) => r.temperature))];
+    expect(sent("assistant-model")).toEqual([0.7]);
+    expect(sent("judge-model")).toEqual([0]);
 
     // Star one item: the case study shows the user's query and both methods' answers on it.
     const job = t.db.select().from(jobs).where(eq(jobs.experimentId, experiment!.id)).all()[0];

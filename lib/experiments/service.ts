@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { jobs } from "@/db/schema";
+import { datasets, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { launchExperiment } from "./create";
 import { dryRun } from "./dry-run";
@@ -15,7 +15,7 @@ import { cancelJudgeBatches, settleCancelledBatches } from "./judge-batch";
 import { ModelClient } from "@/lib/llm/client";
 import { knownMethod } from "./method-choices";
 import { requireModels } from "./required-models";
-import { resolvePresetConfig } from "./presets";
+import { startFromKindPreset } from "./presets";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
 import { refuseControlChars } from "@/lib/xml-text";
 
@@ -37,6 +37,11 @@ export function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   return r.data;
 }
 
+/** The data set's kind; a missing data set is named by the launch (createExperiment), so "" here. */
+function datasetKindOf(db: Db, id: number): string {
+  return db.select({ kind: datasets.kind }).from(datasets).where(eq(datasets.id, id)).get()?.kind ?? "";
+}
+
 /** The largest launch body the route reads: a config of the limits' size is a few KB (413 beyond). */
 export const LAUNCH_BODY_LIMIT = 64 * 1024;
 
@@ -47,8 +52,10 @@ export const LAUNCH_BODY_LIMIT = 64 * 1024;
  */
 export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   const b = parseBody(launchBody, raw);
-  // With `preset`, the browser sends only what differs from it; merged here (presets.ts applyPreset).
-  const config = resolvePresetConfig(b.config);
+  // With `preset`, the browser sends only what differs from it; merged here (presets.ts applyPreset). Without
+  // one, a PAL-Set or HiCUPID run starts from its kind's preset all the same (issue 31): the config overrides
+  // only what it names. `preset: "none"` is the way to the project's defaults.
+  const config = startFromKindPreset(b.config, datasetKindOf(db, b.datasetId));
   if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod()) };
   requireModels(db, config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;

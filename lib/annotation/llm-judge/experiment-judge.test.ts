@@ -57,6 +57,8 @@ describe("an LLM judge on a campaign made from an experiment", () => {
       "PAL-Set demo (en)",
       "--method",
       "vanilla,vanilla-log",
+      "--repeats",
+      "1",
       "--task",
       "dialogue",
       "--users",

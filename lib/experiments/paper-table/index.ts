@@ -9,6 +9,7 @@ import { getExperimentRow } from "../control";
 import { experimentResults, type ExperimentResults } from "../results";
 import { mismatchText } from "../protocol-audit";
 import { roleModel, runRecordOf, type RunRecord } from "../run-record";
+import { deviationSettings } from "../presets";
 import { buildPaperTables } from "./build";
 import { paperTablesCsv } from "./csv";
 import { paperTablesLatex } from "./latex";
@@ -42,9 +43,9 @@ export function runFacts(record: RunRecord): RunFacts {
       `Not labelled as the ${preset.label} preset: the protocol audit found what the run did not ask for (${audit.mismatches.map(mismatchText).join("; ")}).`,
     );
   } else if (preset) {
-    const dev = record.deviations;
+    const dev = deviationSettings(record.deviations);
     notes.push(
-      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.map((d) => d.path).join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
+      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
     );
   }
   return { model: m.model, notes };
