@@ -45,6 +45,11 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   // The form opens on the data set's preset: a custom run is one click away.
   await expect(form.getByTestId("preset")).toHaveValue("mem-pal");
   await form.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
+  // Custom starts from the kind's preset too (issue 31): what it leaves is the preset's, its retriever dense.
+  await expect(form.getByTestId("custom-base")).toContainText("A custom run starts from the Reproduce Mem-PAL protocol");
+  await expect(form.getByLabel("Retriever")).toHaveValue("dense");
+  await researcher.setViewportSize({ width: 1440, height: 900 });
+  await form.screenshot({ path: test.info().outputPath("custom-from-preset.png") });
   await form.getByLabel("Vanilla + logs", { exact: true }).check();
   await form.getByLabel("Requirement restatement (Task 1)").check();
   await chooseUsers(form, ["0000"]);
