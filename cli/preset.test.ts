@@ -98,6 +98,27 @@ describe("pal run --preset", () => {
     expect(none.stderr.trim()).toBe("pal: a custom run (--preset none) needs --method or --config with methods");
   });
 
+  it("names a whole preset's run on a long data-set name within the 200 characters a name holds", () => {
+    const r = spawnSync("node", ["bin/pal.mjs", "run", "--dataset", "PAL-Set demo (zh)", "--users", "0000", "--max-calls", "1"], {
+      env: {
+        ...process.env,
+        PAL_DB: t.file,
+        OPENAI_BASE_URL: "http://127.0.0.1:9",
+        OPENAI_API_KEY: "x",
+        PAL_LLM_RETRIES: "0",
+        PAL_MODEL_ASSISTANT: "a",
+        PAL_MODEL_USER_SIMULATOR: "s",
+        PAL_MODEL_JUDGE: "j",
+        PAL_MODEL_EMBEDDING: "e",
+      },
+      encoding: "utf8",
+    });
+    const id = /experiment (\d+) created/.exec(r.stderr)?.[1];
+    expect(id, r.stderr).toBeTruthy();
+    const row = t.db.$client.prepare("SELECT name FROM experiments WHERE id = ?").get(Number(id)) as { name: string };
+    expect(row.name).toBe("PAL-Set demo (zh): Reproduce Mem-PAL, 12 methods × requirement,solution,dialogue");
+  });
+
   it("merges --method and --task into the preset: the methods keep their options, the changes read as words", () => {
     const r = pal(
       "run",

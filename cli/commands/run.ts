@@ -336,8 +336,13 @@ export function registerRun(program: Command): void {
         }
         if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
+        // The automatic name stays short (names hold 200 characters): past four entries, a count.
         const label = (v: unknown) =>
-          Array.isArray(v) ? v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",") : "?";
+          !Array.isArray(v)
+            ? "?"
+            : v.length > 4
+              ? `${v.length} ${v.every((m) => typeof m === "string") ? "tasks" : "methods"}`
+              : v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",");
         id = createExperiment(db, {
           name: o.name ?? `${o.dataset}: ${preset ? `${preset.label}, ` : ""}${label(config.methods)} × ${label(config.tasks)}`,
           datasetId: ds.id,
