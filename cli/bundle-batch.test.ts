@@ -7,26 +7,13 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 import { tempDb } from "@/test/db";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { PALSET_EN } from "@/test/fixtures";
 
 const CLOSED = "http://127.0.0.1:9/v1";
-const RUN = [
-  "run",
-  "--dataset",
-  "en",
-  "--method",
-  "vanilla,vanilla-log",
-  "--repeats",
-  "1",
-  "--task",
-  "requirement",
-  "--users",
-  "0000",
-  "--json",
-];
+const RUN = oneRun("vanilla,vanilla-log", "requirement", "--users", "0000", "--json");
 
 describe("pal bundle with judge batches", () => {
   const s = palRunSetup(1);

@@ -9,7 +9,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { runPal } from "@/test/pal-cli";
+import { runPal, oneRun } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { protocolResponder } from "@/test/protocol-responder";
 import { PALSET_EN } from "@/test/fixtures";
@@ -50,24 +50,7 @@ describe("pal bundle", () => {
     // Keys saved in this database (an endpoint, a named judge): none may travel.
     saveEndpoint(src.db, { name: "spare", baseUrl: "http://127.0.0.1:1/v1", apiKey: SAVED_KEY });
     saveModelSetting(src.db, { name: "judge:spare", model: "spare-judge", apiKey: JUDGE_KEY });
-    const r = await pal(
-      src.file,
-      [
-        "run",
-        "--dataset",
-        "en",
-        "--method",
-        "h2memory,vanilla",
-        "--repeats",
-        "1",
-        "--task",
-        "requirement,solution",
-        "--users",
-        "0000",
-        "--json",
-      ],
-      fake.baseURL,
-    );
+    const r = await pal(src.file, oneRun("h2memory,vanilla", "requirement,solution", "--users", "0000", "--json"), fake.baseURL);
     expect(r.code, r.stderr).toBe(0);
     const id = (JSON.parse(r.stdout) as { experiment: number }).experiment;
     expect(id).toBe(1);

@@ -6,24 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
-const RUN = [
-  "run",
-  "--dataset",
-  "en",
-  "--method",
-  "vanilla,vanilla-log",
-  "--repeats",
-  "1",
-  "--task",
-  "requirement",
-  "--users",
-  "0000,0001",
-  "--json",
-];
+const RUN = oneRun("vanilla,vanilla-log", "requirement", "--users", "0000,0001", "--json");
 type Out = { experiment: { id: number }; results: unknown };
 
 describe("pal run --batch-judge", () => {

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import Database from "better-sqlite3";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 import { ModelClient } from "@/lib/llm/client";
 import { bindDeps } from "@/lib/experiments/deps";
 import { startServerWorker, stopPreparer, stopServerWorker } from "@/lib/experiments/server-worker";
@@ -18,19 +18,7 @@ import { openDb } from "@/db/client";
 import { experimentReplies } from "@/test/experiment-replies";
 
 const LEASE_MS = 600;
-const RUN = [
-  "run",
-  "--dataset",
-  "en",
-  "--method",
-  "vanilla,vanilla-log",
-  "--repeats",
-  "1",
-  "--task",
-  "requirement,solution",
-  "--concurrency",
-  "4",
-];
+const RUN = oneRun("vanilla,vanilla-log", "requirement,solution", "--concurrency", "4");
 const MODELS = { PAL_MODEL_ASSISTANT: "assistant-model", PAL_MODEL_USER_SIMULATOR: "simulator-model", PAL_MODEL_JUDGE: "judge-model" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,11 +5,11 @@
  */
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 import { experimentReplies, firstMessage } from "@/test/experiment-replies";
 import type { ChatRequest } from "@/test/fake-openai";
 
-const RUN = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "requirement", "--json"];
+const RUN = oneRun("vanilla", "requirement", "--json");
 
 describe("pal run: replies cut off at max_tokens", () => {
   const s = palRunSetup(1);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { tempDb } from "@/test/db";
-import { runPal } from "@/test/pal-cli";
+import { runPal, oneRun } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { protocolResponder } from "@/test/protocol-responder";
 import { PALSET_EN } from "@/test/fixtures";
@@ -39,14 +39,9 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
       situations++;
       return situations % 3 === 0 ? { kind: "status", status: 400, message: "this request is refused" } : undefined;
     });
-    const r = await runPal(
-      t.file,
-      fake.baseURL,
-      ["run", "--dataset", "en", "--method", "h2memory", "--repeats", "1", "--task", "requirement", "--users", "0000"],
-      {
-        env: { PAL_LLM_RETRIES: "0", PAL_MODEL_EMBEDDING: "embed-model" },
-      },
-    );
+    const r = await runPal(t.file, fake.baseURL, oneRun("h2memory", "requirement", "--users", "0000"), {
+      env: { PAL_LLM_RETRIES: "0", PAL_MODEL_EMBEDDING: "embed-model" },
+    });
     expect(r.code, r.stderr).toBe(3);
     // The command waited for the replies still on their way, and said so.
     expect(r.stderr).toMatch(/waiting for \d+ model repl(y|ies) still in flight/);
@@ -85,28 +80,9 @@ describe("pal run: every request that reached the endpoint is in the ledger", ()
     fake.setResponder(protocolResponder);
     const before = fake.log.length;
     try {
-      const r = await runPal(
-        u.file,
-        fake.baseURL,
-        [
-          "run",
-          "--dataset",
-          "en",
-          "--method",
-          "memorybank",
-          "--repeats",
-          "1",
-          "--task",
-          "requirement",
-          "--users",
-          "0000",
-          "--max-calls",
-          "2",
-        ],
-        {
-          env: { PAL_MODEL_EMBEDDING: "embed-model" },
-        },
-      );
+      const r = await runPal(u.file, fake.baseURL, oneRun("memorybank", "requirement", "--users", "0000", "--max-calls", "2"), {
+        env: { PAL_MODEL_EMBEDDING: "embed-model" },
+      });
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(/paused.*spend cap of 2 paid calls was reached/);
       expect(fake.log.length - before).toBe(2);

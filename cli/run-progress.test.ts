@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 import { experimentReplies } from "@/test/experiment-replies";
 import type { ChatRequest } from "@/test/fake-openai";
 
@@ -24,20 +24,11 @@ describe("pal run: progress into a pipe, and --retry-failed", () => {
 
   it("writes progress at most every 5 s and at the end when stderr is not a terminal", async () => {
     const t0 = Date.now();
-    const r = await runPal(s.dbs[0].file, s.fake.baseURL, [
-      "run",
-      "--dataset",
-      "en",
-      "--method",
-      "vanilla,vanilla-log",
-      "--repeats",
-      "1",
-      "--task",
-      "requirement,solution",
-      "--concurrency",
-      "2",
-      "--json",
-    ]);
+    const r = await runPal(
+      s.dbs[0].file,
+      s.fake.baseURL,
+      oneRun("vanilla,vanilla-log", "requirement,solution", "--concurrency", "2", "--json"),
+    );
     const elapsed = Date.now() - t0;
     expect(r.code, r.stderr).toBe(0);
     const jobs = counts(s.dbs[0].file).done;
@@ -67,7 +58,7 @@ describe("pal run: progress into a pipe, and --retry-failed", () => {
       }
       return normal(req);
     });
-    const args = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "solution", "--json"];
+    const args = oneRun("vanilla", "solution", "--json");
     const first = await runPal(file, s.fake.baseURL, args);
     expect(first.code, first.stderr).toBe(3);
     expect(refused).toBe(2);

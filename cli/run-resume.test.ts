@@ -5,24 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 
 const pal = (dbFile: string, baseURL: string, args: string[], killWhen?: () => boolean) => runPal(dbFile, baseURL, args, { killWhen });
 
-const RUN = [
-  "run",
-  "--dataset",
-  "en",
-  "--method",
-  "vanilla,vanilla-log",
-  "--repeats",
-  "1",
-  "--task",
-  "requirement,solution",
-  "--concurrency",
-  "4",
-  "--json",
-];
+const RUN = oneRun("vanilla,vanilla-log", "requirement,solution", "--concurrency", "4", "--json");
 
 describe("pal run: SIGKILL and resume", () => {
   const s = palRunSetup(2, { latencyMs: 40 });

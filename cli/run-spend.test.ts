@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { tempDb } from "@/test/db";
-import { runPal } from "@/test/pal-cli";
+import { runPal, oneRun } from "@/test/pal-cli";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { PALSET_EN } from "@/test/fixtures";
@@ -15,7 +15,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 // no transport retries: each paid attempt in the ledger is one the run itself asked for
 const pal = (dbFile: string, baseURL: string, args: string[]) => runPal(dbFile, baseURL, args, { env: { PAL_LLM_RETRIES: "0" } });
 
-const VANILLA_REQUIREMENT = ["run", "--dataset", "en", "--method", "vanilla", "--repeats", "1", "--task", "requirement"];
+const VANILLA_REQUIREMENT = oneRun("vanilla", "requirement");
 
 type Row = { status: string; cache_hit: number; prompt_tokens: number; completion_tokens: number };
 function ledgerRows(file: string): Row[] {

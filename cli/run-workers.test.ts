@@ -4,22 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { palRunSetup, runPal } from "@/test/pal-cli";
+import { palRunSetup, runPal, oneRun } from "@/test/pal-cli";
 
-const RUN = [
-  "run",
-  "--dataset",
-  "en",
-  "--method",
-  "vanilla,vanilla-log",
-  "--repeats",
-  "1",
-  "--task",
-  "requirement,solution",
-  "--concurrency",
-  "2",
-  "--json",
-];
+const RUN = oneRun("vanilla,vanilla-log", "requirement,solution", "--concurrency", "2", "--json");
 
 describe("pal run --workers", () => {
   const s = palRunSetup(2, { latencyMs: 30 });

@@ -61,6 +61,14 @@ export function runPal(dbFile: string, baseURL: string, args: string[], o: PalOp
 }
 
 /**
+ * `pal run` of the named methods and tasks on the "en" fixture, one run: these tests are about running
+ * (progress, resume, spend, bundles), not the Mem-PAL preset's 3 repeats the run otherwise starts from.
+ */
+export function oneRun(methods: string, tasks: string, ...more: string[]): string[] {
+  return ["run", "--dataset", "en", "--method", methods, "--repeats", "1", "--task", tasks, ...more];
+}
+
+/**
  * For a describe block of `pal run` tests: a TEST DOUBLE answering experiment prompts, and `n` temp
  * databases each holding the English demo PAL-Set as "en"; both are closed after the block.
  */
