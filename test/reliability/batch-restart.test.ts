@@ -30,7 +30,7 @@ import { dbProblems, modelEnv, PASSWORD, postJson, signIn, startApp, tempDir, wa
 import { experimentOutcome, judgeOutcome, paidTwice } from "./outcomes";
 
 const CAMPAIGN = "batch-judge";
-const EXPERIMENT = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], users: ["0000"] };
+const EXPERIMENT = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], users: ["0000"], repeats: 1 };
 /** The judge prompts of the campaign (FairEval pair) and of the experiment's requirement task (G-Score). */
 const isJudge = (r: ChatRequest) => {
   const t = String(r.messages[0]?.content ?? "");

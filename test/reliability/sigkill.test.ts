@@ -17,6 +17,7 @@ import { openDb, type Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { createExperiment } from "@/lib/experiments/create";
+import { startFromKindPreset } from "@/lib/experiments/presets";
 import { bindDeps } from "@/lib/experiments/deps";
 import { knownMethod } from "@/lib/experiments/method-choices";
 import { runExperiment } from "@/lib/experiments/worker";
@@ -34,7 +35,7 @@ import { importDemoPalsetEn } from "@/test/demo-palset";
 
 const ANNOTATORS = 20;
 const PER_ANNOTATOR = 12;
-const EXPERIMENT = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"] };
+const EXPERIMENT = { methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["requirement"], repeats: 1 };
 const MEMORY_METHOD = "recursum";
 const JUDGE_CAMPAIGN = "judge-me";
 const respond = (() => {
@@ -275,7 +276,12 @@ describe("SIGKILL of the server mid-work", () => {
         const ref = openDb(refPath);
         const rs = await seed(ref);
         const client = ModelClient.create(ref);
-        const { id } = createExperiment(ref, { name: "crash", datasetId: rs.datasetId, config: EXPERIMENT, knownMethod: knownMethod() });
+        const { id } = createExperiment(ref, {
+          name: "crash",
+          datasetId: rs.datasetId,
+          config: startFromKindPreset(EXPERIMENT, "palset"),
+          knownMethod: knownMethod(),
+        });
         await runExperiment(ref, id, bindDeps(ref, { client }), { concurrency: 4 });
         const ds = datasetById(ref, rs.datasetId);
         await buildMemory(ref, { dataset: ds, method: MEMORY_METHOD, users: resolveUsers(ref, ds, undefined), llm: client });

@@ -62,7 +62,8 @@ describe("the spend cap and the ledger through the real server", () => {
         return ((await r.json()) as { experiment: { id: number } }).experiment.id;
       };
       try {
-        const capped = await launch({ methods: [{ name: "h2memory" }], tasks: ["requirement"], spendCap: { calls: 2 } });
+        // BM25 asked for: the Mem-PAL preset the launch starts from retrieves densely, and this endpoint serves no embeddings.
+        const capped = await launch({ methods: [{ name: "h2memory" }], tasks: ["requirement"], retriever: "bm25", spendCap: { calls: 2 } });
         await waitUntil("the capped run to pause", () => status(capped).status === "paused", 300_000);
         await waitUntil("both requests in the ledger", () => ledger().n === fake.log.length);
         expect(fake.log.length).toBe(2);
