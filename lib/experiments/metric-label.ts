@@ -36,12 +36,12 @@ const INFO: Record<string, { label: string; legend: string }> = {
   hitPersona: { label: "Hit: Persona", legend: "Share of persona questions whose associated dialogue was retrieved, × 100 (Table A2)." },
   hitSchedule: { label: "Hit: Schedule", legend: "Share of schedule questions whose associated dialogue was retrieved, × 100 (Table A2)." },
   hitMultiPersona: {
-    label: "Hit: Multi-Info persona",
-    legend: "Share of multi-info questions whose persona dialogue was retrieved, × 100 (Table A2).",
+    label: "Hit: MI persona",
+    legend: "Share of multi-info (MI) questions whose persona dialogue was retrieved, × 100 (Table A2).",
   },
   hitMultiProfile: {
-    label: "Hit: Multi-Info profile",
-    legend: "Share of multi-info questions with any of their profile dialogues retrieved, × 100 (Table A2).",
+    label: "Hit: MI profile",
+    legend: "Share of multi-info (MI) questions with any of their profile dialogues retrieved, × 100 (Table A2).",
   },
   recall: { label: "Recall", legend: "Share of each question's relevant dialogues retrieved, mean." },
   kappa: { label: "κ (judges)", legend: "Cohen's kappa between the two judges' verdicts." },

@@ -7,7 +7,7 @@
 import { methodKey } from "../config";
 import { hicupidColumns, MEM_PAL_T2_COLUMNS, MEM_PAL_T2_GROUPS, MEM_PAL_T3_COLUMNS, MEM_PAL_T3_GROUPS } from "./columns";
 import { hicupidName, memPalName } from "./names";
-import { cell, memPalRunRows, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
+import { cell, memPalRunRows, namesModel, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
 import { HICUPID_MODELS, PUBLISHED } from "./published";
 import { hicupidTableA2, memPalTable10 } from "./supplements";
 import { SIG_LEVEL, type PaperTable, type Section } from "./types";
@@ -42,6 +42,11 @@ export function memPalTable2(input: TableInput): PaperTable | null {
         ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
         : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
       `Reported rows: ${table.source} (${table.setup}).`,
+      ...(namesModel(input.model, "DeepSeek-V3.1")
+        ? [
+            `This run's assistant is DeepSeek-V3.1, not Qwen-Max-0428: Mem-PAL Table 10 compares its G-Score and S-Score with the paper's DeepSeek-V3.1 rows.`,
+          ]
+        : []),
     ],
   };
 }

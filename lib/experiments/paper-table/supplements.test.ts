@@ -91,6 +91,9 @@ describe("Table 10 from a run's record", () => {
     expect(mine).toContain(
       'mem-pal-table10,"Difference (this run − Mem-PAL, Table 10)",,h2memory,H2Memory,,Requirement Restatement,G-Score,41.8967,,,',
     );
+    const [t2] = experimentPaperTables(t.db, deepseek).tables;
+    expect(t2.notes.join(" ")).toContain("Mem-PAL Table 10 compares its G-Score and S-Score with the paper's DeepSeek-V3.1 rows");
+    expect(experimentPaperTables(t.db, qwen).tables[0].notes.join(" ")).not.toContain("Table 10");
     const other = csv(qwen);
     expect(other).toContain("This run (qwen-max-0428)");
     expect(other).not.toMatch(/Reported in Mem-PAL, Table 10|Difference/);
