@@ -4,15 +4,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { seedKnownExperiment } from "@/test/known-experiment";
+import { KNOWN_EXPERIMENT_CONFIG, seedHitRateExperiment, seedKnownExperiment } from "@/test/known-experiment";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/paper-tables");
 
 describe("pal table", () => {
   let t: ReturnType<typeof tempDb>;
   let id: number;
-  const pal = (...args: string[]) =>
-    spawnSync("node", ["bin/pal.mjs", "table", ...args], { env: { ...process.env, PAL_DB: t.file }, encoding: "utf8", timeout: 120_000 });
+  const pal = (...args: string[]) => palEnv({}, ...args);
+  const palEnv = (env: Record<string, string>, ...args: string[]) =>
+    spawnSync("node", ["bin/pal.mjs", "table", ...args], {
+      env: { ...process.env, PAL_DB: t.file, ...env },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
   beforeAll(() => {
     t = tempDb();
     id = seedKnownExperiment(t.db.$client as never);
@@ -41,5 +46,33 @@ describe("pal table", () => {
     const none = pal("999");
     expect(none.stderr).toBe("pal: experiment 999 does not exist\n");
     expect(none.status).not.toBe(0);
+  });
+
+  it("--format csv sets the papers' supplements beside the run: Table 10 compared only for a DeepSeek-V3.1 run, Table A2's hit rates", () => {
+    // A run of another model: Table 10 for reference only, even with DeepSeek-V3.1 in today's settings.
+    const other = palEnv({ PAL_MODEL_ASSISTANT: "deepseek-v3.1" }, String(id), "--format", "csv", "--table", "mem-pal-table10");
+    expect(other.status).toBe(0);
+    expect(other.stdout).toContain(
+      "mem-pal-table10,This run (qwen-max-0428),,h2memory,H2Memory,3,Requirement Restatement,G-Score,91.6667,",
+    );
+    expect(other.stdout).toContain(
+      '"For reference only: Mem-PAL, Table 10, DeepSeek-V3.1 (not this run\'s model; no difference taken)",,h2memory,H2Memory,,Requirement Restatement,G-Score,49.77,',
+    );
+    expect(other.stdout).not.toMatch(/Reported in Mem-PAL, Table 10|Difference/);
+    const ds = seedKnownExperiment(t.db.$client as never, { name: "DeepSeek" });
+    t.db.$client
+      .prepare("UPDATE experiments SET config = ? WHERE id = ?")
+      .run(JSON.stringify({ ...KNOWN_EXPERIMENT_CONFIG, models: { assistant: { model: "deepseek-v3.1" } } }), ds);
+    const mine = pal(String(ds), "--format", "csv");
+    expect(mine.stdout).toContain('mem-pal-table10,"Reported in Mem-PAL, Table 10",,h2memory,H2Memory,,Solution Proposal,S-Score,40.4,');
+    expect(mine.stdout).toContain(
+      'mem-pal-table10,"Difference (this run − Mem-PAL, Table 10)",,h2memory,H2Memory,,Solution Proposal,S-Score,34.6,',
+    );
+    const hits = pal(String(seedHitRateExperiment(t.db.$client as never)), "--format", "csv");
+    expect(hits.status).toBe(0);
+    expect(hits.stdout).toContain('hicupid-table-a2,This run,,bm25-k5,"BM25, utterance, k = 5",1,,Total,81.25,,,1');
+    expect(hits.stdout).toContain(
+      'hicupid-table-a2,"Reported in HiCUPID, Table A2",,"BM25, utterance, k = 5","BM25, utterance, k = 5",,,Total,60,,,',
+    );
   });
 });

@@ -75,6 +75,14 @@ test("campaign page: judge tables from the report with its age, paged disagreeme
   const list = page.getByTestId(`item-list-${runId}-requirement`);
   await expect(list.getByRole("listitem")).toHaveCount(5);
   await expect(list.getByRole("link", { name: "Plan a weekend trip" })).toBeVisible();
+  // Mem-PAL's own Table 11 below the run's: the demo compares the paper's systems (H2Memory vs Vanilla (with log)).
+  const paper = table11.getByTestId("published-table11");
+  await expect(paper).toHaveAttribute("data-same", "yes");
+  await expect(paper).toContainText("Mem-PAL, Table 11 (the same comparison, 80 topics)");
+  await expect(paper.getByRole("row", { name: /Evaluation-LLM/ })).toHaveText(/Evaluation-LLM45 \/ 4 \/ 3144 \/ 1 \/ 35/);
+  await expect(paper.getByRole("row", { name: /Human \(vote\)/ })).toHaveText(/31 \/ 26 \/ 2341 \/ 11 \/ 28/);
+  await expect(paper.getByRole("row", { name: /Fleiss/ })).toHaveText(/0\.540\.62/);
+  await expect(page.getByTestId("published-table11-notes").first()).toContainText("model not recorded (imported verdicts)");
   await page.setViewportSize({ width: 1440, height: 900 });
   await table11.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("campaign-judges.png") });

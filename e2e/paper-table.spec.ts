@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
-import { seedKnownExperiment } from "../test/known-experiment";
+import { KNOWN_EXPERIMENT_CONFIG, seedHitRateExperiment, seedKnownExperiment } from "../test/known-experiment";
 
 /**
  * The experiment page opens on the paper tables of a known experiment (test/known-experiment.ts: hand-chosen
@@ -60,6 +60,18 @@ test("a researcher reads the paper tables of an experiment and downloads them", 
   if (SHOTS) {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, "paper-table.png") });
+  }
+  // Table 10 (DeepSeek-V3.1): this run's model is another, so its rows are reference only, no difference.
+  const t10 = page.getByTestId("paper-table-mem-pal-table10");
+  await expect(t10.locator('tbody[data-section="run"]')).toContainText("This run (qwen-max-0428)");
+  await expect(t10.locator('tbody[data-section="reference"]')).toContainText(
+    "For reference only: Mem-PAL, Table 10, DeepSeek-V3.1 (not this run's model; no difference taken)",
+  );
+  await expect(t10.locator('tbody[data-section="reference"] tr[data-method="h2memory"]')).toHaveText("H2Memory49.7740.40");
+  await expect(t10.locator('tbody[data-section="reported"], tbody[data-section="difference"]')).toHaveCount(0);
+  if (SHOTS) {
+    await t10.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, "paper-table-10-reference.png") });
   }
   const perRun = page.getByTestId("wtl-per-run");
   await perRun.locator("summary").click();
@@ -125,4 +137,46 @@ test("a researcher reads the paper tables of an experiment and downloads them", 
   await expect(page.getByTestId("usage-unknown")).toContainText("1 request(s) with unknown usage");
   await expect(page.getByTestId("usage-unknown")).toContainText("counted each reply whose usage was not believed at its worst case");
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-costs-usage-unknown.png") });
+});
+
+test("Table 10 compared for a DeepSeek-V3.1 run; Table A2 beside a HiCUPID run's hit rates", async ({ page }) => {
+  const { default: Database } = await import("better-sqlite3");
+  const db = new Database(e2eState().dbPath);
+  let deepseek: number;
+  let hits: number;
+  try {
+    const ds = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
+    deepseek = seedKnownExperiment(db, { name: "DeepSeek run (paper tables)", datasetId: ds });
+    db.prepare("UPDATE experiments SET config = ? WHERE id = ?").run(
+      JSON.stringify({ ...KNOWN_EXPERIMENT_CONFIG, models: { assistant: { model: "deepseek-v3.1" } } }),
+      deepseek,
+    );
+    hits = seedHitRateExperiment(db, { name: "HiCUPID hit rates (paper tables)" });
+  } finally {
+    db.close();
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments/${deepseek}`);
+  const t10 = page.getByTestId("paper-table-mem-pal-table10");
+  await expect(t10.locator('tbody[data-section="reported"]')).toContainText("Reported in Mem-PAL, Table 10");
+  // H2Memory: G-Score 91.67 − 49.77, S-Score 75.00 − 40.40.
+  await expect(t10.locator('tbody[data-section="difference"] tr[data-method="h2memory"]')).toHaveText("H2Memory+41.90+34.60");
+  await expect(t10.locator('tbody[data-section="reference"]')).toHaveCount(0);
+  await t10.scrollIntoViewIfNeeded();
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-10-deepseek.png") });
+
+  await page.goto(`${e2eState().baseURL}/experiments/${hits}`);
+  const a2 = page.getByTestId("paper-table-hicupid-table-a2");
+  await expect(a2.locator('tbody[data-section="run"] tr[data-method="bm25-k5"]')).toHaveText(
+    "BM25, utterance, k = 575.0100.050.0100.081.3",
+  );
+  await expect(a2.locator('tbody[data-section="reported"]')).toContainText("Reported in HiCUPID, Table A2");
+  await expect(a2.locator('tbody[data-section="reported"] tr')).toContainText(["BM25, utterance, k = 550.099.638.023.060.0"]);
+  await expect(a2.locator('tbody[data-section="difference"] td[data-column="hitRate"]')).toHaveText("+21.3");
+  await a2.scrollIntoViewIfNeeded();
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-a2.png") });
+  await page.getByRole("tab", { name: "All metrics" }).click();
+  await expect(page.getByText("Hit: MI profile").first()).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, "paper-table-a2-metrics.png") });
 });

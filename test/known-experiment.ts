@@ -146,3 +146,56 @@ export function seedKnownExperiment(db: Sqlite, opts: { name?: string; datasetId
     return exp;
   })();
 }
+
+/**
+ * A finished HiCUPID run of one retrieving method (BM25, utterances, k = 5) with hand-chosen retrieval
+ * hits: 4 persona questions (3 hit), 2 schedule (both hit), 2 multi-info (persona dialogue hit once,
+ * a profile dialogue twice). Table A2's columns: 75, 100, 50, 100, total 75 × 25/40 + 100 × 10/40 +
+ * 75 × 5/40 = 81.25.
+ */
+export function seedHitRateExperiment(db: Sqlite, opts: { name?: string } = {}): number {
+  return db.transaction(() => {
+    const ds = Number(
+      db.prepare("INSERT INTO datasets (name, kind) VALUES (?, 'hicupid')").run(`hits ${Date.now()} ${Math.random()}`).lastInsertRowid,
+    );
+    const config = {
+      users: "all",
+      methods: [{ name: "rag-utterance", label: "bm25-k5", options: { retriever: "bm25", k: 5 } }],
+      tasks: ["hicupid"],
+      models: { assistant: { model: "llama-3.1-8b" } },
+      repeats: 1,
+    };
+    const now = Date.now();
+    const exp = Number(
+      db
+        .prepare(
+          "INSERT INTO experiments (name, dataset_id, dataset_hash, config, config_hash, status, created_at, finished_at) VALUES (?, ?, 'hits', ?, 'hits', 'done', ?, ?)",
+        )
+        .run(opts.name ?? "Known hit rates", ds, JSON.stringify(config), now, now).lastInsertRowid,
+    );
+    const items = [
+      { type: 0, hit: 1 },
+      { type: 0, hit: 1 },
+      { type: 0, hit: 1 },
+      { type: 0, hit: 0 },
+      { type: 2, hit: 1 },
+      { type: 2, hit: 1 },
+      { type: 1, personaHit: 1, profileHit: 1 },
+      { type: 1, personaHit: 0, profileHit: 1 },
+    ];
+    items.forEach((v, i) => {
+      const job = Number(
+        db
+          .prepare(
+            "INSERT INTO jobs (experiment_id, replicate, method, task, item_key, user_key, phase, status, attempts, finished_at) VALUES (?, 0, 'bm25-k5', 'hicupid', ?, 'u1', 0, 'done', 1, ?)",
+          )
+          .run(exp, `qa-${i}`, now).lastInsertRowid,
+      );
+      db.prepare("INSERT INTO job_scores (job_id, scorer, version, \"values\") VALUES (?, 'retrieval', 1, ?)").run(
+        job,
+        JSON.stringify({ recall: 1, ...v }),
+      );
+    });
+    return exp;
+  })();
+}

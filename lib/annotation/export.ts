@@ -3,6 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assignments, campaignItems, judgeFailures, judgeLabels, labels, users } from "@/db/schema";
 import { campaignAgreement, type CampaignAgreement } from "./agreement";
+import { publishedTable11For } from "./published-table11";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
 import { judgeRunsOf } from "./human-labels";
 import { toCsv } from "@/lib/csv";
@@ -127,6 +128,8 @@ export function exportCampaign(
   const c = getCampaign(db, campaignId);
   if (format === "csv" && what === "agreement") return agreementCsv(db, campaignId, given);
   const rows = labelRows(db, campaignId);
+  const systems = campaignSystemsOf(db, campaignId);
+  const published = publishedTable11For(c.kind, systems);
   if (format === "csv") {
     return toCsv(rows, ["item", "itemId", "annotator", "dimension", "value", "shownValue", "swapped", "comment", "msSpent", "submittedAt"]);
   }
@@ -134,7 +137,7 @@ export function exportCampaign(
     JSON.stringify(
       {
         campaign: { id: c.id, name: c.name, kind: c.kind, perItem: c.perItem, tieRule: c.tieRule, status: c.status },
-        systems: campaignSystemsOf(db, campaignId),
+        systems,
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,
         agreement: (() => {
@@ -143,6 +146,8 @@ export function exportCampaign(
           return { ...a.report, computedAt: new Date(a.computedAt).toISOString(), current: a.current };
         })(),
         judges: judgeRunsExport(db, campaignId),
+        // Pairwise dialogues: Mem-PAL's own Table 11, to set beside agreement.judgeViews.table11.
+        ...(published ? { publishedTable11: published } : {}),
       },
       null,
       2,

@@ -33,6 +33,16 @@ const INFO: Record<string, { label: string; legend: string }> = {
   schedule: { label: "Schedule", legend: "Share of answers the judge finds free of schedule conflicts (YES), × 100." },
   total: { label: "Total", legend: "Persona × 25/40 + Schedule / 2 × 10/40 + Multi-Info × 5/40 (HiCUPID's weights)." },
   hitRate: { label: "Hit rate", legend: "Share of questions whose relevant dialogue was retrieved, HiCUPID's Table A2 weights, × 100." },
+  hitPersona: { label: "Hit: Persona", legend: "Share of persona questions whose associated dialogue was retrieved, × 100 (Table A2)." },
+  hitSchedule: { label: "Hit: Schedule", legend: "Share of schedule questions whose associated dialogue was retrieved, × 100 (Table A2)." },
+  hitMultiPersona: {
+    label: "Hit: MI persona",
+    legend: "Share of multi-info (MI) questions whose persona dialogue was retrieved, × 100 (Table A2).",
+  },
+  hitMultiProfile: {
+    label: "Hit: MI profile",
+    legend: "Share of multi-info (MI) questions with any of their profile dialogues retrieved, × 100 (Table A2).",
+  },
   recall: { label: "Recall", legend: "Share of each question's relevant dialogues retrieved, mean." },
   kappa: { label: "κ (judges)", legend: "Cohen's kappa between the two judges' verdicts." },
   unparsed: {

@@ -9,7 +9,7 @@ import { abScore, hfBleuFromStats, hicupidTotal, scheduleScore } from "@/lib/met
 import { cohenKappa } from "@/lib/agreement/cohen";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { pairOutcome } from "@/lib/metrics/faireval";
-import { bleuStats, hitRateOfShares, judgeLabel, judgeScorer, SLOTS, VERDICTS } from "@/lib/tasks/hicupid/scores";
+import { bleuStats, hitMetrics, judgeLabel, NO_HITS, judgeScorer, SLOTS, VERDICTS } from "@/lib/tasks/hicupid/scores";
 
 export type Sums = Record<string, number>;
 /** scorer → values: the latest version of each scorer of one job. */
@@ -159,14 +159,17 @@ const hicupid: TaskSums = {
     } else out.bleu = out.bleuCorpus = null;
     const rouge = meanOf(s, "rougeL");
     out.rougeL = rouge === null ? null : rouge * 100;
-    out.hitRate = s["c:hits"]
-      ? hitRateOfShares({
-          persona: meanOf(s, "hit0"),
-          schedule: meanOf(s, "hit2"),
-          multiPersona: meanOf(s, "hit1.persona"),
-          multiProfile: meanOf(s, "hit1.profile"),
-        })
-      : null;
+    Object.assign(
+      out,
+      s["c:hits"]
+        ? hitMetrics({
+            persona: meanOf(s, "hit0"),
+            schedule: meanOf(s, "hit2"),
+            multiPersona: meanOf(s, "hit1.persona"),
+            multiProfile: meanOf(s, "hit1.profile"),
+          })
+        : NO_HITS,
+    );
     out.recall = meanOf(s, "recall");
     if (judges > 1) {
       const pairs: Array<[string, string]> = [];

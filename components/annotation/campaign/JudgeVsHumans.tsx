@@ -1,5 +1,6 @@
 /** One judge run against the humans on a pairwise campaign (the paper's Table 11): W/T/L, Fleiss and Cohen κ, disagreements. */
 import type { StoredTable11 } from "@/lib/annotation/judge-views";
+import type { PublishedTable11View, Wtl } from "@/lib/annotation/published-table11";
 import { listKey, type ShownList } from "@/lib/annotation/judge-item-lists";
 import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { DeleteJudgeRunButton } from "@/components/annotation/DeleteJudgeRunButton";
@@ -15,6 +16,7 @@ export function JudgeVsHumans({
   systems,
   lists,
   q,
+  published,
 }: {
   campaignId: number;
   v: StoredTable11;
@@ -23,6 +25,8 @@ export function JudgeVsHumans({
   systems: { A?: string; B?: string };
   lists: Map<string, ShownList>;
   q: CampaignQuery;
+  /** Mem-PAL's own Table 11, set below the run's (pairwise dialogues only). */
+  published: PublishedTable11View | null;
 }) {
   return (
     <div className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
@@ -100,7 +104,49 @@ export function JudgeVsHumans({
             ))}
           </tr>
         </tbody>
+        {published ? <PublishedRows p={published} dimensions={v.dimensions.map((d) => d.dimension)} /> : null}
       </table>
+      {published ? (
+        <div className="mt-1 space-y-0.5 text-xs text-slate-500" data-testid="published-table11-notes">
+          {published.notes.map((n) => (
+            <p key={n}>{n}</p>
+          ))}
+        </div>
+      ) : null}
     </div>
+  );
+}
+
+const wtl = (x: Wtl | undefined) => (x ? `${x.Win} / ${x.Tie} / ${x.Lose}` : "—");
+
+/** The paper's rows under the run's, in the same columns; a dimension the paper does not have reads "—". */
+function PublishedRows({ p, dimensions }: { p: PublishedTable11View; dimensions: string[] }) {
+  const rows: Array<[string, (d: string) => string]> = [
+    ["Evaluation-LLM", (d) => wtl(p.dimensions[d]?.judge)],
+    ["Human (vote)", (d) => wtl(p.dimensions[d]?.human)],
+    ["Fleiss κ, ties dropped (both)", (d) => p.dimensions[d]?.fleissKappa.toFixed(2) ?? "—"],
+  ];
+  return (
+    <tbody
+      className="border-t-2 border-slate-200 bg-slate-50 text-slate-600"
+      data-testid="published-table11"
+      data-same={p.sameComparison ? "yes" : "no"}
+    >
+      <tr>
+        <td colSpan={dimensions.length + 1} className="px-1.5 pt-1.5 text-xs italic">
+          {p.label}
+        </td>
+      </tr>
+      {rows.map(([name, value]) => (
+        <tr key={name}>
+          <td className="p-1.5">{name}</td>
+          {dimensions.map((d) => (
+            <td key={d} className="p-1.5 tabular-nums">
+              {value(d)}
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tbody>
   );
 }

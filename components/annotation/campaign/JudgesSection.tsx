@@ -12,6 +12,7 @@ import type { TieMarginCalibration, experimentsWithPairwiseResults } from "@/lib
 import type { ShownList } from "@/lib/annotation/judge-item-lists";
 import type { StoredRatingVsJudge, StoredTable11 } from "@/lib/annotation/judge-views";
 import type { Figure2 } from "@/lib/annotation/verdict-import";
+import { publishedTable11For } from "@/lib/annotation/published-table11";
 import { ReportAge } from "@/components/annotation/ReportAge";
 import type { llmJudgeRuns } from "@/lib/annotation/llm-judge";
 import { JudgeImportForm } from "@/components/annotation/JudgeImportForm";
@@ -121,7 +122,17 @@ export function JudgesSection(p: {
         </p>
       ) : null}
       {p.vs.map((v) => (
-        <JudgeVsHumans key={v.run.id} campaignId={id} v={v} humans={humans} variant={variant} systems={systems} lists={p.lists} q={q} />
+        <JudgeVsHumans
+          key={v.run.id}
+          campaignId={id}
+          v={v}
+          humans={humans}
+          variant={variant}
+          systems={systems}
+          lists={p.lists}
+          q={q}
+          published={publishedTable11For(c.kind, systems, { judgeModel: v.run.model, humans, variant })}
+        />
       ))}
       {p.calibrations.map((cal) => (
         <TieMarginCalibrationView

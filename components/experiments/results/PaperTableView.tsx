@@ -5,6 +5,7 @@ const SECTION_TONE: Record<Section["kind"], string> = {
   run: "",
   reported: "text-slate-600",
   difference: "text-slate-500",
+  reference: "text-slate-500 bg-slate-50",
 };
 
 /** One paper table as the paper lays it out: column groups, the run's rows, the published rows and the difference; notes as its caption. */
@@ -45,7 +46,7 @@ export function PaperTableView({ table: t, downloads }: { table: PaperTable; dow
             </tr>
           </thead>
           {t.sections.map((s) => (
-            <tbody key={s.kind} className={`border-t border-slate-300 ${SECTION_TONE[s.kind]}`} data-section={s.kind}>
+            <tbody key={s.label} className={`border-t border-slate-300 ${SECTION_TONE[s.kind]}`} data-section={s.kind}>
               <tr>
                 <td colSpan={width} className="px-2 pt-1 text-xs italic text-slate-500">
                   {s.label}

@@ -4,113 +4,22 @@
  * rows (best per column bold, second underlined, † for significance against the reference), the
  * papers' published rows for the same methods, and the difference between the two.
  */
-import { methodKey, type MethodSpec } from "../config";
-import type { PairRow } from "./wtl";
+import { methodKey } from "../config";
 import { hicupidColumns, MEM_PAL_T2_COLUMNS, MEM_PAL_T2_GROUPS, MEM_PAL_T3_COLUMNS, MEM_PAL_T3_GROUPS } from "./columns";
-import { hicupidName, memPalName, type PaperName } from "./names";
-import { HICUPID_MODELS, PUBLISHED, type PublishedRow, type PublishedTable } from "./published";
-import { SIG_LEVEL, type Cell, type Column, type PaperTable, type Section, type SummaryLike, type TableRow } from "./types";
+import { hicupidName, memPalName } from "./names";
+import { cell, memPalRunRows, namesModel, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
+import { HICUPID_MODELS, PUBLISHED } from "./published";
+import { hicupidTableA2, memPalTable10 } from "./supplements";
+import { SIG_LEVEL, type PaperTable, type Section } from "./types";
 
-export type TableInput = {
-  methods: ReadonlyArray<Pick<MethodSpec, "name" | "label" | "options">>;
-  reference: string;
-  summary: readonly SummaryLike[];
-  pairwise: readonly PairRow[];
-  /** The assistant model of the run (HiCUPID's Model column); null when unknown. */
-  model: string | null;
-  /** HiCUPID: the splits run (test_2 alone reads Table 4) and the judge configs (S_GPT, S_Llama). */
-  splits?: readonly string[];
-  judges?: readonly string[];
-  /** HiCUPID: the paper's model to compare with; default the run's model when the paper has it, else Llama-3.1-8B. */
-  paperModel?: string | null;
-  /** A tie margin applied to the W/T/L after the run (tie-margin calibration); null: as judged. */
-  tieMargin?: { margin: number; source: string | null } | null;
-};
-
-const cell = (value: number | null, sd: number | null = null, sig = false, digits?: number): Cell => ({
-  value,
-  sd,
-  sig,
-  rank: null,
-  ...(digits === undefined ? {} : { digits }),
-});
-
-/** Best (1) and second (2) per ranked column, by the value as printed, so a tie on paper is a tie here. */
-export function rankRows(rows: TableRow[], columns: readonly Column[]): void {
-  columns.forEach((c, i) => {
-    if (!c.rank) return;
-    const shown = (x: Cell) => (x.value === null ? null : Number(x.value.toFixed(x.digits ?? c.digits)));
-    const distinct = [...new Set(rows.map((r) => shown(r.cells[i])).filter((v): v is number => v !== null))].sort((a, b) => b - a);
-    for (const r of rows) {
-      const v = shown(r.cells[i]);
-      r.cells[i].rank = v === null ? null : v === distinct[0] ? 1 : v === distinct[1] ? 2 : null;
-    }
-  });
-}
-
-const row = (method: string, n: PaperName, cells: Cell[], runs: number | null, model: string | null = null): TableRow => ({
-  model,
-  method,
-  name: n.name,
-  latexName: n.latex,
-  runs,
-  cells,
-});
-
-/** The reported rows for the run's rows (each once, in the run's order) and run − reported for each run row that has one. */
-function reportedAndDiff(
-  runRows: Array<{ r: TableRow; paperRow: string | null }>,
-  table: PublishedTable,
-  pick: (paperRow: string) => PublishedRow | undefined,
-  diff: (run: Cell, published: number, i: number, p: PublishedRow) => Cell = (run, v) => cell(run.value === null ? null : run.value - v),
-): Section[] {
-  const reported: TableRow[] = [];
-  const differences: TableRow[] = [];
-  for (const { r, paperRow } of runRows) {
-    const p = paperRow ? pick(paperRow) : undefined;
-    if (!p) continue;
-    if (!reported.some((x) => x.method === p.method && x.model === (p.model ?? r.model))) {
-      reported.push({ ...r, method: p.method, model: p.model ?? r.model, runs: null, cells: p.values.map((v) => cell(v)) });
-    }
-    differences.push({ ...r, runs: null, cells: r.cells.map((c, i) => diff(c, p.values[i], i, p)) });
-  }
-  const sections: Section[] = [];
-  if (reported.length) sections.push({ kind: "reported", label: `Reported in ${table.source}`, rows: reported });
-  if (differences.length) sections.push({ kind: "difference", label: `Difference (this run − ${table.source})`, rows: differences });
-  return sections;
-}
-
-const runsNote = (runs: number) => (runs > 1 ? `Mean ± sd over ${runs} runs.` : "One run (no sd).");
+export type { TableInput } from "./parts";
 
 /** Mem-PAL Table 2: requirement restatement and solution proposal; null when the experiment ran neither task. */
 export function memPalTable2(input: TableInput): PaperTable | null {
-  const tasks = new Set(["requirement", "solution"]);
-  const rows = input.summary.filter((s) => tasks.has(s.task));
-  if (!rows.length) return null;
   const columns = MEM_PAL_T2_COLUMNS;
-  const refSpec = input.methods.find((m) => methodKey(m) === input.reference);
-  const refName = refSpec ? memPalName(refSpec).name : input.reference;
-  let maxRuns = 0;
-  const runRows = input.methods
-    .filter((m) => rows.some((s) => s.method === methodKey(m)))
-    .map((m) => {
-      const key = methodKey(m);
-      const n = memPalName(m);
-      const mine = rows.filter((s) => s.method === key);
-      const runs = Math.max(...mine.map((s) => s.runs));
-      maxRuns = Math.max(maxRuns, runs);
-      const cells = columns.map((c) => {
-        const [task, metric] = c.key.split(".");
-        const s = mine.find((x) => x.task === task);
-        const x = s?.metrics[metric];
-        return cell(
-          x?.mean ?? null,
-          s && s.runs > 1 ? (x?.sd ?? null) : null,
-          key !== input.reference && typeof x?.p === "number" && x.p < SIG_LEVEL,
-        );
-      });
-      return { r: row(key, n, cells, runs), paperRow: n.row };
-    });
+  const rr = memPalRunRows(input, columns);
+  if (!rr) return null;
+  const { runRows, maxRuns, refName } = rr;
   const run = runRows.map((x) => x.r);
   rankRows(run, columns);
   const table = PUBLISHED.memPalTable2;
@@ -133,6 +42,11 @@ export function memPalTable2(input: TableInput): PaperTable | null {
         ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
         : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
       `Reported rows: ${table.source} (${table.setup}).`,
+      ...(namesModel(input.model, "DeepSeek-V3.1")
+        ? [
+            `This run's assistant is DeepSeek-V3.1, not Qwen-Max-0428: Mem-PAL Table 10 compares its G-Score and S-Score with the paper's DeepSeek-V3.1 rows.`,
+          ]
+        : []),
     ],
   };
 }
@@ -302,5 +216,7 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
 
 /** Every paper table the experiment's tasks make, in the papers' order. */
 export function buildPaperTables(input: TableInput): PaperTable[] {
-  return [memPalTable2(input), memPalTable3(input), hicupidTable3(input)].filter((t): t is PaperTable => t !== null);
+  return [memPalTable2(input), memPalTable3(input), memPalTable10(input), hicupidTable3(input), hicupidTableA2(input)].filter(
+    (t): t is PaperTable => t !== null,
+  );
 }

@@ -49,3 +49,24 @@ export function hicupidColumns(judges: number): { groups: ColumnGroup[]; columns
   }
   return { groups, columns };
 }
+
+/** Mem-PAL Table 10 (the DeepSeek-V3.1 supplement): Table 2's two judge scores. */
+export const MEM_PAL_T10_GROUPS: ColumnGroup[] = [
+  { label: "Requirement Restatement", latex: "Requirement Restatement", span: 1 },
+  { label: "Solution Proposal", latex: "Solution Proposal", span: 1 },
+];
+export const MEM_PAL_T10_COLUMNS: Column[] = [col("requirement.gscore", "G-Score", 2), col("solution.selection", "S-Score", 2)];
+
+/** HiCUPID Table A2: the share of questions whose associated dialogue was retrieved, per type, and the weighted total. */
+export const HICUPID_A2_GROUPS: ColumnGroup[] = [
+  { label: "", latex: "", span: 2 },
+  { label: "Multi-Info", latex: "Multi-Info", span: 2 },
+  { label: "", latex: "", span: 1 },
+];
+export const HICUPID_A2_COLUMNS: Column[] = [
+  col("hitPersona", "Persona", 1),
+  col("hitSchedule", "Schedule", 1),
+  col("hitMultiPersona", "Persona", 1),
+  col("hitMultiProfile", "Profile", 1),
+  col("hitRate", "Total", 1),
+];

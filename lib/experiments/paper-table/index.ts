@@ -1,5 +1,5 @@
 /**
- * The paper tables of an experiment (Mem-PAL Tables 2 and 3, HiCUPID Table 3) and their files: LaTeX,
+ * The paper tables of an experiment (Mem-PAL Tables 2, 3 and 10, HiCUPID Tables 3 and A2) and their files: LaTeX,
  * Markdown, CSV. `pal table`, the experiment page's "Paper table" view and its downloads read this.
  */
 import type { Db } from "@/db/client";
@@ -21,7 +21,7 @@ export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
 export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
 
 /** What the tables say about the run, from its record only (never today's settings): its assistant model and protocol. */
-export type RunFacts = { model: string | null; notes: string[] };
+export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[] };
 
 export function runFacts(record: RunRecord): RunFacts {
   const m = roleModel(record, "assistant");
@@ -48,7 +48,7 @@ export function runFacts(record: RunRecord): RunFacts {
       `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
     );
   }
-  return { model: m.model, notes };
+  return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes };
 }
 
 /** The tables from results already computed (the page has them) and the experiment's config. */
@@ -66,6 +66,7 @@ export function paperTablesOf(
     summary: res.summary,
     pairwise: res.pairwise,
     model: run.model,
+    embeddingModel: run.embeddingModel ?? null,
     splits: config.hicupid.splits,
     judges: config.hicupid.judges,
     paperModel: opts.paperModel ?? null,

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PUBLISHED } from "./published";
+import { MEM_PAL_TABLE11, PUBLISHED } from "./published";
 
 const dir = path.resolve(import.meta.dirname, "../../../fixtures/paper-tables");
 const lines = (f: string) =>
@@ -67,5 +67,45 @@ describe("the papers' published rows", () => {
       });
     expect(paper).toHaveLength(23);
     expect(table.rows).toEqual(paper);
+  });
+
+  it("Mem-PAL Table 10 (Appendix D, DeepSeek-V3.1): six methods, G-Score and S-Score", () => {
+    const paper = lines("mem-pal-table10.txt").map((l) => {
+      const words = l.trim().split(" ");
+      return { method: MEM_PAL_ROWS[words.slice(0, -2).join(" ")], values: words.slice(-2).map(Number) };
+    });
+    expect(paper).toHaveLength(6);
+    expect(PUBLISHED.memPalTable10.rows).toEqual(paper);
+  });
+
+  it("Mem-PAL Table 11 (Appendix D): Evaluation-LLM and Human W / T / L per dimension, 80 topics each", () => {
+    const [llm, human] = lines("mem-pal-table11.txt").map((l) => {
+      const n = l.match(/\d+/g)!.map(Number);
+      const wtl = (i: number) => ({ Win: n[i], Tie: n[i + 1], Lose: n[i + 2] });
+      return { requirement: wtl(0), preference: wtl(3) };
+    });
+    for (const d of ["requirement", "preference"] as const) {
+      expect(MEM_PAL_TABLE11.dimensions[d].judge).toEqual(llm[d]);
+      expect(MEM_PAL_TABLE11.dimensions[d].human).toEqual(human[d]);
+      for (const x of [llm[d], human[d]]) expect(x.Win + x.Tie + x.Lose).toBe(MEM_PAL_TABLE11.items);
+    }
+  });
+
+  it("HiCUPID Table A2 (Appendix A9): 6 settings × BM25 and Contriever, each Total the caption's weighted average", () => {
+    const paper = lines("hicupid-tableA2.txt").flatMap((l) => {
+      const [unit, k, ...v] = l.split("\t");
+      return (["BM25", "Contriever"] as const).map((r, i) => ({
+        method: `${r}, ${unit.toLowerCase()}, k = ${k}`,
+        values: v.slice(i * 5, i * 5 + 5).map(Number),
+      }));
+    });
+    expect(paper).toHaveLength(12);
+    expect([...PUBLISHED.hicupidTableA2.rows].sort((a, b) => a.method.localeCompare(b.method))).toEqual(
+      paper.sort((a, b) => a.method.localeCompare(b.method)),
+    );
+    for (const {
+      values: [p, s, mp, mf, total],
+    } of paper)
+      expect(Math.abs(p * (25 / 40) + s * (10 / 40) + ((mp + mf) / 2) * (5 / 40) - total)).toBeLessThan(0.1);
   });
 });

@@ -85,6 +85,60 @@ const HICUPID_TABLE4: PublishedRow[] = [
   { model: "Qwen-2.5-7B", method: "SFT+DPO", values: [31.6, 44.9, 41.9, 99.8, 33.9, 42.9, 42.9, 99.8, 37.8, 44.0] },
 ];
 
+/** Mem-PAL Table 10 (Appendix D, the DeepSeek-V3.1 supplement; mean of 3 runs): method → G-Score, S-Score. */
+const MEM_PAL_TABLE10: PublishedRow[] = [
+  { method: "vanilla", values: [25.61, 22.48] },
+  { method: "vanilla-log", values: [39.91, 25.46] },
+  { method: "recursum", values: [33.96, 34.48] },
+  { method: "conditionmem", values: [38.94, 29.98] },
+  { method: "memorybank", values: [40.73, 36.92] },
+  { method: "h2memory", values: [49.77, 40.4] },
+];
+
+/** HiCUPID Table A2 (Appendix A9): retriever, unit, k → persona, schedule, multi-info persona, multi-info profile, total hit (%). */
+export type RetrievalRow = { retriever: "BM25" | "Contriever"; unit: "dialogue" | "utterance"; k: number; values: number[] };
+const A2_SETTINGS: Array<[RetrievalRow["unit"], number]> = [
+  ["dialogue", 1],
+  ["dialogue", 3],
+  ["dialogue", 5],
+  ["utterance", 5],
+  ["utterance", 15],
+  ["utterance", 25],
+];
+// Each line of the paper's table: BM25's five values, then Contriever's.
+const A2_LINES = [
+  [42.4, 93.3, 34.5, 8.6, 52.5, 64.3, 40.3, 42.8, 22.1, 54.3],
+  [58.0, 99.7, 49.2, 19.4, 65.4, 80.6, 79.9, 59.7, 45.0, 76.9],
+  [65.4, 100.0, 57.1, 27.1, 71.1, 86.0, 94.1, 66.8, 59.6, 85.2],
+  [50.0, 99.6, 38.0, 23.0, 60.0, 82.1, 91.2, 65.4, 29.1, 80.0],
+  [72.7, 100.0, 63.8, 46.4, 77.3, 92.6, 100.0, 79.2, 48.4, 90.8],
+  [83.6, 100.0, 78.8, 63.9, 86.1, 96.0, 100.0, 85.0, 59.4, 94.0],
+];
+const HICUPID_TABLE_A2: RetrievalRow[] = (["BM25", "Contriever"] as const).flatMap((retriever, r) =>
+  A2_SETTINGS.map(([unit, k], i) => ({ retriever, unit, k, values: A2_LINES[i].slice(r * 5, r * 5 + 5) })),
+);
+
+/** The published row name of a Table A2 setting ("BM25, utterance, k = 5"). */
+export const a2Key = (retriever: string, unit: string, k: number) => `${retriever}, ${unit}, k = ${k}`;
+
+/**
+ * Mem-PAL Table 11 (Appendix D): the Evaluation-LLM and two students (by vote) on 80 sampled topics,
+ * H2Memory vs Vanilla (with log); W / T / L per dimension. The kappas are from the paragraph after the
+ * table (Fleiss, items both call a tie dropped).
+ */
+export const MEM_PAL_TABLE11 = {
+  source: "Mem-PAL, Table 11",
+  setup:
+    "80 sampled topics, H2Memory vs Vanilla (with log); Evaluation-LLM: GPT-4-turbo-2024-04-09, six judgments (FairEval); Human: two students, by vote",
+  systems: { A: "h2memory", B: "vanilla-log" },
+  items: 80,
+  dimensions: {
+    requirement: { judge: { Win: 45, Tie: 4, Lose: 31 }, human: { Win: 31, Tie: 26, Lose: 23 }, fleissKappa: 0.54 },
+    preference: { judge: { Win: 44, Tie: 1, Lose: 35 }, human: { Win: 41, Tie: 11, Lose: 28 }, fleissKappa: 0.62 },
+  } as Record<string, { judge: Wtl; human: Wtl; fleissKappa: number }>,
+};
+type Wtl = { Win: number; Tie: number; Lose: number };
+
 export const PUBLISHED = {
   memPalTable2: {
     source: "Mem-PAL, Table 2",
@@ -95,6 +149,16 @@ export const PUBLISHED = {
     source: "Mem-PAL, Table 3",
     setup: "H2Memory vs each baseline over the 826 query topics, judged by GPT-4-turbo (FairEval, six judgments)",
     rows: MEM_PAL_TABLE3,
+  },
+  memPalTable10: {
+    source: "Mem-PAL, Table 10",
+    setup: "DeepSeek-V3.1 assistant, bge-base-zh retriever, mean of 3 runs",
+    rows: MEM_PAL_TABLE10,
+  },
+  hicupidTableA2: {
+    source: "HiCUPID, Table A2",
+    setup: "retrieval over each user's whole dialogue history, the question as the query; the test set is not named",
+    rows: HICUPID_TABLE_A2.map((r) => ({ method: a2Key(r.retriever, r.unit, r.k), values: r.values })),
   },
   hicupidTable3: { source: "HiCUPID, Table 3", setup: "Test Set 1 (seen users, unseen QA pairs)", rows: HICUPID_TABLE3 },
   hicupidTable4: { source: "HiCUPID, Table 4", setup: "Test Set 2 (unseen users, unseen QA pairs)", rows: HICUPID_TABLE4 },

@@ -1,6 +1,6 @@
 /** The shape of a paper table, whatever it is rendered to (LaTeX, Markdown, CSV, the page). */
 
-export const PAPER_TABLE_IDS = ["mem-pal-table2", "mem-pal-table3", "hicupid-table3"] as const;
+export const PAPER_TABLE_IDS = ["mem-pal-table2", "mem-pal-table3", "mem-pal-table10", "hicupid-table3", "hicupid-table-a2"] as const;
 export type PaperTableId = (typeof PAPER_TABLE_IDS)[number];
 
 /** A value column; `rank`: best bold, second underlined among the run's rows. */
@@ -31,7 +31,11 @@ export type TableRow = {
   cells: Cell[];
 };
 
-export type SectionKind = "run" | "reported" | "difference";
+/**
+ * "reported": the paper's rows for the run's own model and setting, with the difference below them;
+ * "reference": a paper's rows of another model or retriever, shown for reference only (no difference).
+ */
+export type SectionKind = "run" | "reported" | "difference" | "reference";
 export type Section = { kind: SectionKind; label: string; rows: TableRow[] };
 
 export type PaperTable = {

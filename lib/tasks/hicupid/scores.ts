@@ -63,25 +63,46 @@ export function hitValues(
  * (multi-info persona + multi-info profile)/2 × 5/40, each the share of that type's items that hit.
  * A type with no items drops out and the weights of the others are rescaled.
  */
-export function hitRate(
-  items: Array<{ type: number; hit?: number | null; personaHit?: number | null; profileHit?: number | null }>,
-): number | null {
-  const share = (xs: Array<number | null | undefined>) => mean(xs);
-  return hitRateOfShares({
-    persona: share(items.filter((i) => i.type === 0).map((i) => i.hit)),
-    schedule: share(items.filter((i) => i.type === 2).map((i) => i.hit)),
-    multiPersona: share(items.filter((i) => i.type === 1).map((i) => i.personaHit)),
-    multiProfile: share(items.filter((i) => i.type === 1).map((i) => i.profileHit)),
-  });
+export function hitRate(items: HitItem[]): number | null {
+  return hitRateOfShares(hitShares(items));
 }
 
+type HitItem = { type: number; hit?: number | null; personaHit?: number | null; profileHit?: number | null };
+export type HitShares = { persona: number | null; schedule: number | null; multiPersona: number | null; multiProfile: number | null };
+
+/** Each type's share of hits (0..1; null: no items of that type). */
+export function hitShares(items: HitItem[]): HitShares {
+  return {
+    persona: mean(items.filter((i) => i.type === 0).map((i) => i.hit)),
+    schedule: mean(items.filter((i) => i.type === 2).map((i) => i.hit)),
+    multiPersona: mean(items.filter((i) => i.type === 1).map((i) => i.personaHit)),
+    multiProfile: mean(items.filter((i) => i.type === 1).map((i) => i.profileHit)),
+  };
+}
+
+/** Table A2's columns as metrics, in percent: each type's hits and the weighted total (`hitRate`). */
+export function hitMetrics(s: HitShares): Record<string, number | null> {
+  const pct = (x: number | null) => (x === null ? null : x * 100);
+  return {
+    hitRate: hitRateOfShares(s),
+    hitPersona: pct(s.persona),
+    hitSchedule: pct(s.schedule),
+    hitMultiPersona: pct(s.multiPersona),
+    hitMultiProfile: pct(s.multiProfile),
+  };
+}
+
+/** No retrieval: every hit metric null. */
+export const NO_HITS: Record<string, null> = {
+  hitRate: null,
+  hitPersona: null,
+  hitSchedule: null,
+  hitMultiPersona: null,
+  hitMultiProfile: null,
+};
+
 /** The hit rate from each type's share of hits (null: no items of that type); the experiments' running sums use it too. */
-export function hitRateOfShares(s: {
-  persona: number | null;
-  schedule: number | null;
-  multiPersona: number | null;
-  multiProfile: number | null;
-}): number | null {
+export function hitRateOfShares(s: HitShares): number | null {
   const multi = s.multiPersona === null || s.multiProfile === null ? null : (s.multiPersona + s.multiProfile) / 2;
   const parts = [
     [s.persona, 25],
@@ -139,7 +160,7 @@ export function hicupidMetrics(items: Values[], judges: number): Record<string, 
   // The paper's retrieval figure is the hit rate (Table A2); recall (the share of an item's relevant
   // dialogues retrieved) is kept as a second figure.
   const hits = items.map((s) => s.retrieval).filter((v): v is Record<string, number | null> => !!v && typeof v.type === "number");
-  out.hitRate = hits.length ? hitRate(hits.map((v) => ({ ...v, type: v.type! }))) : null;
+  Object.assign(out, hits.length ? hitMetrics(hitShares(hits.map((v) => ({ ...v, type: v.type! })))) : NO_HITS);
   out.recall = mean(items.map((s) => s.retrieval?.recall));
   if (judges > 1) {
     const pairs = items

@@ -5,7 +5,7 @@ import { idParam } from "@/lib/http/request";
 
 /**
  * `?format=latex|markdown|csv`: the experiment's paper tables (what `pal table` prints) as a download;
- * `table` picks one (mem-pal-table2, mem-pal-table3, hicupid-table3), `paperModel` the HiCUPID model compared with.
+ * `table` picks one (mem-pal-table2, mem-pal-table3, mem-pal-table10, hicupid-table3, hicupid-table-a2), `paperModel` the HiCUPID model compared with.
  */
 export const GET = withRole<{ params: Promise<{ experimentId: string }> }>(["admin", "researcher"], async (req, { params }) => {
   const id = idParam((await params).experimentId, "experiment");
