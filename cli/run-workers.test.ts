@@ -14,8 +14,11 @@ describe("pal run --workers", () => {
   it("shares the jobs between two processes: each job run once, the results of a one-process run", async () => {
     const one = await runPal(s.dbs[0].file, s.fake.baseURL, RUN);
     expect(one.code, one.stderr).toBe(0);
+    const sentByOne = s.fake.chatRequests.length;
     const two = await runPal(s.dbs[1].file, s.fake.baseURL, [...RUN, "--workers", "2"]);
     expect(two.code, two.stderr).toBe(0);
+    // The endpoint was asked what the one-process run asked, no request twice (lib/llm/claims.ts).
+    expect(s.fake.chatRequests.length - sentByOne).toBe(sentByOne);
     const a = JSON.parse(one.stdout);
     const b = JSON.parse(two.stdout);
     expect(b.status).toBe("done");
@@ -33,8 +36,13 @@ describe("pal run --workers", () => {
       expect(jobs.every((j) => j.status === "done" && j.attempts === 1)).toBe(true);
       // Two processes (host:pid:nonce) took jobs.
       expect(new Set(jobs.map((j) => j.worker.split(":")[1])).size).toBe(2);
-      // The same requests as the one-process run. (Two jobs that send one identical request at the same
-      // moment from two processes may both pay for it: in-flight requests are shared within a process.)
+      // The same requests as the one-process run, none paid twice: an identical request in flight in the
+      // other process is waited for, its reply taken from the cache as a hit (lib/llm/claims.ts).
+      const paidTwice = d.prepare(
+        "SELECT cache_key FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING count(*) > 1",
+      );
+      expect(paidTwice.all()).toEqual([]);
+      expect(d.prepare("SELECT count(*) FROM llm_claims").pluck().get()).toBe(0);
       const paidKeys = (db: Database.Database) =>
         db.prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' ORDER BY cache_key").pluck().all();
       const d1 = new Database(s.dbs[0].file, { readonly: true });
