@@ -2,6 +2,7 @@
 import { useActionState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
+import { SaveRow } from "./SaveRow";
 
 const input = "mt-1 w-40 rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -35,19 +36,7 @@ export function WorkersForm({
       <p className="text-xs text-slate-600" data-testid="workers-now">
         {now ? `Now: experiment ${now.experimentId} runs in ${now.processes} processes.` : "Now: no run uses more than one process."}
       </p>
-      <div className="flex items-center gap-3">
-        <button
-          disabled={pending}
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
-        >
-          Save worker count
-        </button>
-        {state.ok ? (
-          <span role="status" className="text-xs text-emerald-700">
-            {state.ok}
-          </span>
-        ) : null}
-      </div>
+      <SaveRow label="Save worker count" pending={pending} ok={state.ok} />
       <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1" />
     </form>
   );

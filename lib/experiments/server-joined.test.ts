@@ -4,10 +4,9 @@
  * experiment's jobs under the job leases, each job once. Models: the fake OpenAI-compatible server (TEST
  * DOUBLE) over HTTP, slowed so the run lasts long enough for the joined process to start.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
+import { describe, expect, it } from "vitest";
+import { serverWorkerPerTest } from "@/test/server-worker-env";
 import { PALSET_EN } from "@/test/fixtures";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
@@ -15,39 +14,25 @@ import { writeSetting } from "@/lib/settings/store";
 import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { experimentProgress } from "./progress";
-import { serverWorkerJoined, startServerWorker, stopPreparer, stopServerWorker } from "./server-worker";
+import { serverWorkerJoined, startServerWorker } from "./server-worker";
 import { getServerWorkers, WORKERS_KEY } from "./worker-count";
 
 describe("the server's worker count", () => {
-  let t: ReturnType<typeof tempDb>;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    t = tempDb();
-    fake = await startFakeOpenAI();
-    // Replies are slow until a job is held by a process other than the server's (the joined one has
-    // started), so the server cannot finish the run alone first; then at once.
+  const env = serverWorkerPerTest();
+  // Replies are slow until a job is held by a process other than the server's (the joined one has
+  // started), so the server cannot finish the run alone first; then at once.
+  const slowUntilJoined = () => {
     const reply = experimentReplies();
     const joinedWorking = () =>
-      (t.db.$client.prepare("SELECT count(*) FROM jobs WHERE worker NOT LIKE 'server:%'").pluck().get() as number) > 0;
-    fake.setResponder((req) => {
+      (env.t.db.$client.prepare("SELECT count(*) FROM jobs WHERE worker NOT LIKE 'server:%'").pluck().get() as number) > 0;
+    env.fake.setResponder((req) => {
       const r = reply(req);
-      return joinedWorking() || typeof r !== "string" ? r : { content: r, delayMs: 300 };
+      return joinedWorking() || typeof r !== "string" ? r : { content: r, delayMs: 1000 };
     });
-    vi.stubEnv("PAL_DB", t.file);
-    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-    vi.stubEnv("OPENAI_API_KEY", "test");
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
-      vi.stubEnv(`PAL_MODEL_${k}`, v);
-  });
-  afterEach(async () => {
-    stopServerWorker();
-    stopPreparer();
-    vi.unstubAllEnvs();
-    await fake.close();
-    t.cleanup();
-  });
+  };
 
   it("reads the saved count: 1 when none is saved or the saved one is not a whole number in range", () => {
+    const t = env.t;
     expect(getServerWorkers(t.db)).toBe(1);
     writeSetting(t.db, WORKERS_KEY, 2, null);
     expect(getServerWorkers(t.db)).toBe(2);
@@ -56,6 +41,8 @@ describe("the server's worker count", () => {
   });
 
   it("at 2, a launched experiment's jobs run in the server's process and one joined `pal run --join` process", async () => {
+    const t = env.t;
+    slowUntilJoined();
     writeSetting(t.db, WORKERS_KEY, 2, null);
     const { datasetId } = await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const { id, jobs } = createExperiment(t.db, {
