@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { palRunSetup, runPal } from "@/test/pal-cli";
+import { experimentReplies } from "@/test/experiment-replies";
 
 const RUN = ["run", "--dataset", "en", "--method", "vanilla,vanilla-log", "--task", "requirement,solution", "--concurrency", "2", "--json"];
 
@@ -15,7 +16,15 @@ describe("pal run --workers", () => {
     const one = await runPal(s.dbs[0].file, s.fake.baseURL, RUN);
     expect(one.code, one.stderr).toBe(0);
     const sentByOne = s.fake.chatRequests.length;
-    const two = await runPal(s.dbs[1].file, s.fake.baseURL, [...RUN, "--workers", "2"]);
+    // The score judge's request is the same for both methods' identical requirement of an item (one paid,
+    // one hit in a one-process run): slowed, and with every job in flight at once, the two processes' jobs
+    // of one item ask it at the same time.
+    const replies = experimentReplies();
+    s.fake.setResponder((r) => {
+      const text = replies(r);
+      return text.includes('"score"') ? { content: text, delayMs: 1500 } : text;
+    });
+    const two = await runPal(s.dbs[1].file, s.fake.baseURL, [...RUN, "--workers", "2", "--concurrency", "12"]);
     expect(two.code, two.stderr).toBe(0);
     // The endpoint was asked what the one-process run asked, no request twice (lib/llm/claims.ts).
     expect(s.fake.chatRequests.length - sentByOne).toBe(sentByOne);
@@ -42,6 +51,8 @@ describe("pal run --workers", () => {
         "SELECT cache_key FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' GROUP BY cache_key HAVING count(*) > 1",
       );
       expect(paidTwice.all()).toEqual([]);
+      const shared = d.prepare("SELECT count(*) FROM llm_calls WHERE cache_hit = 1 AND error = ?").pluck();
+      expect(shared.get("shared with another process's identical call")).toBeGreaterThan(0);
       expect(d.prepare("SELECT count(*) FROM llm_claims").pluck().get()).toBe(0);
       const paidKeys = (db: Database.Database) =>
         db.prepare("SELECT DISTINCT cache_key FROM llm_calls WHERE cache_hit = 0 AND status = 'ok' ORDER BY cache_key").pluck().all();
