@@ -19,15 +19,16 @@ import { getServerWorkers, WORKERS_KEY } from "./worker-count";
 
 describe("the server's worker count", () => {
   const env = serverWorkerPerTest();
-  // Replies are slow until a job is held by a process other than the server's (the joined one has
-  // started), so the server cannot finish the run alone first; then at once.
+  // Replies are slow (3 s) until a job is held by a process other than the server's (the joined one has
+  // started), so the server cannot finish the run alone first; then at once. A `pal` start that rebuilds
+  // its bundle on a loaded machine takes many seconds.
   const slowUntilJoined = () => {
     const reply = experimentReplies();
     const joinedWorking = () =>
       (env.t.db.$client.prepare("SELECT count(*) FROM jobs WHERE worker NOT LIKE 'server:%'").pluck().get() as number) > 0;
     env.fake.setResponder((req) => {
       const r = reply(req);
-      return joinedWorking() || typeof r !== "string" ? r : { content: r, delayMs: 1000 };
+      return joinedWorking() || typeof r !== "string" ? r : { content: r, delayMs: 3000 };
     });
   };
 
