@@ -6,6 +6,7 @@
  *   hits.ts         the persistent cache; prefetch groups and deferred hits
  *   batch-calls.ts  a collecting view hands the call to its batch instead of sending it
  *   hits.ts         an identical call in flight answers it
+ *   claims.ts       so does one another process is sending (a claim per cache key; its reply, once cached)
  *   spend-guard.ts  a guarded run goes one call at a time until its first accepted reply
  *   ask.ts          the rounds: step-down.ts (JSON mode, budget name, streaming), slot.ts (concurrency
  *                   slot, rate limit), tries.ts + retry.ts (retries with backoff, a row per failed try),
