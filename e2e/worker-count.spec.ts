@@ -23,15 +23,17 @@ test("the admin sets the worker processes per run; a reload shows it; a bad valu
   await expect(field).toHaveValue("2");
   await page.screenshot({ path: test.info().outputPath("worker-count-settings.png"), fullPage: true });
 
+  // Each refusal differs from the one before, so its alert shows this save's answer, not the last one's.
   for (const [value, reason] of [
     ["0", "workers: at least 1"],
-    ["1.5", "workers: expected a whole number"],
     ["lots", "workers: expected a whole number"],
     ["9999", /^workers: at most \d+ \(twice this machine's cores\)$/],
+    ["1.5", "workers: expected a whole number"],
   ] as const) {
     await field.fill(value);
     await save.click();
     await expect(form.getByRole("alert")).toHaveText(reason);
+    await expect(save).toBeEnabled();
   }
   await page.reload();
   await expect(field).toHaveValue("2");
