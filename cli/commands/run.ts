@@ -31,7 +31,7 @@ import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/
 /** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
 export const CANCELLED_EXIT = 4;
 import { envNumber } from "@/lib/config";
-import { startJoinedWorkers } from "../joined-workers";
+import { startJoinedWorkers } from "@/lib/experiments/joined-workers";
 
 type RunOpts = {
   dataset?: string;

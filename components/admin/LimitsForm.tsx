@@ -3,6 +3,7 @@ import { useActionState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import type { ExperimentLimits } from "@/lib/experiments/limits";
 import { ActionError } from "@/components/shell/ActionError";
+import { SaveRow } from "./SaveRow";
 
 const input = "mt-1 w-40 rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 const HELP: Record<keyof ExperimentLimits, string> = {
@@ -41,19 +42,7 @@ export function LimitsForm({
           <input name={k} inputMode="numeric" defaultValue={String(limits[k])} className={input} aria-label={labels[k]} />
         </label>
       ))}
-      <div className="flex items-center gap-3">
-        <button
-          disabled={pending}
-          className="rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-60"
-        >
-          Save limits
-        </button>
-        {state.ok ? (
-          <span role="status" className="text-xs text-emerald-700">
-            {state.ok}
-          </span>
-        ) : null}
-      </div>
+      <SaveRow label="Save limits" pending={pending} ok={state.ok} />
       <ActionError error={state.error} className="rounded bg-rose-50 px-2 py-1" />
     </form>
   );

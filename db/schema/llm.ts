@@ -115,6 +115,20 @@ export const llmCache = sqliteTable("llm_cache", {
   createdAt: createdAt(),
 });
 
+/**
+ * A request being sent by one process, by cache key: another process (a `--workers` run's, the server's
+ * worker beside a CLI run) about to send the same request waits for its reply to reach llm_cache instead
+ * of paying for it again (lib/llm/claims.ts). Deleted in the commit that stores the reply, or when the
+ * request fails; a claim whose owner died, or whose lease ran out, is taken over.
+ */
+export const llmClaims = sqliteTable("llm_claims", {
+  key: text("key").primaryKey(),
+  /** The owning process: "host:pid:nonce:start" (lib/lease-holder.ts). */
+  owner: text("owner").notNull(),
+  /** Renewed by the owner while it waits for the reply (ms since the epoch). */
+  leaseUntil: integer("lease_until").notNull(),
+});
+
 /** Embedding vectors per (endpoint, model, text), float32 little-endian. */
 export const embeddingCache = sqliteTable("embedding_cache", {
   /** sha256 of (endpoint, model, text). */

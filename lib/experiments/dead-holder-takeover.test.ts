@@ -5,18 +5,16 @@
  */
 import { spawnSync } from "node:child_process";
 import os from "node:os";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { tempDb } from "@/test/db";
+import { describe, expect, it } from "vitest";
 import { PALSET_EN } from "@/test/fixtures";
-import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
-import { experimentReplies } from "@/test/experiment-replies";
+import { serverWorkerPerTest } from "@/test/server-worker-env";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm/client";
 import { holderIsDeadLocal, leaseHolderId } from "@/lib/lease-holder";
 import { bindDeps } from "./deps";
 import { createExperiment } from "./create";
 import { experimentProgress } from "./progress";
-import { startServerWorker, stopPreparer, stopServerWorker } from "./server-worker";
+import { startServerWorker } from "./server-worker";
 
 /** The pid of a process that has just exited. */
 const deadPid = () => spawnSync(process.execPath, ["-e", ""]).pid!;
@@ -38,25 +36,10 @@ describe("lease holders of this machine", () => {
 });
 
 describe("the server's worker after a crash", () => {
-  let t: ReturnType<typeof tempDb>;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    t = tempDb();
-    fake = await startFakeOpenAI();
-    fake.setResponder(experimentReplies());
-    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
-    for (const [k, v] of Object.entries({ ASSISTANT: "assistant-model", USER_SIMULATOR: "simulator-model", JUDGE: "judge-model" }))
-      vi.stubEnv(`PAL_MODEL_${k}`, v);
-  });
-  afterEach(async () => {
-    stopServerWorker();
-    stopPreparer();
-    vi.unstubAllEnvs();
-    await fake.close();
-    t.cleanup();
-  });
+  const env = serverWorkerPerTest();
 
   it("takes over jobs leased (for another minute) by a killed server of this machine at once", async () => {
+    const t = env.t;
     const { datasetId } = await importPalset(t.db, { paths: [PALSET_EN], name: "en", lang: "en" });
     const { id, jobs } = createExperiment(t.db, {
       name: "crashed",

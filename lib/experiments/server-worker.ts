@@ -14,8 +14,18 @@ import { batchPollMs, runExperiment, workerId, type WorkerDeps } from "./worker"
 import { PARKED, cancelledWithOpenBatches, settleCancelledBatches, waitingOnBatch } from "./judge-batch";
 import { parseExperimentConfig } from "./config";
 import { getExperimentRow } from "./control";
+import { palCommand, startJoinedWorkers } from "./joined-workers";
+import { getServerWorkers } from "./worker-count";
 
-type State = { running: boolean; wake: (() => void) | null; stop: boolean; worker: string; lastError: string | null };
+type State = {
+  running: boolean;
+  wake: (() => void) | null;
+  stop: boolean;
+  worker: string;
+  lastError: string | null;
+  /** The experiment whose jobs joined processes are running beside this one now, and how many there are. */
+  joined: { experimentId: number; processes: number } | null;
+};
 type PreparerState = { running: boolean; wake: (() => void) | null; stop: boolean };
 
 // One per process, kept on globalThis so Next's module reloading in dev does not start a second loop.
@@ -60,7 +70,28 @@ export function startPreparer(db: Db, opts: { idleMs?: number } = {}): void {
   })();
 }
 
-export type ServerWorkerOptions = { concurrency?: number; idleMs?: number; leaseMs?: number };
+export type ServerWorkerOptions = {
+  concurrency?: number;
+  idleMs?: number;
+  leaseMs?: number;
+  /** How a joined process is started (default: the project's bin/pal.mjs). */
+  joinCommand?: string[];
+};
+
+/**
+ * At a worker count N > 1 (Admin → Settings): N - 1 `pal run --join` processes beside this one for the
+ * experiment, fewer when fewer jobs are queued (each needs one to start on), none at 1.
+ */
+function startJoined(db: Db, id: number, opts: ServerWorkerOptions, state: State) {
+  const workers = getServerWorkers(db);
+  if (workers <= 1) return null;
+  const queued =
+    (db.$client.prepare("SELECT count(*) FROM jobs WHERE experiment_id = ? AND status = 'queued'").pluck().get(id) as number) ?? 0;
+  const count = Math.min(workers - 1, queued - 1);
+  if (count < 1) return null;
+  state.joined = { experimentId: id, processes: count + 1 };
+  return startJoinedWorkers(id, count, opts.concurrency, opts.joinCommand ?? palCommand());
+}
 
 /**
  * Queued or running experiments, except those another process (a `pal run`) is working on right now
@@ -92,7 +123,7 @@ export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWo
     g.__palServerWorker.wake?.();
     return;
   }
-  const state: State = { running: true, wake: null, stop: false, worker: `server:${workerId()}`, lastError: null };
+  const state: State = { running: true, wake: null, stop: false, worker: `server:${workerId()}`, lastError: null, joined: null };
   g.__palServerWorker = state;
   const idleMs = opts.idleMs ?? 2000;
   void (async () => {
@@ -100,12 +131,21 @@ export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWo
       const ids = runnable(db, state.worker);
       await settleCancelled(db, deps);
       for (const id of ids) {
+        let joined: ReturnType<typeof startJoined> = null;
         try {
+          joined = startJoined(db, id, opts, state);
           await runExperiment(db, id, deps(), { worker: state.worker, concurrency: opts.concurrency, leaseMs: opts.leaseMs });
         } catch (e) {
           // An experiment that cannot run (changed data set, no model client) is marked failed with the reason.
           state.lastError = e instanceof Error ? e.message : String(e);
           markFailed(db, id, state.lastError);
+        }
+        // This process's lanes end once no job is left or held by another worker: the joined ones are finishing.
+        if (joined) {
+          const failed = (await joined.done).filter((code) => code !== 0).length;
+          if (failed)
+            console.error(`experiment ${id}: ${failed} of ${joined.children.length} joined worker processes exited with an error`);
+          state.joined = null;
         }
       }
       await new Promise<void>((resolve) => {
@@ -119,6 +159,11 @@ export function startServerWorker(db: Db, deps: () => WorkerDeps, opts: ServerWo
     }
     state.running = false;
   })();
+}
+
+/** The experiment this server's worker runs in more than one process now, and in how many (Admin → Settings). */
+export function serverWorkerJoined(): { experimentId: number; processes: number } | null {
+  return g.__palServerWorker?.running ? (g.__palServerWorker.joined ?? null) : null;
 }
 
 /** Wakes the loop (after a create or resume); no-op when none runs in this process. */

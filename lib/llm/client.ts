@@ -6,6 +6,7 @@
  *   hits.ts         the persistent cache; prefetch groups and deferred hits
  *   batch-calls.ts  a collecting view hands the call to its batch instead of sending it
  *   hits.ts         an identical call in flight answers it
+ *   claims.ts       so does one another process is sending (a claim per cache key; its reply, once cached)
  *   spend-guard.ts  a guarded run goes one call at a time until its first accepted reply
  *   ask.ts          the rounds: step-down.ts (JSON mode, budget name, streaming), slot.ts (concurrency
  *                   slot, rate limit), tries.ts + retry.ts (retries with backoff, a row per failed try),
@@ -34,7 +35,8 @@ import {
 import type { ModelConfig } from "./config";
 import { configOf, createCore, type Core } from "./core";
 import { embedTexts, type EmbedOptions } from "./embed";
-import { cacheLookup, deferredCount, joinInFlight, takeDeferred } from "./hits";
+import { releaseClaim, tryClaim } from "./claims";
+import { cacheLookup, shareOtherProcess, deferredCount, joinInFlight, takeDeferred } from "./hits";
 import type { LedgerRow, Origin } from "./ledger";
 import { prepareCall } from "./request";
 import type { SpendGuard } from "./spend-guard";
@@ -81,17 +83,25 @@ export class ModelClient {
     }
     // Registered as in flight before anything is awaited, so an identical call arriving meanwhile shares this one.
     let leaveGuard = (): void => {};
-    const run = (async () => {
+    const run = (async (): Promise<ChatResult<T>> => {
+      // Another process sending the identical request answers it once its reply is cached (claims.ts).
+      // Claimed without awaiting, so the call joins its queue in the order it was made.
+      if (!tryClaim(core.db, call.cacheKey)) {
+        const shared = await shareOtherProcess(core, view, call);
+        if (shared) return shared;
+      }
       // A guarded run goes one call at a time until its first accepted reply (spend-guard.ts).
       if (view.guard) leaveGuard = await view.guard.enter();
-      return askModel(core, view, call);
+      const { value, text, usage } = await askModel(core, view, call);
+      return { value, text, cacheHit: false, cacheKey: call.cacheKey, usage };
     })();
     core.inflight.set(call.cacheKey, run);
     try {
-      const { value, text, usage } = await run;
-      return { value, text, cacheHit: false, cacheKey: call.cacheKey, usage };
+      return await run;
     } finally {
       core.inflight.delete(call.cacheKey);
+      // Still held when no reply was committed (failed, paused, cancelled): waiters elsewhere send it themselves.
+      releaseClaim(core.db, call.cacheKey);
       leaveGuard();
     }
   }

@@ -5,6 +5,7 @@
  * a deferring view keeps its hit rows until takeDeferredHits().
  */
 import { cachedReply } from "./cache";
+import { awaitClaim } from "./claims";
 import { ZERO_USAGE, type ChatResult, type View } from "./client-types";
 import type { Core } from "./core";
 import { checkReply } from "./json";
@@ -16,7 +17,7 @@ import type { Call } from "./request";
 export type Found<T> = ChatResult<T> | Promise<ChatResult<T>>;
 
 /** A reply found in the cache or shared with an identical call in flight, validated; null: ask the model. */
-export function answerFound<T>(core: Core, view: View, call: Call<T>, text: string, how: "cache" | "shared"): Found<T> | null {
+export function answerFound<T>(core: Core, view: View, call: Call<T>, text: string, how: "cache" | "shared" | "process"): Found<T> | null {
   const checked = checkReply(text, call.o);
   if (!checked.ok) return null; // cached under an older schema or parser: ask again
   const result = { value: checked.value, text, cacheHit: true, cacheKey: call.cacheKey, usage: ZERO_USAGE };
@@ -27,7 +28,12 @@ export function answerFound<T>(core: Core, view: View, call: Call<T>, text: stri
     cacheHit: true,
     attempt: 1,
     status: "ok",
-    error: how === "shared" ? "shared with a concurrent identical call" : null,
+    error:
+      how === "shared"
+        ? "shared with a concurrent identical call"
+        : how === "process"
+          ? "shared with another process's identical call"
+          : null,
     sent: sentParams(call.params),
   };
   const written = recordHit(core, view, row);
@@ -50,6 +56,21 @@ export async function joinInFlight<T>(
   core.queues.raise(call.cacheKey, view.priority);
   const shared = await pending;
   return answerFound(core, view, call, shared.text, "shared");
+}
+
+/**
+ * The call whose key another process claimed (claims.ts): that process's reply, once cached, as this
+ * call's cache hit; null when the claim became this process's (the owner failed or died): send it.
+ */
+export async function shareOtherProcess<T>(core: Core, view: View, call: Call<T>): Promise<ChatResult<T> | null> {
+  let skipCache = false;
+  for (;;) {
+    const got = await awaitClaim(core.db, call.cacheKey, skipCache);
+    if (got === "mine") return null;
+    const found = answerFound(core, view, call, got.text, "process");
+    if (found) return found;
+    skipCache = true; // cached under an older schema or parser: this process asks again
+  }
 }
 
 /** A prefetching view's accepted reply: the identical call made later finds it and records nothing. */

@@ -6,6 +6,7 @@
 import type { View } from "./client-types";
 import type { Core } from "./core";
 import { storeReply } from "./cache";
+import { releaseClaim } from "./claims";
 import { recordCall, type LedgerRow } from "./ledger";
 
 /** One ledger row, written at once and shown to the view's spend guard. */
@@ -39,6 +40,8 @@ export function commitReply(core: Core, view: View, row: LedgerRow, entry: Cache
   return core.commits.write(() => {
     recordCall(core.db, row);
     storeReply(core.db, entry);
+    // Other processes waiting for this request find the reply in the same commit (claims.ts).
+    releaseClaim(core.db, entry.key);
   });
 }
 

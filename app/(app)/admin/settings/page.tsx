@@ -4,7 +4,10 @@ import { requireRole } from "@/lib/auth/session";
 import { LIMIT_CEILINGS, LIMIT_DEFAULTS, LIMIT_LABELS, getExperimentLimits } from "@/lib/experiments/limits";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { LimitsForm } from "@/components/admin/LimitsForm";
-import { saveLimitsAction } from "./actions";
+import { WorkersForm } from "@/components/admin/WorkersForm";
+import { getServerWorkers, maxServerWorkers } from "@/lib/experiments/worker-count";
+import { serverWorkerJoined } from "@/lib/experiments/server-worker";
+import { saveLimitsAction, saveWorkersAction } from "./actions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -14,7 +17,7 @@ export default async function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        subtitle="Limits on what one experiment launch may create and how often a user may launch. The defaults fit the papers' full runs; raise them for larger studies."
+        subtitle="Limits on what one experiment launch may create and how often a user may launch, and how many processes run a launched experiment. The defaults fit the papers' full runs; raise them for larger studies."
       />
       <LimitsForm
         limits={getExperimentLimits(getDb())}
@@ -23,6 +26,9 @@ export default async function SettingsPage() {
         labels={LIMIT_LABELS}
         action={saveLimitsAction}
       />
+      <div className="mt-6">
+        <WorkersForm workers={getServerWorkers(getDb())} max={maxServerWorkers()} now={serverWorkerJoined()} action={saveWorkersAction} />
+      </div>
     </>
   );
 }
