@@ -85,3 +85,30 @@ describe("openDb migrations", () => {
     expect(applied(file)).toBe(journal.entries.length);
   });
 });
+
+describe("the ledger's origin indexes", () => {
+  it("hold only rows of that origin (partial) and still serve every lookup by origin, also the experiment cost's OR", () => {
+    const db = openDb(path.join(tmp, "ledger.db"));
+    try {
+      const partial = db.$client
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'llm_calls' ORDER BY name")
+        .all() as Array<{ name: string; sql: string }>;
+      expect(partial.map((i) => i.name)).toEqual(["llm_calls_experiment", "llm_calls_job", "llm_calls_judge_run", "llm_calls_memory"]);
+      for (const i of partial) expect(i.sql, i.name).toMatch(/WHERE .* is not null$/i);
+      const plan = (q: string) =>
+        (db.$client.prepare(`EXPLAIN QUERY PLAN ${q}`).all(1) as Array<{ detail: string }>).map((r) => r.detail).join(" | ");
+      expect(plan("SELECT count(*) FROM llm_calls WHERE job_id = ?")).toContain("INDEX llm_calls_job (job_id=?)");
+      expect(plan("SELECT * FROM llm_calls WHERE memory_version_id = ? ORDER BY id")).toContain(
+        "INDEX llm_calls_memory (memory_version_id=?)",
+      );
+      expect(plan("SELECT * FROM llm_calls WHERE judge_run_id = ?")).toContain("INDEX llm_calls_judge_run (judge_run_id=?)");
+      expect(
+        plan(
+          "SELECT role FROM llm_calls c WHERE c.experiment_id = ? OR (c.experiment_id IS NULL AND c.job_id IN (SELECT id FROM jobs WHERE experiment_id = 1))",
+        ),
+      ).toMatch(/INDEX llm_calls_experiment \(experiment_id=\?\).*INDEX llm_calls_job \(job_id=\?\)/);
+    } finally {
+      db.$client.close();
+    }
+  });
+});

@@ -14,3 +14,18 @@ export function stmt(db: Db, sqlText: string): BetterSqlite3.Statement<unknown[]
   if (!s) m.set(sqlText, (s = db.$client.prepare(sqlText)));
   return s;
 }
+
+type Runner = ((fn: () => unknown) => unknown) & { immediate: (fn: () => unknown) => unknown };
+const runners = new WeakMap<object, Runner>();
+
+/**
+ * Runs `fn` in a transaction (a savepoint inside one already open), as `db.$client.transaction(fn)()`
+ * does, with one wrapper per connection: better-sqlite3 builds a new wrapper for every transaction()
+ * call, which cost more than the small transactions run per model call and per memory entry.
+ * `immediate` takes the write lock at once (for a transaction that reads, then writes).
+ */
+export function transact<T>(db: Db, fn: () => T, behavior: "deferred" | "immediate" = "deferred"): T {
+  let r = runners.get(db.$client);
+  if (!r) runners.set(db.$client, (r = db.$client.transaction((f: () => unknown) => f()) as unknown as Runner));
+  return (behavior === "immediate" ? r.immediate(fn) : r(fn)) as T;
+}

@@ -59,6 +59,13 @@ test("the experiment page shows the requests in flight of the process running it
     await expect(page.getByTestId("status")).toHaveText("running");
     await expect(page.getByTestId("in-flight")).toHaveText(/^Model: 3 calls in flight, the oldest for \d+ s · 1 timed out$/);
     await page.screenshot({ path: "/tmp/client-in-flight.png" });
+    // A second process joins the run (a worker count above 1): the line says how many run it.
+    const joined = "otherhost:4243:join";
+    activity.run(id, joined, now - 5000, Date.now());
+    await expect(page.getByTestId("in-flight")).toHaveText(/^Model: 2 processes · 6 calls in flight, the oldest for \d+ s · 2 timed out$/, {
+      timeout: 10_000,
+    });
+    db.prepare("DELETE FROM run_activity WHERE experiment_id = ? AND worker = ?").run(id, joined);
     // The process goes quiet (killed without a word): its activity is no longer shown.
     db.prepare("UPDATE run_activity SET updated_at = ? WHERE experiment_id = ?").run(Date.now() - 60_000, id);
     await expect(page.getByTestId("in-flight")).toHaveCount(0, { timeout: 10_000 });

@@ -25,8 +25,8 @@ export class WeightedLru<K, V> {
     return hit.value;
   }
 
-  set(key: K, value: V): void {
-    const weight = this.weigh(value, key);
+  /** Stores a value; `weight` when the caller knows it (e.g. the length of the text it was parsed from). */
+  set(key: K, value: V, weight = this.weigh(value, key)): void {
     this.delete(key);
     // A value heavier than the whole cache is not kept (it would evict everything for one use).
     if (weight > this.maxWeight) return;

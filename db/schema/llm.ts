@@ -1,4 +1,5 @@
 import { sqliteTable, integer, real, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { createdAt } from "./common";
 import { experiments, jobs } from "./experiments";
 import { memoryVersions } from "./memory";
@@ -202,10 +203,20 @@ export const llmCalls = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("llm_calls_memory").on(t.memoryVersionId),
-    index("llm_calls_experiment").on(t.experimentId),
-    index("llm_calls_job").on(t.jobId),
-    index("llm_calls_judge_run").on(t.judgeRunId),
+    // Partial: a row has at most one or two of these origins, and indexing the others' NULLs cost every
+    // ledger write (the pipeline's most frequent one) index entries nobody looks up (issue 35).
+    index("llm_calls_memory")
+      .on(t.memoryVersionId)
+      .where(sql`${t.memoryVersionId} is not null`),
+    index("llm_calls_experiment")
+      .on(t.experimentId)
+      .where(sql`${t.experimentId} is not null`),
+    index("llm_calls_job")
+      .on(t.jobId)
+      .where(sql`${t.jobId} is not null`),
+    index("llm_calls_judge_run")
+      .on(t.judgeRunId)
+      .where(sql`${t.judgeRunId} is not null`),
   ],
 );
 

@@ -24,13 +24,13 @@ describe("run activity: requests in flight, over the processes running an experi
     writeActivity(t.db, e.id, "server", { calls: 1, oldestStartedAt: now - 5000, timeouts: 0 }, now);
     writeActivity(t.db, e.id, "dead", { calls: 7, oldestStartedAt: now - 900_000, timeouts: 3 }, now - 60_000);
     const a = readActivity(t.db, e.id, now);
-    expect(a).toEqual({ calls: 3, oldestMs: 95_000, timeouts: 1 });
-    expect(activityText(a)).toBe("3 calls in flight, the oldest for 95 s · 1 timed out");
+    expect(a).toEqual({ processes: 2, calls: 3, oldestMs: 95_000, timeouts: 1 });
+    expect(activityText(a)).toBe("2 processes · 3 calls in flight, the oldest for 95 s · 1 timed out");
     clearActivity(t.db, e.id, "cli");
     expect(activityText(readActivity(t.db, e.id, now))).toBe("1 call in flight, the oldest for 5 s");
     writeActivity(t.db, e.id, "server", { calls: 0, oldestStartedAt: null, timeouts: 0 });
     const p = experimentProgress(t.db, e.id);
-    expect(p.inFlight).toEqual({ calls: 0, oldestMs: null, timeouts: 0 });
+    expect(p.inFlight).toEqual({ processes: 1, calls: 0, oldestMs: null, timeouts: 0 });
     expect(progressLine(p)).toMatch(/ · no call in flight$/);
   });
 });

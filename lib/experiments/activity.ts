@@ -39,5 +39,5 @@ export function readActivity(db: Db, experimentId: number, now = Date.now()): Ru
      FROM run_activity WHERE experiment_id = ? AND updated_at > ?`,
   ).get(experimentId, now - STALE_MS) as { n: number; calls: number; oldest: number | null; timeouts: number };
   if (r.n === 0) return null;
-  return { calls: r.calls, oldestMs: r.oldest === null ? null : Math.max(0, now - r.oldest), timeouts: r.timeouts };
+  return { processes: r.n, calls: r.calls, oldestMs: r.oldest === null ? null : Math.max(0, now - r.oldest), timeouts: r.timeouts };
 }

@@ -46,18 +46,23 @@ export function cancelExperiment(db: Db, id: number): void {
  * `pal run --resume ID` or Resume on its page goes on where it stopped. Returns what it did.
  */
 export function interruptRun(db: Db, id: number, worker: string): { status: ExperimentStatus; released: number } {
-  return db.transaction(() => {
-    const e = getExperimentRow(db, id);
-    const status = ["preparing", "queued", "running"].includes(e.status) ? "paused" : e.status;
-    if (status !== e.status) db.update(experiments).set({ status }).where(eq(experiments.id, id)).run();
-    const released = db.$client
-      .prepare(
-        `UPDATE jobs SET status = CASE WHEN ? = 'cancelled' THEN 'cancelled' ELSE 'queued' END, attempts = max(attempts - 1, 0),
+  // Immediate: it reads, then writes. A deferred one whose read another process's commit overtook (the
+  // app's worker beside a CLI run) cannot take the write lock: Ctrl+C crashed with SQLITE_BUSY_SNAPSHOT.
+  return db.transaction(
+    () => {
+      const e = getExperimentRow(db, id);
+      const status = ["preparing", "queued", "running"].includes(e.status) ? "paused" : e.status;
+      if (status !== e.status) db.update(experiments).set({ status }).where(eq(experiments.id, id)).run();
+      const released = db.$client
+        .prepare(
+          `UPDATE jobs SET status = CASE WHEN ? = 'cancelled' THEN 'cancelled' ELSE 'queued' END, attempts = max(attempts - 1, 0),
          worker = NULL, lease_until = NULL, updated_at = ? WHERE experiment_id = ? AND worker = ? AND status = 'running'`,
-      )
-      .run(status, Date.now(), id, worker).changes;
-    return { status, released };
-  });
+        )
+        .run(status, Date.now(), id, worker).changes;
+      return { status, released };
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /**

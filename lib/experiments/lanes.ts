@@ -7,7 +7,7 @@
  * (db/statements.ts), as in ./lease.ts.
  */
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import type { ExperimentStatus } from "@/db/schema";
 import { claimJob, type ClaimedJob } from "./lease";
 import { PARKED } from "./judge-batch";
@@ -64,12 +64,14 @@ export async function runLanes(db: Db, experimentId: number, o: LaneOptions): Pr
     for (;;) {
       if (job) {
         const finish = await o.runOne(job);
-        const [event, next] = db.$client
-          .transaction(() => {
+        const [event, next] = transact(
+          db,
+          () => {
             const ev = finish();
             return [ev, claim()] as const;
-          })
-          .immediate();
+          },
+          "immediate",
+        );
         if (event) o.onProgress?.(event);
         jobFinished();
         job = next;

@@ -6,7 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import { jobs } from "@/db/schema";
 import type { JobOutcome } from "@/lib/tasks/types";
 import { recordCalls, type LedgerRow } from "@/lib/llm/ledger";
@@ -72,7 +72,7 @@ export function completeJob(
   ledger: readonly LedgerRow[] = [],
   now = Date.now(),
 ): boolean {
-  return db.$client.transaction(() => {
+  return transact(db, () => {
     // Written whatever becomes of the job: they record calls that were made.
     recordCalls(db, ledger);
     const g = stmt(
@@ -91,7 +91,7 @@ export function completeJob(
     // The experiment's running sums (./aggregates.ts) take the job's scores in the same commit.
     addDoneJob(db, jobId, g);
     return true;
-  })();
+  });
 }
 
 function experimentCancelled(db: Db, jobId: number): boolean {

@@ -5,15 +5,35 @@
  * reject it: the client then asks again and replaces it).
  */
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import { WeightedLru } from "@/lib/lru";
 
 export type CachedUsage = { promptTokens: number; completionTokens: number; cachedTokens: number; reasoningTokens: number };
 
 /** The accepted reply stored under `key`, if any. */
 export function cachedReply(db: Db, key: string): string | null {
+  const memo = repliesOf(db);
+  const known = memo.get(key);
+  if (known !== undefined) return known;
   const row = stmt(db, "SELECT response FROM llm_cache WHERE key = ?").get(key) as { response: string } | undefined;
-  return row ? row.response : null;
+  if (!row) return null;
+  memo.set(key, row.response, row.response.length + key.length);
+  return row.response;
+}
+
+/**
+ * Replies read from llm_cache, per database: the methods of a preset share most build requests, so
+ * most replies are read again and again (a third of the calls of the Mem-PAL preset are such hits).
+ * Only replies read from the table are kept; storeReply drops the key, so a replaced reply is read anew.
+ * (Another process replaces a reply only when its schema rejects it; this one, running the same code,
+ * rejects it too and asks again.) Bounded in characters.
+ */
+const REPLY_CHARS = 32_000_000;
+const replies = new WeakMap<Db, WeightedLru<string, string>>();
+function repliesOf(db: Db): WeightedLru<string, string> {
+  let lru = replies.get(db);
+  if (!lru) replies.set(db, (lru = new WeightedLru<string, string>(REPLY_CHARS, (text, key) => text.length + key.length)));
+  return lru;
 }
 
 /** Stores (or replaces) the accepted reply of a request. Call inside the transaction that writes its ledger row. */
@@ -38,6 +58,8 @@ export function storeReply(
     e.usage.cachedTokens,
     e.usage.reasoningTokens,
   );
+  // Read from the table next time: the transaction this runs in may still roll back.
+  repliesOf(db).delete(e.key);
 }
 
 /**
@@ -51,6 +73,24 @@ const decoded = new WeakMap<Db, WeightedLru<string, number[]>>();
 function decodedOf(db: Db): WeightedLru<string, number[]> {
   let lru = decoded.get(db);
   if (!lru) decoded.set(db, (lru = new WeightedLru(VECTOR_FLOATS, (v) => v.length)));
+  return lru;
+}
+
+/**
+ * The stored vector of a text, by the text itself, per database, endpoint and model: a retrieval embeds
+ * the same texts for every answer, and hashing each text into its key and looking that key up was most
+ * of a cached embedding's cost (issue 35). Holds only vectors as stored (read from the table, or
+ * inserted by this process): rows are never changed or deleted, so an entry never goes stale.
+ */
+const TEXT_VECTOR_WEIGHT = 16_000_000;
+const byText = new WeakMap<Db, Map<string, WeightedLru<string, number[]>>>();
+export function vectorsByText(db: Db, endpoint: string, model: string): WeightedLru<string, number[]> {
+  let perModel = byText.get(db);
+  if (!perModel) byText.set(db, (perModel = new Map()));
+  const of = `${endpoint}\u0000${model}`;
+  let lru = perModel.get(of);
+  // Weighed in floats, a text counting as a quarter of its characters.
+  if (!lru) perModel.set(of, (lru = new WeightedLru<string, number[]>(TEXT_VECTOR_WEIGHT, (v, text) => v.length + (text.length >> 2) + 8)));
   return lru;
 }
 
@@ -84,12 +124,12 @@ export function storeVectors(db: Db, model: string, entries: Array<{ key: string
   const insert = stmt(db, "insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
   const lru = decodedOf(db);
   const rounded = entries.map(({ vector }) => vector.map((x) => Math.fround(x)));
-  db.$client.transaction(() => {
+  transact(db, () => {
     entries.forEach(({ key, vector }, i) => {
       // Another writer's vector kept (first writer wins): the next read takes it from the table.
       if (insert.run(key, model, vector.length, Buffer.from(new Float32Array(vector).buffer)).changes === 1) lru.set(key, rounded[i]);
       else lru.delete(key);
     });
-  })();
+  });
   return rounded;
 }

@@ -2,7 +2,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { fakeEmbedding } from "@/test/fake-openai";
 import { llmClientPerTest, viewOf } from "@/test/llm-client-env";
+import { openDb } from "@/db/client";
+import { cachedVectors, storeVectors } from "./cache";
 import { embedTexts } from "./embed";
+import { vectorKeyOf } from "./hash";
+import { configOf } from "./core";
 import { ModelCallError } from "./errors";
 
 const env = llmClientPerTest();
@@ -25,6 +29,35 @@ describe("embedTexts", () => {
       ["embedding", "t.embed", false, "ok"],
     ]);
     expect(env.ledger().every((x) => x.promptTokens > 0)).toBe(true);
+  });
+
+  it("known texts are found by their text: the stored vectors, the same hit row; another process's vector where it wrote first", async () => {
+    const core = env.core();
+    await embedTexts(core, viewOf(), ["x", "y"], { purpose: "t.embed" });
+    const second = await embedTexts(core, viewOf(), ["y", "x"], { purpose: "t.embed.again" });
+    const third = await embedTexts(core, viewOf(), ["x", "y"], { purpose: "t.embed.third" });
+    // The arrays the cache holds, handed out again (read-only, shared), equal to the table's float32 values.
+    expect(third[0]).toBe(second[1]);
+    expect(third[1]).toBe(second[0]);
+    const cfg = configOf(core, "embedding");
+    const keyOf = vectorKeyOf(cfg.baseURL, cfg.model);
+    const other = openDb(env.file);
+    try {
+      expect(cachedVectors(other, [keyOf("x")]).get(keyOf("x"))).toEqual(third[0]);
+      expect(env.fake.embeddingRequests).toHaveLength(1);
+      expect(env.ledger().map((x) => [x.purpose, x.cacheHit])).toEqual([
+        ["t.embed", false],
+        ["t.embed.again", true],
+        ["t.embed.third", true],
+      ]);
+      // Another process stored "z" first: this process takes the table's vector, asks nothing, and keeps it.
+      storeVectors(other, cfg.model, [{ key: keyOf("z"), vector: [9, 9] }]);
+      expect(await embedTexts(core, viewOf(), ["z"], { purpose: "t.z" })).toEqual([[9, 9]]);
+      expect(await embedTexts(core, viewOf(), ["z"], { purpose: "t.z.again" })).toEqual([[9, 9]]);
+      expect(env.fake.embeddingRequests).toHaveLength(1);
+    } finally {
+      other.$client.close();
+    }
   });
 
   it("all cached: no request, one hit row", async () => {

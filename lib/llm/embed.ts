@@ -4,7 +4,7 @@
  */
 import type OpenAI from "openai";
 import type { View } from "./client-types";
-import { cachedVectors, storeVectors } from "./cache";
+import { cachedVectors, storeVectors, vectorsByText } from "./cache";
 import { vectorKeyOf } from "./hash";
 import { configOf, type Core } from "./core";
 import { ModelCallError } from "./errors";
@@ -24,10 +24,6 @@ export type EmbedOptions = { purpose: string; origin?: Origin; config?: string; 
 export async function embedTexts(core: Core, view: View, texts: string[], o: EmbedOptions): Promise<number[][]> {
   const cfg = configOf(core, o.config ?? "embedding");
   const db = core.db;
-  // Each text's key is remembered (cache.ts): a text embedded again is not hashed again.
-  const keys = texts.map(vectorKeyOf(cfg.baseURL, cfg.model));
-  const found = cachedVectors(db, keys);
-  const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
   const base = {
     origin: o.origin ?? view.origin,
     purpose: o.purpose,
@@ -38,11 +34,27 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
     replicate: 0,
     cacheKey: null,
   };
-  if (missing.length === 0 && texts.length > 0) {
+  const recordAllCached = async () => {
     core.stats.cacheHits++;
     const row: LedgerRow = { ...base, cacheHit: true, attempt: 1, status: "ok" };
     await recordHit(core, view, row);
+  };
+  // Every text's vector known by its text (cache.ts): no hashing, no key lookups, the same ledger row.
+  const byText = vectorsByText(db, cfg.baseURL, cfg.model);
+  const known = allKnown(byText, texts);
+  if (known) {
+    await recordAllCached();
+    return known;
   }
+  // Each text's key is remembered (hash.ts): a text embedded again is not hashed again.
+  const keys = texts.map(vectorKeyOf(cfg.baseURL, cfg.model));
+  const found = cachedVectors(db, keys);
+  texts.forEach((t, i) => {
+    const v = found.get(keys[i]);
+    if (v) byText.set(t, v);
+  });
+  const missing = [...new Map(texts.map((t, i) => [keys[i], t])).entries()].filter(([k]) => !found.has(k));
+  if (missing.length === 0 && texts.length > 0) await recordAllCached();
   const batch = o.batchSize ?? 64;
   const sdk = sdkOf(core, cfg);
   const chunks = Array.from({ length: Math.ceil(missing.length / batch) }, (_, b) => missing.slice(b * batch, (b + 1) * batch));
@@ -87,4 +99,16 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
     if (!v) throw new ModelCallError(`${o.purpose}: the embedding endpoint returned no vector for a text`, o.purpose, null, "invalid");
     return v;
   });
+}
+
+/** The vectors of all `texts` when each is known by its text, else null (also for no texts). */
+function allKnown(byText: ReturnType<typeof vectorsByText>, texts: readonly string[]): number[][] | null {
+  if (texts.length === 0) return null;
+  const out: number[][] = new Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const v = byText.get(texts[i]);
+    if (v === undefined) return null;
+    out[i] = v;
+  }
+  return out;
 }

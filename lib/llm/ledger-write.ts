@@ -5,6 +5,7 @@
  */
 import type { View } from "./client-types";
 import type { Core } from "./core";
+import { transact } from "@/db/statements";
 import { storeReply } from "./cache";
 import { releaseClaim } from "./claims";
 import { recordCall, type LedgerRow } from "./ledger";
@@ -47,8 +48,8 @@ export function commitReply(core: Core, view: View, row: LedgerRow, entry: Cache
 
 /** The same, written at once in the caller's transaction (a batch's replies). */
 export function storeNow(core: Core, view: View, row: LedgerRow, entry: CacheEntry): void {
-  core.db.$client.transaction(() => {
+  transact(core.db, () => {
     recordRow(core, view, row);
     storeReply(core.db, entry);
-  })();
+  });
 }

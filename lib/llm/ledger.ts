@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import { LLM_CALL_STATUSES, llmCalls, type ModelRole, type LlmCallStatus } from "@/db/schema";
 import { writeStarted } from "./inflight";
 
@@ -98,9 +98,9 @@ export function recordCall(db: Db, r: LedgerRow): void {
 /** Many ledger rows in one transaction (joins the caller's, when there is one). */
 export function recordCalls(db: Db, rows: readonly LedgerRow[]): void {
   if (rows.length === 0) return;
-  db.$client.transaction(() => {
+  transact(db, () => {
     for (const r of rows) recordCall(db, r);
-  })();
+  });
 }
 
 function originFilter(origin: Origin) {

@@ -13,7 +13,7 @@
  * timeout (in_flight_until), so they are not held for ever.
  */
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import { envNumber } from "@/lib/config";
 import type { EndpointLimits } from "./endpoints";
 
@@ -42,7 +42,7 @@ export function rpmWindow(rpm: number): { k: number; windowMs: number } {
  * older than a minute are dropped on the way (once a second at most).
  */
 export function tryAcquire(db: Db, e: Placed, now = Date.now()): Attempt {
-  return db.$client.transaction(() => takePlace(db, e, now)).immediate();
+  return transact(db, () => takePlace(db, e, now), "immediate");
 }
 
 type Placed = Pick<Limited, "id" | "rpm" | "tpm"> & Partial<Pick<Limited, "concurrency" | "timeoutMs">>;
@@ -200,13 +200,13 @@ export function release(db: Db, e: Pick<Limited, "id" | "rpm" | "tpm">, usageId:
     p.renewAt.delete(usageId);
     p.released.push({ id: usageId, tokens });
   }
-  if (p.held === 0) return db.$client.transaction(() => writeBack(db, p))();
+  if (p.held === 0) return transact(db, () => writeBack(db, p));
   if (p.scheduled) return;
   p.scheduled = true;
   setImmediate(() => {
     p.scheduled = false;
     try {
-      db.$client.transaction(() => writeBack(db, p))();
+      transact(db, () => writeBack(db, p));
     } catch {
       // The database was closed meanwhile: the places lapse after the endpoint's timeout (in_flight_until).
     }

@@ -33,6 +33,32 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+/**
+ * Cosine similarity with the squared norms given (normSq): what cosine(a, b) gives, to the bit (the
+ * sums run in the same order), without summing a norm again for every pair.
+ */
+export function cosineWithNorms(a: readonly number[], na: number, b: readonly number[], nb: number): number {
+  if (a.length !== b.length) throw new InvalidInputError(`cosine: vectors of different lengths (${a.length} and ${b.length})`);
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/**
+ * The squared norm of a vector, remembered per array: cached vectors are shared arrays that callers
+ * only read (cache.ts), and every retrieval over a user's logs scores the same ones again.
+ */
+export function normSq(v: readonly number[]): number {
+  let n = norms.get(v);
+  if (n === undefined) {
+    n = 0;
+    for (let i = 0; i < v.length; i++) n += v[i] * v[i];
+    norms.set(v, n);
+  }
+  return n;
+}
+const norms = new WeakMap<readonly number[], number>();
+
 /** What is wrong with a vector (not finite, all zeros, another dimension than `dims`), or null. */
 export function vectorProblem(v: readonly number[], dims?: number): string | null {
   if (v.length === 0) return "an empty vector";

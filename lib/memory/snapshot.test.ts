@@ -9,7 +9,8 @@ import { probeResponder, registerProbe } from "@/test/probe-assistant";
 import { ModelClient } from "@/lib/llm/client";
 import { buildMemory } from "@/lib/assistants/core/build";
 import { datasetByName } from "@/lib/assistants/core/sessions";
-import { MemoryReader, MemorySnapshot } from "./store";
+import { MemoryReader, MemorySnapshot, MemoryWriter } from "./store";
+import { beginStep, finishStep, listSteps, openMemoryVersion } from "./versions";
 
 registerProbe();
 const m = fakeModelPerTest(probeResponder, { embedding: false });
@@ -54,5 +55,46 @@ describe("MemorySnapshot", () => {
     db.$client.prepare("DELETE FROM memory_entries WHERE version_id = ?").run(v);
     expect(MemorySnapshot.of(db, v, at).list()).toHaveLength(first.length);
     expect(new MemoryReader(db, v, at).list()).toHaveLength(0);
+  });
+
+  it("parses each entry's content once, shared and frozen; a replaced entry is a new row, read anew", async () => {
+    const db = await m.palsetDb();
+    const dataset = datasetByName(db, "Marked PAL-Set");
+    const version = openMemoryVersion(db, {
+      datasetId: dataset.id,
+      userKey: "0000",
+      method: "contents-probe",
+      settings: {},
+      language: "en",
+      sessionsTotal: 2,
+    });
+    const step = beginStep(db, version.id, 1, "s1");
+    expect(step).toMatchObject({ versionId: version.id, seq: 1, sessionKey: "s1", status: "building", error: null });
+    const w = new MemoryWriter(db, version.id, 1, step.id);
+    w.put("note", "a", { text: "first", tags: ["x"] });
+    const [at1] = new MemoryReader(db, version.id, 1).list<{ text: string; tags: string[] }>("note");
+    const [at2] = new MemoryReader(db, version.id, 2).list<{ text: string; tags: string[] }>("note");
+    // One parsed object for the row, whichever reader or point in time asks.
+    expect(at2.content).toBe(at1.content);
+    expect(Object.isFrozen(at1.content) && Object.isFrozen(at1.content.tags)).toBe(true);
+    expect(() => at1.content.tags.push("y")).toThrow(TypeError);
+
+    // Replaced in the same phase: the first row is deleted, the new one has a new id and its own content.
+    w.put("note", "a", { text: "second", tags: [] });
+    const replaced = new MemoryReader(db, version.id, 1).get<{ text: string }>("note", "a")!;
+    expect(replaced.id).not.toBe(at1.id);
+    expect(replaced.content).toEqual({ text: "second", tags: [] });
+    // Read once: a change behind the store's back (never made to a written row) is not read again.
+    db.$client.prepare("UPDATE memory_entries SET content = ? WHERE id = ?").run(JSON.stringify({ text: "edited" }), replaced.id);
+    expect(new MemoryReader(db, version.id, 1).list("note").map((e) => e.content)).toEqual([{ text: "second", tags: [] }]);
+
+    // A failed step is rolled back when begun again: its entries go, and the step is building again.
+    finishStep(db, step.id, "failed", "stopped");
+    expect(listSteps(db, version.id)[0]).toMatchObject({ status: "failed", error: "stopped" });
+    const redo = beginStep(db, version.id, 1, "s1-again");
+    expect(redo).toMatchObject({ id: step.id, status: "building", error: null, sessionKey: "s1-again", finishedAt: null });
+    expect(new MemoryReader(db, version.id, 1).list("note")).toEqual([]);
+    finishStep(db, redo.id, "complete");
+    expect(beginStep(db, version.id, 1, "s1")).toMatchObject({ id: step.id, status: "complete" });
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { stmt } from "@/db/statements";
+import { stmt, transact } from "@/db/statements";
 import { WeightedLru } from "@/lib/lru";
 
 /** One stored memory entry as methods see it. */
@@ -26,23 +26,57 @@ export class MemoryReader {
 
   /** Entries of one kind (or all kinds), oldest first: by valid_from_seq, then creation. */
   list<C = unknown>(kind?: string): MemoryEntry<C>[] {
-    const rows = (
-      kind === undefined
+    const rows = () =>
+      (kind === undefined
         ? stmt(this.db, `${SELECT} ${VISIBLE} order by valid_from_seq, id`).all(this.versionId, this.at, this.at)
-        : stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? order by valid_from_seq, id`).all(this.versionId, this.at, this.at, kind)
-    ) as Row[];
-    return rows.map(toEntry<C>);
+        : stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? order by valid_from_seq, id`).all(
+            this.versionId,
+            this.at,
+            this.at,
+            kind,
+          )) as Row[];
+    return withContents<C>(this.db, rows);
+  }
+
+  /**
+   * Entries of one kind whose key starts with `prefix` (ending in an ASCII character), oldest first: a
+   * range of the (version, kind, key) index, where list(kind) and a filter would read the whole kind.
+   */
+  listPrefixed<C = unknown>(kind: string, prefix: string): MemoryEntry<C>[] {
+    const last = prefix.charCodeAt(prefix.length - 1);
+    if (!(last < 0x7f)) throw new Error(`listPrefixed: the prefix must end in an ASCII character, not "${prefix}"`);
+    // Under SQLite's binary collation, the keys starting with the prefix are exactly those from the prefix
+    // up to (not including) the prefix with its last character the next one.
+    const upper = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+    return withContents<C>(
+      this.db,
+      () =>
+        stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? and key >= ? and key < ? order by valid_from_seq, id`).all(
+          this.versionId,
+          this.at,
+          this.at,
+          kind,
+          prefix,
+          upper,
+        ) as Row[],
+    );
   }
 
   get<C = unknown>(kind: string, key: string): MemoryEntry<C> | null {
-    const row = stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? and key = ? order by id limit 1`).get(
-      this.versionId,
-      this.at,
-      this.at,
-      kind,
-      key,
-    ) as Row | undefined;
-    return row ? toEntry<C>(row) : null;
+    const row = () =>
+      stmt(this.db, `${SELECT} ${VISIBLE} and kind = ? and key = ? order by id limit 1`).get(
+        this.versionId,
+        this.at,
+        this.at,
+        kind,
+        key,
+      ) as Row | undefined;
+    return (
+      withContents<C>(this.db, () => {
+        const r = row();
+        return r ? [r] : [];
+      })[0] ?? null
+    );
   }
 
   count(kind?: string): number {
@@ -52,18 +86,49 @@ export class MemoryReader {
 
 // Hand-written SQL (compiled once per connection): memory is read and written between the chained
 // model calls of every build, where drizzle's query building cost more than the queries.
-const SELECT = "select id, kind, key, content, valid_from_seq, valid_to_seq, step_id from memory_entries";
+// The content is not selected: it comes from the process's parsed contents (below), read only when missing.
+const SELECT = "select id, kind, key, valid_from_seq, valid_to_seq from memory_entries";
 const VISIBLE = "where version_id = ? and valid_from_seq <= ? and (valid_to_seq is null or valid_to_seq > ?)";
-type Row = { id: number; kind: string; key: string; content: string; valid_from_seq: number; valid_to_seq: number | null; step_id: number };
-function toEntry<C>(r: Row): MemoryEntry<C> {
-  return {
-    id: r.id,
-    kind: r.kind,
-    key: r.key,
-    content: JSON.parse(r.content) as C,
-    validFromSeq: r.valid_from_seq,
-    validToSeq: r.valid_to_seq,
-  };
+type Row = { id: number; kind: string; key: string; valid_from_seq: number; valid_to_seq: number | null };
+
+/**
+ * Parsed entry contents by entry id, per database. A row's content never changes once written (an entry
+ * is replaced by a new row, and ids are AUTOINCREMENT, bundle imports included: never reused), so an id
+ * read once is never read or parsed again: builds list their cumulative memory before every step, and
+ * that re-parse was the largest part of the pipeline's memory reads (issue 35). Contents are deep-frozen
+ * (they are shared by every reader); the bound is in characters of stored JSON.
+ */
+const CONTENT_CHARS = 64_000_000;
+const contents = new WeakMap<Db, WeightedLru<number, unknown>>();
+
+/**
+ * The entries of the rows `select` gives, each content from the parsed contents; the contents never read
+ * are read in one statement. Should a row have gone in between (a step rolled back by another process),
+ * the rows and contents are read again in one read transaction.
+ */
+function withContents<C>(db: Db, select: () => Row[]): MemoryEntry<C>[] {
+  let cache = contents.get(db);
+  if (!cache) contents.set(db, (cache = new WeightedLru<number, unknown>(CONTENT_CHARS)));
+  const parsed = cache;
+  const rows = select();
+  const out: MemoryEntry<C>[] = new Array(rows.length);
+  let missing: number[] | null = null;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const content = parsed.get(r.id);
+    if (content === undefined) (missing ??= []).push(i);
+    out[i] = { id: r.id, kind: r.kind, key: r.key, content: content as C, validFromSeq: r.valid_from_seq, validToSeq: r.valid_to_seq };
+  }
+  if (missing) {
+    const read = stmt(db, "select content from memory_entries where id = ?").pluck();
+    for (const i of missing) {
+      const text = read.get(out[i].id) as string;
+      const content = deepFreeze(JSON.parse(text));
+      parsed.set(out[i].id, content, text.length + 64);
+      out[i].content = content as C;
+    }
+  }
+  return out;
 }
 
 /**
@@ -105,6 +170,10 @@ export class MemorySnapshot extends MemoryReader {
 
   override list<C = unknown>(kind?: string): MemoryEntry<C>[] {
     return ((kind === undefined ? this.snap.all : this.snap.byKind.get(kind)) ?? []).slice() as MemoryEntry<C>[];
+  }
+
+  override listPrefixed<C = unknown>(kind: string, prefix: string): MemoryEntry<C>[] {
+    return (this.snap.byKind.get(kind) ?? []).filter((e) => e.key.startsWith(prefix)) as MemoryEntry<C>[];
   }
 
   override get<C = unknown>(kind: string, key: string): MemoryEntry<C> | null {
@@ -151,14 +220,17 @@ export class MemoryWriter extends MemoryReader {
    * order, and a rebuild must store the same memory.
    */
   put<C>(kind: string, key: string, content: C, callKeys: readonly string[] = []): MemoryEntry<C> {
-    return this.db.$client.transaction(() => {
-      this.expire(kind, key);
-      const r = stmt(
-        this.db,
-        "insert into memory_entries (version_id, step_id, kind, key, content, valid_from_seq, call_keys) values (?, ?, ?, ?, ?, ?, ?)",
-      ).run(this.versionId, this.stepId, kind, key, JSON.stringify(content), this.at, JSON.stringify([...new Set(callKeys)].sort()));
-      return { id: Number(r.lastInsertRowid), kind, key, content, validFromSeq: this.at, validToSeq: null };
-    })();
+    return transact(this.db, () => this.putRow(kind, key, content, callKeys));
+  }
+
+  /** put() without its own transaction: putAll's entries share one (no savepoint per entry). */
+  private putRow<C>(kind: string, key: string, content: C, callKeys: readonly string[]): MemoryEntry<C> {
+    this.expire(kind, key);
+    const r = stmt(
+      this.db,
+      "insert into memory_entries (version_id, step_id, kind, key, content, valid_from_seq, call_keys) values (?, ?, ?, ?, ?, ?, ?)",
+    ).run(this.versionId, this.stepId, kind, key, JSON.stringify(content), this.at, JSON.stringify([...new Set(callKeys)].sort()));
+    return { id: Number(r.lastInsertRowid), kind, key, content, validFromSeq: this.at, validToSeq: null };
   }
 
   /** Adds many entries in one transaction (e.g. every log of a session). */
@@ -168,9 +240,9 @@ export class MemoryWriter extends MemoryReader {
 
   /** Adds entries of any kinds in one transaction: one commit per step, not per entry. */
   putAll(items: ReadonlyArray<{ kind: string; key: string; content: unknown; callKeys?: readonly string[] }>): void {
-    this.db.$client.transaction(() => {
-      for (const it of items) this.put(it.kind, it.key, it.content, it.callKeys);
-    })();
+    transact(this.db, () => {
+      for (const it of items) this.putRow(it.kind, it.key, it.content, it.callKeys ?? []);
+    });
   }
 
   /** Ends the visibility of an entry (no-op when none is visible). Returns whether one was. */
@@ -178,7 +250,7 @@ export class MemoryWriter extends MemoryReader {
     const e = stmt(
       this.db,
       `select id, valid_from_seq, step_id from memory_entries ${VISIBLE} and kind = ? and key = ? order by id limit 1`,
-    ).get(this.versionId, this.at, this.at, kind, key) as Pick<Row, "id" | "valid_from_seq" | "step_id"> | undefined;
+    ).get(this.versionId, this.at, this.at, kind, key) as { id: number; valid_from_seq: number; step_id: number } | undefined;
     if (!e) return false;
     if (e.step_id === this.stepId && e.valid_from_seq === this.at) {
       // Written and replaced within the same phase: nobody could ever see it.

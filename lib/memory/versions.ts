@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { memorySteps, memoryVersions, memoryEntries, type MemoryStatus } from "@/db/schema";
+import { memorySteps, memoryVersions, type MemoryStatus } from "@/db/schema";
 import { hashOf } from "@/lib/llm/hash";
 import { stmt } from "@/db/statements";
 
@@ -94,33 +94,58 @@ export function listSteps(db: Db, versionId: number): MemoryStep[] {
  * become valid again, so the redo starts from exactly the state before that session.
  */
 export function beginStep(db: Db, versionId: number, seq: number, sessionKey: string): MemoryStep {
-  return db.transaction(
-    (tx) => {
-      const old = tx
-        .select()
-        .from(memorySteps)
-        .where(and(eq(memorySteps.versionId, versionId), eq(memorySteps.seq, seq)))
-        .get();
+  // Hand-written SQL: a build begins and finishes a step per session and method (issue 35's profile).
+  // Immediate: it reads, then writes. A deferred transaction whose read is overtaken by another
+  // process's commit cannot take the write lock and fails at once ("database is locked").
+  return db.$client
+    .transaction(() => {
+      const old = stmt(db, `${STEP_SELECT} where version_id = ? and seq = ?`).get(versionId, seq) as StepRow | undefined;
       if (old) {
-        if (old.status === "complete") return old;
-        tx.update(memoryEntries).set({ validToSeq: null, expiredByStepId: null }).where(eq(memoryEntries.expiredByStepId, old.id)).run();
-        tx.delete(memoryEntries).where(eq(memoryEntries.stepId, old.id)).run();
-        tx.update(memorySteps)
-          .set({ status: "building", error: null, sessionKey, startedAt: Date.now(), finishedAt: null })
-          .where(eq(memorySteps.id, old.id))
-          .run();
-        return { ...old, status: "building" as const, error: null, sessionKey };
+        if (old.status === "complete") return stepOf(old);
+        stmt(db, "update memory_entries set valid_to_seq = null, expired_by_step_id = null where expired_by_step_id = ?").run(old.id);
+        stmt(db, "delete from memory_entries where step_id = ?").run(old.id);
+        const startedAt = Date.now();
+        stmt(
+          db,
+          "update memory_steps set status = 'building', error = null, session_key = ?, created_at = ?, finished_at = null where id = ?",
+        ).run(sessionKey, startedAt, old.id);
+        return { ...stepOf(old), status: "building" as const, error: null, sessionKey, startedAt, finishedAt: null };
       }
-      return tx.insert(memorySteps).values({ versionId, seq, sessionKey }).returning().get();
-      // Immediate: it reads, then writes. A deferred transaction whose read is overtaken by another
-      // process's commit cannot take the write lock and fails at once ("database is locked").
-    },
-    { behavior: "immediate" },
-  );
+      const row = stmt(db, `insert into memory_steps (version_id, seq, session_key) values (?, ?, ?) returning ${STEP_COLUMNS}`).get(
+        versionId,
+        seq,
+        sessionKey,
+      ) as StepRow;
+      return stepOf(row);
+    })
+    .immediate();
 }
 
+const STEP_COLUMNS = "id, version_id, seq, session_key, status, error, created_at as started_at, finished_at";
+const STEP_SELECT = `select ${STEP_COLUMNS} from memory_steps`;
+type StepRow = {
+  id: number;
+  version_id: number;
+  seq: number;
+  session_key: string;
+  status: MemoryStatus;
+  error: string | null;
+  started_at: number;
+  finished_at: number | null;
+};
+const stepOf = (r: StepRow): MemoryStep => ({
+  id: r.id,
+  versionId: r.version_id,
+  seq: r.seq,
+  sessionKey: r.session_key,
+  status: r.status,
+  error: r.error,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+});
+
 export function finishStep(db: Db, stepId: number, status: "complete" | "failed", error: string | null = null): void {
-  db.update(memorySteps).set({ status, error, finishedAt: Date.now() }).where(eq(memorySteps.id, stepId)).run();
+  stmt(db, "update memory_steps set status = ?, error = ?, finished_at = ? where id = ?").run(status, error, Date.now(), stepId);
 }
 
 export type MemoryVersionRow = MemoryVersion & { datasetName: string; entries: number; calls: number };

@@ -183,9 +183,9 @@ export class Bm25Retriever<T = unknown> implements Retriever<T> {
   }
 
   addSync(docs: RetrievalDoc<T>[]): void {
-    this.list.check(docs);
+    const checked = this.list.check(docs);
     const tokens = docs.map((d) => this.tokens(d.text));
-    this.list.push(docs);
+    this.list.push(docs, checked);
     for (const t of tokens) this.index.add(t);
   }
 

@@ -6,7 +6,13 @@
 import { InvalidInputError } from "@/lib/errors";
 import { DocList, checkK, topK } from "./doc-list";
 import { DEFAULT_K, type EmbedFn, type RetrievalDoc, type Retriever, type SearchHit, type SearchOptions } from "./types";
-import { cosine } from "@/lib/llm/vectors";
+import { cosine, cosineWithNorms, normSq } from "@/lib/llm/vectors";
+
+/**
+ * Vectors already checked finite: the client hands out its cached vectors as shared arrays that nobody
+ * writes (lib/llm/cache.ts), so a retrieval over the same logs does not check each one again.
+ */
+const finite = new WeakSet<readonly number[]>();
 
 export { cosine };
 
@@ -36,15 +42,16 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
 
   /** Embeds the batch in one call; checks the vectors before storing any. */
   async add(docs: RetrievalDoc<T>[]): Promise<void> {
-    this.list.check(docs);
+    const checked = this.list.check(docs);
     if (docs.length === 0) return;
+    const before = this.list.length;
     const vectors = await this.embedChecked(
       docs.map((d) => d.text),
       (i) => `docs[${i}] (id ${docs[i].id})`,
     );
-    // A concurrent add may have taken an id while we awaited the embeddings.
-    this.list.check(docs);
-    this.list.push(docs);
+    // A concurrent add may have taken an id while we awaited the embeddings (only then is it checked again).
+    if (this.list.length !== before) this.list.check(docs);
+    this.list.push(docs, this.list.length === before ? checked : undefined);
     this.vectors.push(...vectors);
   }
 
@@ -52,7 +59,10 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
     checkK(k);
     if (this.list.length === 0 || k === 0) return [];
     const [q] = await this.embedChecked([query], () => "query");
-    const scores = this.vectors.map((v) => cosine(q, v));
+    const nq = normSq(q);
+    const vectors = this.vectors;
+    const scores = new Array<number>(vectors.length);
+    for (let i = 0; i < vectors.length; i++) scores[i] = cosineWithNorms(q, nq, vectors[i], normSq(vectors[i]));
     const docs = this.list.docs;
     return topK(docs, scores, k, (i) => !options.filter || options.filter(docs[i]));
   }
@@ -66,9 +76,10 @@ export class DenseRetriever<T = unknown> implements Retriever<T> {
     }
     let dim = this.dimension;
     vectors.forEach((v, i) => {
-      if (!Array.isArray(v) || v.length === 0 || !v.every(Number.isFinite)) {
+      if (!Array.isArray(v) || v.length === 0 || (!finite.has(v) && !v.every(Number.isFinite))) {
         throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: not a vector of finite numbers`);
       }
+      finite.add(v);
       if (dim === -1) dim = v.length;
       if (v.length !== dim)
         throw new InvalidInputError(`embedding ${this.settings.model}: ${what(i)}: dimension ${v.length}, expected ${dim}`);

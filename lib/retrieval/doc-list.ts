@@ -4,10 +4,10 @@ import type { RetrievalDoc, SearchHit } from "./types";
 
 export class DocList<T> {
   readonly docs: RetrievalDoc<T>[] = [];
-  private readonly ids = new Set<string>();
+  private ids = new Set<string>();
 
-  /** Checks a batch before anything is stored, so a refused batch changes nothing. */
-  check(batch: RetrievalDoc<T>[]): void {
+  /** Checks a batch before anything is stored, so a refused batch changes nothing. Returns the batch's ids. */
+  check(batch: RetrievalDoc<T>[]): Set<string> {
     const seen = new Set<string>();
     batch.forEach((d, i) => {
       if (typeof d.id !== "string" || d.id.length === 0) throw new InvalidInputError(`docs[${i}].id: must be a non-empty string`);
@@ -15,9 +15,19 @@ export class DocList<T> {
       if (this.ids.has(d.id) || seen.has(d.id)) throw new InvalidInputError(`docs[${i}].id: duplicate id "${d.id}"`);
       seen.add(d.id);
     });
+    return seen;
   }
 
-  push(batch: RetrievalDoc<T>[]): void {
+  /**
+   * Stores a checked batch. `checked`, what check() returned for it, saves adding every id again when
+   * the list was empty (a retriever built per answer holds one batch).
+   */
+  push(batch: RetrievalDoc<T>[], checked?: Set<string>): void {
+    if (checked && this.ids.size === 0) {
+      this.ids = checked;
+      for (const d of batch) this.docs.push(d);
+      return;
+    }
     for (const d of batch) {
       this.ids.add(d.id);
       this.docs.push(d);

@@ -181,9 +181,9 @@ export class TfidfRetriever<T = unknown> implements Retriever<T> {
   }
 
   addSync(docs: RetrievalDoc<T>[]): void {
-    this.list.check(docs);
+    const checked = this.list.check(docs);
     const tokens = docs.map((d) => tokenize(d.text, this.settings.tokenizer));
-    this.list.push(docs);
+    this.list.push(docs, checked);
     this.tokens.push(...tokens);
     this.vectorizer = null;
   }

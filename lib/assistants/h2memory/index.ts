@@ -172,8 +172,9 @@ export function makeH2Memory(
     },
 
     async buildDialogue(ctx, session) {
+      // Situation keys are "<session key>/s<n>" (build.ts): the session's own, not every session's.
       const situations = ctx.memory
-        .list<SituationEntry>("situation")
+        .listPrefixed<SituationEntry>("situation", `${session.key}/`)
         .filter((s) => s.content.session === session.key)
         .map((s) => s.content);
       const r = await dialoguePhase(services(ctx, id), optionsFor(ctx, parts), stateFrom(ctx.memory), toH2Session(session), situations);

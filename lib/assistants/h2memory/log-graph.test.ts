@@ -101,6 +101,9 @@ describe("window output → edges", () => {
     expect(() => relationsFromWindowOutput({ log_20: { caused_by: "log_12" } }, w)).toThrow(InvalidInputError);
     expect(() => relationsFromWindowOutput([], w)).toThrow(InvalidInputError);
     expect(windowRelationsSchema(w).safeParse({ log_20: { caused_by: ["x"] } }).success).toBe(false);
+    // Built once per window shape (index, analysed logs, context): another shape is another schema.
+    expect(windowRelationsSchema({ ...w })).toBe(windowRelationsSchema(w));
+    expect(windowRelationsSchema({ ...w, contextStart: w.contextStart + 1 })).not.toBe(windowRelationsSchema(w));
   });
 });
 

@@ -18,6 +18,7 @@
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors";
 import { sendAs } from "@/lib/llm/json-mode";
+import { WeightedLru } from "@/lib/lru";
 
 export const LOG_WINDOW_SIZE = 10;
 export const LOG_WINDOW_CONTEXT = 10;
@@ -114,6 +115,16 @@ function windowJsonSchema(window: LogWindow) {
  * (WindowRelations.warnings). A pair named under both relations keeps "caused_by" (the prompt ranks it first).
  */
 export function windowRelationsSchema(window: LogWindow) {
+  // Built once per window shape: the same windows recur for every session, method and ablation, and
+  // building a zod schema cost more than validating with it (issue 35's profile).
+  const key = `${window.index}:${window.start}:${window.end}:${window.contextStart}`;
+  let schema = windowSchemas.get(key);
+  if (!schema) windowSchemas.set(key, (schema = buildWindowRelationsSchema(window)));
+  return schema;
+}
+const windowSchemas = new WeightedLru<string, ReturnType<typeof buildWindowRelationsSchema>>(2_000);
+
+function buildWindowRelationsSchema(window: LogWindow) {
   const schema = z
     .record(z.string(), relationsEntry)
     .superRefine((out, ctx) => {

@@ -55,6 +55,15 @@ describe("topic outline reply (step 2-1)", () => {
     expect(outlineSchema(turns).safeParse({ topic_outlines: [{ ...topic, turn_span: ["turn_2", "turn_0"] }] }).success).toBe(false);
   });
 
+  it("is built once per list of turn ids: the same schema for the same dialogue turns, another for others", () => {
+    const same = ["turn_0", "turn_1", "turn_2"].map((key) => ({ key, user: "other words", assistant: "" }));
+    expect(outlineSchema(same)).toBe(outlineSchema(turns));
+    const two = turns.slice(0, 2);
+    expect(outlineSchema(two)).not.toBe(outlineSchema(turns));
+    expect(outlineSchema(two).safeParse({ topic_outlines: [{ ...topic, turn_span: ["turn_0", "turn_2"] }] }).success).toBe(false);
+    expect(outlineSchema(turns).safeParse({ topic_outlines: [{ ...topic, turn_span: ["turn_0", "turn_2"] }] }).success).toBe(true);
+  });
+
   it("is sent as an object whose turn ids are the dialogue's, a span two of them (no tuple keywords)", () => {
     const { schema } = jsonSchemaOf(outlineSchema(turns));
     expect(schema.type).toBe("object");

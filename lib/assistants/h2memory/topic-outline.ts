@@ -5,12 +5,24 @@
 import { requirementRefinementPrompt, topicOutlinePrompt, type PromptTurn } from "./prompts";
 import { requirementRefinementOutput, TOPIC_OUTLINES_KEY, topicOutlineOutputFor } from "./schemas";
 import { backgroundText } from "./background";
+import { WeightedLru } from "@/lib/lru";
 import type { H2Services, H2Session, H2State, SituationEntry, TopicOutlineEntry } from "./types";
 
 /** The reply checked against the dialogue: spans name existing turns (sent as their enum), in order. */
 export function outlineSchema(turns: PromptTurn[]) {
-  const pos = new Map(turns.map((t, i) => [t.key, i]));
-  return topicOutlineOutputFor(turns.map((t) => t.key)).superRefine((reply, ctx) => {
+  // Built once per list of turn keys (it depends on nothing else): each dialogue's extraction is asked
+  // by every method and ablation that builds outlines, and building the schema cost more than using it.
+  const keys = turns.map((t) => t.key);
+  const key = keys.join("\u0000");
+  let schema = outlineSchemas.get(key);
+  if (!schema) outlineSchemas.set(key, (schema = buildOutlineSchema(keys)));
+  return schema;
+}
+const outlineSchemas = new WeightedLru<string, ReturnType<typeof buildOutlineSchema>>(2_000);
+
+function buildOutlineSchema(keys: string[]) {
+  const pos = new Map(keys.map((k, i) => [k, i]));
+  return topicOutlineOutputFor(keys).superRefine((reply, ctx) => {
     reply[TOPIC_OUTLINES_KEY].forEach((o, i) => {
       const [a, b] = o.turn_span.map((k) => pos.get(k));
       if (a === undefined || b === undefined)

@@ -20,7 +20,16 @@ export function utteranceEntries(s: BaselineSession): BaselineEntry[] {
   );
 }
 
-export const utteranceText = (lang: Lang, u: Utterance) => `${speaker(lang, u.speaker)}: ${u.text}`;
+export const utteranceText = (lang: Lang, u: Utterance) => {
+  // The same string for the same stored utterance (entries are shared, frozen objects): the embedding
+  // cache finds a vector by its text, and a string built anew is hashed anew for every answer.
+  let texts = textsByLang.get(lang);
+  if (!texts) textsByLang.set(lang, (texts = new WeakMap()));
+  let text = texts.get(u);
+  if (text === undefined) texts.set(u, (text = `${speaker(lang, u.speaker)}: ${u.text}`));
+  return text;
+};
+const textsByLang = new Map<Lang, WeakMap<Utterance, string>>();
 
 export async function retrieveUtterances(makeIndex: MakeIndex, k: number, lang: Lang, query: string, utterances: readonly Utterance[]) {
   if (!utterances.length) return [];
