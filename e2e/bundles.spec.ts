@@ -4,6 +4,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { demoRunArgs } from "./pal-run-args";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
 
@@ -45,20 +46,7 @@ test.beforeAll(async () => {
   fake.setResponder(experimentReplies());
   const db = path.join(dir, "other-lab.db");
   await palIn(db, ["demo"]);
-  await palIn(db, [
-    "run",
-    "--dataset",
-    "PAL-Set demo (en)",
-    "--method",
-    "vanilla,vanilla-log",
-    "--repeats",
-    "1",
-    "--task",
-    "requirement",
-    "--users",
-    "0000",
-    "--json",
-  ]);
+  await palIn(db, demoRunArgs("vanilla,vanilla-log", "--json"));
   await palIn(db, ["bundle", "export", "1", "--out", bundle]);
 });
 test.afterAll(async () => {

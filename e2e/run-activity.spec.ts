@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { demoRunArgs } from "./pal-run-args";
 
 /**
  * A run whose model takes minutes per reply must not look dead: the experiment page shows, under the
@@ -11,24 +12,10 @@ import { e2eState, login, account } from "./state";
  */
 test("the experiment page shows the requests in flight of the process running it", async ({ page }) => {
   const s = e2eState();
-  const dry = spawnSync(
-    "node",
-    [
-      "bin/pal.mjs",
-      "run",
-      "--dataset",
-      "PAL-Set demo (en)",
-      "--method",
-      "vanilla",
-      "--task",
-      "requirement",
-      "--users",
-      "0000",
-      "--dry-run",
-      "--json",
-    ],
-    { env: { ...process.env, PAL_DB: s.dbPath }, encoding: "utf8" },
-  );
+  const dry = spawnSync("node", ["bin/pal.mjs", ...demoRunArgs("vanilla", "--dry-run", "--json")], {
+    env: { ...process.env, PAL_DB: s.dbPath },
+    encoding: "utf8",
+  });
   expect(dry.status, dry.stderr).toBe(0);
   const config = JSON.parse(dry.stdout).config;
   const db = new Database(s.dbPath);

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { demoRunArgs } from "./pal-run-args";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
 
 /**
@@ -30,25 +31,7 @@ test("a run whose replies are all invalid pauses itself; the page shows the reas
   };
   // Not spawnSync: the test double answers from this process, whose event loop must keep running.
   const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      "node",
-      [
-        "bin/pal.mjs",
-        "run",
-        "--dataset",
-        "PAL-Set demo (en)",
-        "--method",
-        "vanilla",
-        "--repeats",
-        "1",
-        "--task",
-        "requirement",
-        "--users",
-        "0000",
-        "--json",
-      ],
-      { env },
-    );
+    const child = spawn("node", ["bin/pal.mjs", ...demoRunArgs("vanilla", "--json")], { env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));

@@ -46,7 +46,6 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
     await recordAllCached();
     return known;
   }
-  // Each text's key is remembered (hash.ts): a text embedded again is not hashed again.
   const keys = texts.map(vectorKeyOf(cfg.baseURL, cfg.model));
   const found = cachedVectors(db, keys);
   texts.forEach((t, i) => {

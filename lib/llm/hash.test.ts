@@ -63,7 +63,7 @@ describe("canonicalJson", () => {
     expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
   });
 
-  it("remembers an embedding key that is hashOf's key, per endpoint and model", () => {
+  it("gives an embedding key that is hashOf's key, per endpoint and model", () => {
     const a = vectorKeyOf("http://e/v1", "m1");
     const b = vectorKeyOf("http://e/v1", "m2");
     for (const text of ["one", "two", "一段中文", ""]) {

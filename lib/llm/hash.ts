@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { WeightedLru } from "@/lib/lru";
 
 /**
  * JSON with object keys sorted at every level, so equal values always hash alike. Cache keys are
@@ -68,22 +67,10 @@ export function sha256(text: string): string {
 
 export const hashOf = (value: unknown): string => sha256(canonicalJson(value));
 
-/** Characters of text whose embedding-cache key is remembered, per endpoint and model (a few tens of MB). */
-const VECTOR_KEY_CHARS = 8_000_000;
-const vectorKeys = new Map<string, WeightedLru<string, string>>();
-
 /**
- * The embedding cache's key of a text for one endpoint and model, hashOf({endpoint, model, text}),
- * remembered: a retrieval embeds the same few thousand texts (a user's logs) for every answer.
+ * The embedding cache's key of a text for one endpoint and model: hashOf({endpoint, model, text}).
+ * Only texts not yet known by their text (lib/llm/cache.ts, vectorsByText) are hashed.
  */
 export function vectorKeyOf(endpoint: string, model: string): (text: string) => string {
-  const of = `${endpoint}\u0000${model}`;
-  let keys = vectorKeys.get(of);
-  if (!keys) vectorKeys.set(of, (keys = new WeightedLru<string, string>(VECTOR_KEY_CHARS, (_key, text) => text.length + 64)));
-  const memo = keys;
-  return (text) => {
-    let key = memo.get(text);
-    if (key === undefined) memo.set(text, (key = hashOf({ endpoint, model, text })));
-    return key;
-  };
+  return (text) => hashOf({ endpoint, model, text });
 }

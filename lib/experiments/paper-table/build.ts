@@ -7,7 +7,7 @@
 import { methodKey } from "../config";
 import { hicupidColumns, MEM_PAL_T2_COLUMNS, MEM_PAL_T2_GROUPS, MEM_PAL_T3_COLUMNS, MEM_PAL_T3_GROUPS } from "./columns";
 import { hicupidName, memPalName } from "./names";
-import { cell, memPalRunRows, namesModel, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
+import { cell, memPalRunRows, metricCell, namesModel, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
 import { HICUPID_MODELS, PUBLISHED } from "./published";
 import { hicupidTableA2, memPalTable10 } from "./supplements";
 import { SIG_LEVEL, type PaperTable, type Section } from "./types";
@@ -155,14 +155,7 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
       const n = hicupidName(m);
       const s = rows.find((x) => x.method === key)!;
       maxRuns = Math.max(maxRuns, s.runs);
-      const cells = columns.map((c) => {
-        const x = s.metrics[c.key];
-        return cell(
-          x?.mean ?? null,
-          s.runs > 1 ? (x?.sd ?? null) : null,
-          key !== input.reference && typeof x?.p === "number" && x.p < SIG_LEVEL,
-        );
-      });
+      const cells = columns.map((c) => metricCell(s.metrics[c.key], s.runs, key === input.reference));
       return { r: row(key, n, cells, s.runs, model), paperRow: n.row };
     });
   rankRows(

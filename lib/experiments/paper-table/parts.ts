@@ -34,6 +34,14 @@ export const cell = (value: number | null, sd: number | null = null, sig = false
   ...(digits === undefined ? {} : { digits }),
 });
 
+/**
+ * A run's metric as a cell: its mean, its sd when the run has more than one, and † when it differs from
+ * the reference method's significantly (never on the reference's own row).
+ */
+export function metricCell(x: SummaryLike["metrics"][string] | undefined, runs: number, isReference: boolean): Cell {
+  return cell(x?.mean ?? null, runs > 1 ? (x?.sd ?? null) : null, !isReference && typeof x?.p === "number" && x.p < SIG_LEVEL);
+}
+
 /** Best (1) and second (2) per ranked column, by the value as printed, so a tie on paper is a tie here. */
 export function rankRows(rows: TableRow[], columns: readonly Column[]): void {
   columns.forEach((c, i) => {
@@ -130,12 +138,7 @@ export function memPalRunRows(
       const cells = columns.map((c) => {
         const [task, metric] = c.key.split(".");
         const s = mine.find((x) => x.task === task);
-        const x = s?.metrics[metric];
-        return cell(
-          x?.mean ?? null,
-          s && s.runs > 1 ? (x?.sd ?? null) : null,
-          key !== input.reference && typeof x?.p === "number" && x.p < SIG_LEVEL,
-        );
+        return metricCell(s?.metrics[metric], s?.runs ?? 0, key === input.reference);
       });
       return { r: row(key, n, cells, runs), paperRow: n.row };
     });
