@@ -58,7 +58,10 @@ test("removing a judge that another tab already removed says so (404 reason), no
   const add = page.getByRole("form", { name: /named judge/i });
   await add.getByLabel("Judge name").fill("judge:e2e-gone");
   await add.getByLabel("Model").fill("m");
+  // The reload waits for the add's server action: reloading while it is on its way could cancel it.
+  const added = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/admin/models"));
   await add.getByRole("button", { name: "Add judge" }).click();
+  await added;
   await page.reload();
   const other = await context.newPage();
   await other.goto(`${e2eState().baseURL}/admin/models`);
