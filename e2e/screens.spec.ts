@@ -38,10 +38,14 @@ test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a wa
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/campaigns/new`);
   for (const box of await page.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
+  // The name is the researchers' own (annotators never see it); their title is what must not name a system.
   await page.getByLabel("Name").fill("h2memory pilot");
   await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
   await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"));
-  await expect(page.getByTestId("names-system-warning")).toContainText("campaign name mentions “h2memory”");
+  await expect(page.getByLabel("Title shown to annotators")).toHaveAttribute("placeholder", "Compare two dialogues");
+  await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
+  await page.getByLabel("Title shown to annotators").fill("h2memory pilot");
+  await expect(page.getByTestId("names-system-warning")).toContainText("title shown to annotators mentions “h2memory”");
   await page.getByRole("checkbox", { name: annotator().email }).check();
   await page.getByLabel("Annotations per item (k)").fill("2");
   await expect(page.getByText("k = 2 needs at least 2 annotators; 1 chosen.")).toBeVisible();
@@ -50,9 +54,15 @@ test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a wa
   // The items file's format example scrolls inside its box: the form keeps its width.
   const form = page.locator("form").filter({ has: page.getByLabel("Items file") });
   expect(await form.evaluate((f) => f.scrollWidth <= f.clientWidth)).toBe(true);
-  await page.getByLabel("Name").fill(`Dialogue pilot ${Date.now()}`);
-  await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
+  // Blinding cannot be clicked past: with a system in the title, only the explicit override enables the button.
   await page.getByLabel("Annotations per item (k)").fill("1");
+  await expect(page.getByRole("button", { name: "Create campaign" })).toBeDisabled();
+  await page.getByLabel("Show these names to annotators anyway").check();
+  await expect(page.getByRole("button", { name: "Create campaign" })).toBeEnabled();
+  await page.getByLabel("Show these names to annotators anyway").uncheck();
+  await page.getByLabel("Name").fill(`Dialogue pilot (h2memory vs vanilla-log) ${Date.now()}`);
+  await page.getByLabel("Title shown to annotators").fill("");
+  await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);
   // Only the ticked annotator has work.
@@ -81,6 +91,9 @@ test("an annotator completes a pairwise campaign: dialogues first, user card asi
   const progress = ann.getByTestId("progress");
   await expect(progress).toHaveText(/^0 \/ 6 done/);
   await expect(ann.getByTestId("item-headline")).not.toHaveText("Loading…");
+  // The annotator reads the neutral title, never the researchers' name nor a system's (issue 40.15).
+  await expect(ann.getByText("Compare two dialogues").first()).toBeVisible();
+  for (const hidden of ["Dialogue pilot", "h2memory", "vanilla-log"]) await expect(ann.locator("body")).not.toContainText(hidden);
   // First item: the guidelines are open beside the dialogues; the user's information is a card, not JSON.
   await expect(ann.getByRole("region", { name: /^Guidelines/ })).toBeVisible();
   await expect(ann.getByTestId("user-info")).toContainText("Profile");

@@ -7,7 +7,7 @@ export function AgreementWarnings({ warnings, titles }: { warnings: AgreementWar
     <ul className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="agreement-warnings">
       {warnings.map((w, i) => (
         <li key={i} data-kind={w.kind}>
-          <b>{titles[w.dimension] ?? w.dimension}:</b> {w.message}
+          <b>{w.dimension === "*" ? "Every dimension" : (titles[w.dimension] ?? w.dimension)}:</b> {w.message}
         </li>
       ))}
     </ul>

@@ -10,6 +10,10 @@ type KindOption = {
   sources: string[];
   example: string | null;
   guidelines: string;
+  /** The neutral title annotators see when the campaign gives none. */
+  annotatorTitle: string;
+  /** The kind's generic side names ("model", "reference"): words, not systems. */
+  sideNames: string[];
   tieRule: string;
 };
 type Props = {
@@ -39,6 +43,8 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
   const [perItem, setPerItem] = useState<Record<string, number>>({});
   const k = perItem[kind] ?? (kind === "session-quality" ? 3 : 2);
   const [name, setName] = useState("");
+  const [title, setTitle] = useState("");
+  const [showNames, setShowNames] = useState(false);
   const [guidelines, setGuidelines] = useState<Record<string, string>>({});
   const kExceeds = chosen.length > 0 && k > chosen.length;
   const def = kinds.find((k) => k.kind === kind)!;
@@ -58,8 +64,13 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
   const sysB = methodB && methods.includes(methodB) ? methodB : methods[1];
   const systems =
     source === "experiment" ? (task === "dialogue" ? [sysA, sysB] : [sysA]).filter(Boolean) : source === "upload" ? fileSystems : [];
-  // Annotators see the campaign name and the guidelines: naming a system there unblinds the campaign.
-  const named = systemsNamedIn(systems, [name, guidelines[kind] ?? def.guidelines]);
+  // Annotators see their title and the guidelines (never the name): naming a system there unblinds the campaign,
+  // which the server refuses unless the override below is ticked (then the agreement page and exports say so).
+  const generic = new Set(def.sideNames.map((n) => n.toLowerCase()));
+  const named = systemsNamedIn(
+    systems.filter((s) => !generic.has(s.toLowerCase())),
+    [title.trim() || def.annotatorTitle, guidelines[kind] ?? def.guidelines],
+  );
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -80,10 +91,24 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
       className="grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-4 rounded-lg border border-slate-200 bg-white p-4"
       aria-label="New campaign"
     >
-      <label className="block text-xs text-slate-600">
-        Name
-        <input name="name" required value={name} onChange={(e) => setName(e.target.value)} className={input} />
-      </label>
+      <div className="grid grid-cols-2 gap-3">
+        <label className="block text-xs text-slate-600">
+          Name (researchers only)
+          <input name="name" required value={name} onChange={(e) => setName(e.target.value)} className={input} />
+          <span className="mt-1 block text-slate-500">Annotators never see it: name the systems here if you like.</span>
+        </label>
+        <label className="block text-xs text-slate-600">
+          Title shown to annotators
+          <input
+            name="annotatorTitle"
+            value={title}
+            placeholder={def.annotatorTitle}
+            onChange={(e) => setTitle(e.target.value)}
+            className={input}
+          />
+          <span className="mt-1 block text-slate-500">Empty: “{def.annotatorTitle}”.</span>
+        </label>
+      </div>
       <label className="block text-xs text-slate-600">
         Kind
         <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={input}>
@@ -261,10 +286,16 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
         />
       </label>
       {named.length ? (
-        <p role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-800" data-testid="names-system-warning">
-          The {named.map((n) => `${n.where} mentions “${n.system}”`).join(" and the ")}: annotators see both, so they would know which
-          system is which. Rename or reword before creating the campaign.
-        </p>
+        <div role="status" className="rounded bg-amber-50 px-2 py-1 text-sm text-amber-900" data-testid="names-system-warning">
+          <p>
+            The {named.map((n) => `${n.where} mentions “${n.system}”`).join(" and the ")}: annotators read it, so they would know which
+            system is which. Reword it before creating the campaign.
+          </p>
+          <label className="mt-1 flex items-center gap-2">
+            <input type="checkbox" name="showSystemNames" checked={showNames} onChange={(e) => setShowNames(e.target.checked)} />
+            Show these names to annotators anyway (the agreement page and exports will say the campaign was not blind)
+          </label>
+        </div>
       ) : null}
       {error ? (
         <p role="alert" className="rounded bg-rose-50 px-2 py-1 text-sm text-rose-700">
@@ -272,7 +303,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
         </p>
       ) : null}
       <button
-        disabled={pending || kExceeds || chosen.length === 0}
+        disabled={pending || kExceeds || chosen.length === 0 || (named.length > 0 && !showNames)}
         className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60"
       >
         {pending ? "Creating…" : "Create campaign"}

@@ -12,6 +12,9 @@ export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 /** Where a campaign's items came from: sampled PAL-Set sessions, an uploaded file, or a PAL Studio experiment. */
 export const ITEM_SOURCES = ["palset-session", "upload", "experiment"] as const;
 
+/** A campaign created although what annotators read names a system it compares (issue 40.15). */
+export type BlindingOverride = { named: Array<{ system: string; where: string }>; by: number; at: string };
+
 /**
  * A human-evaluation campaign. Users are never deleted (they are disabled), so every foreign key to
  * users is RESTRICT: a label always keeps its annotator.
@@ -24,6 +27,16 @@ export const campaigns = sqliteTable("campaigns", {
   datasetId: integer("dataset_id").references(() => datasets.id, { onDelete: "set null" }),
   /** Markdown, rendered without raw HTML. */
   guidelines: text("guidelines"),
+  /**
+   * The title annotators see (the name is the researchers' own and never reaches them); null: a neutral
+   * title from the kind (lib/annotation/blinding.ts, annotatorTitleOf).
+   */
+  annotatorTitle: text("annotator_title"),
+  /**
+   * Set only when the campaign was created although its annotator title or guidelines name a system it
+   * compares: what was named where, by whom and when. The agreement report and exports carry it as a warning.
+   */
+  blindingOverride: text("blinding_override", { mode: "json" }).$type<BlindingOverride>(),
   /** k: annotations per item. */
   perItem: integer("per_item").notNull().default(3),
   status: text("status", { enum: ["open", "closed"] })

@@ -5,7 +5,14 @@
 import type { AgreementReport } from "./report";
 import type { Label } from "./types";
 
-export type AgreementWarningKind = "small-n" | "prevalence-paradox" | "fleiss-subset" | "constant-rater" | "constant-judge";
+export type AgreementWarningKind =
+  | "small-n"
+  | "prevalence-paradox"
+  | "fleiss-subset"
+  | "constant-rater"
+  | "constant-judge"
+  /** The campaign was created although what annotators read names a system it compares (dimension "*": all). */
+  | "unblinded";
 
 export interface AgreementWarning {
   dimension: string;

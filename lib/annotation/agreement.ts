@@ -19,6 +19,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { annotatorStatsSteps, type AnnotatorStats } from "./agreement-annotators";
 import { judgeAgreementSteps, type JudgeAgreement } from "./agreement-judges";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
+import { describeNamed } from "./blinding";
 import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
 import { judgeViewsSteps, type JudgedRun, type JudgeViews } from "./judge-views";
 import { kindDef, type DimensionSpec } from "./kinds";
@@ -100,6 +101,12 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
   const judges = judgeAgreementSteps(c.kind, items, runs, dims, judgeViews, { iterations: opts.bootstrap ?? 1000, seed: opts.seed ?? 1 });
   yield;
   const warnings: AgreementWarning[] = [];
+  if (c.blindingOverride?.named.length)
+    warnings.push({
+      dimension: "*",
+      kind: "unblinded",
+      message: `annotators were not blind: ${describeNamed(c.blindingOverride.named)}, shown to them by the creator's override (${c.blindingOverride.at.slice(0, 10)}); their labels may favour a system they recognise`,
+    });
 
   const dimensions: DimensionAgreement[] = [];
   for (const d of dims) {

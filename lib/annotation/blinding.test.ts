@@ -11,10 +11,10 @@ describe("campaign blinding checks", () => {
     expect(systemsInJsonl(text).sort()).toEqual(["h2memory", "vanilla-log"]);
   });
 
-  it("warns when the name or the guidelines name a system, as a whole word, ignoring case", () => {
+  it("warns when the annotator title or the guidelines name a system, as a whole word, ignoring case", () => {
     expect(systemsNamedIn(["h2memory", "rag"], ["H2Memory vs RAG pilot", "Compare the two dialogues."])).toEqual([
-      { system: "h2memory", where: "campaign name" },
-      { system: "rag", where: "campaign name" },
+      { system: "h2memory", where: "title shown to annotators" },
+      { system: "rag", where: "title shown to annotators" },
     ]);
     expect(systemsNamedIn(["rag"], ["Pilot", "Judge storage and leverage."])).toEqual([]);
     expect(systemsNamedIn(["vanilla-log"], ["Pilot", "The left one is vanilla-log."])).toEqual([

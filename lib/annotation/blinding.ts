@@ -1,7 +1,8 @@
 /**
- * Blinding checks for the campaign form. Annotators see the campaign's name and guidelines, so a
- * system named there tells them which side is which; the form warns before the campaign exists.
- * Pure functions: the browser runs them on the form's live values.
+ * Blinding checks. Annotators see the campaign's annotator title and its guidelines (never the researchers'
+ * name for it), so a system named there tells them which side is which: the form warns on its live values, and
+ * createCampaign refuses such a campaign unless the creator overrides it, which the agreement report then states.
+ * Pure functions: the browser runs them too.
  */
 
 /** The system names of a pairwise JSONL upload (`a.system`, `b.system` of every parsable line). */
@@ -26,10 +27,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Which systems `texts` name: a case-insensitive whole-word match, so "rag" is found in "RAG baseline"
- * but not in "storage". `texts` is [campaign name, guidelines]; `where` says which of them.
+ * but not in "storage". `texts` is [the title annotators see, guidelines]; `where` says which of them.
  */
 export function systemsNamedIn(systems: readonly string[], texts: readonly [string, string]): Array<{ system: string; where: string }> {
-  const where = ["campaign name", "guidelines"];
+  const where = ["title shown to annotators", "guidelines"];
   const out: Array<{ system: string; where: string }> = [];
   for (const system of new Set(systems.map((s) => s.trim()).filter((s) => s.length >= 2))) {
     const re = new RegExp(`(^|[^\\p{L}\\p{N}_])${escape(system)}($|[^\\p{L}\\p{N}_])`, "iu");
@@ -38,4 +39,14 @@ export function systemsNamedIn(systems: readonly string[], texts: readonly [stri
     });
   }
   return out;
+}
+
+/** The title an annotator sees: the campaign's own title for them, else the kind's neutral one (never the researchers' name). */
+export function annotatorTitleOf(c: { annotatorTitle: string | null; kind: string }, kindTitle: string): string {
+  return c.annotatorTitle?.trim() || kindTitle;
+}
+
+/** What a blinding override says, for the agreement warning and exports: "the guidelines name “h2memory”". */
+export function describeNamed(named: ReadonlyArray<{ system: string; where: string }>): string {
+  return named.map((n) => `the ${n.where} name${n.where === "guidelines" ? "" : "s"} “${n.system}”`).join(" and ");
 }

@@ -12,11 +12,13 @@ import {
   campaignSystems,
   campaigns,
   users,
+  type BlindingOverride,
 } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { tooDeepMessage, valueTooDeep } from "@/lib/json-depth";
 import type { TieRule } from "@/lib/agreement";
-import { kindDef, type DimensionSpec, type ParsedItem } from "./kinds";
+import { kindDef, type CampaignKindDef, type DimensionSpec, type ParsedItem } from "./kinds";
+import { describeNamed, systemsNamedIn } from "./blinding";
 import { planAssignments } from "./assignment";
 import { sampleSessions, sampleShortfall, type SessionSampleSpec } from "./sampling";
 import { sessionItemContent } from "./session-item";
@@ -33,9 +35,17 @@ export type CampaignSource =
   | ({ kind: "experiment" } & ExperimentSourceSpec);
 
 export interface NewCampaign {
+  /** The researchers' name for the campaign; annotators never see it. */
   name: string;
   kind: string;
+  /** The title annotators see (default: the kind's neutral title). */
+  annotatorTitle?: string;
   guidelines?: string;
+  /**
+   * Create the campaign although its annotator title or guidelines name a system it compares: recorded, and
+   * reported by the agreement page and exports (issue 40.15). Without it such a campaign is refused.
+   */
+  showSystemNames?: boolean;
   perItem: number;
   annotatorIds: number[];
   tieRule?: TieRule;
@@ -53,6 +63,7 @@ export function createCampaign(
 ): { id: number; items: number; assignments: number; note?: string } {
   const def = kindDef(input.kind);
   const name = checkDisplayName("name", input.name);
+  const annotatorTitle = input.annotatorTitle?.trim() ? checkDisplayName("annotatorTitle", input.annotatorTitle) : null;
   if (!def.sources.includes(input.source.kind)) {
     throw new InvalidInputError(`source: ${def.kind} campaigns take items from ${def.sources.join(" or ")}, not ${input.source.kind}`);
   }
@@ -105,6 +116,11 @@ export function createCampaign(
       config = { file: src.fileName };
     }
     assertStorableDepth(parsed);
+    const guidelines = input.guidelines?.trim() || def.defaultGuidelines;
+    const blindingOverride = checkBlinding(def, parsed, experimentSystems, annotatorTitle ?? def.annotatorTitle, guidelines, {
+      override: input.showSystemNames === true,
+      by: createdBy,
+    });
     const plan = planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
     config.assignmentSeed = seed;
 
@@ -112,10 +128,12 @@ export function createCampaign(
       .insert(campaigns)
       .values({
         name,
+        annotatorTitle,
+        blindingOverride,
         kind: def.kind,
         source: src.kind,
         datasetId,
-        guidelines: input.guidelines?.trim() || def.defaultGuidelines,
+        guidelines,
         perItem: input.perItem,
         tieRule,
         config,
@@ -188,6 +206,36 @@ export function createCampaign(
         .run();
     return { id: campaign.id, items: parsed.length, assignments: rows.length, ...(sampleNote ? { note: sampleNote } : {}) };
   });
+}
+
+/**
+ * What annotators read (their title and the guidelines) must not name a system the campaign compares: refused,
+ * naming where, unless the creator overrides it; the override is returned for the campaign row (then reported).
+ * A kind's generic side names ("model", "reference") are words guidelines use, not systems.
+ */
+function checkBlinding(
+  def: CampaignKindDef,
+  parsed: ParsedItem[],
+  experimentSystems: { A: { method: string | null }; B: { method: string | null } } | null,
+  title: string,
+  guidelines: string,
+  o: { override: boolean; by: number },
+): BlindingOverride | null {
+  const generic = new Set(Object.values(def.sideNames ?? {}).map((n) => n.toLowerCase()));
+  const systems = new Set<string>();
+  for (const p of parsed) for (const side of [p.outputs?.A.system, p.outputs?.B.system]) if (side) systems.add(side);
+  for (const side of [experimentSystems?.A.method, experimentSystems?.B.method]) if (side) systems.add(side);
+  const named = systemsNamedIn(
+    [...systems].filter((s) => !generic.has(s.toLowerCase())),
+    [title, guidelines],
+  );
+  if (!named.length) return null;
+  if (!o.override)
+    throw new InvalidInputError(
+      `${named[0].where === "guidelines" ? "guidelines" : "annotatorTitle"}: ${describeNamed(named)}, which annotators read, so they would know which system is which; ` +
+        `reword it, or create the campaign with showSystemNames to show the names anyway (the agreement page and exports then say so)`,
+    );
+  return { named, by: o.by, at: new Date().toISOString() };
 }
 
 /**

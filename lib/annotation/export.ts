@@ -6,6 +6,8 @@ import { campaignAgreement, type CampaignAgreement } from "./agreement";
 import { publishedTable11For } from "./published-table11";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
 import { judgeRunsOf } from "./human-labels";
+import { annotatorTitleOf } from "./blinding";
+import { kindDef } from "./kinds";
 import { toCsv } from "@/lib/csv";
 
 /** Every judge run of a campaign (imported or LLM) with its verdicts and, for LLM runs, the items it could not judge. */
@@ -136,7 +138,17 @@ export function exportCampaign(
   return (
     JSON.stringify(
       {
-        campaign: { id: c.id, name: c.name, kind: c.kind, perItem: c.perItem, tieRule: c.tieRule, status: c.status },
+        campaign: {
+          id: c.id,
+          name: c.name,
+          kind: c.kind,
+          perItem: c.perItem,
+          tieRule: c.tieRule,
+          status: c.status,
+          // What annotators saw as the title, and whether they were shown system names by an override (issue 40.15).
+          annotatorTitle: annotatorTitleOf(c, kindDef(c.kind).annotatorTitle),
+          blindingOverride: c.blindingOverride ?? null,
+        },
         systems,
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,

@@ -30,7 +30,10 @@ export function newCampaignFromForm(form: Form): NewCampaign {
   const base = {
     name: String(form.get("name") ?? ""),
     kind: String(form.get("kind") ?? ""),
+    annotatorTitle: String(form.get("annotatorTitle") ?? "") || undefined,
     guidelines: String(form.get("guidelines") ?? "") || undefined,
+    // A checkbox: present ("on", or "true" from an API client) only when ticked.
+    showSystemNames: ["on", "true", "1"].includes(String(form.get("showSystemNames") ?? "")),
     perItem: int(form, "perItem", 3),
     annotatorIds: form.getAll("annotators").map((a) => {
       const n = Number(a);

@@ -19,6 +19,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { MAX_JSON_DEPTH, valueTooDeep } from "@/lib/json-depth";
 import { canonicalValue, kindDef } from "./kinds";
 import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
+import { annotatorTitleOf } from "./blinding";
 
 export interface MyCampaign {
   id: number;
@@ -30,11 +31,12 @@ export interface MyCampaign {
   skipped: number;
 }
 
+/** The annotator's campaigns, each under the title annotators see (never the researchers' name: it may name a system). */
 export function myCampaigns(db: Db, userId: number): MyCampaign[] {
-  return db
+  const rows = db
     .select({
       id: campaigns.id,
-      name: campaigns.name,
+      annotatorTitle: campaigns.annotatorTitle,
       kind: campaigns.kind,
       status: campaigns.status,
       total: count(),
@@ -47,6 +49,10 @@ export function myCampaigns(db: Db, userId: number): MyCampaign[] {
     .groupBy(campaigns.id)
     .orderBy(asc(campaigns.id))
     .all();
+  return rows.map(({ annotatorTitle, ...r }) => ({
+    ...r,
+    name: annotatorTitleOf({ annotatorTitle, kind: r.kind }, kindDef(r.kind).annotatorTitle),
+  }));
 }
 
 export interface QueueEntry {
@@ -83,7 +89,13 @@ export function myQueue(db: Db, userId: number, campaignId: number): MyQueue {
   if (!c || entries.length === 0) throw new NotFoundError(`no campaign ${campaignId} in your queue`);
   const firstOpen = entries.findIndex((e) => e.status === "pending");
   return {
-    campaign: { id: c.id, name: c.name, kind: c.kind, status: c.status, guidelines: c.guidelines ?? "" },
+    campaign: {
+      id: c.id,
+      name: annotatorTitleOf(c, kindDef(c.kind).annotatorTitle),
+      kind: c.kind,
+      status: c.status,
+      guidelines: c.guidelines ?? "",
+    },
     entries,
     resumeAt: firstOpen >= 0 ? firstOpen : entries.length - 1,
   };

@@ -1,5 +1,4 @@
 import type { Db } from "@/db/client";
-import type { ExperimentConfig } from "@/lib/experiments/config";
 import type { Lang } from "@/lib/llm/types";
 import type { AssistantPort, ModelPort } from "./ports";
 import type { TaskItem } from "./palset-items";
@@ -14,11 +13,24 @@ export type ScoreRow = { scorer: string; version: number; values: Record<string,
 /** What a job stores: the assistant's inputs (never references), its output, the memory it used, the scores. */
 export type JobOutcome = { input: unknown; output: unknown; retrieved?: unknown; scores: ScoreRow[] };
 
+/**
+ * What a task reads of the run's config: a narrow view of the experiment config (lib/experiments/config.ts
+ * satisfies it), so that tasks, a lower layer, name nothing of the engine above them.
+ */
+export type TaskConfig = {
+  users: "all" | string[];
+  methods: ReadonlyArray<{ name: string; label?: string; options?: Record<string, unknown> }>;
+  models: Partial<Record<"assistant" | "user-simulator" | "judge", { model?: string; temperature?: number }>>;
+  seed: number;
+  tieMargin?: number;
+  hicupid: { splits: string[]; perSplit?: number; judges: string[]; verdicts?: "public" | "retry" };
+};
+
 export type JobContext = {
   db: Db;
   datasetId: number;
   lang: Lang;
-  config: ExperimentConfig;
+  config: TaskConfig;
   replicate: number;
   jobId: number;
   method: string;
@@ -40,8 +52,8 @@ export interface TaskDef {
   datasetKind: "palset" | "hicupid";
   items(db: Db, datasetId: number, users: "all" | string[]): TaskItem[];
   /** Items under the whole config, when more than the users matter (HiCUPID's splits and sample); default items(). */
-  itemsFor?(db: Db, datasetId: number, config: ExperimentConfig): TaskItem[];
-  estimate(config: ExperimentConfig): CallEstimate;
+  itemsFor?(db: Db, datasetId: number, config: TaskConfig): TaskItem[];
+  estimate(config: TaskConfig): CallEstimate;
   run(ctx: JobContext, item: TaskItem): Promise<JobOutcome>;
   /** Metrics of one method × replicate from its items' score values (scorer → values). */
   metrics(items: Array<Record<string, Record<string, number | null>>>): Record<string, number | null>;
@@ -54,7 +66,7 @@ export interface TaskDef {
   present?(db: Db, datasetId: number, itemKey: string): { cards: InfoCard[]; reference: Field[] };
   /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
   pairs?: {
-    estimate(config: ExperimentConfig): CallEstimate;
+    estimate(config: TaskConfig): CallEstimate;
     run(ctx: JobContext, item: TaskItem, a: string, b: string): Promise<JobOutcome>;
   };
 }

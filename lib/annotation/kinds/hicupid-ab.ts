@@ -12,6 +12,7 @@ const MODEL_VS_REFERENCE = [
 export const hicupidAb: CampaignKindDef = {
   kind: "hicupid-ab",
   label: "HiCUPID A/B/Tie",
+  annotatorTitle: "Compare two answers",
   description: "A question, the user's metadata and two answers (a model's and the personalized reference, slot randomised).",
   pairwise: true,
   llmJudge: "hicupid-ab",

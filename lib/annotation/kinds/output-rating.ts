@@ -7,6 +7,7 @@ import { InvalidInputError } from "@/lib/errors";
 export const outputRating: CampaignKindDef = {
   kind: "output-rating",
   label: "Output rating (uploaded)",
+  annotatorTitle: "Rate answers",
   description: "Single outputs from a file, each rated 1–3 for how well it fits the user.",
   pairwise: false,
   llmJudge: "rating",

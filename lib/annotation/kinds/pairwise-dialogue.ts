@@ -12,6 +12,7 @@ export const WTL = [
 export const pairwiseDialogue: CampaignKindDef = {
   kind: "pairwise-dialogue",
   label: "Pairwise dialogue judging",
+  annotatorTitle: "Compare two dialogues",
   description: "Two dialogues on the same topic, judged Win/Tie/Lose for the first on requirement and preference understanding. Blinded.",
   pairwise: true,
   llmJudge: "dialogue-pair",

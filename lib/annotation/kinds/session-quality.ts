@@ -16,6 +16,7 @@ export const RATING_KEYS = [
 export const sessionQuality: CampaignKindDef = {
   kind: "session-quality",
   label: "Session quality rating (PAL-Set)",
+  annotatorTitle: "Rate dialogue sessions",
   description: "Rate a sampled session's logs and dialogue 1–3 against the user's profile, situation, requirements and preferences.",
   pairwise: false,
   llmJudge: "rating",

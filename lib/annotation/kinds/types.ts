@@ -29,6 +29,8 @@ export interface ParsedItem {
 export interface CampaignKindDef {
   kind: CampaignKind;
   label: string;
+  /** The neutral title annotators see when the campaign gives none (it names no system: lib/annotation/blinding.ts). */
+  annotatorTitle: string;
   description: string;
   /** Two outputs compared side by side; labels are Win/Tie/Lose for canonical slot A. */
   pairwise: boolean;

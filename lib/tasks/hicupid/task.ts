@@ -11,14 +11,13 @@
 import { hfBleuStats, rougeL } from "@/lib/metrics";
 import { methodKey } from "../method-key";
 import type { Db } from "@/db/client";
-import type { ExperimentConfig } from "@/lib/experiments/config";
 import { balancedSlots } from "@/lib/judges/hicupid";
 import { JUDGES } from "@/lib/judges/registry";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { datasetById, loadSessions } from "@/lib/assistants/core/sessions";
 import { outputOf } from "../ports";
 import { taskJudgeModel } from "../judge-model";
-import type { ScoreRow, TaskDef } from "../types";
+import type { ScoreRow, TaskConfig, TaskDef } from "../types";
 import { abItemTypes, describeHcItem, dialogueTypes, fewShotSet, listHcItems, loadHcItem, presentHcItem } from "./items";
 import { historyContext } from "./context";
 import { hicupidAnswerMessages } from "./prompts";
@@ -31,7 +30,7 @@ const TYPE_CODE = { persona: 0, profile: 1, schedule: 2 } as const;
 
 /** The slots of one run's A/B items (all of the run's items, whichever job asks), computed once per run. */
 const slotCache = new Map<string, Map<string, "A" | "B">>();
-function runSlots(db: Db, datasetId: number, config: ExperimentConfig, replicate: number, judge: number): Map<string, "A" | "B"> {
+function runSlots(db: Db, datasetId: number, config: TaskConfig, replicate: number, judge: number): Map<string, "A" | "B"> {
   const key = `${db.$client.name}|${datasetId}|${JSON.stringify([config.users, config.hicupid, config.seed])}|${replicate}|${judge}`;
   let slots = slotCache.get(key);
   if (!slots) {

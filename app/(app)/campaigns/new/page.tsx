@@ -25,6 +25,8 @@ export default async function NewCampaignPage() {
           sources: k.sources,
           example: k.uploadExample ?? null,
           guidelines: k.defaultGuidelines,
+          annotatorTitle: k.annotatorTitle,
+          sideNames: Object.values(k.sideNames ?? {}),
           tieRule: k.defaultTieRule,
         }))}
         datasets={listDatasets(db)
