@@ -91,8 +91,12 @@ export class StreamAccumulator {
   }
 }
 
-/** Progress of the try in flight, read when the process stops waiting for it (tries.ts). */
-export type Live = { streamed: (() => Streamed) | null };
+/**
+ * Progress of the try in flight, read when the process stops waiting for it (tries.ts): what it has
+ * streamed, and the cut that ends it there (the connection closes, so the server stops generating what
+ * no ledger row would count: llama.cpp cancels a request whose connection closed).
+ */
+export type Live = { streamed: (() => Streamed) | null; cut?: () => void };
 
 export async function streamCompletion(
   sdk: OpenAI,
@@ -109,6 +113,7 @@ export async function streamCompletion(
     cut = why;
     ac.abort();
   };
+  live.cut = () => stop("the process stopped waiting for it");
   // One timer for the cap and one for the pauses, re-armed only when it fires (not per chunk).
   const cap = setTimeout(() => stop(`still streaming after ${limits.capMs} ms`), limits.capMs);
   let idle: ReturnType<typeof setTimeout> | undefined;

@@ -63,6 +63,8 @@ async function oneTry<R>(core: Core, view: View, once: (live: Live) => Promise<R
   let abandoned = false;
   const sent = requestStarted(() => {
     abandoned = true;
+    // A stream is cut here, where it is counted: what the server would generate after it is never received.
+    live.cut?.();
     const s = live.streamed?.() ?? null;
     recordRow(core, view, {
       ...o.row,
