@@ -127,7 +127,9 @@ export async function streamCompletion(
   try {
     // The connection is not kept for another request: llama.cpp's server closes it after a streamed reply
     // without saying so, and the next request sent on it failed at once ("socket hang up", a retry each).
-    // A streamed reply is long; one more handshake per reply costs nothing next to it.
+    // A streamed reply is long; one more handshake per reply costs nothing next to it. The header alone
+    // did not do it: Node pools a socket unless the reply says close, so http-fetch.ts sends a request
+    // that says close on a connection of its own (issue 40.8).
     const response = await sdk.chat.completions
       .create(
         { ...body, stream: true, ...(limits.includeUsage ? { stream_options: { include_usage: true } } : {}) },
