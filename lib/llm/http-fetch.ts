@@ -141,17 +141,21 @@ async function wholeFetch(input: Parameters<typeof fetch>[0], init: Parameters<t
   return new BufferedResponse(payload, { status: res.status, statusText: res.statusText, headers });
 }
 
+/** The request's headers as node:http takes them. The SDK passes a Headers object: read as it is rather than copied first. */
+function requestHeaders(given: HeadersInit | undefined, body: string | null | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
+  if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
+  return headers;
+}
+
 export const keepAliveFetch: typeof fetch = (input, init) => {
   const body = init?.body;
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : null;
   if (url === null || (body != null && typeof body !== "string")) return wholeFetch(input, init);
   const parsed = target(url);
   if (!parsed) return wholeFetch(input, init);
-  const headers: Record<string, string> = {};
-  // The SDK passes a Headers object: read it as it is rather than copying it first.
-  const given = init?.headers;
-  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
-  if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
+  const headers = requestHeaders(init?.headers, body);
   const agent = (/\bclose\b/i.test(headers.connection ?? "") ? unpooled : agents)[parsed.protocol];
   const limit = replyLimit(init?.method);
   const signal = init?.signal ?? null;
