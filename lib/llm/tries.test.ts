@@ -77,8 +77,8 @@ describe("retrying", () => {
     expect(rows.map((x) => [x.status, x.usageUnknown, x.promptTokens])).toEqual([["failed", true, 0]]);
     expect(rows[0].error).toMatch(/^the process stopped before the reply came .*cut after \d+ completion tokens, counted from its chunks/);
     expect(rows[0].completionTokens).toBeGreaterThanOrEqual(20);
-    // The server stopped when the stream was cut: the ledger holds what it generated (a chunk in the wire at most apart).
-    expect(env.fake.served.completionTokens - rows[0].completionTokens).toBeLessThanOrEqual(1);
+    // The server stopped when the stream was cut: the ledger holds what it generated (the few chunks in the wire or the stream's buffer at the cut apart).
+    expect(env.fake.served.completionTokens - rows[0].completionTokens).toBeLessThanOrEqual(3);
     expect(env.fake.served.completionTokens).toBeLessThan(200);
   });
 });
