@@ -24,7 +24,7 @@ import { kindLabel } from "@/lib/datasets/kinds";
 import { mergeMethod } from "@/lib/experiments/merge";
 import { CliError } from "../errors";
 import { progressWriter } from "../progress-writer";
-import { drainModelRequests } from "@/lib/llm/inflight";
+import { abandonModelRequests, drainModelRequests } from "@/lib/llm/inflight";
 import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
 import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
 
@@ -123,18 +123,24 @@ function runRecordLines(record: RunRecord, audit: ProtocolAudit): string {
  * Ctrl+C (SIGINT) or SIGTERM while `pal run` runs: the experiment is paused (resumable; a paused
  * experiment is no worker's, so the server does not take it over), the jobs this process held go back
  * to the queue, no new request is sent, and the replies already on their way are waited for (at most
- * INTERRUPT_WAIT_MS) so that what they cost reaches the ledger; those still out then are recorded with
- * their tokens unknown. Then the process exits (130 / 143). A second signal exits at once. Returns the
- * removal of the handlers.
+ * INTERRUPT_WAIT_MS) so that what they cost reaches the ledger. Streams still out then are cut and
+ * recorded with the tokens they received; whole replies (a cut leaves their tokens unknown) get
+ * WHOLE_WAIT_MS more, then are recorded with their tokens unknown (issue 40.9). Then the process exits
+ * (130 / 143). A second signal records every request still out at once, then exits. Returns the removal
+ * of the handlers.
  */
 const INTERRUPT_WAIT_MS = 10_000;
+const WHOLE_WAIT_MS = 15_000;
 
 function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | null, worker: string, tty: boolean): () => void {
   let seen = false;
   const handler = (signal: NodeJS.Signals) => {
     const code = signal === "SIGINT" ? 130 : 143;
     const id = experiment();
-    if (seen || id === null) process.exit(code);
+    if (seen || id === null) {
+      abandonModelRequests(); // their rows, with what each streamed, before the process goes
+      process.exit(code);
+    }
     seen = true;
     const r = interruptRun(db, id, worker);
     const what =
@@ -147,7 +153,14 @@ function onInterrupt(db: ReturnType<typeof getDb>, experiment: () => number | nu
         process.stderr.write(
           `waiting up to ${INTERRUPT_WAIT_MS / 1000} s for ${n} model ${n === 1 ? "reply" : "replies"} already sent, to record what they cost (Ctrl+C again to leave now)\n`,
         ),
-      { maxWaitMs: INTERRUPT_WAIT_MS },
+      {
+        maxWaitMs: INTERRUPT_WAIT_MS,
+        wholeWaitMs: WHOLE_WAIT_MS,
+        onWhole: (n) =>
+          process.stderr.write(
+            `${n} whole ${n === 1 ? "reply is" : "replies are"} still out (a cut would leave ${n === 1 ? "its" : "their"} tokens unknown): waiting up to ${WHOLE_WAIT_MS / 1000} s more (Ctrl+C again to leave now)\n`,
+          ),
+      },
     ).finally(() => process.exit(code));
   };
   process.on("SIGINT", handler);

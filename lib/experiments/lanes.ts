@@ -6,10 +6,11 @@
  * Pause and cancel are read before every claim. Every statement here runs per job: prepared statements
  * (db/statements.ts), as in ./lease.ts.
  */
+import os from "node:os";
 import type { Db } from "@/db/client";
 import { stmt, transact } from "@/db/statements";
 import type { ExperimentStatus } from "@/db/schema";
-import { claimJob, type ClaimedJob } from "./lease";
+import { claimJob, releaseDeadLocalLeases, type ClaimedJob } from "./lease";
 import { PARKED } from "./judge-batch";
 
 export type LaneEvent = { jobId: number; status: "done" | "failed" | "queued" | "cancelled"; error?: string };
@@ -51,6 +52,15 @@ export async function runLanes(db: Db, experimentId: number, o: LaneOptions): Pr
     finished = [];
     for (const f of w) f();
   };
+  // A worker of this machine that died holding jobs (`pal run`'s main process killed, SIGKILL: no handler
+  // ran) would keep them until their leases ran out, a minute, while the joined workers waited for them:
+  // a lane that waits looks, at most once a second, whether their holders still run, and takes them over.
+  let swept = 0;
+  const takeOverDead = (): boolean => {
+    if (Date.now() - swept < 1000) return false;
+    swept = Date.now();
+    return releaseDeadLocalLeases(db, experimentId, os.hostname()) > 0;
+  };
   const nextFinishOrPoll = () =>
     new Promise<void>((resolve) => {
       const t = setTimeout(resolve, Math.min(250, o.leaseMs / 4));
@@ -82,6 +92,7 @@ export async function runLanes(db: Db, experimentId: number, o: LaneOptions): Pr
       // workers hold finish (opening the next phase) or are released (their leases may run out).
       if (heldJobs(db, experimentId) === 0 && !(job = claim())) return;
       if (job) continue;
+      if (takeOverDead() && (job = claim())) continue;
       await nextFinishOrPoll();
       job = claim();
     }

@@ -24,9 +24,9 @@
 import http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
-import zlib from "node:zlib";
 import { maskUrl } from "./base-url";
 import { BufferedResponse, ReplyHeaders } from "./http-response";
+import { decoded, readCapped, replyLimit, tooLarge } from "./reply-limit";
 
 /**
  * Keep-alive sockets shared by every endpoint of the process; the per-role queues bound how many are in
@@ -40,6 +40,19 @@ const agents = {
   "https:": new https.Agent({ keepAlive: true, timeout: IDLE_MS }),
 };
 
+/**
+ * Requests that say `connection: close` (a streamed chat request, stream.ts) go on a connection of their
+ * own that is never pooled (issue 40.8). llama.cpp's server closes the connection after a streamed reply
+ * without answering `Connection: close`; Node's agent then pooled the socket, the next request was
+ * written into it and died with ECONNRESET, and the ledger got a paid-looking "retry" row (9 rows for 6
+ * requests) for a request the server never read. Node keeps a socket whenever the reply does not say
+ * close, whatever the request said; an agent without keep-alive destroys it when the reply ends.
+ */
+const unpooled = {
+  "http:": new http.Agent({ keepAlive: false }),
+  "https:": new https.Agent({ keepAlive: false }),
+};
+
 function abortError(signal: AbortSignal): unknown {
   return signal.reason instanceof Error ? signal.reason : new DOMException("This operation was aborted", "AbortError");
 }
@@ -50,21 +63,6 @@ function fetchFailed(cause: Error): TypeError {
 }
 
 const midBody = () => fetchFailed(Object.assign(new Error("terminated: the connection closed mid-body"), { code: "ECONNRESET" }));
-
-/** We ask for no compression; a server that compresses anyway is decoded, as the global fetch would. */
-function decoded(body: Buffer, encoding: string | undefined): Buffer {
-  switch (encoding?.trim().toLowerCase()) {
-    case "gzip":
-    case "x-gzip":
-      return zlib.gunzipSync(body);
-    case "deflate":
-      return zlib.inflateSync(body);
-    case "br":
-      return zlib.brotliDecompressSync(body);
-    default:
-      return body;
-  }
-}
 
 type Target = { protocol: "http:" | "https:"; hostname: string; port: string; path: string; auth?: string };
 const targets = new Map<string, Target | null>();
@@ -135,12 +133,20 @@ async function wholeFetch(input: Parameters<typeof fetch>[0], init: Parameters<t
     await res.body?.cancel().catch(() => undefined);
     return redirectRefused(res.status, location, from);
   }
-  const payload = res.status === 204 || res.status === 304 ? null : Buffer.from(await res.arrayBuffer());
+  const payload = res.status === 204 || res.status === 304 ? null : await readCapped(res.body, replyLimit(init?.method));
   const raw: string[] = [];
   // The body is decoded already (the global fetch decompresses): its encoding and length no longer apply.
   res.headers.forEach((v, k) => void (/^(content-encoding|content-length)$/i.test(k) ? null : raw.push(k, v)));
   const headers = new ReplyHeaders(raw);
   return new BufferedResponse(payload, { status: res.status, statusText: res.statusText, headers });
+}
+
+/** The request's headers as node:http takes them. The SDK passes a Headers object: read as it is rather than copied first. */
+function requestHeaders(given: HeadersInit | undefined, body: string | null | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
+  if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
+  return headers;
 }
 
 export const keepAliveFetch: typeof fetch = (input, init) => {
@@ -149,15 +155,11 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
   if (url === null || (body != null && typeof body !== "string")) return wholeFetch(input, init);
   const parsed = target(url);
   if (!parsed) return wholeFetch(input, init);
-  const agent = agents[parsed.protocol];
+  const headers = requestHeaders(init?.headers, body);
+  const agent = (/\bclose\b/i.test(headers.connection ?? "") ? unpooled : agents)[parsed.protocol];
+  const limit = replyLimit(init?.method);
   const signal = init?.signal ?? null;
   if (signal?.aborted) return Promise.reject(abortError(signal));
-
-  const headers: Record<string, string> = {};
-  // The SDK passes a Headers object: read it as it is rather than copying it first.
-  const given = init?.headers;
-  (given instanceof Headers ? given : new Headers(given)).forEach((v, k) => (headers[k] = v));
-  if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
 
   return new Promise<Response>((resolve, reject) => {
     let settled = false;
@@ -184,12 +186,24 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
       }
       if (isEventStream(res)) {
         // A streamed reply (stream.ts) is handed over as it arrives; the abort (an idle timeout) still ends it.
+        // Its socket is never pooled, even when the request did not say close (a server streaming unasked):
+        // whoever reads the stream may stop before its end, and a server may close after it unannounced.
+        (req as { shouldKeepAlive?: boolean }).shouldKeepAlive = false;
         settled = true;
         resolve(streamedResponse(res, status, signal, () => req.destroy()));
         return;
       }
       const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+      let bytes = 0;
+      res.on("data", (c: Buffer) => {
+        bytes += c.length;
+        chunks.push(c);
+        // A body past the limit is not read on: the connection is dropped (never pooled) and the fetch fails.
+        if (bytes > limit) {
+          fail(fetchFailed(tooLarge(limit, "")));
+          req.destroy();
+        }
+      });
       res.on("aborted", () => fail(midBody()));
       res.on("error", (e) => fail(fetchFailed(e)));
       res.on("end", () => {
@@ -197,7 +211,7 @@ export const keepAliveFetch: typeof fetch = (input, init) => {
         if (!res.complete) return fail(midBody());
         try {
           // 204/304 may carry no body in a Response.
-          const payload = status === 204 || status === 304 ? null : decoded(Buffer.concat(chunks), res.headers["content-encoding"]);
+          const payload = status === 204 || status === 304 ? null : decoded(Buffer.concat(chunks), res.headers["content-encoding"], limit);
           const headers = new ReplyHeaders(res.rawHeaders);
           const response = new BufferedResponse(payload, { status, statusText: res.statusMessage, headers });
           settled = true;

@@ -12,7 +12,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { llmCalls } from "@/db/schema";
 import { ModelClient } from "./client";
 import { summarizeCalls } from "./ledger";
-import { drainModelRequests, resumeModelRequests } from "./inflight";
+import { abandonModelRequests, drainModelRequests, inFlight, resumeModelRequests } from "./inflight";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -89,5 +89,57 @@ describe("the ledger's tokens of requests that got no usage back", () => {
     resumeModelRequests();
     expect(await call).toBe("failed");
     expect(rows()).toEqual([{ status: "failed", error: expect.stringMatching(/process stopped before the reply/), unknown: true, p: 0 }]);
+  });
+
+  it("interrupted, it cuts the streams (counted from their chunks) and waits, within a bound, for the whole replies a cut would leave unknown", async () => {
+    // 40.9: a paused build's ledger held 3.9% fewer completion tokens than the server generated.
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    fake.setResponder((req) =>
+      JSON.stringify(req.messages).includes("long")
+        ? { content: "s".repeat(300), completionTokens: 150, chunkMs: 10 }
+        : { content: "whole", promptTokens: 4, completionTokens: 7, delayMs: 600 },
+    );
+    const c = ModelClient.create(t.db, { retries: 0, timeoutMs: 10_000, streamMinTokens: 500 });
+    const long = c
+      .chat({ messages: [{ role: "user", content: "long" }], purpose: "test.stream", maxTokens: 1000 })
+      .catch((e: unknown) => e);
+    const short = c.chat({ messages: [{ role: "user", content: "short" }], purpose: "test.whole", maxTokens: 50 }).catch((e: unknown) => e);
+    while (fake.chatRequests.length < 2 || fake.served.completionTokens < 10) await new Promise((r) => setTimeout(r, 5));
+    let whole = 0;
+    try {
+      expect(await drainModelRequests(undefined, { maxWaitMs: 50, wholeWaitMs: 5000, onWhole: (n) => (whole = n) })).toBe(2);
+    } finally {
+      resumeModelRequests();
+    }
+    expect(whole).toBe(1);
+    await Promise.all([long, short]);
+    const ledger = t.db.select().from(llmCalls).orderBy(asc(llmCalls.id)).all();
+    const of = (purpose: string) => ledger.find((r) => r.purpose === purpose)!;
+    expect(of("test.whole")).toMatchObject({ status: "ok", usageUnknown: false, completionTokens: 7 });
+    expect(of("test.stream")).toMatchObject({ status: "failed", usageUnknown: true });
+    expect(of("test.stream").error).toMatch(/process stopped before the reply came .*counted from its chunks/);
+    await new Promise((r) => setTimeout(r, 100));
+    // Every token the server generated is in the ledger (the few chunks in the wire or the stream's buffer at the cut apart).
+    const recorded = ledger.reduce((n, r) => n + r.completionTokens, 0);
+    expect(fake.served.completionTokens - recorded).toBeGreaterThanOrEqual(0);
+    expect(fake.served.completionTokens - recorded).toBeLessThanOrEqual(3);
+  });
+
+  it("a process leaving at once (a second Ctrl+C) first records every request still out, a stream with what it received", async () => {
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    fake.enqueue({ content: "q".repeat(200), completionTokens: 100, chunkMs: 10 });
+    const c = ModelClient.create(t.db, { retries: 0, timeoutMs: 10_000, streamMinTokens: 0 });
+    const call = ask(c, "go");
+    while (fake.served.completionTokens < 5) await new Promise((r) => setTimeout(r, 5));
+    expect(abandonModelRequests()).toBe(1);
+    // Written at once, before anything else runs: a process.exit right after loses nothing.
+    const [row] = t.db.select().from(llmCalls).all();
+    expect(row).toMatchObject({ status: "failed", usageUnknown: true });
+    expect(inFlight().requests).toBe(0);
+    expect(await call).toBe("failed");
+    await new Promise((r) => setTimeout(r, 100));
+    // What it received: what the server generated, the few chunks in the wire or the stream's buffer at the cut apart (it stopped at the cut).
+    expect(row.completionTokens).toBeGreaterThan(0);
+    expect(fake.served.completionTokens - row.completionTokens).toBeLessThanOrEqual(3);
   });
 });

@@ -62,6 +62,9 @@ export function isJsonModeRefusal(e: unknown): boolean {
 /** A failure in one line for the ledger and error messages, with any API key in it masked (see redact.ts). */
 export function describe(e: unknown): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
+  // A reply refused for its size (reply-limit.ts) says so, not just "Connection error".
+  const big = (e as { cause?: { cause?: { code?: string; message?: string } } } | null)?.cause?.cause;
+  if (e instanceof OpenAI.APIConnectionError && big?.code === "ERR_REPLY_TOO_LARGE") return String(big.message).slice(0, 300);
   if (e instanceof APIError && e.status !== undefined) return redactSecrets(`HTTP ${e.status}: ${e.message}`).slice(0, 300);
   if (e instanceof Error) return redactSecrets(`${e.constructor.name}: ${e.message}`).slice(0, 300);
   return redactSecrets(String(e));

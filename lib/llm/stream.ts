@@ -91,8 +91,12 @@ export class StreamAccumulator {
   }
 }
 
-/** Progress of the try in flight, read when the process stops waiting for it (tries.ts). */
-export type Live = { streamed: (() => Streamed) | null };
+/**
+ * Progress of the try in flight, read when the process stops waiting for it (tries.ts): what it has
+ * streamed, and the cut that ends it there (the connection closes, so the server stops generating what
+ * no ledger row would count: llama.cpp cancels a request whose connection closed).
+ */
+export type Live = { streamed: (() => Streamed) | null; cut?: () => void };
 
 export async function streamCompletion(
   sdk: OpenAI,
@@ -109,6 +113,7 @@ export async function streamCompletion(
     cut = why;
     ac.abort();
   };
+  live.cut = () => stop("the process stopped waiting for it");
   // One timer for the cap and one for the pauses, re-armed only when it fires (not per chunk).
   const cap = setTimeout(() => stop(`still streaming after ${limits.capMs} ms`), limits.capMs);
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -122,7 +127,9 @@ export async function streamCompletion(
   try {
     // The connection is not kept for another request: llama.cpp's server closes it after a streamed reply
     // without saying so, and the next request sent on it failed at once ("socket hang up", a retry each).
-    // A streamed reply is long; one more handshake per reply costs nothing next to it.
+    // A streamed reply is long; one more handshake per reply costs nothing next to it. The header alone
+    // did not do it: Node pools a socket unless the reply says close, so http-fetch.ts sends a request
+    // that says close on a connection of its own (issue 40.8).
     const response = await sdk.chat.completions
       .create(
         { ...body, stream: true, ...(limits.includeUsage ? { stream_options: { include_usage: true } } : {}) },

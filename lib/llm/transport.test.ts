@@ -1,6 +1,8 @@
 /** transport.ts: the openai SDK per endpoint, a whole reply read into one Completion, streaming chosen by budget. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ask, llmClientPerTest, viewOf } from "@/test/llm-client-env";
+import { startLlamaLike } from "@/test/llama-like-server";
+import { SpendGuard } from "./spend-guard";
 import { prepareCall } from "./request";
 import { sdkOf, sendChat, streams } from "./transport";
 
@@ -52,5 +54,47 @@ describe("the transport", () => {
     await expect(
       sendChat(core, call.cfg, call.endpointKey, { model: call.cfg.model, messages: call.o.messages }, 100, live()),
     ).rejects.toThrow();
+  });
+
+  it("a server that ends a streamed reply without Connection: close (llama.cpp) gets every next request on a new connection", async () => {
+    // 40.8: the socket of a streamed reply went back to the pool; the next request was written into it,
+    // reset unread, and the ledger got a retry row (counted against the call cap) for a request never received.
+    const llama = await startLlamaLike({ tokens: 4 });
+    try {
+      vi.stubEnv("OPENAI_BASE_URL", llama.baseURL);
+      const guard = new SpendGuard({ maxCalls: 6, onTrip: () => undefined });
+      const c = env.client({ retries: 2, streamMinTokens: 100, timeoutMs: 3000 }).withGuard(guard);
+      for (let i = 0; i < 3; i++) {
+        await c.chat({ messages: ask(`long ${i}`), purpose: "test.stream", maxTokens: 200 });
+        // Sent at once: the streamed reply's connection must not be the one it goes on.
+        await c.chat({ messages: ask(`short ${i}`), purpose: "test.whole", maxTokens: 20 });
+      }
+      expect(llama.unread).toBe(0);
+      expect(llama.answered.map((a) => a.stream)).toEqual([true, false, true, false, true, false]);
+      // Each streamed reply had its connection to itself; the whole replies shared theirs.
+      const on = (stream: boolean) => llama.answered.filter((a) => a.stream === stream).map((a) => a.connection);
+      expect(new Set(on(true)).size).toBe(3);
+      expect(on(false).some((x) => on(true).includes(x))).toBe(false);
+      expect(new Set(on(false)).size).toBe(1);
+      const rows = env.ledger();
+      expect(rows.map((r) => [r.status, r.completionTokens])).toEqual(Array.from({ length: 6 }, () => ["ok", 4]));
+      // Six requests sent, six counted: the cap of 6 paid calls is reached exactly, not passed by phantom retries.
+      expect(guard.room()).toBe(0);
+      expect(guard.reason).toBeNull();
+    } finally {
+      await llama.close();
+    }
+  });
+
+  it("whole replies still share one kept-alive connection", async () => {
+    const llama = await startLlamaLike({ tokens: 2 });
+    try {
+      vi.stubEnv("OPENAI_BASE_URL", llama.baseURL);
+      const c = env.client({ retries: 0, streamMinTokens: 100 });
+      for (let i = 0; i < 3; i++) await c.chat({ messages: ask(`short ${i}`), purpose: "test.whole", maxTokens: 20 });
+      expect(llama.answered.map((a) => a.connection)).toEqual([0, 0, 0]);
+    } finally {
+      await llama.close();
+    }
   });
 });

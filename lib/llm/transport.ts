@@ -71,7 +71,13 @@ export async function sendChat(
   live: Live,
 ): Promise<Completion> {
   const sdk = sdkOf(core, cfg);
-  if (!streams(core, endpointKey, budget)) return fromWhole(requireCompletion(await sdk.chat.completions.create(body)));
+  if (!streams(core, endpointKey, budget)) {
+    // Cut when the process stops waiting (tries.ts): the connection closes, and a server that checks
+    // (llama.cpp) stops generating a reply no ledger row would count.
+    const ac = new AbortController();
+    live.cut = () => ac.abort();
+    return fromWhole(requireCompletion(await sdk.chat.completions.create(body, { signal: ac.signal })));
+  }
   const timeoutMs = cfg.endpoint?.timeoutMs ?? core.opts.timeoutMs;
   const r = await streamCompletion(
     sdk,

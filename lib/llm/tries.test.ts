@@ -1,6 +1,7 @@
 /** tries.ts: every try of a request admitted by the guard, counted in flight, retried with backoff, and a row per failed try. */
 import { describe, expect, it } from "vitest";
 import { ask, llmClientPerTest, viewOf } from "@/test/llm-client-env";
+import { drainModelRequests, resumeModelRequests } from "./inflight";
 import { prepareCall } from "./request";
 import { RunPausedError, SpendGuard } from "./spend-guard";
 import { sendChat } from "./transport";
@@ -53,5 +54,31 @@ describe("retrying", () => {
     await expect(send(env.core(), viewOf({ guard })).r).rejects.toBeInstanceOf(RunPausedError);
     expect(env.fake.chatRequests).toHaveLength(0);
     expect(env.ledger()).toHaveLength(0);
+  });
+
+  it("a stream the process stops waiting for (Ctrl+C) is cut where its row counts it: the tokens it received, estimated from its chunks", async () => {
+    // 40.9: replies abandoned by a pause were missing from the ledger while the server went on generating them.
+    const core = env.core({ streamMinTokens: 0, timeoutMs: 10_000 });
+    // A server that sends no usage in a stream: the row's tokens are its chunks, counted.
+    core.noStreamUsage.add(prepareCall(core, viewOf(), { messages: ask("hi"), purpose: "t.tries" }).endpointKey);
+    env.fake.enqueue({ content: "z".repeat(400), completionTokens: 200, chunkMs: 10 });
+    const { r } = send(core);
+    const settled = r.catch((e: unknown) => e);
+    while (env.fake.served.completionTokens < 20) await new Promise((ok) => setTimeout(ok, 5));
+    try {
+      expect(await drainModelRequests(undefined, { maxWaitMs: 0 })).toBe(1);
+    } finally {
+      resumeModelRequests();
+    }
+    expect(await settled).toBeInstanceOf(RunPausedError);
+    // Long enough for ten more chunks, had the stream gone on.
+    await new Promise((ok) => setTimeout(ok, 150));
+    const rows = env.ledger();
+    expect(rows.map((x) => [x.status, x.usageUnknown, x.promptTokens])).toEqual([["failed", true, 0]]);
+    expect(rows[0].error).toMatch(/^the process stopped before the reply came .*cut after \d+ completion tokens, counted from its chunks/);
+    expect(rows[0].completionTokens).toBeGreaterThanOrEqual(20);
+    // The server stopped when the stream was cut: the ledger holds what it generated (the few chunks in the wire or the stream's buffer at the cut apart).
+    expect(env.fake.served.completionTokens - rows[0].completionTokens).toBeLessThanOrEqual(3);
+    expect(env.fake.served.completionTokens).toBeLessThan(200);
   });
 });

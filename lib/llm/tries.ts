@@ -61,20 +61,25 @@ async function oneTry<R>(core: Core, view: View, once: (live: Live) => Promise<R
   // In flight until it settles (its row is written then: its failure row, or the caller's reply row a
   // few turns later); a process that stops waiting records it with what it streamed, else tokens unknown.
   let abandoned = false;
-  const sent = requestStarted(() => {
-    abandoned = true;
-    const s = live.streamed?.() ?? null;
-    recordRow(core, view, {
-      ...o.row,
-      cacheHit: false,
-      attempt: o.tries.n + 1,
-      status: "failed",
-      error: `the process stopped before the reply came (the request reached the endpoint)${s && s.chunks > 0 ? cutNote(s) : ""}`,
-      latencyMs: Date.now() - started,
-      usageUnknown: true,
-      ...(s && s.chunks > 0 ? { promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens } : {}),
-    });
-  });
+  const sent = requestStarted(
+    () => {
+      abandoned = true;
+      // A stream is cut here, where it is counted: what the server would generate after it is never received.
+      live.cut?.();
+      const s = live.streamed?.() ?? null;
+      recordRow(core, view, {
+        ...o.row,
+        cacheHit: false,
+        attempt: o.tries.n + 1,
+        status: "failed",
+        error: `the process stopped before the reply came (the request reached the endpoint)${s && s.chunks > 0 ? cutNote(s) : ""}`,
+        latencyMs: Date.now() - started,
+        usageUnknown: true,
+        ...(s && s.chunks > 0 ? { promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens } : {}),
+      });
+    },
+    () => live.streamed !== null,
+  );
   let tokens = 0;
   let r: R;
   const seq = core.nextSent++;
