@@ -54,7 +54,9 @@ describe("cancel and Ctrl+C stop every process's requests", () => {
     });
     const exitedAt = Date.now();
     expect(run.code, run.stderr).toBe(130);
-    expect(exitedAt - signalAt).toBeLessThan(2000);
+    // "At once": the replies in flight (250 ms each) are waited for, never the 10 s bound of a stuck one. Not a
+    // tighter figure: on a loaded 2-core machine the exit alone took 2.8-3.9 s (a timed assertion failed the suite).
+    expect(exitedAt - signalAt).toBeLessThan(9000);
     expect(run.stderr).toMatch(
       /Ctrl\+C: experiment 1 paused: no new model request is sent; \d+ jobs? in progress went back to the queue\. Resume with pal run --resume 1/,
     );
