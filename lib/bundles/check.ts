@@ -9,6 +9,8 @@ import { openSqlite } from "@/db/client";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { readMeta, type BundleMeta } from "./format";
 import { changedReplies } from "./cache-chunks";
+import { checkRows, checkSchemaObjects } from "./shape";
+import { maxBundleBytes } from "./limits";
 
 const REQUIRED = [
   "datasets",
@@ -41,14 +43,28 @@ function whoAsked(conn: Database.Database, key: string): string {
 /** Checks `file` as a bundle; returns its description. Throws (changing nothing) when it is not a sound one. */
 export function checkBundle(file: string): CheckedBundle {
   if (!fs.existsSync(file)) throw new NotFoundError(`no file at ${file}`);
+  const size = fs.statSync(file).size;
+  if (size > maxBundleBytes())
+    throw new InvalidInputError(`${file} is ${size} bytes, more than a bundle may be (${maxBundleBytes()}, PAL_BUNDLE_MAX_BYTES): refused`);
   let conn: Database.Database;
   try {
     conn = openSqlite(file, { readonly: true, fileMustExist: true });
+    // The sender's schema runs none of its own functions here (and views and triggers are refused below).
+    conn.pragma("trusted_schema = OFF");
+    conn.pragma("query_only = ON");
     conn.pragma("schema_version");
   } catch (e) {
     throw new InvalidInputError(`${file} is not a SQLite file (${e instanceof Error ? e.message : e})`);
   }
   try {
+    // Before anything is read or checked (a quick_check evaluates generated columns): only our own
+    // tables and objects; every row is checked further down.
+    try {
+      checkSchemaObjects(conn, file);
+    } catch (e) {
+      if (e instanceof InvalidInputError) throw e;
+      throw new InvalidInputError(`${file} is not a SQLite file (${e instanceof Error ? e.message : e})`);
+    }
     let quick: string[];
     try {
       quick = (conn.pragma("quick_check") as Array<{ quick_check: string }>).map((r) => r.quick_check).filter((r) => r !== "ok");
@@ -60,6 +76,7 @@ export function checkBundle(file: string): CheckedBundle {
     for (const t of REQUIRED)
       if (!conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t))
         throw new InvalidInputError(`${file}: the bundle has no table ${t}`);
+    checkRows(conn, file);
     const exps = conn.prepare("SELECT id, name, dataset_id AS datasetId, dataset_hash AS hash FROM experiments").all() as Array<{
       id: number;
       name: string;
