@@ -57,6 +57,8 @@ function referenceSchema(): Reference {
 export function checkSchemaObjects(conn: Database.Database, file: string): void {
   const ref = referenceSchema().objects;
   const objects = conn.prepare("SELECT type, name, tbl_name, sql FROM main.sqlite_master").all() as SchemaObject[];
+  if (!objects.some((o) => o.type === "table" && o.name === "pal_bundle"))
+    throw new InvalidInputError(`${file} is not a PAL Studio bundle (no pal_bundle table)`);
   for (const o of objects) {
     const what = `${file}: the bundle's ${o.type} "${o.name}"`;
     const mine = ref.get(o.name);
