@@ -107,7 +107,7 @@ export const ENV_VARS = [
       "Largest bundle a `pal bundle import`/`verify`/`card` reads, in bytes, once unpacked (a .gz bundle is refused as soon as its unpacked bytes pass it).",
   },
   {
-    name: "PAL_BUNDLE_IMPORT_TIMEOUT_S",
+    name: "PAL_BUNDLE_TIMEOUT_S",
     default: "1800",
     description: "Longest a web import of a bundle may run, in seconds; past it the import process is stopped and nothing is written.",
   },

@@ -9,8 +9,8 @@ import { envNumber, type Env } from "@/lib/config";
 /** A bundle's largest size once unpacked (a .gz is stopped as soon as it passes it); PAL_BUNDLE_MAX_BYTES. */
 export const maxBundleBytes = (env: Env = process.env) => envNumber("PAL_BUNDLE_MAX_BYTES", 2 * 1024 ** 3, env);
 
-/** The longest a web import runs before its process is stopped (nothing is written); PAL_BUNDLE_IMPORT_TIMEOUT_S. */
-export const importTimeoutMs = (env: Env = process.env) => envNumber("PAL_BUNDLE_IMPORT_TIMEOUT_S", 1800, env) * 1000;
+/** The longest a web import runs before its process is stopped (nothing is written); PAL_BUNDLE_TIMEOUT_S. */
+export const importTimeoutMs = (env: Env = process.env) => envNumber("PAL_BUNDLE_TIMEOUT_S", 1800, env) * 1000;
 
 export const BUNDLE_LIMITS = {
   /** Rows of any one table (a real run's ledger holds some hundred thousand). */

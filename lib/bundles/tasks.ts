@@ -101,7 +101,7 @@ function stop(pid: number | null): void {
 
 const overdue = (t: BundleTask) => t.deadline !== undefined && Date.now() > t.deadline;
 const timedOut = (t: BundleTask) =>
-  `stopped after ${Math.round((t.deadline! - t.startedAt) / 1000)} s, the longest a web import may run (PAL_BUNDLE_IMPORT_TIMEOUT_S); nothing was imported`;
+  `stopped after ${Math.round((t.deadline! - t.startedAt) / 1000)} s, the longest a web import may run (PAL_BUNDLE_TIMEOUT_S); nothing was imported`;
 
 /**
  * The status in `file`, or null; a running task whose process is gone reads as failed, and one past its

@@ -79,7 +79,7 @@ describe("web bundle imports", () => {
     // After a server restart nobody holds the child's timer: reading the status stops one past its deadline.
     const c = endless();
     const late = running(c.pid!, { deadline: Date.now() - 1 });
-    expect(importTaskOf(late, user)).toMatchObject({ state: "failed", error: expect.stringContaining("PAL_BUNDLE_IMPORT_TIMEOUT_S") });
+    expect(importTaskOf(late, user)).toMatchObject({ state: "failed", error: expect.stringContaining("PAL_BUNDLE_TIMEOUT_S") });
     await until(() => c.exitCode !== null || c.signalCode !== null);
     expect(c.signalCode).toBe("SIGKILL");
   }, 120_000);

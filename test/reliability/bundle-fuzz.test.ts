@@ -37,6 +37,14 @@ function prng(seed: number): () => number {
   };
 }
 
+/** What each refusal must say beyond the file's name (a bomb that merely fails to parse after unpacking fully is not refused at its limit). */
+const SAYS: Record<string, RegExp> = {
+  "a gzip bomb": /unpacks to more than 268435456 bytes/,
+  "a cached replies' chunk bomb": /inflates to more than \d+ bytes/,
+  "a value past the size limit": /table jobs, row id \d+, column output: a value of \d+ bytes/,
+  "users as a view over an endless recursive query": /view "users" is not part of a bundle/,
+};
+
 const HOSTILE: Array<[string, () => string]> = [
   [
     "users as a view over an endless recursive query",
@@ -111,7 +119,7 @@ describe("hostile bundles", () => {
     tmp.cleanup();
   });
 
-  it.each(HOSTILE)("%s: refused promptly, naming the file; the lab's database never locked, unchanged", async (_what, make) => {
+  it.each(HOSTILE)("%s: refused promptly, naming the file; the lab's database never locked, unchanged", async (what, make) => {
     const file = make();
     const before = rowCounts(lab.db);
     // Another process's writes meanwhile, with no busy wait: any moment the import held the lock would fail one.
@@ -137,6 +145,7 @@ describe("hostile bundles", () => {
     expect(r.signal, "the import had to be killed: it never ended").toBeNull();
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain(file);
+    if (SAYS[what]) expect(r.stderr).toMatch(SAYS[what]);
     expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack
     expect(locked).toBe(0);
     expect(writes).toBeGreaterThan(0);
