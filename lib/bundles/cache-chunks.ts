@@ -141,16 +141,12 @@ export function importCacheChunks(conn: Database.Database, fromSchema: string, t
 
 /** Cache entries of the bundle whose content does not match its digest (edited, or added): their keys, at most `limit`. */
 export function changedReplies(conn: Database.Database, schema: string, file: string, limit = 5): string[] {
-  const digests = new Map(
-    (conn.prepare(`SELECT key, digest FROM "${schema}".pal_bundle_replies`).all() as Array<{ key: string; digest: string }>).map((r) => [
-      r.key,
-      r.digest,
-    ]),
-  );
+  // One digest looked up per reply (its primary key): memory stays a chunk's, however many replies there are.
+  const digest = conn.prepare(`SELECT digest FROM "${schema}".pal_bundle_replies WHERE key = ?`).pluck();
   const out: string[] = [];
   for (const rows of readCacheChunks(conn, schema, file))
     for (const r of rows) {
-      if (digests.get(r.key) !== replyDigest(r)) out.push(r.key);
+      if (digest.get(r.key) !== replyDigest(r)) out.push(r.key);
       if (out.length >= limit) return out;
     }
   return out;

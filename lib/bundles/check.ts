@@ -9,8 +9,9 @@ import { openSqlite } from "@/db/client";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { readMeta, type BundleMeta } from "./format";
 import { changedReplies } from "./cache-chunks";
-import { checkRows, checkSchemaObjects } from "./shape";
-import { maxBundleBytes } from "./limits";
+import { checkRows, checkSchemaObjects, NAME_BAD } from "./shape";
+import { BUNDLE_LIMITS, maxBundleBytes } from "./limits";
+import { z } from "zod";
 
 const REQUIRED = [
   "datasets",
@@ -38,6 +39,34 @@ function whoAsked(conn: Database.Database, key: string): string {
   return r.job !== null
     ? `job ${r.job} (${r.method} / ${r.task} / ${r.item}), purpose ${r.purpose}`
     : `a memory build, purpose ${r.purpose}`;
+}
+
+/** What pal_bundle says, as plain values (the data set's name becomes a data set's name here). */
+const metaSchema = z.object({
+  runUid: z.string().regex(/^[0-9a-f]{64}$/, "is not a run's sha256"),
+  exportedVersion: z
+    .string()
+    .max(200)
+    .regex(/^[\x20-\x7e]*$/, "is not plain text"),
+  datasetName: z
+    .string()
+    .max(BUNDLE_LIMITS.nameChars)
+    .refine((s) => !NAME_BAD.test(s), "holds a control or text-direction character"),
+  datasetKind: z.string().regex(/^[a-z0-9-]{1,40}$/, "is not a data set kind"),
+  datasetHash: z
+    .string()
+    .max(200)
+    .regex(/^[\x21-\x7e]*$/, "is not a hash"),
+});
+
+function checkMeta(meta: BundleMeta, file: string): void {
+  const r = metaSchema.safeParse(meta);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new InvalidInputError(
+      `${file}: table pal_bundle, row key ${i.path.join(".")}: ${JSON.stringify(meta[i.path[0] as keyof BundleMeta]).slice(0, 60)} ${i.message}`,
+    );
+  }
 }
 
 /** Checks `file` as a bundle; returns its description. Throws (changing nothing) when it is not a sound one. */
@@ -73,6 +102,7 @@ export function checkBundle(file: string): CheckedBundle {
     }
     if (quick.length) throw new InvalidInputError(`${file} is damaged: ${quick.slice(0, 3).join("; ")}`);
     const meta = readMeta(conn, "main", file);
+    checkMeta(meta, file);
     for (const t of REQUIRED)
       if (!conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t))
         throw new InvalidInputError(`${file}: the bundle has no table ${t}`);

@@ -126,6 +126,10 @@ describe("reading a bundle as data", () => {
       editedCopy(genuine, "bel.palbundle", (c) => c.prepare("UPDATE datasets SET name = ?").run("data\u0007set")),
       /bel\.palbundle: table datasets, row id \d+, column name: .* holds a control or text-direction character/,
     );
+    refused(
+      editedCopy(genuine, "meta.palbundle", (c) => c.prepare("UPDATE pal_bundle SET value = ? WHERE key = 'datasetName'").run("x\u202Eyz")),
+      /meta\.palbundle: table pal_bundle, row key datasetName: .* holds a control or text-direction character/,
+    );
   });
 
   it("a value larger than a bundle's value may be is refused before it is read", () => {

@@ -84,7 +84,7 @@ export function checkSchemaObjects(conn: Database.Database, file: string): void 
 }
 
 /** Plain text for a name a page shows: no control characters, no bidirectional overrides (U+202E makes "exe.txt" of "txt.exe"). */
-const NAME_BAD = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const NAME_BAD = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const plainName = z
   .string()
   .max(BUNDLE_LIMITS.nameChars, `longer than ${BUNDLE_LIMITS.nameChars} characters`)

@@ -13,6 +13,7 @@ import { AppError, ConflictError, InvalidInputError, NotFoundError, TooManyReque
 import { MAX_UPLOAD_BYTES } from "@/lib/datasets/upload-limits";
 import { cancelTask, exportFiles, importFiles, newToken, readTask, runningImports, startTask, type BundleTask } from "./tasks";
 import { BUNDLE_LIMITS, importTimeoutMs } from "./limits";
+import { NAME_BAD } from "./shape";
 
 /** The upload's media type (POST /api/experiments/bundle). */
 export const BUNDLE_MEDIA_TYPE = "application/vnd.pal-bundle";
@@ -99,11 +100,7 @@ export async function startUploadedImport(body: ReadableStream<Uint8Array> | nul
     fs.rmSync(f.upload, { force: true });
     throw e;
   }
-  const source =
-    path
-      .basename(name)
-      .replace(/[\u0000-\u001f]/g, "")
-      .slice(0, 200) || "upload";
+  const source = path.basename(name).replace(new RegExp(NAME_BAD.source, "g"), "").slice(0, 200) || "upload";
   startTask(
     f.status,
     { kind: "import", userId, source },
