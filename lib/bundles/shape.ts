@@ -73,7 +73,6 @@ export function checkSchemaObjects(conn: Database.Database, file: string): void 
     // (this version defines no CHECK and no generated column: one in the sender's would run on a check).
     if (/\bCHECK\b|\bGENERATED\b|\bAS\s*\(/i.test(o.sql ?? ""))
       throw new InvalidInputError(`${what} computes values (a CHECK or a generated column) this version's table does not: refused`);
-    // A table of an older or newer version: only our columns, none computed by the sender's expressions.
     const ours = referenceSchema().columns.get(o.name) ?? new Set<string>();
     const cols = conn.prepare(`PRAGMA main.table_xinfo(${quoteId(o.name)})`).all() as Array<{ name: string; hidden: number }>;
     for (const c of cols) {
