@@ -102,6 +102,15 @@ describe("reading a bundle as data", () => {
     }
   });
 
+  it("rows valid alone that do not fit together (a score of a job the bundle lacks) are refused naming the table", () => {
+    refused(
+      editedCopy(genuine, "orphan.palbundle", (c) =>
+        c.exec("UPDATE job_scores SET job_id = 999999 WHERE id = (SELECT min(id) FROM job_scores)"),
+      ),
+      /orphan\.palbundle: table job_scores: its rows do not fit together \(FOREIGN KEY constraint failed\)/,
+    );
+  });
+
   it("a config that is not JSON, or not a config, and an unknown status are refused", () => {
     refused(
       editedCopy(genuine, "config.palbundle", (c) => c.exec("UPDATE experiments SET config = '{not json'")),

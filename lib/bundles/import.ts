@@ -130,7 +130,16 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   const progress = (table: string) => o.onStep?.(done++, 20, table);
   const run = (from: string, s: CopyStep) => {
     progress(s.table);
-    rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+    try {
+      rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+    } catch (err) {
+      // Rows each valid alone that do not fit together (a reference to a row the bundle lacks): name the table.
+      if ((err as { code?: string }).code?.startsWith("SQLITE_CONSTRAINT"))
+        throw new InvalidInputError(
+          `${file}: table ${s.table}: its rows do not fit together (${(err as Error).message}); nothing was imported`,
+        );
+      throw err;
+    }
   };
 
   // The bundle is data (checkBundle refused any view, trigger or column of the sender's): file names and
