@@ -23,7 +23,10 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     sample: "/api/experiments/999999",
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
   },
-  "experiments/bundle": { sample: "/api/experiments/bundle", methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] } },
+  "experiments/bundle": {
+    sample: "/api/experiments/bundle",
+    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"], DELETE: ["admin", "researcher"] },
+  },
   "experiments/[experimentId]/bundle": {
     sample: "/api/experiments/999999/bundle",
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
+import Database from "better-sqlite3";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { demoRunArgs } from "./pal-run-args";
@@ -95,4 +96,40 @@ test("a researcher imports another lab's bundle; the run opens marked as importe
   await expect(page.getByRole("heading", { name: /Run card: experiment/ })).toBeVisible();
   await expect(page.getByText("lab-judge").first()).toBeVisible();
   await page.screenshot({ path: path.join("test-results", "bundle-run-card.png"), fullPage: true });
+});
+
+test("an import under way can be cancelled: its process stops and nothing is imported", async ({ browser }) => {
+  test.setTimeout(180_000);
+  // The same run with a ledger grown to ~200,000 rows (valid ones): checking and copying them takes long enough to cancel.
+  const big = path.join(dir, "big-lab.palbundle");
+  fs.copyFileSync(bundle, big);
+  const conn = new Database(big);
+  const cols = (conn.prepare("PRAGMA table_info(llm_calls)").all() as Array<{ name: string }>)
+    .map((c) => `"${c.name}"`)
+    .filter((c) => c !== '"id"')
+    .join(", ");
+  while ((conn.prepare("SELECT count(*) FROM llm_calls").pluck().get() as number) < 200_000)
+    conn.exec(`INSERT INTO llm_calls (${cols}) SELECT ${cols} FROM llm_calls`);
+  conn.close();
+  const experiments = () => {
+    const db = new Database(e2eState().dbPath, { readonly: true });
+    try {
+      return db.prepare("SELECT count(*) FROM experiments").pluck().get() as number;
+    } finally {
+      db.close();
+    }
+  };
+  const before = experiments();
+
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments`);
+  const form = page.getByTestId("import-bundle");
+  await form.locator("input[type=file]").setInputFiles(big);
+  const cancel = form.getByRole("button", { name: "Cancel" });
+  await expect(cancel).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: path.join("test-results", "bundle-import-cancel.png") });
+  await cancel.click();
+  await expect(form.getByRole("alert")).toContainText("cancelled; nothing was imported");
+  expect(experiments()).toBe(before);
 });

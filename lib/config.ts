@@ -100,6 +100,17 @@ export const ENV_VARS = [
     description:
       "Stream only requests whose output budget is at least this many tokens (streaming costs about twice the CPU of a whole reply; shorter replies come within the request timeout).",
   },
+  {
+    name: "PAL_BUNDLE_MAX_BYTES",
+    default: "2147483648",
+    description:
+      "Largest bundle a `pal bundle import`/`verify`/`card` reads, in bytes, once unpacked (a .gz bundle is refused as soon as its unpacked bytes pass it).",
+  },
+  {
+    name: "PAL_BUNDLE_TIMEOUT_S",
+    default: "1800",
+    description: "Longest a web import of a bundle may run, in seconds; past it the import process is stopped and nothing is written.",
+  },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {

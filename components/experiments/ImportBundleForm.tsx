@@ -56,6 +56,11 @@ export function ImportBundleForm() {
       setState({ kind: "error", message: e instanceof Error ? e.message : String(e) });
     }
   }
+  async function cancel(token: string) {
+    const res = await fetch(`/api/experiments/bundle?task=${token}`, { method: "DELETE" }).catch(() => null);
+    const body = (await res?.json().catch(() => null)) as { task?: Task; error?: string } | null;
+    setState({ kind: "error", message: body?.task?.error ?? body?.error ?? "the import could not be cancelled" });
+  }
   const busy = state.kind === "uploading" || state.kind === "importing";
   return (
     <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-sm" data-testid="import-bundle">
@@ -80,7 +85,14 @@ export function ImportBundleForm() {
           Importing…{" "}
           {state.task && state.task.total
             ? `${Math.min(state.task.done, state.task.total)} of about ${state.task.total} steps (${state.task.step})`
-            : ""}
+            : ""}{" "}
+          <button
+            type="button"
+            className="ml-1 rounded border border-slate-300 px-2 py-0.5 text-slate-700 hover:bg-slate-50"
+            onClick={() => void cancel(state.token)}
+          >
+            Cancel
+          </button>
         </p>
       ) : null}
       {state.kind === "done" ? (

@@ -7,13 +7,20 @@
  * row at a time cost a third of a millisecond per row, a chunk at a time a few per megabyte.
  */
 import zlib from "node:zlib";
+import { z } from "zod";
 import type Database from "better-sqlite3";
 import { InvalidInputError } from "@/lib/errors";
 import { sha256 } from "@/lib/llm/hash";
 import { stripUrl } from "./format";
+import { BUNDLE_LIMITS } from "./limits";
 
 /** A cache row as a bundle carries it (llm_cache's columns by name). */
 export type CacheRow = Record<string, unknown> & { key: string; endpoint: string; model: string; request: string; response: string };
+
+/** A cache row as a bundle must carry it: the reply's identity as text, the rest plain values (llm_cache's columns). */
+const cacheRowSchema = z
+  .object({ key: z.string().max(200), endpoint: z.string(), model: z.string(), request: z.string(), response: z.string() })
+  .catchall(z.union([z.string(), z.number(), z.null()]));
 
 const CHUNK_BYTES = 1 << 20;
 /** zlib's level: 1 deflates ~100 MB/s on this class of machine, 6 a third of that for a third fewer bytes. */
@@ -66,12 +73,35 @@ export function* readCacheChunks(conn: Database.Database, schema: string, file: 
   const ids = conn.prepare(`SELECT id FROM "${schema}".pal_bundle_cache ORDER BY id`).pluck().all() as number[];
   const get = conn.prepare(`SELECT data FROM "${schema}".pal_bundle_cache WHERE id = ?`).pluck();
   for (const id of ids) {
-    let rows: CacheRow[];
+    let text: string;
     try {
-      const text = zlib.inflateRawSync(get.get(id) as Buffer).toString("utf8");
-      rows = text ? text.split("\n").map((l) => JSON.parse(l) as CacheRow) : [];
+      // A few kB of deflate can inflate to gigabytes: at most BUNDLE_LIMITS.chunkBytes (export writes ~1 MB a chunk).
+      text = zlib.inflateRawSync(get.get(id) as Buffer, { maxOutputLength: BUNDLE_LIMITS.chunkBytes }).toString("utf8");
     } catch (e) {
-      throw new InvalidInputError(`${file}: the cached replies' chunk ${id} cannot be read (${e instanceof Error ? e.message : e})`);
+      const big = e instanceof RangeError || (e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE";
+      throw new InvalidInputError(
+        big
+          ? `${file}: the cached replies' chunk ${id} inflates to more than ${BUNDLE_LIMITS.chunkBytes} bytes, more than a bundle's chunk may: refused`
+          : `${file}: the cached replies' chunk ${id} cannot be read (${e instanceof Error ? e.message : e})`,
+      );
+    }
+    const rows: CacheRow[] = [];
+    for (const [i, line] of (text ? text.split("\n") : []).entries()) {
+      let r: ReturnType<typeof cacheRowSchema.safeParse>;
+      try {
+        r = cacheRowSchema.safeParse(JSON.parse(line));
+      } catch (e) {
+        throw new InvalidInputError(
+          `${file}: the cached replies' chunk ${id}, line ${i + 1}, is not JSON (${e instanceof Error ? e.message : e})`,
+        );
+      }
+      if (!r.success) {
+        const issue = r.error.issues[0];
+        throw new InvalidInputError(
+          `${file}: the cached replies' chunk ${id}, line ${i + 1}, field ${issue.path.join(".") || "(the row)"}: ${issue.message}`,
+        );
+      }
+      rows.push(r.data as CacheRow);
     }
     yield rows;
   }
@@ -111,16 +141,12 @@ export function importCacheChunks(conn: Database.Database, fromSchema: string, t
 
 /** Cache entries of the bundle whose content does not match its digest (edited, or added): their keys, at most `limit`. */
 export function changedReplies(conn: Database.Database, schema: string, file: string, limit = 5): string[] {
-  const digests = new Map(
-    (conn.prepare(`SELECT key, digest FROM "${schema}".pal_bundle_replies`).all() as Array<{ key: string; digest: string }>).map((r) => [
-      r.key,
-      r.digest,
-    ]),
-  );
+  // One digest looked up per reply (its primary key): memory stays a chunk's, however many replies there are.
+  const digest = conn.prepare(`SELECT digest FROM "${schema}".pal_bundle_replies WHERE key = ?`).pluck();
   const out: string[] = [];
   for (const rows of readCacheChunks(conn, schema, file))
     for (const r of rows) {
-      if (digests.get(r.key) !== replyDigest(r)) out.push(r.key);
+      if (digest.get(r.key) !== replyDigest(r)) out.push(r.key);
       if (out.length >= limit) return out;
     }
   return out;

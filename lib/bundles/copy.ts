@@ -14,6 +14,8 @@ export type CopyStep = {
   set?: Record<string, string>;
   /** "ignore": a row whose key exists is kept; "replace": overwritten (the sums the triggers also write). */
   conflict?: "ignore" | "replace";
+  /** Values `where` and `set` name as @name: a value read from a bundle is bound, never pasted into the SQL. */
+  params?: Record<string, string | number | null>;
 };
 
 type Column = { name: string; notnull: number; dflt_value: unknown; pk: number };
@@ -41,7 +43,7 @@ export function copyRows(conn: Database.Database, from: string, to: string, step
   }
   const verb = step.conflict === "ignore" ? "INSERT OR IGNORE" : step.conflict === "replace" ? "INSERT OR REPLACE" : "INSERT";
   const sql = `${verb} INTO "${to}"."${step.table}" (${cols.join(", ")}) SELECT ${exprs.join(", ")} FROM "${from}"."${step.table}" AS s WHERE ${step.where}`;
-  return conn.prepare(sql).run().changes;
+  return conn.prepare(sql).run(step.params ?? {}).changes;
 }
 
 /**

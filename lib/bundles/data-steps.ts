@@ -14,14 +14,19 @@ export const dataTables = (kind: string) => (kind === "hicupid" ? HICUPID_TABLES
 
 /**
  * Copy steps for the rows of data set `datasetId` in schema `from` whose user key is among `usersSql`
- * (an SQL list query). Without `remap` ids are kept; with it every id and reference moves.
+ * (an SQL list query). Without `remap` ids are kept; with it every id and reference moves. The data
+ * set's id may come from a bundle: it is bound as @dataset, never part of the SQL text.
  */
 export function dataSteps(kind: string, from: string, datasetId: number, usersSql: string, remap: DataRemap | null): CopyStep[] {
+  return stepsOf(kind, from, usersSql, remap).map((s) => ({ ...s, params: { ...s.params, dataset: datasetId } }));
+}
+
+function stepsOf(kind: string, from: string, usersSql: string, remap: DataRemap | null): CopyStep[] {
   const mv = (col: string, table: string) => (remap ? `s.${col} + ${remap.offset(table)}` : `s.${col}`);
   const ds = remap ? String(remap.datasetId) : "s.dataset_id";
   const set = (o: Record<string, string>) => (remap ? o : undefined);
   if (kind === "hicupid") {
-    const users = `SELECT id FROM "${from}".hc_users WHERE dataset_id = ${datasetId} AND user_key IN (${usersSql})`;
+    const users = `SELECT id FROM "${from}".hc_users WHERE dataset_id = @dataset AND user_key IN (${usersSql})`;
     const dialogues = `SELECT id FROM "${from}".hc_dialogues WHERE user_id IN (${users})`;
     return [
       { table: "hc_users", where: `s.id IN (${users})`, set: set({ id: mv("id", "hc_users"), dataset_id: ds }) },
@@ -42,7 +47,7 @@ export function dataSteps(kind: string, from: string, datasetId: number, usersSq
       },
     ];
   }
-  const users = `SELECT id FROM "${from}".pal_users WHERE dataset_id = ${datasetId} AND user_key IN (${usersSql})`;
+  const users = `SELECT id FROM "${from}".pal_users WHERE dataset_id = @dataset AND user_key IN (${usersSql})`;
   const samples = `SELECT id FROM "${from}".pal_samples WHERE user_id IN (${users})`;
   const topics = `SELECT id FROM "${from}".pal_topics WHERE sample_id IN (${samples})`;
   const perSample = (table: string): CopyStep => ({

@@ -11,6 +11,7 @@ import { pipeline } from "node:stream/promises";
 import type { Db } from "@/db/client";
 import { AppError, ConflictError, InvalidInputError } from "@/lib/errors";
 import { exportBundle, type ExportOptions, type ExportResult } from "./export";
+import { maxBundleBytes } from "./limits";
 
 export const isGzipName = (file: string) => file.endsWith(".gz");
 
@@ -32,15 +33,42 @@ export async function gzipFile(from: string, to: string): Promise<void> {
   await pipeline(fs.createReadStream(from), zlib.createGzip({ level: 6 }), fs.createWriteStream(to, { mode: 0o600, flags: "wx" }));
 }
 
-/** `fn` with a plain SQLite path of the bundle `file`: the file itself, or its unpacked copy (removed after). */
+class TooLargeError extends Error {
+  constructor(limit: number) {
+    super(`more than ${limit} bytes`);
+  }
+}
+
+/**
+ * `fn` with a plain SQLite path of the bundle `file`: the file itself, or its unpacked copy (removed after).
+ * Unpacking stops past maxBundleBytes() (limits.ts; checkBundle refuses a plain file past it).
+ */
 export async function withPlainBundle<R>(file: string, fn: (plain: string) => R | Promise<R>): Promise<R> {
   if (!isGzip(file)) return fn(file);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bundle-gz-"));
   const plain = path.join(dir, path.basename(file).replace(/\.gz$/, "") || "bundle");
   try {
+    // A few MB of gzip can unpack to terabytes: stop at the limit, before the disk fills.
+    const limit = maxBundleBytes();
+    let bytes = 0;
     try {
-      await pipeline(fs.createReadStream(file), zlib.createGunzip(), fs.createWriteStream(plain, { mode: 0o600 }));
+      await pipeline(
+        fs.createReadStream(file),
+        zlib.createGunzip(),
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const c of chunks) {
+            bytes += c.length;
+            if (bytes > limit) throw new TooLargeError(limit);
+            yield c;
+          }
+        },
+        fs.createWriteStream(plain, { mode: 0o600 }),
+      );
     } catch (e) {
+      if (e instanceof TooLargeError)
+        throw new InvalidInputError(
+          `${file} unpacks to more than ${limit} bytes, the most a bundle may be (PAL_BUNDLE_MAX_BYTES): refused, nothing was imported`,
+        );
       throw new InvalidInputError(`${file} is not a readable gzip file (${e instanceof Error ? e.message : e})`);
     }
     return await fn(plain);

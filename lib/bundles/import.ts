@@ -46,8 +46,6 @@ export type ImportResult = {
   rows: Record<string, number>;
 };
 
-const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /**
  * This database's data set with the bundle's content hash: one an experiment here was created on (its
  * recorded hash), else the first of the kind that hashes alike (a copy the bundle brought is never one).
@@ -105,6 +103,9 @@ function authorFor(conn: Database.Database, name: string | null): number {
 export function importBundle(db: Db, file: string, o: ImportOptions = {}): ImportResult {
   const started = Date.now();
   const meta = o.checked ?? checkBundle(file);
+  // Ids read from the bundle are numbers before they reach any SQL (checkBundle's row schemas say so too).
+  if (!Number.isSafeInteger(meta.experimentId) || !Number.isSafeInteger(meta.datasetId))
+    throw new InvalidInputError(`${file}: the experiment's id or its data set's id is not a whole number`);
   const conn = db.$client;
   registerFunctions(conn);
   if (!o.replay) {
@@ -129,11 +130,25 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   const progress = (table: string) => o.onStep?.(done++, 20, table);
   const run = (from: string, s: CopyStep) => {
     progress(s.table);
-    rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+    try {
+      rows[s.table] = (rows[s.table] ?? 0) + copyRows(conn, from, "main", s);
+    } catch (err) {
+      // Rows each valid alone that do not fit together (a reference to a row the bundle lacks): name the table.
+      if ((err as { code?: string }).code?.startsWith("SQLITE_CONSTRAINT"))
+        throw new InvalidInputError(
+          `${file}: table ${s.table}: its rows do not fit together (${(err as Error).message}); nothing was imported`,
+        );
+      throw err;
+    }
   };
 
-  conn.exec(`ATTACH DATABASE ${q(file)} AS b`);
-  if (local) conn.exec(`ATTACH DATABASE ${q(local.file)} AS l`);
+  // The bundle is data (checkBundle refused any view, trigger or column of the sender's): file names and
+  // every value read from it are bound parameters, never SQL text, and no function of its schema runs.
+  const trusted = conn.pragma("trusted_schema", { simple: true });
+  conn.pragma("trusted_schema = OFF");
+  conn.prepare("ATTACH DATABASE ? AS b").run(file);
+  if (local) conn.prepare("ATTACH DATABASE ? AS l").run(local.file);
+  const bound = { bundleDataset: meta.datasetId, bundleExperiment: e };
   try {
     conn
       .transaction(() => {
@@ -160,13 +175,14 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           const name = `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)})`;
           run("b", {
             table: "datasets",
-            where: `s.id = ${meta.datasetId}`,
+            where: "s.id = @bundleDataset",
             set: {
               id: String(datasetId),
-              name: q(name),
+              name: "@name",
               imported_by: o.importedBy == null ? "NULL" : String(o.importedBy),
-              source: q(`bundle ${path.basename(file)}`),
+              source: "@source",
             },
+            params: { ...bound, name, source: `bundle ${path.basename(file)}` },
           });
           const remap = { datasetId, offset };
           const steps = local
@@ -298,9 +314,10 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               id: `s.id + ${off.llm_calls}`,
               job_id: `s.job_id + ${off.jobs}`,
               memory_version_id: `CASE WHEN s.memory_version_id IN (${freshVersions}) THEN ${mapped("v", "memory_version_id")} END`,
-              experiment_id: `CASE WHEN s.experiment_id = ${e} THEN ${exp} END`,
+              experiment_id: `CASE WHEN s.experiment_id = @bundleExperiment THEN ${exp} END`,
               judge_run_id: "NULL",
             },
+            params: bound,
           });
           // Its judge batches, as a record of how the judge calls were sent (none is polled again: each has finished).
           if (conn.prepare("SELECT 1 FROM b.sqlite_master WHERE name = 'llm_batches'").get())
@@ -350,6 +367,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   } finally {
     conn.exec("DETACH DATABASE b");
     if (local) conn.exec("DETACH DATABASE l");
+    conn.pragma(`trusted_schema = ${trusted ? "ON" : "OFF"}`);
   }
   const experimentId = rows.experimentId;
   delete rows.experimentId;

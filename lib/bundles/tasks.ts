@@ -32,6 +32,8 @@ export type BundleTask = {
   /** Import: who started it (only they and admins read its status) and the file's name. */
   userId?: number;
   source?: string;
+  /** When its process is stopped if still running (ms since the epoch; imports: limits.ts importTimeoutMs). */
+  deadline?: number;
 };
 
 /** Where the web's bundles and their status files are (private to the server's account). */
@@ -87,9 +89,31 @@ function alive(pid: number | null): boolean {
   }
 }
 
-/** The status in `file`, or null; a running task whose process is gone reads as failed. */
+/** Stops a task's process at once (SIGKILL: an import dies inside its transaction, which SQLite rolls back). */
+function stop(pid: number | null): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // gone already
+  }
+}
+
+const overdue = (t: BundleTask) => t.deadline !== undefined && Date.now() > t.deadline;
+const timedOut = (t: BundleTask) =>
+  `stopped after ${Math.round((t.deadline! - t.startedAt) / 1000)} s, the longest a web import may run (PAL_BUNDLE_TIMEOUT_S); nothing was imported`;
+
+/**
+ * The status in `file`, or null; a running task whose process is gone reads as failed, and one past its
+ * deadline is stopped (also when the server that started it has restarted since).
+ */
 export function readTask(file: string): BundleTask | null {
   const t = readRaw(file);
+  if (t?.state === "running" && overdue(t) && alive(t.pid)) {
+    stop(t.pid);
+    updateTask(file, { state: "failed", error: timedOut(t) });
+    return readRaw(file);
+  }
   if (!t || t.state !== "running" || alive(t.pid)) return t;
   // Written by the process before it ended? Read again before calling it dead.
   const again = readRaw(file);
@@ -107,10 +131,12 @@ export function startTask(
   t: Pick<BundleTask, "kind" | "userId" | "source">,
   args: string[],
   removeAfter: string | null = null,
+  timeoutMs: number | null = null,
 ): BundleTask {
   const root = projectRoot();
   const first: BundleTask = {
     ...t,
+    ...(timeoutMs ? { deadline: Date.now() + timeoutMs } : {}),
     state: "running",
     pid: null,
     startedAt: Date.now(),
@@ -127,6 +153,8 @@ export function startTask(
       cwd: root,
       env: { ...process.env, PAL_ROOT: root, PAL_DB: databasePath() },
       stdio: ["ignore", "ignore", "pipe"],
+      // Past the deadline the process is killed (readTask stops it too, should this server restart).
+      ...(timeoutMs ? { timeout: timeoutMs, killSignal: "SIGKILL" as const } : {}),
     },
   );
   let stderr = "";
@@ -136,9 +164,11 @@ export function startTask(
     if (now?.state === "running") updateTask(status, { state: "failed", error: why });
   };
   child.on("error", (e) => fail(`could not start: ${e.message}`));
-  child.on("close", (code) => {
+  child.on("close", (code, signal) => {
     if (removeAfter) fs.rmSync(removeAfter, { force: true });
-    if (code !== 0)
+    const now = readRaw(status);
+    if (signal && now?.state === "running") fail(now.deadline !== undefined && overdue(now) ? timedOut(now) : `stopped (${signal})`);
+    else if (code !== 0)
       fail(
         stderr
           .trim()
@@ -150,4 +180,21 @@ export function startTask(
   });
   updateTask(status, { pid: child.pid ?? null });
   return { ...first, pid: child.pid ?? null };
+}
+
+/** Stops a running task at once and records why (a cancel); a task that has ended is left as it is. */
+export function cancelTask(file: string, why: string): BundleTask | null {
+  const t = readTask(file);
+  if (t?.state !== "running") return t;
+  stop(t.pid);
+  updateTask(file, { state: "failed", error: why });
+  return readRaw(file);
+}
+
+/** The web imports running now (their status files under tasksDir()); reading them stops any overdue. */
+export function runningImports(): number {
+  return fs
+    .readdirSync(tasksDir())
+    .filter((f) => /^import-[0-9a-f]{32}\.json$/.test(f))
+    .filter((f) => readTask(path.join(tasksDir(), f))?.state === "running").length;
 }

@@ -9,9 +9,11 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Db } from "@/db/client";
-import { AppError, ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
+import { AppError, ConflictError, InvalidInputError, NotFoundError, TooManyRequestsError } from "@/lib/errors";
 import { MAX_UPLOAD_BYTES } from "@/lib/datasets/upload-limits";
-import { exportFiles, importFiles, newToken, readTask, startTask, type BundleTask } from "./tasks";
+import { cancelTask, exportFiles, importFiles, newToken, readTask, runningImports, startTask, type BundleTask } from "./tasks";
+import { BUNDLE_LIMITS, importTimeoutMs } from "./limits";
+import { NAME_BAD } from "./shape";
 
 /** The upload's media type (POST /api/experiments/bundle). */
 export const BUNDLE_MEDIA_TYPE = "application/vnd.pal-bundle";
@@ -67,9 +69,17 @@ class BundleTooLargeError extends AppError {
   }
 }
 
-/** Saves an uploaded bundle (the request body is the file) and starts importing it as `userId`; returns the task's token. */
+/**
+ * Saves an uploaded bundle (the request body is the file) and starts importing it as `userId`; returns
+ * the task's token. At most BUNDLE_LIMITS.webImports run at once, each stopped past importTimeoutMs().
+ */
 export async function startUploadedImport(body: ReadableStream<Uint8Array> | null, name: string, userId: number): Promise<string> {
   if (!body) throw new InvalidInputError("empty upload: send the bundle file as the request body");
+  if (runningImports() >= BUNDLE_LIMITS.webImports)
+    throw new TooManyRequestsError(
+      `${BUNDLE_LIMITS.webImports} bundle imports are running already (the most at once): wait until one ends, or cancel one`,
+      30,
+    );
   const token = newToken();
   const f = importFiles(token);
   let bytes = 0;
@@ -90,22 +100,19 @@ export async function startUploadedImport(body: ReadableStream<Uint8Array> | nul
     fs.rmSync(f.upload, { force: true });
     throw e;
   }
-  const source =
-    path
-      .basename(name)
-      .replace(/[\u0000-\u001f]/g, "")
-      .slice(0, 200) || "upload";
+  const source = path.basename(name).replace(new RegExp(NAME_BAD.source, "g"), "").slice(0, 200) || "upload";
   startTask(
     f.status,
     { kind: "import", userId, source },
     ["import", f.upload, "--source", source, "--imported-by", String(userId), "--json"],
     f.upload,
+    importTimeoutMs(),
   );
   return token;
 }
 
-/** An import's status, for the user who started it (or an admin); its messages name the uploaded file, not the temp path. */
-export function importTaskOf(token: string, user: { id: number; role: string }): BundleTask {
+/** An import's files, when `user` may see it (who started it, or an admin). */
+function ownImport(token: string, user: { id: number; role: string }): { f: ReturnType<typeof importFiles>; t: BundleTask } {
   let f: ReturnType<typeof importFiles>;
   try {
     f = importFiles(token);
@@ -114,5 +121,22 @@ export function importTaskOf(token: string, user: { id: number; role: string }):
   }
   const t = readTask(f.status);
   if (!t || (t.userId !== user.id && user.role !== "admin")) throw new NotFoundError("no such import");
-  return t.error ? { ...t, error: t.error.replaceAll(f.upload, t.source ?? "upload") } : t;
+  return { f, t };
+}
+
+const shown = (t: BundleTask, f: ReturnType<typeof importFiles>) =>
+  t.error ? { ...t, error: t.error.replaceAll(f.upload, t.source ?? "upload") } : t;
+
+/** An import's status, for the user who started it (or an admin); its messages name the uploaded file, not the temp path. */
+export function importTaskOf(token: string, user: { id: number; role: string }): BundleTask {
+  const { f, t } = ownImport(token, user);
+  return shown(t, f);
+}
+
+/** Cancels a running import (its process is stopped; its transaction never commits, so nothing is written). */
+export function cancelImport(token: string, user: { id: number; role: string }): BundleTask {
+  const { f } = ownImport(token, user);
+  const t = cancelTask(f.status, "cancelled; nothing was imported");
+  fs.rmSync(f.upload, { force: true });
+  return shown(t!, f);
 }

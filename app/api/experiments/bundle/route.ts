@@ -1,5 +1,5 @@
 import { withRole } from "@/lib/auth/session";
-import { BUNDLE_MEDIA_TYPE, importTaskOf, startUploadedImport } from "@/lib/bundles/web";
+import { BUNDLE_MEDIA_TYPE, cancelImport, importTaskOf, startUploadedImport } from "@/lib/bundles/web";
 
 export const dynamic = "force-dynamic";
 
@@ -22,4 +22,10 @@ export const POST = withRole(
 export const GET = withRole(["admin", "researcher"], async (req, { user }) => {
   const token = new URL(req.url).searchParams.get("task") ?? "";
   return Response.json({ task: importTaskOf(token, user) });
+});
+
+/** DELETE `?task=`: cancels a running import (its process is stopped; nothing is written) → `{task}`, now failed. */
+export const DELETE = withRole(["admin", "researcher"], async (req, { user }) => {
+  const token = new URL(req.url).searchParams.get("task") ?? "";
+  return Response.json({ task: cancelImport(token, user) });
 });
