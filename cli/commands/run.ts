@@ -225,7 +225,7 @@ export function registerRun(program: Command): void {
             process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
         }
         // --retry-failed queues the failed items again, as the experiment page's Retry failed does.
-        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed) });
+        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed), limits: o.overLimit ? "override" : "enforce" });
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {

@@ -142,11 +142,14 @@ export function exportBundle(db: Db, id: number, out: string, o: ExportOptions =
       });
       o.onStep?.(steps.length, steps.length + 1, "cached replies");
       // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
+      // An imported run's replies are those its bundle brought (bundle_replies), kept apart from this lab's cache.
+      const imported = conn.prepare("SELECT 1 FROM src.experiment_imports WHERE experiment_id = ?").get(id) ? id : null;
       rows.llm_cache = writeCacheChunks(
         conn,
         "src",
         "main",
         "SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL GROUP BY cache_key ORDER BY min(purpose), min(id)",
+        imported,
       );
       writeMeta(conn, "main", {
         format: BUNDLE_FORMAT,
