@@ -14,6 +14,17 @@ CREATE TABLE `bundle_replies` (
 	FOREIGN KEY (`experiment_id`) REFERENCES `experiments`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `bundle_vectors` (
+	`experiment_id` integer NOT NULL,
+	`key` text NOT NULL,
+	`model` text NOT NULL,
+	`dimensions` integer NOT NULL,
+	`vector` blob NOT NULL,
+	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
+	PRIMARY KEY(`experiment_id`, `key`),
+	FOREIGN KEY (`experiment_id`) REFERENCES `experiments`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 DROP INDEX `experiment_imports_run_uid_unique`;--> statement-breakpoint
 ALTER TABLE `experiment_imports` ADD `content_digest` text;--> statement-breakpoint
 ALTER TABLE `experiment_imports` ADD `source_status` text;--> statement-breakpoint

@@ -143,6 +143,26 @@ export const bundleReplies = sqliteTable(
 );
 
 /**
+ * The embedding vectors an imported bundle carried, per imported experiment and apart from
+ * embedding_cache, for the same reason as bundle_replies: a planted vector must not steer this lab's
+ * retrievals. Read only to export that experiment again.
+ */
+export const bundleVectors = sqliteTable(
+  "bundle_vectors",
+  {
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    model: text("model").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    vector: blob("vector", { mode: "buffer" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.experimentId, t.key] })],
+);
+
+/**
  * A request being sent by one process, by cache key: another process (a `--workers` run's, the server's
  * worker beside a CLI run) about to send the same request waits for its reply to reach llm_cache instead
  * of paying for it again (lib/llm/claims.ts). Deleted in the commit that stores the reply, or when the

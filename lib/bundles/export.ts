@@ -142,8 +142,16 @@ export function exportBundle(db: Db, id: number, out: string, o: ExportOptions =
       });
       o.onStep?.(steps.length, steps.length + 1, "cached replies");
       // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
-      // An imported run's replies are those its bundle brought (bundle_replies), kept apart from this lab's cache.
+      // An imported run's replies and vectors are those its bundle brought (bundle_replies, bundle_vectors), kept apart from this lab's caches.
       const imported = conn.prepare("SELECT 1 FROM src.experiment_imports WHERE experiment_id = ?").get(id) ? id : null;
+      if (imported !== null)
+        rows.embedding_cache =
+          (rows.embedding_cache ?? 0) +
+          conn
+            .prepare(
+              "INSERT OR IGNORE INTO main.embedding_cache (key, model, dimensions, vector, created_at) SELECT key, model, dimensions, vector, created_at FROM src.bundle_vectors WHERE experiment_id = ?",
+            )
+            .run(imported).changes;
       rows.llm_cache = writeCacheChunks(
         conn,
         "src",

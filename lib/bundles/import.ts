@@ -407,7 +407,15 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
         progress("cached replies");
         // A replay's replies answer its requests (a database of its own); an import's are kept apart, for its export only.
         rows.llm_cache = importCacheChunks(conn, "b", "main", file, o.replay ? null : newE);
-        run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
+        progress("embedding_cache");
+        // Vectors likewise: a replay's answer its lookups; an import's are kept apart (a planted vector must not steer this lab's retrievals).
+        if (o.replay) run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
+        else
+          rows.embedding_cache = conn
+            .prepare(
+              "INSERT OR IGNORE INTO main.bundle_vectors (experiment_id, key, model, dimensions, vector) SELECT ?, key, model, dimensions, vector FROM b.embedding_cache",
+            )
+            .run(newE).changes;
         rows.experimentId = newE;
       })
       .immediate();

@@ -15,6 +15,7 @@ import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
 import { ModelClient } from "@/lib/llm/client";
+import { hashOf } from "@/lib/llm/hash";
 import { bindDeps } from "@/lib/experiments/deps";
 import { createExperiment } from "@/lib/experiments/create";
 import { runExperiment } from "@/lib/experiments/worker";
@@ -136,14 +137,7 @@ describe("a bundle is a stranger's file", () => {
     stopPreparer();
     expect(fake.log.length).toBe(sent);
     expect(count(t.db, "SELECT count(*) FROM jobs")).toBe(jobsBefore);
-    expect(
-      count(
-        t.db,
-        "SELECT count(*) FROM llm_calls WHERE experiment_id IN (?, ?) AND cache_hit = 0 AND id > 0",
-        a.experimentId,
-        p.experimentId,
-      ),
-    ).toBe(count(t.db, "SELECT count(*) FROM llm_calls WHERE experiment_id IN (?, ?) AND cache_hit = 0", a.experimentId, p.experimentId));
+    expect(count(t.db, "SELECT count(*) FROM jobs WHERE status <> 'queued' AND experiment_id = ?", a.experimentId)).toBe(0);
 
     // Resume (the page's, and pal run --resume's) is a launch: repeats 20 is over the default limit of 5.
     for (const r of [a, p]) {
@@ -175,11 +169,18 @@ describe("a bundle is a stranger's file", () => {
       rewriteCacheChunks(b, "main", (rows) => rows.map((r) => (r.key === key ? { ...r, response: PLANTED } : r)));
       const row = [...readCacheChunks(b, "main", "bundle")].flat().find((r) => r.key === key)!;
       b.prepare("UPDATE pal_bundle_replies SET digest = ? WHERE key = ?").run(replyDigest(row), key);
+      // And a planted vector, under the key of a text the lab's retrieval would embed.
+      b.prepare("INSERT INTO embedding_cache (key, model, dimensions, vector) VALUES (?, 'embed-model', 2, ?)").run(
+        hashOf({ endpoint: fake.baseURL, model: "embed-model", text: "I like tea" }),
+        Buffer.from(new Float32Array([1, 0]).buffer),
+      );
     });
     const victim = await lab();
     const im = importBundle(victim.db, poisoned);
     expect(im.rows.llm_cache).toBeGreaterThan(0);
     expect(count(victim.db, "SELECT count(*) FROM llm_cache")).toBe(0);
+    expect(count(victim.db, "SELECT count(*) FROM embedding_cache")).toBe(0);
+    expect(count(victim.db, "SELECT count(*) FROM bundle_vectors WHERE experiment_id = ?", im.experimentId)).toBe(1);
     expect(count(victim.db, "SELECT count(*) FROM bundle_replies WHERE experiment_id = ?", im.experimentId)).toBe(im.rows.llm_cache);
 
     // The victim's own run of the same config: every request goes to the endpoint, none reads the planted reply.
