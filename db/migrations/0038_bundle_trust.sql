@@ -25,6 +25,12 @@ CREATE TABLE `bundle_vectors` (
 	FOREIGN KEY (`experiment_id`) REFERENCES `experiments`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `embedding_uses` (
+	`scope` text NOT NULL,
+	`key` text NOT NULL,
+	PRIMARY KEY(`scope`, `key`)
+);
+--> statement-breakpoint
 DROP INDEX `experiment_imports_run_uid_unique`;--> statement-breakpoint
 ALTER TABLE `experiment_imports` ADD `content_digest` text;--> statement-breakpoint
 ALTER TABLE `experiment_imports` ADD `source_status` text;--> statement-breakpoint

@@ -163,6 +163,20 @@ export const bundleVectors = sqliteTable(
 );
 
 /**
+ * Which embedding vectors a run used (lib/llm/vector-uses.ts): scope "experiment:<id>" for its jobs'
+ * lookups, "memory:<id>" for a memory version's build. A bundle exports only these rows of
+ * embedding_cache, not every vector of the model, other runs' included (issue 40).
+ */
+export const embeddingUses = sqliteTable(
+  "embedding_uses",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
+
+/**
  * A request being sent by one process, by cache key: another process (a `--workers` run's, the server's
  * worker beside a CLI run) about to send the same request waits for its reply to reach llm_cache instead
  * of paying for it again (lib/llm/claims.ts). Deleted in the commit that stores the reply, or when the

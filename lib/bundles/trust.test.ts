@@ -257,6 +257,38 @@ describe("a bundle is a stranger's file", () => {
     expect(n.experimentId).not.toBe(sourceId);
   }, 60_000);
 
+  it("low: an export carries the vectors its run used, not another run's of the same model; it still replays offline", async () => {
+    vi.stubEnv("PAL_MODEL_EMBEDDING", "embed-model");
+    try {
+      const t = await lab();
+      const datasetId = count(t.db, "SELECT id FROM datasets WHERE name = 'en'");
+      const logs = (users: string[]) => ({ ...CONFIG, methods: [{ name: "turn-rag" }], retriever: "dense", users });
+      const ids: number[] = [];
+      for (const users of [["0000"], ["0001"]]) {
+        const id = createExperiment(t.db, { name: `logs of ${users[0]}`, datasetId, config: logs(users) }).id;
+        expect(await runExperiment(t.db, id, bindDeps(t.db, { client: clientOf(t.db) }))).toBe("done");
+        ids.push(id);
+      }
+      const keysOf = (id: number) =>
+        new Set(t.db.$client.prepare("SELECT key FROM embedding_uses WHERE scope = ?").pluck().all(`experiment:${id}`) as string[]);
+      const [mine, theirs] = ids.map(keysOf);
+      const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
+      expect(mine.size).toBeGreaterThan(0);
+      expect(onlyTheirs.length).toBeGreaterThan(0);
+      const out = path.join(dir, "vectors.palbundle");
+      exportBundle(t.db, ids[0], out);
+      const b = new Database(out, { readonly: true });
+      const exported = new Set(b.prepare("SELECT key FROM embedding_cache").pluck().all() as string[]);
+      b.close();
+      expect(exported).toEqual(mine);
+      const sent = fake.log.length;
+      expect(await verifyBundle(out, { dataFrom: t.db })).toMatchObject({ ok: true, requests: 0 });
+      expect(fake.log.length).toBe(sent);
+    } finally {
+      vi.stubEnv("PAL_MODEL_EMBEDDING", "");
+    }
+  }, 120_000);
+
   it("low: only the users a mark names become (disabled) accounts, and not without bound", async () => {
     const crowd = edited("crowd.palbundle", (b) => {
       const ins = b.prepare("INSERT INTO users (email, name, role, password_hash, disabled) VALUES (?, ?, 'annotator', '', 1)");
