@@ -194,7 +194,7 @@ export function registerRun(program: Command): void {
     .option("--retry-failed", "with --resume ID: run the failed items again too (as the page's Retry failed)")
     .option(
       "--over-limit",
-      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
+      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run or --resume; whoever runs pal owns the database",
     )
     .action(async (o: RunOpts) => {
       const db = getDb();
