@@ -9,7 +9,9 @@
  *
  * A bundle is a stranger's file (issue 40): the run arrives stopped (a queued or running one is paused,
  * its status in the bundle kept in experiment_imports.source_status; resuming checks the launch limits);
- * its cached replies go to bundle_replies under the new experiment, never into the lab's llm_cache; only
+ * its cached replies go to bundle_replies under the new experiment, never into the lab's llm_cache; the
+ * memory versions it brings get a settings key of their own ("bundle:<digest>:<key>"), so no run of this
+ * lab opens them as its own memory; only
  * the users its case-study marks name become (disabled) accounts, at most MAX_MARK_AUTHORS.
  *
  * The replay of `pal bundle verify` imports through here too (`replay`): the jobs queued again with no
@@ -312,7 +314,12 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           run("b", {
             table: "memory_versions",
             where: `s.id IN (${freshVersions})`,
-            set: { id: mapped("v", "id"), dataset_id: String(datasetId) },
+            // Under a settings key this lab never computes: a stranger's memory is never the one a run of this lab opens and answers from.
+            set: {
+              id: mapped("v", "id"),
+              dataset_id: String(datasetId),
+              settings_key: `'bundle:${digest!.slice(0, 16)}:' || s.settings_key`,
+            },
           });
           const step = (col: string) => `s.${col} + ${off.memory_steps}`;
           run("b", {

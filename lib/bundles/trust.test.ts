@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { experimentReplies } from "@/test/experiment-replies";
+import { protocolResponder } from "@/test/protocol-responder";
 import { PALSET_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
@@ -225,6 +226,53 @@ describe("a bundle is a stranger's file", () => {
     expect(rep).toMatchObject({ ok: true, requests: 0 });
     expect(fake.log.length).toBe(sent);
   }, 120_000);
+
+  it("item 4 (memory): a bundle's memory versions are never the memory a run of this lab opens; it builds its own", async () => {
+    fake.setResponder(protocolResponder);
+    vi.stubEnv("PAL_MODEL_EMBEDDING", "embed-model");
+    try {
+      const maker = await lab();
+      const datasetId = count(maker.db, "SELECT id FROM datasets WHERE name = 'en'");
+      const config = { ...CONFIG, methods: [{ name: "h2memory" }] };
+      const made = createExperiment(maker.db, { name: "with memory", datasetId, config }).id;
+      expect(await runExperiment(maker.db, made, bindDeps(maker.db, { client: clientOf(maker.db) }))).toBe("done");
+      expect(count(maker.db, "SELECT count(*) FROM jobs WHERE experiment_id = ? AND status <> 'done'", made)).toBe(0);
+      const out = path.join(dir, "memory.palbundle");
+      exportBundle(maker.db, made, out);
+
+      const victim = await lab();
+      const im = importBundle(victim.db, out);
+      const imported = victim.db.$client.prepare("SELECT settings_key FROM memory_versions").pluck().all() as string[];
+      expect(imported.length).toBeGreaterThan(0);
+      for (const k of imported) expect(k).toMatch(/^bundle:[0-9a-f]{16}:/);
+      // The victim's own run of the same config builds its memory (requests to the endpoint), not the imported one.
+      const own = createExperiment(victim.db, {
+        name: "own",
+        datasetId: count(victim.db, "SELECT id FROM datasets WHERE name = 'en'"),
+        config,
+      }).id;
+      const before = fake.chatRequests.length;
+      expect(await runExperiment(victim.db, own, bindDeps(victim.db, { client: clientOf(victim.db) }))).toBe("done");
+      const used = victim.db.$client.prepare("SELECT version_id FROM experiment_memory_versions WHERE experiment_id = ?").pluck().all(own);
+      const theirs = victim.db.$client
+        .prepare("SELECT version_id FROM experiment_memory_versions WHERE experiment_id = ?")
+        .pluck()
+        .all(im.experimentId);
+      expect(used.length).toBeGreaterThan(0);
+      expect(used.filter((v) => theirs.includes(v))).toEqual([]);
+      expect(
+        count(
+          victim.db,
+          "SELECT count(*) FROM llm_calls WHERE memory_version_id IN (SELECT value FROM json_each(?)) AND cache_hit = 0",
+          JSON.stringify(used),
+        ),
+      ).toBeGreaterThan(0);
+      expect(fake.chatRequests.length).toBeGreaterThan(before);
+    } finally {
+      fake.setResponder(experimentReplies());
+      vi.stubEnv("PAL_MODEL_EMBEDDING", "");
+    }
+  }, 180_000);
 
   it("item 5: a bundle claiming the genuine run's uid with other content squats nothing, in either order", async () => {
     const impostor = edited("impostor.palbundle", (b) => {
