@@ -6,7 +6,7 @@
  * the jobs it holds if more.
  */
 import type { Db } from "@/db/client";
-import { NotFoundError } from "@/lib/errors";
+import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "./config";
 import { checkLaunchSize, getExperimentLimits } from "./limits";
 import { countJobs, planItems } from "./plan";
@@ -17,7 +17,13 @@ export function checkResumeLimits(db: Db, id: number): void {
     .get(id) as { config: string; datasetId: number; kind: string } | undefined;
   if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
   // A config that no longer parses (or never did: an imported one) is refused, naming its field.
-  const config = parseExperimentConfig(JSON.parse(e.config));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(e.config);
+  } catch {
+    throw new InvalidInputError(`experiment ${id}: its config is not JSON, so it cannot be resumed`);
+  }
+  const config = parseExperimentConfig(raw);
   const limits = getExperimentLimits(db);
   const size = { methods: config.methods.length, repeats: config.repeats, jobs: 0 };
   // The cheap checks first, as a launch does.
