@@ -149,6 +149,12 @@ describe("a bundle is a stranger's file", () => {
     }
     expect(count(t.db, "SELECT count(*) FROM jobs")).toBe(jobsBefore);
     expect(fake.log.length).toBe(sent);
+    // The jobs it would hold count as a launch's: over a jobs limit, refused naming the number.
+    setExperimentLimits(t.db, { ...LIMIT_DEFAULTS, maxRepeats: 20, maxJobs: 2 }, null);
+    expect(() => resumeExperiment(t.db, a.experimentId)).toThrow(
+      /this launch would create [\d,]+ jobs .*over the limit of 2 jobs per launch/,
+    );
+    expect(getExperimentRow(t.db, a.experimentId).status).toBe("paused");
     // Within raised limits it resumes; `pal run --over-limit` skips them as it does for a launch.
     setExperimentLimits(t.db, { ...LIMIT_DEFAULTS, maxRepeats: 20 }, null);
     resumeExperiment(t.db, a.experimentId);
