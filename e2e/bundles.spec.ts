@@ -67,6 +67,7 @@ test("a researcher imports another lab's bundle; the run opens marked as importe
   await page.screenshot({ path: path.join("test-results", "bundle-experiments-page.png") });
   await form.getByRole("link", { name: /experiment \d+/ }).click();
   await expect(page.getByTestId("imported")).toContainText("Imported from other-lab.palbundle (experiment 1 there");
+  await expect(page.getByTestId("imported-status")).toHaveText("In the bundle it was done.");
   await page.screenshot({ path: path.join("test-results", "bundle-imported-experiment.png") });
 
   // Its bundle, built in the background and then downloaded as the file the build wrote.
@@ -96,6 +97,27 @@ test("a researcher imports another lab's bundle; the run opens marked as importe
   await expect(page.getByRole("heading", { name: /Run card: experiment/ })).toBeVisible();
   await expect(page.getByText("lab-judge").first()).toBeVisible();
   await page.screenshot({ path: path.join("test-results", "bundle-run-card.png"), fullPage: true });
+});
+
+test("a bundle whose run says it is running arrives paused: the page says what it was, and nothing runs", async ({ browser }) => {
+  test.setTimeout(120_000);
+  // The same run edited by its sender: marked running, one job's output changed (other content: a run of its own).
+  const running = path.join(dir, "still-running.palbundle");
+  fs.copyFileSync(bundle, running);
+  const b = new Database(running);
+  b.prepare("UPDATE experiments SET status = 'running'").run();
+  b.prepare("UPDATE jobs SET status = 'queued', output = NULL WHERE id = (SELECT min(id) FROM jobs)").run();
+  b.close();
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments`);
+  const form = page.getByTestId("import-bundle");
+  await form.locator("input[type=file]").setInputFiles(running);
+  await expect(form.getByRole("status")).toContainText(/Imported as experiment \d+/);
+  await form.getByRole("link", { name: /experiment \d+/ }).click();
+  await expect(page.getByTestId("imported-status")).toContainText("In the bundle it was running; it arrived paused");
+  await expect(page.getByTestId("status")).toHaveText(/paused/);
+  await page.screenshot({ path: path.join("test-results", "bundle-imported-paused.png") });
 });
 
 test("an import under way can be cancelled: its process stops and nothing is imported", async ({ browser }) => {

@@ -207,7 +207,7 @@ export function registerRun(program: Command): void {
     .option("--retry-failed", "with --resume ID: run the failed items again too (as the page's Retry failed)")
     .option(
       "--over-limit",
-      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run; whoever runs pal owns the database",
+      "skip the per-launch limits (methods, repeats, jobs of Admin → Settings) for this run or --resume; whoever runs pal owns the database",
     )
     .action(async (o: RunOpts) => {
       const db = getDb();
@@ -238,7 +238,7 @@ export function registerRun(program: Command): void {
             process.stderr.write(`batch ${b.id} (${b.remoteId ?? "not submitted"}) cancelled\n`);
         }
         // --retry-failed queues the failed items again, as the experiment page's Retry failed does.
-        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed) });
+        resumeExperiment(db, id, { retryFailed: Boolean(o.retryFailed), limits: o.overLimit ? "override" : "enforce" });
         // Stopped before all its jobs existed: create the rest first (the server's preparer would too).
         if (getExperimentRow(db, id).status === "preparing") prepareJobsSync(db, id);
       } else {

@@ -69,25 +69,38 @@ export const experimentRunRecords = sqliteTable("experiment_run_records", {
 
 /**
  * An experiment that came in as a bundle (lib/bundles): from which file and run, exported when and by
- * which version, imported when and by whom. `run_uid` names the source run, so a bundle imported twice
- * (or a second export of the same run) finds the experiment it made instead of making another.
+ * which version, imported when and by whom. `content_digest` names what it holds, so a bundle imported
+ * twice (or a second export of the same run) finds the experiment it made instead of making another,
+ * and a bundle that claims another run's uid with other content cannot squat it (issue 40).
  */
-export const experimentImports = sqliteTable("experiment_imports", {
-  experimentId: integer("experiment_id")
-    .primaryKey()
-    .references(() => experiments.id, { onDelete: "cascade" }),
-  runUid: text("run_uid").notNull().unique(),
-  /** The bundle's file name as given at import. */
-  source: text("source").notNull(),
-  sourceExperimentId: integer("source_experiment_id").notNull(),
-  exportedAt: integer("exported_at").notNull(),
-  /** The exporting PAL Studio's version (package version and commit). */
-  exportedVersion: text("exported_version").notNull(),
-  /** Whether the data set's rows came with the bundle (a copy of the rows the run read), not from this database. */
-  datasetFromBundle: integer("dataset_from_bundle", { mode: "boolean" }).notNull().default(false),
-  importedAt: integer("imported_at").notNull(),
-  importedBy: integer("imported_by").references(() => users.id, { onDelete: "set null" }),
-});
+export const experimentImports = sqliteTable(
+  "experiment_imports",
+  {
+    experimentId: integer("experiment_id")
+      .primaryKey()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    /** The run the bundle says it holds (its pal_bundle.runUid): the sender's word, so not an identity (issue 40). */
+    runUid: text("run_uid").notNull(),
+    /**
+     * A digest of what the bundle holds (lib/bundles/content-digest.ts), computed here on import: the
+     * identity by which a bundle imported again finds the experiment it made. Null: imported before it existed.
+     */
+    contentDigest: text("content_digest"),
+    /** The experiment's status in the bundle: a fact about the source run; an imported run arrives stopped (issue 40). */
+    sourceStatus: text("source_status"),
+    /** The bundle's file name as given at import. */
+    source: text("source").notNull(),
+    sourceExperimentId: integer("source_experiment_id").notNull(),
+    exportedAt: integer("exported_at").notNull(),
+    /** The exporting PAL Studio's version (package version and commit). */
+    exportedVersion: text("exported_version").notNull(),
+    /** Whether the data set's rows came with the bundle (a copy of the rows the run read), not from this database. */
+    datasetFromBundle: integer("dataset_from_bundle", { mode: "boolean" }).notNull().default(false),
+    importedAt: integer("imported_at").notNull(),
+    importedBy: integer("imported_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [uniqueIndex("experiment_imports_content_digest").on(t.contentDigest), index("experiment_imports_run_uid").on(t.runUid)],
+);
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

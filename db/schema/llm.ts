@@ -1,4 +1,4 @@
-import { sqliteTable, integer, real, text, index, blob, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { sqliteTable, integer, real, text, index, blob, primaryKey, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 import { createdAt } from "./common";
 import { experiments, jobs } from "./experiments";
@@ -115,6 +115,66 @@ export const llmCache = sqliteTable("llm_cache", {
   reasoningTokens: integer("reasoning_tokens").notNull().default(0),
   createdAt: createdAt(),
 });
+
+/**
+ * The cached replies an imported bundle carried, kept per imported experiment and apart from llm_cache:
+ * their keys were computed by whoever wrote the file, so they never answer this lab's own requests
+ * (issue 40: a bundle's planted replies were read by a victim's later run). Read only to export that
+ * experiment again (lib/bundles/export.ts); a replay (`pal bundle verify`) imports into a database of its own.
+ */
+export const bundleReplies = sqliteTable(
+  "bundle_replies",
+  {
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    endpoint: text("endpoint").notNull(),
+    model: text("model").notNull(),
+    request: text("request").notNull(),
+    response: text("response").notNull(),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+    cachedTokens: integer("cached_tokens").notNull().default(0),
+    reasoningTokens: integer("reasoning_tokens").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.experimentId, t.key] })],
+);
+
+/**
+ * The embedding vectors an imported bundle carried, per imported experiment and apart from
+ * embedding_cache, for the same reason as bundle_replies: a planted vector must not steer this lab's
+ * retrievals. Read only to export that experiment again.
+ */
+export const bundleVectors = sqliteTable(
+  "bundle_vectors",
+  {
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    model: text("model").notNull(),
+    dimensions: integer("dimensions").notNull(),
+    vector: blob("vector", { mode: "buffer" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.experimentId, t.key] })],
+);
+
+/**
+ * Which embedding vectors a run used (lib/llm/vector-uses.ts): scope "experiment:<id>" for its jobs'
+ * lookups, "memory:<id>" for a memory version's build. A bundle exports only these rows of
+ * embedding_cache, not every vector of the model, other runs' included (issue 40).
+ */
+export const embeddingUses = sqliteTable(
+  "embedding_uses",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
 
 /**
  * A request being sent by one process, by cache key: another process (a `--workers` run's, the server's

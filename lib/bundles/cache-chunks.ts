@@ -37,11 +37,30 @@ function writeChunk(conn: Database.Database, schema: string, rows: CacheRow[]): 
 /**
  * Writes the cache entries of `fromSchema` named by `keysSql` (an SQL query of keys, in the order they
  * are to be stored) into the bundle in `toSchema` as chunks, each with its digest in pal_bundle_replies.
- * Endpoint URLs lose any credentials and query (format.ts stripUrl). Returns the entries written.
+ * An imported experiment (`importedExperiment`) takes its replies from what its bundle brought
+ * (bundle_replies), the lab's own from llm_cache. Endpoint URLs lose any credentials and query
+ * (format.ts stripUrl). Returns the entries written.
  */
-export function writeCacheChunks(conn: Database.Database, fromSchema: string, toSchema: string, keysSql: string): number {
+export function writeCacheChunks(
+  conn: Database.Database,
+  fromSchema: string,
+  toSchema: string,
+  keysSql: string,
+  importedExperiment: number | null = null,
+): number {
   const keys = (conn.prepare(keysSql).pluck().all() as string[]).filter((k) => typeof k === "string");
-  const get = conn.prepare(`SELECT * FROM "${fromSchema}".llm_cache WHERE key IN (SELECT value FROM json_each(?))`);
+  const fromCache = conn.prepare(`SELECT * FROM "${fromSchema}".llm_cache WHERE key IN (SELECT value FROM json_each(?))`);
+  const fromBundle = conn.prepare(
+    `SELECT key, endpoint, model, request, response, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens, created_at
+     FROM "${fromSchema}".bundle_replies WHERE experiment_id = ? AND key IN (SELECT value FROM json_each(?))`,
+  );
+  // Its bundle's reply first; a job run here after the import (resumed) has its reply in llm_cache.
+  const get = {
+    all: (json: string): CacheRow[] =>
+      importedExperiment === null
+        ? (fromCache.all(json) as CacheRow[])
+        : [...(fromCache.all(json) as CacheRow[]), ...(fromBundle.all(importedExperiment, json) as CacheRow[])],
+  };
   const digest = conn.prepare(`INSERT INTO "${toSchema}".pal_bundle_replies (key, digest) VALUES (?, ?)`);
   let chunk: CacheRow[] = [];
   let bytes = 0;
@@ -115,14 +134,23 @@ export function rewriteCacheChunks(conn: Database.Database, schema: string, edit
 }
 
 /**
- * Inserts the bundle's cache rows into `toSchema`.llm_cache (a key already there is kept: the same
- * request has the same reply). Only the columns the target has are written.
+ * Inserts the bundle's cache rows into `toSchema`: with `experimentId`, into bundle_replies under that
+ * (imported) experiment, where no request of this lab reads them (their keys were computed by the
+ * sender: issue 40); without, into llm_cache (a replay's own database: verify.ts). A key already there
+ * is kept. Only the columns the target has are written.
  */
-export function importCacheChunks(conn: Database.Database, fromSchema: string, toSchema: string, file: string): number {
-  const info = conn.prepare(`PRAGMA "${toSchema}".table_info(llm_cache)`).all() as Array<{ name: string; dflt_value: string | null }>;
+export function importCacheChunks(
+  conn: Database.Database,
+  fromSchema: string,
+  toSchema: string,
+  file: string,
+  experimentId: number | null = null,
+): number {
+  const table = experimentId === null ? "llm_cache" : "bundle_replies";
+  const info = conn.prepare(`PRAGMA "${toSchema}".table_info(${table})`).all() as Array<{ name: string; dflt_value: string | null }>;
   const cols = info.map((c) => c.name);
   const ins = conn.prepare(
-    `INSERT OR IGNORE INTO "${toSchema}".llm_cache (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")})`,
+    `INSERT OR IGNORE INTO "${toSchema}".${table} (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => `@${c}`).join(", ")})`,
   );
   // A column the bundle's rows lack (a newer version's): its default when it is a number, else null.
   const defaults: Record<string, unknown> = Object.fromEntries(
@@ -133,6 +161,7 @@ export function importCacheChunks(conn: Database.Database, fromSchema: string, t
     for (const r of rows) {
       const row = { ...defaults };
       for (const c of cols) if (r[c] !== undefined) row[c] = r[c];
+      if (experimentId !== null) row.experiment_id = experimentId;
       if (row.created_at === null) row.created_at = Date.now();
       n += ins.run(row).changes;
     }

@@ -28,6 +28,7 @@ function runSteps(e: number): CopyStep[] {
   const jobs = `SELECT id FROM src.jobs WHERE experiment_id = ${e}`;
   const versions = `SELECT version_id FROM src.experiment_memory_versions WHERE experiment_id = ${e}`;
   const sums = (table: string): CopyStep => ({ table, where: `s.experiment_id = ${e}`, conflict: "replace" });
+  const uses = `SELECT key FROM src.embedding_uses WHERE scope = 'experiment:${e}' OR scope IN (SELECT 'memory:' || version_id FROM src.experiment_memory_versions WHERE experiment_id = ${e})`;
   return [
     { table: "datasets", where: `s.id = (SELECT dataset_id FROM src.experiments WHERE id = ${e})`, set: { imported_by: "NULL" } },
     {
@@ -66,8 +67,12 @@ function runSteps(e: number): CopyStep[] {
       where: `s.experiment_id = ${e}`,
       set: { endpoint: "pal_strip_url(s.endpoint)", judge_run_id: "NULL" },
     },
-    // Vectors are cached by (endpoint, model, text) without a ledger key: those of the models the run embedded with.
-    { table: "embedding_cache", where: `s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding')` },
+    // Vectors are cached by (endpoint, model, text) without a ledger key: those the run used (embedding_uses,
+    // lib/llm/vector-uses.ts); for a run made before they were recorded, those of the models it embedded with.
+    {
+      table: "embedding_cache",
+      where: `s.key IN (${uses}) OR (NOT EXISTS (${uses}) AND s.model IN (SELECT model FROM main.llm_calls WHERE role = 'embedding'))`,
+    },
     sums("experiment_groups"),
     sums("experiment_score_sums"),
     sums("experiment_ledger_sums"),
@@ -142,11 +147,22 @@ export function exportBundle(db: Db, id: number, out: string, o: ExportOptions =
       });
       o.onStep?.(steps.length, steps.length + 1, "cached replies");
       // The replies the ledger names, compressed, in the order each step first asked (its repeats side by side).
+      // An imported run's replies and vectors are those its bundle brought (bundle_replies, bundle_vectors), kept apart from this lab's caches.
+      const imported = conn.prepare("SELECT 1 FROM src.experiment_imports WHERE experiment_id = ?").get(id) ? id : null;
+      if (imported !== null)
+        rows.embedding_cache =
+          (rows.embedding_cache ?? 0) +
+          conn
+            .prepare(
+              "INSERT OR IGNORE INTO main.embedding_cache (key, model, dimensions, vector, created_at) SELECT key, model, dimensions, vector, created_at FROM src.bundle_vectors WHERE experiment_id = ?",
+            )
+            .run(imported).changes;
       rows.llm_cache = writeCacheChunks(
         conn,
         "src",
         "main",
         "SELECT cache_key FROM main.llm_calls WHERE cache_key IS NOT NULL GROUP BY cache_key ORDER BY min(purpose), min(id)",
+        imported,
       );
       writeMeta(conn, "main", {
         format: BUNDLE_FORMAT,

@@ -4,7 +4,15 @@
  * Ids move past this database's own; the run's data set is this database's copy with the same content
  * hash, else the rows the bundle carries (a new data set named after it), else the import is refused
  * naming the data set and its hash. A memory version this database already has (same data set, user,
- * method and settings) is used as it is. Importing the same run again returns the experiment it made.
+ * method and settings) is used as it is. Importing the same content again returns the experiment it made
+ * (identity: a digest of the content computed here, ./content-digest.ts; the file's runUid is only its word).
+ *
+ * A bundle is a stranger's file (issue 40): the run arrives stopped (a queued or running one is paused,
+ * its status in the bundle kept in experiment_imports.source_status; resuming checks the launch limits);
+ * its cached replies go to bundle_replies under the new experiment, never into the lab's llm_cache; the
+ * memory versions it brings get a settings key of their own ("bundle:<digest>:<key>"), so no run of this
+ * lab opens them as its own memory; only
+ * the users its case-study marks name become (disabled) accounts, at most MAX_MARK_AUTHORS.
  *
  * The replay of `pal bundle verify` imports through here too (`replay`): the jobs queued again with no
  * results, the cached replies kept, nothing of the memory, the ledger or the marks.
@@ -20,6 +28,8 @@ import { dataSteps, dataTables } from "./data-steps";
 import { checkBundle, type CheckedBundle } from "./check";
 import { registerFunctions, runUidOf } from "./format";
 import { importCacheChunks } from "./cache-chunks";
+import { bundleDigest, nativeDigest } from "./content-digest";
+import { EXPERIMENT_STATUSES } from "@/db/schema";
 
 export type ImportOptions = {
   /** How the import names where the bundle came from (default: the file's name). */
@@ -68,15 +78,26 @@ export function findDataset(db: Db, meta: Pick<CheckedBundle, "datasetHash" | "d
   return null;
 }
 
-/** The experiment this database already holds for the bundle's run, if any. */
-function existingRun(conn: Database.Database, meta: CheckedBundle): number | null {
-  const imported = conn.prepare("SELECT experiment_id AS id FROM experiment_imports WHERE run_uid = ?").get(meta.runUid) as
+/** An import of the same content (./content-digest.ts), if any. */
+function importedAlready(conn: Database.Database, digest: string): number | null {
+  const r = conn.prepare("SELECT experiment_id AS id FROM experiment_imports WHERE content_digest = ?").get(digest) as
     { id: number } | undefined;
-  if (imported) return imported.id;
-  // The database the run was made in: the same experiment, found by what its uid is made of.
+  return r?.id ?? null;
+}
+
+/**
+ * The experiment this database already holds for the bundle's content, if any: an import of the same
+ * content, or the experiment the run was made from here with the same content. The bundle's runUid only
+ * points at the candidate: it is the sender's word (issue 40, squatting).
+ */
+function existingRun(conn: Database.Database, meta: CheckedBundle, digest: string): number | null {
+  const imported = importedAlready(conn, digest);
+  if (imported !== null) return imported;
+  // The database the run was made in: the same experiment, found by what its uid is made of, holding the same content.
   const natives = conn
     .prepare(
-      "SELECT id, name, config_hash AS configHash, dataset_hash AS datasetHash, created_at AS createdAt FROM experiments WHERE dataset_hash = ? AND id = ?",
+      `SELECT id, name, config_hash AS configHash, dataset_hash AS datasetHash, created_at AS createdAt FROM experiments
+       WHERE dataset_hash = ? AND id = ? AND id NOT IN (SELECT experiment_id FROM experiment_imports)`,
     )
     .all(meta.datasetHash, meta.sourceExperimentId) as Array<{
     id: number;
@@ -85,8 +106,15 @@ function existingRun(conn: Database.Database, meta: CheckedBundle): number | nul
     datasetHash: string;
     createdAt: number;
   }>;
-  return natives.find((n) => runUidOf(n) === meta.runUid)?.id ?? null;
+  const native = natives.find((n) => runUidOf(n) === meta.runUid);
+  return native && nativeDigest(conn, native.id) === digest ? native.id : null;
 }
+
+/** At most this many mark authors come with a bundle (each becomes a disabled account). */
+export const MAX_MARK_AUTHORS = 1000;
+
+/** Statuses an imported experiment keeps; any other (queued, running, preparing...) arrives paused (issue 40). */
+const STOPPED = ["done", "failed", "cancelled", "paused"];
 
 /** A disabled account standing for a mark's author (their name only), shared by every bundle naming them. */
 function authorFor(conn: Database.Database, name: string | null): number {
@@ -108,8 +136,13 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
     throw new InvalidInputError(`${file}: the experiment's id or its data set's id is not a whole number`);
   const conn = db.$client;
   registerFunctions(conn);
-  if (!o.replay) {
-    const existing = existingRun(conn, meta);
+  // A replay's cached replies go into llm_cache, where the model client reads them: only in a database of its
+  // own (verify's temporary one), never where a lab's runs would read them (issue 40, cache poisoning).
+  if (o.replay && conn.prepare("SELECT 1 FROM experiments LIMIT 1").get())
+    throw new InvalidInputError("a replay imports into a database of its own (this one holds experiments): use `pal bundle verify`");
+  const digest = o.replay ? null : bundleDigest(file, meta.experimentId);
+  if (digest !== null) {
+    const existing = existingRun(conn, meta, digest);
     if (existing !== null)
       return { experimentId: existing, alreadyImported: true, datasetId: -1, datasetFromBundle: false, ms: Date.now() - started, rows: {} };
   }
@@ -144,6 +177,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
 
   // The bundle is data (checkBundle refused any view, trigger or column of the sender's): file names and
   // every value read from it are bound parameters, never SQL text, and no function of its schema runs.
+  let raced: number | null = null;
   const trusted = conn.pragma("trusted_schema", { simple: true });
   conn.pragma("trusted_schema = OFF");
   conn.prepare("ATTACH DATABASE ? AS b").run(file);
@@ -152,6 +186,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   try {
     conn
       .transaction(() => {
+        // Another import of the same content may have committed since the look before (the web runs imports as processes).
+        if (digest !== null && (raced = importedAlready(conn, digest)) !== null) return;
         const tables = [
           "experiments",
           "memory_versions",
@@ -254,8 +290,15 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           });
         } else {
           const insMap = conn.prepare("INSERT INTO temp.bundle_map (tbl, old, new, fresh) VALUES (?, ?, ?, ?)");
-          for (const u of conn.prepare("SELECT id, name FROM b.users").all() as Array<{ id: number; name: string | null }>)
-            insMap.run("u", u.id, authorFor(conn, u.name), 0);
+          // Only the authors a mark names become accounts, and not without bound (a bundle's other users rows are ignored).
+          const authors = conn
+            .prepare(
+              `SELECT id, name FROM b.users WHERE id IN (SELECT user_id FROM b.case_marks) ORDER BY id LIMIT ${MAX_MARK_AUTHORS + 1}`,
+            )
+            .all() as Array<{ id: number; name: string | null }>;
+          if (authors.length > MAX_MARK_AUTHORS)
+            throw new InvalidInputError(`${file}: the case-study marks name more than ${MAX_MARK_AUTHORS} authors (table users)`);
+          for (const u of authors) insMap.run("u", u.id, authorFor(conn, u.name), 0);
           const sameVersion = conn.prepare(
             "SELECT id FROM memory_versions WHERE dataset_id = ? AND user_key = ? AND method = ? AND settings_key = ?",
           );
@@ -271,16 +314,28 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
             insMap.run("v", v.id, have ? have.id : v.id + off.memory_versions, have ? 0 : 1);
           }
           const exp = String(newE);
+          const sourceStatus = conn.prepare("SELECT status FROM b.experiments").pluck().get();
+          // Arrives stopped: nothing the server runs by itself (its worker, its preparer) takes an imported run; a resume checks the limits as a launch does.
           run("b", {
             table: "experiments",
             where: "1",
-            set: { id: exp, dataset_id: String(datasetId), created_by: o.importedBy == null ? "NULL" : String(o.importedBy) },
+            set: {
+              id: exp,
+              dataset_id: String(datasetId),
+              created_by: o.importedBy == null ? "NULL" : String(o.importedBy),
+              status: `CASE WHEN s.status IN (${STOPPED.map((x) => `'${x}'`).join(", ")}) THEN s.status ELSE 'paused' END`,
+            },
           });
           run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: exp } });
           run("b", {
             table: "memory_versions",
             where: `s.id IN (${freshVersions})`,
-            set: { id: mapped("v", "id"), dataset_id: String(datasetId) },
+            // Under a settings key this lab never computes: a stranger's memory is never the one a run of this lab opens and answers from.
+            set: {
+              id: mapped("v", "id"),
+              dataset_id: String(datasetId),
+              settings_key: `'bundle:${digest!.slice(0, 16)}:' || s.settings_key`,
+            },
           });
           const step = (col: string) => `s.${col} + ${off.memory_steps}`;
           run("b", {
@@ -299,7 +354,18 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
             },
           });
           run("b", { table: "experiment_memory_versions", where: "1", set: { experiment_id: exp, version_id: mapped("v", "version_id") } });
-          run("b", { table: "jobs", where: "1", set: { id: `s.id + ${off.jobs}`, experiment_id: exp } });
+          run("b", {
+            table: "jobs",
+            where: "1",
+            set: {
+              id: `s.id + ${off.jobs}`,
+              experiment_id: exp,
+              // No job is held by a worker of this database: one the bundle says is running waits in the queue.
+              status: "CASE WHEN s.status = 'running' THEN 'queued' ELSE s.status END",
+              worker: "NULL",
+              lease_until: "NULL",
+            },
+          });
           run("b", { table: "job_scores", where: "1", set: { id: `s.id + ${off.job_scores}`, job_id: `s.job_id + ${off.jobs}` } });
           run("b", {
             table: "case_marks",
@@ -343,12 +409,16 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
           });
           conn
             .prepare(
-              `INSERT INTO experiment_imports (experiment_id, run_uid, source, source_experiment_id, exported_at, exported_version, dataset_from_bundle, imported_at, imported_by)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT INTO experiment_imports (experiment_id, run_uid, content_digest, source_status, source, source_experiment_id, exported_at, exported_version, dataset_from_bundle, imported_at, imported_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             )
             .run(
               newE,
               meta.runUid,
+              digest,
+              typeof sourceStatus === "string" && (EXPERIMENT_STATUSES as readonly string[]).includes(sourceStatus)
+                ? sourceStatus
+                : "invalid",
               o.source ?? path.basename(file),
               e,
               meta.exportedAt,
@@ -359,8 +429,17 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
             );
         }
         progress("cached replies");
-        rows.llm_cache = importCacheChunks(conn, "b", "main", file);
-        run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
+        // A replay's replies answer its requests (a database of its own); an import's are kept apart, for its export only.
+        rows.llm_cache = importCacheChunks(conn, "b", "main", file, o.replay ? null : newE);
+        progress("embedding_cache");
+        // Vectors likewise: a replay's answer its lookups; an import's are kept apart (a planted vector must not steer this lab's retrievals).
+        if (o.replay) run("b", { table: "embedding_cache", where: "1", conflict: "ignore" });
+        else
+          rows.embedding_cache = conn
+            .prepare(
+              "INSERT OR IGNORE INTO main.bundle_vectors (experiment_id, key, model, dimensions, vector) SELECT ?, key, model, dimensions, vector FROM b.embedding_cache",
+            )
+            .run(newE).changes;
         rows.experimentId = newE;
       })
       .immediate();
@@ -369,6 +448,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
     if (local) conn.exec("DETACH DATABASE l");
     conn.pragma(`trusted_schema = ${trusted ? "ON" : "OFF"}`);
   }
+  if (raced !== null)
+    return { experimentId: raced, alreadyImported: true, datasetId: -1, datasetFromBundle: false, ms: Date.now() - started, rows: {} };
   const experimentId = rows.experimentId;
   delete rows.experimentId;
   return { experimentId, alreadyImported: false, datasetId: datasetId!, datasetFromBundle: fromBundle, ms: Date.now() - started, rows };

@@ -58,11 +58,17 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
   const config = parseExperimentConfig(JSON.parse(e.config));
   // The project's version as the run record states it (lib/experiments/run-record.ts).
   const project = readRunRecord(db, id)?.project ?? null;
-  const imported = conn
-    .prepare(
-      "SELECT source, exported_version AS version, exported_at AS exportedAt, imported_at AS importedAt FROM experiment_imports WHERE experiment_id = ?",
-    )
-    .get(id) as { source: string; version: string; exportedAt: number; importedAt: number } | undefined;
+  // All columns by name: a bundle written before source_status existed has none.
+  const importRow = conn.prepare("SELECT * FROM experiment_imports WHERE experiment_id = ?").get(id) as Record<string, unknown> | undefined;
+  const imported = importRow
+    ? {
+        source: String(importRow.source),
+        version: String(importRow.exported_version),
+        exportedAt: Number(importRow.exported_at),
+        importedAt: Number(importRow.imported_at),
+        sourceStatus: typeof importRow.source_status === "string" ? importRow.source_status : null,
+      }
+    : undefined;
   const version = project
     ? `${project.version}${project.commit ? `+${project.commit.slice(0, 12)}` : ""}`
     : imported
@@ -88,7 +94,14 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
         ["Retriever", config.retriever],
         ["PAL Studio version", version],
         ...(imported
-          ? [["Imported", `from ${imported.source}, exported ${iso(imported.exportedAt)}, imported ${iso(imported.importedAt)}`]]
+          ? [
+              [
+                "Imported",
+                `from ${imported.source}, exported ${iso(imported.exportedAt)}, imported ${iso(imported.importedAt)}${
+                  imported.sourceStatus ? `; status in the bundle: ${imported.sourceStatus}` : ""
+                }`,
+              ],
+            ]
           : []),
       ] as Table["rows"],
     },

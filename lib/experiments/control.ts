@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { experiments, jobs, type ExperimentStatus } from "@/db/schema";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { PARKED } from "./judge-batch";
+import { checkResumeLimits } from "./resume-limits";
 
 export function getExperimentRow(db: Db, id: number) {
   const e = db.select().from(experiments).where(eq(experiments.id, id)).get();
@@ -69,8 +70,11 @@ export function interruptRun(db: Db, id: number, worker: string): { status: Expe
  * Queues a paused, failed, cancelled or crashed ("running" with no live worker) experiment again. Finished
  * jobs stay; cancelled jobs are queued again; failed jobs are retried when `retryFailed`. One stopped
  * before all its jobs were created goes back to "preparing" (lib/experiments/prepare.ts creates the rest).
+ * Refused past the launch limits as a launch is (./resume-limits.ts), unless `limits` is "override".
  */
-export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean } = {}): void {
+export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean; limits?: "enforce" | "override" } = {}): void {
+  // As a launch: within the limits, unless `pal run --over-limit` (whoever runs pal owns the database).
+  if (opts.limits !== "override") checkResumeLimits(db, id);
   db.transaction(() => {
     transition(db, id, ["paused", "failed", "cancelled", "running", "queued", "done"], "queued", "resumed");
     const again: Array<"cancelled" | "failed"> = opts.retryFailed ? ["cancelled", "failed"] : ["cancelled"];

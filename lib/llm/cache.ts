@@ -7,6 +7,7 @@
 import type { Db } from "@/db/client";
 import { stmt, transact } from "@/db/statements";
 import { WeightedLru } from "@/lib/lru";
+import { noteVectorKey } from "./vector-uses";
 
 export type CachedUsage = { promptTokens: number; completionTokens: number; cachedTokens: number; reasoningTokens: number };
 
@@ -112,6 +113,7 @@ export function cachedVectors(db: Db, keys: string[]): Map<string, number[]> {
     ) as Array<{ key: string; vector: Buffer }>;
     for (const r of rows) {
       const v = Array.from(new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4));
+      noteVectorKey(v, r.key);
       lru.set(r.key, v);
       found.set(r.key, v);
     }
@@ -124,6 +126,7 @@ export function storeVectors(db: Db, model: string, entries: Array<{ key: string
   const insert = stmt(db, "insert or ignore into embedding_cache (key, model, dimensions, vector) values (?, ?, ?, ?)");
   const lru = decodedOf(db);
   const rounded = entries.map(({ vector }) => vector.map((x) => Math.fround(x)));
+  rounded.forEach((v, i) => noteVectorKey(v, entries[i].key));
   transact(db, () => {
     entries.forEach(({ key, vector }, i) => {
       // Another writer's vector kept (first writer wins): the next read takes it from the table.

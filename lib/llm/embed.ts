@@ -17,6 +17,7 @@ import { RunPausedError } from "./spend-guard";
 import { retrying } from "./tries";
 import { sdkOf } from "./transport";
 import { decodeEmbedding } from "./vectors";
+import { recordVectorUses } from "./vector-uses";
 
 export type EmbedOptions = { purpose: string; origin?: Origin; config?: string; batchSize?: number };
 
@@ -42,8 +43,10 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
   // Every text's vector known by its text (cache.ts): no hashing, no key lookups, the same ledger row.
   const byText = vectorsByText(db, cfg.baseURL, cfg.model);
   const known = allKnown(byText, texts);
+  const origin = o.origin ?? view.origin;
   if (known) {
     await recordAllCached();
+    recordVectorUses(db, origin, known);
     return known;
   }
   const keys = texts.map(vectorKeyOf(cfg.baseURL, cfg.model));
@@ -93,11 +96,14 @@ export async function embedTexts(core: Core, view: View, texts: string[], o: Emb
       }),
     ),
   );
-  return keys.map((k) => {
+  const vectors = keys.map((k) => {
     const v = found.get(k);
     if (!v) throw new ModelCallError(`${o.purpose}: the embedding endpoint returned no vector for a text`, o.purpose, null, "invalid");
     return v;
   });
+  // Which vectors this run used: a bundle exports those (vector-uses.ts).
+  recordVectorUses(db, origin, vectors);
+  return vectors;
 }
 
 /** The vectors of all `texts` when each is known by its text, else null (also for no texts). */

@@ -84,6 +84,15 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             Imported from <b>{imported.source}</b> (experiment {imported.sourceExperimentId} there, exported {day(imported.exportedAt)} UTC
             by version {imported.exportedVersion}) on {day(imported.importedAt)} UTC
             {imported.datasetFromBundle ? "; its data set's rows came with the bundle" : ""}.
+            {imported.sourceStatus ? (
+              <span data-testid="imported-status">
+                {" "}
+                In the bundle it was <b>{imported.sourceStatus}</b>
+                {["done", "failed", "cancelled", "paused"].includes(imported.sourceStatus)
+                  ? "."
+                  : "; it arrived paused: an imported run never starts by itself, and resuming it is held to the launch limits."}
+              </span>
+            ) : null}
           </p>
         ) : null}
         <p className="mb-1" data-testid="preset">
