@@ -27,6 +27,8 @@ import { progressWriter } from "../progress-writer";
 import { drainModelRequests } from "@/lib/llm/inflight";
 import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
 import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
+import { auditLines } from "@/lib/experiments/protocol-audit-text";
+import { bareSimulatorWarning, profileGaps } from "@/lib/tasks/dialogue/profile-gaps";
 
 /** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
 export const CANCELLED_EXIT = 4;
@@ -116,7 +118,7 @@ function runRecordLines(record: RunRecord, audit: ProtocolAudit): string {
     const m = roleModel(record, role);
     return `${role} ${m.model ?? "unknown"}${m.mixed ? " (mixed)" : ""}`;
   });
-  return `models: ${roles.join(" · ")}\n${auditText(audit)}\n`;
+  return `models: ${roles.join(" · ")}\n${auditLines(audit).join("\n")}\n`;
 }
 
 /**
@@ -293,6 +295,12 @@ export function registerRun(program: Command): void {
             process.stderr.write(
               `custom run: ${changes.length} deviation${changes.length > 1 ? "s" : ""} from the ${kindPreset.id} preset (${kindPreset.label}):\n${changes.map((c) => `  ${changeLine(c)}\n`).join("")}`,
             );
+        }
+        // Issue 40 item 14: a dialogue run on a data set without the per-user profile files runs its simulator bare.
+        if (ds && ds.kind === "palset") {
+          const c = parseExperimentConfig(config);
+          const bare = c.tasks.includes("dialogue") ? bareSimulatorWarning(profileGaps(db, ds.id, c.users)) : null;
+          if (bare) process.stderr.write(`warning: ${bare}\n`);
         }
         if (o.dryRun) {
           const full = parseExperimentConfig(config);

@@ -20,11 +20,20 @@ const SETTING_NAMES: Record<string, string> = {
   "models.user-simulator.model": "simulator model",
   "models.judge.temperature": "judge temperature",
   "models.judge.model": "judge model",
+  "models.assistant.maxTokens": "assistant output budget",
+  "models.user-simulator.maxTokens": "simulator output budget",
+  "models.judge.maxTokens": "judge output budget",
+  cutOffs: "cut-off replies",
   "hicupid.splits": "HiCUPID splits",
   "hicupid.perSplit": "HiCUPID items per split",
   "hicupid.judges": "HiCUPID judges",
   tieMargin: "tie margin",
 };
+
+/** A setting's name as a change line shows it ("models.assistant.temperature" → "assistant temperature"). */
+export function settingName(path: string): string {
+  return SETTING_NAMES[path] ?? path;
+}
 
 /** A value in words: lists joined, "not set" for what one side leaves out. */
 export function inWords(v: unknown): string {
