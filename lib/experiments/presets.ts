@@ -161,7 +161,8 @@ const HICUPID: PresetDef = {
     "models.judge.temperature": "HiCUPID Figure A15: GPT-4o evaluation with τ = 0 (greedy)",
     "models.assistant.maxTokens":
       "public code (HiCUPID 1e784c4, configs/inference_openai.yaml line 22): max_completion_tokens 200 for an answer",
-    "models.judge.maxTokens": "public code (HiCUPID 1e784c4, configs/evaluate_openai.yaml line 19): max_completion_tokens 512 for a verdict",
+    "models.judge.maxTokens":
+      "public code (HiCUPID 1e784c4, configs/evaluate_openai.yaml line 19): max_completion_tokens 512 for a verdict",
     cutOffs:
       "public code (HiCUPID src/utils/evaluate.py reads the answer as generated): an answer cut off at 200 tokens is scored as returned; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
     repeats: "HiCUPID Table 3: one run per setting",

@@ -69,7 +69,8 @@ export function auditVerdict(a: ProtocolAudit): string {
       ? `${plural(dev.length, "intended deviation")} from the ${a.preset} preset`
       : `the ${a.preset} preset, no deviation`
     : "";
-  if (!a.asDeclared) return `${plural(a.mismatches.length, "unintended mismatch", "unintended mismatches")}${devText ? `; ${devText}` : ""}`;
+  if (!a.asDeclared)
+    return `${plural(a.mismatches.length, "unintended mismatch", "unintended mismatches")}${devText ? `; ${devText}` : ""}`;
   return `as declared${devText ? `, ${devText}` : ""}`;
 }
 

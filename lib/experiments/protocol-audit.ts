@@ -64,7 +64,8 @@ function auditRoles(db: Db, id: number, config: ExperimentConfig, ref: Experimen
     for (const r of rows) {
       const t = r.t ?? undefined;
       if (want !== undefined && t !== want) log.mismatch("temperature", role, shown(want), shown(t), r.n, of);
-      else if (t !== paper) log.deviation("temperature", role, shown(paper), want === undefined ? `not set, sent ${shown(t)}` : shown(want), r.n, of);
+      else if (t !== paper)
+        log.deviation("temperature", role, shown(paper), want === undefined ? `not set, sent ${shown(t)}` : shown(want), r.n, of);
     }
   }
 
@@ -101,7 +102,8 @@ function auditRoles(db: Db, id: number, config: ExperimentConfig, ref: Experimen
   log.keptAsReturned = kept;
   log.checked(`cut-off replies ${cutOffRule(config)}`);
   log.covered(settingName("cutOffs"));
-  if (!reask && log.regrown) log.mismatch("cut-off replies", "run", "as-returned", "re-asked with a larger budget", log.regrown, log.regrown);
+  if (!reask && log.regrown)
+    log.mismatch("cut-off replies", "run", "as-returned", "re-asked with a larger budget", log.regrown, log.regrown);
   if (reask && kept) log.mismatch("cut-off replies", "run", "re-ask", "kept as returned", kept, kept);
   if (ref && cutOffRule(ref) !== cutOffRule(config))
     log.deviation("cut-off replies", "run", cutOffRule(ref), cutOffRule(config), reask ? log.regrown : kept, reask ? log.regrown : kept);
@@ -118,7 +120,14 @@ function auditRoles(db: Db, id: number, config: ExperimentConfig, ref: Experimen
   for (const r of others) {
     const sent: Record<string, unknown> = { ...(r.topP !== null ? { top_p: r.topP } : {}), ...(r.other ? JSON.parse(r.other) : {}) };
     for (const [k, v] of Object.entries(sent))
-      log.mismatch(`parameter ${k}`, r.role, "none (the endpoint's default)", `${JSON.stringify(v)} (the role's settings)`, r.n, total(r.role));
+      log.mismatch(
+        `parameter ${k}`,
+        r.role,
+        "none (the endpoint's default)",
+        `${JSON.stringify(v)} (the role's settings)`,
+        r.n,
+        total(r.role),
+      );
   }
 }
 
@@ -134,12 +143,15 @@ export function protocolAudit(db: Db, experimentId: number): ProtocolAudit {
   auditRetrieval(db, experimentId, config, ref?.config ?? null, log);
 
   // Repeats: the replicates the jobs ran.
-  const reps = db.$client.prepare(`SELECT count(DISTINCT replicate) AS n FROM jobs WHERE experiment_id = ?`).get(experimentId) as { n: number };
+  const reps = db.$client.prepare(`SELECT count(DISTINCT replicate) AS n FROM jobs WHERE experiment_id = ?`).get(experimentId) as {
+    n: number;
+  };
   log.checked(`repeats ${config.repeats}`);
   log.covered("repeats");
   if (reps.n !== config.repeats)
     log.mismatch("repeats", "run", String(config.repeats), String(reps.n), Math.abs(reps.n - config.repeats), config.repeats);
-  else if (ref && ref.config.repeats !== config.repeats) log.deviation("repeats", "run", String(ref.config.repeats), String(config.repeats), reps.n, reps.n);
+  else if (ref && ref.config.repeats !== config.repeats)
+    log.deviation("repeats", "run", String(ref.config.repeats), String(config.repeats), reps.n, reps.n);
 
   if (config.tasks.includes("dialogue")) auditSimulator(db, e.datasetId, config, log);
 
