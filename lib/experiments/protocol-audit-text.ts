@@ -55,10 +55,10 @@ export type ProtocolAudit = {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** "12 requests sent, 3 cache hits" (an audit stored before the split says "N calls"). */
+/** "checked 12 requests sent and 3 cache hits" (an audit stored before the split says "N calls checked"). */
 export function callsText(a: ProtocolAudit): string {
   if (a.requests === undefined || a.hits === undefined) return `${plural(a.calls, "call")} checked`;
-  return `${plural(a.requests, "request")} sent, ${plural(a.hits, "cache hit")} checked`;
+  return `checked ${plural(a.requests, "request")} sent and ${plural(a.hits, "cache hit")}`;
 }
 
 /** The verdict alone: "as declared, 1 intended deviation from the mem-pal preset", or the count of mismatches. */
@@ -89,8 +89,9 @@ export function mismatchText(m: AuditMismatch): string {
 }
 
 export function deviationText(d: AuditDeviation): string {
-  const what = d.check === "setting" ? d.subject : `${d.subject} ${d.check}`;
-  const share = d.of ? `, sent on ${d.count} of ${d.of}` : "";
+  const what = d.check === "setting" || d.subject === "run" ? (d.check === "setting" ? d.subject : d.check) : `${d.subject} ${d.check}`;
+  // Calls carry a temperature or a budget; for the rest (k, retrieval, repeats) the count is of jobs or replicates.
+  const share = d.of && /temperature|budget/.test(d.check) ? `, sent on ${d.count} of ${d.of} calls` : "";
   return `${what}: ${d.declared} (preset: ${d.preset})${share}`;
 }
 

@@ -125,7 +125,7 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
           .get(id, id, id) as { n: number }
       ).n,
     );
-    expect(text).toMatch(/\(\d+ requests sent, \d+ cache hits? checked\)/);
+    expect(text).toMatch(/\(checked \d+ requests sent and \d+ cache hits?\)/);
     expect(audit.checked).toContain("turn-rag retrieval k = 3");
     expect(audit.checked).toContain("turn-rag retrieval dense");
     // Mem-PAL's k: a job holding 4 retrieved turns is flagged.

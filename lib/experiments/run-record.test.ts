@@ -101,7 +101,7 @@ describe("the run record names what the run did", () => {
     expect(audit.mismatches).toEqual([{ check: "temperature", subject: "assistant", declared: "0.6", found: "1", count: 5, of: total }]);
     expect(auditText(audit)).toMatch(
       new RegExp(
-        `^protocol: 1 unintended mismatch; the hicupid preset, no deviation \\(\\d+ requests sent, \\d+ cache hits checked\\)\\. mismatches: assistant temperature: declared 0\\.6, sent 1 on 5 of ${total}$`,
+        `^protocol: 1 unintended mismatch; the hicupid preset, no deviation \\(checked \\d+ requests sent and \\d+ cache hits\\)\\. mismatches: assistant temperature: declared 0\\.6, sent 1 on 5 of ${total}$`,
       ),
     );
     refreshRunRecord(t.db, exp);
