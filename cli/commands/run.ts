@@ -28,7 +28,7 @@ import { drainModelRequests } from "@/lib/llm/inflight";
 import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
 import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
 import { auditLines } from "@/lib/experiments/protocol-audit-text";
-import { bareSimulatorWarning, profileGaps } from "@/lib/tasks/dialogue/profile-gaps";
+import { launchWarnings } from "@/lib/experiments/launch-warnings";
 
 /** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
 export const CANCELLED_EXIT = 4;
@@ -297,11 +297,7 @@ export function registerRun(program: Command): void {
             );
         }
         // Issue 40 item 14: a dialogue run on a data set without the per-user profile files runs its simulator bare.
-        if (ds && ds.kind === "palset") {
-          const c = parseExperimentConfig(config);
-          const bare = c.tasks.includes("dialogue") ? bareSimulatorWarning(profileGaps(db, ds.id, c.users)) : null;
-          if (bare) process.stderr.write(`warning: ${bare}\n`);
-        }
+        if (ds) for (const w of launchWarnings(db, ds.id, ds.kind, parseExperimentConfig(config))) process.stderr.write(`warning: ${w}\n`);
         if (o.dryRun) {
           const full = parseExperimentConfig(config);
           // The preset's settings with their sources, and what this run changes from it.

@@ -68,6 +68,13 @@ export function RunRecordSummary({ record }: { record: RunRecord | null }) {
           </ul>
         </div>
       ) : null}
+      {!audit && record.warnings?.length ? (
+        <ul data-testid="launch-warnings" className="list-disc pl-5 text-amber-800">
+          {record.warnings.map((w, i) => (
+            <li key={i}>Warning: {w}</li>
+          ))}
+        </ul>
+      ) : null}
       {audit?.warnings?.length ? (
         <ul data-testid="protocol-warnings" className="list-disc pl-5 text-amber-800">
           {audit.warnings.map((w, i) => (

@@ -4,9 +4,9 @@
  */
 import type { Db } from "@/db/client";
 import { ASSISTANTS } from "@/lib/assistants/registry";
-import { bareSimulatorWarning, profileGaps } from "@/lib/tasks/dialogue/profile-gaps";
 import { methodKey, type ExperimentConfig } from "./config";
 import { EXPERIMENT_CALLS } from "./experiment-calls";
+import { launchWarnings } from "./launch-warnings";
 import { methodDisplayName } from "./method-choices";
 import type { AuditLog } from "./protocol-audit-log";
 
@@ -126,7 +126,6 @@ export function auditRetrieval(db: Db, id: number, config: ExperimentConfig, ref
 
 /** Item 14: a dialogue run on a data set without the per-user profile files runs its simulator bare. */
 export function auditSimulator(db: Db, datasetId: number, config: ExperimentConfig, log: AuditLog): void {
-  const w = bareSimulatorWarning(profileGaps(db, datasetId, config.users));
   log.checked("the dialogue simulator's inputs (profile, situation, needs with evidence)");
-  if (w) log.warnings.push(w);
+  log.warnings.push(...launchWarnings(db, datasetId, "palset", config));
 }

@@ -17,6 +17,7 @@ import { PRESETS, presetForKind, presetOverrides, type PresetOverride } from "./
 import { modelRolesOf } from "./required-models";
 import { EXPERIMENT_CALLS, otherParamsColumn } from "./experiment-calls";
 import { protocolAudit, type ProtocolAudit } from "./protocol-audit";
+import { launchWarnings } from "./launch-warnings";
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -71,6 +72,8 @@ export type RunRecord = {
     methods: Array<{ key: string; name: string; k: number | null; retriever: string | null }>;
   };
   roles: RoleRecord[];
+  /** What the launch warned about (launch-warnings.ts: a bare dialogue simulator); absent in records before issue 40. */
+  warnings?: string[];
   /** The protocol audit as of `ledgerAt` (absent until the record is first read from the ledger). */
   audit?: ProtocolAudit;
 };
@@ -145,6 +148,7 @@ export function launchRecord(db: Db, experimentId: number): RunRecord {
     preset: config.preset ? { id: config.preset, label: PRESETS[config.preset].label } : null,
     ...deviationsOf(config, e.dsKind),
     declared: declaredOf(config),
+    warnings: launchWarnings(db, e.dsId, e.dsKind, config),
     roles: launchRoles(db, config),
   };
 }
