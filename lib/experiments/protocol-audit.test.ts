@@ -25,6 +25,7 @@ import { createExperiment } from "./create";
 import { runExperiment } from "./worker";
 import { applyPreset } from "./presets";
 import { readRunRecord } from "./run-record";
+import { dryRun } from "./dry-run";
 import { auditLines, auditText, protocolAudit } from "./protocol-audit";
 import { experimentPaperTables } from "./paper-table";
 
@@ -202,11 +203,12 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
   }, 300_000);
 
   it("item 14: a dialogue run without the profile files warns (audit, table caption) and sends no empty blocks", async () => {
-    const { id, sent } = await run(
-      "bare",
-      bare,
-      memPal({ methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], reference: "vanilla" }),
-    );
+    const config = memPal({ methods: [{ name: "vanilla" }, { name: "vanilla-log" }], tasks: ["dialogue"], reference: "vanilla" });
+    // At launch: the estimate (New experiment, pal run --dry-run) and the run record carry the warning.
+    expect(dryRun(t.db, bare, config).warnings).toEqual([expect.stringMatching(/runs bare/)]);
+    expect(dryRun(t.db, full, config).warnings).toEqual([]);
+    const { id, sent } = await run("bare", bare, config);
+    expect(readRunRecord(t.db, id)!.warnings).toEqual([expect.stringMatching(/runs bare/)]);
     const sim = sent.filter((r) => r.model === "sim-model").map(chat);
     expect(sim.length).toBeGreaterThan(0);
     for (const s of sim) {
