@@ -47,6 +47,22 @@ export function inWords(v: unknown): string {
   return String(v);
 }
 
+/** The roles' declared settings in words: "assistant temperature 0.7, output budget 8192 · judge temperature 0". */
+export function modelsInWords(models: Record<string, unknown> | undefined): string {
+  type M = { model?: string; temperature?: number; maxTokens?: number };
+  return Object.entries((models ?? {}) as Record<string, M | undefined>)
+    .map(([role, m]) => {
+      const parts = [
+        m?.model !== undefined ? `model ${m.model}` : "",
+        m?.temperature !== undefined ? `temperature ${m.temperature}` : "",
+        m?.maxTokens !== undefined ? `output budget ${m.maxTokens}` : "",
+      ].filter(Boolean);
+      return parts.length ? `${role}: ${parts.join(", ")}` : "";
+    })
+    .filter(Boolean)
+    .join(" · ");
+}
+
 /** A list of method names, shortened past a few: "12 methods" reads better than twelve names. */
 function methodList(names: string[]): string {
   return names.length <= 6 ? names.join(", ") : `${names.length} methods`;
