@@ -92,7 +92,7 @@ const MEM_PAL: PresetDef = {
     "models.user-simulator.maxTokens": MEMPAL_BUDGET,
     "models.judge.maxTokens": MEMPAL_BUDGET,
     cutOffs:
-      "public code (Mem-PAL llm_generation.py): a reply is read as the endpoint returns it, whatever its finish reason; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
+      "public code (Mem-PAL fc9f92b, llm_generation.py: llm_request_gpt / llm_request_qwen return the message content, the finish reason never read): a reply is read as the endpoint returns it; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
     repeats: "Mem-PAL Appendix (Table 10): averages over 3 runs, significance p < 0.01",
     seed: "our choice (dialogue templates are imported with PAL-Set; the seed only draws missing ones)",
     reference: "Mem-PAL Table 3: Win/Tie/Lose of H2Memory (ours) against each baseline",
@@ -164,7 +164,7 @@ const HICUPID: PresetDef = {
     "models.judge.maxTokens":
       "public code (HiCUPID 1e784c4, configs/evaluate_openai.yaml line 19): max_completion_tokens 512 for a verdict",
     cutOffs:
-      "public code (HiCUPID src/utils/evaluate.py reads the answer as generated): an answer cut off at 200 tokens is scored as returned; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
+      "public code (HiCUPID 1e784c4, src/utils/openai.py: generate sends one request per item and extract_completions keeps choices[0].message.content, the finish reason never read): an answer cut off at 200 tokens is scored as returned; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
     repeats: "HiCUPID Table 3: one run per setting",
     seed: "our choice (draws the few-shot examples, the A/B slots and any perSplit sample)",
     reference: "our choice (0-shot, the paper's first row, as the comparison baseline)",
