@@ -16,3 +16,14 @@ export function otherParamsColumn(db: { $client: { prepare(sql: string): { all()
   const cols = db.$client.prepare("PRAGMA table_info(llm_calls)").all() as Array<{ name: string }>;
   return cols.some((c) => c.name === "other_params") ? `${alias}other_params` : "NULL";
 }
+
+/** A row's other parameters as an object; a value that is not a JSON object (a hand-edited bundle) is kept as text. */
+export function parseOtherParams(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { unreadable: text };
+  } catch {
+    return { unreadable: text };
+  }
+}

@@ -14,7 +14,7 @@ import { NotFoundError } from "@/lib/errors";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { budgetFor, KEPT_AS_RETURNED } from "@/lib/llm/max-tokens";
 import { parseExperimentConfig, type ExperimentConfig } from "./config";
-import { EXPERIMENT_CALLS, otherParamsColumn } from "./experiment-calls";
+import { EXPERIMENT_CALLS, otherParamsColumn, parseOtherParams } from "./experiment-calls";
 import { presetChanges, settingName } from "./preset-changes";
 import { applyPreset, PRESETS, presetForKind } from "./presets";
 import { auditRetrieval, auditSimulator } from "./protocol-audit-retrieval";
@@ -118,7 +118,7 @@ function auditRoles(db: Db, id: number, config: ExperimentConfig, ref: Experimen
   const total = (role: string) => temps.filter((r) => r.role === role).reduce((s, r) => s + r.n, 0);
   log.checked("no other sampling parameter (top_p, presence_penalty, seed, ...)");
   for (const r of others) {
-    const sent: Record<string, unknown> = { ...(r.topP !== null ? { top_p: r.topP } : {}), ...(r.other ? JSON.parse(r.other) : {}) };
+    const sent: Record<string, unknown> = { ...(r.topP !== null ? { top_p: r.topP } : {}), ...parseOtherParams(r.other) };
     for (const [k, v] of Object.entries(sent))
       log.mismatch(
         `parameter ${k}`,

@@ -15,7 +15,7 @@ import { projectVersion, type ProjectVersion } from "@/lib/project-version";
 import { methodKey, parseExperimentConfig, type ExperimentConfig } from "./config";
 import { PRESETS, presetForKind, presetOverrides, type PresetOverride } from "./presets";
 import { modelRolesOf } from "./required-models";
-import { EXPERIMENT_CALLS, otherParamsColumn } from "./experiment-calls";
+import { EXPERIMENT_CALLS, otherParamsColumn, parseOtherParams } from "./experiment-calls";
 import { protocolAudit, type ProtocolAudit } from "./protocol-audit";
 import { launchWarnings } from "./launch-warnings";
 
@@ -195,7 +195,7 @@ function ledgerRoles(db: Db, experimentId: number, config: ExperimentConfig, lau
       if (s) s.calls += r.requests;
       else rec.served.push({ model: r.served, calls: r.requests });
     }
-    const other = r.other ? (JSON.parse(r.other) as Record<string, unknown>) : null;
+    const other = parseOtherParams(r.other);
     const p = rec.sent.find(
       (x) =>
         x.temperature === r.temperature &&
