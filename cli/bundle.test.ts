@@ -266,7 +266,11 @@ describe("pal bundle", () => {
     expect(md.stdout).toContain("judge-model");
     expect(md.stdout).toContain("## Parameters as sent");
     // The audit recomputed from the bundled ledger (lib/experiments/protocol-audit.ts).
-    expect(md.stdout).toMatch(/## Protocol audit\s+protocol: (as declared \(\d+ calls checked\)|\d+ mismatch)/);
+    expect(md.stdout).toMatch(
+      /## Protocol audit\s+protocol: (as declared|\d+ unintended mismatch)[^\n]*\(checked \d+ requests? sent and \d+ cache hits?\)/,
+    );
+    expect(md.stdout).toMatch(/Unintended mismatches \(sent, not asked for\):/);
+    expect(md.stdout).toMatch(/Intended deviations from the mem-pal preset \(asked for\):/);
     expect(md.stdout).toContain("Mem-PAL Table 2");
     const html = await pal(src.file, ["bundle", "card", "1", "--format", "html"]);
     expect(html.stdout).toMatch(/^<!doctype html>/);

@@ -27,6 +27,8 @@ import { progressWriter } from "../progress-writer";
 import { abandonModelRequests, drainModelRequests } from "@/lib/llm/inflight";
 import { roleModel, runRecordOf, type RunRecord } from "@/lib/experiments/run-record";
 import { auditText, protocolAudit, type ProtocolAudit } from "@/lib/experiments/protocol-audit";
+import { auditLines } from "@/lib/experiments/protocol-audit-text";
+import { launchWarnings } from "@/lib/experiments/launch-warnings";
 
 /** The exit code of a `pal run` whose experiment was cancelled while it ran (docs/cli.md). */
 export const CANCELLED_EXIT = 4;
@@ -116,7 +118,7 @@ function runRecordLines(record: RunRecord, audit: ProtocolAudit): string {
     const m = roleModel(record, role);
     return `${role} ${m.model ?? "unknown"}${m.mixed ? " (mixed)" : ""}`;
   });
-  return `models: ${roles.join(" · ")}\n${auditText(audit)}\n`;
+  return `models: ${roles.join(" · ")}\n${auditLines(audit).join("\n")}\n`;
 }
 
 /**
@@ -307,6 +309,8 @@ export function registerRun(program: Command): void {
               `custom run: ${changes.length} deviation${changes.length > 1 ? "s" : ""} from the ${kindPreset.id} preset (${kindPreset.label}):\n${changes.map((c) => `  ${changeLine(c)}\n`).join("")}`,
             );
         }
+        // Issue 40 item 14: a dialogue run on a data set without the per-user profile files runs its simulator bare.
+        if (ds) for (const w of launchWarnings(db, ds.id, ds.kind, parseExperimentConfig(config))) process.stderr.write(`warning: ${w}\n`);
         if (o.dryRun) {
           const full = parseExperimentConfig(config);
           // The preset's settings with their sources, and what this run changes from it.

@@ -40,6 +40,8 @@ type Estimate = {
   worstCase?: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
   /** The launch's size against the admin's limits; `over` says which it passes. */
   limits: { jobs: number; methods: number; repeats: number; max: Limits; over: string[] };
+  /** What makes the run not the paper's protocol beyond its config (a bare dialogue simulator). */
+  warnings?: string[];
 };
 const num = (n: number) => n.toLocaleString("en");
 const span = (r: Range | null | undefined) => (!r ? "?" : r.min === r.max ? String(r.min) : `${r.min}–${r.max}`);
@@ -427,6 +429,13 @@ export function NewExperimentForm({
         </p>
       ) : null}
       {estimate ? <LimitsLine limits={estimate.limits} /> : null}
+      {estimate?.warnings?.length ? (
+        <ul className="list-disc pl-5 text-xs text-amber-800" data-testid="estimate-warnings">
+          {estimate.warnings.map((w, i) => (
+            <li key={i}>Warning: {w}</li>
+          ))}
+        </ul>
+      ) : null}
       {estimate ? (
         <table className="w-full text-xs" data-testid="estimate">
           <thead className="text-left text-slate-500">

@@ -4,7 +4,7 @@
  * audit with its age. Never today's settings.
  */
 import type { RunRecord } from "@/lib/experiments/run-record";
-import { auditText, mismatchText } from "@/lib/experiments/protocol-audit-text";
+import { auditVerdict, callsText, deviationText, mismatchText } from "@/lib/experiments/protocol-audit-text";
 
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 
@@ -42,19 +42,43 @@ export function RunRecordSummary({ record }: { record: RunRecord | null }) {
       <p data-testid="protocol-audit" className={audit && !audit.asDeclared ? "text-rose-700" : ""}>
         {audit ? (
           <>
-            {audit.asDeclared
-              ? auditText(audit)
-              : `protocol: ${audit.mismatches.length} mismatch${audit.mismatches.length > 1 ? "es" : ""}`}{" "}
-            · as of {when(record.ledgerAt ?? audit.at)}
+            protocol: {auditVerdict(audit)} ({callsText(audit)}) · as of {when(record.ledgerAt ?? audit.at)}
           </>
         ) : (
           "protocol audit: when the run stops"
         )}
       </p>
-      {audit && !audit.asDeclared ? (
-        <ul className="list-disc pl-5 text-rose-700">
-          {audit.mismatches.map((m, i) => (
-            <li key={i}>{mismatchText(m)}</li>
+      {audit && audit.mismatches.length ? (
+        <div data-testid="protocol-mismatches" className="text-rose-700">
+          <p className="font-medium">Unintended mismatches (sent, not asked for)</p>
+          <ul className="list-disc pl-5">
+            {audit.mismatches.map((m, i) => (
+              <li key={i}>{mismatchText(m)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {audit?.deviations?.length ? (
+        <div data-testid="protocol-deviations" className="text-amber-800">
+          <p className="font-medium">Intended deviations from the {audit.preset} preset (asked for by the config)</p>
+          <ul className="list-disc pl-5">
+            {audit.deviations.map((d, i) => (
+              <li key={i}>{deviationText(d)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {!audit && record.warnings?.length ? (
+        <ul data-testid="launch-warnings" className="list-disc pl-5 text-amber-800">
+          {record.warnings.map((w, i) => (
+            <li key={i}>Warning: {w}</li>
+          ))}
+        </ul>
+      ) : null}
+      {audit?.warnings?.length ? (
+        <ul data-testid="protocol-warnings" className="list-disc pl-5 text-amber-800">
+          {audit.warnings.map((w, i) => (
+            <li key={i}>Warning: {w}</li>
           ))}
         </ul>
       ) : null}

@@ -258,6 +258,11 @@ export const llmCalls = sqliteTable(
     topP: real("top_p"),
     maxTokens: integer("max_tokens"),
     jsonMode: text("json_mode"),
+    /**
+     * Every other parameter the request carried (top_p aside: presence_penalty, seed, stop, ...), as canonical
+     * JSON of the role's settings and the call's; null: none. The run record and the protocol audit read it.
+     */
+    otherParams: text("other_params"),
     /** The model the endpoint says answered (the reply's `model`), when it said one. */
     servedModel: text("served_model"),
     createdAt: createdAt(),

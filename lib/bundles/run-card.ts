@@ -14,8 +14,9 @@ import * as schema from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { paperTableFile } from "@/lib/experiments/paper-table";
-import { auditText, protocolAudit } from "@/lib/experiments/protocol-audit";
+import { auditLines, deviationText, mismatchText, protocolAudit } from "@/lib/experiments/protocol-audit";
 import { readRunRecord } from "@/lib/experiments/run-record";
+import { otherParamsColumn } from "@/lib/experiments/experiment-calls";
 import { checkBundle } from "./check";
 
 type Table = { head: string[]; rows: Array<Array<string | number | null>> };
@@ -25,9 +26,18 @@ type Section = { title: string; lines?: string[]; table?: Table; pre?: string };
 export function protocolAuditSection(db: Db, experimentId: number): Section {
   // Recomputed from the ledger rows the card reads (a bundle carries them), never copied from elsewhere.
   const audit = protocolAudit(db, experimentId);
+  const [verdict] = auditLines(audit);
+  const list = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((x) => `- ${x}`)] : [`${title}: none.`]);
   return {
     title: "Protocol audit",
-    lines: [auditText(audit), ...(audit.checked.length ? [`Checked: ${audit.checked.join("; ")}.`] : [])],
+    lines: [
+      verdict,
+      // Unintended mismatches and intended deviations apart (issue 40): a deviation is what the run asked for.
+      ...list("Unintended mismatches (sent, not asked for)", audit.mismatches.map(mismatchText)),
+      ...list(`Intended deviations from the ${audit.preset ?? "paper's"} preset (asked for)`, (audit.deviations ?? []).map(deviationText)),
+      ...(audit.warnings ?? []).map((w) => `Warning: ${w}.`),
+      ...(audit.checked.length ? [`Checked: ${audit.checked.join("; ")}.`] : []),
+    ],
   };
 }
 
@@ -112,10 +122,12 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
        WHERE ${RUN_CALLS} AND cache_hit = 0 GROUP BY role, config, model, served, endpoint ORDER BY role, config, n DESC`,
     )
     .all({ e: id }) as Array<Record<string, string | number>>;
+  const other = otherParamsColumn(db);
   const sent = conn
     .prepare(
-      `SELECT role, config, temperature, top_p AS topP, max_tokens AS maxTokens, json_mode AS jsonMode, count(*) AS n FROM llm_calls
-       WHERE ${RUN_CALLS} AND cache_hit = 0 GROUP BY role, config, temperature, top_p, max_tokens, json_mode ORDER BY role, config, n DESC`,
+      `SELECT role, config, temperature, top_p AS topP, max_tokens AS maxTokens, json_mode AS jsonMode, ${other} AS other, count(*) AS n
+       FROM llm_calls WHERE ${RUN_CALLS} AND cache_hit = 0
+       GROUP BY role, config, temperature, top_p, max_tokens, json_mode, ${other} ORDER BY role, config, n DESC`,
     )
     .all({ e: id }) as Array<Record<string, string | number | null>>;
   const cost = conn
@@ -160,8 +172,8 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
         title: "Parameters as sent",
         lines: ["What the requests carried (empty: not sent, the endpoint's default)."],
         table: {
-          head: ["Role", "Configuration", "temperature", "top_p", "max_tokens", "JSON mode", "Requests"],
-          rows: sent.map((r) => [r.role, r.config, r.temperature, r.topP, r.maxTokens, r.jsonMode, r.n]),
+          head: ["Role", "Configuration", "temperature", "top_p", "max_tokens", "JSON mode", "Other parameters", "Requests"],
+          rows: sent.map((r) => [r.role, r.config, r.temperature, r.topP, r.maxTokens, r.jsonMode, r.other, r.n]),
         },
       },
       protocolAuditSection(db, id),

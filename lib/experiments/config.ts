@@ -12,7 +12,23 @@ import { TASK_NAMES } from "@/lib/tasks/names";
 /** The protocol presets (presets.ts): the paper whose protocol a config starts from. */
 export const PRESET_IDS = ["mem-pal", "hicupid"] as const;
 
-const modelSetting = z.object({ model: z.string().min(1).optional(), temperature: z.number().min(0).max(2).optional() }).strict();
+const modelSetting = z
+  .object({
+    model: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /**
+     * The role's output budget (max_tokens) for every call of the run; absent: the project's budget per step
+     * (lib/llm/max-tokens.ts). The presets set the public code's (issue 40).
+     */
+    maxTokens: z.number().int().min(1).max(32_768).optional(),
+  })
+  .strict();
+
+/**
+ * A reply cut off at its output budget: "as-returned" keeps it as the reply (the public code's: HiCUPID scores a
+ * truncated answer as it is); "re-ask" (absent: the project's rule) asks again with a larger budget.
+ */
+export const CUT_OFF_RULES = ["as-returned", "re-ask"] as const;
 
 export const experimentConfigSchema = z
   .object({
@@ -40,6 +56,8 @@ export const experimentConfigSchema = z
       .strict()
       .default({}),
     retriever: z.enum(["bm25", "dense"]).default("bm25"),
+    /** What a reply cut off at its budget becomes (CUT_OFF_RULES); absent: "re-ask", the project's rule. */
+    cutOffs: z.enum(CUT_OFF_RULES).optional(),
     /** Prices per role in USD per million tokens, for the cost column (none: no cost shown). */
     prices: z
       .partialRecord(

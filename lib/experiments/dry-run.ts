@@ -15,6 +15,7 @@ import { getExperimentLimits, overLimits, type ExperimentLimits, type LaunchSize
 import { countJobs, pairMethod, planItems, type MethodCheck } from "./create";
 import { sharedBuildSavings } from "./build-sharing";
 import { runRoleParams } from "./job-model";
+import { launchWarnings } from "./launch-warnings";
 
 /**
  * Tokens per call by role: the average of this database's paid calls of that role when there are at
@@ -84,6 +85,8 @@ export type DryRunResult = {
   worstCase: { attempts: number; triesPerCall: number; jobAttempts: number; guardProbe: number };
   /** The launch's size against the limits in force ("N jobs of max M"); `over` lists each limit it passes. */
   limits: LaunchSize & { max: ExperimentLimits; over: string[] };
+  /** What makes the run not the paper's protocol beyond its config (launch-warnings.ts). */
+  warnings: string[];
 };
 
 /** Tries of one call when its replies are invalid: the first and the model client's two regenerations. */
@@ -269,5 +272,7 @@ export function dryRun(db: Db, datasetId: number, rawConfig: unknown, knownMetho
   const max = getExperimentLimits(db);
   const size = { methods: config.methods.length, repeats: config.repeats, jobs: countJobs(plan) };
   const limits = { ...size, max, over: overLimits(size, max) };
-  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds, worstCase, limits };
+  // Before anything is spent: what would make the run not the paper's protocol beyond its config (issue 40 item 14).
+  const warnings = launchWarnings(db, ds.id, ds.kind, config);
+  return { rows: list, total, tokenBasis: basis, builds, buildTokenBasis, withBuilds, worstCase, limits, warnings };
 }

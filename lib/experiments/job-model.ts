@@ -8,13 +8,23 @@ import type { ExperimentConfig } from "@/lib/experiments/config";
 import type { CollectedCall, ModelClient, RoleParams } from "@/lib/llm/client";
 import type { SpendGuard } from "@/lib/llm/spend-guard";
 import { summarizeCalls, type Origin } from "@/lib/llm/ledger";
+import { CUT_OFF_PARAM } from "@/lib/llm/max-tokens";
 import type { ChatRequest, ModelRoleName } from "@/lib/tasks/ports";
 import type { BoundModel } from "./worker";
 
-/** Per-role request parameters from the experiment config (temperature; a model name overrides the endpoint's). */
+/**
+ * Per-role request parameters from the experiment config: temperature, the output budget (max_tokens, the
+ * role's budget for every step), a model name over the endpoint's, and the cut-off rule (`cut_off`, read by
+ * the client and never sent: lib/llm/request.ts).
+ */
 function roleParams(config: ExperimentConfig, role: ModelRoleName): Record<string, unknown> {
   const m = config.models[role];
-  return { ...(m?.temperature !== undefined ? { temperature: m.temperature } : {}), ...(m?.model ? { model: m.model } : {}) };
+  return {
+    ...(m?.temperature !== undefined ? { temperature: m.temperature } : {}),
+    ...(m?.maxTokens !== undefined ? { max_tokens: m.maxTokens } : {}),
+    ...(m?.model ? { model: m.model } : {}),
+    ...(config.cutOffs === "as-returned" ? { [CUT_OFF_PARAM]: "as-returned" } : {}),
+  };
 }
 
 /** The run's parameters for every role: what a view made with ModelClient.forRun carries on each call. */

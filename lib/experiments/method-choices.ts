@@ -6,7 +6,7 @@ import { ASSISTANTS } from "@/lib/assistants/registry";
 import { parseOptions } from "@/lib/assistants/core/context";
 import { InvalidInputError } from "@/lib/errors";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
-import type { MethodCheck } from "./create";
+import type { MethodCheck } from "./plan";
 
 /** The methods experiments accept: the registry's methods and HiCUPID's context settings, with valid options. */
 export function knownMethod(): MethodCheck {

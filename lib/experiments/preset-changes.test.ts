@@ -1,7 +1,7 @@
 /** The experiment page's and the dry run's list of changes from the preset: real changes only, in words (by hand). */
 import { describe, expect, it } from "vitest";
 import { parseExperimentConfig } from "./config";
-import { changeLine, presetChanges } from "./preset-changes";
+import { changeLine, modelsInWords, presetChanges } from "./preset-changes";
 import { applyPreset } from "./presets";
 
 const changes = (id: string, over: Record<string, unknown>) => presetChanges(parseExperimentConfig(applyPreset(id, over))).map(changeLine);
@@ -43,5 +43,13 @@ describe("presetChanges: run settings", () => {
     expect(changes("hicupid", { spendCap: { calls: 1 }, maxAttempts: 5, judgeBatch: true, repeats: 2 })).toEqual([
       "repeats: 2 (preset: 1)",
     ]);
+  });
+});
+
+describe("modelsInWords", () => {
+  it("names each role's settings in words, the output budget included", () => {
+    expect(modelsInWords({ assistant: { temperature: 0.7, maxTokens: 8192 }, judge: { temperature: 0 }, "user-simulator": {} })).toBe(
+      "assistant: temperature 0.7, output budget 8192 · judge: temperature 0",
+    );
   });
 });

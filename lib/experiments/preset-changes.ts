@@ -20,11 +20,20 @@ const SETTING_NAMES: Record<string, string> = {
   "models.user-simulator.model": "simulator model",
   "models.judge.temperature": "judge temperature",
   "models.judge.model": "judge model",
+  "models.assistant.maxTokens": "assistant output budget",
+  "models.user-simulator.maxTokens": "simulator output budget",
+  "models.judge.maxTokens": "judge output budget",
+  cutOffs: "cut-off replies",
   "hicupid.splits": "HiCUPID splits",
   "hicupid.perSplit": "HiCUPID items per split",
   "hicupid.judges": "HiCUPID judges",
   tieMargin: "tie margin",
 };
+
+/** A setting's name as a change line shows it ("models.assistant.temperature" → "assistant temperature"). */
+export function settingName(path: string): string {
+  return SETTING_NAMES[path] ?? path;
+}
 
 /** A value in words: lists joined, "not set" for what one side leaves out. */
 export function inWords(v: unknown): string {
@@ -36,6 +45,22 @@ export function inWords(v: unknown): string {
     return e.length ? e.map(([k, x]) => `${k} ${inWords(x)}`).join(", ") : "none";
   }
   return String(v);
+}
+
+/** The roles' declared settings in words: "assistant temperature 0.7, output budget 8192 · judge temperature 0". */
+export function modelsInWords(models: Record<string, unknown> | undefined): string {
+  type M = { model?: string; temperature?: number; maxTokens?: number };
+  return Object.entries((models ?? {}) as Record<string, M | undefined>)
+    .map(([role, m]) => {
+      const parts = [
+        m?.model !== undefined ? `model ${m.model}` : "",
+        m?.temperature !== undefined ? `temperature ${m.temperature}` : "",
+        m?.maxTokens !== undefined ? `output budget ${m.maxTokens}` : "",
+      ].filter(Boolean);
+      return parts.length ? `${role}: ${parts.join(", ")}` : "";
+    })
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /** A list of method names, shortened past a few: "12 methods" reads better than twelve names. */

@@ -9,11 +9,25 @@ import { parseExperimentConfig } from "./config";
 import { applyPreset, PRESETS, valueAt } from "./presets";
 
 describe("preset values from the public code", () => {
-  it("Mem-PAL: judge 0, assistant and simulator 0.7", () => {
+  it("Mem-PAL: judge 0, assistant and simulator 0.7, every call's budget 8192, cut-off replies as returned", () => {
     const m = parseExperimentConfig(applyPreset("mem-pal"));
-    expect(m.models).toEqual({ assistant: { temperature: 0.7 }, "user-simulator": { temperature: 0.7 }, judge: { temperature: 0 } });
-    for (const p of ["models.assistant.temperature", "models.user-simulator.temperature", "models.judge.temperature"])
-      expect(PRESETS["mem-pal"].sources[p]).toMatch(/^public code/);
+    expect(m.models).toEqual({
+      assistant: { temperature: 0.7, maxTokens: 8192 },
+      "user-simulator": { temperature: 0.7, maxTokens: 8192 },
+      judge: { temperature: 0, maxTokens: 8192 },
+    });
+    expect(m.cutOffs).toBe("as-returned");
+    for (const r of ["assistant", "user-simulator", "judge"])
+      for (const f of ["temperature", "maxTokens"]) expect(PRESETS["mem-pal"].sources[`models.${r}.${f}`]).toMatch(/^public code/);
+    expect(PRESETS["mem-pal"].sources["models.judge.maxTokens"]).toMatch(/fc9f92b.*llm_generation\.py/);
+  });
+
+  it("HiCUPID (issue 40 item 12): answers 200 tokens scored as returned, the judge 512, from the public configs", () => {
+    const h = parseExperimentConfig(applyPreset("hicupid"));
+    expect(h.models).toEqual({ assistant: { temperature: 0.6, maxTokens: 200 }, judge: { temperature: 0, maxTokens: 512 } });
+    expect(h.cutOffs).toBe("as-returned");
+    expect(PRESETS.hicupid.sources["models.assistant.maxTokens"]).toMatch(/inference_openai\.yaml line 22/);
+    expect(PRESETS.hicupid.sources["models.judge.maxTokens"]).toMatch(/evaluate_openai\.yaml/);
   });
 
   it("HiCUPID: RAG with the system-prompt zero-shot prompt, rank_bm25 over whitespace tokens, public verdict reading", () => {

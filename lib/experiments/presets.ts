@@ -27,6 +27,8 @@ export type PresetDef = {
 };
 
 const MEMPAL_K = "Mem-PAL §5.1 Implementation Details: top k = 3 for every method";
+const MEMPAL_BUDGET =
+  "public code (Mem-PAL fc9f92b, perassist_framework/code/llm_generation.py lines 45 and 65): every GPT and Qwen request sends max_tokens 8192";
 
 const memPalMethods = [
   { name: "vanilla" },
@@ -63,7 +65,12 @@ const MEM_PAL: PresetDef = {
     methods: memPalMethods,
     tasks: ["requirement", "solution", "dialogue"],
     retriever: "dense",
-    models: { assistant: { temperature: 0.7 }, "user-simulator": { temperature: 0.7 }, judge: { temperature: 0 } },
+    models: {
+      assistant: { temperature: 0.7, maxTokens: 8192 },
+      "user-simulator": { temperature: 0.7, maxTokens: 8192 },
+      judge: { temperature: 0, maxTokens: 8192 },
+    },
+    cutOffs: "as-returned",
     repeats: 3,
     seed: 0,
     reference: "h2memory",
@@ -81,6 +88,11 @@ const MEM_PAL: PresetDef = {
       "public code (Mem-PAL llm_generation.py): the Qwen models (user simulator) are called at temperature 0.7",
     "models.judge.temperature":
       "public code (Mem-PAL llm_generation.py): GPT (G-Score and the FairEval dialogue judge) is called at temperature 0; its six judgments per pair (k_mec = 3, both orders) are still six requests",
+    "models.assistant.maxTokens": MEMPAL_BUDGET,
+    "models.user-simulator.maxTokens": MEMPAL_BUDGET,
+    "models.judge.maxTokens": MEMPAL_BUDGET,
+    cutOffs:
+      "public code (Mem-PAL fc9f92b, llm_generation.py: llm_request_gpt / llm_request_qwen return the message content, the finish reason never read): a reply is read as the endpoint returns it; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
     repeats: "Mem-PAL Appendix (Table 10): averages over 3 runs, significance p < 0.01",
     seed: "our choice (dialogue templates are imported with PAL-Set; the seed only draws missing ones)",
     reference: "Mem-PAL Table 3: Win/Tie/Lose of H2Memory (ours) against each baseline",
@@ -118,7 +130,8 @@ const HICUPID: PresetDef = {
       { name: "rag-utterance", label: "dense-k5", options: { instruction: "system", shots: 0, retriever: "dense", k: 5 } },
     ],
     tasks: ["hicupid"],
-    models: { assistant: { temperature: 0.6 }, judge: { temperature: 0 } },
+    models: { assistant: { temperature: 0.6, maxTokens: 200 }, judge: { temperature: 0, maxTokens: 512 } },
+    cutOffs: "as-returned",
     repeats: 1,
     seed: 0,
     reference: "0-shot",
@@ -146,6 +159,12 @@ const HICUPID: PresetDef = {
     tasks: "HiCUPID §4: personalized QA (persona, multi-info, schedule)",
     "models.assistant.temperature": "HiCUPID Figures A11-A13: τ = 0.6, top-p 1.0",
     "models.judge.temperature": "HiCUPID Figure A15: GPT-4o evaluation with τ = 0 (greedy)",
+    "models.assistant.maxTokens":
+      "public code (HiCUPID 1e784c4, configs/inference_openai.yaml line 22): max_completion_tokens 200 for an answer",
+    "models.judge.maxTokens":
+      "public code (HiCUPID 1e784c4, configs/evaluate_openai.yaml line 19): max_completion_tokens 512 for a verdict",
+    cutOffs:
+      "public code (HiCUPID 1e784c4, src/utils/openai.py: generate sends one request per item and extract_completions keeps choices[0].message.content, the finish reason never read): an answer cut off at 200 tokens is scored as returned; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation",
     repeats: "HiCUPID Table 3: one run per setting",
     seed: "our choice (draws the few-shot examples, the A/B slots and any perSplit sample)",
     reference: "our choice (0-shot, the paper's first row, as the comparison baseline)",

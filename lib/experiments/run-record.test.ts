@@ -99,7 +99,11 @@ describe("the run record names what the run did", () => {
     const audit = protocolAudit(t.db, exp);
     const total = (db.prepare("SELECT count(*) AS n FROM llm_calls WHERE role = 'assistant'").get() as { n: number }).n;
     expect(audit.mismatches).toEqual([{ check: "temperature", subject: "assistant", declared: "0.6", found: "1", count: 5, of: total }]);
-    expect(auditText(audit)).toBe(`protocol: 1 mismatch: assistant temperature: declared 0.6, sent 1 on 5 of ${total}`);
+    expect(auditText(audit)).toMatch(
+      new RegExp(
+        `^protocol: 1 unintended mismatch; the hicupid preset, no deviation \\(checked \\d+ requests sent and \\d+ cache hits\\)\\. mismatches: assistant temperature: declared 0\\.6, sent 1 on 5 of ${total}$`,
+      ),
+    );
     refreshRunRecord(t.db, exp);
     const [table] = experimentPaperTables(t.db, exp).tables;
     const notes = table.notes.join(" ");

@@ -15,8 +15,9 @@ import { projectVersion, type ProjectVersion } from "@/lib/project-version";
 import { methodKey, parseExperimentConfig, type ExperimentConfig } from "./config";
 import { PRESETS, presetForKind, presetOverrides, type PresetOverride } from "./presets";
 import { modelRolesOf } from "./required-models";
-import { EXPERIMENT_CALLS } from "./experiment-calls";
+import { EXPERIMENT_CALLS, otherParamsColumn, parseOtherParams } from "./experiment-calls";
 import { protocolAudit, type ProtocolAudit } from "./protocol-audit";
+import { launchWarnings } from "./launch-warnings";
 
 export const RUN_RECORD_VERSION = 1;
 
@@ -26,6 +27,8 @@ export type SentParams = {
   topP: number | null;
   maxTokens: number | null;
   jsonMode: string | null;
+  /** Every other parameter the requests carried (presence_penalty, seed, stop...; a role's settings add them); null: none. */
+  other?: Record<string, unknown> | null;
   calls: number;
 };
 
@@ -69,6 +72,8 @@ export type RunRecord = {
     methods: Array<{ key: string; name: string; k: number | null; retriever: string | null }>;
   };
   roles: RoleRecord[];
+  /** What the launch warned about (launch-warnings.ts: a bare dialogue simulator); absent in records before issue 40. */
+  warnings?: string[];
   /** The protocol audit as of `ledgerAt` (absent until the record is first read from the ledger). */
   audit?: ProtocolAudit;
 };
@@ -143,6 +148,7 @@ export function launchRecord(db: Db, experimentId: number): RunRecord {
     preset: config.preset ? { id: config.preset, label: PRESETS[config.preset].label } : null,
     ...deviationsOf(config, e.dsKind),
     declared: declaredOf(config),
+    warnings: launchWarnings(db, e.dsId, e.dsKind, config),
     roles: launchRoles(db, config),
   };
 }
@@ -157,18 +163,20 @@ type LedgerGroup = {
   topP: number | null;
   maxTokens: number | null;
   jsonMode: string | null;
+  other: string | null;
   calls: number;
   requests: number;
 };
 
 /** The roles as the ledger has them: one aggregate over the run's calls (its jobs', its memory builds'). */
 function ledgerRoles(db: Db, experimentId: number, config: ExperimentConfig, launch: RoleRecord[]): RoleRecord[] {
+  const other = otherParamsColumn(db, "c.");
   const rows = db.$client
     .prepare(
       `SELECT c.role, c.config, c.endpoint, c.model, c.served_model AS served, c.temperature, c.top_p AS topP,
-         c.max_tokens AS maxTokens, c.json_mode AS jsonMode, count(*) AS calls, coalesce(sum(c.cache_hit = 0), 0) AS requests
+         c.max_tokens AS maxTokens, c.json_mode AS jsonMode, ${other} AS other, count(*) AS calls, coalesce(sum(c.cache_hit = 0), 0) AS requests
        FROM llm_calls c WHERE ${EXPERIMENT_CALLS}
-       GROUP BY c.role, c.config, c.endpoint, c.model, c.served_model, c.temperature, c.top_p, c.max_tokens, c.json_mode`,
+       GROUP BY c.role, c.config, c.endpoint, c.model, c.served_model, c.temperature, c.top_p, c.max_tokens, c.json_mode, ${other}`,
     )
     .all({ id: experimentId }) as LedgerGroup[];
   const byConfig = new Map<string, RoleRecord>();
@@ -187,11 +195,17 @@ function ledgerRoles(db: Db, experimentId: number, config: ExperimentConfig, lau
       if (s) s.calls += r.requests;
       else rec.served.push({ model: r.served, calls: r.requests });
     }
+    const other = parseOtherParams(r.other);
     const p = rec.sent.find(
-      (x) => x.temperature === r.temperature && x.topP === r.topP && x.maxTokens === r.maxTokens && x.jsonMode === r.jsonMode,
+      (x) =>
+        x.temperature === r.temperature &&
+        x.topP === r.topP &&
+        x.maxTokens === r.maxTokens &&
+        x.jsonMode === r.jsonMode &&
+        JSON.stringify(x.other ?? null) === JSON.stringify(other),
     );
     if (p) p.calls += r.calls;
-    else rec.sent.push({ temperature: r.temperature, topP: r.topP, maxTokens: r.maxTokens, jsonMode: r.jsonMode, calls: r.calls });
+    else rec.sent.push({ temperature: r.temperature, topP: r.topP, maxTokens: r.maxTokens, jsonMode: r.jsonMode, other, calls: r.calls });
   }
   const out = [...byConfig.values()];
   for (const r of out) {

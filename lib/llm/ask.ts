@@ -19,7 +19,7 @@ import { checkReply } from "./json";
 import { responseFormat } from "./json-mode";
 import { sentParams, type LedgerRow } from "./ledger";
 import { commitReply, recordRow } from "./ledger-write";
-import { tokenParam } from "./max-tokens";
+import { KEPT_AS_RETURNED, tokenParam } from "./max-tokens";
 import { GroupCancelledError } from "./queue";
 import { readReply, type Completion } from "./reply";
 import { usageTokens } from "./usage-check";
@@ -112,8 +112,10 @@ async function settleRound<T>(
 ) {
   const { o } = call;
   const reply = readReply(core, call.endpointKey, sent.reply as Completion, sent.budget, s.messages);
-  if (reply.cutOff) s.cutOffs++;
-  const checked = reply.cutOff ? { ok: false as const, error: reply.cutOff } : checkReply(reply.answer, o);
+  // A cut-off reply is re-asked with a larger budget, unless the run keeps it as returned (then only its check decides).
+  const reask = reply.cutOff !== null && !call.keepCutOff;
+  if (reask) s.cutOffs++;
+  const checked = reask ? { ok: false as const, error: reply.cutOff! } : checkReply(reply.answer, o);
   const attempt = ++s.tries.n;
   const latencyMs = Date.now() - sent.started;
   const { usage, servedModel, rawReply } = reply;
@@ -124,6 +126,7 @@ async function settleRound<T>(
       cacheHit: false,
       attempt,
       status: "ok",
+      ...(reply.cutOff ? { error: KEPT_AS_RETURNED } : {}),
       latencyMs,
       rawReply,
       servedModel,

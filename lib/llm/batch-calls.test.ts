@@ -54,4 +54,23 @@ describe("batch calls", () => {
     expect(env.ledger()[3].error).toBe("batch: rate limited");
     expect(env.cacheKeys()).toEqual([ok.cacheKey]);
   });
+
+  it("a run that keeps cut-off replies as returned (cut_off: as-returned) accepts a cut-off line that parses, noted so", () => {
+    const core = env.core();
+    let got: CollectedCall | undefined;
+    const call = prepareCall(core, viewOf(), {
+      messages: ask("five"),
+      purpose: "t.batch",
+      role: "judge",
+      schema: Req,
+      params: { cut_off: "as-returned", max_tokens: 512 },
+    });
+    expect(call.params).not.toHaveProperty("cut_off"); // read by the client, never sent
+    expect(() => collectCall(core, (c) => (got = c), call)).toThrow(DeferredCallError);
+    expect(got).toMatchObject({ keepCutOff: true, params: { max_tokens: 512 } });
+    expect(acceptBatchLine(core, viewOf(), got!, { raw: '{"requirement": "quiet"}', usage, status: "ok", finishReason: "length" })).toBe(
+      true,
+    );
+    expect(env.ledger().map((x) => [x.status, x.error])).toEqual([["ok", "cut off at max_tokens, kept as returned"]]);
+  });
 });

@@ -11,7 +11,7 @@ import type { Core } from "./core";
 import { checkReply } from "./json";
 import { sentParams } from "./ledger";
 import { recordRow, storeNow } from "./ledger-write";
-import { CUT_OFF } from "./max-tokens";
+import { CUT_OFF, KEPT_AS_RETURNED } from "./max-tokens";
 import { splitReasoning } from "./reasoning";
 import { budgetOf, type Call } from "./request";
 
@@ -26,6 +26,7 @@ export function collectCall<T>(core: Core, collect: (c: CollectedCall) => void, 
     schema: o.schema as z.ZodType<unknown> | undefined,
     parse: o.parse as ((text: string) => unknown) | undefined,
     language: o.language,
+    ...(call.keepCutOff ? { keepCutOff: true } : {}),
   });
   throw new DeferredCallError(call.cacheKey);
 }
@@ -61,8 +62,10 @@ export function acceptBatchLine(core: Core, view: View, call: CollectedCall, lin
     return false;
   }
   const split = splitReasoning(raw, null);
-  const cutOff = line.finishReason === "length";
-  if (cutOff) core.stats.cutOff++;
+  const ended = line.finishReason === "length";
+  if (ended) core.stats.cutOff++;
+  // A cut-off line is asked again online, unless the run keeps cut-off replies as returned (max-tokens.ts CUT_OFF_PARAM).
+  const cutOff = ended && !call.keepCutOff;
   const checked = cutOff
     ? { ok: false as const, error: `${CUT_OFF} (${String(call.params.max_tokens ?? call.params.max_completion_tokens ?? "?")} tokens)` }
     : checkReply(split.answer, { schema: call.schema, parse: call.parse, language: call.language });
@@ -73,7 +76,7 @@ export function acceptBatchLine(core: Core, view: View, call: CollectedCall, lin
   storeNow(
     core,
     view,
-    { ...base, status: "ok", rawReply: split.reasoning !== null ? split.raw : null },
+    { ...base, status: "ok", rawReply: split.reasoning !== null ? split.raw : null, ...(ended ? { error: KEPT_AS_RETURNED } : {}) },
     {
       key: call.cacheKey,
       endpoint: call.endpoint,

@@ -169,6 +169,8 @@ export type CollectedCall = {
   schema?: z.ZodType<unknown>;
   parse?: (text: string) => unknown;
   language?: Lang;
+  /** A reply cut off at its budget is kept as returned (the run's cut-off rule). */
+  keepCutOff?: boolean;
 };
 
 /** Thrown by a collecting view instead of sending a call (the batch will answer it). */

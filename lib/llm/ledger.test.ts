@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { GroupCommit, ledgerPage, listCalls, recordCall, summarizeCalls, type LedgerRow } from "./ledger";
+import { GroupCommit, ledgerPage, listCalls, otherParams, recordCall, sentParams, summarizeCalls, type LedgerRow } from "./ledger";
 
 let t: ReturnType<typeof tempDb>;
 beforeEach(() => {
@@ -96,5 +96,19 @@ describe("ledger pages", () => {
     expect(page({ page: "x" }).page).toBe(1);
     expect(page({ status: "bogus" })).toMatchObject({ status: null, total: 250 });
     expect(ledgerPage(summarizeCalls(t.db, { memoryVersionId: 8 }), {})).toMatchObject({ page: 1, pages: 1, total: 0 });
+  });
+});
+
+describe("sentParams (issue 40 item 11)", () => {
+  it("records every parameter sent: the ones with a column, and the rest as one sorted JSON text", () => {
+    const p = { temperature: 0.7, top_p: 0.9, max_completion_tokens: 200, model: "m", seed: 7, presence_penalty: 0.5, stop: ["\n"] };
+    expect(sentParams(p, "off")).toEqual({
+      temperature: 0.7,
+      topP: 0.9,
+      maxTokens: 200,
+      jsonMode: "off",
+      other: '{"presence_penalty":0.5,"seed":7,"stop":["\\n"]}',
+    });
+    expect(otherParams({ temperature: 0, max_tokens: 10 })).toBeNull();
   });
 });

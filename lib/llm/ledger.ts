@@ -42,10 +42,23 @@ export type LedgerRow = {
   servedModel?: string | null;
 };
 
-/** The request parameters a ledger row records (llm_calls.temperature, top_p, max_tokens, json_mode). */
-export type SentParams = { temperature?: number | null; topP?: number | null; maxTokens?: number | null; jsonMode?: string | null };
+/** The request parameters a ledger row records (llm_calls.temperature, top_p, max_tokens, json_mode, other_params). */
+export type SentParams = { temperature?: number | null; topP?: number | null; maxTokens?: number | null; jsonMode?: string | null } & {
+  /** Every other parameter sent, as canonical JSON (keys sorted); null: none. */
+  other?: string | null;
+};
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** Parameters with a column of their own, or not sampling parameters (the model has its column). */
+const OWN_COLUMN = new Set(["temperature", "top_p", "max_tokens", "max_completion_tokens", "model", "messages", "response_format"]);
+
+/** The rest of a request's parameters, keys sorted, as one JSON text (null: none), so equal sets group together. */
+export function otherParams(params: Record<string, unknown>): string | null {
+  const keys = Object.keys(params).filter((k) => !OWN_COLUMN.has(k) && params[k] !== undefined);
+  keys.sort();
+  return keys.length ? JSON.stringify(Object.fromEntries(keys.map((k) => [k, params[k]]))) : null;
+}
 
 /** The parameters a request body carries, as the ledger records them (`jsonMode` as the call decided it). */
 export function sentParams(params: Record<string, unknown>, jsonMode: string | null = null): SentParams {
@@ -54,13 +67,14 @@ export function sentParams(params: Record<string, unknown>, jsonMode: string | n
     topP: num(params.top_p),
     maxTokens: num(params.max_tokens) ?? num(params.max_completion_tokens),
     jsonMode,
+    other: otherParams(params),
   };
 }
 
 const INSERT_CALL = `INSERT INTO llm_calls (memory_version_id, job_id, judge_run_id, experiment_id, purpose, role, config, endpoint, model,
   cache_key, cache_hit, replicate, attempt, status, error, raw_reply, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens,
-  latency_ms, usage_unknown, temperature, top_p, max_tokens, json_mode, served_model)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  latency_ms, usage_unknown, temperature, top_p, max_tokens, json_mode, other_params, served_model)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** One ledger row, written at once (a crash loses no recorded attempt). */
 export function recordCall(db: Db, r: LedgerRow): void {
@@ -91,6 +105,7 @@ export function recordCall(db: Db, r: LedgerRow): void {
     r.sent?.topP ?? null,
     r.sent?.maxTokens ?? null,
     r.sent?.jsonMode ?? null,
+    r.sent?.other ?? null,
     r.servedModel ?? null,
   );
 }

@@ -32,6 +32,15 @@ const CEILING = 32_768;
 /** The ledger's reason for a reply that ended at the budget (finish_reason "length"). */
 export const CUT_OFF = "cut off at max_tokens";
 
+/**
+ * A role parameter the client reads and never sends: "as-returned" keeps a reply cut off at its budget as the
+ * reply (no larger re-ask), as the papers' public code does; absent, a cut-off reply is asked again (GROWTH_CAP).
+ */
+export const CUT_OFF_PARAM = "cut_off";
+
+/** The ledger note on an accepted reply that was cut off and kept as returned. */
+export const KEPT_AS_RETURNED = "cut off at max_tokens, kept as returned";
+
 export function budgetFor(purpose: string): number {
   return TOKEN_BUDGETS.find((b) => b.match.test(purpose))?.tokens ?? DEFAULT_BUDGET;
 }

@@ -10,7 +10,7 @@ import { configOf, type Core } from "./core";
 import type { ModelConfig } from "./config";
 import { hashOf } from "./hash";
 import type { LedgerRow } from "./ledger";
-import { maxTokensFor } from "./max-tokens";
+import { CUT_OFF_PARAM, maxTokensFor } from "./max-tokens";
 
 /** The ledger fields of every row one call leaves. */
 export type RowBase = Pick<LedgerRow, "origin" | "purpose" | "role" | "config" | "endpoint" | "model" | "replicate"> & { cacheKey: string };
@@ -25,6 +25,8 @@ export type Call<T> = {
   base: RowBase;
   /** The endpoint's memos (JSON mode, budget parameter, reasoning, streaming) are kept under this. */
   endpointKey: string;
+  /** A reply cut off at its budget is kept as returned (the run's cut-off rule, max-tokens.ts CUT_OFF_PARAM). */
+  keepCutOff: boolean;
 };
 
 export function prepareCall<T>(core: Core, view: View, o: ChatOptions<T>): Call<T> {
@@ -32,10 +34,13 @@ export function prepareCall<T>(core: Core, view: View, o: ChatOptions<T>): Call<
   const cfg = configOf(core, o.config ?? role);
   const origin = o.origin ?? view.origin;
   const replicate = o.replicate ?? view.replicate;
-  const params = { ...cfg.params, ...view.roleParams[role], ...o.params };
-  const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params, replicate });
+  const all = { ...cfg.params, ...view.roleParams[role], ...o.params };
+  // The cut-off rule is part of what is asked (a kept cut-off reply is not the re-asked one) but never sent.
+  const cacheKey = hashOf({ endpoint: cfg.baseURL, model: cfg.model, messages: o.messages, params: all, replicate });
+  const { [CUT_OFF_PARAM]: cutOff, ...params } = all;
   const base = { origin, purpose: o.purpose, role, config: cfg.name, endpoint: cfg.baseURL, model: cfg.model, cacheKey, replicate };
-  return { o, role, cfg, replicate, params, cacheKey, base, endpointKey: `${cfg.baseURL}\u0000${cfg.model}` };
+  const endpointKey = `${cfg.baseURL}\u0000${cfg.model}`;
+  return { o, role, cfg, replicate, params, cacheKey, base, endpointKey, keepCutOff: cutOff === "as-returned" };
 }
 
 /** The output budget of a call's request: the role's own, else the step's (max-tokens.ts), larger after cut-offs. */

@@ -48,6 +48,8 @@ export function runFacts(record: RunRecord): RunFacts {
       `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
     );
   }
+  // What makes the numbers not the paper's beyond the config (a bare dialogue simulator: issue 40 item 14).
+  for (const w of audit?.warnings ?? []) notes.push(`Warning: ${w}.`);
   return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes };
 }
 

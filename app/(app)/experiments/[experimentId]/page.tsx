@@ -19,7 +19,7 @@ import { getTask } from "@/lib/tasks/registry";
 import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
-import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
+import { modelsInWords, presetChanges } from "@/lib/experiments/preset-changes";
 import { methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
 import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
@@ -116,7 +116,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           {Object.keys(config.models ?? {}).length ? (
             <>
               {" "}
-              · models declared: <b>{inWords(config.models)}</b>
+              · models declared: <b>{modelsInWords(config.models)}</b>
             </>
           ) : null}
         </p>

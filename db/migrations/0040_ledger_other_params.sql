@@ -1,0 +1,1 @@
+ALTER TABLE `llm_calls` ADD `other_params` text;
