@@ -39,7 +39,7 @@ test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a wa
   await page.goto(`${e2eState().baseURL}/campaigns/new`);
   for (const box of await page.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
   // The name is the researchers' own (annotators never see it); their title is what must not name a system.
-  await page.getByLabel("Name").fill("h2memory pilot");
+  await page.getByLabel("Name (researchers only)").fill("h2memory pilot");
   await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
   await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"));
   await expect(page.getByLabel("Title shown to annotators")).toHaveAttribute("placeholder", "Compare two dialogues");
@@ -60,7 +60,7 @@ test("campaign form: nobody pre-ticked, k bounded by the chosen annotators, a wa
   await page.getByLabel("Show these names to annotators anyway").check();
   await expect(page.getByRole("button", { name: "Create campaign" })).toBeEnabled();
   await page.getByLabel("Show these names to annotators anyway").uncheck();
-  await page.getByLabel("Name").fill(`Dialogue pilot (h2memory vs vanilla-log) ${Date.now()}`);
+  await page.getByLabel("Name (researchers only)").fill(`Dialogue pilot (h2memory vs vanilla-log) ${Date.now()}`);
   await page.getByLabel("Title shown to annotators").fill("");
   await expect(page.getByTestId("names-system-warning")).toHaveCount(0);
   await page.getByRole("button", { name: "Create campaign" }).click();
@@ -203,7 +203,7 @@ test.describe("tie-margin calibration", () => {
 
     await login(page, account("researcher"));
     await page.goto(`${e2eState().baseURL}/campaigns/new`);
-    await page.getByLabel("Name").fill(`Calibration pilot ${Date.now()}`);
+    await page.getByLabel("Name (researchers only)").fill(`Calibration pilot ${Date.now()}`);
     await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
     await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"));
     await page.getByRole("checkbox", { name: annotator().email }).check();
