@@ -14,7 +14,7 @@ import { experimentProgress } from "@/lib/experiments/progress";
 import { interruptRun, resumeExperiment, getExperimentRow } from "@/lib/experiments/control";
 import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps } from "@/lib/experiments/deps";
-import { knownMethod } from "@/lib/experiments/method-choices";
+import { knownMethod, withRegisteredLabels } from "@/lib/experiments/method-choices";
 import { requireModels } from "@/lib/experiments/required-models";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/experiments/format";
 import { parseExperimentConfig } from "@/lib/experiments/config";
@@ -255,7 +255,12 @@ export function registerRun(program: Command): void {
         const flags = {
           // Each method named keeps its options from --config's (and then the preset's) method of that name.
           ...(o.method
-            ? { methods: list(o.method).map((name) => mergeMethod(Array.isArray(file.methods) ? file.methods : [], { name })) }
+            ? {
+                methods: withRegisteredLabels(
+                  db,
+                  list(o.method).map((name) => mergeMethod(Array.isArray(file.methods) ? file.methods : [], { name })),
+                ),
+              }
             : {}),
           ...(o.task ? { tasks: list(o.task) } : {}),
           ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
@@ -314,7 +319,7 @@ export function registerRun(program: Command): void {
             );
             return;
           }
-          const d = dryRun(db, ds.id, config, knownMethod());
+          const d = dryRun(db, ds.id, config, knownMethod(db));
           process.stdout.write(
             o.json
               ? JSON.stringify({
@@ -347,7 +352,7 @@ export function registerRun(program: Command): void {
           name: o.name ?? `${o.dataset}: ${preset ? `${preset.label}, ` : ""}${label(config.methods)} × ${label(config.tasks)}`,
           datasetId: ds.id,
           config,
-          knownMethod: knownMethod(),
+          knownMethod: knownMethod(db),
           limits: o.overLimit ? "override" : "enforce",
         }).id;
         process.stderr.write(`experiment ${id} created\n`);

@@ -56,10 +56,10 @@ export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   // one, a PAL-Set or HiCUPID run starts from its kind's preset all the same (issue 31): the config overrides
   // only what it names. `preset: "none"` is the way to the project's defaults.
   const config = startFromKindPreset(b.config, datasetKindOf(db, b.datasetId));
-  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod()) };
+  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod(db)) };
   requireModels(db, config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod() });
+  const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod(db) });
   wakePreparer();
   return { experiment: { ...created, status: "preparing" as const } };
 }
