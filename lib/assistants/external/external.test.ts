@@ -1,0 +1,170 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fakeModelPerTest } from "@/test/fake-model-env";
+import { probeResponder } from "@/test/probe-assistant";
+import { startMethodServer } from "@/test/method-server";
+import { llmCalls, memoryEntries } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { ModelClient } from "@/lib/llm/client";
+import { buildMemory } from "../core/build";
+import { respondInSession } from "../core/respond";
+import { datasetByName } from "../core/sessions";
+import type { TaskInput } from "../core/types";
+import { ASSISTANTS } from "../registry";
+import { addExternalMethod, findExternalMethod, listExternalMethods, removeExternalMethod } from "./store";
+
+const m = fakeModelPerTest(probeResponder);
+let svc: Awaited<ReturnType<typeof startMethodServer>>;
+beforeEach(async () => {
+  svc = await startMethodServer();
+  // The model client's retry policy, shortened: one retry after about a second.
+  vi.stubEnv("PAL_LLM_RETRIES", "1");
+});
+afterEach(() => svc.close());
+
+const reserved = ASSISTANTS.map((a) => a.id);
+const client = (db: Db) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500 });
+const register = (db: Db, timeoutMs = 1000) =>
+  addExternalMethod(
+    db,
+    { name: "mine", label: "My method", url: svc.url + "/", headers: { "X-Lab-Key": "s3cret-lab" }, timeoutMs },
+    reserved,
+  );
+const build = (db: Db) =>
+  buildMemory(db, { dataset: datasetByName(db, "Marked PAL-Set"), method: "mine", users: ["0000"], llm: client(db) });
+const answer = (db: Db, input: TaskInput, seq = 2) =>
+  respondInSession(db, { dataset: datasetByName(db, "Marked PAL-Set"), userKey: "0000", method: "mine", seq, input, llm: client(db) });
+
+const INPUTS: TaskInput[] = [
+  { type: "query", query: "Any ideas for this weekend?" },
+  { type: "requirement", requirement: "A relaxing weekend plan." },
+  {
+    type: "selection",
+    requirement: "A relaxing weekend plan.",
+    candidates: [1, 2, 3].map((i) => ({ id: String(i), solution: `option ${i}` })),
+  },
+  { type: "dialogue", turns: [{ user: "I need some advice." }], action: "requirement_prediction" },
+];
+
+describe("external methods: the registry", () => {
+  it("adds, lists without header values, refuses built-in names, bad URLs and duplicates, removes", async () => {
+    const db = await m.palsetDb();
+    const saved = register(db);
+    expect(saved).toMatchObject({ name: "mine", label: "My method", url: svc.url, headerNames: ["X-Lab-Key"] });
+    // The header value is stored encrypted, and only the client reads it back.
+    expect(JSON.stringify(db.$client.prepare("SELECT * FROM external_methods").all())).not.toContain("s3cret-lab");
+    expect(findExternalMethod(db, "mine")?.headers).toEqual({ "X-Lab-Key": "s3cret-lab" });
+    expect(JSON.stringify(listExternalMethods(db))).not.toContain("s3cret-lab");
+    expect(() => addExternalMethod(db, { name: "vanilla", url: svc.url }, reserved)).toThrow(/built-in/);
+    expect(() => addExternalMethod(db, { name: "x", url: "ftp://a" }, reserved)).toThrow(/url: an http/);
+    expect(() => addExternalMethod(db, { name: "Bad Name", url: svc.url }, reserved)).toThrow(/name/);
+    expect(() => register(db)).toThrow(/already registered/);
+    removeExternalMethod(db, "mine");
+    expect(listExternalMethods(db)).toEqual([]);
+    expect(() => removeExternalMethod(db, "mine")).toThrow(/no external method/);
+  });
+});
+
+describe("external methods: the protocol over HTTP", () => {
+  it("sends each session phase in time order, never evaluation material, stores the entries handed back, and answers every task", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    const [r] = await build(db);
+    expect(r.status).toBe("complete");
+    const sessions = svc.requests.filter((q) => q.path === "/sessions");
+    expect(sessions.map((q) => `${(q.body!.session as { seq: number }).seq}:${q.body!.phase}`)).toEqual([
+      "0:logs",
+      "0:dialogue",
+      "1:logs",
+      "1:dialogue",
+      "2:logs",
+      "2:dialogue",
+    ]);
+    for (const q of sessions) {
+      expect(q.headers["x-lab-key"]).toBe("s3cret-lab");
+      expect(q.body).toMatchObject({ user: "0000", language: "en", datasetKind: "palset" });
+      const text = JSON.stringify(q.body);
+      expect(text).not.toMatch(/MK_S\d_TOPIC/);
+      // The logs phase never carries the session's dialogue.
+      if (q.body!.phase === "logs") expect(text).not.toMatch(/MK_S\d_DLG/);
+    }
+    // The entries the method handed back are its memory, linked to the calls they came from.
+    const entries = db.select().from(memoryEntries).all();
+    expect(entries.map((e) => e.key)).toEqual(["0:logs", "0:dialogue", "1:logs", "1:dialogue", "2:logs", "2:dialogue"]);
+    expect(entries.every((e) => e.callKeys.length === 1)).toBe(true);
+    // Its model calls are in the ledger under the memory version, purpose "<method>.llm".
+    const calls = db
+      .select()
+      .from(llmCalls)
+      .all()
+      .filter((c) => c.purpose === "mine.llm");
+    expect(calls.length).toBe(6);
+    expect(calls.every((c) => c.memoryVersionId === r.versionId)).toBe(true);
+
+    for (const input of INPUTS) {
+      const out = await answer(db, input, 1);
+      expect(out.output.type).toBe(input.type);
+      expect(out.calls).toBe(1);
+    }
+    const responds = svc.requests.filter((q) => q.path === "/respond");
+    expect(responds).toHaveLength(INPUTS.length);
+    for (const q of responds) {
+      const text = JSON.stringify(q.body);
+      // Session 1's answer sees session 0 whole and session 1's logs, never session 1's dialogue or any topic.
+      expect(text).toContain("MK_S0_DLG");
+      expect(text).toContain("MK_S1_LOG");
+      expect(text).not.toMatch(/MK_S1_DLG|MK_S2_|MK_S\d_TOPIC/);
+      expect(q.body!.session).not.toHaveProperty("dialogue");
+    }
+    expect(responds[2].body!.input).toEqual(INPUTS[2]);
+  });
+
+  it("refuses the run-scoped key once the request it was made for is answered", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    await build(db);
+    const llm = svc.requests[0].body!.llm as { baseUrl: string; apiKey: string };
+    expect(llm.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(llm.apiKey).not.toBe("test-key");
+    const r = await fetch(`${llm.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${llm.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(r.status).toBe(401);
+    expect(m.fake.chatRequests.map((q) => q.messages.at(-1)?.content)).not.toContain("hi");
+  });
+
+  it("answers a method's identical calls from the cache, and serves a stateful method by namespace", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    svc.setMode("stateful");
+    await build(db);
+    expect(db.select().from(memoryEntries).all()).toEqual([]);
+    svc.setMode("llm-twice");
+    const out = await answer(db, INPUTS[0], 2);
+    expect(out.calls).toBe(2);
+    const rows = db
+      .select()
+      .from(llmCalls)
+      .all()
+      .filter((c) => c.purpose === "mine.llm");
+    expect(rows.filter((c) => c.cacheHit)).toHaveLength(1);
+    const ns = svc.requests.filter((q) => q.path !== "/").map((q) => q.body!.namespace);
+    expect(new Set(ns).size).toBe(1);
+  });
+
+  it.each([
+    ["hang", /no reply within 1000 ms/],
+    ["500", /answered HTTP 500: .*the index is corrupt/],
+    ["badjson", /not JSON/],
+    ["wrongkeys", /the reply's output.*(requirement|answer_text)/],
+  ] as const)("a method that answers %s fails the answer with what went wrong, after a retry", async (mode, message) => {
+    const db = await m.palsetDb();
+    register(db);
+    await build(db);
+    svc.setMode(mode);
+    const before = svc.requests.length;
+    await expect(answer(db, INPUTS[0], 1)).rejects.toThrow(message);
+    expect(svc.requests.length - before).toBe(2);
+  });
+});
