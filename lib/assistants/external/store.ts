@@ -23,7 +23,13 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 
 export const methodInput = z.object({
   name: z.string().regex(METHOD_NAME, "a lower-case name of letters, digits, - and _ (at most 40), starting with a letter"),
-  label: z.string().trim().min(1).max(80).optional(),
+  // The label names the method's results: an experiment's method label (lib/experiments/config.ts).
+  label: z
+    .string()
+    .trim()
+    .max(80)
+    .regex(/^[\w.@+-]+$/, "letters, digits and . @ + - _ only (it names the method's results)")
+    .optional(),
   url: z
     .string()
     .max(2000)
