@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type MethodMode = "ok" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice";
+export type MethodMode = "ok" | "invent" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice";
 export type MethodRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
 
 type Llm = { baseUrl: string; apiKey: string; models: { assistant: string; embedding: string } };
@@ -77,7 +77,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
               ? (stateful.get(String(body!.namespace)) ?? [])
               : (body!.memory as Array<{ content: { text: string } }>).map((e) => e.content.text);
           const prompt = `Answer ${JSON.stringify(input)} with ${memory.join(" | ")}`;
-          const text = await chat(llm, prompt);
+          const text = mode === "invent" ? await chat(llm, prompt).catch(() => "a made-up answer") : await chat(llm, prompt);
           if (mode === "llm-twice") await chat(llm, prompt);
           return send(200, {
             output: OUT[input.type](text),

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import { tempDb } from "@/test/db";
 import { PALSET_ZH } from "@/test/fixtures";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
@@ -134,7 +135,21 @@ describe("pal methods, and the Python example run beside vanilla", () => {
     if (!(await pal("methods", "list", "--json")).stdout.includes('"pyrag"')) await pal("methods", "add", "pyrag", "--url", example.url);
     // A fresh data set name keeps this run's memory builds its own (the last test's are cached).
     await importPalset(t.db, { paths: [PALSET_ZH], name: "zh2", lang: "zh" });
-    const r = await pal("run", "--preset", "mem-pal", "--method", "pyrag", "--users", "0000", "--dataset", "zh2", "--repeats", "1", "--max-calls", "4");
+    const r = await pal(
+      "run",
+      "--preset",
+      "mem-pal",
+      "--method",
+      "pyrag",
+      "--users",
+      "0000",
+      "--dataset",
+      "zh2",
+      "--repeats",
+      "1",
+      "--max-calls",
+      "4",
+    );
     expect(r.code, r.stderr).not.toBe(0);
     expect(r.stderr).toMatch(/paused.*(cap|limit|calls)/);
     const id = Number(/experiment (\d+) created/.exec(r.stderr)?.[1]);
@@ -142,7 +157,24 @@ describe("pal methods, and the Python example run beside vanilla", () => {
       .prepare(`SELECT count(*) AS n FROM llm_calls c WHERE ${EXPERIMENT_CALLS} AND c.cache_hit = 0 AND c.status = 'ok'`)
       .get({ id }) as { n: number };
     expect(sent.n).toBeLessThanOrEqual(4);
-    const failed = t.db.$client.prepare("SELECT error FROM jobs WHERE experiment_id = ? AND error IS NOT NULL").all(id) as Array<{ error: string }>;
+    const failed = t.db.$client.prepare("SELECT error FROM jobs WHERE experiment_id = ? AND error IS NOT NULL").all(id) as Array<{
+      error: string;
+    }>;
     expect(failed.map((f) => f.error).join("\n")).not.toMatch(/answered HTTP 5\d\d/);
   }, 120_000);
+
+  it("pal methods check passes the Python example (exit 0), and pal methods openapi prints the published document", async () => {
+    if (!(await pal("methods", "list", "--json")).stdout.includes('"pyrag"')) await pal("methods", "add", "pyrag", "--url", example.url);
+    const r = await pal("methods", "check", "pyrag", "--json");
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ conforms: true, violations: [], service: { name: "turn-rag-example" } });
+    const text = await pal("methods", "check", "pyrag");
+    expect(text.stdout).toMatch(/conforms\s*$/);
+    const api = await pal("methods", "openapi");
+    expect(JSON.parse(api.stdout)).toEqual(JSON.parse(fs.readFileSync("docs/external-methods.openapi.json", "utf8")));
+    const missing = await pal("methods", "check", "nosuch");
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/no external method named "nosuch"/);
+  }, 60_000);
 });

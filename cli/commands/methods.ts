@@ -60,4 +60,46 @@ export function registerMethods(program: Command): void {
       removeExternalMethod(getDb(), name);
       console.log(`removed ${name}`);
     });
+  methods
+    .command("check <name>")
+    .description(
+      "a conformance check against a small synthetic user: every call, every task type it claims, a failing model (no paid calls)",
+    )
+    .option("--json", "print the report as JSON")
+    .action(async (name: string, o: { json?: boolean }) => {
+      const { findExternalMethod } = await import("@/lib/assistants/external/store");
+      const { checkMethod } = await import("@/lib/assistants/external/check");
+      const { NotFoundError } = await import("@/lib/errors");
+      const m = findExternalMethod(getDb(), name);
+      if (!m) throw new NotFoundError(`no external method named "${name}" (pal methods list)`);
+      const r = await checkMethod(m);
+      if (o.json) console.log(JSON.stringify(r));
+      else {
+        const s = r.service;
+        console.log(
+          s
+            ? `${r.method}: ${s.name}${s.version ? ` ${s.version}` : ""} at ${r.url}, answers ${s.tasks.join(", ")}`
+            : `${r.method} at ${r.url}`,
+        );
+        if (s?.outsideModels.length)
+          console.log(`  calls models outside the run (outside the ledger and the audit): ${s.outsideModels.join(", ")}`);
+        for (const st of r.steps)
+          console.log(
+            `  ${st.ok ? "ok  " : "FAIL"} ${st.step.padEnd(58)} ${String(st.ms).padStart(6)} ms${st.message ? `  ${st.message}` : ""}`,
+          );
+        console.log(
+          r.conforms
+            ? "conforms"
+            : `${r.violations.length} violation${r.violations.length > 1 ? "s" : ""}:\n${r.violations.map((v) => `  - ${v}`).join("\n")}`,
+        );
+      }
+      if (!r.conforms) process.exitCode = 1;
+    });
+  methods
+    .command("openapi")
+    .description("the protocol as an OpenAPI 3.1 document (JSON on stdout; also docs/external-methods.openapi.json)")
+    .action(async () => {
+      const { openApiDocument } = await import("@/lib/assistants/external/openapi");
+      console.log(JSON.stringify(openApiDocument(), null, 2));
+    });
 }

@@ -13,13 +13,27 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import type { ModelClient } from "@/lib/llm/client";
 import { RunPausedError } from "@/lib/llm/spend-guard";
+import type { Usage } from "@/lib/llm/client-types";
+import type { ChatMessage } from "@/lib/llm/types";
 import type { LlmAccess } from "./protocol";
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
+/** What a grant's calls go through: the job's model handle (a ModelClient), or the check's placeholder model. */
+export type GrantModel = {
+  chat(o: {
+    messages: ChatMessage[];
+    purpose: string;
+    params?: Record<string, unknown>;
+    maxTokens?: number;
+    schema?: z.ZodType<unknown>;
+  }): Promise<{ text: string; cacheKey: string; usage: Usage }>;
+  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
+};
+
 /** What one key may do, and what its calls did. */
 export type Grant = {
-  llm: ModelClient;
+  llm: GrantModel;
   method: string;
   /** Logical calls made (cache hits included). */
   calls: number;
@@ -54,10 +68,13 @@ const embedBody = z.object({
 });
 
 /** Opens a grant for one request to the method; `close` revokes its key. */
-export async function openGrant(llm: ModelClient, method: string): Promise<{ access: LlmAccess; grant: Grant; close: () => void }> {
+export async function openGrant(
+  llm: GrantModel | ModelClient,
+  method: string,
+): Promise<{ access: LlmAccess; grant: Grant; close: () => void }> {
   const baseUrl = await endpointUrl();
   const key = `pal-run-${crypto.randomBytes(24).toString("base64url")}`;
-  const grant: Grant = { llm, method, calls: 0, callKeys: [], fatal: null };
+  const grant: Grant = { llm: llm as GrantModel, method, calls: 0, callKeys: [], fatal: null };
   grants.set(key, grant);
   return {
     access: { baseUrl, apiKey: key, models: { assistant: "assistant", embedding: "embedding" } },

@@ -10,6 +10,9 @@ import { respondInSession } from "../core/respond";
 import { datasetByName } from "../core/sessions";
 import type { TaskInput } from "../core/types";
 import { ASSISTANTS } from "../registry";
+import { checkMethod } from "./check";
+import { openApiDocument } from "./openapi";
+import fs from "node:fs";
 import { addExternalMethod, findExternalMethod, listExternalMethods, removeExternalMethod } from "./store";
 
 const m = fakeModelPerTest(probeResponder);
@@ -26,7 +29,7 @@ const client = (db: Db) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1
 const register = (db: Db, timeoutMs = 1000) =>
   addExternalMethod(
     db,
-    { name: "mine", label: "My method", url: svc.url + "/", headers: { "X-Lab-Key": "s3cret-lab" }, timeoutMs },
+    { name: "mine", label: "My-method", url: svc.url + "/", headers: { "X-Lab-Key": "s3cret-lab" }, timeoutMs },
     reserved,
   );
 const build = (db: Db) =>
@@ -49,7 +52,7 @@ describe("external methods: the registry", () => {
   it("adds, lists without header values, refuses built-in names, bad URLs and duplicates, removes", async () => {
     const db = await m.palsetDb();
     const saved = register(db);
-    expect(saved).toMatchObject({ name: "mine", label: "My method", url: svc.url, headerNames: ["X-Lab-Key"] });
+    expect(saved).toMatchObject({ name: "mine", label: "My-method", url: svc.url, headerNames: ["X-Lab-Key"] });
     // The header value is stored encrypted, and only the client reads it back.
     expect(JSON.stringify(db.$client.prepare("SELECT * FROM external_methods").all())).not.toContain("s3cret-lab");
     expect(findExternalMethod(db, "mine")?.headers).toEqual({ "X-Lab-Key": "s3cret-lab" });
@@ -166,5 +169,45 @@ describe("external methods: the protocol over HTTP", () => {
     const before = svc.requests.length;
     await expect(answer(db, INPUTS[0], 1)).rejects.toThrow(message);
     expect(svc.requests.length - before).toBe(2);
+  });
+});
+
+describe("external methods: pal methods check and the OpenAPI document", () => {
+  it("passes a conforming method, with every call and task type it claims", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    const r = await checkMethod(findExternalMethod(db, "mine")!);
+    expect(r.violations).toEqual([]);
+    expect(r.conforms).toBe(true);
+    expect(r.steps.map((s) => s.step)).toEqual([
+      "GET /",
+      "POST /sessions (session 0, logs)",
+      "POST /sessions (session 0, dialogue)",
+      "POST /sessions (session 1, logs)",
+      ...["query", "requirement", "selection", "dialogue", "question"].map((t) => `POST /respond (${t})`),
+      "POST /respond (query) while every model call fails",
+    ]);
+    // The check pays for nothing: no request reached the model server.
+    expect(m.fake.chatRequests).toEqual([]);
+  });
+
+  it("names each violation: wrong keys, and an answer invented after its model calls failed", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    svc.setMode("wrongkeys");
+    const wrong = await checkMethod(findExternalMethod(db, "mine")!);
+    expect(wrong.conforms).toBe(false);
+    expect(wrong.violations.filter((v) => v.startsWith("POST /respond ("))).toHaveLength(5);
+    expect(wrong.violations[0]).toMatch(/POST \/respond \(query\): .*output/);
+    svc.setMode("invent");
+    const invented = await checkMethod(findExternalMethod(db, "mine")!);
+    expect(invented.violations).toEqual([expect.stringMatching(/answered although all 1 of its model calls failed/)]);
+  });
+
+  it("publishes the protocol as OpenAPI 3.1, the copy in docs/ equal to it", () => {
+    const doc = openApiDocument();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond"]);
+    expect(JSON.parse(fs.readFileSync("docs/external-methods.openapi.json", "utf8"))).toEqual(doc);
   });
 });
