@@ -13,6 +13,8 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import type { ModelClient } from "@/lib/llm/client";
 import { RunPausedError } from "@/lib/llm/spend-guard";
+import { envValue } from "@/lib/config";
+import { InvalidInputError } from "@/lib/errors";
 import type { Usage } from "@/lib/llm/client-types";
 import type { ChatMessage } from "@/lib/llm/types";
 import type { LlmAccess } from "./protocol";
@@ -83,14 +85,31 @@ export async function openGrant(
   };
 }
 
-/** The endpoint's base URL (…/v1), started on first use on a free loopback port; it never keeps the process alive. */
+/**
+ * The endpoint's base URL (…/v1), started on first use: on a free loopback port, or where
+ * PAL_METHOD_ENDPOINT says (a method on another machine). It never keeps the process alive.
+ */
 export function endpointUrl(): Promise<string> {
   listening ??= new Promise<string>((resolve, reject) => {
+    const at = envValue("PAL_METHOD_ENDPOINT");
+    let host = "127.0.0.1";
+    let port = 0;
+    if (at) {
+      const u = URL.canParse(at) ? new URL(at) : null;
+      if (!u || u.protocol !== "http:" || !u.port)
+        return reject(new InvalidInputError(`PAL_METHOD_ENDPOINT: expected http://HOST:PORT, not "${at}"`));
+      host = u.hostname.replace(/^\[|\]$/g, "");
+      port = Number(u.port);
+    }
     const server = http.createServer((req, res) => void handle(req, res));
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.on("error", (e) => {
+      listening = null;
+      reject(new Error(`the external methods' model endpoint cannot listen on ${host}:${port}: ${e.message}`));
+    });
+    server.listen(port, host, () => {
       server.unref();
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+      const p = (server.address() as AddressInfo).port;
+      resolve(at ? `${new URL(at).origin}/v1` : `http://127.0.0.1:${p}/v1`);
     });
   });
   return listening;
