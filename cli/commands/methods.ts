@@ -37,8 +37,7 @@ export function registerMethods(program: Command): void {
     .option("--timeout <ms>", "how long one request may take (default 120000)")
     .action(async (name: string, o: { url: string; label?: string; header: string[]; timeout?: string }) => {
       const { addExternalMethod, parseHeader } = await import("@/lib/assistants/external/store");
-      const { ASSISTANTS } = await import("@/lib/assistants/registry");
-      const { CONTEXT_SETTINGS } = await import("@/lib/tasks/hicupid/settings");
+      const { reservedMethodNames } = await import("@/lib/experiments/method-forms");
       const m = addExternalMethod(
         getDb(),
         {
@@ -48,7 +47,7 @@ export function registerMethods(program: Command): void {
           headers: Object.fromEntries(o.header.map(parseHeader)),
           timeoutMs: o.timeout === undefined ? undefined : Number(o.timeout),
         },
-        [...ASSISTANTS.map((a) => a.id), ...Object.keys(CONTEXT_SETTINGS)],
+        reservedMethodNames(),
       );
       console.log(`registered ${m.name} (${m.label}) at ${m.url}; pal methods check ${m.name} asks it what it answers`);
     });
