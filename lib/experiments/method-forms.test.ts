@@ -39,8 +39,8 @@ describe("Admin → Methods forms, and registered methods among the choices", ()
     expect(listExternalMethods(db).map((m) => m.name)).toEqual(["labrag"]);
     // Registered: a choice in the form, a known method of a config, named by its label on a command line.
     expect(methodChoices(db).find((m) => m.name === "labrag")).toMatchObject({ label: "Lab-RAG" });
-    expect(() => knownMethod(db)({ name: "labrag" }, "methods[0]")).not.toThrow();
-    expect(() => knownMethod(db)({ name: "nosuch" }, "methods[0]")).toThrow(/available: .*labrag/);
+    expect(() => knownMethod(db)({ name: "labrag", options: {} }, "methods[0]")).not.toThrow();
+    expect(() => knownMethod(db)({ name: "nosuch", options: {} }, "methods[0]")).toThrow(/available: .*labrag/);
     expect(withRegisteredLabels(db, [{ name: "labrag" }, { name: "vanilla" }])).toEqual([
       { name: "labrag", label: "Lab-RAG" },
       { name: "vanilla" },
