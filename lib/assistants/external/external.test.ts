@@ -156,6 +156,16 @@ describe("external methods: the protocol over HTTP", () => {
     expect(new Set(ns).size).toBe(1);
   });
 
+  it("builds without an embedding model configured (the method then calls chat only)", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    vi.stubEnv("PAL_MODEL_EMBEDDING", "");
+    const [r] = await build(db);
+    expect(r.status).toBe("complete");
+    const v = db.$client.prepare("SELECT settings FROM memory_versions WHERE id = ?").get(r.versionId) as { settings: string };
+    expect(Object.keys(JSON.parse(v.settings).models)).toEqual(["assistant"]);
+  });
+
   it.each([
     ["hang", /no reply within 1000 ms/],
     ["500", /answered HTTP 500: .*the index is corrupt/],

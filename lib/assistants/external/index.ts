@@ -34,7 +34,15 @@ function common(ctx: Ctx) {
   };
 }
 
-export function externalAssistant(m: ExternalMethod, policy?: RetryOptions): Assistant<Record<string, unknown>> {
+/**
+ * `roles.embedding`: whether the embedding role has a model. Its model is then part of the memory's
+ * settings (a method may embed while building); without one, the method builds with chat calls only.
+ */
+export function externalAssistant(
+  m: ExternalMethod,
+  roles: { embedding: boolean } = { embedding: true },
+  policy?: RetryOptions,
+): Assistant<Record<string, unknown>> {
   async function withLlm<T>(ctx: Ctx, send: (llm: unknown, stop: () => Error | null) => Promise<T>) {
     const g = await openGrant(ctx.llm, m.name);
     try {
@@ -61,7 +69,7 @@ export function externalAssistant(m: ExternalMethod, policy?: RetryOptions): Ass
     description: `External method served at ${m.url}`,
     options,
     entryKinds: [],
-    buildRoles: ["assistant", "embedding"],
+    buildRoles: roles.embedding ? ["assistant", "embedding"] : ["assistant"],
     usesRetriever: false,
     buildLogs: (ctx, s) => post(ctx, "logs", logsView(s)),
     buildDialogue: (ctx, s) => post(ctx, "dialogue", sessionView(s)),
