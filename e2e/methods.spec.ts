@@ -1,13 +1,15 @@
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startMethodServer } from "../test/method-server";
+import { apiAs } from "./api-client";
 
 /**
  * Issue 41, Admin → Methods through the real server: the admin registers an external method (a real HTTP
  * method server started here), checks it (it conforms), sees a bad registration refused with its reason,
  * finds the method among the experiment form's choices, and removes it.
  */
-test("the admin registers, checks and removes an external method", async ({ page }) => {
+test("the admin registers, checks and removes an external method; an experiment runs it in the app's worker", async ({ page }) => {
+  test.setTimeout(150_000);
   const svc = await startMethodServer();
   try {
     await login(page, account("admin"));
@@ -36,6 +38,33 @@ test("the admin registers, checks and removes an external method", async ({ page
 
     await page.goto(`${e2eState().baseURL}/experiments`);
     await expect(page.locator("body")).toContainText("Lab-RAG");
+
+    // Launched on the server, its jobs run by the app's worker: the method's calls go through the server's endpoint.
+    const admin = await apiAs(account("admin"));
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(e2eState().dbPath, { readonly: true });
+    try {
+      const datasetId = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
+      const config = { tasks: ["solution"], users: ["0000"], methods: [{ name: "labrag", label: "Lab-RAG" }, { name: "vanilla" }] };
+      const launched = await admin.post("/api/experiments", { data: { datasetId, name: "external method e2e", config } });
+      expect(launched.ok(), await launched.text()).toBe(true);
+      const id = Number((await launched.json()).experiment.id);
+      const jobs = () =>
+        db.prepare("select method, status, error from jobs where experiment_id = ?").all(id) as Array<{ method: string; status: string }>;
+      await expect
+        .poll(() => jobs().length > 0 && jobs().every((j) => j.status === "done" || j.status === "failed"), { timeout: 90_000 })
+        .toBe(true);
+      expect(jobs().filter((j) => j.status !== "done")).toEqual([]);
+      expect(new Set(jobs().map((j) => j.method))).toEqual(new Set(["Lab-RAG", "vanilla"]));
+      const calls = db
+        .prepare(
+          "select count(*) as n from llm_calls c join jobs j on j.id = c.job_id where j.experiment_id = ? and c.purpose = 'labrag.llm'",
+        )
+        .get(id) as { n: number };
+      expect(calls.n).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
 
     await page.goto(`${e2eState().baseURL}/admin/methods`);
     await page.getByRole("button", { name: "Remove labrag" }).click();
