@@ -16,18 +16,18 @@ test("the admin registers, checks and removes an external method; an experiment 
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${e2eState().baseURL}/admin/methods`);
     const form = page.getByRole("form", { name: "Register a method" });
-    await form.getByLabel("Name").fill("labrag");
-    await form.getByLabel("Label in results").fill("Lab-RAG");
-    await form.getByLabel("Service URL").fill(svc.url);
-    await form.getByLabel("Headers").fill("X-Lab-Key: e2e-secret");
+    await form.getByLabel("Method name").fill("labrag");
+    await form.getByLabel("Label in results", { exact: true }).fill("Lab-RAG");
+    await form.getByLabel("Service URL", { exact: true }).fill(svc.url);
+    await form.getByLabel("Headers", { exact: true }).fill("X-Lab-Key: e2e-secret");
     await form.getByRole("button", { name: "Register" }).click();
     await expect(form.getByRole("status")).toHaveText("Registered labrag.");
     const table = page.getByRole("region", { name: "Registered methods" });
     await expect(table.getByRole("row", { name: /labrag/ })).toContainText("X-Lab-Key (saved encrypted)");
     await expect(page.locator("body")).not.toContainText("e2e-secret");
 
-    await form.getByLabel("Name").fill("vanilla");
-    await form.getByLabel("Service URL").fill(svc.url);
+    await form.getByLabel("Method name").fill("vanilla");
+    await form.getByLabel("Service URL", { exact: true }).fill(svc.url);
     await form.getByRole("button", { name: "Register" }).click();
     await expect(form.getByRole("alert")).toContainText("built-in method");
 
@@ -45,7 +45,7 @@ test("the admin registers, checks and removes an external method; an experiment 
     const db = new Database(e2eState().dbPath, { readonly: true });
     try {
       const datasetId = (db.prepare("select id from datasets where name = ?").get("PAL-Set demo (en)") as { id: number }).id;
-      const config = { tasks: ["solution"], users: ["0000"], methods: [{ name: "labrag", label: "Lab-RAG" }, { name: "vanilla" }] };
+      const config = { tasks: ["solution"], users: ["0000"], methods: [{ name: "labrag" }, { name: "vanilla" }] };
       const launched = await admin.post("/api/experiments", { data: { datasetId, name: "external method e2e", config } });
       expect(launched.ok(), await launched.text()).toBe(true);
       const id = Number((await launched.json()).experiment.id);

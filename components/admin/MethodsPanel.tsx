@@ -105,29 +105,35 @@ export function MethodsPanel({
           <label className="block text-sm text-slate-700">
             <span className="font-medium">Name</span>
             <span className="block text-xs text-slate-500">lower case, as pal run --method NAME</span>
-            <input name="name" required className={input} placeholder="pyrag" />
+            <input name="name" required className={input} placeholder="pyrag" aria-label="Method name" />
           </label>
           <label className="block text-sm text-slate-700">
             <span className="font-medium">Label in results</span>
             <span className="block text-xs text-slate-500">letters, digits and . @ + - _ (default: the name)</span>
-            <input name="label" className={input} placeholder="Py-RAG" />
+            <input name="label" className={input} placeholder="Py-RAG" aria-label="Label in results" />
           </label>
         </div>
         <label className="block text-sm text-slate-700">
           <span className="font-medium">Service URL</span>
           <span className="block text-xs text-slate-500">it serves GET /, POST /sessions and POST /respond</span>
-          <input name="url" required className={input} placeholder="http://127.0.0.1:8765" />
+          <input name="url" required className={input} placeholder="http://127.0.0.1:8765" aria-label="Service URL" />
         </label>
         <label className="block text-sm text-slate-700">
           <span className="font-medium">Headers</span>
           <span className="block text-xs text-slate-500">
             one &quot;Name: value&quot; per line, sent with every request; saved encrypted, never shown again
           </span>
-          <textarea name="headers" rows={2} className={input} placeholder="Authorization: Bearer …" />
+          <textarea name="headers" rows={2} className={input} placeholder="Authorization: Bearer …" aria-label="Headers" />
         </label>
         <label className="block text-sm text-slate-700">
           <span className="font-medium">Timeout per request (ms)</span>
-          <input name="timeout" inputMode="numeric" className={`${input} w-40`} placeholder="120000" />
+          <input
+            name="timeout"
+            inputMode="numeric"
+            className={`${input} w-40`}
+            placeholder="120000"
+            aria-label="Timeout per request (ms)"
+          />
         </label>
         <SaveRow label="Register" pending={adding} ok={added.ok} />
         <ActionError error={added.error} className="rounded bg-rose-50 px-2 py-1" />

@@ -59,6 +59,7 @@ describe("external methods: the registry", () => {
     expect(JSON.stringify(listExternalMethods(db))).not.toContain("s3cret-lab");
     expect(() => addExternalMethod(db, { name: "vanilla", url: svc.url }, reserved)).toThrow(/built-in/);
     expect(() => addExternalMethod(db, { name: "x", url: "ftp://a" }, reserved)).toThrow(/url: an http/);
+    expect(() => addExternalMethod(db, { name: "x", url: "http://u:p@h" }, reserved)).toThrow(/no user:password@/);
     expect(() => addExternalMethod(db, { name: "Bad Name", url: svc.url }, reserved)).toThrow(/name/);
     expect(() => register(db)).toThrow(/already registered/);
     removeExternalMethod(db, "mine");

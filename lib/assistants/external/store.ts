@@ -34,7 +34,9 @@ export const methodInput = z.object({
     .string()
     .max(2000)
     .url()
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL"),
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL")
+    // URLs are shown in lists: a credential goes in a header (stored encrypted), never in the URL.
+    .refine((u) => !new URL(u).username && !new URL(u).password, "no user:password@ in the URL: send a credential as a --header"),
   headers: z
     .record(
       z.string().regex(HEADER_NAME, "a header name"),
