@@ -36,8 +36,12 @@ test("the admin registers, checks and removes an external method; an experiment 
     expect(svc.requests.some((r) => r.path === "/respond" && r.headers["x-lab-key"] === "e2e-secret")).toBe(true);
     await page.screenshot({ path: test.info().outputPath("admin-methods.png"), fullPage: true });
 
+    // The experiment form offers it in a custom run (a preset runs the paper's methods).
     await page.goto(`${e2eState().baseURL}/experiments`);
-    await expect(page.locator("body")).toContainText("Lab-RAG");
+    const expForm = page.getByRole("form", { name: "New experiment" });
+    await expForm.getByTestId("dataset").selectOption({ label: "PAL-Set demo (en)" });
+    await expForm.getByTestId("preset").selectOption({ label: "Custom (choose methods and tasks)" });
+    await expect(expForm.getByLabel("Lab-RAG", { exact: true }).first()).toBeVisible();
 
     // Launched on the server, its jobs run by the app's worker: the method's calls go through the server's endpoint.
     const admin = await apiAs(account("admin"));

@@ -130,7 +130,7 @@ export function MethodsPanel({
           <input
             name="timeout"
             inputMode="numeric"
-            className={`${input} w-40`}
+            className="mt-1 w-40 rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none"
             placeholder="120000"
             aria-label="Timeout per request (ms)"
           />
