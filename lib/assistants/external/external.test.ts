@@ -11,6 +11,8 @@ import { datasetByName } from "../core/sessions";
 import type { TaskInput } from "../core/types";
 import { ASSISTANTS } from "../registry";
 import { checkMethod } from "./check";
+import { externalAssistant } from ".";
+import { RunPausedError } from "@/lib/llm/spend-guard";
 import { openApiDocument } from "./openapi";
 import fs from "node:fs";
 import { addExternalMethod, findExternalMethod, listExternalMethods, removeExternalMethod } from "./store";
@@ -220,5 +222,28 @@ describe("external methods: pal methods check and the OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond"]);
     expect(JSON.parse(fs.readFileSync("docs/external-methods.openapi.json", "utf8"))).toEqual(doc);
+  });
+});
+
+describe("external methods: a run paused on its spend cap", () => {
+  it("ends the answer with the pause even when the method answers anyway", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    svc.setMode("invent"); // answers 200 after its model call was refused
+    const paused = new RunPausedError("the spend cap of 4 paid calls was reached");
+    const llm = { chat: () => Promise.reject(paused), embed: () => Promise.reject(paused) };
+    const a = externalAssistant(findExternalMethod(db, "mine")!);
+    const ctx = {
+      llm,
+      options: {},
+      language: "en",
+      datasetKind: "palset",
+      userKey: "0000",
+      memory: { versionId: 1, list: () => [] },
+      current: { seq: 0, key: "s0", split: "query", timestamp: null, logs: [] },
+    } as unknown as Parameters<typeof a.respond>[0];
+    await expect(a.respond(ctx, INPUTS[0])).rejects.toBe(paused);
+    // Not retried: one request reached the method.
+    expect(svc.requests.filter((q) => q.path === "/respond")).toHaveLength(1);
   });
 });

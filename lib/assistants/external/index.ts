@@ -46,7 +46,10 @@ export function externalAssistant(
   async function withLlm<T>(ctx: Ctx, send: (llm: unknown, stop: () => Error | null) => Promise<T>) {
     const g = await openGrant(ctx.llm, m.name);
     try {
-      return { value: await send(g.access, () => g.grant.fatal), grant: g.grant };
+      const value = await send(g.access, () => g.grant.fatal);
+      // The run paused while the method was calling the model: whatever it answered, it answered without them.
+      if (g.grant.fatal) throw g.grant.fatal;
+      return { value, grant: g.grant };
     } finally {
       g.close();
     }
