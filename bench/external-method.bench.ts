@@ -35,7 +35,9 @@ Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0),
 
 function runMethod(baseUrl: string, key: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(N), String(CONCURRENCY)], { stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(N), String(CONCURRENCY)], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the method process exited with ${code}`))));
   });
 }
