@@ -132,35 +132,41 @@ describe("pal methods, and the Python example run beside vanilla", () => {
   }, 240_000);
 
   it("holds the method's calls to the run's spend cap: the run pauses on the cap, not on the method's error", async () => {
-    if (!(await pal("methods", "list", "--json")).stdout.includes('"pyrag"')) await pal("methods", "add", "pyrag", "--url", example.url);
-    // A fresh data set name keeps this run's memory builds its own (the last test's are cached).
-    await importPalset(t.db, { paths: [PALSET_ZH], name: "zh2", lang: "zh" });
-    const r = await pal(
-      "run",
-      "--preset",
-      "mem-pal",
-      "--method",
-      "pyrag",
-      "--users",
-      "0000",
-      "--dataset",
-      "zh2",
-      "--repeats",
-      "1",
-      "--max-calls",
-      "4",
-    );
-    expect(r.code, r.stderr).not.toBe(0);
-    expect(r.stderr).toMatch(/paused.*(cap|limit|calls)/);
-    const id = Number(/experiment (\d+) created/.exec(r.stderr)?.[1]);
-    const sent = t.db.$client
-      .prepare(`SELECT count(*) AS n FROM llm_calls c WHERE ${EXPERIMENT_CALLS} AND c.cache_hit = 0 AND c.status = 'ok'`)
-      .get({ id }) as { n: number };
-    expect(sent.n).toBeLessThanOrEqual(4);
-    const failed = t.db.$client.prepare("SELECT error FROM jobs WHERE experiment_id = ? AND error IS NOT NULL").all(id) as Array<{
-      error: string;
-    }>;
-    expect(failed.map((f) => f.error).join("\n")).not.toMatch(/answered HTTP 5\d\d/);
+    // A database of its own: the earlier runs' replies are cached, and cache hits are not paid calls.
+    const own = tempDb();
+    try {
+      await importPalset(own.db, { paths: [PALSET_ZH], name: "zh2", lang: "zh" });
+      const palOwn = (...args: string[]) => runPal(own.file, fake.baseURL, args, { env });
+      expect((await palOwn("methods", "add", "pyrag", "--url", example.url)).code).toBe(0);
+      const r = await palOwn(
+        "run",
+        "--preset",
+        "mem-pal",
+        "--method",
+        "pyrag",
+        "--users",
+        "0000",
+        "--dataset",
+        "zh2",
+        "--repeats",
+        "1",
+        "--max-calls",
+        "4",
+      );
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(r.stderr).toMatch(/paused.*(cap|limit|calls)/);
+      const id = Number(/experiment (\d+) created/.exec(r.stderr)?.[1]);
+      const sent = own.db.$client
+        .prepare(`SELECT count(*) AS n FROM llm_calls c WHERE ${EXPERIMENT_CALLS} AND c.cache_hit = 0 AND c.status = 'ok'`)
+        .get({ id }) as { n: number };
+      expect(sent.n).toBeLessThanOrEqual(4);
+      const failed = own.db.$client.prepare("SELECT error FROM jobs WHERE experiment_id = ? AND error IS NOT NULL").all(id) as Array<{
+        error: string;
+      }>;
+      expect(failed.map((f) => f.error).join("\n")).not.toMatch(/answered HTTP 5\d\d/);
+    } finally {
+      own.cleanup();
+    }
   }, 120_000);
 
   it("pal methods check passes the Python example (exit 0), and pal methods openapi prints the published document", async () => {
