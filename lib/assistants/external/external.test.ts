@@ -7,7 +7,8 @@ import type { Db } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { buildMemory } from "../core/build";
 import { respondInSession } from "../core/respond";
-import { datasetByName } from "../core/sessions";
+import { datasetByName, loadSessions } from "../core/sessions";
+import { importMarkedHicupid } from "@/test/marked-data";
 import type { TaskInput } from "../core/types";
 import { ASSISTANTS } from "../registry";
 import { checkMethod } from "./check";
@@ -122,6 +123,29 @@ describe("external methods: the protocol over HTTP", () => {
       expect(q.body!.session).not.toHaveProperty("dialogue");
     }
     expect(responds[2].body!.input).toEqual(INPUTS[2]);
+  });
+
+  it("HiCUPID: dialogue phases only, and no QA material or dialogue metadata ever sent", async () => {
+    const t = m.db();
+    m.onCleanup((await importMarkedHicupid(t.db)).cleanup);
+    register(t.db);
+    const dataset = datasetByName(t.db, "Marked HiCUPID");
+    const [r] = await buildMemory(t.db, { dataset, method: "mine", users: ["0"], llm: client(t.db) });
+    expect(r.status).toBe("complete");
+    const n = loadSessions(t.db, dataset, "0").length;
+    const out = await respondInSession(t.db, {
+      dataset,
+      userKey: "0",
+      method: "mine",
+      seq: n,
+      input: { type: "question", question: "What should I do tonight?" },
+      llm: client(t.db),
+    });
+    expect(out.output).toMatchObject({ type: "question", answer: expect.any(String) });
+    expect(new Set(svc.requests.filter((q) => q.path === "/sessions").map((q) => q.body!.phase))).toEqual(new Set(["dialogue"]));
+    const everything = JSON.stringify(svc.requests.map((q) => q.body));
+    expect(everything).toContain("MK_HC_DLG");
+    expect(everything).not.toMatch(/MK_QA_|MK_DLG_META/);
   });
 
   it("refuses the run-scoped key once the request it was made for is answered", async () => {
