@@ -3,12 +3,14 @@
  * endpoint (lib/assistants/external/endpoint.ts: HTTP in, the model handle, HTTP out), beside the same
  * call made by a built-in method (ctx.llm.chat). The method is a separate process (as a lab's service
  * is); the fake model server (TEST DOUBLE) runs on its own thread and its CPU is subtracted. Both sides
- * send N distinct prompts 4 at a time on an empty cache. Target: within 1.2x.
+ * send N distinct prompts from 4 callers (each waits for its reply) on an empty cache. Target: within 1.2x.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { openDb } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { openGrant } from "@/lib/assistants/external/endpoint";
@@ -32,6 +34,26 @@ async function lane() {
 }
 Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
 `;
+
+/** The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body. */
+async function bareHopCpu(): Promise<number> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const j = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: unknown[] };
+      const text = JSON.stringify({ choices: [{ message: { content: String(j.messages.length) } }] });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const u0 = process.cpuUsage();
+  await runMethod(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, "none");
+  const u = process.cpuUsage(u0);
+  await new Promise((r) => server.close(r));
+  return (u.user + u.system) / 1000;
+}
 
 function runMethod(baseUrl: string, key: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -59,11 +81,18 @@ export default async function bench() {
     await client.chat({ messages: [{ role: "user", content: "warm-up" }], purpose: "bench.warm" });
     let c0 = await cpu();
     let t = performance.now();
-    await Promise.all(
-      Array.from({ length: N }, (_, k) =>
-        client.chat({ messages: [{ role: "user", content: `built-in request ${k} ${"x".repeat(200 + k)}` }], purpose: "bench.builtin" }),
-      ),
-    );
+    // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
+    let next = 0;
+    const lane = async () => {
+      while (next < N) {
+        const k = next++;
+        await client.chat({
+          messages: [{ role: "user", content: `built-in request ${k} ${"x".repeat(200 + k)}` }],
+          purpose: "bench.builtin",
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
     const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
 
     const g = await openGrant(client, "bench");
@@ -74,10 +103,14 @@ export default async function bench() {
     g.close();
     if (g.grant.calls !== N) throw new Error(`the endpoint served ${g.grant.calls} of ${N} calls`);
 
+    const hop = await bareHopCpu();
     const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
     console.log(`built-in method (ctx.llm.chat), ${N} calls, ${CONCURRENCY} in flight: ${per(builtin)}, ${Math.round(builtin.ms)} ms wall`);
     console.log(
       `external method via the run's endpoint:             ${per(external)}, ${Math.round(external.ms)} ms wall  (${(external.cpu / builtin.cpu).toFixed(2)}x the built-in's CPU; target <= 1.2x)`,
+    );
+    console.log(
+      `a bare Node HTTP server, same requests:             ${((hop / N) * 1000).toFixed(0)} µs CPU/request (the hop's floor: ${(hop / builtin.cpu).toFixed(2)}x of a built-in call)`,
     );
   } finally {
     db.$client.close();
