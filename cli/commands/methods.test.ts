@@ -113,6 +113,8 @@ describe("pal methods, and the Python example run beside vanilla", () => {
     // Each task's jobs for both methods, and the dialogue pair against the reference (the first method named).
     expect([...new Set(jobs.map((j) => j.method))].sort()).toEqual(["Py-RAG", "Py-RAG~vanilla", "vanilla"]);
     expect(r.stdout).toContain("Py-RAG");
+    // Before the run: what the service says of itself.
+    expect(r.stderr).toContain(`external method pyrag: turn-rag-example 1 at ${example.url}`);
     // The method's calls are the run's (its jobs' and its memory builds'): in its cost and its protocol audit,
     // with the preset's assistant temperature (the method sent none), as vanilla's answers have it.
     const calls = t.db.$client

@@ -341,6 +341,7 @@ export function registerRun(program: Command): void {
         }
         if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
+        await saySevices(db, config, process.stderr);
         // The automatic name stays short (names hold 200 characters): past four entries, a count.
         const label = (v: unknown) =>
           !Array.isArray(v)
@@ -421,4 +422,24 @@ export function registerRun(program: Command): void {
         process.exitCode = 3;
       }
     });
+}
+
+/**
+ * The external methods a new run names, as their services describe themselves (issue 41): said before
+ * the run starts, so a service that is down, or one calling models outside the ledger, is seen at once.
+ */
+async function saySevices(db: ReturnType<typeof getDb>, config: Record<string, unknown>, out: NodeJS.WritableStream): Promise<void> {
+  const { findExternalMethod } = await import("@/lib/assistants/external/store");
+  const { preflight } = await import("@/lib/assistants/external/check");
+  const full = parseExperimentConfig(config);
+  const methods = full.methods.flatMap((m) => findExternalMethod(db, m.name) ?? []);
+  if (!methods.length) return;
+  // Task names map to the input types the method answers (PAL-Bench's three tasks, HiCUPID's questions).
+  const TYPES: Record<string, Array<"query" | "requirement" | "selection" | "dialogue" | "question">> = {
+    requirement: ["query"],
+    solution: ["requirement", "selection"],
+    dialogue: ["dialogue"],
+  };
+  const types = [...new Set(full.tasks.flatMap((t) => TYPES[t] ?? ["question"]))];
+  for (const line of await preflight(methods, types)) out.write(`${line}\n`);
 }

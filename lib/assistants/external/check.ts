@@ -159,3 +159,28 @@ export async function checkMethod(m: ExternalMethod): Promise<CheckReport> {
   }
   return { method: m.name, url: m.url, conforms: violations.length === 0, service, steps, violations };
 }
+
+/**
+ * Before a run: what each external method's service says of itself (GET /, no retry), as lines to show:
+ * a service that does not answer, does not claim a task the run asks, or calls models outside the run.
+ */
+export async function preflight(methods: readonly ExternalMethod[], tasks: readonly TaskType[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const m of methods) {
+    try {
+      const d = await callService(m, { method: "GET", path: "/", schema: describeReply }, { retries: 0, baseMs: 1, maxMs: 1 });
+      const missing = tasks.filter((t) => !d.tasks.includes(t));
+      lines.push(`external method ${m.name}: ${d.name}${d.version ? ` ${d.version}` : ""} at ${m.url}`);
+      if (missing.length) lines.push(`  it does not claim ${missing.join(", ")}: those jobs will likely fail`);
+      if (d.outsideModels.length)
+        lines.push(
+          `  it calls models outside this run (${d.outsideModels.join(", ")}): those calls are outside the ledger, the cost and the audit`,
+        );
+    } catch (e) {
+      lines.push(
+        `external method ${m.name}: ${(e as Error).message.replace(/^external method "[^"]+": /, "")} (is the service running? pal methods check ${m.name})`,
+      );
+    }
+  }
+  return lines;
+}

@@ -11,7 +11,7 @@ import { datasetByName, loadSessions } from "../core/sessions";
 import { importMarkedHicupid } from "@/test/marked-data";
 import type { TaskInput } from "../core/types";
 import { ASSISTANTS } from "../registry";
-import { checkMethod } from "./check";
+import { checkMethod, preflight } from "./check";
 import { externalAssistant } from ".";
 import { RunPausedError } from "@/lib/llm/spend-guard";
 import { openApiDocument } from "./openapi";
@@ -239,6 +239,17 @@ describe("external methods: pal methods check and the OpenAPI document", () => {
     svc.setMode("invent");
     const invented = await checkMethod(findExternalMethod(db, "mine")!);
     expect(invented.violations).toEqual([expect.stringMatching(/answered although all 1 of its model calls failed/)]);
+  });
+
+  it("before a run: names the service, or says it does not answer", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    const ok = await preflight([findExternalMethod(db, "mine")!], ["query", "dialogue"]);
+    expect(ok).toEqual([`external method mine: test-method 1 at ${svc.url}`]);
+    const down = { ...findExternalMethod(db, "mine")!, url: "http://127.0.0.1:9" };
+    const lines = await preflight([down], ["query"]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^external method mine: GET \/: .*\(is the service running\? pal methods check mine\)$/);
   });
 
   it("publishes the protocol as OpenAPI 3.1, the copy in docs/ equal to it", () => {
