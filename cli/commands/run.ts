@@ -341,7 +341,7 @@ export function registerRun(program: Command): void {
         }
         if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
-        await saySevices(db, config, process.stderr);
+        await sayServices(db, config, process.stderr);
         // The automatic name stays short (names hold 200 characters): past four entries, a count.
         const label = (v: unknown) =>
           !Array.isArray(v)
@@ -428,7 +428,7 @@ export function registerRun(program: Command): void {
  * The external methods a new run names, as their services describe themselves (issue 41): said before
  * the run starts, so a service that is down, or one calling models outside the ledger, is seen at once.
  */
-async function saySevices(db: ReturnType<typeof getDb>, config: Record<string, unknown>, out: NodeJS.WritableStream): Promise<void> {
+async function sayServices(db: ReturnType<typeof getDb>, config: Record<string, unknown>, out: NodeJS.WritableStream): Promise<void> {
   const { findExternalMethod } = await import("@/lib/assistants/external/store");
   const { preflight } = await import("@/lib/assistants/external/check");
   const full = parseExperimentConfig(config);
