@@ -209,6 +209,19 @@ describe("external methods: the protocol over HTTP", () => {
   });
 });
 
+describe("external methods: timeouts", () => {
+  it("retries a request that timed out once, as the model client does, however many retries are allowed", async () => {
+    vi.stubEnv("PAL_LLM_RETRIES", "4");
+    const db = await m.palsetDb();
+    register(db);
+    await build(db);
+    svc.setMode("hang");
+    const before = svc.requests.length;
+    await expect(answer(db, INPUTS[0], 1)).rejects.toThrow(/no reply within 1000 ms/);
+    expect(svc.requests.length - before).toBe(2);
+  });
+});
+
 describe("external methods: pal methods check and the OpenAPI document", () => {
   it("passes a conforming method, with every call and task type it claims", async () => {
     const db = await m.palsetDb();

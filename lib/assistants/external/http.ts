@@ -17,16 +17,21 @@ export class ExternalMethodError extends Error {
     message: string,
     /** Whether the same request may succeed if sent again. */
     readonly retryable: boolean,
+    /** The service did not answer within the method's timeout. */
+    readonly timeout = false,
   ) {
     super(message);
     this.name = "ExternalMethodError";
   }
 }
 
-/** The model client's retry policy (PAL_LLM_RETRIES, 1 s doubling, at most 60 s). */
+/**
+ * The model client's retry policy (PAL_LLM_RETRIES, 1 s doubling, at most 60 s), and as there, one retry
+ * at most after a timeout: a service that took the whole timeout once most likely will again.
+ */
 export function defaultPolicy(): RetryOptions {
   const n = Number(envValue("PAL_LLM_RETRIES") ?? 6);
-  return { retries: Number.isInteger(n) && n >= 0 ? n : 6, baseMs: 1000, maxMs: 60_000 };
+  return { retries: Number.isInteger(n) && n >= 0 ? n : 6, baseMs: 1000, maxMs: 60_000, timeoutRetries: 1 };
 }
 
 /** A short, one-line excerpt of what a service said. */
@@ -66,11 +71,11 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
     });
   } catch (e) {
     const err = e as Error;
-    const why =
-      err.name === "TimeoutError"
-        ? `no reply within ${m.timeoutMs} ms`
-        : `${err.message}${(err.cause as Error)?.message ? `: ${(err.cause as Error).message}` : ""}`;
-    throw new ExternalMethodError(`${where}: ${why}`, true);
+    const timedOut = err.name === "TimeoutError";
+    const why = timedOut
+      ? `no reply within ${m.timeoutMs} ms`
+      : `${err.message}${(err.cause as Error)?.message ? `: ${(err.cause as Error).message}` : ""}`;
+    throw new ExternalMethodError(`${where}: ${why}`, true, timedOut);
   }
   let raw: string;
   try {
@@ -78,7 +83,8 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
   } catch (e) {
     if (e instanceof ExternalMethodError) throw new ExternalMethodError(`${where}: ${e.message}`, false);
     const err = e as Error;
-    throw new ExternalMethodError(`${where}: ${err.name === "TimeoutError" ? `no reply within ${m.timeoutMs} ms` : err.message}`, true);
+    const timedOut = err.name === "TimeoutError";
+    throw new ExternalMethodError(`${where}: ${timedOut ? `no reply within ${m.timeoutMs} ms` : err.message}`, true, timedOut);
   }
   if (!res.ok) {
     const s = res.status;
@@ -117,6 +123,7 @@ export async function callService<T>(
   stop: () => Error | null = () => null,
 ): Promise<T> {
   // withRetries retries every non-HTTP error: a failure no retry can help leaves it as a value.
+  let timeouts = 0;
   const r = await withRetries<T | Final>(
     async () => {
       try {
@@ -125,6 +132,7 @@ export async function callService<T>(
         const fatal = stop();
         if (fatal) return new Final(fatal);
         if (e instanceof ExternalMethodError && !e.retryable) return new Final(e);
+        if (e instanceof ExternalMethodError && e.timeout && ++timeouts > (policy.timeoutRetries ?? Infinity)) return new Final(e);
         throw e;
       }
     },
