@@ -113,6 +113,27 @@ describe("pal methods, and the Python example run beside vanilla", () => {
     // Each task's jobs for both methods, and the dialogue pair against the reference (the first method named).
     expect([...new Set(jobs.map((j) => j.method))].sort()).toEqual(["Py-RAG", "Py-RAG~vanilla", "vanilla"]);
     expect(r.stdout).toContain("Py-RAG");
+    // --reference names it by its name; the config names it by its label, as its results.
+    const dry = await pal(
+      "run",
+      "--preset",
+      "mem-pal",
+      "--method",
+      "vanilla,pyrag",
+      "--reference",
+      "pyrag",
+      "--users",
+      "0000",
+      "--dataset",
+      "PAL-Set demo (zh)",
+      "--dry-run",
+      "--json",
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).config).toMatchObject({
+      reference: "Py-RAG",
+      methods: [{ name: "vanilla" }, { name: "pyrag", label: "Py-RAG" }],
+    });
     // Before the run: what the service says of itself.
     expect(r.stderr).toContain(`external method pyrag: turn-rag-example 1 at ${example.url}`);
     // The method's calls are the run's (its jobs' and its memory builds'): in its cost and its protocol audit,

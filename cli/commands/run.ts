@@ -266,7 +266,10 @@ export function registerRun(program: Command): void {
           ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
           ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
           ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
-          ...(o.reference ? { reference: o.reference } : {}),
+          // An external method is named in results by its registered label, the reference too.
+          ...(o.reference
+            ? { reference: (withRegisteredLabels(db, [{ name: o.reference }])[0] as { label?: string }).label ?? o.reference }
+            : {}),
           ...(o.retriever ? { retriever: o.retriever } : {}),
           ...(o.batchJudge ? { judgeBatch: true } : {}),
           ...(o.maxCalls || o.maxUsd
