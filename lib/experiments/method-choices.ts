@@ -77,3 +77,13 @@ export function withRegisteredLabels(db: Db, methods: unknown[]): unknown[] {
     return spec.label || !label || label === spec.name ? m : { ...spec, label };
   });
 }
+
+/** A config whose external methods (and reference) are named by their registered labels (see withRegisteredLabels). */
+export function withRegisteredLabelsIn<C>(db: Db, config: C): C {
+  const c = config as { methods?: unknown; reference?: unknown } | null;
+  if (!c || typeof c !== "object" || !Array.isArray(c.methods)) return config;
+  const methods = withRegisteredLabels(db, c.methods);
+  const ref =
+    typeof c.reference === "string" ? (withRegisteredLabels(db, [{ name: c.reference }])[0] as { label?: string }).label : undefined;
+  return { ...c, methods, ...(ref ? { reference: ref } : {}) } as C;
+}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { listExternalMethods, findExternalMethod } from "@/lib/assistants/external/store";
 import { addMethodForm, checkMethodForm, removeMethodForm } from "./method-forms";
-import { knownMethod, methodChoices, withRegisteredLabels } from "./method-choices";
+import { knownMethod, methodChoices, withRegisteredLabels, withRegisteredLabelsIn } from "./method-choices";
 
 const form = (o: Record<string, string>) => {
   const f = new FormData();
@@ -45,6 +45,12 @@ describe("Admin → Methods forms, and registered methods among the choices", ()
       { name: "labrag", label: "Lab-RAG" },
       { name: "vanilla" },
     ]);
+    // A launch from the web: the methods and the reference by their labels.
+    expect(withRegisteredLabelsIn(db, { methods: [{ name: "labrag" }], reference: "labrag", tasks: ["solution"] })).toEqual({
+      methods: [{ name: "labrag", label: "Lab-RAG" }],
+      reference: "Lab-RAG",
+      tasks: ["solution"],
+    });
     await expect(checkMethodForm(db, form({ name: "nosuch" }))).rejects.toThrow(/no external method/);
     expect(removeMethodForm(db, form({ name: "labrag" }))).toEqual({ ok: "Removed labrag." });
     expect(() => removeMethodForm(db, form({ name: "labrag" }))).toThrow(/no external method/);

@@ -13,7 +13,7 @@ import { dryRun } from "./dry-run";
 import { cancelExperiment, getExperimentRow, pauseExperiment, resumeExperiment } from "./control";
 import { cancelJudgeBatches, settleCancelledBatches } from "./judge-batch";
 import { ModelClient } from "@/lib/llm/client";
-import { knownMethod, withRegisteredLabels } from "./method-choices";
+import { knownMethod, withRegisteredLabelsIn } from "./method-choices";
 import { requireModels } from "./required-models";
 import { startFromKindPreset } from "./presets";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
@@ -42,12 +42,6 @@ function datasetKindOf(db: Db, id: number): string {
   return db.select({ kind: datasets.kind }).from(datasets).where(eq(datasets.id, id)).get()?.kind ?? "";
 }
 
-/** A registered external method without a label in the config gets its registered label (it names its results). */
-function withMethodLabels<C>(db: Db, config: C): C {
-  const methods = (config as { methods?: unknown } | null)?.methods;
-  return Array.isArray(methods) ? { ...config, methods: withRegisteredLabels(db, methods) } : config;
-}
-
 /** The largest launch body the route reads: a config of the limits' size is a few KB (413 beyond). */
 export const LAUNCH_BODY_LIMIT = 64 * 1024;
 
@@ -61,7 +55,7 @@ export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   // With `preset`, the browser sends only what differs from it; merged here (presets.ts applyPreset). Without
   // one, a PAL-Set or HiCUPID run starts from its kind's preset all the same (issue 31): the config overrides
   // only what it names. `preset: "none"` is the way to the project's defaults.
-  const config = withMethodLabels(db, startFromKindPreset(b.config, datasetKindOf(db, b.datasetId)));
+  const config = withRegisteredLabelsIn(db, startFromKindPreset(b.config, datasetKindOf(db, b.datasetId)));
   if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod(db)) };
   requireModels(db, config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
