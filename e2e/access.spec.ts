@@ -170,6 +170,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) 
   "(app)/admin/users": { roles: ["admin"], sample: () => "/admin/users" },
   "(app)/admin/models": { roles: ["admin"], sample: () => "/admin/models" },
   "(app)/admin/settings": { roles: ["admin"], sample: () => "/admin/settings" },
+  "(app)/admin/methods": { roles: ["admin"], sample: () => "/admin/methods" },
   "(app)/memory": { roles: ["admin", "researcher"], sample: () => "/memory" },
   "(app)/memory/[versionId]": { roles: ["admin", "researcher"], sample: () => "/memory/999999", status: 404 },
   "(app)/memory/calls": { roles: ["admin", "researcher"], sample: () => "/memory/calls?key=00", status: 404 },

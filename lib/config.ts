@@ -114,6 +114,12 @@ export const ENV_VARS = [
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {
+    name: "PAL_METHOD_ENDPOINT",
+    default: "http://127.0.0.1:<a free port>",
+    description:
+      "Where the run's model endpoint for external methods listens, as the method reaches it (e.g. http://10.0.0.5:3169 for a method on another machine); still behind each request's own key.",
+  },
+  {
     name: "PAL_LLM_RETRIES",
     default: "6",
     description: "Retries of a model request after a transient failure (429, 5xx, timeout, dropped connection).",

@@ -21,6 +21,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   { name: "memory", commands: ["memory"], load: async () => (await import("./memory")).registerMemory },
   { name: "models", commands: ["models"], load: async () => (await import("./models")).registerModels },
   { name: "campaign", commands: ["campaign"], load: async () => (await import("./campaign")).registerCampaign },
+  { name: "methods", commands: ["methods"], load: async () => (await import("./methods")).registerMethods },
   { name: "run", commands: ["run"], load: async () => (await import("./run")).registerRun },
   { name: "table", commands: ["table"], load: async () => (await import("./table")).registerTable },
   { name: "bundle", commands: ["bundle"], load: async () => (await import("./bundle")).registerBundle },

@@ -139,7 +139,17 @@ export function registerMemory(program: Command): void {
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const { ASSISTANTS } = await import("@/lib/assistants/registry");
-      const rows = ASSISTANTS.map((a) => ({ id: a.id, label: a.label, description: a.description, entryKinds: a.entryKinds }));
+      const { listExternalMethods } = await import("@/lib/assistants/external/store");
+      const rows = [
+        ...ASSISTANTS.map((a) => ({ id: a.id, label: a.label, description: a.description, entryKinds: [...a.entryKinds] })),
+        // Registered external methods (pal methods add): their entry kinds are what they hand back.
+        ...listExternalMethods(getDb()).map((m) => ({
+          id: m.name,
+          label: m.label,
+          description: `External method served at ${m.url}`,
+          entryKinds: [],
+        })),
+      ];
       if (o.json) return void console.log(JSON.stringify(rows));
       // One column as wide as the longest id (h2memory-no-background is 22), so the descriptions line up.
       const width = Math.max(...rows.map((r) => r.id.length)) + 2;

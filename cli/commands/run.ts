@@ -14,7 +14,7 @@ import { experimentProgress } from "@/lib/experiments/progress";
 import { interruptRun, resumeExperiment, getExperimentRow } from "@/lib/experiments/control";
 import { runStatusLabel } from "@/lib/run-status";
 import { productionDeps } from "@/lib/experiments/deps";
-import { knownMethod } from "@/lib/experiments/method-choices";
+import { knownMethod, withRegisteredLabels } from "@/lib/experiments/method-choices";
 import { requireModels } from "@/lib/experiments/required-models";
 import { dryRunTable, progressLine, resultsTable } from "@/lib/experiments/format";
 import { parseExperimentConfig } from "@/lib/experiments/config";
@@ -270,13 +270,21 @@ export function registerRun(program: Command): void {
         const flags = {
           // Each method named keeps its options from --config's (and then the preset's) method of that name.
           ...(o.method
-            ? { methods: list(o.method).map((name) => mergeMethod(Array.isArray(file.methods) ? file.methods : [], { name })) }
+            ? {
+                methods: withRegisteredLabels(
+                  db,
+                  list(o.method).map((name) => mergeMethod(Array.isArray(file.methods) ? file.methods : [], { name })),
+                ),
+              }
             : {}),
           ...(o.task ? { tasks: list(o.task) } : {}),
           ...(o.users ? { users: o.users.trim() === "all" ? "all" : list(o.users) } : {}),
           ...(o.repeats ? { repeats: int(o.repeats, "--repeats") } : {}),
           ...(o.seed ? { seed: int(o.seed, "--seed") } : {}),
-          ...(o.reference ? { reference: o.reference } : {}),
+          // An external method is named in results by its registered label, the reference too.
+          ...(o.reference
+            ? { reference: (withRegisteredLabels(db, [{ name: o.reference }])[0] as { label?: string }).label ?? o.reference }
+            : {}),
           ...(o.retriever ? { retriever: o.retriever } : {}),
           ...(o.batchJudge ? { judgeBatch: true } : {}),
           ...(o.maxCalls || o.maxUsd
@@ -331,7 +339,7 @@ export function registerRun(program: Command): void {
             );
             return;
           }
-          const d = dryRun(db, ds.id, config, knownMethod());
+          const d = dryRun(db, ds.id, config, knownMethod(db));
           process.stdout.write(
             o.json
               ? JSON.stringify({
@@ -353,6 +361,7 @@ export function registerRun(program: Command): void {
         }
         if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
+        await sayServices(db, config, process.stderr);
         // The automatic name stays short (names hold 200 characters): past four entries, a count.
         const label = (v: unknown) =>
           !Array.isArray(v)
@@ -364,7 +373,7 @@ export function registerRun(program: Command): void {
           name: o.name ?? `${o.dataset}: ${preset ? `${preset.label}, ` : ""}${label(config.methods)} × ${label(config.tasks)}`,
           datasetId: ds.id,
           config,
-          knownMethod: knownMethod(),
+          knownMethod: knownMethod(db),
           limits: o.overLimit ? "override" : "enforce",
         }).id;
         process.stderr.write(`experiment ${id} created\n`);
@@ -433,4 +442,24 @@ export function registerRun(program: Command): void {
         process.exitCode = 3;
       }
     });
+}
+
+/**
+ * The external methods a new run names, as their services describe themselves (issue 41): said before
+ * the run starts, so a service that is down, or one calling models outside the ledger, is seen at once.
+ */
+async function sayServices(db: ReturnType<typeof getDb>, config: Record<string, unknown>, out: NodeJS.WritableStream): Promise<void> {
+  const { findExternalMethod } = await import("@/lib/assistants/external/store");
+  const { preflight } = await import("@/lib/assistants/external/check");
+  const full = parseExperimentConfig(config);
+  const methods = full.methods.flatMap((m) => findExternalMethod(db, m.name) ?? []);
+  if (!methods.length) return;
+  // Task names map to the input types the method answers (PAL-Bench's three tasks, HiCUPID's questions).
+  const TYPES: Record<string, Array<"query" | "requirement" | "selection" | "dialogue" | "question">> = {
+    requirement: ["query"],
+    solution: ["requirement", "selection"],
+    dialogue: ["dialogue"],
+  };
+  const types = [...new Set(full.tasks.flatMap((t) => TYPES[t] ?? ["question"]))];
+  for (const line of await preflight(methods, types)) out.write(`${line}\n`);
 }

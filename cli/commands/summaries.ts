@@ -11,6 +11,7 @@ export const SUMMARIES = {
   metrics: "compute the papers' scores from files (no database needed)",
   memory: "build and inspect the memories of the assistant methods",
   models: "the defined endpoints and the model of each role (list, add, set, check)",
+  methods: "external memory methods served over HTTP (list, add, remove, check, openapi)",
   campaign: "human-evaluation campaigns",
   run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
   table: "an experiment's paper tables (Mem-PAL Tables 2-3, HiCUPID Table 3) as LaTeX, Markdown or CSV, beside the published rows",

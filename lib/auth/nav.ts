@@ -10,6 +10,7 @@ export const NAV_ITEMS: Array<{ href: string; label: string; roles: Role[] }> = 
   { href: "/agreement", label: "Agreement", roles: ["admin", "researcher"] },
   { href: "/admin/users", label: "Admin", roles: ["admin"] },
   { href: "/admin/models", label: "Models", roles: ["admin"] },
+  { href: "/admin/methods", label: "Methods", roles: ["admin"] },
   { href: "/admin/settings", label: "Settings", roles: ["admin"] },
 ];
 

@@ -2,14 +2,19 @@
  * The methods an experiment may name: the assistant registry's methods (lib/assistants) and HiCUPID's
  * context settings (lib/tasks/hicupid). One list for the config check and for the browser's choices.
  */
-import { ASSISTANTS } from "@/lib/assistants/registry";
+import type { Db } from "@/db/client";
+import { ASSISTANTS, findAssistant } from "@/lib/assistants/registry";
+import { listExternalMethods } from "@/lib/assistants/external/store";
 import { parseOptions } from "@/lib/assistants/core/context";
 import { InvalidInputError } from "@/lib/errors";
 import { CONTEXT_SETTINGS, isContextSetting } from "@/lib/tasks/hicupid/settings";
 import type { MethodCheck } from "./plan";
 
-/** The methods experiments accept: the registry's methods and HiCUPID's context settings, with valid options. */
-export function knownMethod(): MethodCheck {
+/**
+ * The methods experiments accept: the registry's methods, the external methods registered in `db`
+ * (lib/assistants/external) and HiCUPID's context settings, with valid options.
+ */
+export function knownMethod(db?: Db): MethodCheck {
   return (m, where) => {
     if (isContextSetting(m.name)) {
       const r = CONTEXT_SETTINGS[m.name].options.safeParse(m.options ?? {});
@@ -17,9 +22,10 @@ export function knownMethod(): MethodCheck {
         throw new InvalidInputError(`${where}.options.${r.error.issues[0].path.join(".") || "(root)"}: ${r.error.issues[0].message}`);
       return;
     }
-    const a = ASSISTANTS.find((x) => x.id === m.name);
+    const external = db ? listExternalMethods(db).map((x) => x.name) : [];
+    const a = ASSISTANTS.find((x) => x.id === m.name) ?? (db && external.includes(m.name) ? findAssistant(db, m.name) : undefined);
     if (!a) {
-      const all = [...ASSISTANTS.map((x) => x.id), ...Object.keys(CONTEXT_SETTINGS)];
+      const all = [...ASSISTANTS.map((x) => x.id), ...external, ...Object.keys(CONTEXT_SETTINGS)];
       throw new InvalidInputError(`${where}.name: unknown method "${m.name}" (available: ${all.join(", ")})`);
     }
     try {
@@ -45,10 +51,39 @@ export function methodNames(methods: ReadonlyArray<{ name: string; label?: strin
   return Object.fromEntries(methods.map((m) => [m.label ?? m.name, methodDisplayName(m)]));
 }
 
-/** The methods a user may pick in the browser, with their display names and the data set kinds they apply to. */
-export function methodChoices(): Array<{ name: string; label: string; kinds: Array<"palset" | "hicupid"> }> {
+/** The methods a user may pick in the browser (external ones when `db` is given), with their display names and data set kinds. */
+export function methodChoices(db?: Db): Array<{ name: string; label: string; kinds: Array<"palset" | "hicupid"> }> {
   return [
     ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
+    ...(db ? listExternalMethods(db) : []).map((m) => ({
+      name: m.name,
+      label: m.label,
+      kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid">,
+    })),
     ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
   ];
+}
+
+/**
+ * Methods named on a command line, an external method given its registered label (so results and tables
+ * name it by that label) unless the config gives it one.
+ */
+export function withRegisteredLabels(db: Db, methods: unknown[]): unknown[] {
+  const labels = new Map(listExternalMethods(db).map((m) => [m.name, m.label]));
+  return methods.map((m) => {
+    if (!m || typeof m !== "object" || typeof (m as { name?: unknown }).name !== "string") return m;
+    const spec = m as { name: string; label?: string };
+    const label = labels.get(spec.name);
+    return spec.label || !label || label === spec.name ? m : { ...spec, label };
+  });
+}
+
+/** A config whose external methods (and reference) are named by their registered labels (see withRegisteredLabels). */
+export function withRegisteredLabelsIn<C>(db: Db, config: C): C {
+  const c = config as { methods?: unknown; reference?: unknown } | null;
+  if (!c || typeof c !== "object" || !Array.isArray(c.methods)) return config;
+  const methods = withRegisteredLabels(db, c.methods);
+  const ref =
+    typeof c.reference === "string" ? (withRegisteredLabels(db, [{ name: c.reference }])[0] as { label?: string }).label : undefined;
+  return { ...c, methods, ...(ref ? { reference: ref } : {}) } as C;
 }

@@ -13,7 +13,7 @@ import { dryRun } from "./dry-run";
 import { cancelExperiment, getExperimentRow, pauseExperiment, resumeExperiment } from "./control";
 import { cancelJudgeBatches, settleCancelledBatches } from "./judge-batch";
 import { ModelClient } from "@/lib/llm/client";
-import { knownMethod } from "./method-choices";
+import { knownMethod, withRegisteredLabelsIn } from "./method-choices";
 import { requireModels } from "./required-models";
 import { startFromKindPreset } from "./presets";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
@@ -55,11 +55,11 @@ export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   // With `preset`, the browser sends only what differs from it; merged here (presets.ts applyPreset). Without
   // one, a PAL-Set or HiCUPID run starts from its kind's preset all the same (issue 31): the config overrides
   // only what it names. `preset: "none"` is the way to the project's defaults.
-  const config = startFromKindPreset(b.config, datasetKindOf(db, b.datasetId));
-  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod()) };
+  const config = withRegisteredLabelsIn(db, startFromKindPreset(b.config, datasetKindOf(db, b.datasetId)));
+  if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod(db)) };
   requireModels(db, config);
   const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod() });
+  const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod(db) });
   wakePreparer();
   return { experiment: { ...created, status: "preparing" as const } };
 }

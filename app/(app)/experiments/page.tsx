@@ -32,7 +32,7 @@ export default async function ExperimentsPage() {
         <NewExperimentForm
           datasets={dsList}
           tasks={tasks}
-          methods={methodChoices()}
+          methods={methodChoices(db)}
           presets={presetOptions(methodDisplayName)}
           judgeBatchApi={judgeEndpointsBatchApi(db)}
         />

@@ -5,6 +5,7 @@ import { requireRole } from "@/lib/auth/session";
 import { listMemoryVersions } from "@/lib/memory/versions";
 import { listDatasets } from "@/lib/datasets/palset/queries";
 import { ASSISTANTS } from "@/lib/assistants/registry";
+import { listExternalMethods } from "@/lib/assistants/external/store";
 import { listMemoryBuilds, sameBuildWork, type MemoryBuild } from "@/lib/assistants/core/build-jobs";
 import { EmptyState, PageHeader } from "@/components/shell/PageHeader";
 import { BuildMemoryForm } from "@/components/memory/BuildMemoryForm";
@@ -19,7 +20,11 @@ export default async function MemoryPage() {
   const rows = listMemoryVersions(db);
   const builds = listMemoryBuilds(db, 10);
   const datasets = listDatasets(db).map((d) => ({ id: d.id, name: d.name }));
-  const methods = ASSISTANTS.map((a) => ({ id: a.id, label: a.label }));
+  // Registered external methods build here too (their entries, when handed back, are inspected like any method's).
+  const methods = [
+    ...ASSISTANTS.map((a) => ({ id: a.id, label: a.label })),
+    ...listExternalMethods(db).map((m) => ({ id: m.name, label: m.label })),
+  ];
   return (
     <>
       <PageHeader

@@ -9,7 +9,7 @@ import { InvalidInputError } from "@/lib/errors";
 import type { ModelClient, RoleParams } from "@/lib/llm/client";
 import { findMemoryVersion, listSteps, settingsKeyOf } from "@/lib/memory/versions";
 import { checkRetrieverKind, memorySettings, parseOptions } from "./context";
-import { getAssistant } from "../registry";
+import { findAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import type { BuildSharedPart, CallRange } from "./types";
 
@@ -49,8 +49,7 @@ export type EstimateBuildInput = {
  * The memory versions these users would be built into (as buildMemory opens them). Null when a build
  * role has no model configured: then no version can match (and a launch is refused anyway).
  */
-function settingsKey(i: EstimateBuildInput): string | null {
-  const a = getAssistant(i.method);
+function settingsKey(a: ReturnType<typeof findAssistant>, i: EstimateBuildInput): string | null {
   try {
     return settingsKeyOf(
       memorySettings(a, parseOptions(a, i.options), checkRetrieverKind(i.retriever), i.dataset.language, i.llm, i.roleParams),
@@ -62,11 +61,11 @@ function settingsKey(i: EstimateBuildInput): string | null {
 }
 
 export function estimateMemoryBuild(db: Db, i: EstimateBuildInput): MemoryBuildEstimate {
-  const a = getAssistant(i.method);
+  const a = findAssistant(db, i.method);
   const options = parseOptions(a, i.options);
   const retrieverKind = checkRetrieverKind(i.retriever);
   const out: MemoryBuildEstimate = { method: a.id, users: i.users.length, usersBuilt: 0, calls: {}, exact: true, note: null, shared: [] };
-  const key = a.buildRoles.length ? settingsKey(i) : null;
+  const key = a.buildRoles.length ? settingsKey(a, i) : null;
   for (const userKey of i.users) {
     const sessions = loadSessions(db, i.dataset, userKey);
     const v = key ? findMemoryVersion(db, { datasetId: i.dataset.id, userKey, method: a.id, settingsKey: key }) : null;

@@ -12,7 +12,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { SpendGuard } from "@/lib/llm/spend-guard";
 import { pidAlive } from "@/lib/lease-holder";
 import { buildMemory, type BuildProgress } from "./build";
-import { getAssistant } from "../registry";
+import { findAssistant } from "../registry";
 import { datasetById, loadSessions, resolveUsers } from "./sessions";
 
 export type MemoryBuild = {
@@ -40,7 +40,7 @@ export type StartBuildRequest = { datasetId: number; method: string; users?: str
  */
 export function startMemoryBuild(db: Db, req: StartBuildRequest, makeClient: () => ModelClient = () => ModelClient.create(db)): number {
   const dataset = datasetById(db, req.datasetId);
-  const method = getAssistant(req.method).id;
+  const method = findAssistant(db, req.method).id;
   const users = resolveUsers(db, dataset, req.users?.length ? req.users : undefined);
   const same = db
     .select({ id: memoryBuilds.id, users: memoryBuilds.users })

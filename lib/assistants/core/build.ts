@@ -5,7 +5,7 @@ import { ModelCallError } from "@/lib/llm/errors";
 import { beginStep, finishStep, getMemoryVersion, listSteps, openMemoryVersion, setVersionStatus } from "@/lib/memory/versions";
 import { acquireVersion, builderId, claimVersionNow, type LeaseOptions, type VersionLease } from "@/lib/memory/lease";
 import { MemoryWriter } from "@/lib/memory/store";
-import { getAssistant } from "../registry";
+import { findAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { BuildContext, Session } from "./types";
@@ -64,7 +64,7 @@ export type BuildOptions = MethodSetup & {
  * recorded as failed (the version too) and the user's build stops there; the next run resumes it.
  */
 export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildResult[]> {
-  const a = getAssistant(o.method);
+  const a = findAssistant(db, o.method);
   const options = parseOptions(a, o.options);
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;
@@ -87,7 +87,7 @@ async function buildUser(
   retrieverKind: ReturnType<typeof checkRetrieverKind>,
   settings: Record<string, unknown>,
 ): Promise<UserBuildResult> {
-  const a = getAssistant(o.method);
+  const a = findAssistant(db, o.method);
   const builder = builderId();
   const withLease = async (prepared: Prepared, lease: VersionLease) => {
     try {
@@ -116,7 +116,7 @@ type Prepared = { sessions: Session[]; versionId: number; sessionsDone: number }
 function prepare(
   db: Db,
   o: BuildOptions,
-  a: ReturnType<typeof getAssistant>,
+  a: ReturnType<typeof findAssistant>,
   userKey: string,
   settings: Record<string, unknown>,
 ): Prepared {
@@ -144,7 +144,7 @@ type VersionBuild = {
   held: () => boolean;
 };
 
-async function buildVersion(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, v: VersionBuild): Promise<UserBuildResult> {
+async function buildVersion(db: Db, o: BuildOptions, a: ReturnType<typeof findAssistant>, v: VersionBuild): Promise<UserBuildResult> {
   const { userKey, sessions, version, options, retrieverKind, held } = v;
   const llm = o.llm.withOrigin({ memoryVersionId: version.id });
   const complete = new Set(
@@ -234,7 +234,7 @@ type StepEnv = {
 /** What every build call of a method sees, without the memory (a prefetch writes nothing). */
 function buildContext(
   o: BuildOptions,
-  a: ReturnType<typeof getAssistant>,
+  a: ReturnType<typeof findAssistant>,
   env: Pick<StepEnv, "llm" | "options" | "retrieverKind" | "userKey">,
 ): Omit<BuildContext<unknown>, "memory" | "seq"> {
   return {
@@ -249,7 +249,7 @@ function buildContext(
 }
 
 /** The two phases of one session (see lib/memory/README.md): logs at seq, dialogue at seq + 1. */
-async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof getAssistant>, env: StepEnv, session: Session): Promise<void> {
+async function buildSession(db: Db, o: BuildOptions, a: ReturnType<typeof findAssistant>, env: StepEnv, session: Session): Promise<void> {
   const ctx = (at: number): BuildContext<unknown> => ({
     ...buildContext(o, a, env),
     memory: new MemoryWriter(db, env.versionId, at, env.stepId),

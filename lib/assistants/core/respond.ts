@@ -5,7 +5,7 @@ import type { ModelClient } from "@/lib/llm/client";
 import type { Origin } from "@/lib/llm/ledger";
 import { MemorySnapshot } from "@/lib/memory/store";
 import { findMemoryVersionId, listSteps, settingsKeyOf } from "@/lib/memory/versions";
-import { getAssistant } from "../registry";
+import { findAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { RespondContext, RespondResult, Session, TaskInput } from "./types";
@@ -32,7 +32,7 @@ export type RespondOptions = MethodSetup & {
  * respond() with the memory as it stands for session `seq` and that session's logs.
  */
 export async function respondInSession(db: Db, o: RespondOptions): Promise<RespondResult> {
-  const a = getAssistant(o.method);
+  const a = findAssistant(db, o.method);
   const options = parseOptions(a, o.options);
   const retrieverKind = checkRetrieverKind(o.retriever);
   const language = o.dataset.language;

@@ -3,13 +3,13 @@ import { NotFoundError } from "@/lib/errors";
 import type { ModelClient } from "@/lib/llm/client";
 import { findMemoryVersion, settingsKeyOf, type MemoryVersion } from "@/lib/memory/versions";
 import { showMemory, type ShownEntry } from "@/lib/memory/show";
-import { getAssistant } from "../registry";
+import { findAssistant } from "../registry";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, type MethodSetup } from "./context";
 
 /** The memory version these settings build (the same lookup the builder and respond use). */
 export function memoryVersionFor(db: Db, o: MethodSetup & { dataset: DatasetRef; userKey: string; llm: ModelClient }): MemoryVersion {
-  const a = getAssistant(o.method);
+  const a = findAssistant(db, o.method);
   const settings = memorySettings(a, parseOptions(a, o.options), checkRetrieverKind(o.retriever), o.dataset.language, o.llm, o.roleParams);
   const v = findMemoryVersion(db, { datasetId: o.dataset.id, userKey: o.userKey, method: a.id, settingsKey: settingsKeyOf(settings) });
   if (!v)

@@ -35,7 +35,7 @@ export default async function NewCampaignPage() {
         users={assignableUsers(db)}
         paperSample={PAPER_SAMPLE}
         experiments={experimentSourceChoices(db)}
-        methodLabels={Object.fromEntries(methodChoices().map((m) => [m.name, m.label]))}
+        methodLabels={Object.fromEntries(methodChoices(db).map((m) => [m.name, m.label]))}
       />
     </>
   );

@@ -1,0 +1,29 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { runAction, type ActionResult } from "@/lib/auth/action";
+import { addMethodForm, checkMethodForm, removeMethodForm } from "@/lib/experiments/method-forms";
+import type { CheckReport } from "@/lib/assistants/external/check";
+
+export type MethodActionState = ActionResult<{ ok?: string }>;
+export type CheckActionState = ActionResult<{ report?: CheckReport }>;
+
+export async function addMethodAction(_prev: MethodActionState, form: FormData): Promise<MethodActionState> {
+  return runAction(["admin"], () => {
+    const r = addMethodForm(getDb(), form);
+    revalidatePath("/admin/methods");
+    return r;
+  });
+}
+
+export async function removeMethodAction(_prev: MethodActionState, form: FormData): Promise<MethodActionState> {
+  return runAction(["admin"], () => {
+    const r = removeMethodForm(getDb(), form);
+    revalidatePath("/admin/methods");
+    return r;
+  });
+}
+
+export async function checkMethodAction(_prev: unknown, form: FormData): Promise<CheckActionState> {
+  return runAction(["admin"], () => checkMethodForm(getDb(), form));
+}

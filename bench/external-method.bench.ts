@@ -1,0 +1,120 @@
+/**
+ * Issue 41: the CPU this process spends per model call an external method makes through the run's
+ * endpoint (lib/assistants/external/endpoint.ts: HTTP in, the model handle, HTTP out), beside the same
+ * call made by a built-in method (ctx.llm.chat). The method is a separate process (as a lab's service
+ * is); the fake model server (TEST DOUBLE) runs on its own thread and its CPU is subtracted. Both sides
+ * send N distinct prompts from 4 callers (each waits for its reply) on an empty cache. Target: within 1.2x.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { openDb } from "@/db/client";
+import { ModelClient } from "@/lib/llm/client";
+import { openGrant } from "@/lib/assistants/external/endpoint";
+import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
+
+const N = 400;
+const CONCURRENCY = 4;
+
+/** A stand-in for the method's process: N chat calls to the run's endpoint, 4 at a time. */
+const METHOD = `
+const [baseUrl, key, n, c] = process.argv.slice(1);
+let i = 0;
+async function lane() {
+  while (i < Number(n)) {
+    const k = i++;
+    const r = await fetch(baseUrl + "/chat/completions", { method: "POST", headers: { authorization: "Bearer " + key, "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "external request " + k + " " + "x".repeat(200 + k) }] }) });
+    if (!r.ok) throw new Error("HTTP " + r.status + " " + (await r.text()));
+    await r.json();
+  }
+}
+Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+`;
+
+/** The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body. */
+async function bareHopCpu(): Promise<number> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const j = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: unknown[] };
+      const text = JSON.stringify({ choices: [{ message: { content: String(j.messages.length) } }] });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const u0 = process.cpuUsage();
+  await runMethod(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, "none");
+  const u = process.cpuUsage(u0);
+  await new Promise((r) => server.close(r));
+  return (u.user + u.system) / 1000;
+}
+
+function runMethod(baseUrl: string, key: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(N), String(CONCURRENCY)], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the method process exited with ${code}`))));
+  });
+}
+
+export default async function bench() {
+  const fake = await startFakeOpenAIThread({ latencyMs: 20, responder: "ok" });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-ext-"));
+  process.env.OPENAI_BASE_URL = fake.baseURL;
+  process.env.OPENAI_API_KEY = "bench";
+  process.env.PAL_MODEL_ASSISTANT = "fake";
+  const db = openDb(path.join(dir, "bench.db"));
+  const cpu = async () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000 - ((await fake.cpuMs()) ?? 0);
+  };
+  try {
+    const client = ModelClient.create(db, { concurrency: { assistant: CONCURRENCY } });
+    // Warm-up (module loading, the first statements): not measured.
+    await client.chat({ messages: [{ role: "user", content: "warm-up" }], purpose: "bench.warm" });
+    let c0 = await cpu();
+    let t = performance.now();
+    // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
+    let next = 0;
+    const lane = async () => {
+      while (next < N) {
+        const k = next++;
+        await client.chat({
+          messages: [{ role: "user", content: `built-in request ${k} ${"x".repeat(200 + k)}` }],
+          purpose: "bench.builtin",
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
+
+    const g = await openGrant(client, "bench");
+    c0 = await cpu();
+    t = performance.now();
+    await runMethod(g.access.baseUrl, g.access.apiKey);
+    const external = { cpu: (await cpu()) - c0, ms: performance.now() - t };
+    g.close();
+    if (g.grant.calls !== N) throw new Error(`the endpoint served ${g.grant.calls} of ${N} calls`);
+
+    const hop = await bareHopCpu();
+    const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
+    console.log(`built-in method (ctx.llm.chat), ${N} calls, ${CONCURRENCY} in flight: ${per(builtin)}, ${Math.round(builtin.ms)} ms wall`);
+    console.log(
+      `external method via the run's endpoint:             ${per(external)}, ${Math.round(external.ms)} ms wall  (${(external.cpu / builtin.cpu).toFixed(2)}x the built-in's CPU; target <= 1.2x)`,
+    );
+    console.log(
+      `a bare Node HTTP server, same requests:             ${((hop / N) * 1000).toFixed(0)} µs CPU/request (the hop's floor: ${(hop / builtin.cpu).toFixed(2)}x of a built-in call)`,
+    );
+  } finally {
+    db.$client.close();
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

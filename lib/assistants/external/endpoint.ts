@@ -1,0 +1,246 @@
+/**
+ * The run's OpenAI-compatible endpoint for external methods: POST /v1/chat/completions, POST
+ * /v1/embeddings and GET /v1/models on loopback, served by the process that runs the method (`pal run`,
+ * the app's worker). Each key is a grant for one request PAL Studio makes to the method (a session's
+ * phase, an answer): its calls go through that job's (or memory version's) model handle, so the cache,
+ * retries, limits, spend cap, ledger (origin and purpose "<method>.llm"), the role's parameters and the
+ * protocol audit cover them. The key is refused as soon as that request is answered; the endpoints' real
+ * keys never leave this process.
+ */
+import http from "node:http";
+import crypto from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import type { ModelClient } from "@/lib/llm/client";
+import { RunPausedError } from "@/lib/llm/spend-guard";
+import { envValue } from "@/lib/config";
+import { InvalidInputError } from "@/lib/errors";
+import type { Usage } from "@/lib/llm/client-types";
+import type { ChatMessage } from "@/lib/llm/types";
+import type { LlmAccess } from "./protocol";
+
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** What a grant's calls go through: the job's model handle (a ModelClient), or the check's placeholder model. */
+export type GrantModel = {
+  chat(o: {
+    messages: ChatMessage[];
+    purpose: string;
+    params?: Record<string, unknown>;
+    maxTokens?: number;
+    schema?: z.ZodType<unknown>;
+  }): Promise<{ text: string; cacheKey: string; usage: Usage }>;
+  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
+};
+
+/** What one key may do, and what its calls did. */
+export type Grant = {
+  llm: GrantModel;
+  method: string;
+  /** Logical calls made (cache hits included). */
+  calls: number;
+  /** Cache keys of the chat calls: the entries the request hands back are linked to them. */
+  callKeys: string[];
+  /** A failure that ends the request whatever the method does with it (the run paused on its spend cap). */
+  fatal: Error | null;
+};
+
+const grants = new Map<string, Grant>();
+let listening: Promise<string> | null = null;
+
+const content = z.union([z.string(), z.array(z.object({ type: z.literal("text"), text: z.string() })).max(100)]);
+const chatBody = z.object({
+  model: z.string().max(200).optional(),
+  messages: z
+    .array(z.object({ role: z.enum(["system", "user", "assistant", "developer"]), content }))
+    .min(1)
+    .max(1000),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  seed: z.number().int().optional(),
+  max_tokens: z.number().int().min(1).max(200_000).optional(),
+  max_completion_tokens: z.number().int().min(1).max(200_000).optional(),
+  response_format: z.object({ type: z.enum(["text", "json_object"]) }).optional(),
+  stream: z.literal(false).optional(),
+  n: z.literal(1).optional(),
+});
+const embedBody = z.object({
+  model: z.string().max(200).optional(),
+  input: z.union([z.string().max(100_000), z.array(z.string().max(100_000)).min(1).max(2048)]),
+});
+
+/** Opens a grant for one request to the method; `close` revokes its key. */
+export async function openGrant(
+  llm: GrantModel | ModelClient,
+  method: string,
+): Promise<{ access: LlmAccess; grant: Grant; close: () => void }> {
+  const baseUrl = await endpointUrl();
+  const key = `pal-run-${crypto.randomBytes(24).toString("base64url")}`;
+  const grant: Grant = { llm: llm as GrantModel, method, calls: 0, callKeys: [], fatal: null };
+  grants.set(key, grant);
+  return {
+    access: { baseUrl, apiKey: key, models: { assistant: "assistant", embedding: "embedding" } },
+    grant,
+    close: () => void grants.delete(key),
+  };
+}
+
+/**
+ * The endpoint's base URL (…/v1), started on first use: on a free loopback port, or where
+ * PAL_METHOD_ENDPOINT says (a method on another machine). It never keeps the process alive.
+ */
+export function endpointUrl(): Promise<string> {
+  listening ??= new Promise<string>((resolve, reject) => {
+    const at = envValue("PAL_METHOD_ENDPOINT");
+    let host = "127.0.0.1";
+    let port = 0;
+    if (at) {
+      const u = URL.canParse(at) ? new URL(at) : null;
+      if (!u || u.protocol !== "http:" || !u.port)
+        return reject(new InvalidInputError(`PAL_METHOD_ENDPOINT: expected http://HOST:PORT, not "${at}"`));
+      host = u.hostname.replace(/^\[|\]$/g, "");
+      port = Number(u.port);
+    }
+    const server = http.createServer((req, res) => void handle(req, res));
+    server.on("error", (e) => {
+      listening = null;
+      reject(new Error(`the external methods' model endpoint cannot listen on ${host}:${port}: ${e.message}`));
+    });
+    server.listen(port, host, () => {
+      server.unref();
+      const p = (server.address() as AddressInfo).port;
+      resolve(at ? `${new URL(at).origin}/v1` : `http://127.0.0.1:${p}/v1`);
+    });
+  });
+  return listening;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const fail = (res: http.ServerResponse, status: number, message: string, type: string) => send(res, status, { error: { message, type } });
+
+function readBody(req: http.IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_REQUEST_BYTES) {
+        resolve(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  try {
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    const grant = token ? grants.get(token) : undefined;
+    if (!grant)
+      return fail(
+        res,
+        401,
+        "unknown or expired key: a run-scoped key is valid only while PAL Studio waits for the method's reply",
+        "invalid_api_key",
+      );
+    const path = (req.url ?? "").split("?")[0].replace(/\/+$/, "");
+    if (req.method === "GET" && path === "/v1/models")
+      return send(res, 200, {
+        object: "list",
+        data: ["assistant", "embedding"].map((id) => ({ id, object: "model", owned_by: "pal-studio" })),
+      });
+    if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/v1/embeddings"))
+      return fail(
+        res,
+        404,
+        `${req.method} ${path} is not served here (POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models)`,
+        "not_found",
+      );
+    const raw = await readBody(req);
+    if (raw === null) return fail(res, 413, `request body over ${MAX_REQUEST_BYTES} bytes`, "invalid_request_error");
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return fail(res, 400, "the request body is not JSON", "invalid_request_error");
+    }
+    if (path === "/v1/embeddings") return await embeddings(grant, json, res);
+    return await chat(grant, json, res);
+  } catch (e) {
+    if (!res.headersSent) fail(res, 500, (e as Error).message, "server_error");
+  }
+}
+
+const badRequest = (res: http.ServerResponse, e: z.ZodError) =>
+  fail(res, 400, `${e.issues[0].path.join(".") || "(root)"}: ${e.issues[0].message}`, "invalid_request_error");
+
+/** A model failure as the method sees it; a spend-cap pause is also kept to end the request. */
+function modelFailure(grant: Grant, res: http.ServerResponse, e: unknown): void {
+  if (e instanceof RunPausedError) {
+    grant.fatal ??= e;
+    return fail(res, 429, e.message, "run_paused");
+  }
+  fail(res, 502, e instanceof Error ? e.message : String(e), "model_failed");
+}
+
+async function chat(grant: Grant, json: unknown, res: http.ServerResponse): Promise<void> {
+  const r = chatBody.safeParse(json);
+  if (!r.success) return badRequest(res, r.error);
+  const b = r.data;
+  // Only what the method sends overrides the role's parameters (the preset's temperature where it sends none).
+  const params: Record<string, unknown> = {};
+  if (b.temperature !== undefined) params.temperature = b.temperature;
+  if (b.top_p !== undefined) params.top_p = b.top_p;
+  if (b.seed !== undefined) params.seed = b.seed;
+  const messages = b.messages.map((m) => ({
+    role: m.role === "developer" ? ("system" as const) : m.role,
+    content: typeof m.content === "string" ? m.content : m.content.map((p) => p.text).join(""),
+  }));
+  try {
+    grant.calls++;
+    const out = await grant.llm.chat({
+      messages,
+      purpose: `${grant.method}.llm`,
+      params: Object.keys(params).length ? params : undefined,
+      maxTokens: b.max_completion_tokens ?? b.max_tokens,
+      ...(b.response_format?.type === "json_object" ? { schema: z.unknown() } : {}),
+    });
+    grant.callKeys.push(out.cacheKey);
+    const u = out.usage;
+    send(res, 200, {
+      id: `chatcmpl-${out.cacheKey.slice(0, 24)}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: b.model ?? "assistant",
+      choices: [{ index: 0, message: { role: "assistant", content: out.text }, finish_reason: "stop" }],
+      usage: { prompt_tokens: u.promptTokens, completion_tokens: u.completionTokens, total_tokens: u.promptTokens + u.completionTokens },
+    });
+  } catch (e) {
+    modelFailure(grant, res, e);
+  }
+}
+
+async function embeddings(grant: Grant, json: unknown, res: http.ServerResponse): Promise<void> {
+  const r = embedBody.safeParse(json);
+  if (!r.success) return badRequest(res, r.error);
+  const texts = typeof r.data.input === "string" ? [r.data.input] : r.data.input;
+  try {
+    grant.calls++;
+    const vectors = await grant.llm.embed(texts, { purpose: `${grant.method}.llm` });
+    send(res, 200, {
+      object: "list",
+      model: r.data.model ?? "embedding",
+      data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    });
+  } catch (e) {
+    modelFailure(grant, res, e);
+  }
+}
