@@ -1,7 +1,11 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 
-export const ROLES = ["admin", "researcher", "annotator"] as const;
+/**
+ * "participant" is below annotator: a crowd participant who joined a campaign from its link
+ * (lib/annotation/participants), with no password, limited to their own queue in that one campaign.
+ */
+export const ROLES = ["admin", "researcher", "annotator", "participant"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const users = sqliteTable("users", {
