@@ -7,6 +7,8 @@ import { createdAt } from "./common";
  */
 export const ROLES = ["admin", "researcher", "annotator", "participant"] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles an admin gives an account (participants are made only by joining a study link). */
+export const ACCOUNT_ROLES = ["admin", "researcher", "annotator"] as const;
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),

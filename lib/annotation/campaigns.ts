@@ -21,6 +21,9 @@ import { planAssignments } from "./assignment";
 import { sampleSessions, sampleShortfall, type SessionSampleSpec } from "./sampling";
 import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
+import { parseCrowdSettings } from "./participants/settings";
+import { parseGoldJsonl } from "./participants/gold";
+import { newJoinToken } from "./participants/join";
 import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
 /** In a query grouped over assignments: how many of the group have this status. */
@@ -42,6 +45,15 @@ export interface NewCampaign {
   /** Seed of the assignment and shown-order draws. */
   seed?: number;
   source: CampaignSource;
+  /**
+   * Open the campaign to a participant link (`/join/<token>`): items are then served as people work
+   * (assignment "dynamic", lib/annotation/participants) instead of dealt out to `annotatorIds`.
+   */
+  link?: boolean;
+  /** Crowd settings (hold, quota, cap, codes, consent, gold rate, minimum seconds): participants/settings.ts. */
+  crowd?: unknown;
+  /** Gold items / attention checks, JSONL (participants/gold.ts). */
+  gold?: { fileName: string; text: string };
 }
 
 const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
@@ -50,7 +62,7 @@ export function createCampaign(
   db: Db,
   input: NewCampaign,
   createdBy: number,
-): { id: number; items: number; assignments: number; note?: string } {
+): { id: number; items: number; assignments: number; link?: string; note?: string } {
   const def = kindDef(input.kind);
   const name = checkDisplayName("name", input.name);
   if (!def.sources.includes(input.source.kind)) {
@@ -62,7 +74,14 @@ export function createCampaign(
     // A split 1-vs-3 rating has no "Tie" category to become.
     throw new InvalidInputError(`tieRule: "tie" needs a Tie category; ${def.kind} campaigns use first, adjudicate or none`);
   }
-  if (input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
+  const dynamic = input.link === true;
+  const crowd = dynamic ? parseCrowdSettings(input.crowd) : null;
+  if (!dynamic && input.gold) throw new InvalidInputError("gold: gold items are served to participants; open the campaign to a link");
+  if (dynamic && input.annotatorIds.length)
+    throw new InvalidInputError("annotators: a link campaign serves its items to whoever joins; list annotators or open a link, not both");
+  if (dynamic && (!Number.isInteger(input.perItem) || input.perItem < 1 || input.perItem > 1000))
+    throw new InvalidInputError(`perItem: expected an integer from 1 to 1000, got ${input.perItem}`);
+  if (!dynamic && input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
   const found = db.select({ id: users.id, disabled: users.disabled }).from(users).where(inArray(users.id, input.annotatorIds)).all();
   for (const id of input.annotatorIds) {
     const u = found.find((f) => f.id === id);
@@ -104,8 +123,13 @@ export function createCampaign(
       parsed = parseItemsJsonl(def, src.text, src.fileName);
       config = { file: src.fileName };
     }
+    const gold = input.gold ? parseGoldJsonl(def, input.gold.text, input.gold.fileName) : [];
+    for (const g of gold)
+      if (parsed.some((p) => p.externalId === g.externalId))
+        throw new InvalidInputError(`${input.gold!.fileName}: id "${g.externalId}" is also the id of an item`);
+    parsed = [...parsed, ...gold];
     assertStorableDepth(parsed);
-    const plan = planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
+    const plan = dynamic ? [] : planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
     config.assignmentSeed = seed;
 
     const campaign = tx
@@ -120,15 +144,19 @@ export function createCampaign(
         tieRule,
         config,
         createdBy,
+        assignment: dynamic ? "dynamic" : "fixed",
+        joinToken: dynamic ? newJoinToken() : null,
+        crowd,
       })
-      .returning({ id: campaigns.id })
+      .returning({ id: campaigns.id, joinToken: campaigns.joinToken })
       .get();
     tx.insert(campaignDimensions)
       .values(def.dimensions.map((d: DimensionSpec, i) => ({ campaignId: campaign.id, position: i, ...d })))
       .run();
-    tx.insert(campaignAnnotators)
-      .values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId })))
-      .run();
+    if (input.annotatorIds.length)
+      tx.insert(campaignAnnotators)
+        .values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId })))
+        .run();
     let systemIds: { A: number; B: number } | null = null;
     const first = parsed[0]?.outputs;
     if (def.pairwise && first) {
@@ -157,6 +185,7 @@ export function createCampaign(
           title: itemTitle(p.content, p.externalId),
           palSampleId: p.palSampleId ?? null,
           content: p.content,
+          gold: "gold" in p ? (p.gold as Record<string, string>) : null,
         })
         .returning({ id: campaignItems.id })
         .get();
@@ -186,7 +215,13 @@ export function createCampaign(
       tx.insert(assignments)
         .values(rows.slice(i, i + 500))
         .run();
-    return { id: campaign.id, items: parsed.length, assignments: rows.length, ...(sampleNote ? { note: sampleNote } : {}) };
+    return {
+      id: campaign.id,
+      items: parsed.length,
+      assignments: rows.length,
+      ...(campaign.joinToken ? { link: `/join/${campaign.joinToken}` } : {}),
+      ...(sampleNote ? { note: sampleNote } : {}),
+    };
   });
 }
 
