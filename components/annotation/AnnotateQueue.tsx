@@ -24,7 +24,17 @@ import { TAP } from "@/components/shell/touch";
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
  * the annotator's browser); null when the campaign has none.
  */
-type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
+type Props = {
+  campaignName: string;
+  guidelines: React.ReactNode;
+  entries: QueueEntry[];
+  resumeAt: number;
+  /**
+   * Crowd participants (app/join): their items are served one at a time, so when nothing is pending the
+   * page goes here (the server serves the next item, or the finish screen) instead of the completion screen.
+   */
+  nextUrl?: string;
+};
 
 const newId = () =>
   typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -42,7 +52,7 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
   }
 }
 
-export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt }: Props) {
+export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt, nextUrl }: Props) {
   const [entries, setEntries] = useState(initial);
   const [index, setIndex] = useState(resumeAt);
   const [item, setItem] = useState<PresentedItem | null>(null);
@@ -183,6 +193,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     const before = next.findIndex((e) => e.status === "pending");
     const to = after >= 0 ? after : before;
     if (to >= 0) go(to);
+    else if (nextUrl) window.location.assign(nextUrl);
     else {
       // Nothing pending: the completion screen. Only the cache is refreshed here; an item opened from the
       // screen is loaded by the effect, whose `live` guard drops any answer that arrives too late.

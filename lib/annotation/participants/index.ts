@@ -3,3 +3,4 @@ export * from "./settings";
 export * from "./join";
 export * from "./serve";
 export * from "./quality";
+export * from "./screen";

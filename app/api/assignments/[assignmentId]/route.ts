@@ -9,7 +9,8 @@ import { readJsonBody } from "@/lib/http/request";
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ assignmentId: string }> };
-const ALL = ["admin", "researcher", "annotator"] as const;
+/** Participants too: every function below only touches the caller's own assignments. */
+const ALL = ["admin", "researcher", "annotator", "participant"] as const;
 
 /** A draft or a submission is small (see MAX_DRAFT_BYTES): a larger body is refused before it is read. */
 const MAX_BODY_BYTES = 512 * 1024;
