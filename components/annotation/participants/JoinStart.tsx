@@ -56,14 +56,17 @@ export function JoinStart({ token, pid, studyId, sessionId, campaignName, guidel
       setError(res?.error && res.error !== "CredentialsSignin" ? res.error : "Could not start the study. Try the link again.");
       return;
     }
-    window.location.assign(`/join/${token}/work`);
+    // A full navigation, so the server renders the work page with the new session.
+    const work = `/join/${token}/work`;
+    window.location.assign(work);
   }
 
   // Coming back in the browser that started: straight to the work (the server knows this PID and key).
   useEffect(() => {
     if (tried.current) return;
     tried.current = true;
-    if (window.localStorage.getItem(`pal-join-${token}`)) void start(false);
+    // After this render (not inside the effect's own turn): start() sets state.
+    if (window.localStorage.getItem(`pal-join-${token}`)) setTimeout(() => void start(false), 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [token]);
 
