@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { assignments, campaignItems, judgeFailures, judgeLabels, labels, participants, users } from "@/db/schema";
 import { crowdSettingsOf } from "./participants/settings";
 import { goldResult } from "./participants/quality";
+import { itemOutcomes } from "./item-outcomes";
 import { campaignAgreement, type CampaignAgreement } from "./agreement";
 import { publishedTable11For } from "./published-table11";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
@@ -51,6 +52,8 @@ export function labelRows(db: Db, campaignId: number) {
   return labelRowsRaw(db, campaignId).map(({ gold, excluded, participant, ...r }) => ({
     ...r,
     seconds: r.msSpent / 1000,
+    // Guidelines cannot be edited after creation yet: every label was given under the first version.
+    version: 1,
     gold: goldResult(gold, r.dimension, r.value),
     ...(participant ? { tooFast: r.msSpent < minMs, excluded: Boolean(excluded) } : { tooFast: null, excluded: false }),
   }));
@@ -186,6 +189,12 @@ export function exportCampaign(
         systems,
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,
+        // Per item and dimension: unanimous / majority / adjudicated / unresolved / unlabelled.
+        itemOutcomes: itemOutcomes(
+          db,
+          campaignId,
+          campaignDimensionsOf(db, campaignId).map((d) => d.key),
+        ),
         agreement: (() => {
           const a = served(db, campaignId, given);
           // When it was computed, and false when labels have come in since (the server's cached report).
