@@ -151,6 +151,12 @@ test("a participant joins from a Prolific link, labels, leaves, returns, finishe
   await expect(back.getByTestId("finish-code")).toHaveText("C0MPL3TE");
   await back.screenshot({ path: shots("done-1440.png"), fullPage: true });
   await expect(back).toHaveURL(/app\.prolific\.com\/submissions\/complete\?cc=C0MPL3TE$/, { timeout: 15_000 });
+  // Finished: Alice's answers are final.
+  const edit = await back.request.post(`${e2eState().baseURL}/api/assignments/${pending.id}`, {
+    data: { action: "submit", submissionId: "late-edit-0001", values: { requirement: "Win", preference: "Win" } },
+    headers: { origin: e2eState().baseURL },
+  });
+  expect(edit.status()).toBe(409);
   await ctx.close();
 });
 

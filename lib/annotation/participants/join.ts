@@ -131,3 +131,14 @@ export function participantForToken(db: Db, userId: number, token: string): Part
   if (!p || p.joinToken !== token) throw new ForbiddenError("this page belongs to another study");
   return p;
 }
+
+/**
+ * A participant's writes are accepted only while they are working: once completed or screened out (their
+ * code given), their labels are final. Staff users pass through.
+ */
+export function assertParticipantMayWrite(db: Db, userId: number, role: string): void {
+  if (role !== "participant") return;
+  const p = db.select({ status: participants.status }).from(participants).where(eq(participants.userId, userId)).get();
+  if (!p) throw new ForbiddenError("you have not joined a study");
+  if (p.status !== "active") throw new ConflictError("your part of this study is finished; your answers are final");
+}

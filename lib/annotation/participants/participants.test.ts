@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { createUser } from "@/lib/users/users";
 import { createCampaign, presentAssignment, submitLabels, skipAssignment } from "@/lib/annotation";
-import { finishParticipant, joinCampaign, nextWork, participantForToken, participantQuality, setParticipantExcluded } from ".";
+import {
+  assertParticipantMayWrite,
+  finishParticipant,
+  joinCampaign,
+  nextWork,
+  participantForToken,
+  participantQuality,
+  setParticipantExcluded,
+} from ".";
 import { campaignLabels } from "../human-labels";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -177,6 +185,9 @@ describe("gold checks, finishing, exclusion", () => {
     expect(finishParticipant(db, good)).toEqual({ status: "completed", code: "DONE1" });
     expect(finishParticipant(db, bad)).toEqual({ status: "screened-out", code: "OUT1" });
     expect(nextWork(db, bad)).toEqual({ state: "finished", status: "screened-out" });
+    // Finished: their answers are final (the assignment API checks this before any write).
+    expect(() => assertParticipantMayWrite(db, bad, "participant")).toThrow(/finished/);
+    expect(() => assertParticipantMayWrite(db, bad, "researcher")).not.toThrow();
     // Exclusion: the labels stay, and drop out of agreement.
     const before = campaignLabels(db, c.id).raters.length;
     setParticipantExcluded(db, c.id, b.participantId, true, "failed the checks");

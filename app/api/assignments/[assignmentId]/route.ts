@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { presentAssignment, saveDraft, skipAssignment, submitLabels } from "@/lib/annotation";
 import { whileBusy } from "@/lib/db-busy";
+import { assertParticipantMayWrite } from "@/lib/annotation/participants/join";
 import { InvalidInputError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request";
 
@@ -30,6 +31,7 @@ export const GET = withRole<Ctx>([...ALL], async (_req, { params, user }) => {
 export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
+  assertParticipantMayWrite(getDb(), user.id, user.role);
   await whileBusy(() => saveDraft(getDb(), user.id, id, b.draft, b.ms));
   return NextResponse.json({ ok: true });
 });
@@ -38,6 +40,7 @@ export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
 export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
+  assertParticipantMayWrite(getDb(), user.id, user.role);
   if (b.action === "skip") {
     await whileBusy(() => skipAssignment(getDb(), user.id, id, b.reason, b.ms));
     return NextResponse.json({ ok: true });

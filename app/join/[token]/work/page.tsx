@@ -31,14 +31,21 @@ export default async function WorkPage({ params }: { params: Promise<{ token: st
     );
   const q = s.queue;
   return (
-    <div className="p-4 md:p-6">
-      <AnnotateQueue
-        campaignName={q.campaign.name}
-        guidelines={q.campaign.guidelines.trim() ? <Guidelines text={q.campaign.guidelines} /> : null}
-        entries={q.entries}
-        resumeAt={q.resumeAt}
-        nextUrl={`/join/${token}/work`}
-      />
+    <div>
+      {/* The height of the app's top bar, which the queue's sticky header sits under. */}
+      <header className="sticky top-0 z-20 flex h-12 items-center gap-2 border-b border-slate-200 bg-white px-4 text-sm font-semibold">
+        <span className="grid h-6 w-6 place-items-center rounded bg-indigo-600 text-xs text-white">P</span>
+        Study
+      </header>
+      <div className="p-4 md:p-6">
+        <AnnotateQueue
+          campaignName={q.campaign.name}
+          guidelines={q.campaign.guidelines.trim() ? <Guidelines text={q.campaign.guidelines} /> : null}
+          entries={q.entries}
+          resumeAt={q.resumeAt}
+          nextUrl={`/join/${token}/work`}
+        />
+      </div>
     </div>
   );
 }
