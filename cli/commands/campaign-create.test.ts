@@ -125,6 +125,24 @@ describe("pal campaign create", () => {
       "boolean",
     ]);
     expect(labels.filter((l) => l.dimension === "preference").every((l) => l.gold === null)).toBe(true);
+    expect(labels.every((l) => l.version === 1)).toBe(true);
+
+    // The same labels as a Hugging Face datasets folder: Parquet plus a card naming it.
+    const pq = await pal("campaign", "export", "--campaign", String(out.campaign.id), "--format", "parquet", "--out", "hf");
+    expect(pq.stdout).toMatch(/8 labels written/);
+    const { asyncBufferFromFile, parquetReadObjects } = await import("hyparquet");
+    const read = await parquetReadObjects({ file: await asyncBufferFromFile(path.join(dir, "hf", "labels.parquet")) });
+    expect(read).toHaveLength(8);
+    expect(read.map((r) => r.annotator).sort()).toEqual(labels.map((l) => l.annotator).sort());
+    expect(read.find((r) => r.item === "check-1" && r.dimension === "preference")).toMatchObject({
+      gold: null,
+      seconds: 1.5,
+      guideline_version: 1,
+    });
+    expect(read.filter((r) => r.excluded)).toHaveLength(4);
+    expect(fs.readFileSync(path.join(dir, "hf", "README.md"), "utf8")).toMatch(
+      /data_files: labels\.parquet[\s\S]*name: too_fast\n      dtype: bool/,
+    );
   }, 60_000);
 
   it("--annotators deals items out at creation; bad input is named and stores nothing", async () => {

@@ -17,12 +17,25 @@ export function registerCampaign(program: Command): void {
     .command("export")
     .description("every label of a campaign as CSV, or labels with the agreement report as JSON")
     .requiredOption("--campaign <id>", "campaign id")
-    .option("--format <fmt>", "csv or json", "json")
+    .option(
+      "--format <fmt>",
+      "csv, json, or parquet (a Hugging Face datasets folder: labels.parquet + README.md card; needs --out DIR)",
+      "json",
+    )
     .option("--what <what>", "with csv: labels or agreement", "labels")
     .option("--out <file>", "write here instead of stdout")
     .action(async (o: { campaign: string; format: string; what: string; out?: string }) => {
       if (o.what !== "labels" && o.what !== "agreement") throw new CliError(`--what: expected labels or agreement, got "${o.what}"`);
-      if (o.format !== "csv" && o.format !== "json") throw new CliError(`--format: expected csv or json, got "${o.format}"`);
+      if (o.format === "parquet") {
+        if (!o.out) throw new CliError("--out: a Parquet export is a folder (labels.parquet and README.md); name it with --out DIR");
+        const { campaignParquet } = await import("@/lib/annotation/parquet-export");
+        const p = await campaignParquet(getDb(), campaignId(o.campaign));
+        fs.mkdirSync(o.out, { recursive: true });
+        fs.writeFileSync(`${o.out}/labels.parquet`, p.parquet);
+        fs.writeFileSync(`${o.out}/README.md`, p.card);
+        return void console.log(`${p.rows} labels written to ${o.out}/labels.parquet (card: ${o.out}/README.md)`);
+      }
+      if (o.format !== "csv" && o.format !== "json") throw new CliError(`--format: expected csv, json or parquet, got "${o.format}"`);
       const { exportCampaign } = await import("@/lib/annotation/export");
       const text = exportCampaign(getDb(), campaignId(o.campaign), o.format, o.what);
       if (o.out) fs.writeFileSync(o.out, text);
