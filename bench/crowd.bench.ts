@@ -1,8 +1,8 @@
 /**
  * `npm run bench crowd`: crowd participants joining a link campaign and labelling at once, over HTTP to
- * `next start` (issue 43). CROWD_BENCH_PARTICIPANTS (default 300) participants each join (next-auth's
+ * `next start` (issue 43). PAL_CROWD_PARTICIPANTS (default 300) participants each join (next-auth's
  * participant sign-in), then open the work page (which serves them an item) and submit it, an item every
- * 3 s (a fast human's pace), CROWD_BENCH_ITEMS (default 5) items each. The same steps by one participant
+ * 3 s (a fast human's pace), PAL_CROWD_ITEMS (default 5) items each. The same steps by one participant
  * alone, first, in the same run, are the baseline. Prints submit p95 and work-page p95 for both, their
  * ratios, items over-served (labels beyond k or one item twice to a person: must be 0) and the server's
  * CPU per submission.
@@ -16,11 +16,12 @@ import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
 import { freePort, waitForHttp } from "../test/local-server";
 import { ensureBuild } from "./app-build";
+import { envNumber } from "@/lib/config";
 import { Jar, pct } from "./http-session";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const N = Number(process.env.CROWD_BENCH_PARTICIPANTS ?? 300);
-const EACH = Number(process.env.CROWD_BENCH_ITEMS ?? 5);
+const N = envNumber("PAL_CROWD_PARTICIPANTS", 300);
+const EACH = envNumber("PAL_CROWD_ITEMS", 5);
 const K = 3;
 const PACE_MS = 3000;
 

@@ -101,6 +101,8 @@ export const ENV_VARS = [
       "Stream only requests whose output budget is at least this many tokens (streaming costs about twice the CPU of a whole reply; shorter replies come within the request timeout).",
   },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
+  { name: "PAL_CROWD_PARTICIPANTS", default: "300", description: "Participants of the crowd benchmark (npm run bench crowd)." },
+  { name: "PAL_CROWD_ITEMS", default: "5", description: "Items each participant labels in the crowd benchmark." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {
     name: "PAL_LLM_RETRIES",
