@@ -47,6 +47,8 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"], DELETE: ["admin", "researcher"] },
   },
   "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
+  // A participant's own (e2e/crowd.spec.ts); every staff role is refused.
+  "join/[token]/next": { sample: "/api/join/no-such-token-000000/next", methods: { POST: [] } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);

@@ -75,10 +75,10 @@ async function labelOne(page: Page, key: string, doneBefore: number) {
   await page.keyboard.press(key);
   await page.keyboard.press(key);
   await expect(page.getByRole("group", { name: "Your judgment" }).locator('[aria-pressed="true"]')).toHaveCount(2);
-  // Stored, the page loads again from the server: the next item, or the finish page.
-  const loaded = page.waitForEvent("load");
   await page.keyboard.press("Enter");
-  await loaded;
+  // Stored: the next item is served into the queue (no page load), or the finish page opens.
+  const next = page.getByTestId("progress").filter({ hasText: new RegExp(`^${doneBefore + 1} / ${doneBefore + 2} done`) });
+  await expect(next.or(page.getByTestId("finish"))).toBeVisible();
 }
 
 const shots = (name: string) => test.info().outputPath(name);
@@ -134,6 +134,11 @@ test("a participant joins from a Prolific link, labels, leaves, returns, finishe
   for (const p of ["/annotate", "/campaigns", `/campaigns/${campaignId}`])
     expect((await other.page.goto(`${e2eState().baseURL}${p}`))?.status(), p).toBe(403);
   expect((await api.get(`${e2eState().baseURL}/api/me`)).status()).toBe(403);
+  const foreign = await api.post(`${e2eState().baseURL}/api/join/${otherToken}/next`, {
+    data: {},
+    headers: { origin: e2eState().baseURL },
+  });
+  expect(foreign.status()).toBe(403);
   expect((await api.get(`${e2eState().baseURL}/api/campaigns/${campaignId}/export`)).status()).toBe(403);
   // The same PID from a browser that did not start it is refused (next-auth answers the sign-in 401).
   allowConsoleErrors(requestStatus(401, "/api/auth/callback/participant"));

@@ -6,6 +6,7 @@ import { createUser } from "@/lib/users/users";
 import { createCampaign, presentAssignment, submitLabels, skipAssignment } from "@/lib/annotation";
 import {
   assertParticipantMayWrite,
+  serveNext,
   finishParticipant,
   joinCampaign,
   nextWork,
@@ -155,6 +156,10 @@ describe("items served as people work", () => {
     if (w3.state !== "item") throw new Error();
     label(db, u1, w3.assignmentId);
     expect(nextWork(db, u1).state).toBe("quota");
+    // The queue's light call: the next item, or (none left) the page that says what comes next.
+    expect(serveNext(db, u1, token)).toEqual({ url: `/join/${token}/work` });
+    expect(serveNext(db, u2, token)).toEqual({ assignmentId: w2.assignmentId });
+    expect(() => serveNext(db, u2, "another-token-000000")).toThrow(/another study/);
   });
 });
 

@@ -33,3 +33,13 @@ export function participantScreen(db: Db, userId: number, token: string): Partic
   const f = finishParticipant(db, userId);
   return { screen: "finished", ...f };
 }
+
+/**
+ * The queue's light call for its next item (app/api/join/[token]/next): the item served, or the page to
+ * go to when there is none (the work page then shows the finish, "no work left" or "closed").
+ */
+export function serveNext(db: Db, userId: number, token: string): { assignmentId: number } | { url: string } {
+  participantForToken(db, userId, token);
+  const w = nextWork(db, userId);
+  return w.state === "item" ? { assignmentId: w.assignmentId } : { url: `/join/${token}/work` };
+}

@@ -44,6 +44,7 @@ export default async function WorkPage({ params }: { params: Promise<{ token: st
           entries={q.entries}
           resumeAt={q.resumeAt}
           nextUrl={`/join/${token}/work`}
+          nextApi={`/api/join/${token}/next`}
         />
       </div>
     </div>
