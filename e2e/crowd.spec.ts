@@ -69,9 +69,10 @@ async function participant(browser: Browser, width = 1440, height = 900) {
 
 /** Labels the item on screen with the keyboard: one key per dimension, Enter. */
 async function labelOne(page: Page, key: string, doneBefore: number) {
-  await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
-  // "n / n+1": the page served with the next item (the page left behind shows "n / n" while it navigates).
+  // "n / n+1": the next item is in the queue (after a submit the queue shows "n / n" until it is served);
+  // then it is loaded (keys pressed before that would be dropped).
   await expect(page.getByTestId("progress")).toHaveText(new RegExp(`^${doneBefore} / ${doneBefore + 1} done`));
+  await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
   await page.keyboard.press(key);
   await page.keyboard.press(key);
   await expect(page.getByRole("group", { name: "Your judgment" }).locator('[aria-pressed="true"]')).toHaveCount(2);
