@@ -1,7 +1,7 @@
 /**
  * `npm run bench crowd`: crowd participants joining a link campaign and labelling at once, over HTTP to
  * `next start` (issue 43). PAL_CROWD_PARTICIPANTS (default 300) participants each join (next-auth's
- * participant sign-in), then open the work page (which serves them an item) and submit it, an item every
+ * participant sign-in), open the work page (their first item), submit, then ask /next for each following one, an item every
  * 3 s (a fast human's pace), PAL_CROWD_ITEMS (default 5) items each. The same steps by one participant
  * alone, first, in the same run, are the baseline. Prints submit p95 and work-page p95 for both, their
  * ratios, items over-served (labels beyond k or one item twice to a person: must be 0) and the server's
@@ -66,25 +66,37 @@ async function join(base: string, token: string, pid: string): Promise<Jar> {
   return jar;
 }
 
-type Times = { page: number[]; submit: number[]; failures: number };
+type Times = { page: number[]; next: number[]; submit: number[]; failures: number };
 
 async function work(base: string, token: string, jar: Jar, pid: string, t: Times) {
   for (let i = 0; i < EACH; i++) {
     const started = performance.now();
     const p0 = performance.now();
-    const page = await fetch(`${base}/join/${token}/work`, { headers: { cookie: jar.header() }, redirect: "manual" });
-    const html = await page.text();
-    t.page.push(performance.now() - p0);
-    const m = html.match(/assignmentId\\?":(\d+),\\?"status\\?":\\?"pending/);
-    if (!m) return; // no work left, or finished
+    let id: string | undefined;
+    if (i === 0) {
+      // The first item comes with the work page; the queue then asks /next for each following one.
+      const page = await fetch(`${base}/join/${token}/work`, { headers: { cookie: jar.header() }, redirect: "manual" });
+      id = (await page.text()).match(/assignmentId\\?":(\d+),\\?"status\\?":\\?"pending/)?.[1];
+      t.page.push(performance.now() - p0);
+    } else {
+      const r = await fetch(`${base}/api/join/${token}/next`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: jar.header(), origin: base },
+        body: "{}",
+      });
+      const b = (await r.json().catch(() => ({}))) as { assignmentId?: number };
+      id = b.assignmentId === undefined ? undefined : String(b.assignmentId);
+      t.next.push(performance.now() - p0);
+    }
+    if (!id) return; // no work left, or finished
     await new Promise((r) => setTimeout(r, Math.max(0, PACE_MS - (performance.now() - started)) * (0.8 + Math.random() * 0.4)));
     const s0 = performance.now();
-    const r = await fetch(`${base}/api/assignments/${m[1]}`, {
+    const r = await fetch(`${base}/api/assignments/${id}`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie: jar.header(), origin: base },
       body: JSON.stringify({
         action: "submit",
-        submissionId: `bench-${pid}-${m[1]}`,
+        submissionId: `bench-${pid}-${id}`,
         values: { requirement: "Win", preference: "Tie" },
         ms: PACE_MS,
       }),
@@ -149,10 +161,10 @@ export default async function bench() {
     await waitForHttp(`${base}/login`, server, () => out);
 
     // One participant alone: the baseline (the first requests also warm the server up).
-    const alone: Times = { page: [], submit: [], failures: 0 };
+    const alone: Times = { page: [], next: [], submit: [], failures: 0 };
     await work(base, token, await join(base, token, "ALONE0"), "ALONE0", alone);
 
-    const crowd: Times = { page: [], submit: [], failures: 0 };
+    const crowd: Times = { page: [], next: [], submit: [], failures: 0 };
     const cpu0 = groupCpuSeconds(server.pid!);
     const t0 = performance.now();
     await Promise.all(
@@ -186,6 +198,9 @@ export default async function bench() {
     );
     console.log(
       `work page p95: ${f(pct(crowd.page, 95))} (alone ${f(pct(alone.page, 95))}; ratio ${(pct(crowd.page, 95) / pct(alone.page, 95)).toFixed(2)}x)`,
+    );
+    console.log(
+      `next item p95: ${f(pct(crowd.next, 95))} (alone ${f(pct(alone.next, 95))}; ratio ${(pct(crowd.next, 95) / pct(alone.next, 95)).toFixed(2)}x)`,
     );
     console.log(`items over-served (more than k labels): ${over}; one item twice to a person: ${twice}`);
     console.log(`server CPU per submission (page + submit): ${((cpu / Math.max(1, crowd.submit.length)) * 1000).toFixed(1)} ms`);
