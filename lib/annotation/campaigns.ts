@@ -1,7 +1,7 @@
 /** Campaigns: creation (one transaction: items, systems, outputs, dimensions, assignments), listing, status. */
 import { checkDisplayName } from "@/lib/display-name";
 import { itemTitle } from "./item-title";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   assignments,
@@ -82,11 +82,16 @@ export function createCampaign(
   if (dynamic && (!Number.isInteger(input.perItem) || input.perItem < 1 || input.perItem > 1000))
     throw new InvalidInputError(`perItem: expected an integer from 1 to 1000, got ${input.perItem}`);
   if (!dynamic && input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
-  const found = db.select({ id: users.id, disabled: users.disabled }).from(users).where(inArray(users.id, input.annotatorIds)).all();
+  const found = db
+    .select({ id: users.id, disabled: users.disabled, role: users.role })
+    .from(users)
+    .where(inArray(users.id, input.annotatorIds))
+    .all();
   for (const id of input.annotatorIds) {
     const u = found.find((f) => f.id === id);
     if (!u) throw new InvalidInputError(`annotators: no user with id ${id}`);
     if (u.disabled) throw new InvalidInputError(`annotators: user ${id} is disabled`);
+    if (u.role === "participant") throw new InvalidInputError(`annotators: user ${id} is a crowd participant of another study`);
   }
   const seed = input.seed ?? 1;
 
@@ -338,12 +343,12 @@ export function annotatorProgress(db: Db, campaignId: number) {
     .all();
 }
 
-/** Active users who can be given work (any role: researchers annotate too). */
+/** Active accounts who can be given work (researchers annotate too; crowd participants join from links). */
 export function assignableUsers(db: Db) {
   return db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
     .from(users)
-    .where(and(eq(users.disabled, false)))
+    .where(and(eq(users.disabled, false), ne(users.role, "participant")))
     .orderBy(asc(users.role), asc(users.email))
     .all();
 }

@@ -1,4 +1,4 @@
-import { eq, asc, sql } from "drizzle-orm";
+import { eq, asc, sql, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users, ACCOUNT_ROLES, type Role } from "@/db/schema";
@@ -61,8 +61,9 @@ export async function createUser(db: Db, input: Omit<z.input<typeof newUserSchem
     .get();
 }
 
+/** Accounts (crowd participants are not accounts: they are listed on their campaign's page). */
 export function listUsers(db: Db): PublicUser[] {
-  return db.select(publicColumns).from(users).orderBy(asc(users.id)).all();
+  return db.select(publicColumns).from(users).where(ne(users.role, "participant")).orderBy(asc(users.id)).all();
 }
 
 export function getUser(db: Db, id: number): PublicUser | undefined {

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { createUser } from "@/lib/users/users";
-import { createCampaign, presentAssignment, submitLabels, skipAssignment } from "@/lib/annotation";
+import { createUser, listUsers } from "@/lib/users/users";
+import { assignableUsers, createCampaign, presentAssignment, submitLabels, skipAssignment } from "@/lib/annotation";
 import {
   assertParticipantMayWrite,
   serveNext,
@@ -68,6 +68,22 @@ describe("joining from a link", () => {
     const role = db.$client.prepare("select role, password_hash from users where id = ?").get(a.userId);
     expect(role).toEqual({ role: "participant", password_hash: "!" });
     expect(participantForToken(db, a.userId, token).id).toBe(a.participant.id);
+    // Not an account: not listed with the users, not offered as an annotator, not assignable.
+    expect(listUsers(db).some((u) => u.id === a.userId)).toBe(false);
+    expect(assignableUsers(db).some((u) => u.id === a.userId)).toBe(false);
+    expect(() =>
+      createCampaign(
+        db,
+        {
+          name: "lab",
+          kind: "pairwise-dialogue",
+          perItem: 1,
+          annotatorIds: [a.userId],
+          source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+        },
+        a.userId,
+      ),
+    ).toThrow(/crowd participant/);
     expect(() => participantForToken(db, a.userId, "another-token-000000")).toThrow(/another study/);
   });
 
