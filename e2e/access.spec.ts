@@ -50,6 +50,8 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"], DELETE: ["admin", "researcher"] },
   },
   "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
+  // A participant's own (e2e/crowd.spec.ts); every staff role is refused.
+  "join/[token]/next": { sample: "/api/join/no-such-token-000000/next", methods: { POST: [] } },
 };
 /** Public by design: next-auth's own sign-in, session and CSRF endpoints. */
 const PUBLIC = new Set(["auth/[...nextauth]"]);
@@ -133,8 +135,16 @@ test("a researcher reaches data and experiments but not user management", async 
  * requireRole, so a new page cannot ship without its guard being checked.
  */
 type Ids = { en: number; hc: number };
-const PAGE_TABLE: Record<string, { roles: Role[] | "public"; sample: (ids: Ids) => string; status?: number }> = {
+/**
+ * "participant": a study link's pages (requireParticipant): no session → back to the link, every staff
+ * role → 403; a participant's own access is checked in e2e/crowd.spec.ts.
+ */
+const PAGE_TABLE: Record<string, { roles: Role[] | "public" | "participant"; sample: (ids: Ids) => string; status?: number }> = {
   login: { roles: "public", sample: () => "/login" },
+  join: { roles: "public", sample: () => "/join" },
+  "join/[token]": { roles: "public", sample: () => "/join/no-such-token-000000", status: 404 },
+  "join/[token]/work": { roles: "participant", sample: () => "/join/no-such-token-000000/work" },
+  "join/[token]/done": { roles: "participant", sample: () => "/join/no-such-token-000000/done" },
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
   "(app)/annotate": { roles: ALL, sample: () => "/annotate" },
   "(app)/annotate/[campaignId]": { roles: ALL, sample: () => "/annotate/999999", status: 404 },
@@ -208,7 +218,9 @@ test("every page is in the page access table and every guarded page and server a
   for (const file of appFiles(/^page\.tsx$/)) {
     const key = path.dirname(file);
     expect(PAGE_TABLE, `app/${file} has no entry in the page access table`).toHaveProperty([key]);
-    if (PAGE_TABLE[key].roles !== "public") expect(fs.readFileSync(path.join(root, file), "utf8"), `app/${file}`).toContain("requireRole(");
+    const roles = PAGE_TABLE[key].roles;
+    if (roles === "participant") expect(fs.readFileSync(path.join(root, file), "utf8"), `app/${file}`).toContain("requireParticipant(");
+    else if (roles !== "public") expect(fs.readFileSync(path.join(root, file), "utf8"), `app/${file}`).toContain("requireRole(");
   }
   for (const file of appFiles(/\.(ts|tsx)$/)) {
     const src = fs.readFileSync(path.join(root, file), "utf8");
@@ -233,8 +245,13 @@ test("pages: no session → /login; a role outside the table → 403; a role ins
   for (const [key, { roles, sample, status = 200 }] of Object.entries(PAGE_TABLE)) {
     const url = sample(ids);
     const a = await anon.get(url, { maxRedirects: 0 });
-    if (roles === "public") expect(a.status(), `${url} without a session`).toBe(200);
-    else {
+    if (roles === "public") expect(a.status(), `${url} without a session`).toBe(status);
+    else if (roles === "participant") {
+      expect(a.status(), `${url} (${key}) without a session`).toBe(307);
+      expect(a.headers()["location"], `${url} without a session`).toMatch(/\/join\/no-such-token/);
+      for (const role of ALL) expect((await as[role].get(url, { maxRedirects: 0 })).status(), `${url} as ${role}`).toBe(403);
+      continue;
+    } else {
       expect(a.status(), `${url} (${key}) without a session`).toBe(307);
       expect(a.headers()["location"], `${url} without a session`).toMatch(/\/login/);
     }

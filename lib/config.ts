@@ -112,6 +112,8 @@ export const ENV_VARS = [
     description: "Longest a web import of a bundle may run, in seconds; past it the import process is stopped and nothing is written.",
   },
   { name: "PAL_LOAD_SECONDS", default: "60", description: "Length of the load benchmark (npm run bench load), in seconds." },
+  { name: "PAL_CROWD_PARTICIPANTS", default: "300", description: "Participants of the crowd benchmark (npm run bench crowd)." },
+  { name: "PAL_CROWD_ITEMS", default: "5", description: "Items each participant labels in the crowd benchmark." },
   { name: "PAL_BATCH_POLL_MS", default: "30000", description: "How often the server polls a judge run's batch (Batch API), in ms." },
   {
     name: "PAL_METHOD_ENDPOINT",

@@ -4,7 +4,8 @@ import { requireRole } from "@/lib/auth/session";
 
 /** The signed-in shell. Each page still checks its own role: a layout alone guards nothing. */
 export default async function AppLayout({ children }: { children: React.ReactNode }) {
-  const user = await requireRole();
+  // Crowd participants have no shell: only their study pages (app/join).
+  const user = await requireRole("admin", "researcher", "annotator");
   return (
     <AppShell email={user.email} role={user.role} items={navFor(user.role).map(({ href, label }) => ({ href, label }))}>
       {children}

@@ -17,12 +17,25 @@ export function registerCampaign(program: Command): void {
     .command("export")
     .description("every label of a campaign as CSV, or labels with the agreement report as JSON")
     .requiredOption("--campaign <id>", "campaign id")
-    .option("--format <fmt>", "csv or json", "json")
+    .option(
+      "--format <fmt>",
+      "csv, json, or parquet (a Hugging Face datasets folder: labels.parquet + README.md card; needs --out DIR)",
+      "json",
+    )
     .option("--what <what>", "with csv: labels or agreement", "labels")
     .option("--out <file>", "write here instead of stdout")
     .action(async (o: { campaign: string; format: string; what: string; out?: string }) => {
       if (o.what !== "labels" && o.what !== "agreement") throw new CliError(`--what: expected labels or agreement, got "${o.what}"`);
-      if (o.format !== "csv" && o.format !== "json") throw new CliError(`--format: expected csv or json, got "${o.format}"`);
+      if (o.format === "parquet") {
+        if (!o.out) throw new CliError("--out: a Parquet export is a folder (labels.parquet and README.md); name it with --out DIR");
+        const { campaignParquet } = await import("@/lib/annotation/parquet-export");
+        const p = await campaignParquet(getDb(), campaignId(o.campaign));
+        fs.mkdirSync(o.out, { recursive: true });
+        fs.writeFileSync(`${o.out}/labels.parquet`, p.parquet);
+        fs.writeFileSync(`${o.out}/README.md`, p.card);
+        return void console.log(`${p.rows} labels written to ${o.out}/labels.parquet (card: ${o.out}/README.md)`);
+      }
+      if (o.format !== "csv" && o.format !== "json") throw new CliError(`--format: expected csv, json or parquet, got "${o.format}"`);
       const { exportCampaign } = await import("@/lib/annotation/export");
       const text = exportCampaign(getDb(), campaignId(o.campaign), o.format, o.what);
       if (o.out) fs.writeFileSync(o.out, text);
@@ -113,6 +126,112 @@ export function registerCampaign(program: Command): void {
         console.log(`run ${r.runId}: ${r.judged}/${r.total} judged (${r.newlyJudged} now), ${r.failed} failed, ${r.requests} requests`);
       },
     );
+  campaign
+    .command("create")
+    .description("create a campaign from a JSONL file of items: dealt out to --annotators, or served to participants from a --link")
+    .requiredOption("--name <name>", "campaign name (researchers only: annotators and participants never see it)")
+    .requiredOption("--kind <kind>", "pairwise-dialogue, hicupid-ab or output-rating")
+    .option("--title <title>", "the title annotators and participants see (default: the kind's neutral title)")
+    .option("--show-system-names", "create it although the title or guidelines name a compared system (reported as not blind)")
+    .requiredOption("--items <file>", "items, one JSON object a line (the kind's upload format)")
+    .option("--k <k>", "labels per item", "3")
+    .option("--annotators <ids>", "user ids, comma-separated (fixed assignment)")
+    .option("--link", "open the campaign to a participant link /join/<token>; items are served as people work")
+    .option("--hold-seconds <s>", "link: seconds a served item stays held for its participant", "600")
+    .option("--quota <n>", "link: most items per participant")
+    .option("--max-participants <n>", "link: cap on participants")
+    .option("--completion-code <code>", "link: Prolific completion code")
+    .option("--screenout-code <code>", "link: Prolific code for a participant who fails the checks")
+    .option("--gold <file>", 'link: gold items / attention checks, JSONL with a "gold" object per line')
+    .option("--gold-rate <r>", "link: share of served items that are gold (0 to 1)", "0.1")
+    .option("--min-gold-accuracy <r>", "link: below this gold accuracy a participant is screened out", "0.5")
+    .option("--min-seconds <s>", "link: answers faster than this are flagged", "3")
+    .option("--consent <file>", "link: a consent statement (Markdown) to accept before the first item")
+    .option("--guidelines <file>", "guidelines (Markdown); default: the kind's")
+    .option("--owner <email>", "the campaign's owner (default: the first admin)")
+    .option("--json", "machine-readable output")
+    .action(async (o: Record<string, string | boolean | undefined>) => {
+      const { createCampaign } = await import("@/lib/annotation/campaigns");
+      const { users } = await import("@/db/schema");
+      const { and, asc, eq } = await import("drizzle-orm");
+      const db = getDb();
+      const read = (flag: string, file: unknown) => {
+        if (typeof file !== "string") return undefined;
+        try {
+          return fs.readFileSync(file, "utf8");
+        } catch (e) {
+          throw new CliError(`${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? e})`);
+        }
+      };
+      const num = (flag: string, v: unknown, optional = false) => {
+        if (v === undefined && optional) return null;
+        const n = Number(v);
+        if (typeof v !== "string" || v.trim() === "" || !Number.isFinite(n)) throw new CliError(`${flag}: expected a number, got "${v}"`);
+        return n;
+      };
+      const annotatorIds =
+        typeof o.annotators === "string"
+          ? o.annotators.split(",").map((x) => {
+              const n = Number(x.trim());
+              if (!Number.isInteger(n) || n < 1) throw new CliError(`--annotators: expected user ids, got "${x}"`);
+              return n;
+            })
+          : [];
+      const owner =
+        typeof o.owner === "string"
+          ? db.select({ id: users.id }).from(users).where(eq(users.email, o.owner.toLowerCase())).get()
+          : db
+              .select({ id: users.id })
+              .from(users)
+              .where(and(eq(users.role, "admin"), eq(users.disabled, false)))
+              .orderBy(asc(users.id))
+              .get();
+      if (!owner)
+        throw new CliError(
+          typeof o.owner === "string" ? `--owner: no user ${o.owner}` : "no admin account: create one first (pal user create)",
+        );
+      const items = read("--items", o.items)!;
+      const gold = read("--gold", o.gold);
+      const link = o.link === true;
+      const r = createCampaign(
+        db,
+        {
+          name: String(o.name),
+          kind: String(o.kind),
+          annotatorTitle: o.title === undefined ? undefined : String(o.title),
+          showSystemNames: o.showSystemNames === true,
+          perItem: num("--k", o.k)!,
+          annotatorIds,
+          guidelines: read("--guidelines", o.guidelines),
+          source: { kind: "upload", fileName: String(o.items), text: items },
+          link,
+          ...(link
+            ? {
+                crowd: {
+                  holdSeconds: num("--hold-seconds", o.holdSeconds),
+                  quota: num("--quota", o.quota, true),
+                  maxParticipants: num("--max-participants", o.maxParticipants, true),
+                  completionCode: typeof o.completionCode === "string" ? o.completionCode : null,
+                  screenoutCode: typeof o.screenoutCode === "string" ? o.screenoutCode : null,
+                  goldRate: num("--gold-rate", o.goldRate),
+                  minGoldAccuracy: num("--min-gold-accuracy", o.minGoldAccuracy),
+                  minSeconds: num("--min-seconds", o.minSeconds),
+                  consent: read("--consent", o.consent) ?? null,
+                },
+                ...(gold !== undefined ? { gold: { fileName: String(o.gold), text: gold } } : {}),
+              }
+            : gold !== undefined
+              ? { gold: { fileName: String(o.gold), text: gold } }
+              : {}),
+        },
+        owner.id,
+      );
+      if (o.json)
+        return void console.log(
+          JSON.stringify({ campaign: { id: r.id, items: r.items, assignments: r.assignments }, ...(r.link ? { link: r.link } : {}) }),
+        );
+      console.log(`campaign ${r.id}: ${r.items} items${r.link ? `, participant link ${r.link}` : `, ${r.assignments} assignments`}`);
+    });
   campaign
     .command("list")
     .description("campaigns with their progress")

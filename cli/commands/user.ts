@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
-import { ROLES, type Role } from "@/db/schema";
+import { ACCOUNT_ROLES, type Role } from "@/db/schema";
 import { createUser, findUserWithHash, listUsers, setPassword } from "@/lib/users/users";
 import { NotFoundError } from "@/lib/errors";
 import { generatePassword } from "@/lib/users/password";
@@ -13,7 +13,7 @@ export function registerUser(program: Command): void {
     .command("add")
     .description("create an account; prints a generated password when --password is not given")
     .requiredOption("--email <email>", "login email")
-    .requiredOption("--role <role>", `one of ${ROLES.join(", ")}`)
+    .requiredOption("--role <role>", `one of ${ACCOUNT_ROLES.join(", ")}`)
     .option("--password <password>", "password (at least 8 characters)")
     .option("--name <name>", "display name")
     .option("--json", "machine-readable output")

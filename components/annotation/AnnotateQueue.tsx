@@ -24,7 +24,19 @@ import { TAP } from "@/components/shell/touch";
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
  * the annotator's browser); null when the campaign has none.
  */
-type Props = { campaignName: string; guidelines: React.ReactNode; entries: QueueEntry[]; resumeAt: number };
+type Props = {
+  campaignName: string;
+  guidelines: React.ReactNode;
+  entries: QueueEntry[];
+  resumeAt: number;
+  /**
+   * Crowd participants (app/join): their items are served one at a time, so when nothing is pending the
+   * page goes here (the server serves the next item, or the finish screen) instead of the completion screen.
+   */
+  nextUrl?: string;
+  /** With `nextUrl`: a POST here answers the next item ({assignmentId}) or where to go ({url}), without a page load. */
+  nextApi?: string;
+};
 
 const newId = () =>
   typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -42,7 +54,7 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
   }
 }
 
-export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt }: Props) {
+export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt, nextUrl, nextApi }: Props) {
   const [entries, setEntries] = useState(initial);
   const [index, setIndex] = useState(resumeAt);
   const [item, setItem] = useState<PresentedItem | null>(null);
@@ -183,6 +195,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     const before = next.findIndex((e) => e.status === "pending");
     const to = after >= 0 ? after : before;
     if (to >= 0) go(to);
+    else if (nextUrl) void serveNext(next, nextUrl);
     else {
       // Nothing pending: the completion screen. Only the cache is refreshed here; an item opened from the
       // screen is loaded by the effect, whose `live` guard drops any answer that arrives too late.
@@ -190,6 +203,30 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
       setItem(null);
       load(assignmentId, true).catch(() => {});
     }
+  };
+
+  /** Crowd participants: the next item served to them is appended; none left, or any failure: the page decides. */
+  const serveNext = async (list: QueueEntry[], fallback: string) => {
+    try {
+      if (nextApi) {
+        const r = await api(nextApi, { method: "POST", body: "{}" });
+        const b = (await r.json().catch(() => ({}))) as { assignmentId?: number };
+        if (r.ok && typeof b.assignmentId === "number") {
+          const at = list.findIndex((e) => e.assignmentId === b.assignmentId);
+          const grown =
+            at >= 0 ? list : [...list, { assignmentId: b.assignmentId, status: "pending" as const, skipReason: null, comments: 0 }];
+          setEntries(grown);
+          setFinished(false);
+          setItem(null);
+          setIndex(at >= 0 ? at : list.length);
+          setVisit((v) => v + 1);
+          return;
+        }
+      }
+    } catch {
+      /* the page load below serves it */
+    }
+    window.location.assign(fallback);
   };
 
   /** The first dimension whose choice asks for a comment that is still empty, or -1. */

@@ -46,7 +46,9 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
   const [title, setTitle] = useState("");
   const [showNames, setShowNames] = useState(false);
   const [guidelines, setGuidelines] = useState<Record<string, string>>({});
-  const kExceeds = chosen.length > 0 && k > chosen.length;
+  // Fixed: dealt out to the chosen annotators; link: served to participants who join from a link.
+  const [link, setLink] = useState(false);
+  const kExceeds = !link && chosen.length > 0 && k > chosen.length;
   const def = kinds.find((k) => k.kind === kind)!;
   const task = EXPERIMENT_TASK[kind];
   const usable = task ? experiments.filter((e) => (e.tasks[task]?.length ?? 0) >= (task === "dialogue" ? 2 : 1)) : [];
@@ -223,6 +225,19 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
         </fieldset>
       )}
       <fieldset className="rounded border border-slate-200 p-3">
+        <legend className="px-1 text-xs font-semibold">Who labels</legend>
+        <div className="flex flex-wrap gap-4 text-sm">
+          <label className="flex items-center gap-2">
+            <input type="radio" name="assignment" value="fixed" checked={!link} onChange={() => setLink(false)} /> Chosen annotators
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name="assignment" value="link" checked={link} onChange={() => setLink(true)} /> Anyone with a participant
+            link (crowd, e.g. Prolific)
+          </label>
+        </div>
+      </fieldset>
+      {link ? <CrowdFields /> : null}
+      <fieldset className={`rounded border border-slate-200 p-3 ${link ? "hidden" : ""}`} disabled={link}>
         <legend className="px-1 text-xs font-semibold">Annotators</legend>
         <div className="grid grid-cols-2 gap-1">
           {users.map((u) => (
@@ -249,7 +264,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
             name="perItem"
             type="number"
             min={1}
-            max={Math.max(1, chosen.length)}
+            max={link ? 1000 : Math.max(1, chosen.length)}
             value={k}
             onChange={(e) => setPerItem({ ...perItem, [kind]: Number(e.target.value) })}
             className={input}
@@ -303,11 +318,54 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
         </p>
       ) : null}
       <button
-        disabled={pending || kExceeds || chosen.length === 0 || (named.length > 0 && !showNames)}
+        disabled={pending || kExceeds || (!link && chosen.length === 0) || (named.length > 0 && !showNames)}
         className="w-fit rounded bg-indigo-600 px-4 py-1.5 text-sm font-medium text-white disabled:opacity-60"
       >
         {pending ? "Creating…" : "Create campaign"}
       </button>
     </form>
+  );
+}
+
+/** A link campaign's settings, the same as `pal campaign create --link`'s; empty fields keep their defaults. */
+function CrowdFields() {
+  const num = (name: string, label: string, placeholder: string, step = "1") => (
+    <label className="block text-xs text-slate-600">
+      {label}
+      <input name={name} type="number" step={step} min={0} placeholder={placeholder} className={input} />
+    </label>
+  );
+  return (
+    <fieldset className="grid gap-3 rounded border border-indigo-200 bg-indigo-50/40 p-3" data-testid="crowd-fields">
+      <legend className="px-1 text-xs font-semibold">Participant link</legend>
+      <p className="text-xs text-slate-600">
+        Items are served as people work: the least-labelled first, k labels per item, never one item twice to a person. The link is shown on
+        the campaign page once it is created.
+      </p>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+        {num("holdSeconds", "Hold on a served item (s)", "600")}
+        {num("quota", "Items per participant", "no limit")}
+        {num("maxParticipants", "Most participants", "no cap")}
+        {num("goldRate", "Share of gold items (0–1)", "0.1", "0.01")}
+        {num("minGoldAccuracy", "Screen out below gold accuracy", "0.5", "0.01")}
+        {num("minSeconds", "Flag answers faster than (s)", "3", "0.1")}
+        <label className="block text-xs text-slate-600">
+          Completion code
+          <input name="completionCode" placeholder="from Prolific" className={input} />
+        </label>
+        <label className="block text-xs text-slate-600">
+          Screen-out code
+          <input name="screenoutCode" placeholder="from Prolific" className={input} />
+        </label>
+      </div>
+      <label className="block text-xs text-slate-600">
+        Consent statement (Markdown; empty: no consent step)
+        <textarea name="consent" rows={3} className={input} />
+      </label>
+      <label className="block text-xs text-slate-600">
+        Gold items / attention checks (JSONL: the upload format plus {'"gold": {"dimension": "value"}'} per line)
+        <textarea name="gold" rows={3} className={`${input} font-mono`} />
+      </label>
+    </fieldset>
   );
 }

@@ -57,7 +57,53 @@ export const campaigns = sqliteTable("campaigns", {
    * reads: labels, assignment status, adjudications, judge labels. The cached report names the version it saw.
    */
   agreementVersion: integer("agreement_version").notNull().default(0),
+  /**
+   * How items reach people: "fixed" (dealt out at creation to the listed annotators) or "dynamic"
+   * (served to whoever asks next, k per item, with a hold: lib/annotation/participants/serve.ts).
+   */
+  assignment: text("assignment", { enum: ["fixed", "dynamic"] })
+    .notNull()
+    .default("fixed"),
+  /** The secret of the participant link `/join/<token>`; null: the campaign takes no participants. */
+  joinToken: text("join_token").unique(),
+  /** Crowd settings (lib/annotation/participants/settings.ts): hold, quota, cap, codes, consent, gold rate, minimum time. */
+  crowd: text("crowd", { mode: "json" }).$type<Record<string, unknown>>(),
 });
+
+/**
+ * A crowd participant of one campaign, joined from its link. Their user row (role "participant", no
+ * password) owns their assignments; the Prolific ids are kept here. `browserKey` is a hash of a secret
+ * the joining browser keeps: the same PID resumes only from that browser.
+ */
+export const participants = sqliteTable(
+  "participants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "restrict" }),
+    /** Pseudonymous id shown in exports and tables (never the Prolific id). */
+    code: text("code").notNull(),
+    prolificPid: text("prolific_pid").notNull(),
+    studyId: text("study_id"),
+    sessionId: text("session_id"),
+    browserKey: text("browser_key").notNull(),
+    consentedAt: integer("consented_at"),
+    status: text("status", { enum: ["active", "completed", "screened-out"] })
+      .notNull()
+      .default("active"),
+    finishedAt: integer("finished_at"),
+    /** Excluded by the PI: their labels stay, marked, and drop out of agreement. */
+    excluded: integer("excluded", { mode: "boolean" }).notNull().default(false),
+    excludedReason: text("excluded_reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("participants_campaign_pid").on(t.campaignId, t.prolificPid), uniqueIndex("participants_code").on(t.code)],
+);
 
 /** A label spec (like a Langfuse score config): one dimension of a campaign, its scale and ordered categories. */
 export const campaignDimensions = sqliteTable(
@@ -130,6 +176,11 @@ export const campaignItems = sqliteTable(
     content: text("content", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** What researchers read in lists: the topic or question and whose it is (lib/annotation/item-title.ts). */
     title: text("title"),
+    /**
+     * A gold item / attention check: the expected canonical value per dimension. Served at the campaign's
+     * gold rate to every participant (not counted in k), never marked as such to them.
+     */
+    gold: text("gold", { mode: "json" }).$type<Record<string, string>>(),
   },
   (t) => [
     index("campaign_items_campaign").on(t.campaignId, t.position),
@@ -182,9 +233,12 @@ export const assignments = sqliteTable(
     /** The client-generated id of the last accepted submission: a repeat of it is a no-op. */
     submissionId: text("submission_id"),
     submittedAt: integer("submitted_at"),
+    /** Dynamic campaigns: a pending assignment holds its item until then (ms); lapsed, the item goes back. */
+    heldUntil: integer("held_until"),
     createdAt: createdAt(),
   },
   (t) => [
+    index("assignments_item_status").on(t.itemId, t.status),
     uniqueIndex("assignments_item_annotator").on(t.itemId, t.annotatorId),
     index("assignments_annotator").on(t.annotatorId, t.campaignId, t.position),
   ],

@@ -1,8 +1,14 @@
 import { sqliteTable, integer, text, index } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./common";
 
-export const ROLES = ["admin", "researcher", "annotator"] as const;
+/**
+ * "participant" is below annotator: a crowd participant who joined a campaign from its link
+ * (lib/annotation/participants), with no password, limited to their own queue in that one campaign.
+ */
+export const ROLES = ["admin", "researcher", "annotator", "participant"] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles an admin gives an account (participants are made only by joining a study link). */
+export const ACCOUNT_ROLES = ["admin", "researcher", "annotator"] as const;
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),

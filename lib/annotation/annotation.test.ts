@@ -290,7 +290,7 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(agreementCsv[0]).toBe("dimension,statistic,raters,n,value,ciLow,ciHigh,reading,note");
     expect(agreementCsv.find((l) => l.startsWith("requirement,cohen.kappa,"))).toContain(String(d.report.cohen[0].kappa));
     expect(exportCampaign(db, c.id, "csv").split("\n")[0]).toBe(
-      "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt",
+      "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt,seconds,gold,tooFast,excluded,excludedReason",
     );
   });
 

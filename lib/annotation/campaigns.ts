@@ -1,7 +1,7 @@
 /** Campaigns: creation (one transaction: items, systems, outputs, dimensions, assignments), listing, status. */
 import { checkDisplayName } from "@/lib/display-name";
 import { itemTitle } from "./item-title";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   assignments,
@@ -23,6 +23,9 @@ import { planAssignments } from "./assignment";
 import { sampleSessions, sampleShortfall, type SessionSampleSpec } from "./sampling";
 import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
+import { parseCrowdSettings } from "./participants/settings";
+import { parseGoldJsonl } from "./participants/gold";
+import { newJoinToken } from "./participants/join";
 import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
 /** In a query grouped over assignments: how many of the group have this status. */
@@ -52,6 +55,15 @@ export interface NewCampaign {
   /** Seed of the assignment and shown-order draws. */
   seed?: number;
   source: CampaignSource;
+  /**
+   * Open the campaign to a participant link (`/join/<token>`): items are then served as people work
+   * (assignment "dynamic", lib/annotation/participants) instead of dealt out to `annotatorIds`.
+   */
+  link?: boolean;
+  /** Crowd settings (hold, quota, cap, codes, consent, gold rate, minimum seconds): participants/settings.ts. */
+  crowd?: unknown;
+  /** Gold items / attention checks, JSONL (participants/gold.ts). */
+  gold?: { fileName: string; text: string };
 }
 
 const TIE_RULES: TieRule[] = ["tie", "first", "adjudicate", "none"];
@@ -60,7 +72,7 @@ export function createCampaign(
   db: Db,
   input: NewCampaign,
   createdBy: number,
-): { id: number; items: number; assignments: number; note?: string } {
+): { id: number; items: number; assignments: number; link?: string; note?: string } {
   const def = kindDef(input.kind);
   const name = checkDisplayName("name", input.name);
   const annotatorTitle = input.annotatorTitle?.trim() ? checkDisplayName("annotatorTitle", input.annotatorTitle) : null;
@@ -73,12 +85,24 @@ export function createCampaign(
     // A split 1-vs-3 rating has no "Tie" category to become.
     throw new InvalidInputError(`tieRule: "tie" needs a Tie category; ${def.kind} campaigns use first, adjudicate or none`);
   }
-  if (input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
-  const found = db.select({ id: users.id, disabled: users.disabled }).from(users).where(inArray(users.id, input.annotatorIds)).all();
+  const dynamic = input.link === true;
+  const crowd = dynamic ? parseCrowdSettings(input.crowd) : null;
+  if (!dynamic && input.gold) throw new InvalidInputError("gold: gold items are served to participants; open the campaign to a link");
+  if (dynamic && input.annotatorIds.length)
+    throw new InvalidInputError("annotators: a link campaign serves its items to whoever joins; list annotators or open a link, not both");
+  if (dynamic && (!Number.isInteger(input.perItem) || input.perItem < 1 || input.perItem > 1000))
+    throw new InvalidInputError(`perItem: expected an integer from 1 to 1000, got ${input.perItem}`);
+  if (!dynamic && input.annotatorIds.length === 0) throw new InvalidInputError("annotators: choose at least one");
+  const found = db
+    .select({ id: users.id, disabled: users.disabled, role: users.role })
+    .from(users)
+    .where(inArray(users.id, input.annotatorIds))
+    .all();
   for (const id of input.annotatorIds) {
     const u = found.find((f) => f.id === id);
     if (!u) throw new InvalidInputError(`annotators: no user with id ${id}`);
     if (u.disabled) throw new InvalidInputError(`annotators: user ${id} is disabled`);
+    if (u.role === "participant") throw new InvalidInputError(`annotators: user ${id} is a crowd participant of another study`);
   }
   const seed = input.seed ?? 1;
 
@@ -115,13 +139,18 @@ export function createCampaign(
       parsed = parseItemsJsonl(def, src.text, src.fileName);
       config = { file: src.fileName };
     }
+    const gold = input.gold ? parseGoldJsonl(def, input.gold.text, input.gold.fileName) : [];
+    for (const g of gold)
+      if (parsed.some((p) => p.externalId === g.externalId))
+        throw new InvalidInputError(`${input.gold!.fileName}: id "${g.externalId}" is also the id of an item`);
+    parsed = [...parsed, ...gold];
     assertStorableDepth(parsed);
     const guidelines = input.guidelines?.trim() || def.defaultGuidelines;
     const blindingOverride = checkBlinding(def, parsed, experimentSystems, annotatorTitle ?? def.annotatorTitle, guidelines, {
       override: input.showSystemNames === true,
       by: createdBy,
     });
-    const plan = planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
+    const plan = dynamic ? [] : planAssignments(parsed.length, input.annotatorIds, input.perItem, seed);
     config.assignmentSeed = seed;
 
     const campaign = tx
@@ -138,15 +167,19 @@ export function createCampaign(
         tieRule,
         config,
         createdBy,
+        assignment: dynamic ? "dynamic" : "fixed",
+        joinToken: dynamic ? newJoinToken() : null,
+        crowd,
       })
-      .returning({ id: campaigns.id })
+      .returning({ id: campaigns.id, joinToken: campaigns.joinToken })
       .get();
     tx.insert(campaignDimensions)
       .values(def.dimensions.map((d: DimensionSpec, i) => ({ campaignId: campaign.id, position: i, ...d })))
       .run();
-    tx.insert(campaignAnnotators)
-      .values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId })))
-      .run();
+    if (input.annotatorIds.length)
+      tx.insert(campaignAnnotators)
+        .values(input.annotatorIds.map((userId) => ({ campaignId: campaign.id, userId })))
+        .run();
     let systemIds: { A: number; B: number } | null = null;
     const first = parsed[0]?.outputs;
     if (def.pairwise && first) {
@@ -175,6 +208,7 @@ export function createCampaign(
           title: itemTitle(p.content, p.externalId),
           palSampleId: p.palSampleId ?? null,
           content: p.content,
+          gold: "gold" in p ? (p.gold as Record<string, string>) : null,
         })
         .returning({ id: campaignItems.id })
         .get();
@@ -204,7 +238,13 @@ export function createCampaign(
       tx.insert(assignments)
         .values(rows.slice(i, i + 500))
         .run();
-    return { id: campaign.id, items: parsed.length, assignments: rows.length, ...(sampleNote ? { note: sampleNote } : {}) };
+    return {
+      id: campaign.id,
+      items: parsed.length,
+      assignments: rows.length,
+      ...(campaign.joinToken ? { link: `/join/${campaign.joinToken}` } : {}),
+      ...(sampleNote ? { note: sampleNote } : {}),
+    };
   });
 }
 
@@ -351,12 +391,12 @@ export function annotatorProgress(db: Db, campaignId: number) {
     .all();
 }
 
-/** Active users who can be given work (any role: researchers annotate too). */
+/** Active accounts who can be given work (researchers annotate too; crowd participants join from links). */
 export function assignableUsers(db: Db) {
   return db
     .select({ id: users.id, email: users.email, name: users.name, role: users.role })
     .from(users)
-    .where(and(eq(users.disabled, false)))
+    .where(and(eq(users.disabled, false), ne(users.role, "participant")))
     .orderBy(asc(users.role), asc(users.email))
     .all();
 }

@@ -1,7 +1,10 @@
 /** Campaign export: every label (CSV or JSON) and, in JSON, the agreement report the dashboard shows. */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { assignments, campaignItems, judgeFailures, judgeLabels, labels, users } from "@/db/schema";
+import { assignments, campaignItems, judgeFailures, judgeLabels, labels, participants, users } from "@/db/schema";
+import { crowdSettingsOf } from "./participants/settings";
+import { goldResult } from "./participants/quality";
+import { itemOutcomes } from "./item-outcomes";
 import { campaignAgreement, type CampaignAgreement } from "./agreement";
 import { publishedTable11For } from "./published-table11";
 import { campaignDimensionsOf, campaignSystemsOf, getCampaign } from "./campaigns";
@@ -41,12 +44,33 @@ export function judgeRunsExport(db: Db, campaignId: number) {
   }));
 }
 
+/**
+ * Every label with its item, annotator (a participant's pseudonymous code, never their Prolific id),
+ * seconds on task (measured by the page), gold result (null: not a gold item), whether the answer was
+ * faster than the campaign's minimum, and whether its participant is excluded (kept, marked).
+ */
 export function labelRows(db: Db, campaignId: number) {
+  const minMs = crowdSettingsOf(getCampaign(db, campaignId).crowd).minSeconds * 1000;
+  return labelRowsRaw(db, campaignId).map(({ gold, excluded, participant, ...r }) => ({
+    ...r,
+    seconds: r.msSpent / 1000,
+    // Guidelines cannot be edited after creation yet: every label was given under the first version.
+    version: 1,
+    gold: goldResult(gold, r.dimension, r.value),
+    ...(participant ? { tooFast: r.msSpent < minMs, excluded: Boolean(excluded) } : { tooFast: null, excluded: false }),
+  }));
+}
+
+function labelRowsRaw(db: Db, campaignId: number) {
   return db
     .select({
       item: campaignItems.externalId,
       itemId: campaignItems.id,
-      annotator: users.email,
+      annotator: sql<string>`coalesce(${participants.code}, ${users.email})`,
+      participant: participants.id,
+      gold: campaignItems.gold,
+      excluded: participants.excluded,
+      excludedReason: participants.excludedReason,
       dimension: labels.dimension,
       value: labels.value,
       shownValue: labels.shownValue,
@@ -59,6 +83,7 @@ export function labelRows(db: Db, campaignId: number) {
     .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
     .innerJoin(campaignItems, eq(campaignItems.id, assignments.itemId))
     .innerJoin(users, eq(users.id, assignments.annotatorId))
+    .leftJoin(participants, eq(participants.userId, assignments.annotatorId))
     .where(eq(assignments.campaignId, campaignId))
     .orderBy(asc(campaignItems.position), asc(users.email), asc(labels.dimension))
     .all();
@@ -133,7 +158,23 @@ export function exportCampaign(
   const systems = campaignSystemsOf(db, campaignId);
   const published = publishedTable11For(c.kind, systems);
   if (format === "csv") {
-    return toCsv(rows, ["item", "itemId", "annotator", "dimension", "value", "shownValue", "swapped", "comment", "msSpent", "submittedAt"]);
+    return toCsv(rows, [
+      "item",
+      "itemId",
+      "annotator",
+      "dimension",
+      "value",
+      "shownValue",
+      "swapped",
+      "comment",
+      "msSpent",
+      "submittedAt",
+      "seconds",
+      "gold",
+      "tooFast",
+      "excluded",
+      "excludedReason",
+    ]);
   }
   return (
     JSON.stringify(
@@ -148,10 +189,17 @@ export function exportCampaign(
           // What annotators saw as the title, and whether they were shown system names by an override (issue 40.15).
           annotatorTitle: annotatorTitleOf(c, kindDef(c.kind).annotatorTitle),
           blindingOverride: c.blindingOverride ?? null,
+          assignment: c.assignment,
         },
         systems,
         dimensions: campaignDimensionsOf(db, campaignId),
         labels: rows,
+        // Per item and dimension: unanimous / majority / adjudicated / unresolved / unlabelled.
+        itemOutcomes: itemOutcomes(
+          db,
+          campaignId,
+          campaignDimensionsOf(db, campaignId).map((d) => d.key),
+        ),
         agreement: (() => {
           const a = served(db, campaignId, given);
           // When it was computed, and false when labels have come in since (the server's cached report).

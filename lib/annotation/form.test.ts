@@ -19,3 +19,18 @@ describe("campaign form: the experiment's run", () => {
     expect(src({})).toMatchObject({ replicate: 0 });
   });
 });
+
+describe("campaign form: who labels", () => {
+  it("a participant link carries the same settings as the CLI's; empty fields keep their defaults; a bad number is named", () => {
+    const read = (f: Record<string, string>) => newCampaignFromForm(form({ ...base, ...f }) as never);
+    expect(read({}).link).toBeUndefined();
+    const c = read({ assignment: "link", holdSeconds: "120", quota: "", completionCode: "ABC", consent: " ", gold: '{"id":"g"}' });
+    expect(c).toMatchObject({
+      link: true,
+      crowd: { holdSeconds: 120, completionCode: "ABC", screenoutCode: null, consent: null },
+      gold: { text: '{"id":"g"}' },
+    });
+    expect(c.crowd).not.toHaveProperty("quota");
+    expect(() => read({ assignment: "link", goldRate: "lots" })).toThrow('goldRate: expected a number, got "lots"');
+  });
+});

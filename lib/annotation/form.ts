@@ -25,6 +25,32 @@ function run(form: Form): number {
   return n;
 }
 
+/** A number field left empty is null (no limit); anything else must be a number. */
+function optNumber(form: Form, field: string): number | null | undefined {
+  const raw = String(form.get(field) ?? "").trim();
+  if (raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new InvalidInputError(`${field}: expected a number, got "${raw.slice(0, 40)}"`);
+  return n;
+}
+
+/**
+ * "Who labels": chosen annotators (fixed) or anyone with a participant link. The link's settings are the
+ * same as `pal campaign create --link`'s (checked in participants/settings.ts); gold items come pasted as JSONL.
+ */
+function crowdFromForm(form: Form): Pick<NewCampaign, "link" | "crowd" | "gold"> {
+  if (String(form.get("assignment") ?? "fixed") !== "link") return {};
+  const text = (f: string) => String(form.get(f) ?? "").trim() || null;
+  const crowd: Record<string, unknown> = {};
+  for (const f of ["holdSeconds", "quota", "maxParticipants", "goldRate", "minGoldAccuracy", "minSeconds"]) {
+    const n = optNumber(form, f);
+    if (n !== undefined) crowd[f] = n;
+  }
+  for (const f of ["completionCode", "screenoutCode", "consent"]) crowd[f] = text(f);
+  const gold = text("gold");
+  return { link: true, crowd, ...(gold ? { gold: { fileName: "gold items", text: gold } } : {}) };
+}
+
 export function newCampaignFromForm(form: Form): NewCampaign {
   const source = String(form.get("source") ?? "");
   const base = {
@@ -42,6 +68,7 @@ export function newCampaignFromForm(form: Form): NewCampaign {
     }),
     tieRule: (String(form.get("tieRule") ?? "") || undefined) as TieRule | undefined,
     seed: int(form, "seed", 1),
+    ...crowdFromForm(form),
   };
   if (source === "palset-session") {
     return {

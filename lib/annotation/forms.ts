@@ -8,6 +8,7 @@ import { formId, formText, parseForm } from "@/lib/http/form";
 import { setCampaignStatus } from "./campaigns";
 import { adjudicate } from "./item-view";
 import { applyPairwiseTieMargin } from "./calibration";
+import { setParticipantExcluded } from "./participants/quality";
 
 const statusForm = z.object({
   campaignId: formId("campaign"),
@@ -63,4 +64,18 @@ export function applyTieMarginForm(db: Db, form: FormData): { campaignId: number
     experimentId: f.experimentId,
     ok: margin === null ? `Margin reset on experiment #${f.experimentId}.` : `Margin ${margin} applied to experiment #${f.experimentId}.`,
   };
+}
+
+const excludeFields = z.object({
+  campaignId: formId("campaign"),
+  participantId: formId("participant"),
+  excluded: z.enum(["true", "false"], { error: "expected true or false" }),
+  reason: formText(500),
+});
+
+/** Exclude a participant (their labels kept, marked, out of agreement) or take them back. */
+export function excludeParticipantForm(db: Db, form: FormData): { campaignId: number; ok: string } {
+  const f = parseForm(excludeFields, form);
+  setParticipantExcluded(db, f.campaignId, f.participantId, f.excluded === "true", f.reason);
+  return { campaignId: f.campaignId, ok: f.excluded === "true" ? "Participant excluded." : "Participant included again." };
 }

@@ -1,7 +1,7 @@
 /** Reads a campaign's human labels, adjudications and judge labels into per-item, per-dimension maps. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { adjudications, assignments, campaignItems, judgeLabels, judgeRuns, labels, users } from "@/db/schema";
+import { adjudications, assignments, campaignItems, judgeLabels, judgeRuns, labels, participants, users } from "@/db/schema";
 
 export interface ItemLabels {
   itemId: number;
@@ -18,7 +18,8 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
   const items = db
     .select({ id: campaignItems.id, externalId: campaignItems.externalId, title: campaignItems.title, position: campaignItems.position })
     .from(campaignItems)
-    .where(eq(campaignItems.campaignId, campaignId))
+    // Gold items / attention checks test the participants, not the systems: not part of agreement.
+    .where(and(eq(campaignItems.campaignId, campaignId), isNull(campaignItems.gold)))
     .orderBy(asc(campaignItems.position))
     .all();
   const byId = new Map<number, ItemLabels>(
@@ -32,7 +33,16 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
     .from(labels)
     .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
     .innerJoin(users, eq(users.id, assignments.annotatorId))
-    .where(and(eq(assignments.campaignId, campaignId), eq(assignments.status, "done")))
+    .innerJoin(campaignItems, eq(campaignItems.id, assignments.itemId))
+    .where(
+      and(
+        eq(assignments.campaignId, campaignId),
+        eq(assignments.status, "done"),
+        isNull(campaignItems.gold),
+        // An excluded participant's labels are kept (the export marks them) but drop out of agreement.
+        sql`not exists (select 1 from ${participants} where ${participants.userId} = ${assignments.annotatorId} and ${participants.excluded} = 1)`,
+      ),
+    )
     .orderBy(asc(users.email))
     .all();
   const raters = new Set<string>();
@@ -47,7 +57,10 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
     .innerJoin(campaignItems, eq(campaignItems.id, adjudications.itemId))
     .where(eq(campaignItems.campaignId, campaignId))
     .all();
-  for (const a of adj) byId.get(a.itemId)!.adjudicated[a.dimension] = a.value;
+  for (const a of adj) {
+    const it = byId.get(a.itemId);
+    if (it) it.adjudicated[a.dimension] = a.value;
+  }
   return { items: [...byId.values()], raters: [...raters].sort() };
 }
 

@@ -20,6 +20,7 @@ import { MAX_JSON_DEPTH, valueTooDeep } from "@/lib/json-depth";
 import { canonicalValue, kindDef } from "./kinds";
 import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
 import { annotatorTitleOf } from "./blinding";
+import { assertSlotForSubmit } from "./participants/serve";
 
 export interface MyCampaign {
   id: number;
@@ -292,6 +293,8 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
         .get();
       if (seen || a.submissionId === body.submissionId) return { duplicate: true };
       assertOpen(tx as unknown as Db, a.campaignId);
+      // A served item whose hold lapsed: refused once others filled its k (participants/serve.ts).
+      assertSlotForSubmit(tx as unknown as Db, a);
       const c = tx.select({ kind: campaigns.kind }).from(campaigns).where(eq(campaigns.id, a.campaignId)).get()!;
       const def = kindDef(c.kind);
       const dims = campaignDimensionsOf(tx as unknown as Db, a.campaignId);

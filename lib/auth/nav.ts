@@ -20,5 +20,6 @@ export function navFor(role: Role) {
 
 /** Where a role lands after login. */
 export function homeFor(role: Role): string {
+  if (role === "participant") return "/join";
   return role === "annotator" ? "/annotate" : "/datasets";
 }

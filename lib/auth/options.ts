@@ -9,6 +9,7 @@ import { verifyPassword } from "@/lib/users/password";
 import { isLoginLocked, recordLoginAttempt } from "./rate-limit";
 import { authSecret } from "./secret";
 import { clientIp } from "./client-ip";
+import { isAppError } from "@/lib/errors";
 import { isSessionRevoked, revokeSession } from "./revocation";
 
 // Without NEXTAUTH_URL, next-auth v4 only derives its URL from the request when told to trust it.
@@ -43,7 +44,9 @@ export const authOptions: NextAuthOptions = {
         const db = getDb();
         const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
         if (isLoginLocked(db, email, ip)) throw new Error("locked");
-        const user = findUserWithHash(db, email);
+        const found = findUserWithHash(db, email);
+        // A crowd participant has no password: they come back through their study link only.
+        const user = found?.role === "participant" ? undefined : found;
         // Compare even for unknown users so timing does not reveal which emails exist.
         const ok = await verifyPassword(password, user?.passwordHash ?? "$2b$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva");
         const success = Boolean(user && ok && !user.disabled);
@@ -51,6 +54,31 @@ export const authOptions: NextAuthOptions = {
         if (!success || !user) throw new Error("invalid");
         db.update(users).set({ lastLoginAt: Date.now() }).where(eq(users.id, user.id)).run();
         return { id: String(user.id), email: user.email, name: user.name ?? user.email, role: user.role };
+      },
+    }),
+    // A crowd participant signs in from their study link (app/join): no password; the link's token,
+    // their Prolific ids and their browser's key (lib/annotation/participants/join.ts). Refusals
+    // travel as the error message, which the join page shows.
+    Credentials({
+      id: "participant",
+      name: "Study link",
+      credentials: { token: {}, pid: {}, studyId: {}, sessionId: {}, browserKey: {}, consent: {} },
+      async authorize(credentials) {
+        const c = (credentials ?? {}) as Record<string, string | undefined>;
+        const { joinCampaign } = await import("@/lib/annotation/participants/join");
+        try {
+          const { userId } = joinCampaign(getDb(), {
+            token: String(c.token ?? ""),
+            pid: c.pid || null,
+            studyId: c.studyId || null,
+            sessionId: c.sessionId || null,
+            browserKey: String(c.browserKey ?? ""),
+            consent: c.consent === "true",
+          });
+          return { id: String(userId), email: "", name: "participant", role: "participant" };
+        } catch (e) {
+          throw new Error(isAppError(e) ? e.message : "could not join the study");
+        }
       },
     }),
   ],

@@ -10,7 +10,7 @@ export const EXPERIMENT_CALLS = `(c.experiment_id = @id
 
 /**
  * The ledger column of a request's other parameters, or NULL in a database from before it (a bundle exported
- * by an older version: migration 0038 added it), so the audit and the run card still read such a file.
+ * by an older version: migration 0040 added it), so the audit and the run card still read such a file.
  */
 export function otherParamsColumn(db: { $client: { prepare(sql: string): { all(): unknown[] } } }, alias = ""): string {
   const cols = db.$client.prepare("PRAGMA table_info(llm_calls)").all() as Array<{ name: string }>;

@@ -1,12 +1,12 @@
 /** Admin → Users server-action forms, validated at the boundary (lib/http/form.ts). */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { ROLES } from "@/db/schema";
+import { ACCOUNT_ROLES } from "@/db/schema";
 import { generatePassword } from "@/lib/users/password";
 import { formBool, formId, formText, parseForm } from "@/lib/http/form";
 import { createUser, updateUser } from "./users";
 
-const role = z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` });
+const role = z.enum(ACCOUNT_ROLES, { error: `expected one of ${ACCOUNT_ROLES.join(", ")}` });
 
 const addFields = z.object({ email: formText(320), name: formText(200), role, password: formText(1000) });
 

@@ -1,7 +1,7 @@
-import { eq, asc, sql } from "drizzle-orm";
+import { eq, asc, sql, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { users, ROLES, type Role } from "@/db/schema";
+import { users, ACCOUNT_ROLES, type Role } from "@/db/schema";
 import { hashPassword, MAX_PASSWORD_BYTES } from "@/lib/users/password";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 
@@ -14,7 +14,7 @@ export const newUserSchema = z.object({
     .toLowerCase()
     .pipe(z.email({ error: "email: not a valid email address" })),
   name: z.string().trim().max(200).optional(),
-  role: z.enum(ROLES, { error: `role: must be one of ${ROLES.join(", ")}` }),
+  role: z.enum(ACCOUNT_ROLES, { error: `role: must be one of ${ACCOUNT_ROLES.join(", ")}` }),
   // bcrypt reads only the first 72 bytes: a longer password would silently match any with the same start.
   password: z
     .string()
@@ -45,7 +45,8 @@ const publicColumns = {
   lastLoginAt: users.lastLoginAt,
 };
 
-export async function createUser(db: Db, input: z.input<typeof newUserSchema>): Promise<PublicUser> {
+/** `role` is checked at run time (ACCOUNT_ROLES: a participant is never made here). */
+export async function createUser(db: Db, input: Omit<z.input<typeof newUserSchema>, "role"> & { role: Role }): Promise<PublicUser> {
   const parsed = newUserSchema.safeParse(input);
   if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => i.message).join("; "));
   const { email, name, role, password } = parsed.data;
@@ -60,8 +61,9 @@ export async function createUser(db: Db, input: z.input<typeof newUserSchema>): 
     .get();
 }
 
+/** Accounts (crowd participants are not accounts: they are listed on their campaign's page). */
 export function listUsers(db: Db): PublicUser[] {
-  return db.select(publicColumns).from(users).orderBy(asc(users.id)).all();
+  return db.select(publicColumns).from(users).where(ne(users.role, "participant")).orderBy(asc(users.id)).all();
 }
 
 export function getUser(db: Db, id: number): PublicUser | undefined {
@@ -80,8 +82,8 @@ export type UserPatch = { role?: Role; disabled?: boolean };
  */
 export function updateUser(db: Db, id: number, patch: UserPatch, actorId?: number): PublicUser {
   if (patch.role === undefined && patch.disabled === undefined) throw new InvalidInputError("nothing to change: give role and/or disabled");
-  const parsedRole = patch.role === undefined ? undefined : z.enum(ROLES).safeParse(patch.role);
-  if (parsedRole && !parsedRole.success) throw new InvalidInputError(`role: must be one of ${ROLES.join(", ")}`);
+  const parsedRole = patch.role === undefined ? undefined : z.enum(ACCOUNT_ROLES).safeParse(patch.role);
+  if (parsedRole && !parsedRole.success) throw new InvalidInputError(`role: must be one of ${ACCOUNT_ROLES.join(", ")}`);
   const role = parsedRole?.data;
   if (actorId !== undefined && id === actorId && (patch.disabled || (role !== undefined && role !== "admin"))) {
     throw new ForbiddenError("you cannot demote or disable your own account");

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { adjudicateForm, applyTieMarginForm, setCampaignStatusForm } from "@/lib/annotation/forms";
+import { adjudicateForm, applyTieMarginForm, excludeParticipantForm, setCampaignStatusForm } from "@/lib/annotation/forms";
 
 export type ActionState = ActionResult<{ ok?: string }>;
 
@@ -28,6 +28,15 @@ export async function applyTieMarginAction(_prev: ActionState, form: FormData): 
     const r = applyTieMarginForm(getDb(), form);
     revalidatePath(`/campaigns/${r.campaignId}`);
     revalidatePath(`/experiments/${r.experimentId}`);
+    return { ok: r.ok };
+  });
+}
+
+/** Excludes a crowd participant (labels kept and marked, out of agreement) or includes them again. */
+export async function excludeParticipantAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin", "researcher"], () => {
+    const r = excludeParticipantForm(getDb(), form);
+    revalidatePath(`/campaigns/${r.campaignId}`);
     return { ok: r.ok };
   });
 }

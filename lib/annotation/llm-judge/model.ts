@@ -5,9 +5,16 @@
 import type { ModelClient } from "@/lib/llm";
 import type { JudgeModel, JudgeRequest } from "@/lib/judges/judge";
 
-export function judgeModel(client: ModelClient, runId: number, modelConfig: string, temperature: number): JudgeModel {
+export function judgeModel(
+  client: ModelClient,
+  runId: number,
+  modelConfig: string,
+  temperature: number,
+  /** More judge parameters (a campaign made from an experiment: its budget and cut-off rule, ./experiment-params.ts). */
+  params: Record<string, unknown> = {},
+): JudgeModel {
   // One role-bound handle for the run (as an experiment's): its temperature travels with every call.
-  const llm = client.forRun({ judge: { temperature } }).withOrigin({ judgeRunId: runId });
+  const llm = client.forRun({ judge: { ...params, temperature } }).withOrigin({ judgeRunId: runId });
   const base = (c: JudgeRequest) => ({
     role: "judge" as const,
     config: modelConfig,

@@ -19,6 +19,7 @@ import { judgeRunsOf } from "../human-labels";
 import { judgeForKind } from "./adapters";
 import { JUDGE_TEMPERATURE, type JudgeModel } from "@/lib/judges/judge";
 import { judgeModel } from "./model";
+import { experimentJudgeParams } from "./experiment-params";
 import type { CampaignJudgeDef, JudgeContext, JudgeItem, JudgeSettings } from "./types";
 
 export interface LlmJudgeOptions {
@@ -240,7 +241,7 @@ export async function runLlmJudge(
   const ctx = judgeContext(
     db,
     campaignId,
-    judgeModel(client.withGuard(guard), runId, settings.modelConfig, settings.temperature),
+    judgeModel(client.withGuard(guard), runId, settings.modelConfig, settings.temperature, experimentJudgeParams(db, campaignId)),
     settings,
   );
   const items = ctx.items.filter((i) => todo.has(i.id));
@@ -314,7 +315,12 @@ export async function collectLlmJudgeCalls(
   const { runId, def, settings } = ensureLlmJudgeRun(db, campaignId, o, userId);
   const calls = new Map<string, CollectedCall>();
   const collecting = client.collecting((call) => calls.set(call.cacheKey, call));
-  const ctx = judgeContext(db, campaignId, judgeModel(collecting, runId, settings.modelConfig, settings.temperature), settings);
+  const ctx = judgeContext(
+    db,
+    campaignId,
+    judgeModel(collecting, runId, settings.modelConfig, settings.temperature, experimentJudgeParams(db, campaignId)),
+    settings,
+  );
   const todo = pending(
     db,
     campaignId,

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getDb } from "@/db/client";
-import { ROLES } from "@/db/schema";
+import { ACCOUNT_ROLES } from "@/db/schema";
 import { requireRole } from "@/lib/auth/session";
 import { listUsers } from "@/lib/users/users";
 import { PageHeader } from "@/components/shell/PageHeader";
@@ -43,7 +43,7 @@ export default async function UsersPage() {
                     {u.name ? <div className="text-xs text-slate-500">{u.name}</div> : null}
                   </td>
                   <td className="px-3 py-2">
-                    <RoleForm user={u} roles={ROLES} self={u.id === me.id} action={setRoleAction} />
+                    <RoleForm user={u} roles={ACCOUNT_ROLES} self={u.id === me.id} action={setRoleAction} />
                   </td>
                   <td className="px-3 py-2">
                     {u.disabled ? (

@@ -17,7 +17,10 @@ import { JudgesSection } from "@/components/annotation/campaign/JudgesSection";
 import { ItemsOverview } from "@/components/annotation/campaign/ItemsOverview";
 import { CampaignGuidelines } from "@/components/annotation/campaign/CampaignGuidelines";
 import type { CampaignSearch } from "@/components/annotation/campaign/query";
-import { applyTieMarginAction, setStatusAction } from "../actions";
+import { envValue } from "@/lib/config";
+import { ParticipantsSection } from "@/components/annotation/campaign/ParticipantsSection";
+import { crowdSettingsOf, participantQuality } from "@/lib/annotation/participants";
+import { applyTieMarginAction, excludeParticipantAction, setStatusAction } from "../actions";
 
 export const metadata: Metadata = { title: "Campaign" };
 export const dynamic = "force-dynamic";
@@ -68,6 +71,16 @@ export default async function CampaignPage({
   return (
     <div className="space-y-5">
       <CampaignHeader campaign={c} kindLabel={def.label} systems={systems} setStatus={setStatusAction} />
+      {c.joinToken ? (
+        <ParticipantsSection
+          campaignId={id}
+          link={`${envValue("NEXTAUTH_URL") ?? ""}/join/${c.joinToken}`}
+          perItem={c.perItem}
+          settings={crowdSettingsOf(c.crowd)}
+          rows={participantQuality(db, id)}
+          exclude={excludeParticipantAction}
+        />
+      ) : null}
       <AnnotatorProgress campaignId={id} progress={annotatorProgress(db, id)} />
       <AnnotatorAgreement campaignId={id} snapshot={agreement} dims={campaignDimensionsOf(db, id)} />
       <JudgesSection

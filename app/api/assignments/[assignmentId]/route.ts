@@ -3,13 +3,15 @@ import { getDb } from "@/db/client";
 import { withRole } from "@/lib/auth/session";
 import { presentAssignment, saveDraft, skipAssignment, submitLabels } from "@/lib/annotation";
 import { whileBusy } from "@/lib/db-busy";
+import { assertParticipantMayWrite } from "@/lib/annotation/participants/join";
 import { InvalidInputError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/request";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ assignmentId: string }> };
-const ALL = ["admin", "researcher", "annotator"] as const;
+/** Participants too: every function below only touches the caller's own assignments. */
+const ALL = ["admin", "researcher", "annotator", "participant"] as const;
 
 /** A draft or a submission is small (see MAX_DRAFT_BYTES): a larger body is refused before it is read. */
 const MAX_BODY_BYTES = 512 * 1024;
@@ -29,6 +31,8 @@ export const GET = withRole<Ctx>([...ALL], async (_req, { params, user }) => {
 export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
+  // Not refused for a finished participant: the page's last debounced autosave can land after their
+  // final submit. A draft changes no label.
   await whileBusy(() => saveDraft(getDb(), user.id, id, b.draft, b.ms));
   return NextResponse.json({ ok: true });
 });
@@ -37,6 +41,7 @@ export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
 export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
+  assertParticipantMayWrite(getDb(), user.id, user.role);
   if (b.action === "skip") {
     await whileBusy(() => skipAssignment(getDb(), user.id, id, b.reason, b.ms));
     return NextResponse.json({ ok: true });

@@ -1,12 +1,12 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { ROLES } from "@/db/schema";
+import { ACCOUNT_ROLES } from "@/db/schema";
 import { withRole } from "@/lib/auth/session";
 import { getUser, updateUser } from "@/lib/users/users";
 
 const patchSchema = z
-  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .object({ role: z.enum(ACCOUNT_ROLES).optional(), disabled: z.boolean().optional() })
   .strict()
   .refine((p) => p.role !== undefined || p.disabled !== undefined, { error: "give role and/or disabled" });
 

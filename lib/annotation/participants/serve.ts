@@ -1,0 +1,154 @@
+/**
+ * Items handed out as people work (campaigns with assignment "dynamic"). Whoever asks next gets the
+ * least-labelled item they have not seen, held for them for `holdSeconds`; an item counts toward its
+ * k while it is done or held, so a held item abandoned by someone who left goes back when the hold
+ * lapses. Gold items are mixed in at the campaign's rate and never count toward k. Every claim runs in
+ * one IMMEDIATE transaction (the write lock taken before reading), so two processes serving at once
+ * cannot both give out the last slot of an item: k is never exceeded, and the unique index on
+ * (item, annotator) means nobody gets one item twice.
+ */
+import crypto from "node:crypto";
+import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { assignments, campaignItems, campaigns, participants } from "@/db/schema";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { kindDef } from "../kinds";
+import { crowdSettingsOf } from "./settings";
+
+export type NextWork =
+  | { state: "item"; assignmentId: number }
+  /** The participant's quota is reached, or nothing is left for them: the finish step decides the code. */
+  | { state: "quota" }
+  | { state: "no-work" }
+  | { state: "finished"; status: "completed" | "screened-out" }
+  | { state: "closed" };
+
+/** An item's slots in use: its done labels and its holds still running (SQL over the outer `item_id`). */
+const liveCount = (itemCol: unknown, now: number, exceptUser?: number) =>
+  sql<number>`(select count(*) from ${assignments} a2 where a2.item_id = ${itemCol} and (a2.status = 'done' or (a2.status = 'pending' and a2.held_until > ${now}))${
+    exceptUser === undefined ? sql`` : sql` and a2.annotator_id <> ${exceptUser}`
+  })`;
+
+/** The participant's current item, or a newly claimed one, or why there is none. */
+export function nextWork(db: Db, userId: number, now = Date.now()): NextWork {
+  return db.transaction(
+    (tx) => {
+      const t = tx as unknown as Db;
+      const p = t.select().from(participants).where(eq(participants.userId, userId)).get();
+      if (!p) throw new NotFoundError("you have not joined a study");
+      if (p.status !== "active") return { state: "finished", status: p.status };
+      const c = t.select().from(campaigns).where(eq(campaigns.id, p.campaignId)).get()!;
+      if (c.status !== "open") return { state: "closed" };
+      const s = crowdSettingsOf(c.crowd);
+      const holdUntil = now + s.holdSeconds * 1000;
+      const own = t
+        .select({
+          id: assignments.id,
+          itemId: assignments.itemId,
+          status: assignments.status,
+          heldUntil: assignments.heldUntil,
+          gold: campaignItems.gold,
+        })
+        .from(assignments)
+        .innerJoin(campaignItems, eq(campaignItems.id, assignments.itemId))
+        .where(eq(assignments.annotatorId, userId))
+        .all();
+      // An item already in hand: kept (its hold renewed) while its slot is still free for this participant.
+      for (const a of own.filter((x) => x.status === "pending")) {
+        if (a.gold || (a.heldUntil ?? 0) > now || slotsTaken(t, a.itemId, now, userId) < c.perItem) {
+          t.update(assignments).set({ heldUntil: holdUntil }).where(eq(assignments.id, a.id)).run();
+          return { state: "item", assignmentId: a.id };
+        }
+        // Lapsed, and others filled the item meanwhile: it is no longer this participant's.
+        t.delete(assignments).where(eq(assignments.id, a.id)).run();
+      }
+      const finishedCount = own.filter((x) => x.status !== "pending").length;
+      if (s.quota !== null && finishedCount >= s.quota) return { state: "quota" };
+      const goldSeen = own.filter((x) => x.gold).length;
+      let itemId: number | undefined;
+      // Gold at the set rate: the next item is gold when that keeps the share of gold at most the rate.
+      if (s.goldRate > 0 && goldSeen + 1 <= (own.length + 1) * s.goldRate) itemId = pickItem(t, c.id, userId, now, c.perItem, true);
+      itemId ??= pickItem(t, c.id, userId, now, c.perItem, false);
+      if (itemId === undefined) return { state: "no-work" };
+      const position = own.length;
+      const pairwise = kindDef(c.kind).pairwise;
+      const row = t
+        .insert(assignments)
+        .values({
+          campaignId: c.id,
+          itemId,
+          annotatorId: userId,
+          position,
+          swapped: pairwise && crypto.randomInt(2) === 1,
+          heldUntil: holdUntil,
+        })
+        .returning({ id: assignments.id })
+        .get();
+      return { state: "item", assignmentId: row.id };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+function slotsTaken(db: Db, itemId: number, now: number, exceptUser: number): number {
+  return db
+    .select({ n: count() })
+    .from(assignments)
+    .where(
+      and(
+        eq(assignments.itemId, itemId),
+        ne(assignments.annotatorId, exceptUser),
+        or(eq(assignments.status, "done"), and(eq(assignments.status, "pending"), gt(assignments.heldUntil, now))),
+      ),
+    )
+    .get()!.n;
+}
+
+/** Least-labelled first (then the campaign's order); never an item this participant already had. */
+function pickItem(db: Db, campaignId: number, userId: number, now: number, k: number, gold: boolean): number | undefined {
+  const row = db
+    .select({ id: campaignItems.id })
+    .from(campaignItems)
+    .where(
+      and(
+        eq(campaignItems.campaignId, campaignId),
+        gold ? isNotNull(campaignItems.gold) : sql`${campaignItems.gold} is null`,
+        sql`not exists (select 1 from ${assignments} a1 where a1.item_id = ${campaignItems.id} and a1.annotator_id = ${userId})`,
+        gold ? undefined : sql`${liveCount(campaignItems.id, now)} < ${k}`,
+      ),
+    )
+    .orderBy(
+      sql`(select count(*) from ${assignments} a3 where a3.item_id = ${campaignItems.id} and a3.status = 'done')`,
+      campaignItems.position,
+    )
+    .limit(1)
+    .get();
+  return row?.id;
+}
+
+/**
+ * Inside a submission's transaction: a participant whose hold lapsed may still submit while the item
+ * has a free slot; once others filled it, the label would exceed k and is refused.
+ */
+export function assertSlotForSubmit(
+  db: Db,
+  a: { id: number; itemId: number; annotatorId: number; status: string; heldUntil: number | null; campaignId: number },
+  now = Date.now(),
+): void {
+  if (a.status !== "pending" || a.heldUntil === null || a.heldUntil > now) return;
+  const c = db
+    .select({ perItem: campaigns.perItem, assignment: campaigns.assignment })
+    .from(campaigns)
+    .where(eq(campaigns.id, a.campaignId))
+    .get();
+  if (c?.assignment !== "dynamic") return;
+  const gold = db.select({ gold: campaignItems.gold }).from(campaignItems).where(eq(campaignItems.id, a.itemId)).get()?.gold;
+  if (gold) return;
+  if (slotsTaken(db, a.itemId, now, a.annotatorId) >= c.perItem)
+    throw new ConflictError("this item was held for you too long and others have labelled it meanwhile; go on to the next item");
+}
+
+/** How many participants have joined a campaign (for the cap and the campaign page). */
+export function participantCount(db: Db, campaignId: number): number {
+  return db.select({ n: count() }).from(participants).where(eq(participants.campaignId, campaignId)).get()!.n;
+}
