@@ -8,3 +8,4 @@ export * from "./memory";
 export * from "./annotation";
 export * from "./settings";
 export * from "./experiment-sums";
+export * from "./convmem";

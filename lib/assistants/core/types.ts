@@ -12,7 +12,7 @@ import type { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 import type { Lang } from "@/lib/llm/types";
 /** The data set's language (lib/llm's Lang under the name the methods use). */
 export type Language = Lang;
-export type DatasetKind = "palset" | "hicupid";
+export type DatasetKind = "palset" | "hicupid" | "locomo" | "longmemeval";
 /** The assistant actions of PAL-Set dialogues, normalised (lib/datasets/palset/actions). */
 export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
 
