@@ -37,7 +37,7 @@ export type CallEstimate = { assistant: number; "user-simulator": number; judge:
 export interface TaskDef {
   name: TaskName;
   label: string;
-  datasetKind: "palset" | "hicupid";
+  datasetKind: "palset" | "hicupid" | "locomo" | "longmemeval";
   items(db: Db, datasetId: number, users: "all" | string[]): TaskItem[];
   /** Items under the whole config, when more than the users matter (HiCUPID's splits and sample); default items(). */
   itemsFor?(db: Db, datasetId: number, config: ExperimentConfig): TaskItem[];

@@ -64,7 +64,17 @@ export type TaskInput =
   | { type: "requirement"; requirement: string }
   | { type: "selection"; requirement: string; candidates: Array<{ id: string; solution: string }> }
   | { type: "dialogue"; turns: Array<{ user: string; assistant?: string }>; action: AssistantActionCode }
-  | { type: "question"; question: string };
+  | {
+      type: "question";
+      question: string;
+      /**
+       * "memory": a conversational-memory benchmark question (LoCoMo, LongMemEval), answered with a short
+       * phrase from what the earlier conversations said; absent: HiCUPID's personalised answer.
+       */
+      style?: "memory";
+      /** When the question is asked (LongMemEval's question_date), for questions about time. */
+      askedAt?: string | null;
+    };
 
 export type TaskType = TaskInput["type"];
 
