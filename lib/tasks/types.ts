@@ -34,6 +34,8 @@ export type JobContext = {
 /** Expected model calls per item, by role (the dry run multiplies them out). */
 export type CallEstimate = { assistant: number; "user-simulator": number; judge: number; promptTokens: number; completionTokens: number };
 
+export type ExportItemFields = { question?: string; reference?: unknown; category?: number; question_type?: string };
+
 export interface TaskDef {
   name: TaskName;
   label: string;
@@ -52,6 +54,11 @@ export interface TaskDef {
    * apart, the reference a single-turn answer is scored against, shown beside it.
    */
   present?(db: Db, datasetId: number, itemKey: string): { cards: InfoCard[]; reference: Field[] };
+  /**
+   * For `pal export experiment ID --items` (one JSON line per job): the item's question and reference as a
+   * notebook reads them, and LoCoMo's category or LongMemEval's question type where the item has one.
+   */
+  exportItem?(db: Db, datasetId: number, itemKey: string): ExportItemFields;
   /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
   pairs?: {
     estimate(config: ExperimentConfig): CallEstimate;

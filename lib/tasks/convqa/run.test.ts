@@ -111,6 +111,27 @@ describe("pal run --preset locomo / longmemeval", () => {
     const m = out.results.find((g: { method: string; task: string }) => g.method === "vanilla" && g.task === "locomo");
     expect(m.metrics["f1.cat4"]).toBeGreaterThan(0);
     expect(Object.keys(m.metrics)).toEqual(expect.arrayContaining(["f1", "f1.cat1", "f1.cat2", "f1.cat3", "f1.cat4", "f1.cat5"]));
+
+    // pal export experiment ID --items: one line per job, with the category and the scores.
+    const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
+    expect(ex.code, ex.stderr).toBe(0);
+    const lines = ex.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.length).toBe(METHODS.length * 10);
+    const dog = lines.find((l) => l.method === "turn-rag" && l.item === "conv-demo-1#0");
+    expect(dog).toEqual({
+      task: "locomo",
+      method: "turn-rag",
+      replicate: 0,
+      item: "conv-demo-1#0",
+      category: 4,
+      question: "What is the name of Ines's dog?",
+      output: "Pepper",
+      reference: "Pepper",
+      scores: { "locomo.f1": 1, "locomo.category": 4, "evidence.recall": expect.any(Number) },
+    });
   }, 300_000);
 
   it("LongMemEval: the judge per type at temperature 0 and 10 tokens, 'yes' correct; retrieval scores without abstention", async () => {
@@ -144,5 +165,13 @@ describe("pal run --preset locomo / longmemeval", () => {
     expect(g.metrics["accuracy.knowledge-update"]).toBe(1);
     expect(g.metrics["accuracy.abstention"]).toBe(1);
     expect(g.metrics["accuracy.temporal-reasoning"]).toBe(0);
+    const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
+    const ku = ex.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((l) => l.method === "vanilla" && l.item === "q-demo-ku");
+    expect(ku).toMatchObject({ task: "longmemeval", question_type: "knowledge-update", reference: "A Mazda 3 hatchback" });
+    expect(ku.scores["judge.correct"]).toBe(1);
   }, 300_000);
 });

@@ -67,6 +67,16 @@ const describe = (db: Parameters<NonNullable<TaskDef["describe"]>>[0], datasetId
   ];
 };
 
+const exportItem = (db: Parameters<NonNullable<TaskDef["exportItem"]>>[0], datasetId: number, itemKey: string) => {
+  const it = loadConvItem(db, datasetId, itemKey);
+  return {
+    question: it.question,
+    reference: referenceText(it),
+    ...(it.category !== null ? { category: it.category } : {}),
+    ...(it.questionType ? { question_type: it.questionType } : {}),
+  };
+};
+
 const estimate = (judge: number) => () => ({ assistant: 1, "user-simulator": 0, judge, promptTokens: 4000, completionTokens: 40 });
 const items = (db: Parameters<TaskDef["items"]>[0], datasetId: number, users: "all" | string[]): TaskItem[] =>
   listConvItems(db, datasetId, users);
@@ -77,6 +87,7 @@ export const locomoTask: TaskDef = {
   datasetKind: "locomo",
   items,
   describe,
+  exportItem,
   estimate: estimate(0),
   async run(ctx, item) {
     const it = loadConvItem(ctx.db, ctx.datasetId, item.itemKey);
@@ -117,6 +128,7 @@ export const longmemevalTask: TaskDef = {
   datasetKind: "longmemeval",
   items,
   describe,
+  exportItem,
   estimate: estimate(1),
   async run(ctx, item) {
     const it = loadConvItem(ctx.db, ctx.datasetId, item.itemKey);
