@@ -2,6 +2,7 @@
  * The methods an experiment may name: the assistant registry's methods (lib/assistants) and HiCUPID's
  * context settings (lib/tasks/hicupid). One list for the config check and for the browser's choices.
  */
+import type { DatasetKind } from "@/lib/assistants/core/types";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { parseOptions } from "@/lib/assistants/core/context";
 import { InvalidInputError } from "@/lib/errors";
@@ -46,9 +47,10 @@ export function methodNames(methods: ReadonlyArray<{ name: string; label?: strin
 }
 
 /** The methods a user may pick in the browser, with their display names and the data set kinds they apply to. */
-export function methodChoices(): Array<{ name: string; label: string; kinds: Array<"palset" | "hicupid"> }> {
+export function methodChoices(): Array<{ name: string; label: string; kinds: DatasetKind[] }> {
   return [
-    ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
-    ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
+    // Every memory method runs on every kind (LoCoMo and LongMemEval through lib/tasks/convqa).
+    ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: ["palset", "hicupid", "locomo", "longmemeval"] as DatasetKind[] })),
+    ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as DatasetKind[] })),
   ];
 }
