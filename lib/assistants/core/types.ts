@@ -74,6 +74,11 @@ export type TaskInput =
       style?: "memory";
       /** When the question is asked (LongMemEval's question_date), for questions about time. */
       askedAt?: string | null;
+      /**
+       * The benchmark asking (memory questions): named in the answer's ledger purpose
+       * ("<method>.respond.question.locomo"), which sets its output budget (lib/llm/max-tokens.ts).
+       */
+      benchmark?: "locomo" | "longmemeval";
     };
 
 export type TaskType = TaskInput["type"];

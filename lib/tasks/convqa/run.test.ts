@@ -76,9 +76,14 @@ describe("pal run --preset locomo / longmemeval", () => {
   const METHODS = ["vanilla", "turn-rag", "session-rag", "recursum", "conditionmem", "memorybank", "ld-agent", "h2memory"];
 
   it("LoCoMo: every method answers every item; F1 equals the recipe on the stored output; evidence recall for the retrievers", async () => {
+    const first = fake.chatRequests.length;
     const r = await runPal(t.file, fake.baseURL, ["run", "--preset", "locomo", "--dataset", "loc", "--json"], { env });
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
+    // The preset's answer budget (evaluate_gpts.py: 32 tokens) on every answer, at temperature 0.
+    const answers = fake.chatRequests.slice(first).filter((q) => text(q).includes(MEMORY_Q));
+    expect(answers.length).toBeGreaterThan(0);
+    for (const q of answers) expect([q.max_tokens, q.temperature]).toEqual([32, 0]);
     const rows = jobsOf(out.experiment);
     const jobs = new Map(rows.map((x) => [`${x.method}|${x.itemKey}`, x]));
     expect(jobs.size).toBe(METHODS.length * 10);

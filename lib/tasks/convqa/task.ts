@@ -49,9 +49,9 @@ function locomoQuestion(it: ConvItem, seed: number, replicate: number): { questi
   return { question: it.question };
 }
 
-async function answerOf(ctx: JobContext, it: ConvItem, question: string, askedAt: string | null) {
+async function answerOf(ctx: JobContext, it: ConvItem, benchmark: "locomo" | "longmemeval", question: string, askedAt: string | null) {
   const assistant = await ctx.assistant(it.threadKey, it.sessions);
-  const r = await assistant.respond({ type: "question", question, style: "memory", askedAt });
+  const r = await assistant.respond({ type: "question", question, style: "memory", askedAt, benchmark });
   return { answer: outputOf(r, "question").answer, retrieved: r.retrieved };
 }
 
@@ -93,7 +93,7 @@ export const locomoTask: TaskDef = {
     const it = loadConvItem(ctx.db, ctx.datasetId, item.itemKey);
     if (it.category === null) throw new Error(`item ${item.itemKey}: no category`);
     const q = locomoQuestion(it, ctx.config.seed, ctx.replicate);
-    const a = await answerOf(ctx, it, q.question, null);
+    const a = await answerOf(ctx, it, "locomo", q.question, null);
     const output = q.options ? readCat5(a.answer, q.options) : a.answer;
     const scores: ScoreRow[] = [
       {
@@ -133,7 +133,7 @@ export const longmemevalTask: TaskDef = {
   async run(ctx, item) {
     const it = loadConvItem(ctx.db, ctx.datasetId, item.itemKey);
     const abstention = isAbstention(it.itemKey);
-    const a = await answerOf(ctx, it, it.question, it.questionDate);
+    const a = await answerOf(ctx, it, "longmemeval", it.question, it.questionDate);
     if (!a.answer) throw new Error(`item ${item.itemKey}: the answer is empty`);
     const judge = JUDGES.longmemeval;
     const v = await judge.verdict(
