@@ -18,14 +18,18 @@ export function threadInfo(db: Queryable, datasetId: number, threadKey: string):
   return t;
 }
 
-export function loadTimeline(db: Queryable, threadId: number): TimelineSession[] {
+/** The thread's sessions in order; `window` takes a page of them (the browse page), else all (the methods). */
+export function loadTimeline(db: Queryable, threadId: number, window?: { offset: number; limit: number }): TimelineSession[] {
+  const limit = window ? sql`LIMIT ${window.limit} OFFSET ${window.offset}` : sql``;
   const entries = db.all<{ position: number; sessionId: number; label: string; date: string | null; sessionKey: string }>(
     sql`SELECT t.position, t.session_id AS sessionId, t.label, t.date, s.session_key AS sessionKey
-        FROM cm_timeline t JOIN cm_sessions s ON s.id = t.session_id WHERE t.thread_id = ${threadId} ORDER BY t.position`,
+        FROM cm_timeline t JOIN cm_sessions s ON s.id = t.session_id WHERE t.thread_id = ${threadId} ORDER BY t.position ${limit}`,
   );
+  if (!entries.length) return [];
+  const ids = JSON.stringify([...new Set(entries.map((e) => e.sessionId))]);
   const turns = db.all<StoredTurn & { sessionId: number; extra: string | null }>(
     sql`SELECT u.session_id AS sessionId, u.position, u.speaker, u.text, u.dia_id AS diaId, u.has_answer AS hasAnswer, u.extra
-        FROM cm_turns u WHERE u.session_id IN (SELECT session_id FROM cm_timeline WHERE thread_id = ${threadId})
+        FROM cm_turns u WHERE u.session_id IN (SELECT value FROM json_each(${ids}))
         ORDER BY u.session_id, u.position`,
   );
   const bySession = new Map<number, StoredTurn[]>();
@@ -37,12 +41,12 @@ export function loadTimeline(db: Queryable, threadId: number): TimelineSession[]
       text: t.text,
       diaId: t.diaId,
       hasAnswer: t.hasAnswer,
-      extra: t.extra ? JSON.parse(t.extra) : null,
+      extra: t.extra ? (JSON.parse(t.extra) as Record<string, unknown>) : null,
     });
     bySession.set(t.sessionId, list);
   }
-  return entries.map((e, seq) => ({
-    seq,
+  return entries.map((e) => ({
+    seq: e.position,
     label: e.label,
     sessionKey: e.sessionKey,
     date: e.date,

@@ -13,5 +13,5 @@ export type KindViews = {
   /** The data set page's users table (sorted, filtered, paged from the search params). */
   usersTable(db: Db, ds: DatasetRow, sp: SearchParams): ReactNode;
   /** One user's page, or null when the user does not exist (the page answers 404). */
-  userPage(db: Db, ds: DatasetRow, userKey: string, crumbs: Crumb[]): ReactNode | null;
+  userPage(db: Db, ds: DatasetRow, userKey: string, crumbs: Crumb[], sp?: SearchParams): ReactNode | null;
 };
