@@ -11,6 +11,8 @@ import type { KindViews } from "./types";
 /** LoCoMo and LongMemEval: the "users" are memory timelines (conversations, or questions with their haystacks). */
 function convmemViews(kind: "locomo" | "longmemeval"): KindViews {
   return {
+    usersHeading: kind === "locomo" ? "Conversations" : "Questions",
+    userCrumb: (key) => (kind === "locomo" ? `Conversation ${key}` : `Question ${key}`),
     usersTable(db, ds, sp) {
       const st = readListState(sp, CM_THREAD_SORTS, { sort: "position" });
       const { rows, total } = listThreads(db, ds.id, st);

@@ -19,9 +19,14 @@ export default async function UserPage({ params, searchParams }: { params: Param
   const db = getDb();
   const ds = id == null || userKey == null ? null : getDataset(db, id);
   if (!ds || userKey == null) notFound();
-  const crumbs = [{ href: "/datasets", label: "Datasets" }, { href: datasetHref(ds.id), label: ds.name }, { label: `User ${userKey}` }];
+  const views = kindViews(ds.kind);
+  const crumbs = [
+    { href: "/datasets", label: "Datasets" },
+    { href: datasetHref(ds.id), label: ds.name },
+    { label: views.userCrumb?.(userKey) ?? `User ${userKey}` },
+  ];
 
-  const view = kindViews(ds.kind).userPage(db, ds, userKey, crumbs, await searchParams);
+  const view = views.userPage(db, ds, userKey, crumbs, await searchParams);
   if (!view) notFound();
   return view;
 }
