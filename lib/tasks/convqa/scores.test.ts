@@ -91,3 +91,20 @@ describe("LoCoMo category 5 and the metrics", () => {
     expect(l).toEqual({ accuracy: 0.5, "accuracy.single-session-user": 0.5, "accuracy.abstention": 1, "retrieval.sessionRecallAny": 1 });
   });
 });
+
+describe("metric labels of the benchmark tasks", () => {
+  it("reads the category, type and retrieval keys in words", async () => {
+    const { metricLabel } = await import("@/lib/experiments/metric-label");
+    expect(
+      [
+        "f1",
+        "f1.cat3",
+        "evidenceRecall.cat1",
+        "accuracy",
+        "accuracy.knowledge-update",
+        "retrieval.turnNdcg",
+        "retrieval.sessionRecallAny",
+      ].map(metricLabel),
+    ).toEqual(["F1", "F1 cat. 3", "Evidence recall cat. 1", "Accuracy", "Acc. knowledge-update", "Turn NDCG", "Session recall (any)"]);
+  });
+});
