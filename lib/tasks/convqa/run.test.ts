@@ -117,6 +117,23 @@ describe("pal run --preset locomo / longmemeval", () => {
     expect(m.metrics["f1.cat4"]).toBeGreaterThan(0);
     expect(Object.keys(m.metrics)).toEqual(expect.arrayContaining(["f1", "f1.cat1", "f1.cat2", "f1.cat3", "f1.cat4", "f1.cat5"]));
 
+    // The per-category table: one row per method, F1 × 100 by category.
+    const md = await runPal(t.file, fake.baseURL, ["table", String(out.experiment), "--format", "markdown"], { env });
+    expect(md.code, md.stderr).toBe(0);
+    expect(md.stdout).toContain("LoCoMo question answering: F1 by category");
+    expect(md.stdout).toMatch(/Cat\. 1[\s\S]*Cat\. 5[\s\S]*Overall/);
+    expect(
+      md.stdout.split("\n").filter((l) => /^\|\s*(\*\*)?(Vanilla|vanilla|Turn|turn|H2Memory|h2memory)/i.test(l)).length,
+    ).toBeGreaterThanOrEqual(3);
+    const csv = await runPal(t.file, fake.baseURL, ["table", String(out.experiment), "--format", "csv", "--table", "locomo-categories"], {
+      env,
+    });
+    expect(csv.code, csv.stderr).toBe(0);
+    // Category 5 answered "Not mentioned" by every method: 100 in every row.
+    const cat5 = csv.stdout.split("\n").filter((l) => l.includes(",Cat. 5,"));
+    expect(cat5.length).toBe(METHODS.length);
+    expect(cat5.every((l) => l.includes(",Cat. 5,100,"))).toBe(true);
+
     // pal export experiment ID --items: one line per job, with the category and the scores.
     const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
     expect(ex.code, ex.stderr).toBe(0);
@@ -170,6 +187,12 @@ describe("pal run --preset locomo / longmemeval", () => {
     expect(g.metrics["accuracy.knowledge-update"]).toBe(1);
     expect(g.metrics["accuracy.abstention"]).toBe(1);
     expect(g.metrics["accuracy.temporal-reasoning"]).toBe(0);
+    const tbl = await runPal(t.file, fake.baseURL, ["table", String(out.experiment), "--format", "latex", "--table", "longmemeval-types"], {
+      env,
+    });
+    expect(tbl.code, tbl.stderr).toBe(0);
+    expect(tbl.stdout).toContain("Knowledge upd.");
+    expect(tbl.stdout).toContain("\\begin{tabular}");
     const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
     const ku = ex.stdout
       .trim()
