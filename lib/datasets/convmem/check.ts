@@ -9,8 +9,8 @@ import { findJsonError } from "../palset/json-error";
 
 /**
  * V8 cannot hold a string much over 500 MB, and a parsed file costs several times its size in memory:
- * 600 MB takes LongMemEval S (about 265 MB) with room to spare. M (about 2.7 GB) needs a streaming
- * reader — refused with a message saying so rather than crashing the process.
+ * files read in one piece (LoCoMo's, a few MB) are refused above 600 MB with a message rather than
+ * crashing the process. LongMemEval's files are streamed instead (./json-array-stream.ts).
  */
 export const MAX_JSON_BYTES = 600 * 1024 * 1024;
 

@@ -130,9 +130,9 @@ describe("pal run --preset locomo / longmemeval", () => {
     });
     expect(csv.code, csv.stderr).toBe(0);
     // Category 5 answered "Not mentioned" by every method: 100 in every row.
-    const cat5 = csv.stdout.split("\n").filter((l) => l.includes(",Cat. 5,"));
-    expect(cat5.length).toBe(METHODS.length);
-    expect(cat5.every((l) => l.includes(",Cat. 5,100,"))).toBe(true);
+    const cat5Rows = csv.stdout.split("\n").filter((l) => l.includes(",Cat. 5,"));
+    expect(cat5Rows.length).toBe(METHODS.length);
+    expect(cat5Rows.every((l) => l.includes(",Cat. 5,100,"))).toBe(true);
 
     // pal export experiment ID --items: one line per job, with the category and the scores.
     const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
