@@ -16,7 +16,9 @@ export const dataTables = (kind: string) => (noBundleData(kind), kind === "hicup
 /** LoCoMo and LongMemEval rows (cm_ tables) are not copied into bundles yet: refused rather than copied empty. */
 function noBundleData(kind: string): void {
   if (kind === "locomo" || kind === "longmemeval")
-    throw new InvalidInputError(`a bundle --with-data of a ${kind} data set is not available yet; bundle without --with-data and import the data set on the other side`);
+    throw new InvalidInputError(
+      `a bundle --with-data of a ${kind} data set is not available yet; bundle without --with-data and import the data set on the other side`,
+    );
 }
 
 /**
