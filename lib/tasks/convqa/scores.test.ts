@@ -108,3 +108,40 @@ describe("metric labels of the benchmark tasks", () => {
     ).toEqual(["F1", "F1 cat. 3", "Evidence recall cat. 1", "Accuracy", "Acc. knowledge-update", "Turn NDCG", "Session recall (any)"]);
   });
 });
+
+describe("the items as a person reads them", () => {
+  it("describe / present / export fields of a LoCoMo and a LongMemEval item", async () => {
+    const { tempDb } = await import("@/test/db");
+    const { LOCOMO_DEMO, LONGMEMEVAL_DEMO } = await import("@/test/fixtures");
+    const { importLocomo } = await import("@/lib/datasets/locomo/import");
+    const { importLongMemEval } = await import("@/lib/datasets/longmemeval/import");
+    const { locomoTask, longmemevalTask } = await import("./task");
+    const t = tempDb();
+    try {
+      const loc = await importLocomo(t.db, { paths: [LOCOMO_DEMO], name: "loc" });
+      const lme = await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme" });
+      expect(locomoTask.items(t.db, loc.datasetId, ["conv-demo-2"]).map((i) => i.itemKey)).toEqual([
+        "conv-demo-2#0",
+        "conv-demo-2#1",
+        "conv-demo-2#2",
+        "conv-demo-2#3",
+      ]);
+      const p = locomoTask.present!(t.db, loc.datasetId, "conv-demo-1#5");
+      expect(p.reference).toEqual([
+        { label: "Reference", text: "Not answerable from the conversation (the adversarial answer: a blue vase)" },
+      ]);
+      expect(p.cards[0].fields.map((f) => f.label)).toEqual(["Question", "Category", "Evidence"]);
+      expect(locomoTask.exportItem!(t.db, loc.datasetId, "conv-demo-2#2")).toEqual({
+        question: "What year did Ruth start at the library?",
+        reference: "2024",
+        category: 2,
+      });
+      expect(longmemevalTask.exportItem!(t.db, lme.datasetId, "q-demo-ssu_abs")).toMatchObject({ question_type: "single-session-user" });
+      expect(longmemevalTask.describe!(t.db, lme.datasetId, "q-demo-ssu_abs").find((f) => f.label === "Question type")?.text).toBe(
+        "single-session-user (abstention)",
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+});

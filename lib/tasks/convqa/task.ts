@@ -67,6 +67,16 @@ const describe = (db: Parameters<NonNullable<TaskDef["describe"]>>[0], datasetId
   ];
 };
 
+/** The item as readable cards (question, category or type, evidence) and the reference beside the answer. */
+const present = (db: Parameters<NonNullable<TaskDef["present"]>>[0], datasetId: number, itemKey: string) => {
+  const fields = describe(db, datasetId, itemKey).filter((f) => f.label !== "Reference");
+  const it = loadConvItem(db, datasetId, itemKey);
+  return {
+    cards: [{ title: "Question (the reference and evidence are never shown to the method)", fields }],
+    reference: [{ label: "Reference", text: referenceText(it) }],
+  };
+};
+
 const exportItem = (db: Parameters<NonNullable<TaskDef["exportItem"]>>[0], datasetId: number, itemKey: string) => {
   const it = loadConvItem(db, datasetId, itemKey);
   return {
@@ -87,6 +97,7 @@ export const locomoTask: TaskDef = {
   datasetKind: "locomo",
   items,
   describe,
+  present,
   exportItem,
   estimate: estimate(0),
   async run(ctx, item) {
@@ -128,6 +139,7 @@ export const longmemevalTask: TaskDef = {
   datasetKind: "longmemeval",
   items,
   describe,
+  present,
   exportItem,
   estimate: estimate(1),
   async run(ctx, item) {
