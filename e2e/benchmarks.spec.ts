@@ -7,6 +7,7 @@ import { test, expect } from "./fixtures";
 import Database from "better-sqlite3";
 import { e2eState, login, account, pal } from "./state";
 import { LOCOMO_DEMO, LONGMEMEVAL_DEMO } from "../test/fixtures";
+import { annotatorPage, createCampaign } from "./annotate";
 
 const url = (p: string) => `${e2eState().baseURL}${p}`;
 
@@ -64,4 +65,70 @@ test("a LongMemEval question: its haystack in date order with the answer turns m
   await expect(sessions).toHaveCount(4);
   await expect(sessions.locator("h3")).toHaveText(["1. sharegpt_f1_0", "2. answer_car_1", "3. ultrachat_f3_0", "4. answer_car2_1"]);
   await expect(page.getByTestId("evidence-turn")).toHaveCount(2);
+});
+
+test("an answer-correctness campaign from `pal export --items` lines: the annotator sees question, reference and answer (1440 and 390 px)", async ({
+  page,
+  browser,
+}) => {
+  const fs = await import("node:fs");
+  const path = await import("node:path");
+  const file = path.join(e2eState().dir, "answers.jsonl");
+  fs.writeFileSync(
+    file,
+    [
+      {
+        task: "locomo",
+        method: "turn-rag",
+        replicate: 0,
+        item: "conv-demo-1#0",
+        category: 4,
+        question: "What is the name of Ines's dog?",
+        output: "Pepper",
+        reference: "Pepper",
+        scores: { "locomo.f1": 1 },
+      },
+      {
+        task: "locomo",
+        method: "vanilla",
+        replicate: 0,
+        item: "conv-demo-1#1",
+        category: 2,
+        question: "When did Ines adopt her dog?",
+        output: "In March",
+        reference: "The weekend before 3 March 2023",
+        scores: { "locomo.f1": 0 },
+      },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  );
+  const annotator = account("annotator");
+  const id = await createCampaign(page, { name: `E2E answers ${Date.now()}`, kind: "Answer correctness (uploaded)", file, k: "1" }, [
+    annotator,
+  ]);
+  const s = await annotatorPage(browser, annotator);
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await s.page.setViewportSize(size);
+    await s.page.goto(url(`/annotate/${id}`));
+    await expect(s.page.getByText("Reference answer", { exact: true })).toBeVisible();
+    await expect(s.page.getByText("The assistant's answer", { exact: true })).toBeVisible();
+    await expect(s.page.getByText("turn-rag")).toHaveCount(0); // the method never reaches the annotator
+    await s.page.screenshot({ path: test.info().outputPath(`answer-correctness-${size.width}.png`) });
+    if (process.env.PAL_SHOTS)
+      fs.copyFileSync(
+        test.info().outputPath(`answer-correctness-${size.width}.png`),
+        path.join(process.env.PAL_SHOTS, `answer-correctness-${size.width}.png`),
+      );
+  }
+  await s.page.setViewportSize({ width: 1440, height: 900 });
+  const progress = s.page.getByTestId("progress");
+  await expect(progress).toHaveText(/^0 \/ 2 done/);
+  await s.page.keyboard.press("3");
+  await s.page.keyboard.press("Enter");
+  await expect(progress).toHaveText(/^1 \/ 2 done/);
+  await s.ctx.close();
 });

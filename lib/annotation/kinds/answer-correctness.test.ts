@@ -41,3 +41,11 @@ describe("answer-correctness campaigns", () => {
     ).toThrow(/items\.jsonl:1.*"output" must be the answer text/);
   });
 });
+
+describe("answer-correctness LLM judge", () => {
+  it("is LongMemEval's yes/no judge, one call per item", async () => {
+    const { judgeForKind } = await import("../llm-judge/adapters");
+    const j = judgeForKind("answer-correctness");
+    expect([j.name, j.calls(["correctness"])]).toEqual(["longmemeval", 1]);
+  });
+});

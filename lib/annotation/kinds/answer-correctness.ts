@@ -13,6 +13,8 @@ export const answerCorrectness: CampaignKindDef = {
   label: "Answer correctness (uploaded)",
   description: "Answers to benchmark questions, each judged correct, partly correct or wrong against the reference.",
   pairwise: false,
+  // LongMemEval's yes/no judge (plain template): yes → correct, no → wrong.
+  llmJudge: "longmemeval",
   sources: ["upload"],
   dimensions: [
     {

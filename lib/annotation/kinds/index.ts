@@ -10,7 +10,13 @@ import { answerCorrectness } from "./answer-correctness";
 
 export type { CampaignKindDef, DimensionSpec, KeyChoice, ParsedItem } from "./types";
 
-export const CAMPAIGN_KIND_DEFS: readonly CampaignKindDef[] = [sessionQuality, pairwiseDialogue, hicupidAb, outputRating, answerCorrectness];
+export const CAMPAIGN_KIND_DEFS: readonly CampaignKindDef[] = [
+  sessionQuality,
+  pairwiseDialogue,
+  hicupidAb,
+  outputRating,
+  answerCorrectness,
+];
 
 export function kindDef(kind: string): CampaignKindDef {
   const d = CAMPAIGN_KIND_DEFS.find((k) => k.kind === kind);
