@@ -20,3 +20,9 @@ export const FIXTURE_HF = path.join(FIXTURES_DIR, "hicupid/hf");
 export const FIXTURE_JSONL = path.join(FIXTURES_DIR, "hicupid/jsonl");
 /** What fixtures/hicupid holds (scripts/make-hicupid-fixture.ts prints the same). */
 export const FIXTURE_STATS = { users: 3, dialogues: 30, turns: 66, qa: 15 };
+
+/** LoCoMo-format demo conversations (list form, and one per-conversation file). */
+export const LOCOMO_DEMO = path.join(FIXTURES_DIR, "locomo/locomo-demo.json");
+export const LOCOMO_CONV2 = path.join(FIXTURES_DIR, "locomo/conv-demo-2.json");
+/** A LongMemEval-format demo file (five questions, sessions shared across haystacks). */
+export const LONGMEMEVAL_DEMO = path.join(FIXTURES_DIR, "longmemeval/longmemeval-demo.json");

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Command } from "commander";
 import { SUMMARIES } from "./summaries";
 import { getDb } from "@/db/client";
@@ -101,9 +102,22 @@ export function registerData(program: Command): void {
     });
   }
 
-  program
-    .command("export")
-    .description(SUMMARIES.export)
+  const exp = program.command("export").description(SUMMARIES.export);
+  exp
+    .command("experiment")
+    .description(
+      "an experiment's per-item results: one JSON line per done job (task, method, replicate, item, question, output, reference, scores)",
+    )
+    .argument("<id>", "experiment id")
+    .option("--items", "one JSON line per job (the only form so far)")
+    .option("--out <file>", "output file (default: stdout)")
+    .action(async (id: string, o: { items?: boolean; out?: string }) => {
+      if (!o.items) throw new CliError("pal export experiment: add --items (one JSON line per job)");
+      if (!/^\d+$/.test(id)) throw new CliError(`experiment id: expected a number, got "${id}"`);
+      const { exportExperimentItems } = await import("@/lib/experiments/export-items");
+      await writeLines(o.out, (write) => exportExperimentItems(getDb(), Number(id), write));
+    });
+  exp
     .command("palset")
     .description("write the published PAL-Set JSON again (equal value for value to what was imported)")
     .requiredOption("--dataset <name>", "data-set name")
@@ -125,4 +139,24 @@ export function registerData(program: Command): void {
       if (o.json) console.log(JSON.stringify(s));
       else for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(20)} ${v}`);
     });
+}
+
+/** Lines to a file (written to a temp name, renamed when complete) or to stdout, waiting when the stream is full. */
+async function writeLines(out: string | undefined, produce: (write: (line: string) => Promise<void>) => Promise<number>): Promise<void> {
+  const target = out ? `${out}.partial` : null;
+  const stream = target ? fs.createWriteStream(target) : process.stdout;
+  const write = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (stream.write(line)) resolve();
+      else {
+        stream.once("drain", resolve);
+        stream.once("error", reject);
+      }
+    });
+  const n = await produce(write);
+  if (target) {
+    await new Promise<void>((resolve, reject) => (stream as fs.WriteStream).end((e?: Error | null) => (e ? reject(e) : resolve())));
+    fs.renameSync(target, out!);
+    process.stderr.write(`wrote ${n} lines to ${out}\n`);
+  }
 }

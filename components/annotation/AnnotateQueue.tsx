@@ -341,7 +341,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     </ScrollPane>
   );
   // Kinds that compare two outputs get a side panel (user information, guidelines) beside them.
-  const sideLayout = !!item && item.kind !== "session-quality" && item.kind !== "output-rating";
+  const sideLayout = !!item && item.kind !== "session-quality" && item.kind !== "output-rating" && item.kind !== "answer-correctness";
   const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
   return (
     <div className="space-y-3" data-testid="annotate-queue">

@@ -61,6 +61,22 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
       </div>
     );
   }
+  if (kind === "answer-correctness") {
+    const ctx = (content.context ?? {}) as { question?: string; reference?: string };
+    return (
+      <div className="grid gap-3 lg:grid-cols-3">
+        <Panel title="Question">
+          <Value value={ctx.question ?? ""} />
+        </Panel>
+        <Panel title="Reference answer">
+          <Value value={ctx.reference ?? ""} />
+        </Panel>
+        <Panel title="The assistant's answer">
+          <Value value={content.output} />
+        </Panel>
+      </div>
+    );
+  }
   if (kind === "output-rating") {
     return (
       <div className="grid gap-3 lg:grid-cols-2">

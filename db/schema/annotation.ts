@@ -6,7 +6,7 @@ import { palSamples } from "./palset";
 import { experiments } from "./experiments";
 
 /** The kinds of campaign (lib/annotation/kinds registers one module per kind). */
-export const CAMPAIGN_KINDS = ["session-quality", "pairwise-dialogue", "hicupid-ab", "output-rating"] as const;
+export const CAMPAIGN_KINDS = ["session-quality", "pairwise-dialogue", "hicupid-ab", "output-rating", "answer-correctness"] as const;
 export type CampaignKind = (typeof CAMPAIGN_KINDS)[number];
 
 /** Where a campaign's items came from: sampled PAL-Set sessions, an uploaded file, or a PAL Studio experiment. */

@@ -9,3 +9,4 @@ export * from "./annotation";
 export * from "./settings";
 export * from "./experiment-sums";
 export * from "./external";
+export * from "./convmem";

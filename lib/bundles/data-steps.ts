@@ -3,6 +3,7 @@
  * steps: into a bundle (`--with-data`, ids kept) and out of one (ids moved past the target's own).
  */
 import type { CopyStep } from "./copy";
+import { InvalidInputError } from "@/lib/errors";
 
 /** Where the rows go in the target: the data set's id there and each table's id offset. */
 export type DataRemap = { datasetId: number; offset: (table: string) => number };
@@ -10,7 +11,15 @@ export type DataRemap = { datasetId: number; offset: (table: string) => number }
 export const PALSET_TABLES = ["pal_users", "pal_requirement_types", "pal_samples", "pal_logs", "pal_turns", "pal_topics", "pal_candidates"];
 export const HICUPID_TABLES = ["hc_users", "hc_dialogues", "hc_turns", "hc_qa"];
 
-export const dataTables = (kind: string) => (kind === "hicupid" ? HICUPID_TABLES : PALSET_TABLES);
+export const dataTables = (kind: string) => (noBundleData(kind), kind === "hicupid" ? HICUPID_TABLES : PALSET_TABLES);
+
+/** LoCoMo and LongMemEval rows (cm_ tables) are not copied into bundles yet: refused rather than copied empty. */
+function noBundleData(kind: string): void {
+  if (kind === "locomo" || kind === "longmemeval")
+    throw new InvalidInputError(
+      `a bundle --with-data of a ${kind} data set is not available yet; bundle without --with-data and import the data set on the other side`,
+    );
+}
 
 /**
  * Copy steps for the rows of data set `datasetId` in schema `from` whose user key is among `usersSql`
@@ -18,6 +27,7 @@ export const dataTables = (kind: string) => (kind === "hicupid" ? HICUPID_TABLES
  * set's id may come from a bundle: it is bound as @dataset, never part of the SQL text.
  */
 export function dataSteps(kind: string, from: string, datasetId: number, usersSql: string, remap: DataRemap | null): CopyStep[] {
+  noBundleData(kind);
   return stepsOf(kind, from, usersSql, remap).map((s) => ({ ...s, params: { ...s.params, dataset: datasetId } }));
 }
 

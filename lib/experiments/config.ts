@@ -10,7 +10,7 @@ import { methodKey } from "@/lib/tasks/method-key";
 import { TASK_NAMES } from "@/lib/tasks/names";
 
 /** The protocol presets (presets.ts): the paper whose protocol a config starts from. */
-export const PRESET_IDS = ["mem-pal", "hicupid"] as const;
+export const PRESET_IDS = ["mem-pal", "hicupid", "locomo", "longmemeval"] as const;
 
 const modelSetting = z
   .object({

@@ -21,6 +21,15 @@ const HICUPID: Array<[string, string]> = [
   ["hc_qa", "dataset_id = ?"],
 ];
 
+const CONVMEM: Array<[string, string]> = [
+  ["cm_threads", "dataset_id = ?"],
+  ["cm_sessions", "dataset_id = ?"],
+  ["cm_turns", "session_id IN (SELECT id FROM cm_sessions WHERE dataset_id = ?)"],
+  ["cm_timeline", "thread_id IN (SELECT id FROM cm_threads WHERE dataset_id = ?)"],
+  ["cm_qa", "dataset_id = ?"],
+];
+const tablesOf = (kind: string) => (kind === "hicupid" ? HICUPID : kind === "locomo" || kind === "longmemeval" ? CONVMEM : PALSET);
+
 /** One row as hashed: its columns but the ids, in order. */
 function rowLine(cols: string[], keep: number[], row: unknown[]): string {
   let line = "";
@@ -34,7 +43,7 @@ function kept(cols: string[]): number[] {
 
 export function datasetHash(db: Db, datasetId: number, kind: string): string {
   const h = crypto.createHash("sha256");
-  for (const [table, where] of kind === "hicupid" ? HICUPID : PALSET) {
+  for (const [table, where] of tablesOf(kind)) {
     h.update(`\u0000${table}\u0000`);
     // Rows as arrays (no per-row objects), the id columns left out, one hash update per row.
     const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY id`).raw(true);
@@ -57,7 +66,7 @@ export async function datasetHashInPages(
   page = 5000,
 ): Promise<string> {
   const h = crypto.createHash("sha256");
-  for (const [table, where] of kind === "hicupid" ? HICUPID : PALSET) {
+  for (const [table, where] of tablesOf(kind)) {
     h.update(`\u0000${table}\u0000`);
     const stmt = db.$client.prepare(`SELECT * FROM ${table} WHERE (${where}) AND id > ? ORDER BY id LIMIT ?`).raw(true);
     const cols = stmt.columns().map((c) => c.name);

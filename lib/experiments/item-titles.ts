@@ -39,6 +39,7 @@ export function itemTitler(db: Db, datasetId: number, kind: string): (itemKey: s
     `SELECT q.question AS text FROM hc_users u JOIN hc_qa q ON q.user_id = u.id
      WHERE u.dataset_id = ? AND u.user_key = ? AND q.split = ? AND q.position = ?`,
   );
+  const cm = db.$client.prepare(`SELECT question AS text FROM cm_qa WHERE dataset_id = ? AND item_key = ?`);
   return (itemKey) => {
     let title = memo.get(itemKey);
     if (title !== undefined) return title;
@@ -48,7 +49,9 @@ export function itemTitler(db: Db, datasetId: number, kind: string): (itemKey: s
         ? pal.get(datasetId, userKey, a ?? "", b ?? "")
         : kind === "hicupid"
           ? hc.get(datasetId, userKey, a ?? "", Number(b))
-          : undefined
+          : kind === "locomo" || kind === "longmemeval"
+            ? cm.get(datasetId, itemKey)
+            : undefined
     ) as { text: string } | undefined;
     title = row ? formatTitle(row.text, userKey) : "";
     memo.set(itemKey, title);

@@ -3,6 +3,7 @@
  * context settings (lib/tasks/hicupid). One list for the config check and for the browser's choices.
  */
 import type { Db } from "@/db/client";
+import type { DatasetKind } from "@/lib/assistants/core/types";
 import { ASSISTANTS, findAssistant } from "@/lib/assistants/registry";
 import { listExternalMethods } from "@/lib/assistants/external/store";
 import { parseOptions } from "@/lib/assistants/core/context";
@@ -52,15 +53,14 @@ export function methodNames(methods: ReadonlyArray<{ name: string; label?: strin
 }
 
 /** The methods a user may pick in the browser (external ones when `db` is given), with their display names and data set kinds. */
-export function methodChoices(db?: Db): Array<{ name: string; label: string; kinds: Array<"palset" | "hicupid"> }> {
+export function methodChoices(db?: Db): Array<{ name: string; label: string; kinds: DatasetKind[] }> {
+  // Every memory method runs on every kind (LoCoMo and LongMemEval through lib/tasks/convqa); a registered
+  // method answers what its service claims (pal run checks its GET / before starting).
+  const every: DatasetKind[] = ["palset", "hicupid", "locomo", "longmemeval"];
   return [
-    ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid"> })),
-    ...(db ? listExternalMethods(db) : []).map((m) => ({
-      name: m.name,
-      label: m.label,
-      kinds: ["palset", "hicupid"] as Array<"palset" | "hicupid">,
-    })),
-    ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as Array<"palset" | "hicupid"> })),
+    ...ASSISTANTS.map((a) => ({ name: a.id, label: a.label, kinds: every })),
+    ...(db ? listExternalMethods(db) : []).map((m) => ({ name: m.name, label: m.label, kinds: every })),
+    ...Object.entries(CONTEXT_SETTINGS).map(([name, s]) => ({ name, label: s.label, kinds: ["hicupid"] as DatasetKind[] })),
   ];
 }
 

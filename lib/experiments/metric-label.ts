@@ -51,7 +51,35 @@ const INFO: Record<string, { label: string; legend: string }> = {
   },
 };
 
+/** LoCoMo and LongMemEval keys (lib/tasks/convqa/scores.ts): names with a category, type or retrieval level in them. */
+function convqaInfo(key: string): { label: string; legend: string } | null {
+  let m = /^(f1|evidenceRecall)(?:\.cat(\d))?$/.exec(key);
+  if (m) {
+    const what = m[1] === "f1" ? "F1" : "Evidence recall";
+    const legend =
+      m[1] === "f1"
+        ? "LoCoMo's token F1 over stemmed, normalised words (category 1: multi-answer F1; 5: 1 when the answer says the conversation does not mention it), mean (0-1)."
+        : "Share of the item's evidence dialogue ids in what the method retrieved (LoCoMo), mean (0-1).";
+    return { label: m[2] ? `${what} cat. ${m[2]}` : what, legend };
+  }
+  m = /^accuracy(?:\.(.+))?$/.exec(key);
+  if (m)
+    return {
+      label: m[1] ? `Acc. ${m[1]}` : "Accuracy",
+      legend: "Share of answers LongMemEval's judge finds correct (its reply contains yes), (0-1).",
+    };
+  m = /^retrieval\.(session|turn)(RecallAny|RecallAll|Ndcg)$/.exec(key);
+  if (m)
+    return {
+      label: `${m[1] === "session" ? "Session" : "Turn"} ${m[2] === "Ndcg" ? "NDCG" : m[2] === "RecallAny" ? "recall (any)" : "recall (all)"}`,
+      legend: "LongMemEval's retrieval scores at k = the units the method retrieved, abstention questions excluded (0-1).",
+    };
+  return null;
+}
+
 export function metricInfo(key: string): { label: string; legend: string | null } {
+  const c = convqaInfo(key);
+  if (c) return c;
   const [base, judge] = key.split("@");
   const i = INFO[base];
   if (!i) return { label: key, legend: null };

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import { protocolResponder } from "@/test/protocol-responder";
-import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
+import { FIXTURE_JSONL, LOCOMO_DEMO, LONGMEMEVAL_DEMO, PALSET_EN } from "@/test/fixtures";
+import { importLocomo } from "@/lib/datasets/locomo/import";
+import { importLongMemEval } from "@/lib/datasets/longmemeval/import";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
 import { ModelClient } from "@/lib/llm/client";
@@ -88,7 +90,7 @@ describe("protocol presets", () => {
       ]),
     );
     expect(o).toHaveLength(4);
-    expect(() => applyPreset("nope")).toThrow(/preset: unknown preset "nope" \(one of mem-pal, hicupid\)/);
+    expect(() => applyPreset("nope")).toThrow(/preset: unknown preset "nope" \(one of mem-pal, hicupid, locomo, longmemeval\)/);
   });
 });
 
@@ -134,7 +136,11 @@ describe("protocol presets against the test double", () => {
       const datasetId =
         id === "mem-pal"
           ? (await importPalset(t.db, { paths: [PALSET_EN], name: "demo", lang: "en" })).datasetId
-          : (await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "demo" })).datasetId;
+          : id === "locomo"
+            ? (await importLocomo(t.db, { paths: [LOCOMO_DEMO], name: "demo" })).datasetId
+            : id === "longmemeval"
+              ? (await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "demo" })).datasetId
+              : (await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "demo" })).datasetId;
       const config = applyPreset(id);
       requireModels(t.db, config);
       const { id: exp } = createExperiment(t.db, { name: id, datasetId, config, knownMethod: knownMethod() });
@@ -147,7 +153,13 @@ describe("protocol presets against the test double", () => {
       // Per role, the temperature every request the server received carried (the model names the role):
       // the preset's, on the methods' answers and memory builds too (issue 31: Mem-PAL's assistant 0.7 was never sent).
       const want: Record<string, number> =
-        id === "mem-pal" ? { "assistant-model": 0.7, "sim-model": 0.7, "judge-model": 0 } : { "assistant-model": 0.6, "judge-model": 0 };
+        id === "mem-pal"
+          ? { "assistant-model": 0.7, "sim-model": 0.7, "judge-model": 0 }
+          : id === "locomo"
+            ? { "assistant-model": 0 } // LoCoMo's F1 needs no judge
+            : id === "longmemeval"
+              ? { "assistant-model": 0, "judge-model": 0 }
+              : { "assistant-model": 0.6, "judge-model": 0 };
       const got: Record<string, Record<string, number>> = {};
       for (const r of fake.chatRequests.slice(first)) {
         const byT = (got[r.model] ??= {});

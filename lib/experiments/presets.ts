@@ -18,7 +18,7 @@ export type PresetDef = {
   id: PresetId;
   label: string;
   /** The data-set kind the preset runs on. */
-  datasetKind: "palset" | "hicupid";
+  datasetKind: "palset" | "hicupid" | "locomo" | "longmemeval";
   description: string;
   /** The config the preset stands for (without `preset`). */
   config: Record<string, unknown>;
@@ -175,7 +175,92 @@ const HICUPID: PresetDef = {
   },
 };
 
-export const PRESETS: Record<PresetId, PresetDef> = { "mem-pal": MEM_PAL, hicupid: HICUPID };
+/** The built-in memory methods on the two conversational-memory benchmarks (top-k where a method retrieves). */
+const benchMethods = (k: number) => [
+  { name: "vanilla" },
+  { name: "turn-rag", options: { k } },
+  { name: "session-rag", options: { k } },
+  { name: "recursum" },
+  { name: "conditionmem", options: { k } },
+  { name: "memorybank", options: { k } },
+  { name: "ld-agent" },
+  { name: "h2memory", options: { k } },
+];
+const BENCH_METHODS =
+  "our choice: every built-in memory method (H2Memory's ablations and vanilla-log, which equals vanilla on a data set without logs, on request with --method)";
+const kSources = (k: string) =>
+  Object.fromEntries(["turn-rag", "session-rag", "conditionmem", "memorybank", "h2memory"].map((m) => [`methods.${m}.options.k`, k]));
+
+const LOCOMO_K =
+  "public code (LoCoMo task_eval/evaluate_gpts.py, commit 9228632): --top-k defaults to 5 retrieved contexts for the RAG runs";
+const LOCOMO: PresetDef = {
+  id: "locomo",
+  label: "LoCoMo QA",
+  datasetKind: "locomo",
+  description:
+    "LoCoMo (ACL 2024) question answering: every built-in method answers each QA item after the whole conversation; F1 per category as task_eval/evaluation.py computes it, evidence recall where a method retrieves dialogue.",
+  config: {
+    users: "all",
+    methods: benchMethods(5),
+    tasks: ["locomo"],
+    retriever: "dense",
+    models: { assistant: { temperature: 0 }, judge: { temperature: 0 } },
+    repeats: 1,
+    seed: 0,
+    reference: "vanilla",
+  },
+  sources: {
+    users: "LoCoMo: every conversation of the release (ten in locomo10.json)",
+    methods: BENCH_METHODS,
+    tasks: "LoCoMo §4 question answering, categories 1-5 (task_eval/evaluation.py)",
+    retriever:
+      "LoCoMo §5 RAG baselines retrieve with a dense retriever (DRAGON) — here the embedding role's model; needs the embedding role",
+    "models.assistant.temperature":
+      "public code (LoCoMo task_eval/evaluate_gpts.py): answers are generated at temperature 0 (32 output tokens per single question, 50 per question in batches)",
+    "models.judge.temperature": "our choice: LoCoMo's F1 needs no judge; 0 for any judge run on its answers",
+    repeats: "LoCoMo reports one run per model",
+    seed: "our choice (orders category 5's two options, which the public code draws at random)",
+    reference: "our choice (vanilla, the full-context answer, as the comparison baseline)",
+    ...kSources(LOCOMO_K),
+  },
+};
+
+const LME_K =
+  "our choice among the k the public code reports (LongMemEval src/retrieval/run_retrieval.py, commit 6a92d1a: recall/NDCG at 1, 3, 5, 10, 30, 50): 10";
+const LONGMEMEVAL: PresetDef = {
+  id: "longmemeval",
+  label: "LongMemEval QA",
+  datasetKind: "longmemeval",
+  description:
+    "LongMemEval (ICLR 2025): every built-in method answers each question after its haystack, at the question's date; GPT-4o-style yes/no judge per question type (temperature 0, 10 tokens), retrieval recall and NDCG where a method retrieves dialogue.",
+  config: {
+    users: "all",
+    methods: benchMethods(10),
+    tasks: ["longmemeval"],
+    retriever: "dense",
+    models: { assistant: { temperature: 0 }, judge: { temperature: 0 } },
+    repeats: 1,
+    seed: 0,
+    reference: "vanilla",
+  },
+  sources: {
+    users: "LongMemEval: every question of the file (500 in S, M and oracle), each with its own haystack",
+    methods: BENCH_METHODS,
+    tasks:
+      "LongMemEval README, Testing Your System: answer each question after its timestamped history, scored by src/evaluation/evaluate_qa.py",
+    retriever:
+      "LongMemEval §5 retrieves with dense retrievers (Stella, Contriever, GTE) — here the embedding role's model; needs the embedding role",
+    "models.assistant.temperature": "our choice (greedy answers, as LoCoMo's public code)",
+    "models.judge.temperature":
+      'public code (LongMemEval src/evaluation/evaluate_qa.py, commit b11ff72): the judge (gpt-4o-2024-08-06 there; the judge role\'s model here) at temperature 0, max_tokens 10, correct when the reply contains "yes"',
+    repeats: "LongMemEval reports one run per system",
+    seed: "our choice (nothing in the task is drawn)",
+    reference: "our choice (vanilla, the full-history answer, as the comparison baseline)",
+    ...kSources(LME_K),
+  },
+};
+
+export const PRESETS: Record<PresetId, PresetDef> = { "mem-pal": MEM_PAL, hicupid: HICUPID, locomo: LOCOMO, longmemeval: LONGMEMEVAL };
 
 export function isPresetId(s: string): s is PresetId {
   return (PRESET_IDS as readonly string[]).includes(s);

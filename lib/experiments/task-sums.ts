@@ -7,6 +7,7 @@
  */
 import { abScore, hfBleuFromStats, hicupidTotal, scheduleScore } from "@/lib/metrics";
 import { cohenKappa } from "@/lib/agreement/cohen";
+import { convValues } from "@/lib/tasks/convqa/scores";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { pairOutcome } from "@/lib/metrics/faireval";
 import { bleuStats, hitMetrics, judgeLabel, NO_HITS, judgeScorer, SLOTS, VERDICTS } from "@/lib/tasks/hicupid/scores";
@@ -183,7 +184,21 @@ const hicupid: TaskSums = {
   },
 };
 
-export const TASK_SUMS: Record<string, TaskSums> = { requirement, solution, dialogue, hicupid };
+/** LoCoMo and LongMemEval: means of the named values (lib/tasks/convqa/scores.ts). */
+const convqa: TaskSums = {
+  add(v, out) {
+    for (const [k, x] of Object.entries(convValues(v))) addMean(out, `cv.${k}`, x);
+  },
+  metrics(s) {
+    const keys = Object.keys(s)
+      .filter((k) => k.startsWith("n:cv."))
+      .map((k) => k.slice(5))
+      .sort();
+    return Object.fromEntries(keys.map((k) => [k, meanOf(s, `cv.${k}`)]));
+  },
+};
+
+export const TASK_SUMS: Record<string, TaskSums> = { requirement, solution, dialogue, hicupid, locomo: convqa, longmemeval: convqa };
 
 /**
  * A pairwise dialogue judgment (phase 1): its outcome per dimension as judged (+1/0/-1), and, to re-derive

@@ -112,7 +112,7 @@ describe("the judges' registry and their two rules", () => {
 
   it("lists every judge once, under its own name", () => {
     for (const [key, j] of Object.entries(JUDGES)) expect(j.name).toBe(key);
-    expect(Object.keys(JUDGES).sort()).toEqual(["dialogue-pair", "gscore", "hicupid-ab", "hicupid-schedule", "rating"]);
+    expect(Object.keys(JUDGES).sort()).toEqual(["dialogue-pair", "gscore", "hicupid-ab", "hicupid-schedule", "longmemeval", "rating"]);
   });
 
   it("FairEval: six calls at replicate r·6+k, three in each order, scores mapped back to their side", async () => {

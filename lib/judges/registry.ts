@@ -9,6 +9,7 @@ import { gscoreJudge } from "./gscore";
 import { dialoguePairJudge } from "./dialogue-pair";
 import { hicupidAbJudge, hicupidScheduleJudge } from "./hicupid";
 import { ratingJudge } from "./rating";
+import { longmemevalJudge } from "./longmemeval";
 
 export const JUDGES = {
   gscore: gscoreJudge,
@@ -16,6 +17,7 @@ export const JUDGES = {
   "hicupid-ab": hicupidAbJudge,
   "hicupid-schedule": hicupidScheduleJudge,
   rating: ratingJudge,
+  longmemeval: longmemevalJudge,
 } as const;
 
 export type JudgeName = keyof typeof JUDGES;

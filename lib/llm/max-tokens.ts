@@ -8,6 +8,10 @@
 
 /** Budgets by the purpose of a call, the first match wins; `label` is what docs/endpoints.md lists. */
 export const TOKEN_BUDGETS: ReadonlyArray<{ match: RegExp; tokens: number; label: string }> = [
+  // LongMemEval's evaluate_qa.py calls its judge with max_tokens 10.
+  { match: /^longmemeval\.judge/, tokens: 10, label: "LongMemEval's yes/no judge (10 tokens, as its public code)" },
+  // LoCoMo's evaluate_gpts.py answers a single question with 32 tokens.
+  { match: /\.respond\.question\.locomo$/, tokens: 32, label: "a method's answer to a LoCoMo question (32 tokens, as its public code)" },
   { match: /decision|\.check$/, tokens: 256, label: "a yes/no decision" },
   { match: /judge|gscore|rating|verdict|\.ab(\.|$)/, tokens: 1024, label: "a judge's verdict with its analysis" },
   { match: /simulator/, tokens: 512, label: "a simulated user's turn" },

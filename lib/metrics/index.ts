@@ -9,3 +9,4 @@ export * from "./selection";
 export * from "./faireval";
 export * from "./hicupid-score";
 export { crExp, crLog } from "./crmath";
+export * from "./locomo";

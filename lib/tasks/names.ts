@@ -1,3 +1,3 @@
 /** The task names every part of the project uses (CLI, config, registry). */
-export const TASK_NAMES = ["requirement", "solution", "dialogue", "hicupid"] as const;
+export const TASK_NAMES = ["requirement", "solution", "dialogue", "hicupid", "locomo", "longmemeval"] as const;
 export type TaskName = (typeof TASK_NAMES)[number];

@@ -218,3 +218,15 @@ export function presentPalItem(db: Db, datasetId: number, itemKey: string, task:
         : [...f("Requirement (reference)", it.requirement), ...f("Positive solutions", it.solutions.pos)];
   return { cards, reference };
 }
+
+/** The export's fields of a PAL-Set item: the user's query, and the task's reference (requirement, positive solutions, or both). */
+export function exportPalItem(db: Db, datasetId: number, itemKey: string, task: "requirement" | "solution" | "dialogue") {
+  const it = loadPalItem(db, datasetId, itemKey);
+  const reference =
+    task === "requirement"
+      ? it.requirement
+      : task === "solution"
+        ? it.solutions.pos
+        : { requirement: it.requirement, solutions: it.solutions.pos };
+  return { question: it.userQuery, reference };
+}

@@ -3,11 +3,12 @@ import { requirementTask } from "./requirement";
 import { solutionTask } from "./solution";
 import { dialogueTask } from "./dialogue/task";
 import { hicupidTask } from "./hicupid/task";
+import { locomoTask, longmemevalTask } from "./convqa/task";
 import type { TaskDef } from "./types";
 import type { TaskName } from "./names";
 import { InvalidInputError } from "@/lib/errors";
 
-export const TASKS: readonly TaskDef[] = [requirementTask, solutionTask, dialogueTask, hicupidTask];
+export const TASKS: readonly TaskDef[] = [requirementTask, solutionTask, dialogueTask, hicupidTask, locomoTask, longmemevalTask];
 
 export function getTask(name: string, where = "task"): TaskDef {
   const t = TASKS.find((x) => x.name === name);

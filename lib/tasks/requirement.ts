@@ -8,7 +8,7 @@ import { JUDGES } from "@/lib/judges/registry";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { taskJudgeModel } from "./judge-model";
 import { outputOf } from "./ports";
-import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
+import { describePalItem, exportPalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { mean, type TaskDef } from "./types";
 
 /** 2: whitespace tokens kept, as Mem-PAL's metrics.py scores them (docs/metrics.md). */
@@ -26,6 +26,7 @@ export const requirementTask: TaskDef = {
   items: listQueryTopics,
   describe: describePalItem,
   present: (db, datasetId, itemKey) => presentPalItem(db, datasetId, itemKey, "requirement"),
+  exportItem: (db, datasetId, itemKey) => exportPalItem(db, datasetId, itemKey, "requirement"),
   estimate: () => ({ assistant: 1, "user-simulator": 0, judge: 1, promptTokens: 1800, completionTokens: 150 }),
   async run(ctx, item) {
     const it = palItemOf(ctx, item.itemKey);

@@ -8,7 +8,7 @@
  */
 import { selectionItemScore, selectionScore, type Feedback } from "@/lib/metrics";
 import { ModelCallError } from "@/lib/llm/errors";
-import { describePalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
+import { describePalItem, exportPalItem, presentPalItem, listQueryTopics, palItemOf } from "./palset-items";
 import { outputOf } from "./ports";
 import { BLEU_VERSION, bleuValues } from "./requirement";
 import { mean, type ScoreRow, type TaskDef } from "./types";
@@ -22,6 +22,7 @@ export const solutionTask: TaskDef = {
   items: listQueryTopics,
   describe: describePalItem,
   present: (db, datasetId, itemKey) => presentPalItem(db, datasetId, itemKey, "solution"),
+  exportItem: (db, datasetId, itemKey) => exportPalItem(db, datasetId, itemKey, "solution"),
   estimate: () => ({ assistant: 2, "user-simulator": 0, judge: 0, promptTokens: 2000, completionTokens: 200 }),
   async run(ctx, item) {
     const it = palItemOf(ctx, item.itemKey);

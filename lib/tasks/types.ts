@@ -46,10 +46,12 @@ export type JobContext = {
 /** Expected model calls per item, by role (the dry run multiplies them out). */
 export type CallEstimate = { assistant: number; "user-simulator": number; judge: number; promptTokens: number; completionTokens: number };
 
+export type ExportItemFields = { question?: string; reference?: unknown; category?: number; question_type?: string };
+
 export interface TaskDef {
   name: TaskName;
   label: string;
-  datasetKind: "palset" | "hicupid";
+  datasetKind: "palset" | "hicupid" | "locomo" | "longmemeval";
   items(db: Db, datasetId: number, users: "all" | string[]): TaskItem[];
   /** Items under the whole config, when more than the users matter (HiCUPID's splits and sample); default items(). */
   itemsFor?(db: Db, datasetId: number, config: TaskConfig): TaskItem[];
@@ -64,6 +66,11 @@ export interface TaskDef {
    * apart, the reference a single-turn answer is scored against, shown beside it.
    */
   present?(db: Db, datasetId: number, itemKey: string): { cards: InfoCard[]; reference: Field[] };
+  /**
+   * For `pal export experiment ID --items` (one JSON line per job): the item's question and reference as a
+   * notebook reads them, and LoCoMo's category or LongMemEval's question type where the item has one.
+   */
+  exportItem?(db: Db, datasetId: number, itemKey: string): ExportItemFields;
   /** Pairwise phase (dialogue): jobs comparing two methods' outputs on one item. */
   pairs?: {
     estimate(config: TaskConfig): CallEstimate;

@@ -6,10 +6,17 @@ import { sessionQuality } from "./session-quality";
 import { pairwiseDialogue } from "./pairwise-dialogue";
 import { hicupidAb } from "./hicupid-ab";
 import { outputRating } from "./output-rating";
+import { answerCorrectness } from "./answer-correctness";
 
 export type { CampaignKindDef, DimensionSpec, KeyChoice, ParsedItem } from "./types";
 
-export const CAMPAIGN_KIND_DEFS: readonly CampaignKindDef[] = [sessionQuality, pairwiseDialogue, hicupidAb, outputRating];
+export const CAMPAIGN_KIND_DEFS: readonly CampaignKindDef[] = [
+  sessionQuality,
+  pairwiseDialogue,
+  hicupidAb,
+  outputRating,
+  answerCorrectness,
+];
 
 export function kindDef(kind: string): CampaignKindDef {
   const d = CAMPAIGN_KIND_DEFS.find((k) => k.kind === kind);

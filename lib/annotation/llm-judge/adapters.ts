@@ -116,7 +116,34 @@ const rating: Adapter = {
   },
 };
 
-const ADAPTERS: Partial<Record<JudgeName, Adapter>> = { "dialogue-pair": dialoguePair, "hicupid-ab": hicupidAb, rating };
+/**
+ * Answer correctness (LoCoMo / LongMemEval answers): LongMemEval's yes/no judge with its plain template on the
+ * question, the reference and the answer; yes reads "correct", no "wrong" (the judge has no "partly").
+ */
+const answerCheck: Adapter = {
+  calls: (dims) => (dims.length ? JUDGES.longmemeval.calls : 0),
+  async judge(ctx, item, dims) {
+    const c = (item.content.context ?? {}) as { question?: unknown; reference?: unknown };
+    const result = await outcome(async () => {
+      const v = await JUDGES.longmemeval.verdict(binding(ctx, "longmemeval.judge.campaign"), {
+        questionType: "single-session-user",
+        abstention: false,
+        question: text(c.question),
+        reference: text(c.reference),
+        response: text(item.content.output),
+      });
+      return { value: v.correct ? "correct" : "wrong", judgments: [{ correct: v.correct, reply: v.reply }], analysis: v.reply };
+    });
+    return Object.fromEntries(dims.map((d) => [d, result]));
+  },
+};
+
+const ADAPTERS: Partial<Record<JudgeName, Adapter>> = {
+  "dialogue-pair": dialoguePair,
+  "hicupid-ab": hicupidAb,
+  rating,
+  longmemeval: answerCheck,
+};
 
 /** The judge a campaign kind names, with its campaign adapter. */
 export function judgeForKind(kind: string): CampaignJudgeDef {

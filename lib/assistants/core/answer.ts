@@ -20,7 +20,7 @@ export async function answerWithMemory(
     messages: p.messages,
     schema: p.schema,
     language: ctx.language,
-    purpose: `${method}.respond.${input.type}`,
+    purpose: `${method}.respond.${input.type}${input.type === "question" && input.benchmark ? `.${input.benchmark}` : ""}`,
   });
   return { output: p.toOutput(r.value), retrieved, calls: ctx.llm.callsMade };
 }

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stmt } from "@/db/statements";
-import { datasets, hcDialogues, hcTurns, hcUsers, palSamples, palUsers } from "@/db/schema";
+import { cmThreads, datasets, hcDialogues, hcTurns, hcUsers, palSamples, palUsers } from "@/db/schema";
+import { loadTimeline, threadInfo, userSide } from "@/lib/datasets/convmem/thread";
+import { pairTurns } from "@/lib/datasets/convmem/pairing";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import type { DatasetKind, Language, Session } from "./types";
 import { groupBy } from "@/lib/group-by";
@@ -24,6 +26,15 @@ export function datasetById(db: Db, id: number): DatasetRef {
 
 /** The user ids of a data set, in file order. */
 export function listUserKeys(db: Db, ds: DatasetRef): string[] {
+  // LoCoMo and LongMemEval: a "user" is a memory timeline (a conversation, or a question's haystack).
+  if (ds.kind === "locomo" || ds.kind === "longmemeval")
+    return db
+      .select({ k: cmThreads.threadKey })
+      .from(cmThreads)
+      .where(eq(cmThreads.datasetId, ds.id))
+      .orderBy(asc(cmThreads.position))
+      .all()
+      .map((r) => r.k);
   const t = ds.kind === "palset" ? palUsers : hcUsers;
   return db
     .select({ k: t.userKey })
@@ -53,6 +64,7 @@ export function resolveUsers(db: Db, ds: DatasetRef, wanted?: string[]): string[
  * are read: PAL-Set topics and HiCUPID metadata/QA are never loaded here.
  */
 export function loadSessions(db: Db, ds: DatasetRef, userKey: string): Session[] {
+  if (ds.kind === "locomo" || ds.kind === "longmemeval") return loadConvSessions(db, ds.id, userKey);
   return ds.kind === "palset" ? loadPalSessions(db, ds.id, userKey) : loadHcSessions(db, ds.id, userKey);
 }
 
@@ -148,6 +160,31 @@ function loadHcSessions(db: Db, datasetId: number, userKey: string): Session[] {
     dialogue: (turnsOf.get(d.id) ?? []).map((t) => ({
       user: t.user,
       assistant: t.assistant,
+      userAction: null,
+      userActionCode: null,
+      assistantAction: null,
+      assistantActionCode: null,
+    })),
+  }));
+}
+
+/**
+ * LoCoMo / LongMemEval: the thread's sessions in timeline order, dated, as user/assistant pairs
+ * (lib/datasets/convmem/pairing.ts says how two LoCoMo speakers map onto them). QA, evidence and
+ * has_answer labels are never part of them.
+ */
+function loadConvSessions(db: Db, datasetId: number, threadKey: string): Session[] {
+  const t = threadInfo(db, datasetId, threadKey);
+  const side = userSide(t);
+  return loadTimeline(db, t.id).map((s) => ({
+    seq: s.seq,
+    key: s.label,
+    split: "history",
+    timestamp: s.date,
+    logs: [],
+    dialogue: pairTurns(s.turns, side, t.speakerA !== null).map((p) => ({
+      user: p.user,
+      assistant: p.assistant,
       userAction: null,
       userActionCode: null,
       assistantAction: null,

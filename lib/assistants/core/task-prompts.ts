@@ -135,6 +135,15 @@ export function taskPrompt(input: TaskInput, memoryText: string, lang: Language)
       };
     }
     case "question":
+      if (input.style === "memory")
+        return {
+          // LoCoMo and LongMemEval ask about what was said in earlier conversations: a short answer from
+          // memory (LoCoMo's public code asks for a short phrase in the conversations' own words).
+          messages: user(
+            `You are a chat assistant with a memory of earlier conversations. Answer the question below from what that memory holds. Reply with a short phrase, in the conversations' own words where you can; if the memory does not hold the answer, say so.${input.askedAt ? ` The question is asked on ${input.askedAt}.` : ""}\n\n${memory}\n\n# Question\n${fence(input.question)}`,
+          ),
+          toOutput: (v) => ({ type: "question", answer: String(v).trim() }),
+        };
       return {
         messages: user(
           zh

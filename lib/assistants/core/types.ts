@@ -12,7 +12,7 @@ import type { ASSISTANT_ACTIONS } from "@/lib/datasets/palset/actions";
 import type { Lang } from "@/lib/llm/types";
 /** The data set's language (lib/llm's Lang under the name the methods use). */
 export type Language = Lang;
-export type DatasetKind = "palset" | "hicupid";
+export type DatasetKind = "palset" | "hicupid" | "locomo" | "longmemeval";
 /** The assistant actions of PAL-Set dialogues, normalised (lib/datasets/palset/actions). */
 export type AssistantActionCode = (typeof ASSISTANT_ACTIONS)[number];
 
@@ -64,7 +64,22 @@ export type TaskInput =
   | { type: "requirement"; requirement: string }
   | { type: "selection"; requirement: string; candidates: Array<{ id: string; solution: string }> }
   | { type: "dialogue"; turns: Array<{ user: string; assistant?: string }>; action: AssistantActionCode }
-  | { type: "question"; question: string };
+  | {
+      type: "question";
+      question: string;
+      /**
+       * "memory": a conversational-memory benchmark question (LoCoMo, LongMemEval), answered with a short
+       * phrase from what the earlier conversations said; absent: HiCUPID's personalised answer.
+       */
+      style?: "memory";
+      /** When the question is asked (LongMemEval's question_date), for questions about time. */
+      askedAt?: string | null;
+      /**
+       * The benchmark asking (memory questions): named in the answer's ledger purpose
+       * ("<method>.respond.question.locomo"), which sets its output budget (lib/llm/max-tokens.ts).
+       */
+      benchmark?: "locomo" | "longmemeval";
+    };
 
 export type TaskType = TaskInput["type"];
 

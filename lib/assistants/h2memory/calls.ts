@@ -125,7 +125,7 @@ export function h2memoryPlan(parts: H2Parts, window = DEFAULT_H2_OPTIONS.window,
   };
 }
 
-export const h2ModeOf = (kind: DatasetKind): "full" | "dialogue-only" => (kind === "hicupid" ? "dialogue-only" : "full");
+export const h2ModeOf = (kind: DatasetKind): "full" | "dialogue-only" => (kind === "palset" ? "full" : "dialogue-only");
 
 /**
  * What a stage's requests depend on, as a key: two methods (H2Memory and its ablations) whose keys for

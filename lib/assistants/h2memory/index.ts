@@ -93,7 +93,7 @@ export function stateFrom(memory: RespondContext["memory"]): H2State {
 }
 
 function optionsFor(ctx: Common, parts: H2Parts): H2Options {
-  return { ...DEFAULT_H2_OPTIONS, ...ctx.options, parts, mode: ctx.datasetKind === "hicupid" ? "dialogue-only" : "full" };
+  return { ...DEFAULT_H2_OPTIONS, ...ctx.options, parts, mode: ctx.datasetKind === "palset" ? "full" : "dialogue-only" };
 }
 
 function write(memory: BuildContext["memory"], entries: Array<{ kind: string; key: string; content: unknown }>) {

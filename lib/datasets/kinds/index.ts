@@ -5,11 +5,13 @@
 import { InvalidInputError } from "@/lib/errors";
 import { hicupidKind } from "./hicupid";
 import { palsetKind } from "./palset";
+import { locomoKind } from "./locomo";
+import { longmemevalKind } from "./longmemeval";
 import type { DatasetKindDef, UploadKind } from "./types";
 
 export type { DatasetKindDef, UploadKind } from "./types";
 
-export const DATASET_KIND_LIST: readonly DatasetKindDef[] = [palsetKind, hicupidKind];
+export const DATASET_KIND_LIST: readonly DatasetKindDef[] = [palsetKind, hicupidKind, locomoKind, longmemevalKind];
 
 const byId = new Map(DATASET_KIND_LIST.map((k) => [k.id, k]));
 

@@ -10,18 +10,23 @@ afterEach(() => t?.cleanup());
 
 describe("data-set kind registry", () => {
   it("lists each kind once, with what the pages, the upload and the CLI read", () => {
-    expect(DATASET_KIND_IDS).toEqual(["palset", "hicupid"]);
+    expect(DATASET_KIND_IDS).toEqual(["palset", "hicupid", "locomo", "longmemeval"]);
     expect(new Set(DATASET_KIND_LIST.map((k) => k.id)).size).toBe(DATASET_KIND_LIST.length);
     for (const k of DATASET_KIND_LIST) {
       expect(k.upload.extensions.length).toBeGreaterThan(0);
       for (const e of k.upload.extensions) expect(e).toMatch(/^\.[a-z0-9]+$/);
-      expect(k.counts.map(([key]) => key)).toContain("users");
+      // The memory timelines a run iterates over: users, LoCoMo's conversations, LongMemEval's questions.
+      expect(k.counts.map(([key]) => key).some((c) => ["users", "conversations", "questions"].includes(c))).toBe(true);
     }
     expect(uploadKinds().map((k) => [k.id, k.label])).toEqual([
       ["palset", "PAL-Set"],
       ["hicupid", "HiCUPID"],
+      ["locomo", "LoCoMo"],
+      ["longmemeval", "LongMemEval"],
     ]);
-    expect(() => datasetKind("movies")).toThrow(new InvalidInputError('kind: expected one of palset, hicupid, got "movies"'));
+    expect(() => datasetKind("movies")).toThrow(
+      new InvalidInputError('kind: expected one of palset, hicupid, locomo, longmemeval, got "movies"'),
+    );
   });
 
   it("the upload accepts the registered kinds and each kind's extensions only", () => {

@@ -4,7 +4,7 @@
  * each kind module spreads its entry, so a kind is still defined once.
  */
 import { eq } from "drizzle-orm";
-import { hcUsers, palUsers } from "@/db/schema";
+import { cmSessions, cmThreads, hcUsers, palUsers } from "@/db/schema";
 import type { DatasetKindDef } from "./types";
 
 type KindRows = Pick<DatasetKindDef, "id" | "label" | "clearContents">;
@@ -22,7 +22,15 @@ export const KIND_ROWS = {
     // hc_users cascades to dialogues, turns and QA.
     clearContents: (tx, datasetId) => void tx.delete(hcUsers).where(eq(hcUsers.datasetId, datasetId)).run(),
   },
+  locomo: { id: "locomo", label: "LoCoMo", clearContents: (tx, datasetId) => clearConvmem(tx, datasetId) },
+  longmemeval: { id: "longmemeval", label: "LongMemEval", clearContents: (tx, datasetId) => clearConvmem(tx, datasetId) },
 } satisfies Record<string, KindRows>;
+
+/** LoCoMo and LongMemEval share the cm_ tables: threads cascade to timeline and QA, sessions to turns. */
+function clearConvmem(tx: Parameters<KindRows["clearContents"]>[0], datasetId: number): void {
+  tx.delete(cmThreads).where(eq(cmThreads.datasetId, datasetId)).run();
+  tx.delete(cmSessions).where(eq(cmSessions.datasetId, datasetId)).run();
+}
 
 /** The kind's entry; an id this version does not know keeps its id as label and owns no rows here. */
 export function kindRows(id: string): KindRows {

@@ -10,6 +10,7 @@ import { hicupidName, memPalName } from "./names";
 import { cell, memPalRunRows, metricCell, namesModel, rankRows, reportedAndDiff, row, runsNote, type TableInput } from "./parts";
 import { HICUPID_MODELS, PUBLISHED } from "./published";
 import { hicupidTableA2, memPalTable10 } from "./supplements";
+import { locomoTable, longmemevalTable } from "./benchmarks";
 import { SIG_LEVEL, type PaperTable, type Section } from "./types";
 
 export type { TableInput } from "./parts";
@@ -209,7 +210,13 @@ export function hicupidTable3(input: TableInput): PaperTable | null {
 
 /** Every paper table the experiment's tasks make, in the papers' order. */
 export function buildPaperTables(input: TableInput): PaperTable[] {
-  return [memPalTable2(input), memPalTable3(input), memPalTable10(input), hicupidTable3(input), hicupidTableA2(input)].filter(
-    (t): t is PaperTable => t !== null,
-  );
+  return [
+    memPalTable2(input),
+    memPalTable3(input),
+    memPalTable10(input),
+    hicupidTable3(input),
+    hicupidTableA2(input),
+    locomoTable(input),
+    longmemevalTable(input),
+  ].filter((t): t is PaperTable => t !== null);
 }

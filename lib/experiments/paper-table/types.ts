@@ -1,6 +1,14 @@
 /** The shape of a paper table, whatever it is rendered to (LaTeX, Markdown, CSV, the page). */
 
-export const PAPER_TABLE_IDS = ["mem-pal-table2", "mem-pal-table3", "mem-pal-table10", "hicupid-table3", "hicupid-table-a2"] as const;
+export const PAPER_TABLE_IDS = [
+  "mem-pal-table2",
+  "mem-pal-table3",
+  "mem-pal-table10",
+  "hicupid-table3",
+  "hicupid-table-a2",
+  "locomo-categories",
+  "longmemeval-types",
+] as const;
 export type PaperTableId = (typeof PAPER_TABLE_IDS)[number];
 
 /** A value column; `rank`: best bold, second underlined among the run's rows. */

@@ -9,7 +9,7 @@ import { DIMENSIONS, type Utterance } from "@/lib/judges/dialogue-pair";
 import { JUDGES } from "@/lib/judges/registry";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { taskJudgeModel } from "../judge-model";
-import { describePalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
+import { describePalItem, exportPalItem, presentPalItem, describeUser, listQueryTopics, palItemOf } from "../palset-items";
 import { utteranceOutput } from "../prompts";
 import { outputOf } from "../ports";
 import type { AssistantActionCode } from "@/lib/assistants/core/sessions";
@@ -29,6 +29,7 @@ export const dialogueTask: TaskDef = {
   items: listQueryTopics,
   describe: describePalItem,
   present: (db, datasetId, itemKey) => presentPalItem(db, datasetId, itemKey, "dialogue"),
+  exportItem: (db, datasetId, itemKey) => exportPalItem(db, datasetId, itemKey, "dialogue"),
   // 6 turns on average: a simulator line and a reply per turn (a method may add its own retrieval query).
   estimate: () => ({ assistant: 6, "user-simulator": 6, judge: 0, promptTokens: 1500, completionTokens: 120 }),
   async run(ctx, item) {

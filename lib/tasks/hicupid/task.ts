@@ -53,6 +53,10 @@ export const hicupidTask: TaskDef = {
     listHcItems(db, datasetId, config.users, config.hicupid.splits, config.hicupid.perSplit, config.seed),
   describe: describeHcItem,
   present: presentHcItem,
+  exportItem: (db, datasetId, itemKey) => {
+    const it = loadHcItem(db, datasetId, itemKey);
+    return { question: it.question, reference: it.personalizedAnswer };
+  },
   estimate: (config) => ({
     assistant: 1,
     "user-simulator": 0,

@@ -30,7 +30,8 @@ export default async function DatasetPage({
   const sp = await searchParams;
   const stats = (ds.stats ?? {}) as Record<string, number>;
   const kind = datasetKind(ds.kind);
-  const table = kindViews(ds.kind).usersTable(db, ds, sp);
+  const views = kindViews(ds.kind);
+  const table = views.usersTable(db, ds, sp);
 
   return (
     <>
@@ -71,7 +72,7 @@ export default async function DatasetPage({
         <CountGrid testId="dataset-counts" counts={kind.counts.map(([k, label]) => ({ label, value: stats[k] }))} />
         <section aria-labelledby="users-title">
           <h2 id="users-title" className="mb-2 text-sm font-semibold text-slate-800">
-            Users
+            {views.usersHeading ?? "Users"}
           </h2>
           {table}
         </section>

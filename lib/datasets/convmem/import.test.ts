@@ -1,0 +1,177 @@
+/** LoCoMo and LongMemEval imports: counts, sessions stored once, timelines in date order, errors that name the place and change nothing. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDb } from "@/test/db";
+import { LOCOMO_CONV2, LOCOMO_DEMO, LONGMEMEVAL_DEMO, ROOT } from "@/test/fixtures";
+import { datasetKind } from "../kinds";
+import { importLocomo } from "../locomo/import";
+import { importLongMemEval } from "../longmemeval/import";
+import { datasetByName, listUserKeys, loadSessions } from "@/lib/assistants/core/sessions";
+
+let t: ReturnType<typeof tempDb> | undefined;
+const dirs: string[] = [];
+afterEach(() => {
+  t?.cleanup();
+  t = undefined;
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function tmpFile(name: string, value: unknown): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), "pal-cm-"));
+  dirs.push(d);
+  const f = path.join(d, name);
+  fs.writeFileSync(f, typeof value === "string" ? value : JSON.stringify(value));
+  return f;
+}
+const count = (table: string) => (t!.db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe("LoCoMo import", () => {
+  it("stores conversations, sessions, turns and QA; the stats equal the stored rows", async () => {
+    t = tempDb();
+    const progress: string[] = [];
+    const r = await importLocomo(t.db, { paths: [LOCOMO_DEMO], name: "loc", onProgress: (p) => progress.push(p.phase) });
+    expect(r.stats).toEqual({ conversations: 2, sessions: 4, turns: 12, qa: 10 });
+    expect(datasetKind("locomo").stats(t.db, r.datasetId)).toEqual(r.stats);
+    expect(progress).toContain("writing");
+    expect(r.report.warnings.map((w) => [w.code, w.count])).toEqual([["empty-session", 1]]);
+    const q = t.db.$client
+      .prepare("SELECT item_key, answer, category, evidence, adversarial_answer FROM cm_qa ORDER BY position")
+      .all() as Array<Record<string, unknown>>;
+    expect(q[2]).toEqual({
+      item_key: "conv-demo-1#2",
+      answer: "pottery, running",
+      category: 1,
+      evidence: '["D1:2","D2:1"]',
+      adversarial_answer: null,
+    });
+    expect(q[5]).toMatchObject({ category: 5, answer: "", adversarial_answer: "a blue vase" });
+    expect(q[8]).toMatchObject({ answer: "2024" });
+  });
+
+  it("gives methods speaker_a on the user side, names kept, the date as the session's time", async () => {
+    t = tempDb();
+    await importLocomo(t.db, { paths: [LOCOMO_DEMO], name: "loc" });
+    const ds = datasetByName(t.db, "loc");
+    expect(listUserKeys(t.db, ds)).toEqual(["conv-demo-1", "conv-demo-2"]);
+    const s = loadSessions(t.db, ds, "conv-demo-1");
+    expect(s.map((x) => [x.key, x.timestamp])).toEqual([
+      ["session_1", "10:05 am on 3 March, 2023"],
+      ["session_2", "6:30 pm on 20 April, 2023"],
+    ]);
+    expect(s[0].dialogue[1].user).toBe(
+      "Ines: Pottery sounds relaxing. Pepper loves long walks by the river. [shares a photo of a beagle on a riverside path]",
+    );
+    // Session 2 opens with speaker_b: an assistant-side half first; Ines's two lines joined.
+    expect(s[1].dialogue.map((d) => [d.user, d.assistant])).toEqual([
+      ["", "Tomas: Ines, I signed up for a half marathon in Porto in June."],
+      [
+        "Ines: Wow! I started volunteering at the animal shelter on Saturdays.\nInes: Pepper comes along and the kids there adore her.",
+        "Tomas: Lovely. I still go to pottery and I am making mugs now.",
+      ],
+    ]);
+  });
+
+  it("takes per-conversation files; a sample twice is an error naming it", async () => {
+    t = tempDb();
+    const r = await importLocomo(t.db, { paths: [LOCOMO_CONV2], name: "one" });
+    expect(r.stats.conversations).toBe(1);
+    await expect(importLocomo(t.db, { paths: [LOCOMO_DEMO, LOCOMO_CONV2], name: "two" })).rejects.toThrow(
+      'conv-demo-2.json: (root).sample_id: "conv-demo-2" appears twice',
+    );
+  });
+
+  it("bad input names file, record and field, and writes nothing", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    data[1].qa[2].category = 7;
+    await expect(importLocomo(t.db, { paths: [tmpFile("bad.json", data)], name: "x" })).rejects.toThrow(
+      "bad.json: [1].qa[2].category: expected an integer 1-5, got 7",
+    );
+    data[1].qa[2].category = 2;
+    data[0].conversation.session_2[1].speaker = "Someone";
+    await expect(importLocomo(t.db, { paths: [tmpFile("bad.json", data)], name: "x" })).rejects.toThrow(
+      'bad.json: [0].conversation.session_2[1].speaker: "Someone" is neither speaker_a ("Ines") nor speaker_b ("Tomas")',
+    );
+    await expect(importLocomo(t.db, { paths: [tmpFile("broken.json", "[{")], name: "x" })).rejects.toThrow(/^broken\.json: not valid JSON/);
+    expect(count("datasets")).toBe(0);
+    expect(count("cm_turns")).toBe(0);
+  });
+});
+
+describe("LongMemEval import", () => {
+  it("stores each distinct haystack session once, timelines in haystack_dates order", async () => {
+    t = tempDb();
+    const r = await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme" });
+    expect(r.stats).toEqual({ questions: 5, sessions: 7, sessionRefs: 14, turns: 16, qa: 5 });
+    expect(datasetKind("longmemeval").stats(t.db, r.datasetId)).toEqual(r.stats);
+    expect(r.report.warnings.map((w) => [w.code, w.count])).toEqual([["haystack-reordered", 1]]);
+    const ds = datasetByName(t.db, "lme");
+    const s = loadSessions(t.db, ds, "q-demo-ku");
+    expect(s.map((x) => x.key)).toEqual(["sharegpt_f1_0", "answer_car_1", "ultrachat_f3_0", "answer_car2_1"]);
+    expect(s[1].dialogue[0]).toMatchObject({ user: "I just bought a used Honda Civic, a 2017 model, and I want to plan its maintenance." });
+    const has = t.db.$client.prepare("SELECT has_answer AS h FROM cm_turns ORDER BY session_id, position").all() as Array<{
+      h: number | null;
+    }>;
+    expect(has.filter((x) => x.h === 1).length).toBe(4);
+    const q = t.db.$client.prepare("SELECT question_type, evidence, question_date FROM cm_qa WHERE item_key = 'q-demo-ku'").get();
+    expect(q).toEqual({
+      question_type: "knowledge-update",
+      evidence: '["answer_car_1","answer_car2_1"]',
+      question_date: "2023/07/15 (Sat) 09:00",
+    });
+  });
+
+  it("bad input names the record and field, and writes nothing", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LONGMEMEVAL_DEMO, "utf8"));
+    data[2].haystack_sessions[1][0].role = "system";
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
+      's.json: [2].haystack_sessions[1][0].role: expected "user" or "assistant", got "system"',
+    );
+    data[2].haystack_sessions[1][0].role = "user";
+    data[3].haystack_dates.pop();
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
+      "s.json: [3].haystack_dates: has 1 dates for 2 haystack_session_ids",
+    );
+    expect(count("datasets")).toBe(0);
+  });
+
+  it("a replace keeps the data set's id and leaves no old rows", async () => {
+    t = tempDb();
+    const a = await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme" });
+    const b = await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme", replace: true });
+    expect(b.datasetId).toBe(a.datasetId);
+    expect(count("cm_sessions")).toBe(7);
+    expect(count("cm_timeline")).toBe(14);
+  });
+});
+
+describe("pal import / pal stats (child process)", () => {
+  it("imports both kinds and prints their counts", () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), "pal-cm-cli-"));
+    dirs.push(d);
+    const pal = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, "bin/pal.mjs"), ...args], {
+        cwd: ROOT,
+        env: { ...process.env, PAL_DB: path.join(d, "pal.db"), PAL_DEBUG: "" },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+    expect(pal("import", "locomo", LOCOMO_DEMO, "--name", "loc").status).toBe(0);
+    expect(pal("import", "longmemeval", LONGMEMEVAL_DEMO, "--name", "lme").status).toBe(0);
+    expect(JSON.parse(pal("stats", "--dataset", "loc", "--json").stdout)).toEqual({ conversations: 2, sessions: 4, turns: 12, qa: 10 });
+    expect(JSON.parse(pal("stats", "--dataset", "lme", "--json").stdout)).toEqual({
+      questions: 5,
+      sessions: 7,
+      sessionRefs: 14,
+      turns: 16,
+      qa: 5,
+    });
+    const bad = pal("import", "longmemeval", LOCOMO_DEMO, LONGMEMEVAL_DEMO, "--name", "two");
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("a LongMemEval import takes one file");
+  }, 120_000);
+});

@@ -1,0 +1,42 @@
+/** The streamed reading of a top-level JSON list: elements equal JSON.parse's, at any chunk size; broken files named. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { jsonArrayElements } from "./json-array-stream";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-jas-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const f = path.join(dir, name);
+  fs.writeFileSync(f, text);
+  return f;
+};
+
+describe("jsonArrayElements", () => {
+  const value = [
+    { a: "brackets ] [ } { and commas , inside", b: [1, [2, { c: 3 }]] },
+    { q: 'escaped \\" quote and \\\\ backslash', u: "ünïcødé — 中文 ✓" },
+    "a string",
+    42,
+    [],
+    {},
+  ];
+  const text = `\n ${JSON.stringify(value, null, 1)} \n`;
+
+  it("gives the elements as JSON.parse does, whatever the chunk size (multi-byte characters split across chunks)", () => {
+    const f = file("ok.json", text);
+    for (const chunk of [1, 2, 3, 7, 64, 1 << 20]) expect([...jsonArrayElements(f, "ok.json", undefined, chunk)]).toEqual(value);
+    expect([...jsonArrayElements(file("empty.json", "[ ]"), "empty.json")]).toEqual([]);
+  });
+
+  it("names what is wrong and where", () => {
+    const bad = (t: string) => () => [...jsonArrayElements(file("bad.json", t), "bad.json", undefined, 5)];
+    expect(bad('{"a": 1}')).toThrow("bad.json: expected a list of questions ([...]) at the start of the file");
+    expect(bad('[{"a": 1}, {"a": }]')).toThrow(/^bad\.json: \[1\]: not valid JSON/);
+    expect(bad('[{"a": 1}, {"a": 2}')).toThrow("bad.json: the list is not closed (the file ends inside element [1])");
+    expect(bad('[{"a": 1}] x')).toThrow("bad.json: text after the list's closing ]");
+    expect(bad('[{"a": 1},, {"a": 2}]')).toThrow("bad.json: [1]: an empty element (two commas in a row?)");
+    expect(bad("")).toThrow("bad.json: the file is empty (expected a list of questions)");
+  });
+});

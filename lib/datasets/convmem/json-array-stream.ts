@@ -1,0 +1,99 @@
+/**
+ * The elements of a JSON file that is one top-level array, one at a time, read in chunks: a LongMemEval M
+ * file (~2.7 GB) never sits in memory whole, only the element being read (one question, a few MB). The
+ * splitter tracks strings, escapes and nesting on the bytes (JSON's structural characters are ASCII, so
+ * UTF-8 needs no decoding until an element is complete); each element is then JSON.parsed on its own.
+ */
+import fs from "node:fs";
+import { DatasetError } from "../types";
+import { findJsonError } from "../palset/json-error";
+
+const CHUNK = 8 << 20;
+
+export function* jsonArrayElements(
+  file: string,
+  label: string,
+  onBytes?: (done: number, total: number) => void,
+  chunkBytes = CHUNK,
+): Generator<unknown> {
+  const fd = fs.openSync(file, "r");
+  try {
+    const total = fs.fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    let started = false;
+    let ended = false;
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let parts: Buffer[] = [];
+    let index = 0;
+    let read = 0;
+    const emit = function* (): Generator<unknown> {
+      const text = Buffer.concat(parts).toString("utf8").trim();
+      parts = [];
+      if (!text) {
+        if (index === 0) return; // "[]" or "[ ]"
+        throw new DatasetError(`${label}: [${index}]: an empty element (two commas in a row?)`);
+      }
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch {
+        const e = findJsonError(text);
+        throw new DatasetError(
+          `${label}: [${index}]: not valid JSON${e ? ` (line ${e.line} of the element, column ${e.column}: ${e.reason})` : ""}`,
+        );
+      }
+      index++;
+      yield v;
+    };
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, chunkBytes, null);
+      if (n === 0) break;
+      read += n;
+      let from = 0;
+      for (let i = 0; i < n; i++) {
+        const c = buf[i];
+        if (!started) {
+          if (c === 0x5b) {
+            started = true;
+            from = i + 1;
+          } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09 && !(i < 3 && read === n && [0xef, 0xbb, 0xbf][i] === c))
+            throw new DatasetError(`${label}: expected a list of questions ([...]) at the start of the file`);
+          continue;
+        }
+        if (ended) {
+          if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) throw new DatasetError(`${label}: text after the list's closing ]`);
+          continue;
+        }
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === 0x5c) escaped = true;
+          else if (c === 0x22) inString = false;
+          continue;
+        }
+        if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) depth++;
+        else if (c === 0x7d || c === 0x5d) {
+          if (depth === 0 && c === 0x5d) {
+            parts.push(buf.subarray(from, i));
+            yield* emit();
+            ended = true;
+            continue;
+          }
+          depth--;
+        } else if (c === 0x2c && depth === 0) {
+          parts.push(Buffer.from(buf.subarray(from, i)));
+          yield* emit();
+          from = i + 1;
+        }
+      }
+      if (!ended && started) parts.push(Buffer.from(buf.subarray(from, n)));
+      onBytes?.(read, total);
+    }
+    if (!started) throw new DatasetError(`${label}: the file is empty (expected a list of questions)`);
+    if (!ended) throw new DatasetError(`${label}: the list is not closed (the file ends inside element [${index}])`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,31 @@
+import { convmemStats, kindCounts } from "../convmem/stats";
+import { MAX_UPLOAD_BYTES } from "../upload-limits";
+import type { DatasetKindDef } from "./types";
+import { KIND_ROWS } from "./rows";
+
+/** LongMemEval (xiaowu0162/LongMemEval): 500 questions, each after its own haystack of timestamped sessions. */
+export const longmemevalKind: DatasetKindDef = {
+  ...KIND_ROWS.longmemeval,
+  cliDescription: "import LongMemEval: longmemeval_s.json, longmemeval_m.json or longmemeval_oracle.json",
+  badgeClass: "bg-rose-50 text-rose-800",
+  upload: {
+    extensions: [".json"],
+    maxBytes: MAX_UPLOAD_BYTES,
+    languageChoice: false,
+    filesHint: "one of longmemeval_s.json, longmemeval_m.json, longmemeval_oracle.json",
+  },
+  counts: [
+    ["questions", "Questions"],
+    ["sessions", "Distinct sessions"],
+    ["sessionRefs", "Haystack sessions"],
+    ["turns", "Turns"],
+    ["qa", "QA items"],
+  ],
+  summary: [
+    ["questions", "questions"],
+    ["sessions", "sessions"],
+  ],
+  stats: (db, id) => kindCounts("longmemeval", convmemStats(db, id)),
+  importer: async () => (await import("../longmemeval/import")).importLongMemEval,
+  browse: { sessions: false, qa: false, exportJson: false },
+};

@@ -1,0 +1,111 @@
+/**
+ * LoCoMo's public release (snap-research/locomo data/locomo10.zip: locomo10.json, a list of ten
+ * conversations; a per-conversation file holds one). Per sample: `sample_id`; `conversation` with
+ * `speaker_a`, `speaker_b`, `session_<N>_date_time` and `session_<N>` turns (`speaker`, `dia_id`, `text`,
+ * optional `img_url`, `blip_caption`, `query`); `qa` items (`question`, `answer` or for category 5
+ * `adversarial_answer`, `evidence` dialogue ids, `category` 1-5); and, when present, `event_summary`,
+ * `observation`, `session_summary` (kept in the thread's extra, never shown to methods).
+ * Empty sessions are skipped, as the public evaluation code skips them.
+ */
+import path from "node:path";
+import type { QualityWarning } from "../types";
+import { Checker, readJsonFile } from "../convmem/check";
+import { SessionPool } from "../convmem/dedupe";
+import type { ConvData, QaIn, ThreadIn, TurnIn } from "../convmem/types";
+
+const TURN_KEYS = new Set(["speaker", "dia_id", "text"]);
+const SAMPLE_EXTRA = ["event_summary", "observation", "session_summary"];
+
+export type LocomoRead = ConvData & { warnings: QualityWarning[] };
+
+export function readLocomo(files: string[]): LocomoRead {
+  const pool = new SessionPool();
+  const threads: ThreadIn[] = [];
+  const qa: QaIn[] = [];
+  const seen = new Set<string>();
+  const empty: string[] = [];
+  for (const file of files) {
+    const label = path.basename(file);
+    const c = new Checker(label);
+    const data = readJsonFile(file);
+    const samples = Array.isArray(data) ? data : [data];
+    samples.forEach((raw, i) => {
+      const at = Array.isArray(data) ? `[${i}]` : "(root)";
+      const s = c.object(raw, at);
+      const id = c.text(s.sample_id, `${at}.sample_id`);
+      if (seen.has(id)) c.fail(`${at}.sample_id`, `"${id}" appears twice`);
+      seen.add(id);
+      const conv = c.object(s.conversation, `${at}.conversation`);
+      const a = c.string(conv.speaker_a, `${at}.conversation.speaker_a`);
+      const b = c.string(conv.speaker_b, `${at}.conversation.speaker_b`);
+      const numbers = Object.keys(conv)
+        .map((k) => /^session_(\d+)$/.exec(k))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => Number(m[1]))
+        .sort((x, y) => x - y);
+      const thread: ThreadIn = { key: id, speakerA: a, speakerB: b, timeline: [] };
+      for (const n of numbers) {
+        const where = `${at}.conversation.session_${n}`;
+        const turns = c.array(conv[`session_${n}`], where);
+        if (!turns.length) {
+          empty.push(`${label}: ${where}`);
+          continue;
+        }
+        const date = c.string(conv[`session_${n}_date_time`], `${at}.conversation.session_${n}_date_time`);
+        const parsed: TurnIn[] = turns.map((t, j) => {
+          const o = c.object(t, `${where}[${j}]`);
+          const speaker = c.string(o.speaker, `${where}[${j}].speaker`);
+          if (speaker !== a && speaker !== b)
+            c.fail(`${where}[${j}].speaker`, `"${speaker}" is neither speaker_a ("${a}") nor speaker_b ("${b}")`);
+          const rest = Object.fromEntries(Object.entries(o).filter(([k]) => !TURN_KEYS.has(k)));
+          return {
+            speaker,
+            text: c.string(o.text, `${where}[${j}].text`),
+            diaId: c.string(o.dia_id, `${where}[${j}].dia_id`),
+            extra: Object.keys(rest).length ? rest : null,
+          };
+        });
+        thread.timeline.push({ session: pool.add(`${id}/session_${n}`, parsed), label: `session_${n}`, date });
+      }
+      if (!thread.timeline.length) c.fail(`${at}.conversation`, "has no session with turns");
+      const extra = Object.fromEntries(SAMPLE_EXTRA.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+      thread.extra = Object.keys(extra).length ? extra : null;
+      const threadIndex = threads.length;
+      threads.push(thread);
+      c.array(s.qa ?? [], `${at}.qa`).forEach((q, j) => {
+        const w = `${at}.qa[${j}]`;
+        const o = c.object(q, w);
+        const category = o.category;
+        if (typeof category !== "number" || !Number.isInteger(category) || category < 1 || category > 5)
+          return c.fail(`${w}.category`, `expected an integer 1-5, got ${JSON.stringify(category)}`);
+        const adversarial = o.adversarial_answer === undefined ? null : c.text(o.adversarial_answer, `${w}.adversarial_answer`);
+        // Category 5 items carry adversarial_answer and usually no answer: the public scoring reads only the output.
+        const answer = o.answer === undefined && category === 5 ? "" : c.text(o.answer, `${w}.answer`);
+        const { question, answer: _a, evidence, category: _c, adversarial_answer: _d, ...rest } = o;
+        qa.push({
+          thread: threadIndex,
+          itemKey: `${id}#${j}`,
+          question: c.string(question, `${w}.question`),
+          answer,
+          category,
+          evidence: evidence === undefined ? [] : c.strings(evidence, `${w}.evidence`),
+          adversarialAnswer: adversarial,
+          extra: Object.keys(rest).length ? rest : null,
+        });
+      });
+    });
+  }
+  if (!threads.length)
+    throw new Checker(files.map((f) => path.basename(f)).join(", ") || "(no files)").fail("(root)", "no conversation found");
+  const warnings: QualityWarning[] = empty.length
+    ? [
+        {
+          code: "empty-session",
+          message: "sessions without turns (skipped, as the public evaluation skips them)",
+          count: empty.length,
+          examples: empty.slice(0, 5),
+        },
+      ]
+    : [];
+  return { threads, sessions: pool.sessions, qa, warnings };
+}

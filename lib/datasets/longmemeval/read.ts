@@ -1,0 +1,100 @@
+/**
+ * LongMemEval's public files (xiaowu0162/LongMemEval README, "Dataset Format"): longmemeval_s.json,
+ * longmemeval_m.json and longmemeval_oracle.json, each a list of questions with `question_id`,
+ * `question_type`, `question`, `answer`, `question_date`, `haystack_session_ids`, `haystack_dates`,
+ * `haystack_sessions` (lists of `{role, content, has_answer?}` turns) and `answer_session_ids`; ids
+ * ending in `_abs` are abstention questions. A question's timeline is its haystack in haystack_dates order
+ * (the oracle file's is not sorted). The importer (./import.ts) streams the file question by question.
+ */
+import type { Checker } from "../convmem/check";
+import type { QaIn, TurnIn } from "../convmem/types";
+
+export const LME_TYPES = [
+  "single-session-user",
+  "single-session-assistant",
+  "single-session-preference",
+  "temporal-reasoning",
+  "knowledge-update",
+  "multi-session",
+] as const;
+export type LmeType = (typeof LME_TYPES)[number];
+
+const KNOWN = new Set([
+  "question_id",
+  "question_type",
+  "question",
+  "answer",
+  "question_date",
+  "haystack_session_ids",
+  "haystack_dates",
+  "haystack_sessions",
+  "answer_session_ids",
+]);
+
+/** "2023/05/20 (Sat) 02:21" sorts as written once the weekday is taken out. */
+export const dateSortKey = (d: string) => d.replace(/\s*\([A-Za-z]+\)\s*/, " ").trim();
+
+/** One checked question: its thread (timeline entries carry their session's id and turns) and its QA item. */
+export type CheckedQuestion = {
+  id: string;
+  timeline: Array<{ label: string; date: string; turns: TurnIn[] }>;
+  qa: Omit<QaIn, "thread">;
+  /** The file's haystack was not in date order. */
+  reordered: boolean;
+};
+
+export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuestion {
+  const at = `[${i}]`;
+  const q = c.object(raw, at);
+  const id = c.text(q.question_id, `${at}.question_id`);
+  const type = c.string(q.question_type, `${at}.question_type`);
+  if (!(LME_TYPES as readonly string[]).includes(type))
+    c.fail(`${at}.question_type`, `expected one of ${LME_TYPES.join(", ")}, got "${type}"`);
+  const ids = c.strings(q.haystack_session_ids, `${at}.haystack_session_ids`);
+  const dates = c.strings(q.haystack_dates, `${at}.haystack_dates`);
+  const sessions = c.array(q.haystack_sessions, `${at}.haystack_sessions`);
+  if (dates.length !== ids.length) c.fail(`${at}.haystack_dates`, `has ${dates.length} dates for ${ids.length} haystack_session_ids`);
+  if (sessions.length !== ids.length)
+    c.fail(`${at}.haystack_sessions`, `has ${sessions.length} sessions for ${ids.length} haystack_session_ids`);
+  const timeline = sessions.map((s, j) => {
+    const w = `${at}.haystack_sessions[${j}]`;
+    const turns: TurnIn[] = c.array(s, w).map((t, k) => {
+      const o = c.object(t, `${w}[${k}]`);
+      const role = c.string(o.role, `${w}[${k}].role`);
+      if (role !== "user" && role !== "assistant") c.fail(`${w}[${k}].role`, `expected "user" or "assistant", got "${role}"`);
+      if (o.has_answer !== undefined && typeof o.has_answer !== "boolean") c.fail(`${w}[${k}].has_answer`, "expected true or false");
+      const { role: _r, content, has_answer, ...rest } = o;
+      return {
+        speaker: role,
+        text: c.string(content, `${w}[${k}].content`),
+        hasAnswer: has_answer === undefined ? null : (has_answer as boolean),
+        extra: Object.keys(rest).length ? rest : null,
+      };
+    });
+    return { label: ids[j], date: dates[j], turns };
+  });
+  // In haystack_dates order (stable: sessions of the same time keep the file's order).
+  const order = timeline.map((_, j) => j).sort((x, y) => cmp(dateSortKey(dates[x]), dateSortKey(dates[y])) || x - y);
+  const rest = Object.fromEntries(Object.entries(q).filter(([k]) => !KNOWN.has(k)));
+  return {
+    id,
+    timeline: order.map((j) => timeline[j]),
+    reordered: order.some((j, k) => j !== k),
+    qa: {
+      itemKey: id,
+      question: c.string(q.question, `${at}.question`),
+      answer: c.text(q.answer, `${at}.answer`),
+      questionType: type,
+      evidence: c.strings(q.answer_session_ids ?? [], `${at}.answer_session_ids`),
+      questionDate: c.string(q.question_date, `${at}.question_date`),
+      extra: Object.keys(rest).length ? rest : null,
+    },
+  };
+}
+
+export const REORDERED_WARNING = {
+  code: "haystack-reordered",
+  message: "haystacks not in date order in the file (the oracle file's are not sorted): stored in haystack_dates order",
+};
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
