@@ -10,6 +10,7 @@ import { experimentResults, type ExperimentResults } from "../results";
 import { mismatchText } from "../protocol-audit";
 import { roleModel, runRecordOf, type RunRecord } from "../run-record";
 import { deviationSettings } from "../presets";
+import { datasetUserKeys } from "@/lib/datasets/user-keys";
 import { buildPaperTables } from "./build";
 import { paperTablesCsv } from "./csv";
 import { paperTablesLatex } from "./latex";
@@ -21,9 +22,9 @@ export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
 export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
 
 /** What the tables say about the run, from its record only (never today's settings): its assistant model and protocol. */
-export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[] };
+export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[]; users?: number | null };
 
-export function runFacts(record: RunRecord): RunFacts {
+export function runFacts(record: RunRecord, users: number | null = null): RunFacts {
   const m = roleModel(record, "assistant");
   const notes: string[] = [];
   if (m.mixed) {
@@ -44,16 +45,17 @@ export function runFacts(record: RunRecord): RunFacts {
     );
   } else if (preset) {
     const dev = deviationSettings(record.deviations);
+    // A preset named "Reproduce ..." on one user is its protocol, not a reproduction (issue 44.4).
     notes.push(
-      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
+      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}${users === 1 ? ", on one user: the protocol, not a reproduction of the paper's results" : ""}.`,
     );
   }
-  return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes };
+  return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes, users };
 }
 
 /** The tables from results already computed (the page has them) and the experiment's config. */
 export function paperTablesOf(
-  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin">,
+  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin"> & Partial<Pick<ExperimentResults, "results">>,
   config: ExperimentConfig,
   run: RunFacts,
   opts: PaperTableOptions = {},
@@ -71,9 +73,23 @@ export function paperTablesOf(
     judges: config.hicupid.judges,
     paperModel: opts.paperModel ?? null,
     tieMargin: res.pairwiseTieMargin,
+    topics: topicsPerTask(res.results ?? []),
+    users: run.users ?? null,
   });
   for (const t of tables) t.notes.push(...run.notes);
   return opts.table ? tables.filter((t) => t.id === (opts.table as PaperTableId)) : tables;
+}
+
+/** Topics per run of each task: the most items any method answered in one replicate. */
+function topicsPerTask(results: ReadonlyArray<{ task: string; items: number }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of results) out[r.task] = Math.max(out[r.task] ?? 0, r.items);
+  return out;
+}
+
+/** The users an experiment covered: its list, or every user of its data set (one indexed count). */
+function usersOf(db: Db, config: ExperimentConfig, datasetId: number): number {
+  return config.users === "all" ? datasetUserKeys(db, datasetId, 0).total : config.users.length;
 }
 
 export function experimentPaperTables(
@@ -84,7 +100,8 @@ export function experimentPaperTables(
 ): { name: string; tables: PaperTable[] } {
   const e = getExperimentRow(db, id);
   const config = parseExperimentConfig(e.config);
-  const tables = paperTablesOf(res ?? experimentResults(db, id), config, runFacts(runRecordOf(db, id)), opts);
+  const record = runRecordOf(db, id);
+  const tables = paperTablesOf(res ?? experimentResults(db, id), config, runFacts(record, usersOf(db, config, record.dataset.id)), opts);
   return { name: e.name, tables };
 }
 
