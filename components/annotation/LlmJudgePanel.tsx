@@ -1,4 +1,5 @@
 "use client";
+import { fetchRetry } from "@/lib/fetch-retry";
 import { BatchStates } from "@/components/llm/BatchStates";
 import { BatchApiNote } from "@/components/llm/BatchApiNote";
 import { useRouter } from "next/navigation";
@@ -32,7 +33,11 @@ export function LlmJudgePanel(props: {
   const wasRunning = useRef(props.initialRuns.some((r) => r.running));
 
   const load = useCallback(async () => {
-    const r = await fetch(`/api/campaigns/${campaignId}/llm-judge`, { cache: "no-store" });
+    // A dropped connection is retried, then named ("Could not load the judge runs: ..."), never "Failed to fetch".
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, { cache: "no-store", what: "load the judge runs" }).catch(
+      (e: Error) => e,
+    );
+    if (r instanceof Error) return setError(r.message);
     const b = await r.json().catch(() => ({}));
     if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
     setRuns(b.runs);
@@ -51,11 +56,13 @@ export function LlmJudgePanel(props: {
 
   async function post(dryRun: boolean) {
     setError(null);
-    const r = await fetch(`/api/campaigns/${campaignId}/llm-judge`, {
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ ...form, dryRun, batch }),
-    });
+      what: dryRun ? "estimate the judge run" : "start the judge run",
+    }).catch((e: Error) => e);
+    if (r instanceof Error) return setError(r.message);
     const b = await r.json().catch(() => ({}));
     if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
     setEstimate(b.estimate);

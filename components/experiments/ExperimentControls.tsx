@@ -60,7 +60,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   const act = async (action: string) => {
     setError(null);
     try {
-      const r = await postJson<{ progress: Progress }>(`/api/experiments/${id}`, { action });
+      const r = await postJson<{ progress: Progress }>(`/api/experiments/${id}`, { action }, "POST", `${action} the experiment`);
       setP(r.progress);
       router.refresh();
     } catch (e) {

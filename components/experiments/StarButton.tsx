@@ -16,7 +16,12 @@ export function StarButton({ experimentId, jobId, starred }: { experimentId: num
       onClick={async () => {
         setBusy(true);
         try {
-          const r = await postJson<{ starred: boolean }>(`/api/experiments/${experimentId}/jobs/${jobId}`, { starred: !on }, "PATCH");
+          const r = await postJson<{ starred: boolean }>(
+            `/api/experiments/${experimentId}/jobs/${jobId}`,
+            { starred: !on },
+            "PATCH",
+            "save the star",
+          );
           setOn(r.starred);
         } finally {
           setBusy(false);

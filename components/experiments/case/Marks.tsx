@@ -98,7 +98,7 @@ export function MarkProvider({
 
   const remove = async (id: number) => {
     try {
-      await postJson(`/api/experiments/${experimentId}/marks/${id}`, undefined, "DELETE");
+      await postJson(`/api/experiments/${experimentId}/marks/${id}`, undefined, "DELETE", "delete the highlight");
       setMarks((m) => m.filter((x) => x.id !== id));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

@@ -124,12 +124,17 @@ describe("paper tables of a known experiment", () => {
       );
       // The comment closes once, at its end; no tag anywhere but the table's own <u> marks.
       expect(md.match(/-->/g)).toHaveLength(1);
-      expect(md).not.toMatch(/<(?!u>|\/u>|!-- Experiment)/);
+      // ("<" before a space, as in "p < 0.01", opens no tag.)
+      expect(md).not.toMatch(/<(?!u>|\/u>|!-- Experiment| )/);
       const [t2] = experimentPaperTables(t.db, id).tables;
       const named = { ...t2, title: "<img src=x onerror=alert(1)>", sections: [{ ...t2.sections[0], label: "a\nb <b>" }] };
       const out = tableMarkdown(named);
       expect(out).toContain("### &lt;img src=x onerror=alert(1)&gt;");
       expect(out).toContain("| *a b &lt;b&gt;* |");
+      // A "<" that opens no tag is left as written (issue 44.8): the notes read "p < 0.01", not "p &lt; 0.01".
+      const notes = tableMarkdown({ ...t2, notes: ["†: p < 0.01 & more; a &amp; b"] });
+      expect(notes).toContain("†: p < 0.01 & more; a &amp;amp; b");
+      expect(notes).not.toContain("&lt; 0.01");
     } finally {
       t.db.$client.prepare("UPDATE experiments SET name = ? WHERE id = ?").run(before, id);
     }

@@ -20,7 +20,7 @@ import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
 import { inWords, presetChanges } from "@/lib/experiments/preset-changes";
-import { methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
+import { keyDisplayName, methodNames } from "@/lib/experiments/method-choices";
 import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
@@ -47,7 +47,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const names = methodNames(parsed.methods);
   const imported = importOf(db, id);
   const day = (t: number) => new Date(t).toISOString().slice(0, 16).replace("T", " ");
-  const nameOf = (key: string) => names[key] ?? methodDisplayName({ name: key });
+  const nameOf = (key: string) => keyDisplayName(key, names);
   // Rows in the experiment's order, as the paper lists its methods (not A-Z).
   const order = Object.keys(names);
   const byConfigOrder = (a: string, b: string) =>
