@@ -72,6 +72,22 @@ export function LlmJudgePanel(props: {
     }
   }
 
+  /** Resume a paused run with its recorded settings, or cancel one (issue 44.3). */
+  async function control(run: number, action: "resume" | "cancel") {
+    setError(null);
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ run, action }),
+      what: `${action} the judge run`,
+    }).catch((e: Error) => e);
+    if (r instanceof Error) return setError(r.message);
+    const b = await r.json().catch(() => ({}));
+    if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
+    if (action === "resume") wasRunning.current = true;
+    await load();
+  }
+
   const field = (k: keyof typeof form) => ({
     value: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value }),
@@ -151,13 +167,15 @@ export function LlmJudgePanel(props: {
               {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} ·{" "}
               {r.running
                 ? "running"
-                : r.pausedReason
-                  ? "paused — fix the cause, then Run judge to resume"
-                  : r.judged === r.total
-                    ? "complete"
-                    : r.judged + r.failed === r.total
-                      ? `done, ${r.failed} failed — run again to retry them`
-                      : "stopped — run again to resume"}
+                : r.pausedReason === "cancelled"
+                  ? "cancelled"
+                  : r.pausedReason
+                    ? "paused — fix the cause, then Resume"
+                    : r.judged === r.total
+                      ? "complete"
+                      : r.judged + r.failed === r.total
+                        ? `done, ${r.failed} failed — run again to retry them`
+                        : "stopped — run again to resume"}
             </span>
             {r.running ? null : (
               <DeleteJudgeRunButton
@@ -169,9 +187,48 @@ export function LlmJudgePanel(props: {
             )}
           </div>
           {r.pausedReason && !r.running ? (
-            <p role="status" data-testid="llm-run-paused" className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
-              {r.pausedReason}
-            </p>
+            <div
+              role="status"
+              data-testid="llm-run-paused"
+              className="mt-1 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900"
+            >
+              <p className="font-medium">
+                {r.pausedReason === "cancelled" ? "Cancelled." : "Paused: "}
+                {r.pausedReason === "cancelled" ? null : r.pausedReason.replace(/^paused by its spend guard: /, "")}
+              </p>
+              {r.pauseHint ? (
+                <p className="mt-0.5" data-testid="llm-run-hint">
+                  {r.pauseHint} (the same check as Admin → Models → Test connection)
+                </p>
+              ) : null}
+              <div className="mt-1 flex gap-2">
+                <button
+                  type="button"
+                  className="rounded bg-indigo-600 px-2 py-0.5 text-white hover:bg-indigo-700"
+                  onClick={() => void control(r.runId, "resume")}
+                >
+                  Resume
+                </button>
+                {r.pausedReason !== "cancelled" ? (
+                  <button
+                    type="button"
+                    className="rounded border border-amber-400 px-2 py-0.5"
+                    onClick={() => void control(r.runId, "cancel")}
+                  >
+                    Cancel
+                  </button>
+                ) : null}
+              </div>
+            </div>
+          ) : null}
+          {r.running ? (
+            <button
+              type="button"
+              className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+              onClick={() => void control(r.runId, "cancel")}
+            >
+              Cancel run
+            </button>
           ) : null}
           <BatchStates batches={r.batches} />
           <div className="text-xs text-slate-500">

@@ -4,6 +4,7 @@
  * failure for the ledger. The client records each failed try through `onFailedTry`.
  */
 import { redactSecrets } from "./redact";
+import { causeCode } from "./diagnose";
 import OpenAI, { APIError } from "openai";
 import pRetry from "p-retry";
 import { RunPausedError } from "./spend-guard";
@@ -63,7 +64,11 @@ export function isJsonModeRefusal(e: unknown): boolean {
 export function describe(e: unknown): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return "timeout";
   if (e instanceof APIError && e.status !== undefined) return redactSecrets(`HTTP ${e.status}: ${e.message}`).slice(0, 300);
-  if (e instanceof Error) return redactSecrets(`${e.constructor.name}: ${e.message}`).slice(0, 300);
+  if (e instanceof Error) {
+    // A connection error names its system error ("(ECONNREFUSED)"): what diagnoseRecorded turns into a hint.
+    const code = e instanceof OpenAI.APIConnectionError ? causeCode(e) : null;
+    return redactSecrets(`${e.constructor.name}: ${e.message}${code ? ` (${code})` : ""}`).slice(0, 300);
+  }
   return redactSecrets(String(e));
 }
 
