@@ -1,0 +1,65 @@
+import AxeBuilder from "@axe-core/playwright";
+import fs from "node:fs";
+import { test, expect, type Page } from "./fixtures";
+import { e2eState, login, account } from "./state";
+
+/**
+ * Accessibility (issue 44.9): zero serious or critical axe violations on every page each role sees (WCAG
+ * 2.1 AA rules). Each page's counts by rule are written to the test's output (axe-counts.json) and logged,
+ * so a regression names its page and rule.
+ */
+const PAGES: Record<string, string[]> = {
+  admin: ["/", "/experiments", "/datasets", "/campaigns", "/campaigns/new", "/agreement", "/memory", "/admin/users", "/admin/models", "/admin/settings"],
+  annotator: ["/annotate"],
+};
+
+async function serious(page: Page): Promise<Record<string, number>> {
+  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const out: Record<string, number> = {};
+  for (const v of r.violations)
+    if (v.impact === "serious" || v.impact === "critical") out[`${v.id} (${v.impact})`] = (out[`${v.id} (${v.impact})`] ?? 0) + v.nodes.length;
+  return out;
+}
+
+test("no serious or critical axe violation on any page", async ({ page, browser }) => {
+  test.setTimeout(300_000);
+  const counts: Record<string, Record<string, number>> = {};
+  const base = e2eState().baseURL;
+  await page.goto(`${base}/login`);
+  counts["/login"] = await serious(page);
+  await login(page, account("admin"));
+  // The pages behind the lists: the first data set, experiment and campaign the demo holds.
+  const firstLink = async (list: string, re: RegExp) => {
+    await page.goto(`${base}${list}`);
+    const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    return hrefs.find((h) => re.test(h)) ?? null;
+  };
+  const extra = [
+    await firstLink("/datasets", /^\/datasets\/\d+$/),
+    await firstLink("/experiments", /^\/experiments\/\d+$/),
+    await firstLink("/campaigns", /^\/campaigns\/\d+$/),
+  ].filter((h): h is string => h !== null);
+  for (const p of [...PAGES.admin, ...extra]) {
+    await page.goto(`${base}${p}`);
+    await page.waitForLoadState("networkidle");
+    counts[p] = await serious(page);
+  }
+  const ctx = await browser.newContext();
+  const ann = await ctx.newPage();
+  await login(ann, account("annotator"));
+  for (const p of PAGES.annotator) {
+    await ann.goto(`${base}${p}`);
+    counts[`${p} (annotator)`] = await serious(ann);
+  }
+  const task = (await ann.locator("a[href^='/annotate/']").evaluateAll((as) => as.map((a) => a.getAttribute("href"))))[0];
+  if (task) {
+    await ann.goto(`${base}${task}`);
+    await ann.waitForLoadState("networkidle");
+    counts[`${task} (annotator)`] = await serious(ann);
+  }
+  await ctx.close();
+  fs.writeFileSync(test.info().outputPath("axe-counts.json"), JSON.stringify(counts, null, 2));
+  console.log(`axe serious/critical per page:\n${Object.entries(counts).map(([p, c]) => `${p}: ${JSON.stringify(c)}`).join("\n")}`);
+  const failing = Object.entries(counts).filter(([, c]) => Object.keys(c).length > 0);
+  expect(failing, "pages with serious or critical axe violations").toEqual([]);
+});
