@@ -1,7 +1,39 @@
 import AxeBuilder from "@axe-core/playwright";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
+import { demoRunArgs } from "./pal-run-args";
+import { startFakeOpenAI } from "../test/fake-openai";
+import { experimentReplies } from "../test/experiment-replies";
+
+/** A small finished experiment (two methods, one user) so its page, the one with the most figures, is checked too. */
+async function demoExperiment(): Promise<number> {
+  const fake = await startFakeOpenAI();
+  fake.setResponder(experimentReplies());
+  const env = {
+    ...process.env,
+    PAL_DB: e2eState().dbPath,
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: "e2e-fake-key",
+    PAL_MODEL_ASSISTANT: "e2e-a11y-assistant",
+    PAL_MODEL_JUDGE: "e2e-a11y-judge",
+  };
+  try {
+    // Not spawnSync: the test double answers from this process.
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn("node", ["bin/pal.mjs", ...demoRunArgs("vanilla,vanilla-log", "--json")], { env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c) => (stdout += c));
+      child.stderr.on("data", (c) => (stderr += c));
+      child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`pal run failed: ${stderr}`))));
+    });
+    return (JSON.parse(out) as { experiment: number }).experiment;
+  } finally {
+    await fake.close();
+  }
+}
 
 /**
  * Accessibility (issue 44.9): zero serious or critical axe violations on every page each role sees (WCAG
@@ -17,7 +49,11 @@ async function serious(page: Page): Promise<Record<string, number>> {
   const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
   const out: Record<string, number> = {};
   for (const v of r.violations)
-    if (v.impact === "serious" || v.impact === "critical") out[`${v.id} (${v.impact})`] = (out[`${v.id} (${v.impact})`] ?? 0) + v.nodes.length;
+    if (v.impact === "serious" || v.impact === "critical") {
+      out[`${v.id} (${v.impact})`] = (out[`${v.id} (${v.impact})`] ?? 0) + v.nodes.length;
+      // Where, so a failure can be found: the first few elements' selectors.
+      console.log(`${page.url()} ${v.id}: ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`);
+    }
   return out;
 }
 
@@ -25,6 +61,7 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
   test.setTimeout(300_000);
   const counts: Record<string, Record<string, number>> = {};
   const base = e2eState().baseURL;
+  const exp = await demoExperiment();
   await page.goto(`${base}/login`);
   counts["/login"] = await serious(page);
   await login(page, account("admin"));
@@ -36,7 +73,8 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
   };
   const extra = [
     await firstLink("/datasets", /^\/datasets\/\d+$/),
-    await firstLink("/experiments", /^\/experiments\/\d+$/),
+    `/experiments/${exp}`,
+    `/experiments/${exp}/case-studies`,
     await firstLink("/campaigns", /^\/campaigns\/\d+$/),
   ].filter((h): h is string => h !== null);
   for (const p of [...PAGES.admin, ...extra]) {

@@ -37,6 +37,8 @@ test("a judge run against a dead endpoint pauses with the endpoint's error and h
   await page.getByLabel("Name").fill("Dead endpoint e2e");
   await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
   await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation", "pairwise-demo.jsonl"));
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("checkbox", { name: account("annotator").email }).check();
   await page.getByLabel("Annotations per item (k)").fill("1");
   await page.getByRole("button", { name: "Create campaign" }).click();
   await page.waitForURL(/\/campaigns\/\d+$/);

@@ -267,6 +267,7 @@ function RunBar({ run: r }: { run: Run }) {
     <div
       className="h-2 w-48 rounded bg-slate-100"
       role="progressbar"
+      aria-label={`${r.name}: verdicts made`}
       aria-valuemin={0}
       aria-valuemax={r.total}
       aria-valuenow={r.judged + r.failed}

@@ -25,7 +25,7 @@ export function Dialogue({ turns }: { turns: Turn[] }) {
 }
 
 export function Value({ value }: { value: unknown }) {
-  if (value === null || value === undefined || value === "") return <span className="text-slate-400">—</span>;
+  if (value === null || value === undefined || value === "") return <span className="text-slate-500">—</span>;
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
     return <span className="whitespace-pre-wrap">{String(value)}</span>;
   }

@@ -94,6 +94,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       <div
         className="mt-2 h-2 w-full rounded bg-slate-100"
         role="progressbar"
+        aria-label="Experiment progress (% of jobs finished)"
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(p.fraction * 100)}

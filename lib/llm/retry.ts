@@ -67,7 +67,9 @@ export function describe(e: unknown): string {
   if (e instanceof Error) {
     // A connection error names its system error ("(ECONNREFUSED)"): what diagnoseRecorded turns into a hint.
     const code = e instanceof OpenAI.APIConnectionError ? causeCode(e) : null;
-    return redactSecrets(`${e.constructor.name}: ${e.message}${code ? ` (${code})` : ""}`).slice(0, 300);
+    // Named, not e.constructor.name: a production build minifies class names ("sf: Connection error.").
+    const name = e instanceof OpenAI.APIConnectionError ? "APIConnectionError" : e.constructor.name;
+    return redactSecrets(`${name}: ${e.message}${code ? ` (${code})` : ""}`).slice(0, 300);
   }
   return redactSecrets(String(e));
 }

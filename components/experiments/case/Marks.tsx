@@ -181,12 +181,12 @@ function MarksPanelSlot({
             <mark className={`rounded px-1 ${MARK_STYLE[m.colour].className}`}>{m.quote}</mark>
             <span className="text-slate-600">
               {m.note ? `${m.note} · ` : ""}
-              <span className="text-slate-400">{m.where}</span> · {m.author}
+              <span className="text-slate-500">{m.where}</span> · {m.author}
             </span>
             {m.userId === userId || isAdmin ? (
               <button
                 type="button"
-                className="ml-auto text-slate-400 hover:text-rose-700"
+                className="ml-auto text-slate-500 hover:text-rose-700"
                 aria-label={`Remove mark "${m.quote}"`}
                 onClick={() => remove(m.id)}
               >

@@ -50,7 +50,7 @@ export function PaperTables({
       <p className="mb-3 flex items-center gap-2 text-xs text-slate-600">
         The papers&apos; tables from this run, beside the published rows. Download all:
         {FORMATS.map(([f, label]) => download(f, label))}
-        <span className="text-slate-400">(or `pal table ID --format latex|markdown|csv`)</span>
+        <span className="text-slate-500">(or `pal table ID --format latex|markdown|csv`)</span>
       </p>
       {tables.map((t) => (
         <div key={t.id}>
