@@ -1,11 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { demoRunArgs } from "./pal-run-args";
 import { startFakeOpenAI } from "../test/fake-openai";
 import { experimentReplies } from "../test/experiment-replies";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
 
 /** A small finished experiment (two methods, one user) so its page, the one with the most figures, is checked too. */
 async function demoExperiment(): Promise<number> {
@@ -41,7 +44,18 @@ async function demoExperiment(): Promise<number> {
  * so a regression names its page and rule.
  */
 const PAGES: Record<string, string[]> = {
-  admin: ["/", "/experiments", "/datasets", "/campaigns", "/campaigns/new", "/agreement", "/memory", "/admin/users", "/admin/models", "/admin/settings"],
+  admin: [
+    "/",
+    "/experiments",
+    "/datasets",
+    "/campaigns",
+    "/campaigns/new",
+    "/agreement",
+    "/memory",
+    "/admin/users",
+    "/admin/models",
+    "/admin/settings",
+  ],
   annotator: ["/annotate"],
 };
 
@@ -52,9 +66,29 @@ async function serious(page: Page): Promise<Record<string, number>> {
     if (v.impact === "serious" || v.impact === "critical") {
       out[`${v.id} (${v.impact})`] = (out[`${v.id} (${v.impact})`] ?? 0) + v.nodes.length;
       // Where, so a failure can be found: the first few elements' selectors.
-      console.log(`${page.url()} ${v.id}: ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join(" | ")}`);
+      console.log(
+        `${page.url()} ${v.id}: ${v.nodes
+          .slice(0, 4)
+          .map((n) => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`)
+          .join(" | ")}`,
+      );
     }
   return out;
+}
+
+/** A pairwise campaign with the first annotator, so the campaign page and an annotation task are checked. */
+async function demoCampaign(page: Page): Promise<number> {
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/campaigns/new`);
+  await page.getByLabel("Name").fill("A11y e2e");
+  await page.getByLabel("Kind").selectOption({ label: "Pairwise dialogue judging" });
+  await page.getByLabel("Items file").setInputFiles(path.join(ROOT, "fixtures/annotation", "pairwise-demo.jsonl"));
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("checkbox", { name: account("annotator").email }).check();
+  await page.getByLabel("Annotations per item (k)").fill("1");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  return Number(page.url().split("/").pop());
 }
 
 test("no serious or critical axe violation on any page", async ({ page, browser }) => {
@@ -62,6 +96,8 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
   const counts: Record<string, Record<string, number>> = {};
   const base = e2eState().baseURL;
   const exp = await demoExperiment();
+  const campaign = await demoCampaign(page);
+  await page.context().clearCookies();
   await page.goto(`${base}/login`);
   counts["/login"] = await serious(page);
   await login(page, account("admin"));
@@ -75,7 +111,7 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
     await firstLink("/datasets", /^\/datasets\/\d+$/),
     `/experiments/${exp}`,
     `/experiments/${exp}/case-studies`,
-    await firstLink("/campaigns", /^\/campaigns\/\d+$/),
+    `/campaigns/${campaign}`,
   ].filter((h): h is string => h !== null);
   for (const p of [...PAGES.admin, ...extra]) {
     await page.goto(`${base}${p}`);
@@ -97,7 +133,40 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
   }
   await ctx.close();
   fs.writeFileSync(test.info().outputPath("axe-counts.json"), JSON.stringify(counts, null, 2));
-  console.log(`axe serious/critical per page:\n${Object.entries(counts).map(([p, c]) => `${p}: ${JSON.stringify(c)}`).join("\n")}`);
+  console.log(
+    `axe serious/critical per page:\n${Object.entries(counts)
+      .map(([p, c]) => `${p}: ${JSON.stringify(c)}`)
+      .join("\n")}`,
+  );
   const failing = Object.entries(counts).filter(([, c]) => Object.keys(c).length > 0);
   expect(failing, "pages with serious or critical axe violations").toEqual([]);
+});
+
+test("highlighting with the keyboard: Tab to a block, Shift+arrows, M, then a colour", async ({ page }) => {
+  test.setTimeout(180_000);
+  const exp = await demoExperiment();
+  await login(page, account("researcher"));
+  await page.goto(`${e2eState().baseURL}/experiments/${exp}`);
+  const job = page.locator(`a[href^='/experiments/${exp}/jobs/']`).first();
+  await job.waitFor();
+  await page.goto(`${e2eState().baseURL}${await job.getAttribute("href")}`);
+  const block = page.locator("[data-block]").first();
+  await block.focus();
+  await expect(block).toBeFocused();
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Shift+ArrowRight");
+  const selected = await page.evaluate(() => window.getSelection()?.toString() ?? "");
+  expect(selected.length).toBeGreaterThan(0);
+  await page.keyboard.press("m");
+  const bar = page.getByTestId("mark-bar");
+  await expect(bar).toBeVisible();
+  await expect(bar.getByLabel("Note (optional)")).toBeFocused();
+  // The text is not editable: the key that opened the bar typed nothing.
+  expect(await block.innerText()).not.toMatch(/^m/);
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(bar).toHaveCount(0);
+  await expect(block.locator("mark")).toHaveText(selected);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: test.info().outputPath("keyboard-highlight.png") });
 });
