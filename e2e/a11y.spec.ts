@@ -91,11 +91,18 @@ async function demoCampaign(page: Page): Promise<number> {
   return Number(page.url().split("/").pop());
 }
 
+// One experiment for both tests: a second run of the same methods on the same user would join the first's memory.
+test.describe.configure({ mode: "serial" });
+let exp = 0;
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  exp = await demoExperiment();
+});
+
 test("no serious or critical axe violation on any page", async ({ page, browser }) => {
   test.setTimeout(300_000);
   const counts: Record<string, Record<string, number>> = {};
   const base = e2eState().baseURL;
-  const exp = await demoExperiment();
   const campaign = await demoCampaign(page);
   await page.context().clearCookies();
   await page.goto(`${base}/login`);
@@ -144,7 +151,6 @@ test("no serious or critical axe violation on any page", async ({ page, browser 
 
 test("highlighting with the keyboard: Tab to a block, Shift+arrows, M, then a colour", async ({ page }) => {
   test.setTimeout(180_000);
-  const exp = await demoExperiment();
   await login(page, account("researcher"));
   await page.goto(`${e2eState().baseURL}/experiments/${exp}`);
   const job = page.locator(`a[href^='/experiments/${exp}/jobs/']`).first();

@@ -286,7 +286,7 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
                     aria-label={`Remove ${f.path}`}
                     disabled={busy}
                     onClick={() => setPicked(picked.filter((_, j) => j !== i))}
-                    className="text-slate-500 hover:text-rose-600"
+                    className="text-slate-500 hover:text-rose-700"
                   >
                     ×
                   </button>
