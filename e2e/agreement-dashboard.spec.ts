@@ -100,6 +100,7 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(forest).toContainText(`${name} · `);
   await expect(forest).toContainText("(n = 6, too few)");
   await expect(forest.getByTestId("forest-too-few")).toBeVisible();
+  await forest.screenshot({ path: testInfo.outputPath("forest-plot.png") });
   // Each annotator across the campaigns shown, with their kappa per campaign and dimension (issue 34.7).
   const across = page.getByTestId("annotators-across");
   const row = across.getByRole("row").filter({ hasText: a1.email });

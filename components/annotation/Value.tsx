@@ -12,7 +12,7 @@ export function Dialogue({ turns }: { turns: Turn[] }) {
           <div
             className={`max-w-[85%] rounded-lg px-3 py-2 text-sm leading-relaxed ${t.role === "user" ? "bg-slate-100 text-slate-900" : "bg-indigo-50 text-slate-900"}`}
           >
-            <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-500">
+            <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-600">
               {t.role === "user" ? "User" : "Assistant"}
               {t.action ? ` · ${t.action}` : ""}
             </span>
