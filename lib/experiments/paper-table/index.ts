@@ -12,6 +12,7 @@ import { roleModel, runRecordOf, type RunRecord } from "../run-record";
 import { deviationSettings } from "../presets";
 import { datasetUserKeys } from "@/lib/datasets/user-keys";
 import { buildPaperTables } from "./build";
+import { runOnlyTables } from "./run-only";
 import { paperTablesCsv } from "./csv";
 import { paperTablesLatex } from "./latex";
 import { paperTablesMarkdown } from "./markdown";
@@ -19,7 +20,8 @@ import { PAPER_TABLE_IDS, type PaperTable, type PaperTableId } from "./types";
 
 export const PAPER_TABLE_FORMATS = ["latex", "markdown", "csv"] as const;
 export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
-export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
+/** `runOnly`: this run's rows alone, without the published rows and differences (issue 44.6). */
+export type PaperTableOptions = { table?: string | null; paperModel?: string | null; runOnly?: boolean };
 
 /** What the tables say about the run, from its record only (never today's settings): its assistant model and protocol. */
 export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[]; users?: number | null };
@@ -117,11 +119,12 @@ export function paperTableFile(
   opts: PaperTableOptions = {},
 ): { body: string; contentType: string; filename: string } {
   if (!isPaperTableFormat(format)) throw new InvalidInputError(`format: "${format}" is not one of ${PAPER_TABLE_FORMATS.join(", ")}`);
-  const { name, tables } = experimentPaperTables(db, id, opts);
+  const { name, tables: all } = experimentPaperTables(db, id, opts);
+  const tables = opts.runOnly ? runOnlyTables(all) : all;
   if (!tables.length)
     throw new InvalidInputError(`experiment ${id} has no paper table${opts.table ? ` ${opts.table}` : ""} (no results of its tasks yet)`);
   const source = `Experiment ${id} (${name.replace(/[\r\n]+/g, " ")})`;
-  const base = `experiment-${id}-${opts.table ?? "paper-tables"}`;
+  const base = `experiment-${id}-${opts.table ?? "paper-tables"}${opts.runOnly ? "-run-only" : ""}`;
   if (format === "latex")
     return { body: paperTablesLatex(tables, source), contentType: "application/x-tex; charset=utf-8", filename: `${base}.tex` };
   if (format === "markdown")

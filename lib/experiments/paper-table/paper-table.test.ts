@@ -240,3 +240,27 @@ describe("HiCUPID Table 3", () => {
     expect(paperModelFor("x", "mistral-7b")).toEqual({ model: "Mistral-7B", matched: true });
   });
 });
+
+describe("LaTeX of this run only (issue 44.6)", () => {
+  let t: ReturnType<typeof tempDb>;
+  let id: number;
+  beforeAll(() => {
+    t = tempDb();
+    id = seedKnownExperiment(t.db.$client as never);
+  });
+  afterAll(() => t.cleanup());
+
+  it("has the run's rows and none of the published rows, differences or notes about them", () => {
+    const all = paperTableFile(t.db, id, "latex").body;
+    const mine = paperTableFile(t.db, id, "latex", { runOnly: true });
+    expect(mine.filename).toMatch(/-run-only\.tex$/);
+    expect(all).toContain("Reported in Mem-PAL, Table 2");
+    expect(mine.body).not.toMatch(/Reported in|Difference|Reported rows|For reference/);
+    expect(mine.body).toContain("This run");
+    // The run's rows are the same lines as in the full file.
+    const runLines = (s: string) => s.split("\n").filter((l) => l.startsWith("H2Memory &"))[0];
+    expect(runLines(mine.body)).toBe(runLines(all));
+    const csv = paperTableFile(t.db, id, "csv", { runOnly: true }).body.trim().split("\n");
+    expect(csv.slice(1).every((l) => /^[^,]+,This run/.test(l))).toBe(true);
+  });
+});

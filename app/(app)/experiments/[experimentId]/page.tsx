@@ -127,12 +127,12 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
                 tables={paper.tables}
                 pairs={res.pairwise}
                 tieMargin={res.pairwiseTieMargin}
-                download={(format, label, table) => (
+                download={(format, label, table, runOnly) => (
                   <a
-                    key={format}
+                    key={`${format}${runOnly ? "-run" : ""}`}
                     className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
-                    href={`/api/experiments/${id}/paper-table?format=${format}${table ? `&table=${table}` : ""}`}
-                    data-testid={`download-${format}${table ? `-${table}` : ""}`}
+                    href={`/api/experiments/${id}/paper-table?format=${format}${table ? `&table=${table}` : ""}${runOnly ? "&rows=run" : ""}`}
+                    data-testid={`download-${format}${table ? `-${table}` : ""}${runOnly ? "-run-only" : ""}`}
                   >
                     {label}
                   </a>
