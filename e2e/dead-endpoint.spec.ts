@@ -49,7 +49,7 @@ test("a judge run against a dead endpoint pauses with the endpoint's error and h
   const banner = panel.getByTestId("llm-run-paused");
   // Five refused attempts with their backoff: seconds, not minutes.
   await expect(banner).toBeVisible({ timeout: 60_000 });
-  await expect(banner).toContainText("the endpoint could not be reached: 5 attempts in a row could not connect");
+  await expect(banner).toContainText(`the endpoint could not be reached (${dead}): 5 attempts in a row could not connect`);
   await expect(banner.getByTestId("llm-run-hint")).toContainText(
     `${dead}: connection refused by 127.0.0.1:${port}; is the server running on that port?`,
   );

@@ -143,6 +143,11 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         <p role="status" data-testid="pause-reason" className="mt-2 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
           {p.error}
           {p.status === "paused" ? " Fix the cause (Admin → Models, or the config), then Resume." : ""}
+          {p.hint ? (
+            <span className="mt-0.5 block" data-testid="pause-hint">
+              {p.hint} (the same check as Admin → Models → Test connection)
+            </span>
+          ) : null}
         </p>
       ) : null}
       {error ? (

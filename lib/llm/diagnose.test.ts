@@ -9,7 +9,7 @@ import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
 import OpenAI from "openai";
 import { checkModel } from "./check";
-import { diagnose, diagnoseRecorded } from "./diagnose";
+import { diagnose, diagnoseRecorded, pauseHint } from "./diagnose";
 import { describe as describeFailure } from "./retry";
 
 let fake: FakeOpenAI;
@@ -113,5 +113,15 @@ describe("the same hint from a failure as the ledger recorded it (issue 44.3)", 
     expect(diagnoseRecorded(recorded, url, "m")).toEqual(diagnose(e, url, "m"));
     expect(diagnoseRecorded("HTTP 401: Incorrect API key", url, "m").kind).toBe("unauthorized");
     expect(diagnoseRecorded("timeout", url, "m").kind).toBe("timeout");
+  });
+});
+
+describe("pauseHint: the hint from a pause reason alone (experiments and judge runs, issue 44.3)", () => {
+  it("reads the URL and the system error the spend guard wrote", () => {
+    const reason =
+      "paused by its spend guard: the endpoint could not be reached (http://127.0.0.1:9/v1): 5 attempts in a row could not connect (APIConnectionError: Connection error. (ECONNREFUSED))";
+    expect(pauseHint(reason)).toBe("http://127.0.0.1:9/v1: connection refused by 127.0.0.1:9; is the server running on that port?");
+    expect(pauseHint("paused by its spend guard: the first 20 attempts all failed")).toBeNull();
+    expect(pauseHint(null)).toBeNull();
   });
 });

@@ -137,3 +137,14 @@ export function diagnoseRecorded(error: string, baseURL: string, model: string):
   const code = /\(([A-Z][A-Z_]{3,})\)/.exec(error)?.[1] ?? null;
   return systemDiagnosis(code, error, at, hostOf(baseURL)) ?? { kind: "unknown", message: `${at}: ${error.slice(0, 200)}` };
 }
+
+/**
+ * The hint for a run paused on an unreachable endpoint, from its pause reason alone ("the endpoint could not
+ * be reached (URL): ... (ECONNREFUSED)", lib/llm/spend-guard.ts): what the experiment and judge pages show.
+ */
+export function pauseHint(reason: string | null | undefined): string | null {
+  const url = reason ? /could not be reached \(([^)\s]+)\)/.exec(reason)?.[1] : undefined;
+  if (!reason || !url) return null;
+  const d = diagnoseRecorded(reason.slice(reason.indexOf(url) + url.length), url, "");
+  return d.kind === "unknown" ? null : d.message;
+}

@@ -153,7 +153,7 @@ describe("an unreachable endpoint (issue 44.3)", () => {
     expect(trips).toEqual([]);
     g.observe(refused("failed"));
     expect(trips).toEqual([
-      "the endpoint could not be reached: 3 attempts in a row could not connect (APIConnectionError: Connection error. (ECONNREFUSED))",
+      "the endpoint could not be reached (http://x): 3 attempts in a row could not connect (APIConnectionError: Connection error. (ECONNREFUSED))",
     ]);
     expect(() => g.admit()).toThrow(RunPausedError);
   });

@@ -180,7 +180,9 @@ export class SpendGuard {
     // The endpoint unreachable N attempts in a row (retries included), whatever came before.
     this.unreachable = kind === "connection failed" ? this.unreachable + 1 : 0;
     if (this.unreachable >= this.connectionFailures) {
-      this.trip(`${CONNECTION_PAUSE}: ${this.unreachable} attempts in a row could not connect (${(row.error ?? "").slice(0, 200)})`);
+      this.trip(
+        `${CONNECTION_PAUSE} (${row.endpoint}): ${this.unreachable} attempts in a row could not connect (${(row.error ?? "").slice(0, 200)})`,
+      );
       return;
     }
     // Before any accepted reply: the same failure `probe` times in a row (mixed transient faults that a

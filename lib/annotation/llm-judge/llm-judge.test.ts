@@ -463,7 +463,9 @@ describe("a judge run against a dead endpoint (issue 44.3)", () => {
     const dead = `http://127.0.0.1:${port}/v1`;
     vi.stubEnv("OPENAI_BASE_URL", dead);
     const r = await runLlmJudge(db, client(), c.id, {}, researcher);
-    expect(r.paused).toMatch(/the endpoint could not be reached: 5 attempts in a row could not connect \(.*ECONNREFUSED/);
+    expect(r.paused).toMatch(
+      /the endpoint could not be reached \(http:\/\/127\.0\.0\.1:\d+\/v1\): 5 attempts in a row could not connect \(.*ECONNREFUSED/,
+    );
     expect(r.judged).toBe(0);
     // 5 attempts (one call and its retries), not 20 calls with their retries each.
     expect(db.select().from(llmCalls).where(eq(llmCalls.judgeRunId, r.runId)).all()).toHaveLength(5);

@@ -12,7 +12,7 @@ import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLa
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
-import { diagnoseRecorded } from "@/lib/llm/diagnose";
+import { diagnoseRecorded, pauseHint as hintFromReason } from "@/lib/llm/diagnose";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
 import { FINISHED_BATCH, batchState, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
@@ -429,7 +429,9 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
 
 /** The endpoint's hint for a run paused by a failure: the judge configuration's URL and what the failure means. */
 function pauseHint(db: Db, reason: string | null, modelConfig: string): string | null {
-  if (!reason || reason === CANCELLED || !modelConfig) return null;
+  if (!reason || reason === CANCELLED) return null;
+  const fromReason = hintFromReason(reason);
+  if (fromReason || !modelConfig) return fromReason;
   try {
     const cfg = resolveModelConfig(db, modelConfig);
     const d = diagnoseRecorded(reason, cfg.baseURL, cfg.model);
