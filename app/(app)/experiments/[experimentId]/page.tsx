@@ -70,7 +70,15 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
             <BundleDownload id={id} initial={exportTaskOf(id, false)} />
-            {exportLink("card-html", "Run card")}
+            {/* Opens as a page (inline), in a tab of its own. */}
+            <a
+              className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+              href={`/api/experiments/${id}/export?format=card-html&inline=1`}
+              target="_blank"
+              rel="noopener"
+            >
+              Run card
+            </a>
             <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>
               Case studies
             </Link>
