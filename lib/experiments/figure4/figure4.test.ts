@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { jobs, users } from "@/db/schema";
 import { addMark, deleteMark } from "../marks";
 import { starJob } from "../service";
+import { caseStudiesHtml } from "../case-studies";
 import { clipSpans } from "./model";
 import { defaultMethods, defaultTurns } from "./defaults";
 import { printScale } from "./print";
@@ -236,6 +237,18 @@ describe("Figure 4 export", () => {
           // Whole: every character of the field, no "…".
           expect(line!.text.map((x) => x.text).join("")).toBe(f.text.replace(/\s+/g, " ").trim());
           expect(line!.text.some((x) => x.colour === "need")).toBe(true);
+        }
+        // The figure and the case-studies export agree: every mark on these fields is in both.
+        const figure = exportFigure(t.db, id, "figure-html", new URLSearchParams({ task: "dialogue", item: itemKey })).body;
+        const cases = caseStudiesHtml(t.db, id);
+        for (const { f } of targets) {
+          const quote = f.text
+            .slice(Math.max(0, f.text.length - 6))
+            .replace(/&/g, "&amp;")
+            .replace(/</g, "&lt;")
+            .replace(/>/g, "&gt;");
+          expect(figure).toMatch(new RegExp(`<mark class="need"[^>]*>${quote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</mark>`));
+          expect(cases).toMatch(new RegExp(`<mark class="need"[^>]*>${quote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</mark>`));
         }
       } finally {
         for (const mid of marks) deleteMark(t.db, id, mid, { id: alice, role: "researcher" });
