@@ -48,7 +48,6 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
         <td className="p-1.5">{name}</td>
         <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-${key}`}>
           {fmt(r[key])}
-          {few ? <span className="block text-xs text-slate-600">n = {n}</span> : null}
         </td>
         <td className="p-1.5 tabular-nums text-slate-600" data-testid={`${d.dimension.key}-${key}-ci`}>
           {few ? tooFewNote(n) : ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}
