@@ -211,3 +211,19 @@ describe("Mem-PAL Table 2 beside the paper's n (issue 44.4)", () => {
     expect(many.notes.join(" ")).not.toContain("smoke run");
   });
 });
+
+describe("ties in a column (issue 44.6)", () => {
+  it("every row tied for the best is bold, every row tied for the second underlined", () => {
+    const t = memPalTable10({
+      ...memPalInput("deepseek-ai/DeepSeek-V3.1"),
+      summary: [...memPalSummary("vanilla", 40, 20), ...memPalSummary("turn-rag", 40, 20), ...memPalSummary("h2memory", 30, 41)],
+    })!;
+    const ranks = t.sections[0].rows.map((r) => r.cells.map((c) => c.rank));
+    // G-Score: vanilla and turn-rag tie for the best; S-Score: they tie for the second.
+    expect(ranks).toEqual([
+      [1, 2],
+      [1, 2],
+      [2, 1],
+    ]);
+  });
+});
