@@ -275,6 +275,9 @@ describe("pal bundle", () => {
     const html = await pal(src.file, ["bundle", "card", "1", "--format", "html"]);
     expect(html.stdout).toMatch(/^<!doctype html>/);
     expect(html.stdout).toContain("<h2>Costs</h2>");
+    // The paper tables rendered as tables, not their Markdown in a code block (issue 44.5).
+    expect(html.stdout).toMatch(/<h3>Mem-PAL Table 2[^<]*<\/h3><table>/);
+    expect(html.stdout).not.toMatch(/<pre>[^<]*\| ---/);
   }, 60_000);
 
   it("the web's export runs as a background process: its status goes from running to ready, and a failure says why", async () => {

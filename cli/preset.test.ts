@@ -116,7 +116,7 @@ describe("pal run --preset", () => {
     const id = /experiment (\d+) created/.exec(r.stderr)?.[1];
     expect(id, r.stderr).toBeTruthy();
     const row = t.db.$client.prepare("SELECT name FROM experiments WHERE id = ?").get(Number(id)) as { name: string };
-    expect(row.name).toBe("PAL-Set demo (zh): Reproduce Mem-PAL, 12 methods × requirement,solution,dialogue");
+    expect(row.name).toBe("PAL-Set demo (zh): Reproduce Mem-PAL, 12 methods × requirement,solution,dialogue, user 0000");
   });
 
   it("merges --method and --task into the preset: the methods keep their options, the changes read as words", () => {

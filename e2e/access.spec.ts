@@ -47,7 +47,12 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   "campaigns/[campaignId]/judges": { sample: "/api/campaigns/1/judges", methods: { POST: ["admin", "researcher"] } },
   "campaigns/[campaignId]/llm-judge": {
     sample: "/api/campaigns/1/llm-judge",
-    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"], DELETE: ["admin", "researcher"] },
+    methods: {
+      GET: ["admin", "researcher"],
+      POST: ["admin", "researcher"],
+      PATCH: ["admin", "researcher"],
+      DELETE: ["admin", "researcher"],
+    },
   },
   "assignments/[assignmentId]": { sample: "/api/assignments/1", methods: { GET: ALL, PATCH: ALL, POST: ALL } },
   // A participant's own (e2e/crowd.spec.ts); every staff role is refused.

@@ -83,7 +83,11 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(card.getByTestId(`agreement-progress-${id}`)).toContainText("12 / 12 labelled (100%)");
   await expect(card.getByTestId(`agreement-fleiss-${id}-requirement`)).toContainText(/-?\d\.\d{3}/);
   await expect(card.getByTestId(`agreement-fleiss-${id}-requirement`)).toContainText("n = 6");
-  await expect(card.getByTestId(`agreement-alpha-${id}-requirement`)).toContainText(/\[-?\d\.\d{3}, -?\d\.\d{3}\]/);
+  // 6 items: below the minimum for an interval (issue 44.4): the estimate, n and the note; no interval, no word.
+  const alpha = card.getByTestId(`agreement-alpha-${id}-requirement`);
+  await expect(alpha).toContainText("too few items for an interval (n = 6 < 10)");
+  await expect(alpha).not.toContainText(/\[-?\d\.\d{3}, -?\d\.\d{3}\]/);
+  await expect(alpha).not.toContainText(/poor|slight|fair|moderate|substantial|almost perfect/);
   // The all-Tie judge: undefined, never "0.000 poor".
   const judge = card.getByTestId(`agreement-judges-${id}-requirement`);
   await expect(judge).toContainText("all-ties");
@@ -94,6 +98,9 @@ test("agreement dashboard: intervals, the constant-judge rule, warnings, forest 
   await expect(forest).toBeVisible();
   await expect(forest.locator(".recharts-scatter-symbol").first()).toBeVisible();
   await expect(forest).toContainText(`${name} · `);
+  await expect(forest).toContainText("(n = 6, too few)");
+  await expect(forest.getByTestId("forest-too-few")).toBeVisible();
+  await forest.screenshot({ path: testInfo.outputPath("forest-plot.png") });
   // Each annotator across the campaigns shown, with their kappa per campaign and dimension (issue 34.7).
   const across = page.getByTestId("annotators-across");
   const row = across.getByRole("row").filter({ hasText: a1.email });

@@ -120,6 +120,8 @@ test("session-quality campaign: two annotators rate logs and dialogue 1–3; the
   await expect(page.getByTestId("verdict-example")).not.toContainText("scoreA");
   await expect(page.getByTestId("dialogue-mean")).toHaveText("2.50");
   await expect(page.getByTestId("logs-percentAgreement")).toHaveText("1.000");
+  // Two items: the estimate alone, no interval (issue 44.4).
+  await expect(page.getByTestId("logs-percentAgreement-ci")).toHaveText("too few items for an interval (n = 2 < 10)");
   await s1.ctx.close();
   await s2.ctx.close();
 });

@@ -119,7 +119,8 @@ test("estimate, launch, watch, results, drill-down and case study", async ({ pag
   await expect(drill.getByTestId("item-info")).toContainText("Requirement (reference)");
   await expect(drill).toContainText("The user wants a plan that suits them.");
 
-  await researcher.getByRole("link", { name: /experiment \d+/ }).click();
+  // Back to the experiment by its automatic name, which says what ran (issue 44.8: data set: methods × tasks, users).
+  await researcher.getByRole("link", { name: / × .*, (all users|user \S+|\d+ users)$/ }).click();
   await researcher.getByRole("link", { name: "Case studies" }).click();
   const study = researcher.getByTestId("case-study");
   await expect(study).toHaveCount(1);

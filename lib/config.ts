@@ -126,6 +126,11 @@ export const ENV_VARS = [
     default: "6",
     description: "Retries of a model request after a transient failure (429, 5xx, timeout, dropped connection).",
   },
+  {
+    name: "PAL_CONNECTION_FAILURES",
+    default: "5",
+    description: "A run (experiment, judge, memory build) pauses after this many attempts in a row that could not reach the endpoint.",
+  },
   // Web sign-in (next-auth)
   {
     name: "NEXTAUTH_URL",

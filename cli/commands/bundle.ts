@@ -1,3 +1,4 @@
+import { runLabel } from "@/lib/experiments/run-label";
 import fs from "node:fs";
 import path from "node:path";
 import { Option, type Command } from "commander";
@@ -44,7 +45,8 @@ function printReport(r: VerifyReport): void {
   const say = (s: string) => process.stdout.write(`${s}\n`);
   say(`experiment ${r.experiment.id} (${r.experiment.name}) from ${r.file}`);
   say(`jobs: ${r.jobs}, replayed ${r.replayed}, identical ${r.identical}, different ${r.different.length}`);
-  for (const d of r.different.slice(0, 20)) say(`  job ${d.job} (${d.method} / ${d.task} / ${d.item}, run ${d.replicate}): ${d.what}`);
+  for (const d of r.different.slice(0, 20))
+    say(`  job ${d.job} (${d.method} / ${d.task} / ${d.item}, ${runLabel(d.replicate)}): ${d.what}`);
   if (r.different.length > 20) say(`  … and ${r.different.length - 20} more`);
   say(`requests with no bundled reply: ${r.requests}`);
   for (const m of r.missingReplies.slice(0, 20)) say(`  ${m.where}: ${m.purpose} (${m.requests})`);

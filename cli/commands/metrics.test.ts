@@ -94,8 +94,9 @@ describe("pal metrics agreement", () => {
         ],
       }),
     );
-    const { code, stdout } = await pal("metrics", "agreement", "--in", file, "--bootstrap", "200", "--seed", "7");
+    const { code, stdout } = await pal("metrics", "agreement", "--in", file, "--bootstrap", "200", "--seed", "7", "--json");
     expect(code).toBe(0);
+    expect(stdout.trim().split("\n")).toHaveLength(1);
     const r = JSON.parse(stdout);
     expect(r).toMatchObject({ percentAgreement: 0.5, fleissKappa: 0.2, krippendorffAlpha: 0.5625 });
     expect(r.cohen).toHaveLength(1);
@@ -103,6 +104,18 @@ describe("pal metrics agreement", () => {
     expect(r.cohen[0].linearWeightedKappa).toBeCloseTo(3 / 7, 15);
     expect(r.cohen[0].quadraticWeightedKappa).toBeCloseTo(7 / 11, 15);
     expect(r.bootstrap).toMatchObject({ iterations: 200, seed: 7, level: 0.95 });
+  });
+
+  it("without --json: a readable table, not JSON (issue 44.8)", async () => {
+    const file = write(
+      "ratings2.json",
+      JSON.stringify({ scale: "nominal", items: [{ ratings: { ann: "x", bob: "x" } }, { ratings: { ann: "y", bob: "x" } }] }),
+    );
+    const { code, stdout } = await pal("metrics", "agreement", "--in", file);
+    expect(code).toBe(0);
+    expect(() => JSON.parse(stdout)).toThrow();
+    expect(stdout).toMatch(/^percent agreement\s+0\.500\s+2\s+too few items for an interval/m);
+    expect(stdout).toContain("(--json for the JSON report)");
   });
 
   it("bad input fails with the place named", async () => {

@@ -112,7 +112,7 @@ Scores are in 0..1; the papers report them x 100.`,
     .option("--bootstrap <n>", "add percentile bootstrap 95% intervals over items with n resamples")
     .option("--seed <n>", "bootstrap seed", "1")
     .option("--majority <rule>", `add majority-vote labels; tie rule: ${TIE_RULES.join(", ")}`)
-    .option("--json", "compact one-line JSON")
+    .option("--json", "the JSON report of docs/cli.md on one line (default: a readable table; --out always writes JSON)")
     .addHelpText(
       "after",
       `
@@ -153,7 +153,14 @@ majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicat
           if (iterations !== undefined && (!Number.isInteger(iterations) || iterations < 1))
             throw new CliError(`--bootstrap: expected a positive integer, got "${opts.bootstrap}"`);
           const report = campaignAgreement(getDb(), id, { dimension: opts.dimension, bootstrap: iterations, seed: Number(opts.seed) });
-          return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+          if (opts.json || opts.out !== undefined)
+            return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+          // Raw JSON is not the default view of anything a person reads: one table per dimension, then the warnings.
+          const { agreementReportText, warningsText } = await import("@/lib/agreement/report-text");
+          const text = report.dimensions
+            .map((d) => agreementReportText(d.report, `${d.dimension.title} (${d.dimension.key})`))
+            .join("\n\n");
+          return writeOutput(undefined, `${text || "no dimension has labels yet"}${warningsText(report.warnings)}\n`);
         }
         if (opts.in === undefined) throw new CliError("give --in <file> or --campaign <id>");
         const { agreementReport, parseAgreementInput } = await import("@/lib/agreement");
@@ -181,7 +188,10 @@ majority-vote labels per item, a split vote becoming "Tie" (or: first, adjudicat
           bootstrap: iterations ? { iterations, seed } : undefined,
           majority: opts.majority ? { tieRule: opts.majority as TieRule } : undefined,
         });
-        writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+        if (opts.json || opts.out !== undefined)
+          return writeOutput(opts.out, `${JSON.stringify(report, null, opts.json ? undefined : 2)}\n`);
+        const { agreementReportText } = await import("@/lib/agreement/report-text");
+        writeOutput(undefined, `${agreementReportText(report, where)}\n\n(--json for the JSON report)\n`);
       },
     );
 }

@@ -34,6 +34,7 @@ import { launchWarnings } from "@/lib/experiments/launch-warnings";
 export const CANCELLED_EXIT = 4;
 import { envNumber } from "@/lib/config";
 import { startJoinedWorkers } from "@/lib/experiments/joined-workers";
+import { autoExperimentName } from "@/lib/experiments/auto-name";
 
 type RunOpts = {
   dataset?: string;
@@ -362,15 +363,16 @@ export function registerRun(program: Command): void {
         if (!ds) throw new CliError("--dataset is required (or --resume ID)");
         requireModels(db, config);
         await sayServices(db, config, process.stderr);
-        // The automatic name stays short (names hold 200 characters): past four entries, a count.
-        const label = (v: unknown) =>
-          !Array.isArray(v)
-            ? "?"
-            : v.length > 4
-              ? `${v.length} ${v.every((m) => typeof m === "string") ? "tasks" : "methods"}`
-              : v.map((m) => (typeof m === "string" ? m : (m?.label ?? m?.name))).join(",");
         id = createExperiment(db, {
-          name: o.name ?? `${o.dataset}: ${preset ? `${preset.label}, ` : ""}${label(config.methods)} × ${label(config.tasks)}`,
+          name:
+            o.name ??
+            autoExperimentName({
+              dataset: ds.name,
+              preset: config.preset,
+              methods: config.methods,
+              tasks: config.tasks,
+              users: config.users,
+            }),
           datasetId: ds.id,
           config,
           knownMethod: knownMethod(db),

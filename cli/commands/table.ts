@@ -16,10 +16,15 @@ export function registerTable(program: Command): void {
       "--paper-model <name>",
       "HiCUPID: the paper's model to compare with (default: the run's model when the paper has it, else Llama-3.1-8B)",
     )
+    .option("--run-only", "this run's rows only: no published rows, differences or notes about them")
     .option("--out <file>", "write to this file instead of stdout")
-    .action((experiment: string, o: { format: string; table?: string; paperModel?: string; out?: string }) => {
+    .action((experiment: string, o: { format: string; table?: string; paperModel?: string; runOnly?: boolean; out?: string }) => {
       if (!/^\d+$/.test(experiment)) throw new CliError(`experiment: "${experiment}" is not an experiment id`);
-      const f = paperTableFile(getDb(), Number(experiment), o.format, { table: o.table ?? null, paperModel: o.paperModel ?? null });
+      const f = paperTableFile(getDb(), Number(experiment), o.format, {
+        table: o.table ?? null,
+        paperModel: o.paperModel ?? null,
+        runOnly: o.runOnly === true,
+      });
       if (o.out) {
         fs.writeFileSync(o.out, f.body);
         process.stderr.write(`wrote ${o.out}\n`);

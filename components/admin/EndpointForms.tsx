@@ -118,7 +118,7 @@ export function RemoveEndpointForm({ name, action: remove }: { name: string; act
   return (
     <form action={action} className="mt-1 text-right" aria-label={`Remove endpoint ${name}`}>
       <input type="hidden" name="name" value={name} />
-      <button disabled={pending} className="text-xs text-rose-600 hover:underline">
+      <button disabled={pending} className="text-xs text-rose-700 hover:underline">
         Remove endpoint {name}
       </button>
       <ActionError error={state.error} />

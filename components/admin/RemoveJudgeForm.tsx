@@ -11,7 +11,7 @@ export function RemoveJudgeForm({ name, action: remove }: { name: string; action
   return (
     <form action={action} className="mt-1 text-right" aria-label={`Remove ${name}`}>
       <input type="hidden" name="name" value={name} />
-      <button disabled={pending} className="text-xs text-rose-600 hover:underline">
+      <button disabled={pending} className="text-xs text-rose-700 hover:underline">
         Remove {name}
       </button>
       <ActionError error={state.error} />

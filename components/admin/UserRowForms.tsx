@@ -69,3 +69,22 @@ export function DisableForm({ user, action: setDisabled }: { user: Row; action: 
     </form>
   );
 }
+
+/** Reset password: a new generated password, shown once to hand over (issue 44.7). */
+export function ResetPasswordForm({ user, action: reset }: { user: Row; action: FormAction<{ ok?: string; password?: string }> }) {
+  const [state, action, pending] = useActionState<ActionResult<{ ok?: string; password?: string }>, FormData>(reset, {});
+  return (
+    <form action={action}>
+      <input type="hidden" name="id" value={user.id} />
+      <button disabled={pending} className="rounded px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-100">
+        Reset password
+      </button>
+      {state.password ? (
+        <p role="status" className="mt-1 text-left text-xs text-slate-700" data-testid="reset-password">
+          {state.ok} <code className="select-all rounded bg-slate-100 px-1">{state.password}</code>
+        </p>
+      ) : null}
+      <ActionError error={state.error} className="mt-1" />
+    </form>
+  );
+}

@@ -1,6 +1,6 @@
 /** The agreement tables of one dimension (server component): overall values with CIs and readings, Cohen pairs, confusion. */
 import type { DimensionAgreement } from "@/lib/annotation/agreement";
-import { landisKochReading } from "@/lib/agreement/interpret";
+import { landisKochReading, TOO_FEW_TEXT, tooFewItems, tooFewNote } from "@/lib/agreement/interpret";
 import { DistributionChart } from "./DistributionChart";
 
 /** Annotators drawn as their own bar series at most. */
@@ -39,23 +39,30 @@ export function StatValue({
 export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
   const r = d.report;
   const ci = r.bootstrap?.ci ?? {};
-  const row = (name: string, key: "percentAgreement" | "fleissKappa" | "krippendorffAlpha", reading: boolean) => (
-    <tr className="border-t border-slate-100">
-      <td className="p-1.5">{name}</td>
-      <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-${key}`}>
-        {fmt(r[key])}
-      </td>
-      <td className="p-1.5 tabular-nums text-slate-500">{ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}</td>
-      <td className="p-1.5 text-slate-600">
-        {reading ? (landisKochReading(r[key], ci[key]) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}
-        {key === "fleissKappa" && r.fleissItems && r.fleissItems.leftOut > 0 && r.fleissItems.used > 0 ? (
-          <span className="block text-xs text-slate-500" data-testid={`${d.dimension.key}-fleiss-items`}>
-            over {r.fleissItems.used} of {r.items} items (those with all {r.fleissItems.ratingsPerItem} ratings)
-          </span>
-        ) : null}
-      </td>
-    </tr>
-  );
+  const row = (name: string, key: "percentAgreement" | "fleissKappa" | "krippendorffAlpha", reading: boolean) => {
+    // The n behind the statistic: below the minimum it stands alone, no interval, no word (issue 44.4).
+    const n = key === "fleissKappa" ? r.fleissItems.used : (r.pairedItems ?? r.items);
+    const few = r[key] !== null && tooFewItems(n);
+    return (
+      <tr className="border-t border-slate-100">
+        <td className="p-1.5">{name}</td>
+        <td className="p-1.5 tabular-nums" data-testid={`${d.dimension.key}-${key}`}>
+          {fmt(r[key])}
+        </td>
+        <td className="p-1.5 tabular-nums text-slate-600" data-testid={`${d.dimension.key}-${key}-ci`}>
+          {few ? tooFewNote(n) : ci[key] ? `[${fmt(ci[key]![0])}, ${fmt(ci[key]![1])}]` : "—"}
+        </td>
+        <td className="p-1.5 text-slate-600">
+          {reading && !few ? (landisKochReading(r[key], ci[key], n) ?? r.reasons[key] ?? "") : (r.reasons[key] ?? "")}
+          {key === "fleissKappa" && r.fleissItems && r.fleissItems.leftOut > 0 && r.fleissItems.used > 0 ? (
+            <span className="block text-xs text-slate-500" data-testid={`${d.dimension.key}-fleiss-items`}>
+              over {r.fleissItems.used} of {r.items} items (those with all {r.fleissItems.ratingsPerItem} ratings)
+            </span>
+          ) : null}
+        </td>
+      </tr>
+    );
+  };
   // With many annotators (30 make 435 pairs) most pairs share a few items: the page shows the pairs that share
   // the most, in a fold when there are many; every pair is in the export.
   const shared = r.cohen.map((p, i) => ({ p, i })).filter(({ p }) => p.n > 0);
@@ -123,7 +130,10 @@ export function DimensionAgreementView({ d }: { d: DimensionAgreement }) {
                         <StatValue value={null} reason={p.reasons?.kappa} />
                       ) : (
                         <>
-                          {fmt(p.kappa)} <span className="text-xs text-slate-500">{d.cohenInterpretation[i].kappa ?? ""}</span>
+                          {fmt(p.kappa)}{" "}
+                          <span className="text-xs text-slate-600">
+                            {tooFewItems(p.n) ? TOO_FEW_TEXT : (d.cohenInterpretation[i].kappa ?? "")}
+                          </span>
                         </>
                       )}
                     </td>

@@ -366,8 +366,8 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
             <span data-testid="progress" className="tabular-nums text-slate-700">
               {done} / {entries.length} done{skipped ? ` · ${skipped} skipped` : ""}
             </span>
-            {finished ? null : <span className="text-xs text-slate-400">item {index + 1}</span>}
-            <span className="w-14 text-xs text-slate-400" aria-live="polite">
+            {finished ? null : <span className="text-xs text-slate-500">item {index + 1}</span>}
+            <span className="w-14 text-xs text-slate-500" aria-live="polite">
               {saved === "saving" ? "saving…" : saved === "saved" ? "draft saved" : ""}
             </span>
             <button

@@ -249,7 +249,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
                 checked={chosen.includes(u.id)}
                 onChange={(e) => setChosen((c) => (e.target.checked ? [...c, u.id] : c.filter((x) => x !== u.id)))}
               />
-              {u.email} <span className="text-xs text-slate-400">{u.role}</span>
+              {u.email} <span className="text-xs text-slate-500">{u.role}</span>
             </label>
           ))}
         </div>

@@ -1,4 +1,5 @@
 "use client";
+import { fetchRetry } from "@/lib/fetch-retry";
 import { BatchStates } from "@/components/llm/BatchStates";
 import { BatchApiNote } from "@/components/llm/BatchApiNote";
 import { useRouter } from "next/navigation";
@@ -32,7 +33,11 @@ export function LlmJudgePanel(props: {
   const wasRunning = useRef(props.initialRuns.some((r) => r.running));
 
   const load = useCallback(async () => {
-    const r = await fetch(`/api/campaigns/${campaignId}/llm-judge`, { cache: "no-store" });
+    // A dropped connection is retried, then named ("Could not load the judge runs: ..."), never "Failed to fetch".
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, { cache: "no-store", what: "load the judge runs" }).catch(
+      (e: Error) => e,
+    );
+    if (r instanceof Error) return setError(r.message);
     const b = await r.json().catch(() => ({}));
     if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
     setRuns(b.runs);
@@ -51,11 +56,13 @@ export function LlmJudgePanel(props: {
 
   async function post(dryRun: boolean) {
     setError(null);
-    const r = await fetch(`/api/campaigns/${campaignId}/llm-judge`, {
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ ...form, dryRun, batch }),
-    });
+      what: dryRun ? "estimate the judge run" : "start the judge run",
+    }).catch((e: Error) => e);
+    if (r instanceof Error) return setError(r.message);
     const b = await r.json().catch(() => ({}));
     if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
     setEstimate(b.estimate);
@@ -63,6 +70,22 @@ export function LlmJudgePanel(props: {
       wasRunning.current = true;
       await load();
     }
+  }
+
+  /** Resume a paused run with its recorded settings, or cancel one (issue 44.3). */
+  async function control(run: number, action: "resume" | "cancel") {
+    setError(null);
+    const r = await fetchRetry(`/api/campaigns/${campaignId}/llm-judge`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ run, action }),
+      what: `${action} the judge run`,
+    }).catch((e: Error) => e);
+    if (r instanceof Error) return setError(r.message);
+    const b = await r.json().catch(() => ({}));
+    if (!r.ok) return setError(b.error ?? `HTTP ${r.status}`);
+    if (action === "resume") wasRunning.current = true;
+    await load();
   }
 
   const field = (k: keyof typeof form) => ({
@@ -144,13 +167,15 @@ export function LlmJudgePanel(props: {
               {r.judged}/{r.total} judged{r.failed ? `, ${r.failed} failed` : ""} ·{" "}
               {r.running
                 ? "running"
-                : r.pausedReason
-                  ? "paused — fix the cause, then Run judge to resume"
-                  : r.judged === r.total
-                    ? "complete"
-                    : r.judged + r.failed === r.total
-                      ? `done, ${r.failed} failed — run again to retry them`
-                      : "stopped — run again to resume"}
+                : r.pausedReason === "cancelled"
+                  ? "cancelled"
+                  : r.pausedReason
+                    ? "paused — fix the cause, then Resume"
+                    : r.judged === r.total
+                      ? "complete"
+                      : r.judged + r.failed === r.total
+                        ? `done, ${r.failed} failed — run again to retry them`
+                        : "stopped — run again to resume"}
             </span>
             {r.running ? null : (
               <DeleteJudgeRunButton
@@ -162,9 +187,48 @@ export function LlmJudgePanel(props: {
             )}
           </div>
           {r.pausedReason && !r.running ? (
-            <p role="status" data-testid="llm-run-paused" className="mt-1 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
-              {r.pausedReason}
-            </p>
+            <div
+              role="status"
+              data-testid="llm-run-paused"
+              className="mt-1 rounded border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900"
+            >
+              <p className="font-medium">
+                {r.pausedReason === "cancelled" ? "Cancelled." : "Paused: "}
+                {r.pausedReason === "cancelled" ? null : r.pausedReason.replace(/^paused by its spend guard: /, "")}
+              </p>
+              {r.pauseHint ? (
+                <p className="mt-0.5" data-testid="llm-run-hint">
+                  {r.pauseHint} (the same check as Admin → Models → Test connection)
+                </p>
+              ) : null}
+              <div className="mt-1 flex gap-2">
+                <button
+                  type="button"
+                  className="rounded bg-indigo-600 px-2 py-0.5 text-white hover:bg-indigo-700"
+                  onClick={() => void control(r.runId, "resume")}
+                >
+                  Resume
+                </button>
+                {r.pausedReason !== "cancelled" ? (
+                  <button
+                    type="button"
+                    className="rounded border border-amber-400 px-2 py-0.5"
+                    onClick={() => void control(r.runId, "cancel")}
+                  >
+                    Cancel
+                  </button>
+                ) : null}
+              </div>
+            </div>
+          ) : null}
+          {r.running ? (
+            <button
+              type="button"
+              className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-50"
+              onClick={() => void control(r.runId, "cancel")}
+            >
+              Cancel run
+            </button>
           ) : null}
           <BatchStates batches={r.batches} />
           <div className="text-xs text-slate-500">
@@ -203,6 +267,7 @@ function RunBar({ run: r }: { run: Run }) {
     <div
       className="h-2 w-48 rounded bg-slate-100"
       role="progressbar"
+      aria-label={`${r.name}: verdicts made`}
       aria-valuemin={0}
       aria-valuemax={r.total}
       aria-valuenow={r.judged + r.failed}

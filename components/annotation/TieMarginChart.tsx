@@ -6,6 +6,7 @@
  */
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import type { TieMarginCalibration } from "@/lib/annotation/calibration";
+import { undrawableCurve } from "@/lib/agreement/tie-margin";
 
 // The four series often coincide (Cohen and Fleiss are close on two raters): the Cohen lines are wide,
 // translucent bands drawn first, the Fleiss lines thin dashes on top, so a line on another stays visible.
@@ -28,12 +29,30 @@ export function TieMarginChart({ cal }: { cal: TieMarginCalibration }) {
             cohenDropped: p.dropped.cohen.value,
             fleissDropped: p.dropped.fleiss.value,
           }));
+          const why = undrawableCurve(d.curve);
+          const caption = (
+            <figcaption className="text-xs font-semibold text-slate-600">
+              {d.title} (n = {d.curve[0]?.n ?? 0}
+              {d.unscored ? `, ${d.unscored} without scores left out` : ""})
+            </figcaption>
+          );
+          // Every kappa undefined: say why instead of drawing empty axes.
+          if (why)
+            return (
+              <figure
+                key={d.dimension}
+                className="w-[520px] rounded border border-slate-100 p-2"
+                data-testid={`calibration-chart-${d.dimension}`}
+              >
+                {caption}
+                <p className="mt-2 text-sm text-slate-600" data-testid={`calibration-undefined-${d.dimension}`}>
+                  No curve to draw: every κ is undefined at every margin ({why}). The W/T/L per margin are in the table below.
+                </p>
+              </figure>
+            );
           return (
             <figure key={d.dimension} className="rounded border border-slate-100 p-2" data-testid={`calibration-chart-${d.dimension}`}>
-              <figcaption className="text-xs font-semibold text-slate-600">
-                {d.title} (n = {d.curve[0]?.n ?? 0}
-                {d.unscored ? `, ${d.unscored} without scores left out` : ""})
-              </figcaption>
+              {caption}
               <LineChart width={520} height={260} data={data} margin={{ top: 16, right: 16, bottom: 24, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis

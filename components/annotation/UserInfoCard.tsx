@@ -28,7 +28,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined 
 function PosNegList({ value, pos, neg }: { value: PosNeg; pos: string; neg: string }) {
   const p = list(value.pos);
   const n = list(value.neg);
-  if (!p.length && !n.length) return <span className="text-slate-400">—</span>;
+  if (!p.length && !n.length) return <span className="text-slate-500">—</span>;
   return (
     <div className="space-y-1">
       <LabelledList items={p} label={pos} tone="emerald" />

@@ -12,7 +12,7 @@ export function Dialogue({ turns }: { turns: Turn[] }) {
           <div
             className={`max-w-[85%] rounded-lg px-3 py-2 text-sm leading-relaxed ${t.role === "user" ? "bg-slate-100 text-slate-900" : "bg-indigo-50 text-slate-900"}`}
           >
-            <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-500">
+            <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-slate-600">
               {t.role === "user" ? "User" : "Assistant"}
               {t.action ? ` · ${t.action}` : ""}
             </span>
@@ -25,7 +25,7 @@ export function Dialogue({ turns }: { turns: Turn[] }) {
 }
 
 export function Value({ value }: { value: unknown }) {
-  if (value === null || value === undefined || value === "") return <span className="text-slate-400">—</span>;
+  if (value === null || value === undefined || value === "") return <span className="text-slate-500">—</span>;
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
     return <span className="whitespace-pre-wrap">{String(value)}</span>;
   }

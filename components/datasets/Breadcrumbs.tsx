@@ -8,7 +8,7 @@ export function Breadcrumbs({ items }: { items: Array<{ href?: string; label: st
         {items.map((it, i) => (
           <li key={i} className="flex items-center gap-1">
             {i > 0 ? (
-              <span aria-hidden className="text-slate-300">
+              <span aria-hidden className="text-slate-500">
                 /
               </span>
             ) : null}

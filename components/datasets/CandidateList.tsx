@@ -37,7 +37,7 @@ export function CandidateList({ candidates }: { candidates: Candidate[] }) {
             data-testid="candidate"
             className={`flex items-start gap-2 rounded border border-l-4 border-slate-200 bg-white px-2 py-1.5 text-sm ${FEEDBACK[c.feedback]?.row ?? ""}`}
           >
-            <span className="w-5 shrink-0 pt-0.5 text-right text-xs tabular-nums text-slate-400">{i + 1}</span>
+            <span className="w-5 shrink-0 pt-0.5 text-right text-xs tabular-nums text-slate-500">{i + 1}</span>
             <FeedbackLabel feedback={c.feedback} />
             <span className="leading-relaxed text-slate-800">{c.solution}</span>
           </li>

@@ -23,7 +23,7 @@ function Bubble({
       <div className={`max-w-[85%] ${user ? "items-end" : "items-start"} flex flex-col gap-1`}>
         <div className={`flex items-center gap-1.5 text-[11px] text-slate-500 ${user ? "flex-row-reverse" : ""}`}>
           <span className="font-medium">{user ? "User" : "Assistant"}</span>
-          <span className="tabular-nums text-slate-400">turn {turn}</span>
+          <span className="tabular-nums text-slate-500">turn {turn}</span>
           <ActionBadge label={action} code={code} />
         </div>
         <p

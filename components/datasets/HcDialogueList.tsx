@@ -66,7 +66,7 @@ export function HcDialogueList({ dialogues }: { dialogues: HcDialogueView[] }) {
               <li key={`${d.split}/${d.dialogueKey}`}>
                 <details id={dialogueAnchor(d.dialogueKey)} data-testid="hc-dialogue" className="group scroll-mt-16">
                   <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-4 py-2 text-sm hover:bg-slate-50">
-                    <span aria-hidden className="text-slate-400 transition-transform group-open:rotate-90">
+                    <span aria-hidden className="text-slate-500 transition-transform group-open:rotate-90">
                       ▸
                     </span>
                     <span className="font-mono text-xs font-medium text-indigo-700">{d.dialogueKey}</span>

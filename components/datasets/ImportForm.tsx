@@ -221,7 +221,7 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
         </label>
         <div>
           <p className="text-xs text-slate-600">
-            Files <span className="text-slate-400">— {kind.filesHint}</span>
+            Files <span className="text-slate-500">— {kind.filesHint}</span>
           </p>
           <div className="mt-1 flex flex-wrap gap-2">
             <label className="cursor-pointer rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 focus-within:ring-2 focus-within:ring-indigo-500">
@@ -286,7 +286,7 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
                     aria-label={`Remove ${f.path}`}
                     disabled={busy}
                     onClick={() => setPicked(picked.filter((_, j) => j !== i))}
-                    className="text-slate-400 hover:text-rose-600"
+                    className="text-slate-500 hover:text-rose-700"
                   >
                     ×
                   </button>
@@ -344,7 +344,7 @@ export function ImportForm({ kinds }: { kinds: UploadKind[] }) {
                           ? "font-medium text-indigo-700"
                           : state === "failed"
                             ? "font-medium text-rose-700"
-                            : "text-slate-400"
+                            : "text-slate-500"
                     }
                   >
                     {state === "done" ? "✓" : state === "failed" ? "✗" : state === "active" ? "●" : "○"} {label}

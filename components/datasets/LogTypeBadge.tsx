@@ -24,7 +24,7 @@ export function LogTypeBadge({ code, lang }: { code: string | null; lang: string
       data-testid="log-type"
       data-type={code ?? "unknown"}
       title={code ? `inferred log type: ${code}` : "no log type could be inferred"}
-      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-[11px] font-medium ${code ? (STYLE[code] ?? "bg-slate-100 text-slate-700") : "bg-white text-slate-400 ring-1 ring-inset ring-slate-200"}`}
+      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-[11px] font-medium ${code ? (STYLE[code] ?? "bg-slate-100 text-slate-700") : "bg-white text-slate-500 ring-1 ring-inset ring-slate-200"}`}
     >
       {logTypeLabel(code, lang)}
     </span>

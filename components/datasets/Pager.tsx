@@ -16,7 +16,7 @@ export function Pager({ page, pageSize, total, href }: { page: number; pageSize:
         {label}
       </Link>
     ) : (
-      <span aria-disabled className="rounded border border-slate-200 px-2 py-0.5 text-xs text-slate-300">
+      <span aria-disabled className="rounded border border-slate-200 px-2 py-0.5 text-xs text-slate-500">
         {label}
       </span>
     );

@@ -29,7 +29,7 @@ const COLUMNS: ColumnDef<PalUserRow, unknown>[] = [
     id: "name",
     accessorKey: "name",
     header: "Name",
-    cell: (c) => (c.getValue() as string | null) ?? <span className="text-slate-400">–</span>,
+    cell: (c) => (c.getValue() as string | null) ?? <span className="text-slate-500">–</span>,
   },
   num("sessions", "Sessions"),
   num("logs", "Logs"),
@@ -44,7 +44,7 @@ const COLUMNS: ColumnDef<PalUserRow, unknown>[] = [
       return (
         <span className="whitespace-nowrap tabular-nums text-slate-600">
           {fmtSpan(row.original.firstAt, row.original.lastAt)}
-          {days ? <span className="ml-1 text-xs text-slate-400">({days} d)</span> : null}
+          {days ? <span className="ml-1 text-xs text-slate-500">({days} d)</span> : null}
         </span>
       );
     },

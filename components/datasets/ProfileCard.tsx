@@ -26,7 +26,7 @@ const LEVEL_STYLE: Record<string, string> = {
 
 /** Any published value readably: strings as they are, lists as lines, objects as key: value lines. */
 export function Value({ v }: { v: unknown }) {
-  if (v == null || v === "") return <span className="text-slate-400">–</span>;
+  if (v == null || v === "") return <span className="text-slate-500">–</span>;
   if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return <>{String(v)}</>;
   if (Array.isArray(v)) {
     return (
@@ -160,7 +160,7 @@ export function ProfileCard({
                       <li key={r.typeKey} id={`type-${r.typeKey}`} className="px-3 py-2 text-sm">
                         <p>
                           <code className="mr-1 rounded bg-slate-100 px-1 text-xs">{r.typeKey}</code>
-                          {r.requirementType ?? <span className="text-slate-400">–</span>}
+                          {r.requirementType ?? <span className="text-slate-500">–</span>}
                         </p>
                         {r.preferencePos?.length || r.preferenceNeg?.length ? (
                           <dl className="mt-1 grid gap-2 text-xs sm:grid-cols-2">

@@ -37,11 +37,11 @@ export function QaItem({ datasetId, qa }: { datasetId: number; qa: QaView }) {
             {qa.userKey}
           </Link>
         </span>
-        <span className="ml-auto font-mono text-slate-400">#{qa.id}</span>
+        <span className="ml-auto font-mono text-slate-500">#{qa.id}</span>
       </header>
       <div className="space-y-3 px-4 py-3">
         <p className="text-sm font-medium leading-relaxed text-slate-900">
-          <span className="mr-1 text-slate-400">Q</span>
+          <span className="mr-1 text-slate-500">Q</span>
           {qa.question}
         </p>
         <div className="grid gap-2 md:grid-cols-2">
@@ -78,7 +78,7 @@ export function QaItem({ datasetId, qa }: { datasetId: number; qa: QaView }) {
                 ))}
               </ul>
             ) : (
-              <span className="text-slate-400">none listed</span>
+              <span className="text-slate-500">none listed</span>
             )}
           </div>
         </div>

@@ -48,7 +48,7 @@ export function SessionView({
         <span className="text-slate-600">
           dialogue at <time className="font-mono">{fmtMinute(s.dialogueTimestamp)}</time>
         </span>
-        <span className="text-slate-400">·</span>
+        <span className="text-slate-500">·</span>
         <span className="text-slate-600">
           {fmtCount(s.logs.length)} logs · {fmtCount(s.turns.length)} turns · {fmtCount(s.topics.length)} topics
         </span>

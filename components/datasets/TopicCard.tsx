@@ -49,7 +49,7 @@ function SolutionColumn({ kind, items }: { kind: "pos" | "neg"; items: string[] 
         {items.map((s, i) => (
           <li key={i}>{s}</li>
         ))}
-        {items.length === 0 ? <li className="list-none text-slate-400">none</li> : null}
+        {items.length === 0 ? <li className="list-none text-slate-500">none</li> : null}
       </ul>
     </div>
   );
@@ -85,7 +85,7 @@ export function TopicCard({
     >
       <header className="flex flex-wrap items-baseline gap-2 border-b border-slate-100 px-4 py-2">
         <h3 id={`${anchor}-title`} className="text-sm font-semibold text-slate-900">
-          Topic {index + 1} <span className="font-mono text-xs font-normal text-slate-400">{topic.topicKey}</span>
+          Topic {index + 1} <span className="font-mono text-xs font-normal text-slate-500">{topic.topicKey}</span>
         </h3>
         {highlighted ? (
           <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-[11px] font-medium text-indigo-800">linked topic</span>
@@ -113,7 +113,7 @@ export function TopicCard({
             <div className="rounded-md bg-slate-50 p-2 text-sm">
               <p>
                 <code className="mr-1 rounded bg-white px-1 text-xs ring-1 ring-slate-200">{topic.requirementTypeKey}</code>
-                {rt?.requirementType ?? <span className="text-slate-400">not in the profile files</span>}
+                {rt?.requirementType ?? <span className="text-slate-500">not in the profile files</span>}
               </p>
               {rt && (rt.preferencePos.length || rt.preferenceNeg.length) ? (
                 <dl className="mt-1 grid gap-1 text-xs sm:grid-cols-2">

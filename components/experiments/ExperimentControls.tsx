@@ -60,7 +60,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
   const act = async (action: string) => {
     setError(null);
     try {
-      const r = await postJson<{ progress: Progress }>(`/api/experiments/${id}`, { action });
+      const r = await postJson<{ progress: Progress }>(`/api/experiments/${id}`, { action }, "POST", `${action} the experiment`);
       setP(r.progress);
       router.refresh();
     } catch (e) {
@@ -94,6 +94,7 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
       <div
         className="mt-2 h-2 w-full rounded bg-slate-100"
         role="progressbar"
+        aria-label="Experiment progress (% of jobs finished)"
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(p.fraction * 100)}
@@ -142,6 +143,11 @@ export function ExperimentControls({ id, initial }: { id: number; initial: Progr
         <p role="status" data-testid="pause-reason" className="mt-2 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
           {p.error}
           {p.status === "paused" ? " Fix the cause (Admin → Models, or the config), then Resume." : ""}
+          {p.hint ? (
+            <span className="mt-0.5 block" data-testid="pause-hint">
+              {p.hint} (the same check as Admin → Models → Test connection)
+            </span>
+          ) : null}
         </p>
       ) : null}
       {error ? (

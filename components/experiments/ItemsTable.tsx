@@ -216,7 +216,7 @@ export function ItemsTable({
                 >
                   {r.title || r.itemKey}
                 </Link>
-                {r.title ? <span className="block font-mono text-xs text-slate-400">{r.itemKey}</span> : null}
+                {r.title ? <span className="block font-mono text-xs text-slate-500">{r.itemKey}</span> : null}
               </td>
               <td className="p-2">{r.task}</td>
               <td className="p-2" data-method={r.method}>
@@ -236,10 +236,10 @@ export function ItemsTable({
               </td>
               <td className="p-2">
                 {r.score === null ? (
-                  <span className="text-slate-400">—</span>
+                  <span className="text-slate-500">—</span>
                 ) : (
                   <span title={r.scoreLabel ?? ""}>
-                    {Number(r.score.toFixed(3))} <span className="text-xs text-slate-400">{r.scoreLabel}</span>
+                    {Number(r.score.toFixed(3))} <span className="text-xs text-slate-500">{r.scoreLabel}</span>
                   </span>
                 )}
               </td>

@@ -293,14 +293,16 @@ export function NewExperimentForm({
       ) : null}
       {preset ? (
         <details className="rounded border border-indigo-100 bg-indigo-50/40 p-2 text-xs text-slate-700" data-testid="preset-settings">
+          {/* No link inside the summary: a control inside a control (axe nested-interactive). */}
           <summary>
-            {preset.description} Every setting and where it comes from (what you change below is recorded as a change from the preset;{" "}
-            <Link className="text-indigo-700 underline" href="/experiments/protocol">
-              protocol notes
-            </Link>
-            ):
+            {preset.description} Every setting and where it comes from (what you change below is recorded as a change from the preset):
           </summary>
           <PresetSettingsTable settings={preset.settings} className="mt-1 w-full" />
+          <p className="mt-1">
+            <Link className="text-indigo-700 underline" href="/experiments/protocol">
+              Protocol notes
+            </Link>
+          </p>
         </details>
       ) : null}
       <fieldset className="text-xs text-slate-600" data-testid="method-choices">

@@ -12,11 +12,16 @@ export function StarButton({ experimentId, jobId, starred }: { experimentId: num
       aria-pressed={on}
       aria-label={on ? "Unstar item" : "Star item"}
       disabled={busy}
-      className={on ? "text-amber-500" : "text-slate-300 hover:text-amber-400"}
+      className={on ? "text-amber-500" : "text-slate-500 hover:text-amber-400"}
       onClick={async () => {
         setBusy(true);
         try {
-          const r = await postJson<{ starred: boolean }>(`/api/experiments/${experimentId}/jobs/${jobId}`, { starred: !on }, "PATCH");
+          const r = await postJson<{ starred: boolean }>(
+            `/api/experiments/${experimentId}/jobs/${jobId}`,
+            { starred: !on },
+            "PATCH",
+            "save the star",
+          );
           setOn(r.starred);
         } finally {
           setBusy(false);

@@ -94,7 +94,7 @@ export function LedgerTable({
           <tbody className="divide-y divide-slate-100">
             {calls.map((c) => (
               <tr key={c.id}>
-                <td className="px-2 py-1 text-slate-400">{c.id}</td>
+                <td className="px-2 py-1 text-slate-500">{c.id}</td>
                 <td className="px-2 py-1 font-mono">
                   {c.purpose}
                   {c.replicate ? ` (r${c.replicate})` : ""}
@@ -115,7 +115,7 @@ export function LedgerTable({
                   {c.error}
                   {c.rawReply ? (
                     <details>
-                      <summary className="cursor-pointer text-slate-400">raw reply</summary>
+                      <summary className="cursor-pointer text-slate-500">raw reply</summary>
                       <pre className="whitespace-pre-wrap">{c.rawReply}</pre>
                     </details>
                   ) : null}

@@ -54,6 +54,7 @@ export function BuildProgressBar({
       <div
         className="h-2 w-full overflow-hidden rounded bg-slate-100"
         role="progressbar"
+        aria-label="Memory build progress (sessions)"
         aria-valuemin={0}
         aria-valuemax={b.sessionsTotal}
         aria-valuenow={b.sessionsDone}

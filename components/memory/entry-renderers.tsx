@@ -66,7 +66,7 @@ const piece: Renderer = (c) => {
     day(c.forgottenAt) ? `forgotten ${day(c.forgottenAt)}` : null,
   ].filter(Boolean);
   return (
-    <div className={`text-xs ${c.forgottenAt ? "text-slate-400 line-through decoration-slate-300" : ""}`}>
+    <div className={`text-xs ${c.forgottenAt ? "text-slate-500 line-through decoration-slate-300" : ""}`}>
       <div className="text-slate-500 no-underline">{facts.join(" · ")}</div>
       <div className="whitespace-pre-wrap">{c.text}</div>
     </div>
@@ -93,7 +93,7 @@ export const ENTRY_RENDERERS: Record<string, Record<string, Renderer>> = {
 export function LabelledFields({ value }: { value: unknown }) {
   if (str(value)) return <Text text={value} />;
   const fields = readableFields(value);
-  if (!fields.length) return <span className="text-xs text-slate-400">—</span>;
+  if (!fields.length) return <span className="text-xs text-slate-500">—</span>;
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-2 text-xs" data-testid="entry-fields">
       {fields.map((f, i) => (

@@ -38,6 +38,13 @@ export function AppShell({ email, role, items, children }: Props) {
   }, [open]);
   return (
     <div className="flex min-h-screen flex-col">
+      {/* The first stop of Tab: past the top bar and navigation to the page (WCAG 2.4.1). */}
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:text-indigo-700 focus:shadow"
+      >
+        Skip to content
+      </a>
       <TopBar
         email={email}
         role={role}
@@ -71,7 +78,9 @@ export function AppShell({ email, role, items, children }: Props) {
             if (open && to && !nav.current?.contains(to) && to !== button.current) setOpen(false);
           }}
         />
-        <main className="min-w-0 flex-1 p-4 md:p-6">{children}</main>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none md:p-6">
+          {children}
+        </main>
       </div>
     </div>
   );

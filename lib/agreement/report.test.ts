@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MIN_ITEMS_FOR_INTERVAL } from "./interpret";
 import { agreementReport, AgreementInputError, parseAgreementInput } from "./report";
 
 const ordinal = {
@@ -73,14 +74,33 @@ describe("agreement report (the shape of docs/cli.md)", () => {
     expect(JSON.stringify(r)).not.toMatch(/NaN/);
   });
 
+  // The four items three times over: 12 items, above the minimum for an interval.
+  const ordinal12 = { ...ordinal, items: [0, 1, 2].flatMap((k) => ordinal.items.map((it) => ({ ...it, id: `${it.id}-${k}` }))) };
+
   it("bootstrap intervals and majority labels on request", () => {
-    const r = agreementReport(parseAgreementInput(ordinal), { bootstrap: { iterations: 200, seed: 3 }, majority: { tieRule: "first" } });
+    const r = agreementReport(parseAgreementInput(ordinal12), { bootstrap: { iterations: 200, seed: 3 }, majority: { tieRule: "first" } });
     expect(r.bootstrap?.iterations).toBe(200);
     const ci = r.bootstrap!.ci.percentAgreement!;
     expect(ci[0]).toBeLessThanOrEqual(0.5);
     expect(ci[1]).toBeGreaterThanOrEqual(0.5);
-    expect(r.majority?.items.map((m) => m.label)).toEqual([3, 2, 1, 2]);
-    expect(agreementReport(parseAgreementInput(ordinal), { bootstrap: { iterations: 200, seed: 3 } }).bootstrap).toEqual(r.bootstrap);
+    expect(r.fleissCi).toHaveLength(2);
+    expect(r.cohen[0].ci?.kappa).toHaveLength(2);
+    expect(r.majority?.items.slice(0, 4).map((m) => m.label)).toEqual([3, 2, 1, 2]);
+    expect(agreementReport(parseAgreementInput(ordinal12), { bootstrap: { iterations: 200, seed: 3 } }).bootstrap).toEqual(r.bootstrap);
+  });
+
+  it("below the minimum n (issue 44.4): the estimate alone, no interval and no Landis–Koch word", () => {
+    const r = agreementReport(parseAgreementInput(ordinal), { bootstrap: { iterations: 200, seed: 3 } });
+    expect(MIN_ITEMS_FOR_INTERVAL).toBeGreaterThan(4);
+    expect(r.fleissKappa).toBeCloseTo(0.2, 15);
+    expect(r.pairedItems).toBe(4);
+    expect(r.fleissCi).toBeNull();
+    expect(r.bootstrap!.ci).toEqual({ percentAgreement: null, fleissKappa: null, krippendorffAlpha: null });
+    expect(r.interpretation).toEqual({ fleissKappa: null, krippendorffAlpha: null });
+    expect(r.cohen[0].kappa).toBe(0.2);
+    expect(r.cohen[0].ci).toEqual({ kappa: null, linearWeightedKappa: null, quadraticWeightedKappa: null });
+    // The same data at 12 items get their readings.
+    expect(agreementReport(parseAgreementInput(ordinal12)).interpretation.fleissKappa).toBe("slight");
   });
 
   it("rejects bad input with the place named", () => {

@@ -7,7 +7,7 @@ import { InvalidInputError } from "@/lib/errors";
 import type { BootstrapOptions } from "./bootstrap";
 import { cohenKappaTable, type KappaWeights } from "./cohen";
 import { fleissKappa } from "./fleiss";
-import { landisKoch } from "./interpret";
+import { landisKoch, tooFewItems } from "./interpret";
 import { defaultCategories, krippendorffAlpha } from "./krippendorff";
 import { majorityVote, type TieRule } from "./majority";
 import { percentAgreement } from "./percent";
@@ -60,6 +60,12 @@ export interface AgreementReport {
    * `ratingsPerItem` ratings (the campaign's, or the most common count); `leftOut` items are not in it.
    */
   fleissItems: { used: number; ratingsPerItem: number; leftOut: number };
+  /**
+   * Items with two or more ratings: the n behind percent agreement and alpha. Below MIN_ITEMS_FOR_INTERVAL
+   * (./interpret.ts) a statistic gets no interval and no reading (issue 44.4); Fleiss' n is fleissItems.used,
+   * a Cohen pair's its own n.
+   */
+  pairedItems?: number;
   /** Fleiss' kappa's 95% bootstrap interval (the same as bootstrap.ci.fleissKappa), when asked for. */
   fleissCi?: Interval | null;
   /** Percentile bootstrap intervals over items, when asked for. */
@@ -219,6 +225,7 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
     yield;
   }
 
+  const paired = lists.filter((l) => l.length >= 2).length;
   const report: AgreementReport = {
     percentAgreement: pa.value,
     fleissKappa: fk.value,
@@ -229,19 +236,26 @@ export function* agreementReportSteps(input: AgreementInput, opts: AgreementRepo
     items: items.length,
     raters,
     reasons,
-    interpretation: { fleissKappa: landisKoch(fk.value), krippendorffAlpha: landisKoch(ka.value) },
+    interpretation: {
+      fleissKappa: tooFewItems(complete.length) ? null : landisKoch(fk.value),
+      krippendorffAlpha: tooFewItems(paired) ? null : landisKoch(ka.value),
+    },
     fleissItems: { used: complete.length, ratingsPerItem: ratingsPerItem ?? 0, leftOut: items.length - complete.length },
+    pairedItems: paired,
   };
 
   if (opts.bootstrap) {
     const b = { iterations: opts.bootstrap.iterations ?? 1000, seed: opts.bootstrap.seed ?? 1, level: opts.bootstrap.level ?? 0.95 };
     const ci = yield* bootstrapOverall(prepared, b);
+    // Too few items: the estimate stands alone, no interval (issue 44.4).
+    if (tooFewItems(complete.length) && ci.fleissKappa) ci.fleissKappa = null;
+    if (tooFewItems(paired)) for (const k of ["percentAgreement", "krippendorffAlpha"] as const) if (ci[k]) ci[k] = null;
     report.bootstrap = { ...b, ci };
     report.fleissCi = ci.fleissKappa ?? null;
     for (let i = 0, at = 0; i < raters.length; i++) {
       for (let j = i + 1; j < raters.length; j++, at++) {
         const entry = cohen[at];
-        const keys = COHEN_KEYS.filter((key) => entry[key] !== null);
+        const keys = tooFewItems(entry.n) ? [] : COHEN_KEYS.filter((key) => entry[key] !== null);
         const pairCi = keys.length
           ? yield* bootstrapPair(
               prepared,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestMargin, sideMeans, tieMarginCurve, TIE_MARGINS, type ScoredItem } from "./tie-margin";
+import { bestMargin, sideMeans, tieMarginCurve, TIE_MARGINS, undrawableCurve, type ScoredItem } from "./tie-margin";
 
 const js = (a: number[], b: number[]) => a.map((scoreA, i) => ({ scoreA, scoreB: b[i] }));
 // Worked by hand (see the comments): mean differences +2, +0.5, −1, −0.25; humans Win, Tie, Lose, split (→ Tie).
@@ -59,5 +59,16 @@ describe("tie-margin calibration", () => {
     expect(other[4].plain.cohen.value).toBeCloseTo(0, 10); // margin 1: all ties
     expect(bestMargin([curve, other], "cohen-plain")).toBe(0.5); // (1 + 1)/2 at 0.5 beats (1/3 + 1)/2 at 0
     expect(bestMargin([], "cohen-plain")).toBeNull();
+  });
+});
+
+describe("a curve with nothing to draw (issue 44.8)", () => {
+  it("is named with the reason when every kappa is undefined at every margin; a drawable curve is not", () => {
+    expect(undrawableCurve(tieMarginCurve(ITEMS, { margins: [0, 1] }))).toBeNull();
+    // Humans say Tie on every item and the judge ties everything: one category throughout.
+    const allTies: ScoredItem[] = [1, 2, 3].map((id) => ({ id, judgments: js([6, 6], [6, 6]), humans: ["Tie", "Tie"] }));
+    const why = undrawableCurve(tieMarginCurve(allTies, { margins: [0, 1] }));
+    expect(why).toMatch(/\S/);
+    expect(undrawableCurve([])).toBe("no items to compare");
   });
 });

@@ -34,6 +34,16 @@ export interface MarginPoint {
   plain: { fleiss: Stat; cohen: Stat };
 }
 
+/**
+ * Why a curve has nothing to draw: null when some kappa is defined at some margin; else the first reason
+ * given (e.g. "constant ratings"), so the chart says it instead of drawing empty axes (issue 44.8).
+ */
+export function undrawableCurve(curve: readonly MarginPoint[]): string | null {
+  const stats = curve.flatMap((p) => [p.plain.cohen, p.plain.fleiss, p.dropped.cohen, p.dropped.fleiss]);
+  if (stats.some((s) => s.value !== null)) return null;
+  return stats.find((s) => s.reason)?.reason ?? (curve.length ? "undefined at every margin" : "no items to compare");
+}
+
 const WTL_LABELS: Label[] = ["Win", "Tie", "Lose"];
 
 /** Mean score of each side over an item's judgments; null when it has none usable. */

@@ -155,8 +155,10 @@ describe("the agreement cache", () => {
     expect(a.annotators[0].agreement.requirement.kappa).toBeCloseTo(7 / 11, 12);
     expect(a.annotators[1].medianSeconds).toBe(4);
     const report = a.dimensions.find((d: { dimension: { key: string } }) => d.dimension.key === "requirement").report;
-    expect(report.fleissCi).toHaveLength(2);
-    expect(report.fleissCi[0]).toBeLessThanOrEqual(report.fleissKappa);
+    // 4 items: below the minimum for an interval (issue 44.4), so the export has the estimate alone.
+    expect(report.fleissKappa).not.toBeNull();
+    expect(report.fleissCi).toBeNull();
+    expect(report.interpretation.fleissKappa).toBeNull();
     // 4 items (< 30), and every preference label is Tie (both annotators constant there).
     expect(a.warnings.map((w: { dimension: string; kind: string }) => `${w.dimension}:${w.kind}`)).toEqual([
       "requirement:small-n",
@@ -171,6 +173,8 @@ describe("the agreement cache", () => {
     const dash = agreementDashboard(db, dashboardFilters({ kind: "pairwise-dialogue" }));
     expect(dash.campaigns[0].dimensions[0].fleiss.value).toBeCloseTo(report.fleissKappa, 12);
     expect(dash.forest.map((f) => f.label)).toEqual(["p · " + dash.campaigns[0].dimensions[0].title]);
+    // The forest plot marks the row: too few items, no interval.
+    expect(dash.forest[0]).toMatchObject({ tooFew: true, lower: null, upper: null, n: 4 });
     expect(agreementDashboard(db, dashboardFilters({ kind: "hicupid-ab" })).campaigns).toEqual([]);
     expect(agreementDashboard(db, dashboardFilters({ to: "2000-01-01" })).campaigns).toEqual([]);
     expect(dashboardFilters({ kind: "bogus", from: "yesterday" })).toEqual({ kind: null, from: null, to: null });

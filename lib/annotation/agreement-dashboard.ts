@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { CAMPAIGN_KINDS } from "@/db/schema";
 import type { AgreementWarning } from "@/lib/agreement/warnings";
 import type { Interval } from "@/lib/agreement/report";
+import { tooFewItems } from "@/lib/agreement/interpret";
 import { agreementSnapshot } from "./agreement-cache";
 import type { JudgeAgreement } from "./agreement-judges";
 import { listCampaigns } from "./campaigns";
@@ -112,6 +113,14 @@ export interface ForestRow {
   lower: number | null;
   upper: number | null;
   n: number;
+  /** n is below MIN_ITEMS_FOR_INTERVAL: no interval, the plot marks the row (issue 44.4). */
+  tooFew: boolean;
+}
+
+/** A forest row's interval: none below the minimum n, even from a report cached before the rule (issue 44.4). */
+function interval(ci: Interval | null | undefined, n: number): Pick<ForestRow, "lower" | "upper" | "tooFew"> {
+  const tooFew = tooFewItems(n);
+  return { lower: tooFew ? null : (ci?.[0] ?? null), upper: tooFew ? null : (ci?.[1] ?? null), tooFew };
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -161,7 +170,12 @@ export function agreementDashboard(
               n: rep.fleissItems?.used ?? d.labelledItems,
               ofItems: rep.items,
             },
-            alpha: { value: rep.krippendorffAlpha, reason: rep.reasons.krippendorffAlpha, ci: ci.krippendorffAlpha ?? null, n: rep.items },
+            alpha: {
+              value: rep.krippendorffAlpha,
+              reason: rep.reasons.krippendorffAlpha,
+              ci: ci.krippendorffAlpha ?? null,
+              n: rep.pairedItems ?? rep.items,
+            },
             percentAgreement: rep.percentAgreement,
             judges: judges.filter((j) => j.dimension === d.dimension.key),
           };
@@ -181,8 +195,7 @@ export function agreementDashboard(
           campaignId: c.id,
           who: "humans",
           value: d.fleiss.value,
-          lower: d.fleiss.ci?.[0] ?? null,
-          upper: d.fleiss.ci?.[1] ?? null,
+          ...interval(d.fleiss.ci, d.fleiss.n),
           n: d.fleiss.n,
         });
       for (const j of d.judges)
@@ -192,8 +205,7 @@ export function agreementDashboard(
             campaignId: c.id,
             who: "judge",
             value: j.cohen.value,
-            lower: j.cohen.ci?.[0] ?? null,
-            upper: j.cohen.ci?.[1] ?? null,
+            ...interval(j.cohen.ci, j.n),
             n: j.n,
           });
     }

@@ -6,6 +6,7 @@
  * also get the run's best tie margin (./calibration.ts).
  */
 import { CONSTANT_RATINGS, constantJudgeWarning, type AgreementWarning, type Label, type Steps } from "@/lib/agreement";
+import { tooFewItems } from "@/lib/agreement/interpret";
 import { bootstrapCells, fleissOfPairTable, type Interval } from "@/lib/agreement/resample";
 import { kappaOfTable } from "@/lib/agreement/cohen";
 import { withBestMargin } from "./calibration";
@@ -129,7 +130,8 @@ export function judgeAgreementSteps(
         (x: Float64Array) => kappaOfTable(x, p.K, "none"),
         ...(p.entry.method === "table11" ? [(x: Float64Array) => fleissWithRule(x, p.K)] : []),
       ];
-      const cis = yield* bootstrapCells(p.cells, p.K, fns, { ...o, level: 0.95 });
+      // Too few items: the estimate stands alone, no interval (issue 44.4).
+      const cis = tooFewItems(p.entry.n) ? fns.map(() => null) : yield* bootstrapCells(p.cells, p.K, fns, { ...o, level: 0.95 });
       const cohen = stat(fns[0](t), cis[0]);
       judges.push({ ...p.entry, cohen, ...(fns[1] ? { fleiss: stat(fns[1](t), cis[1]) } : {}) });
       const w = constantJudgeWarning(p.entry.dimension, p.entry.run.name, p.judgeValues);

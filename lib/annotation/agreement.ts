@@ -157,9 +157,9 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
       report,
       cohenInterpretation: report.cohen.map((p) => ({
         raters: p.raters,
-        kappa: landisKochReading(p.kappa, p.ci?.kappa),
-        linear: landisKochReading(p.linearWeightedKappa, p.ci?.linearWeightedKappa),
-        quadratic: landisKochReading(p.quadraticWeightedKappa, p.ci?.quadraticWeightedKappa),
+        kappa: landisKochReading(p.kappa, p.ci?.kappa, p.n),
+        linear: landisKochReading(p.linearWeightedKappa, p.ci?.linearWeightedKappa, p.n),
+        quadratic: landisKochReading(p.quadraticWeightedKappa, p.ci?.quadraticWeightedKappa, p.n),
       })),
       labelledItems: labelled.length,
       mean: n ? sum / n : null,

@@ -289,9 +289,12 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     const agreementCsv = exportCampaign(db, c.id, "csv", "agreement").split("\n");
     expect(agreementCsv[0]).toBe("dimension,statistic,raters,n,value,ciLow,ciHigh,reading,note");
     expect(agreementCsv.find((l) => l.startsWith("requirement,cohen.kappa,"))).toContain(String(d.report.cohen[0].kappa));
-    expect(exportCampaign(db, c.id, "csv").split("\n")[0]).toBe(
+    const labelsCsv = exportCampaign(db, c.id, "csv").split("\n");
+    expect(labelsCsv[0]).toBe(
       "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt,seconds,gold,tooFast,excluded,excludedReason",
     );
+    // submittedAt in ISO 8601, not epoch milliseconds (issue 44.8).
+    expect(labelsCsv[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/);
   });
 
   it("HiCUPID Figure 2: reference-win / tie / model-win and S for the humans and each judge", () => {

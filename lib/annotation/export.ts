@@ -158,7 +158,9 @@ export function exportCampaign(
   const systems = campaignSystemsOf(db, campaignId);
   const published = publishedTable11For(c.kind, systems);
   if (format === "csv") {
-    return toCsv(rows, [
+    // Times in ISO 8601 (UTC), not epoch milliseconds: a spreadsheet reads them as dates (issue 44.8).
+    const iso = rows.map((r) => ({ ...r, submittedAt: r.submittedAt === null ? null : new Date(r.submittedAt).toISOString() }));
+    return toCsv(iso, [
       "item",
       "itemId",
       "annotator",

@@ -5,6 +5,7 @@
  */
 import type { Db } from "@/db/client";
 import { cohenKappa, landisKoch, type CohenResult } from "@/lib/agreement";
+import { tooFewItems } from "@/lib/agreement/interpret";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { campaignLabels, judgeLabelsOf, judgeRunsOf, type ItemLabels } from "./human-labels";
@@ -63,7 +64,12 @@ export function ratingVsJudgeDimensions(
       judgeMean: mean(both.map((x) => Number(x.j))),
       humanMean: mean(both.flatMap((x) => x.h.map(Number))),
       exact: pairs.length ? pairs.filter(([a, b]) => a === b).length / pairs.length : null,
-      kappa: { plain: kappa("none"), linear, quadratic: kappa("quadratic"), reading: landisKoch(linear.value) },
+      kappa: {
+        plain: kappa("none"),
+        linear,
+        quadratic: kappa("quadratic"),
+        reading: tooFewItems(both.length) ? null : landisKoch(linear.value),
+      },
       disagreements: both
         .filter((x) => Math.abs(Number(x.j) - mean(x.h.map(Number))!) >= 1)
         .map((x) => ({ itemId: x.it.itemId, externalId: x.it.externalId, title: x.it.title, judge: x.j, humans: x.h })),

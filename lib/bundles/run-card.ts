@@ -13,14 +13,16 @@ import { openSqlite, type Db } from "@/db/client";
 import * as schema from "@/db/schema";
 import { NotFoundError } from "@/lib/errors";
 import { parseExperimentConfig } from "@/lib/experiments/config";
-import { paperTableFile } from "@/lib/experiments/paper-table";
+import { experimentPaperTables, paperTableFile, type PaperTable } from "@/lib/experiments/paper-table";
+import { cellParts } from "@/lib/experiments/paper-table/cell-text";
 import { auditLines, deviationText, mismatchText, protocolAudit } from "@/lib/experiments/protocol-audit";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { otherParamsColumn } from "@/lib/experiments/experiment-calls";
 import { checkBundle } from "./check";
 
 type Table = { head: string[]; rows: Array<Array<string | number | null>> };
-type Section = { title: string; lines?: string[]; table?: Table; pre?: string };
+/** `paper`: the paper tables themselves, which the HTML card renders as tables (the Markdown card keeps `pre`). */
+type Section = { title: string; lines?: string[]; table?: Table; pre?: string; paper?: PaperTable[] };
 
 /** The protocol audit of the run, as the card shows it (lib/experiments/protocol-audit.ts). */
 export function protocolAuditSection(db: Db, experimentId: number): Section {
@@ -151,8 +153,10 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
     return price ? ((p * price.prompt + c * price.completion) / 1e6).toFixed(2) : "-";
   };
   let tables: string;
+  let paper: PaperTable[] | undefined;
   try {
     tables = paperTableFile(db, id, "markdown").body;
+    paper = experimentPaperTables(db, id).tables;
   } catch (err) {
     tables = `No paper table: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -196,7 +200,7 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
           ]),
         },
       },
-      { title: "Paper tables", pre: tables },
+      { title: "Paper tables", pre: tables, ...(paper?.length ? { paper } : {}) },
     ],
   };
 }
@@ -223,6 +227,27 @@ function markdown(card: { title: string; sections: Section[] }): string {
   return out.join("\n");
 }
 
+function paperTableHtml(t: PaperTable, esc: (v: string | number | null) => string): string {
+  const lead = t.withModel ? 2 : 1;
+  const head = [...(t.withModel ? ["Model"] : []), t.stub, ...t.columns.map((c) => c.label)];
+  const rows = t.sections.flatMap((s) => [
+    `<tr><th colspan="${head.length}" style="text-align:left;font-style:italic">${esc(s.label)}</th></tr>`,
+    ...s.rows.map((r) => {
+      const cells = r.cells.map((c, i) => {
+        const p = cellParts(c, t.columns[i], s.kind);
+        const text = esc(`${p.value}${p.sd !== null ? ` ± ${p.sd}` : ""}${p.sig ? "†" : ""}`);
+        return `<td style="text-align:right">${p.rank === 1 ? `<b>${text}</b>` : p.rank === 2 ? `<u>${text}</u>` : text}</td>`;
+      });
+      return `<tr>${[...(t.withModel ? [r.model ?? ""] : []), r.name].map((x) => `<td>${esc(x)}</td>`).join("")}${cells.join("")}</tr>`;
+    }),
+  ]);
+  return `<h3>${esc(t.title)}</h3><table><thead><tr>${head
+    .map((h, i) => `<th${i >= lead ? ' style="text-align:right"' : ""}>${esc(h)}</th>`)
+    .join(
+      "",
+    )}</tr></thead><tbody>${rows.join("")}</tbody></table>${t.notes.map((n) => `<p style="font-size:12px">${esc(n)}</p>`).join("")}`;
+}
+
 function html(card: { title: string; sections: Section[] }): string {
   const esc = (v: string | number | null) =>
     cell(v).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -235,7 +260,9 @@ function html(card: { title: string; sections: Section[] }): string {
             .map((r) => `<tr>${r.map((c) => `<td>${esc(c)}</td>`).join("")}</tr>`)
             .join("")}</tbody></table>`,
         );
-      if (s.pre) parts.push(`<pre>${esc(s.pre)}</pre>`);
+      // The paper tables as tables a reader reads (issue 44.5), not their Markdown in a code block.
+      if (s.paper) parts.push(...s.paper.map((t) => paperTableHtml(t, esc)));
+      else if (s.pre) parts.push(`<pre>${esc(s.pre)}</pre>`);
       return `<section>${parts.join("\n")}</section>`;
     })
     .join("\n");

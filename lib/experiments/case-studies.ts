@@ -4,6 +4,7 @@
  * highlighted passages — listed with filters and exported as Markdown or as one self-contained HTML
  * figure. Starring any method's job of an item stars the item: all methods' outputs on it are collected.
  */
+import { runLabel } from "./run-label";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { jobs, type MarkColour } from "@/db/schema";
@@ -169,7 +170,7 @@ export function caseStudiesMarkdown(db: Db, experimentId: number, filter: CaseSt
       for (const f of card.fields) lines.push(`**${md(f.label)}**`, "", quote(f.text), "");
     }
     for (const o of c.view.outputs) {
-      lines.push(`### ${md(nameIn(c.view, o.method))}${o.replicate ? ` (run ${o.replicate})` : ""}`, "");
+      lines.push(`### ${md(nameIn(c.view, o.method))}${o.replicate ? ` (${runLabel(o.replicate)})` : ""}`, "");
       if (o.error) lines.push(`Failed: ${md(o.error)}`, "");
       if (o.turns) for (const t of o.turns) lines.push(quote(`${t.role === "user" ? "User" : "Assistant"}: ${t.text}`), "");
       else if (o.answer.length) for (const f of o.answer) lines.push(quote(`${f.label}: ${f.text}`), "");

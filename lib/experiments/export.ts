@@ -1,4 +1,5 @@
 /** Results as files: the summary table as CSV (one row per method × task × metric), the full JSON with the run record, the case studies. */
+import { runNumber } from "./run-label";
 import type { Db } from "@/db/client";
 import { csvLine } from "@/lib/csv";
 import { InvalidInputError } from "@/lib/errors";
@@ -20,7 +21,9 @@ export function resultsCsv(res: ExperimentResults): string {
     }
     for (const r of p.perRun)
       for (const k of ["win", "tie", "lose"] as const)
-        lines.push(csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}.run${r.replicate}`, 1, r[k], "", r.p, res.reference]));
+        lines.push(
+          csvLine(["dialogue", `${p.a} vs ${p.b}`, `${p.dimension}.${k}.run${runNumber(r.replicate)}`, 1, r[k], "", r.p, res.reference]),
+        );
   }
   // The ledger per method: answering (its jobs) and memory build (the versions it answered from), apart.
   const ledgers: Array<[string, Record<string, Ledger>]> = [

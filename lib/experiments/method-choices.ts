@@ -47,6 +47,17 @@ export function methodDisplayName(m: { name: string; label?: string }): string {
   return ASSISTANTS.find((a) => a.id === m.name)?.label ?? m.name;
 }
 
+/**
+ * A method key as a person reads it, a pair "a~b" (a pairwise judge's jobs) as "A vs B": the config's
+ * names first, else the registry's (issue 44.8: the Costs tab printed "h2memory~conditionmem").
+ */
+export function keyDisplayName(key: string, names: Readonly<Record<string, string>> = {}): string {
+  return key
+    .split("~")
+    .map((k) => names[k] ?? methodDisplayName({ name: k }))
+    .join(" vs ");
+}
+
 /** Display names of a config's methods by their key (label, else name); a pair "a~b" reads "A vs B". */
 export function methodNames(methods: ReadonlyArray<{ name: string; label?: string }>): Record<string, string> {
   return Object.fromEntries(methods.map((m) => [m.label ?? m.name, methodDisplayName(m)]));

@@ -5,12 +5,15 @@ import { getExperimentRow } from "./control";
 import { batchesOfExperiment, parkedJobs } from "./judge-batch";
 import { batchState, type BatchState } from "@/lib/llm/batch";
 import { readActivity } from "./activity";
+import { pauseHint } from "@/lib/llm/diagnose";
 import type { RunActivity } from "./activity-text";
 
 export type Progress = {
   status: string;
   /** Why the run stopped (a spend-guard pause, a failure), when it says. */
   error: string | null;
+  /** For a pause on an unreachable endpoint: what Admin → Models → Test connection would say (issue 44.3). */
+  hint: string | null;
   /** Jobs created so far (while "preparing", fewer than `planned`). */
   total: number;
   /** Jobs the launch planned (null for experiments from before launches were prepared in the background). */
@@ -53,8 +56,12 @@ export function experimentProgress(db: Db, id: number, now = Date.now()): Progre
     status: e.status,
     total,
     planned: e.plannedJobs,
-    ...(c as Omit<Progress, "status" | "error" | "total" | "planned" | "fraction" | "etaMs" | "batches" | "waitingForBatch" | "inFlight">),
+    ...(c as Omit<
+      Progress,
+      "status" | "error" | "hint" | "total" | "planned" | "fraction" | "etaMs" | "batches" | "waitingForBatch" | "inFlight"
+    >),
     error: e.error ?? null,
+    hint: e.status === "paused" ? pauseHint(e.error) : null,
     fraction: total ? finished / total : 1,
     etaMs,
     batches: batchesOfExperiment(db, id).map(batchState),

@@ -18,7 +18,7 @@ import { runExperiment } from "./worker";
 import { applyPreset } from "./presets";
 import { readRunRecord, recordUnrecordedExperiments, refreshRunRecord, roleModel, RUN_RECORD_VERSION } from "./run-record";
 import { auditText, protocolAudit } from "./protocol-audit";
-import { experimentPaperTables, paperTableFile } from "./paper-table";
+import { experimentPaperTables, paperTableFile, runFacts } from "./paper-table";
 import { exportExperiment } from "./export";
 
 describe("the run record names what the run did", () => {
@@ -58,6 +58,9 @@ describe("the run record names what the run did", () => {
     expect(csv).not.toContain("gpt-4o-mini");
     expect(table.notes.join(" ")).toContain("the run's model (bar-assistant)");
     expect(table.notes.join(" ")).toMatch(/Protocol: the Reproduce HiCUPID preset, no deviation; every call as declared\./);
+    // On one user the preset's name does not make it a reproduction (issue 44.4).
+    const one = runFacts(readRunRecord(t.db, exp)!, 1).notes.join(" ");
+    expect(one).toContain("on one user: the protocol, not a reproduction of the paper's results");
     // The JSON export carries the run record: the model the run used and the temperature it sent.
     const json = JSON.parse(exportExperiment(t.db, exp, "json").body) as { runRecord: Parameters<typeof roleModel>[0] };
     expect(roleModel(json.runRecord, "assistant").model).toBe("bar-assistant");

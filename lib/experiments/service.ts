@@ -16,6 +16,7 @@ import { ModelClient } from "@/lib/llm/client";
 import { knownMethod, withRegisteredLabelsIn } from "./method-choices";
 import { requireModels } from "./required-models";
 import { startFromKindPreset } from "./presets";
+import { autoExperimentName } from "./auto-name";
 import { wakePreparer, wakeServerWorker } from "./server-worker";
 import { refuseControlChars } from "@/lib/xml-text";
 
@@ -42,6 +43,10 @@ function datasetKindOf(db: Db, id: number): string {
   return db.select({ kind: datasets.kind }).from(datasets).where(eq(datasets.id, id)).get()?.kind ?? "";
 }
 
+function datasetNameOf(db: Db, id: number): string {
+  return db.select({ name: datasets.name }).from(datasets).where(eq(datasets.id, id)).get()?.name ?? `data set ${id}`;
+}
+
 /** The largest launch body the route reads: a config of the limits' size is a few KB (413 beyond). */
 export const LAUNCH_BODY_LIMIT = 64 * 1024;
 
@@ -58,7 +63,15 @@ export function estimateOrLaunch(db: Db, raw: unknown, userId: number | null) {
   const config = withRegisteredLabelsIn(db, startFromKindPreset(b.config, datasetKindOf(db, b.datasetId)));
   if (b.dryRun) return { estimate: dryRun(db, b.datasetId, config, knownMethod(db)) };
   requireModels(db, config);
-  const name = b.name?.trim() || `experiment ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
+  const name =
+    b.name?.trim() ||
+    autoExperimentName({
+      dataset: datasetNameOf(db, b.datasetId),
+      preset: config.preset,
+      methods: config.methods,
+      tasks: config.tasks,
+      users: config.users,
+    });
   const created = launchExperiment(db, { name, datasetId: b.datasetId, config, createdBy: userId, knownMethod: knownMethod(db) });
   wakePreparer();
   return { experiment: { ...created, status: "preparing" as const } };

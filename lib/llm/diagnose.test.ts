@@ -7,7 +7,10 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type FakeOpenAI } from "@/test/fake-openai";
+import OpenAI from "openai";
 import { checkModel } from "./check";
+import { diagnose, diagnoseRecorded, pauseHint } from "./diagnose";
+import { describe as describeFailure } from "./retry";
 
 let fake: FakeOpenAI;
 let t: ReturnType<typeof tempDb>;
@@ -97,5 +100,28 @@ describe("Test connection says what failed, with the URL and the fix", () => {
     expect(api.error).toMatch(/upstream refused Authorization: Bearer (sk-)?«masked»/);
     expect(api.error).not.toContain("0123456789abcdef");
     fake.setFault(undefined);
+  });
+});
+
+describe("the same hint from a failure as the ledger recorded it (issue 44.3)", () => {
+  it("a refused connection: describe() names the system error and diagnoseRecorded gives Test connection's message", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const sdk = new OpenAI({ baseURL: url, apiKey: "k", maxRetries: 0 });
+    const e = await sdk.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }] }).catch((x) => x);
+    const recorded = describeFailure(e);
+    expect(recorded).toMatch(/\(ECONNREFUSED\)$/);
+    expect(diagnoseRecorded(recorded, url, "m")).toEqual(diagnose(e, url, "m"));
+    expect(diagnoseRecorded("HTTP 401: Incorrect API key", url, "m").kind).toBe("unauthorized");
+    expect(diagnoseRecorded("timeout", url, "m").kind).toBe("timeout");
+  });
+});
+
+describe("pauseHint: the hint from a pause reason alone (experiments and judge runs, issue 44.3)", () => {
+  it("reads the URL and the system error the spend guard wrote", () => {
+    const reason =
+      "paused by its spend guard: the endpoint could not be reached (http://127.0.0.1:9/v1): 5 attempts in a row could not connect (APIConnectionError: Connection error. (ECONNREFUSED))";
+    expect(pauseHint(reason)).toBe("http://127.0.0.1:9/v1: connection refused by 127.0.0.1:9; is the server running on that port?");
+    expect(pauseHint("paused by its spend guard: the first 20 attempts all failed")).toBeNull();
+    expect(pauseHint(null)).toBeNull();
   });
 });

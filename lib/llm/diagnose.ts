@@ -22,7 +22,7 @@ export type Diagnosis = {
 };
 
 /** The system error code under an SDK connection error (fetch wraps it in `cause`, sometimes twice). */
-function causeCode(e: unknown): string | null {
+export function causeCode(e: unknown): string | null {
   let c: unknown = e;
   for (let i = 0; i < 5 && c; i++) {
     const code = (c as { code?: unknown }).code;
@@ -59,44 +59,31 @@ function apiSaid(e: APIError): string {
  * Turns a failed request to an OpenAI-compatible endpoint into what a person can fix: DNS, refused,
  * TLS, timeout, 401/403, a model the endpoint does not serve, and the rest by status.
  */
-export function diagnose(e: unknown, baseURL: string, model: string): Diagnosis {
-  const host = (() => {
-    try {
-      return new URL(baseURL).host;
-    } catch {
-      return baseURL;
-    }
-  })();
-  const at = `${baseURL}`;
-  if (e instanceof OpenAI.APIConnectionTimeoutError)
-    return {
-      kind: "timeout",
-      message: `${at}: no answer before the timeout; check that the server is up and not overloaded, or raise the timeout`,
-    };
-  if (e instanceof APIError && e.status !== undefined) {
-    const said = apiSaid(e);
-    switch (true) {
-      case e.status === 401:
-        return { kind: "unauthorized", message: `${at}: the API key was refused (HTTP 401); enter the endpoint's key` };
-      case e.status === 403:
-        return { kind: "forbidden", message: `${at}: the key may not use this model or endpoint (HTTP 403): ${said}` };
-      case e.status === 404 && /model/i.test(said):
-        return { kind: "model not found", message: `${at}: the endpoint does not serve model "${model}" (HTTP 404); check the model name` };
-      case e.status === 404:
-        return {
-          kind: "not found",
-          message: `${at}: HTTP 404 for the chat path; the base URL usually ends in /v1 (e.g. https://api.openai.com/v1): ${said}`,
-        };
-      case e.status === 429:
-        return { kind: "rate limited", message: `${at}: rate limited or out of quota (HTTP 429): ${said}` };
-      case e.status >= 500:
-        return { kind: "server error", message: `${at}: the server failed (HTTP ${e.status}); try again later: ${said}` };
-      default:
-        return { kind: "bad request", message: `${at}: HTTP ${e.status}: ${said}` };
-    }
+/** What an HTTP status means for the person who set up the endpoint (`said`: what the endpoint said). */
+function statusDiagnosis(status: number, said: string, at: string, model: string): Diagnosis {
+  switch (true) {
+    case status === 401:
+      return { kind: "unauthorized", message: `${at}: the API key was refused (HTTP 401); enter the endpoint's key` };
+    case status === 403:
+      return { kind: "forbidden", message: `${at}: the key may not use this model or endpoint (HTTP 403): ${said}` };
+    case status === 404 && /model/i.test(said):
+      return { kind: "model not found", message: `${at}: the endpoint does not serve model "${model}" (HTTP 404); check the model name` };
+    case status === 404:
+      return {
+        kind: "not found",
+        message: `${at}: HTTP 404 for the chat path; the base URL usually ends in /v1 (e.g. https://api.openai.com/v1): ${said}`,
+      };
+    case status === 429:
+      return { kind: "rate limited", message: `${at}: rate limited or out of quota (HTTP 429): ${said}` };
+    case status >= 500:
+      return { kind: "server error", message: `${at}: the server failed (HTTP ${status}); try again later: ${said}` };
+    default:
+      return { kind: "bad request", message: `${at}: HTTP ${status}: ${said}` };
   }
-  const code = causeCode(e);
-  const text = causeText(e);
+}
+
+/** What a system error of the connection means (refused, DNS, TLS, ...); null when the code and text say nothing known. */
+function systemDiagnosis(code: string | null, text: string, at: string, host: string): Diagnosis | null {
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo/.test(text))
     return { kind: "dns", message: `${at}: the host name ${host} could not be resolved (DNS); check the base URL` };
   if (code === "ECONNREFUSED")
@@ -110,5 +97,54 @@ export function diagnose(e: unknown, baseURL: string, model: string): Diagnosis 
     return { kind: "timeout", message: `${at}: connecting to ${host} timed out; check the address and any firewall` };
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || /socket|terminated/i.test(text))
     return { kind: "connection", message: `${at}: the connection was dropped (${code ?? "reset"}); check a proxy or the server's logs` };
-  return { kind: "unknown", message: `${at}: ${text.slice(0, 200) || String(e)}` };
+  return null;
+}
+
+const hostOf = (baseURL: string) => {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return baseURL;
+  }
+};
+
+const TIMEOUT_TEXT = "no answer before the timeout; check that the server is up and not overloaded, or raise the timeout";
+
+/**
+ * Turns a failed request to an OpenAI-compatible endpoint into what a person can fix: DNS, refused,
+ * TLS, timeout, 401/403, a model the endpoint does not serve, and the rest by status.
+ */
+export function diagnose(e: unknown, baseURL: string, model: string): Diagnosis {
+  const at = `${baseURL}`;
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return { kind: "timeout", message: `${at}: ${TIMEOUT_TEXT}` };
+  if (e instanceof APIError && e.status !== undefined) return statusDiagnosis(e.status, apiSaid(e), at, model);
+  const text = causeText(e);
+  return (
+    systemDiagnosis(causeCode(e), text, at, hostOf(baseURL)) ?? { kind: "unknown", message: `${at}: ${text.slice(0, 200) || String(e)}` }
+  );
+}
+
+/**
+ * The same diagnosis from a failure as the ledger recorded it (lib/llm/retry.ts describe: "timeout",
+ * "HTTP 401: ...", "APIConnectionError: Connection error. (ECONNREFUSED)"): the hint Admin → Models →
+ * Test connection gives, shown where a run paused on that failure (issue 44.3).
+ */
+export function diagnoseRecorded(error: string, baseURL: string, model: string): Diagnosis {
+  const at = `${baseURL}`;
+  if (/^timeout\b/.test(error)) return { kind: "timeout", message: `${at}: ${TIMEOUT_TEXT}` };
+  const http = /HTTP (\d{3}):?\s*(.*)$/.exec(error);
+  if (http) return statusDiagnosis(Number(http[1]), http[2].slice(0, 160), at, model);
+  const code = /\(([A-Z][A-Z_]{3,})\)/.exec(error)?.[1] ?? null;
+  return systemDiagnosis(code, error, at, hostOf(baseURL)) ?? { kind: "unknown", message: `${at}: ${error.slice(0, 200)}` };
+}
+
+/**
+ * The hint for a run paused on an unreachable endpoint, from its pause reason alone ("the endpoint could not
+ * be reached (URL): ... (ECONNREFUSED)", lib/llm/spend-guard.ts): what the experiment and judge pages show.
+ */
+export function pauseHint(reason: string | null | undefined): string | null {
+  const url = reason ? /could not be reached \(([^)\s]+)\)/.exec(reason)?.[1] : undefined;
+  if (!reason || !url) return null;
+  const d = diagnoseRecorded(reason.slice(reason.indexOf(url) + url.length), url, "");
+  return d.kind === "unknown" ? null : d.message;
 }

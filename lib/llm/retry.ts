@@ -4,6 +4,7 @@
  * failure for the ledger. The client records each failed try through `onFailedTry`.
  */
 import { redactSecrets } from "./redact";
+import { causeCode } from "./diagnose";
 import OpenAI, { APIError } from "openai";
 import pRetry from "p-retry";
 import { RunPausedError } from "./spend-guard";
@@ -66,7 +67,13 @@ export function describe(e: unknown): string {
   const big = (e as { cause?: { cause?: { code?: string; message?: string } } } | null)?.cause?.cause;
   if (e instanceof OpenAI.APIConnectionError && big?.code === "ERR_REPLY_TOO_LARGE") return String(big.message).slice(0, 300);
   if (e instanceof APIError && e.status !== undefined) return redactSecrets(`HTTP ${e.status}: ${e.message}`).slice(0, 300);
-  if (e instanceof Error) return redactSecrets(`${e.constructor.name}: ${e.message}`).slice(0, 300);
+  if (e instanceof Error) {
+    // A connection error names its system error ("(ECONNREFUSED)"): what diagnoseRecorded turns into a hint.
+    const code = e instanceof OpenAI.APIConnectionError ? causeCode(e) : null;
+    // Named, not e.constructor.name: a production build minifies class names ("sf: Connection error.").
+    const name = e instanceof OpenAI.APIConnectionError ? "APIConnectionError" : e.constructor.name;
+    return redactSecrets(`${name}: ${e.message}${code ? ` (${code})` : ""}`).slice(0, 300);
+  }
   return redactSecrets(String(e));
 }
 

@@ -140,3 +140,32 @@ describe("SpendGuard", () => {
     expect(failureKind({ status: "ok", error: null, rawReply: null })).toBeNull();
   });
 });
+
+describe("an unreachable endpoint (issue 44.3)", () => {
+  const refused = (status: LedgerRow["status"] = "retry") => row(status, { error: "APIConnectionError: Connection error. (ECONNREFUSED)" });
+
+  it("pauses after N attempts in a row that could not connect, retries included, even after earlier successes", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r), connectionFailures: 3 });
+    g.observe(row("ok"));
+    g.observe(refused());
+    g.observe(refused());
+    expect(trips).toEqual([]);
+    g.observe(refused("failed"));
+    expect(trips).toEqual([
+      "the endpoint could not be reached (http://x): 3 attempts in a row could not connect (APIConnectionError: Connection error. (ECONNREFUSED))",
+    ]);
+    expect(() => g.admit()).toThrow(RunPausedError);
+  });
+
+  it("any other outcome in between starts the count again", () => {
+    const trips: string[] = [];
+    const g = new SpendGuard({ onTrip: (r) => trips.push(r), connectionFailures: 3 });
+    for (let i = 0; i < 10; i++) {
+      g.observe(refused());
+      g.observe(refused());
+      g.observe(row("retry", { error: "HTTP 500: boom" }));
+    }
+    expect(trips).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import type { LedgerRow } from "./ledger";
+import { envNumber } from "@/lib/config";
 
 /** A run stopped by its spend guard: the attempt was not made and the run pauses itself. */
 export class RunPausedError extends AppError {
@@ -8,6 +9,9 @@ export class RunPausedError extends AppError {
   }
 }
 
+/** How a pause for an unreachable endpoint begins (the pages add the endpoint's hint to it). */
+export const CONNECTION_PAUSE = "the endpoint could not be reached";
+
 export type Prices = Partial<Record<string, { prompt: number; completion: number }>>;
 
 export type SpendGuardOptions = {
@@ -15,6 +19,12 @@ export type SpendGuardOptions = {
   probe?: number;
   /** ... or when at least half of its last `window` calls failed the same way (default 50). */
   window?: number;
+  /**
+   * The run pauses when this many attempts in a row (transport retries included) could not reach the
+   * endpoint at all (default PAL_CONNECTION_FAILURES or 5): a dead endpoint pauses the run in seconds,
+   * not after every call's retries (issue 44.3). Nothing was sent, so nothing was spent; Resume goes on.
+   */
+  connectionFailures?: number;
   /** Optional cap on paid attempts (cache hits are free). */
   maxCalls?: number | null;
   /** Optional cap in USD, at `prices` (USD per million tokens, by model role). */
@@ -69,6 +79,8 @@ export class SpendGuard {
   /** Calls whose reported usage was not believed, counted at their worst case (said in the pause reason). */
   private unbelieved = 0;
   private recent: Array<string | null> = [];
+  private readonly connectionFailures: number;
+  private unreachable = 0;
   private reasonText: string | null = null;
   /** Probation lock: the tail of the chain of calls waiting to go one at a time. */
   private tail: Promise<void> = Promise.resolve();
@@ -76,6 +88,7 @@ export class SpendGuard {
   constructor(private readonly o: SpendGuardOptions) {
     this.probe = o.probe ?? 20;
     this.window = o.window ?? 50;
+    this.connectionFailures = o.connectionFailures ?? envNumber("PAL_CONNECTION_FAILURES", 5);
     this.calls = o.spent?.calls ?? 0;
     this.usd = o.spent?.usd ?? 0;
   }
@@ -164,6 +177,14 @@ export class SpendGuard {
       if (this.recent.length > this.window) this.recent.shift();
     }
     if (this.reasonText !== null) return;
+    // The endpoint unreachable N attempts in a row (retries included), whatever came before.
+    this.unreachable = kind === "connection failed" ? this.unreachable + 1 : 0;
+    if (this.unreachable >= this.connectionFailures) {
+      this.trip(
+        `${CONNECTION_PAUSE} (${row.endpoint}): ${this.unreachable} attempts in a row could not connect (${(row.error ?? "").slice(0, 200)})`,
+      );
+      return;
+    }
     // Before any accepted reply: the same failure `probe` times in a row (mixed transient faults that a
     // retry may get past are not a broken endpoint).
     // Transport tries the client retries ("retry" rows) cost nothing and belong to one call: the probe

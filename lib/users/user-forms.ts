@@ -4,7 +4,8 @@ import type { Db } from "@/db/client";
 import { ACCOUNT_ROLES } from "@/db/schema";
 import { generatePassword } from "@/lib/users/password";
 import { formBool, formId, formText, parseForm } from "@/lib/http/form";
-import { createUser, updateUser } from "./users";
+import { NotFoundError } from "@/lib/errors";
+import { createUser, getUser, setPassword, updateUser } from "./users";
 
 const role = z.enum(ACCOUNT_ROLES, { error: `expected one of ${ACCOUNT_ROLES.join(", ")}` });
 
@@ -28,4 +29,17 @@ export function setDisabledForm(db: Db, form: FormData, actorId: number): { ok: 
   const f = parseForm(z.object({ id: formId("user"), disabled: formBool }), form);
   const u = updateUser(db, f.id, { disabled: f.disabled }, actorId);
   return { ok: `${u.email} ${u.disabled ? "disabled" : "enabled"}.` };
+}
+
+/**
+ * A forgotten password (issue 44.7): the admin sets a new generated one on the account, shown once to hand
+ * over; the old one stops working at once.
+ */
+export async function resetPasswordForm(db: Db, form: FormData): Promise<{ ok: string; password: string }> {
+  const f = parseForm(z.object({ id: formId("user") }), form);
+  const u = getUser(db, f.id);
+  if (!u) throw new NotFoundError(`no user with id ${f.id}`);
+  const password = generatePassword();
+  await setPassword(db, u.id, password);
+  return { ok: `New password for ${u.email} (shown once; hand it over, they can sign in with it now):`, password };
 }

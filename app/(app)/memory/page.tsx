@@ -67,7 +67,7 @@ export default async function MemoryPage() {
                     <Link className="text-indigo-600 hover:underline" href={`/memory/${v.id}`}>
                       {v.method}
                     </Link>{" "}
-                    <span className="text-xs text-slate-400">{v.settingsKey.slice(0, 8)}</span>
+                    <span className="text-xs text-slate-500">{v.settingsKey.slice(0, 8)}</span>
                   </td>
                   <td className="px-3 py-2">{v.status}</td>
                   <td className="px-3 py-2">

@@ -5,8 +5,12 @@ import { listKey, type ShownList } from "@/lib/annotation/judge-item-lists";
 import { judgeRunLabel } from "@/lib/annotation/judge-label";
 import { DeleteJudgeRunButton } from "@/components/annotation/DeleteJudgeRunButton";
 import { StatValue } from "@/components/annotation/AgreementView";
+import { keyDisplayName } from "@/lib/experiments/method-choices";
 import { ItemLinks } from "./ItemLinks";
 import type { CampaignQuery } from "./query";
+
+/** A campaign's system as the experiment pages name it (H2Memory, not h2memory); "?" when not set. */
+const systemName = (key: string | undefined) => (key ? keyDisplayName(key) : "?");
 
 export function JudgeVsHumans({
   campaignId: id,
@@ -32,7 +36,7 @@ export function JudgeVsHumans({
     <div className="rounded border border-slate-200 p-3" data-testid={`judge-${v.run.id}`}>
       <h3 className="flex items-center gap-2 font-medium">
         <span>
-          {judgeRunLabel(v.run)}: {systems.A} vs {systems.B}
+          {judgeRunLabel(v.run)}: {systemName(systems.A)} vs {systemName(systems.B)}
         </span>
         <DeleteJudgeRunButton campaignId={id} runId={v.run.id} name={v.run.name} />
       </h3>

@@ -1,17 +1,21 @@
 /** One campaign on the agreement dashboard: progress, the report's age, a row per dimension, warnings. */
 import Link from "next/link";
 import { noComparisonText, type DashboardCampaign, type DashboardStat } from "@/lib/annotation/agreement-dashboard";
-import { landisKochReading } from "@/lib/agreement/interpret";
+import { landisKochReading, TOO_FEW_TEXT, tooFewItems, tooFewNote } from "@/lib/agreement/interpret";
 import { StatValue, fmt } from "@/components/annotation/AgreementView";
 import { AgreementWarnings } from "@/components/annotation/AgreementWarnings";
 import { ReportAge } from "@/components/annotation/ReportAge";
 
 function WithInterval({ s, testId }: { s: DashboardStat; testId: string }) {
+  // Too few items: the estimate, n and a note; no interval and no Landis–Koch word (issue 44.4).
+  const few = s.value !== null && tooFewItems(s.n);
   return (
     <span data-testid={testId}>
       <StatValue value={s.value} reason={s.reason} />
-      {s.value !== null ? <span className="ml-1 text-xs text-slate-500">{landisKochReading(s.value, s.ci)}</span> : null}
-      {s.ci ? (
+      {s.value !== null && !few ? <span className="ml-1 text-xs text-slate-600">{landisKochReading(s.value, s.ci, s.n)}</span> : null}
+      {few ? (
+        <span className="block text-xs text-slate-600">{tooFewNote(s.n)}</span>
+      ) : s.ci ? (
         <span className="block text-xs text-slate-500">
           [{fmt(s.ci[0])}, {fmt(s.ci[1])}] · n = {s.n}
         </span>
@@ -84,7 +88,9 @@ export function CampaignAgreementCard({ c }: { c: DashboardCampaign }) {
                           <span className="text-amber-700"> (paused)</span>
                         ) : null}{" "}
                         <StatValue value={j.cohen.value} reason={j.cohen.reason} />
-                        {j.cohen.ci ? (
+                        {j.cohen.value !== null && tooFewItems(j.n) ? (
+                          <span className="text-slate-600"> {TOO_FEW_TEXT}</span>
+                        ) : j.cohen.ci ? (
                           <span className="text-slate-500">
                             {" "}
                             [{fmt(j.cohen.ci[0])}, {fmt(j.cohen.ci[1])}]

@@ -120,7 +120,7 @@ export function Scores({ output }: { output: MethodOutput }) {
       {output.scores.flatMap((s) =>
         s.values.map((v) => (
           <div key={`${s.scorer}.${v.metric}`}>
-            <dt className="inline text-slate-400">{metricLabel(v.metric)} </dt>
+            <dt className="inline text-slate-500">{metricLabel(v.metric)} </dt>
             <dd className="inline font-medium">{itemMetricText(v.metric, v.value, fmt)}</dd>
           </div>
         )),

@@ -67,11 +67,19 @@ export function MarkProvider({
   }, []);
 
   useEffect(() => {
+    // By mouse: the selection when the button is let go. By keyboard (issue 44.9): select in a focused block
+    // with Shift+arrows, then M or Enter opens the mark bar.
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.key === "m" || e.key === "M" || e.key === "Enter") && e.target instanceof HTMLElement && e.target.dataset.block) {
+        e.preventDefault();
+        onSelect(e);
+      }
+    };
     document.addEventListener("mouseup", onSelect);
-    document.addEventListener("keyup", onSelect);
+    document.addEventListener("keydown", onKey);
     return () => {
       document.removeEventListener("mouseup", onSelect);
-      document.removeEventListener("keyup", onSelect);
+      document.removeEventListener("keydown", onKey);
     };
   }, [onSelect]);
 
@@ -98,7 +106,7 @@ export function MarkProvider({
 
   const remove = async (id: number) => {
     try {
-      await postJson(`/api/experiments/${experimentId}/marks/${id}`, undefined, "DELETE");
+      await postJson(`/api/experiments/${experimentId}/marks/${id}`, undefined, "DELETE", "delete the highlight");
       setMarks((m) => m.filter((x) => x.id !== id));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -119,6 +127,8 @@ export function MarkProvider({
         >
           <p className="mb-1 line-clamp-2 italic text-slate-600">&ldquo;{pending.quote}&rdquo;</p>
           <input
+            // Focus moves to the bar (keyboard users go on with Tab to the colours; Escape-free: Cancel is a button).
+            autoFocus
             aria-label="Note (optional)"
             placeholder="Note (optional)"
             className="mb-2 w-full rounded border border-slate-300 px-2 py-1"
@@ -168,7 +178,7 @@ function MarksPanelSlot({
     <section className="mt-4 rounded border border-slate-200 bg-white p-3" data-testid="marks-panel">
       <h2 className="mb-1 text-sm font-semibold">Highlights ({marks.length})</h2>
       <p className="mb-2 flex flex-wrap gap-2 text-xs text-slate-600">
-        Select text in any block to mark it:
+        Select text in any block to mark it (by keyboard: Tab to a block, Shift+arrows to select, then M):
         {(Object.keys(MARK_STYLE) as MarkColour[]).map((c) => (
           <span key={c} className={`rounded px-1 ${MARK_STYLE[c].className}`}>
             {MARK_STYLE[c].label}
@@ -181,12 +191,12 @@ function MarksPanelSlot({
             <mark className={`rounded px-1 ${MARK_STYLE[m.colour].className}`}>{m.quote}</mark>
             <span className="text-slate-600">
               {m.note ? `${m.note} · ` : ""}
-              <span className="text-slate-400">{m.where}</span> · {m.author}
+              <span className="text-slate-500">{m.where}</span> · {m.author}
             </span>
             {m.userId === userId || isAdmin ? (
               <button
                 type="button"
-                className="ml-auto text-slate-400 hover:text-rose-700"
+                className="ml-auto text-slate-500 hover:text-rose-700"
                 aria-label={`Remove mark "${m.quote}"`}
                 onClick={() => remove(m.id)}
               >
@@ -205,7 +215,28 @@ export function Highlightable({ block, text, className = "" }: { block: string; 
   const { marks } = useContext(MarkContext);
   const mine = marks.filter((m) => m.block === block);
   return (
-    <span data-block={block} className={`whitespace-pre-wrap ${className}`}>
+    // Focusable and caret-navigable so text can be selected without a mouse (Shift+arrows); every edit is
+    // refused (the text is the run's record), only the selection matters.
+    <span
+      data-block={block}
+      className={`whitespace-pre-wrap focus:outline-2 focus:outline-indigo-400 ${className}`}
+      tabIndex={0}
+      role="textbox"
+      aria-readonly="true"
+      aria-multiline="true"
+      aria-label="Text to highlight: select with Shift+arrows, then press M"
+      contentEditable
+      suppressContentEditableWarning
+      spellCheck={false}
+      onBeforeInput={(e) => e.preventDefault()}
+      onPaste={(e) => e.preventDefault()}
+      onCut={(e) => e.preventDefault()}
+      onDrop={(e) => e.preventDefault()}
+      onKeyDown={(e) => {
+        // Deletions do not come as beforeinput in every browser.
+        if (e.key === "Backspace" || e.key === "Delete") e.preventDefault();
+      }}
+    >
       {markSegments(text, mine).map((s, i) =>
         s.mark ? (
           <mark

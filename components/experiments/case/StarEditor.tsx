@@ -4,8 +4,22 @@ import { postJson } from "../api";
 
 type Star = { starred: boolean; note: string | null; tags: string[] };
 
-/** Stars an item as a case study with a note (the figure's caption) and tags to filter the case studies by. */
-export function StarEditor({ experimentId, jobId, initial }: { experimentId: number; jobId: number; initial: Star }) {
+/**
+ * Stars an item as a case study with a note (the figure's caption) and tags to filter the case studies by.
+ * A star belongs to one method's answer (a job): `method` names it where several are shown side by side,
+ * so the note is not read as the whole comparison's (issue 44.8).
+ */
+export function StarEditor({
+  experimentId,
+  jobId,
+  initial,
+  method,
+}: {
+  experimentId: number;
+  jobId: number;
+  initial: Star;
+  method?: string;
+}) {
   const [star, setStar] = useState(initial);
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState(initial.note ?? "");
@@ -18,7 +32,12 @@ export function StarEditor({ experimentId, jobId, initial }: { experimentId: num
         .split(",")
         .map((t) => t.trim())
         .filter(Boolean);
-      const r = await postJson<Star>(`/api/experiments/${experimentId}/jobs/${jobId}`, { starred, note, tags: tagList }, "PATCH");
+      const r = await postJson<Star>(
+        `/api/experiments/${experimentId}/jobs/${jobId}`,
+        { starred, note, tags: tagList },
+        "PATCH",
+        "save the star",
+      );
       setStar(r);
       setOpen(false);
     } catch (e) {
@@ -26,7 +45,8 @@ export function StarEditor({ experimentId, jobId, initial }: { experimentId: num
     }
   };
   return (
-    <div className="relative" data-testid="star-editor">
+    // The form opens in the page's flow below the button, never over the sidebar (it floated and covered it).
+    <div data-testid="star-editor">
       <button
         type="button"
         className={`rounded border px-2 py-1 text-xs ${star.starred ? "border-amber-300 bg-amber-50 text-amber-700" : "border-slate-300 hover:bg-slate-50"}`}
@@ -34,9 +54,11 @@ export function StarEditor({ experimentId, jobId, initial }: { experimentId: num
         onClick={() => setOpen(!open)}
       >
         {star.starred ? "★ Starred" : "☆ Star as case study"}
+        {method ? <span className="font-normal"> ({method}&apos;s answer)</span> : null}
       </button>
       {star.starred && (star.note || star.tags.length) && !open ? (
-        <p className="mt-1 max-w-xs text-right text-xs text-slate-500" data-testid="star-note">
+        <p className="mt-1 max-w-xs text-right text-xs text-slate-600" data-testid="star-note">
+          {method ? <span className="font-medium">On {method}&apos;s answer: </span> : null}
           {star.note}
           {star.tags.length ? ` · ${star.tags.map((t) => `#${t}`).join(" ")}` : ""}
         </p>
@@ -44,7 +66,7 @@ export function StarEditor({ experimentId, jobId, initial }: { experimentId: num
       {open ? (
         <form
           aria-label="Case study star"
-          className="absolute right-0 z-40 mt-1 w-80 space-y-2 rounded-lg border border-slate-300 bg-white p-3 text-xs shadow-lg"
+          className="mt-1 w-80 max-w-full space-y-2 rounded-lg border border-slate-300 bg-white p-3 text-xs shadow-lg"
           onSubmit={(e) => {
             e.preventDefault();
             save(true);

@@ -48,7 +48,7 @@ export function CostTable({
         {withCost ? <td className="p-2 text-right">{usd(l.cost)}</td> : null}
       </>
     ) : (
-      <td className="p-2 text-center text-slate-400" colSpan={withCost ? 4 : 3}>
+      <td className="p-2 text-center text-slate-500" colSpan={withCost ? 4 : 3}>
         —
       </td>
     );

@@ -4,7 +4,7 @@ import type { PairRow } from "@/lib/experiments/paper-table/wtl";
 import { PaperTableView } from "./PaperTableView";
 import { WinTieLoseRuns } from "./WinTieLoseRuns";
 
-type Download = (format: "latex" | "markdown" | "csv", label: string, table?: string) => ReactNode;
+type Download = (format: "latex" | "markdown" | "csv", label: string, table?: string, runOnly?: boolean) => ReactNode;
 const FORMATS = [
   ["latex", "LaTeX"],
   ["markdown", "Markdown"],
@@ -50,7 +50,8 @@ export function PaperTables({
       <p className="mb-3 flex items-center gap-2 text-xs text-slate-600">
         The papers&apos; tables from this run, beside the published rows. Download all:
         {FORMATS.map(([f, label]) => download(f, label))}
-        <span className="text-slate-400">(or `pal table ID --format latex|markdown|csv`)</span>
+        {download("latex", "LaTeX, this run only", undefined, true)}
+        <span className="text-slate-500">(or `pal table ID --format latex|markdown|csv`)</span>
       </p>
       {tables.map((t) => (
         <div key={t.id}>

@@ -10,6 +10,8 @@ import type { Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { ModelClient } from "@/lib/llm";
+import net from "node:net";
+import { cancelLlmJudge, resumeLlmJudge } from "./control";
 import { createCampaign, exportCampaign, figure2, humanVsJudge, ratingVsJudge, submitLabels } from "@/lib/annotation";
 import { estimateLlmJudge, llmJudgeRuns, runLlmJudge } from "./index";
 import { campaignAnswerSlots } from "./adapters";
@@ -447,5 +449,38 @@ describe("spending safety of a judge run", () => {
     expect(again.paused).toBeUndefined();
     expect(again).toMatchObject({ runId: r.runId, total: 12, judged: 12, failed: 0 });
     expect(llmJudgeRuns(db, c.id)[0].pausedReason).toBeNull();
+  });
+});
+
+describe("a judge run against a dead endpoint (issue 44.3)", () => {
+  it("pauses after a few attempts that could not connect, says why with Test connection's hint; Resume finishes it, Cancel marks it", async () => {
+    const c = pairwiseCampaign();
+    // A port nothing listens on: every attempt is refused.
+    const srv = net.createServer();
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
+    const port = (srv.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const dead = `http://127.0.0.1:${port}/v1`;
+    vi.stubEnv("OPENAI_BASE_URL", dead);
+    const r = await runLlmJudge(db, client(), c.id, {}, researcher);
+    expect(r.paused).toMatch(
+      /the endpoint could not be reached \(http:\/\/127\.0\.0\.1:\d+\/v1\): 5 attempts in a row could not connect \(.*ECONNREFUSED/,
+    );
+    expect(r.judged).toBe(0);
+    // 5 attempts (one call and its retries), not 20 calls with their retries each.
+    expect(db.select().from(llmCalls).where(eq(llmCalls.judgeRunId, r.runId)).all()).toHaveLength(5);
+    const [info] = llmJudgeRuns(db, c.id);
+    expect(info.pauseHint).toBe(`${dead}: connection refused by 127.0.0.1:${port}; is the server running on that port?`);
+
+    // Cancel marks it (not resumed at server start); Resume, the endpoint back, finishes it.
+    cancelLlmJudge(db, c.id, r.runId);
+    expect(llmJudgeRuns(db, c.id)[0]).toMatchObject({ pausedReason: "cancelled", pauseHint: null });
+    vi.stubEnv("OPENAI_BASE_URL", fake.baseURL);
+    fake.setResponder(dialogueResponder);
+    expect(resumeLlmJudge(db, client(), c.id, r.runId)).toEqual({ runId: r.runId, started: true });
+    await vi.waitFor(() => expect(llmJudgeRuns(db, c.id)[0]).toMatchObject({ running: false, judged: 12, pausedReason: null }), {
+      timeout: 20_000,
+    });
+    expect(() => cancelLlmJudge(db, c.id, 99999)).toThrow(/no LLM judge run 99999/);
   });
 });

@@ -12,6 +12,7 @@ import { campaignItems, campaignOutputs, campaignSystems, judgeFailures, judgeLa
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { listModelConfigs, resolveModelConfig, summarizeCalls, type ModelClient } from "@/lib/llm";
 import { RunPausedError, SpendGuard } from "@/lib/llm/spend-guard";
+import { diagnoseRecorded, pauseHint as hintFromReason } from "@/lib/llm/diagnose";
 import { DeferredCallError, type CollectedCall } from "@/lib/llm/client";
 import { FINISHED_BATCH, batchState, batchesOfRun } from "@/lib/llm/batch";
 import { campaignDimensionsOf, getCampaign } from "../campaigns";
@@ -20,6 +21,7 @@ import { judgeForKind } from "./adapters";
 import { JUDGE_TEMPERATURE, type JudgeModel } from "@/lib/judges/judge";
 import { judgeModel } from "./model";
 import { experimentJudgeParams } from "./experiment-params";
+import { CANCELLED, cancelRequested } from "./cancel";
 import type { CampaignJudgeDef, JudgeContext, JudgeItem, JudgeSettings } from "./types";
 
 export interface LlmJudgeOptions {
@@ -230,13 +232,16 @@ export async function runLlmJudge(
   );
   // Spending safety: the run pauses itself when its attempts keep failing (lib/llm/spend-guard.ts).
   db.update(judgeRuns).set({ pausedReason: null }).where(eq(judgeRuns.id, runId)).run();
+  cancelRequested.delete(runId);
   const guard = new SpendGuard({
     onTrip: (reason) =>
       db
         .update(judgeRuns)
-        .set({ pausedReason: `paused by its spend guard: ${reason}` })
+        .set({ pausedReason: reason === CANCELLED ? CANCELLED : `paused by its spend guard: ${reason}` })
         .where(eq(judgeRuns.id, runId))
         .run(),
+    // Cancel (./control.ts): no further attempt once asked.
+    stopped: () => (cancelRequested.has(runId) ? CANCELLED : null),
   });
   const ctx = judgeContext(
     db,
@@ -297,7 +302,7 @@ export async function runLlmJudge(
     ...p,
     newlyJudged,
     requests: summarizeCalls(db, { judgeRunId: runId }).requests - before,
-    ...(guard.reason !== null ? { paused: `paused by its spend guard: ${guard.reason}` } : {}),
+    ...(guard.reason !== null ? { paused: guard.reason === CANCELLED ? CANCELLED : `paused by its spend guard: ${guard.reason}` } : {}),
   };
 }
 
@@ -346,6 +351,9 @@ function runProgress(db: Db, runId: number, campaignId: number, dims: number): L
   return { runId, total: items * dims, judged, failed };
 }
 
+/** Whether this process is running the judge run now. */
+export const isJudgeRunActive = (runId: number) => active.has(runId);
+
 /** Runs started by this server process and still going (the campaign page shows them as running). */
 const active: Map<number, Promise<unknown>> = ((globalThis as { __palJudgeRuns?: Map<number, Promise<unknown>> }).__palJudgeRuns ??=
   new Map());
@@ -375,6 +383,12 @@ export function startLlmJudge(
  * started again with their recorded settings. The run resumes: stored verdicts are kept and only the
  * missing (item, dimension) pairs are judged, their model calls answered from the cache where paid.
  */
+/** A stored run's options, to start it again as it was (resume). */
+export function storedRunOptions(config: unknown): LlmJudgeOptions {
+  const c = (config ?? {}) as Partial<RunConfig>;
+  return { modelConfig: c.modelConfig, temperature: c.temperature, tieMargin: c.tieMargin, seed: c.seed };
+}
+
 export function resumeUnfinishedJudgeRuns(db: Db, client: ModelClient): number[] {
   const rows = db
     .select()
@@ -386,9 +400,8 @@ export function resumeUnfinishedJudgeRuns(db: Db, client: ModelClient): number[]
     // A run its spend guard paused waits for a person; one with a batch in progress is polled instead (batch-run.ts).
     if (r.pausedReason) continue;
     if (batchesOfRun(db, r.id).some((b) => !FINISHED_BATCH.includes(b.status))) continue;
-    const c = (r.config ?? {}) as Partial<RunConfig>;
     try {
-      const opts: LlmJudgeOptions = { modelConfig: c.modelConfig, temperature: c.temperature, tieMargin: c.tieMargin, seed: c.seed };
+      const opts = storedRunOptions(r.config);
       const started = startLlmJudge(db, client, r.campaignId, opts, r.createdBy ?? 0);
       if (started.started && started.runId === r.id) resumed.push(r.id);
     } catch (e) {
@@ -405,8 +418,10 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
   model: string | null;
   running: boolean;
   finishedAt: number | null;
-  /** Why the spend guard paused the run (null: not paused). */
+  /** Why the spend guard paused the run (null: not paused); "cancelled" when a person cancelled it. */
   pausedReason: string | null;
+  /** For a paused run: what Admin → Models → Test connection would say of the failure (issue 44.3). */
+  pauseHint: string | null;
   /** Batches sent for the run (batch mode), oldest first. */
   batches: Array<{ id: number; status: string; requests: number; completed: number; failed: number; error: string | null }>;
   requests: number;
@@ -416,6 +431,20 @@ export interface LlmJudgeRunInfo extends LlmJudgeProgress {
   promptTokens: number;
   completionTokens: number;
   failures: Array<{ itemId: number; externalId: string; dimension: string; error: string }>;
+}
+
+/** The endpoint's hint for a run paused by a failure: the judge configuration's URL and what the failure means. */
+function pauseHint(db: Db, reason: string | null, modelConfig: string): string | null {
+  if (!reason || reason === CANCELLED) return null;
+  const fromReason = hintFromReason(reason);
+  if (fromReason || !modelConfig) return fromReason;
+  try {
+    const cfg = resolveModelConfig(db, modelConfig);
+    const d = diagnoseRecorded(reason, cfg.baseURL, cfg.model);
+    return d.kind === "unknown" ? null : d.message;
+  } catch {
+    return null; // the configuration was removed since: the reason alone
+  }
 }
 
 /** The campaign's LLM judge runs with their progress, ledger totals and recorded failures. */
@@ -445,6 +474,7 @@ export function llmJudgeRuns(db: Db, campaignId: number): LlmJudgeRunInfo[] {
       running: active.has(r.id) || (globalThis as { __palBatchJudges?: Set<number> }).__palBatchJudges?.has(r.id) === true,
       finishedAt: r.finishedAt,
       pausedReason: r.pausedReason ?? null,
+      pauseHint: pauseHint(db, r.pausedReason ?? null, String(cfg.modelConfig ?? "")),
       batches: batchesOfRun(db, r.id).map(batchState),
       requests: ledger.requests,
       unusableAttempts: ledger.byStatus.invalid + ledger.byStatus.failed,

@@ -7,15 +7,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { demoExperiment, type DemoExperiment } from "@/test/demo-experiment";
 import { and, eq } from "drizzle-orm";
 import { jobs, users } from "@/db/schema";
-import { addMark } from "../marks";
+import { addMark, deleteMark } from "../marks";
 import { starJob } from "../service";
+import { caseStudiesHtml } from "../case-studies";
 import { clipSpans } from "./model";
 import { defaultMethods, defaultTurns } from "./defaults";
 import { printScale } from "./print";
 import { blockId } from "../mark-segments";
 import { itemView } from "../item-view";
 import { exportFigure, figureModel, figureOptions } from ".";
-import { textWidth, wrap } from "./svg";
+import { LEGEND_SWATCH, textWidth, wrap } from "./svg";
 
 describe("Figure 4 export", () => {
   const run = demoExperiment("figure", {
@@ -204,6 +205,56 @@ describe("Figure 4 export", () => {
       expect(figureModel(t.db, id, opts({ fields: "profile,highlights" })).caption).toBeNull();
     });
 
+    it("always shows a highlighted field, whole, however far down the card (issue 44.1)", () => {
+      const v = itemView(t.db, id, "dialogue", itemKey);
+      const cardFields = (card: string) => v.cards.find((c) => c.title === card)?.fields ?? [];
+      // The last field of the profile and of the personality: past the compact cut whenever the card is long.
+      const targets = (["Profile", "Personality"] as const)
+        .map((card) => ({ card, f: cardFields(card).at(-1) }))
+        .filter((x): x is { card: "Profile" | "Personality"; f: NonNullable<typeof x.f> } => x.f !== undefined);
+      expect(targets.length).toBeGreaterThan(0);
+      const marks: number[] = [];
+      for (const { card, f } of targets) {
+        const at = Math.max(0, f.text.length - 6);
+        marks.push(
+          addMark(t.db, id, alice, {
+            task: "dialogue",
+            itemKey,
+            block: blockId.info(card, f.label),
+            start: at,
+            end: f.text.length,
+            quote: f.text.slice(at),
+            colour: "need",
+          }).id,
+        );
+      }
+      try {
+        const m = figureModel(t.db, id, opts({}));
+        for (const { card, f } of targets) {
+          const label = card === "Profile" ? f.label : `Personality · ${f.label}`;
+          const line = m.info.find((x) => x.label === label);
+          expect(line, `${label} is shown`).toBeDefined();
+          // Whole: every character of the field, no "…".
+          expect(line!.text.map((x) => x.text).join("")).toBe(f.text.replace(/\s+/g, " ").trim());
+          expect(line!.text.some((x) => x.colour === "need")).toBe(true);
+        }
+        // The figure and the case-studies export agree: every mark on these fields is in both.
+        const figure = exportFigure(t.db, id, "figure-html", new URLSearchParams({ task: "dialogue", item: itemKey })).body;
+        const cases = caseStudiesHtml(t.db, id);
+        for (const { f } of targets) {
+          const quote = f.text
+            .slice(Math.max(0, f.text.length - 6))
+            .replace(/&/g, "&amp;")
+            .replace(/</g, "&lt;")
+            .replace(/>/g, "&gt;");
+          expect(figure).toMatch(new RegExp(`<mark class="need"[^>]*>${quote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</mark>`));
+          expect(cases).toMatch(new RegExp(`<mark class="need"[^>]*>${quote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}</mark>`));
+        }
+      } finally {
+        for (const mid of marks) deleteMark(t.db, id, mid, { id: alice, role: "researcher" });
+      }
+    });
+
     it("defaults to the starred method and the reference over three turns (the highlighted one among them); all turns on request", () => {
       const m = figureModel(t.db, id, opts({}));
       expect(m.columnIds).toEqual(["vanilla", "vanilla-log"]);
@@ -294,5 +345,20 @@ describe("Figure 4 defaults and clipping (worked by hand)", () => {
     expect(out[0]).toEqual({ text: "…", colour: null });
     expect(out.find((x) => x.colour)).toEqual({ text: "key", colour: "need" });
     expect(out.at(-1)).toEqual({ text: "…", colour: null });
+  });
+});
+
+describe("the SVG legend (issue 44.1)", () => {
+  it("keeps each meaning's colour swatch at the start of its line", () => {
+    const [line] = wrap(
+      [
+        { text: LEGEND_SWATCH, colour: "need" },
+        { text: " Matches background / need", colour: null },
+      ],
+      400,
+      8,
+    );
+    expect(line[0].fill).not.toBeNull();
+    expect(line[0].text).toBe(LEGEND_SWATCH);
   });
 });

@@ -257,10 +257,16 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   const infoLine = (card: string, f: Field, label: string, chars: number) =>
     info.push({ label, text: clipSpans(spans(f.text, blockId.info(card, f.label)), chars) });
   const fieldsOf = (title: string) => view.cards.find((c) => c.title === title)?.fields ?? [];
-  if (has("profile")) for (const f of fieldsOf("Profile").slice(0, COMPACT.profile)) infoLine("Profile", f, f.label, COMPACT.chars);
-  if (has("personality"))
-    for (const f of fieldsOf("Personality").slice(0, COMPACT.personality))
-      infoLine("Personality", f, `Personality · ${f.label}`, COMPACT.chars);
+  // A field the researcher highlighted is always shown, whole (issue 44.1): the compact cut left out "Hobbies"
+  // and clipped Occupation, so the figure dropped marks the case-studies export kept.
+  const marked = (card: string, f: Field) => has("highlights") && marks.some((m) => m.block === blockId.info(card, f.label));
+  const compact = (card: string, keep: number, label: (f: Field) => string) =>
+    fieldsOf(card).forEach((f, i) => {
+      if (marked(card, f)) infoLine(card, f, label(f), Number.POSITIVE_INFINITY);
+      else if (i < keep) infoLine(card, f, label(f), COMPACT.chars);
+    });
+  if (has("profile")) compact("Profile", COMPACT.profile, (f) => f.label);
+  if (has("personality")) compact("Personality", COMPACT.personality, (f) => `Personality · ${f.label}`);
   const topic = view.cards.flatMap((c) => c.fields.map((f) => ({ card: c.title, f })));
   const pick = (label: string) => topic.find((x) => x.f.label === label);
   const situation = pick("Situation");

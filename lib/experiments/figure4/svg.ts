@@ -73,6 +73,12 @@ export function wrap(spans: Span[], width: number, size: number): Piece[][] {
 
 const plain = (text: string): Span[] => [{ text, colour: null }];
 
+/**
+ * The legend's colour swatch: blank glyphs that are not whitespace (U+2800), so the wrap keeps them at the
+ * start of a line; spaces were dropped there and the legend named a meaning with no colour (issue 44.1).
+ */
+export const LEGEND_SWATCH = "\u2800\u2800\u2800";
+
 /** A column of lines with backgrounds, drawn at (x, y) with the given width; returns its SVG and height. */
 class Block {
   private parts: string[] = [];
@@ -187,7 +193,7 @@ export function figureSvg(m: FigureModel): string {
   for (const c of used)
     foot.lines(
       [
-        { text: "      ", colour: c },
+        { text: LEGEND_SWATCH, colour: c },
         { text: ` ${MARK_MEANINGS[c]}`, colour: null },
       ],
       { size: 8 },

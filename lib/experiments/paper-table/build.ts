@@ -28,6 +28,10 @@ export function memPalTable2(input: TableInput): PaperTable | null {
     { kind: "run", label: "This run", rows: run },
     ...reportedAndDiff(runRows, table, (m) => table.rows.find((p) => p.method === m)),
   ];
+  // The difference names both n's: a mean over a handful of topics beside one over 826 is not a like-for-like gap.
+  const n = runTopicsText(input, ["requirement", "solution"]);
+  const diff = sections.find((s) => s.kind === "difference");
+  if (diff) diff.label = `Difference (this run, ${n ?? "n unknown"} − ${table.source}, ${table.topics} topics)`;
   return {
     id: "mem-pal-table2",
     title: "Mem-PAL Table 2: requirement restatement and solution proposal",
@@ -42,7 +46,8 @@ export function memPalTable2(input: TableInput): PaperTable | null {
       maxRuns > 1
         ? `†: p < 0.01 against ${refName} (two-sided paired t-test over the runs).`
         : `No significance mark: the paired t-test against ${refName} needs at least 2 runs.`,
-      `Reported rows: ${table.source} (${table.setup}).`,
+      `Reported rows: ${table.source} (${table.setup}), means over its ${table.topics} test topics; this run's: ${n ?? "an unknown number of topics"}${usersText(input.users)}.`,
+      ...smallRunNote(input.users, table.source),
       ...(namesModel(input.model, "DeepSeek-V3.1")
         ? [
             `This run's assistant is DeepSeek-V3.1, not Qwen-Max-0428: Mem-PAL Table 10 compares its G-Score and S-Score with the paper's DeepSeek-V3.1 rows.`,
@@ -50,6 +55,25 @@ export function memPalTable2(input: TableInput): PaperTable | null {
         : []),
     ],
   };
+}
+
+/** "12 topics" or "12 requirement / 10 solution topics" for the tasks the run did; null when unknown. */
+export function runTopicsText(input: TableInput, tasks: readonly string[]): string | null {
+  const got = tasks.filter((t) => input.topics?.[t] !== undefined).map((t) => [t, input.topics![t]] as const);
+  if (!got.length) return null;
+  const distinct = new Set(got.map(([, n]) => n));
+  if (distinct.size === 1) return `${got[0][1]} topic${got[0][1] === 1 ? "" : "s"}`;
+  return `${got.map(([t, n]) => `${n} ${t}`).join(" / ")} topics`;
+}
+
+const usersText = (users: number | null | undefined) =>
+  typeof users === "number" && users > 0 ? ` of ${users} user${users === 1 ? "" : "s"}` : "";
+
+/** A run over one user is a smoke run: say so beside the paper's rows, so it is not read as a reproduction. */
+export function smallRunNote(users: number | null | undefined, source: string): string[] {
+  return users === 1
+    ? [`One user: a smoke run of the protocol, not a reproduction of ${source} (which averages over every test user).`]
+    : [];
 }
 
 /** Mem-PAL Table 3: Win / Tie / Lose of the reference against each other method; null without pairwise judgments. */

@@ -10,7 +10,9 @@ import { experimentResults, type ExperimentResults } from "../results";
 import { mismatchText } from "../protocol-audit";
 import { roleModel, runRecordOf, type RunRecord } from "../run-record";
 import { deviationSettings } from "../presets";
+import { datasetUserKeys } from "@/lib/datasets/user-keys";
 import { buildPaperTables } from "./build";
+import { runOnlyTables } from "./run-only";
 import { paperTablesCsv } from "./csv";
 import { paperTablesLatex } from "./latex";
 import { paperTablesMarkdown } from "./markdown";
@@ -18,12 +20,13 @@ import { PAPER_TABLE_IDS, type PaperTable, type PaperTableId } from "./types";
 
 export const PAPER_TABLE_FORMATS = ["latex", "markdown", "csv"] as const;
 export type PaperTableFormat = (typeof PAPER_TABLE_FORMATS)[number];
-export type PaperTableOptions = { table?: string | null; paperModel?: string | null };
+/** `runOnly`: this run's rows alone, without the published rows and differences (issue 44.6). */
+export type PaperTableOptions = { table?: string | null; paperModel?: string | null; runOnly?: boolean };
 
 /** What the tables say about the run, from its record only (never today's settings): its assistant model and protocol. */
-export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[] };
+export type RunFacts = { model: string | null; embeddingModel?: string | null; notes: string[]; users?: number | null };
 
-export function runFacts(record: RunRecord): RunFacts {
+export function runFacts(record: RunRecord, users: number | null = null): RunFacts {
   const m = roleModel(record, "assistant");
   const notes: string[] = [];
   if (m.mixed) {
@@ -44,18 +47,19 @@ export function runFacts(record: RunRecord): RunFacts {
     );
   } else if (preset) {
     const dev = deviationSettings(record.deviations);
+    // A preset named "Reproduce ..." on one user is its protocol, not a reproduction (issue 44.4).
     notes.push(
-      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}.`,
+      `Protocol: the ${preset.label} preset${dev.length ? ` with ${dev.length} deviation${dev.length > 1 ? "s" : ""} (${dev.join(", ")})` : ", no deviation"}${audit ? "; every call as declared" : ""}${users === 1 ? ", on one user: the protocol, not a reproduction of the paper's results" : ""}.`,
     );
   }
   // What makes the numbers not the paper's beyond the config (a bare dialogue simulator: issue 40 item 14).
   for (const w of audit?.warnings ?? []) notes.push(`Warning: ${w}.`);
-  return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes };
+  return { model: m.model, embeddingModel: roleModel(record, "embedding").model, notes, users };
 }
 
 /** The tables from results already computed (the page has them) and the experiment's config. */
 export function paperTablesOf(
-  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin">,
+  res: Pick<ExperimentResults, "summary" | "pairwise" | "pairwiseTieMargin"> & Partial<Pick<ExperimentResults, "results">>,
   config: ExperimentConfig,
   run: RunFacts,
   opts: PaperTableOptions = {},
@@ -73,9 +77,23 @@ export function paperTablesOf(
     judges: config.hicupid.judges,
     paperModel: opts.paperModel ?? null,
     tieMargin: res.pairwiseTieMargin,
+    topics: topicsPerTask(res.results ?? []),
+    users: run.users ?? null,
   });
   for (const t of tables) t.notes.push(...run.notes);
   return opts.table ? tables.filter((t) => t.id === (opts.table as PaperTableId)) : tables;
+}
+
+/** Topics per run of each task: the most items any method answered in one replicate. */
+function topicsPerTask(results: ReadonlyArray<{ task: string; items: number }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of results) out[r.task] = Math.max(out[r.task] ?? 0, r.items);
+  return out;
+}
+
+/** The users an experiment covered: its list, or every user of its data set (one indexed count). */
+function usersOf(db: Db, config: ExperimentConfig, datasetId: number): number {
+  return config.users === "all" ? datasetUserKeys(db, datasetId, 0).total : config.users.length;
 }
 
 export function experimentPaperTables(
@@ -86,7 +104,8 @@ export function experimentPaperTables(
 ): { name: string; tables: PaperTable[] } {
   const e = getExperimentRow(db, id);
   const config = parseExperimentConfig(e.config);
-  const tables = paperTablesOf(res ?? experimentResults(db, id), config, runFacts(runRecordOf(db, id)), opts);
+  const record = runRecordOf(db, id);
+  const tables = paperTablesOf(res ?? experimentResults(db, id), config, runFacts(record, usersOf(db, config, record.dataset.id)), opts);
   return { name: e.name, tables };
 }
 
@@ -102,11 +121,12 @@ export function paperTableFile(
   opts: PaperTableOptions = {},
 ): { body: string; contentType: string; filename: string } {
   if (!isPaperTableFormat(format)) throw new InvalidInputError(`format: "${format}" is not one of ${PAPER_TABLE_FORMATS.join(", ")}`);
-  const { name, tables } = experimentPaperTables(db, id, opts);
+  const { name, tables: all } = experimentPaperTables(db, id, opts);
+  const tables = opts.runOnly ? runOnlyTables(all) : all;
   if (!tables.length)
     throw new InvalidInputError(`experiment ${id} has no paper table${opts.table ? ` ${opts.table}` : ""} (no results of its tasks yet)`);
   const source = `Experiment ${id} (${name.replace(/[\r\n]+/g, " ")})`;
-  const base = `experiment-${id}-${opts.table ?? "paper-tables"}`;
+  const base = `experiment-${id}-${opts.table ?? "paper-tables"}${opts.runOnly ? "-run-only" : ""}`;
   if (format === "latex")
     return { body: paperTablesLatex(tables, source), contentType: "application/x-tex; charset=utf-8", filename: `${base}.tex` };
   if (format === "markdown")

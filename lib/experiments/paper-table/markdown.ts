@@ -6,12 +6,15 @@ const HTML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 
 /**
  * Text of a cell, title or note: one line, no live HTML (a method or experiment named `<script>` is text,
- * issue 30.6), and Markdown's own marks taken literally.
+ * issue 30.6), and Markdown's own marks taken literally. Only a "<" that could open a tag and an "&" that
+ * could start an entity are escaped: "p < 0.01" stays as written, not "p &lt; 0.01" (issue 44.8).
  */
 const esc = (s: string) =>
   s
     .replace(/[\r\n]+/g, " ")
-    .replace(/[&<>]/g, (c) => HTML[c])
+    .replace(/&(?=#?\w+;)/g, "&amp;")
+    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
+    .replace(/>/g, "&gt;")
     .replace(/[\\|_*`[\]]/g, (c) => `\\${c}`);
 
 /** Text inside an HTML comment: `--` (and so `-->`) cannot end it early, nor a line break split it. */

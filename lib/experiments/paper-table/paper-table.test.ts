@@ -124,12 +124,17 @@ describe("paper tables of a known experiment", () => {
       );
       // The comment closes once, at its end; no tag anywhere but the table's own <u> marks.
       expect(md.match(/-->/g)).toHaveLength(1);
-      expect(md).not.toMatch(/<(?!u>|\/u>|!-- Experiment)/);
+      // ("<" before a space, as in "p < 0.01", opens no tag.)
+      expect(md).not.toMatch(/<(?!u>|\/u>|!-- Experiment| )/);
       const [t2] = experimentPaperTables(t.db, id).tables;
       const named = { ...t2, title: "<img src=x onerror=alert(1)>", sections: [{ ...t2.sections[0], label: "a\nb <b>" }] };
       const out = tableMarkdown(named);
       expect(out).toContain("### &lt;img src=x onerror=alert(1)&gt;");
       expect(out).toContain("| *a b &lt;b&gt;* |");
+      // A "<" that opens no tag is left as written (issue 44.8): the notes read "p < 0.01", not "p &lt; 0.01".
+      const notes = tableMarkdown({ ...t2, notes: ["†: p < 0.01 & more; a &amp; b"] });
+      expect(notes).toContain("†: p < 0.01 & more; a &amp;amp; b");
+      expect(notes).not.toContain("&lt; 0.01");
     } finally {
       t.db.$client.prepare("UPDATE experiments SET name = ? WHERE id = ?").run(before, id);
     }
@@ -233,5 +238,29 @@ describe("HiCUPID Table 3", () => {
     expect(t.notes.join(" ")).toContain("the run's model (my-model) is not one of the paper's");
     expect(paperModelFor("gpt-4o-mini-2024-07-18")).toEqual({ model: "GPT-4o-mini", matched: true });
     expect(paperModelFor("x", "mistral-7b")).toEqual({ model: "Mistral-7B", matched: true });
+  });
+});
+
+describe("LaTeX of this run only (issue 44.6)", () => {
+  let t: ReturnType<typeof tempDb>;
+  let id: number;
+  beforeAll(() => {
+    t = tempDb();
+    id = seedKnownExperiment(t.db.$client as never);
+  });
+  afterAll(() => t.cleanup());
+
+  it("has the run's rows and none of the published rows, differences or notes about them", () => {
+    const all = paperTableFile(t.db, id, "latex").body;
+    const mine = paperTableFile(t.db, id, "latex", { runOnly: true });
+    expect(mine.filename).toMatch(/-run-only\.tex$/);
+    expect(all).toContain("Reported in Mem-PAL, Table 2");
+    expect(mine.body).not.toMatch(/Reported in|Difference|Reported rows|For reference/);
+    expect(mine.body).toContain("This run");
+    // The run's rows are the same lines as in the full file.
+    const runLines = (s: string) => s.split("\n").filter((l) => l.startsWith("H2Memory &"))[0];
+    expect(runLines(mine.body)).toBe(runLines(all));
+    const csv = paperTableFile(t.db, id, "csv", { runOnly: true }).body.trim().split("\n");
+    expect(csv.slice(1).every((l) => /^[^,]+,This run/.test(l))).toBe(true);
   });
 });

@@ -22,6 +22,10 @@ export type TableInput = {
   judges?: readonly string[];
   /** HiCUPID: the paper's model to compare with; default the run's model when the paper has it, else Llama-3.1-8B. */
   paperModel?: string | null;
+  /** Topics per run of each task (the most any method answered in one run): the n beside a paper's. */
+  topics?: Readonly<Record<string, number>>;
+  /** Users the run covered; null when unknown. One user is a smoke run, not a reproduction (issue 44.4). */
+  users?: number | null;
   /** A tie margin applied to the W/T/L after the run (tie-margin calibration); null: as judged. */
   tieMargin?: { margin: number; source: string | null } | null;
 };

@@ -5,7 +5,8 @@
  */
 
 export type PublishedRow = { model?: string; method: string; values: number[] };
-export type PublishedTable = { source: string; setup: string; rows: PublishedRow[] };
+/** `topics`: the n the paper's rows are means over, when the table says it. */
+export type PublishedTable = { source: string; setup: string; rows: PublishedRow[]; topics?: number };
 
 /** Mem-PAL Table 2 (Qwen-Max-0428 assistant; G-Score by GPT-4o): method → B-1..B-4, G-Score | B-1..B-4, S-Score. */
 const MEM_PAL_TABLE2: PublishedRow[] = [
@@ -143,6 +144,8 @@ export const PUBLISHED = {
   memPalTable2: {
     source: "Mem-PAL, Table 2",
     setup: "Qwen-Max-0428 assistant, paraphrase-multilingual-mpnet-base-v2 retriever (k = 3), G-Score by GPT-4o",
+    /** The query topics of the paper's test set (the n its rows are means over; Table 3's W + T + L). */
+    topics: 826,
     rows: MEM_PAL_TABLE2,
   },
   memPalTable3: {

@@ -8,6 +8,7 @@ import { tempDb } from "@/test/db";
 import { KNOWN_EXPERIMENT_CONFIG, seedHitRateExperiment, seedKnownExperiment } from "@/test/known-experiment";
 import { experimentPaperTables, paperTableFile } from "./index";
 import { hicupidTableA2, memPalTable10 } from "./supplements";
+import { memPalTable2 } from "./build";
 import type { SummaryLike } from "./types";
 
 const memPalSummary = (method: string, g: number, s: number): SummaryLike[] => [
@@ -193,5 +194,36 @@ describe("Table A2 from a HiCUPID run's stored scores", () => {
     expect(csv).toContain(
       'hicupid-table-a2,"Difference (this run − HiCUPID, Table A2)",,bm25-k5,"BM25, utterance, k = 5",,,Total,21.25,,,',
     );
+  });
+});
+
+describe("Mem-PAL Table 2 beside the paper's n (issue 44.4)", () => {
+  it("the difference names this run's topics beside the paper's 826; one user is a smoke run, not a reproduction", () => {
+    const t = memPalTable2({ ...memPalInput("qwen-max"), topics: { requirement: 12, solution: 12 }, users: 1 })!;
+    const diff = t.sections.find((s) => s.kind === "difference")!;
+    expect(diff.label).toBe("Difference (this run, 12 topics − Mem-PAL, Table 2, 826 topics)");
+    const notes = t.notes.join(" ");
+    expect(notes).toContain("means over its 826 test topics; this run's: 12 topics of 1 user.");
+    expect(notes).toContain("One user: a smoke run of the protocol, not a reproduction of Mem-PAL, Table 2");
+    // Several users: no smoke-run note; different counts per task are both named.
+    const many = memPalTable2({ ...memPalInput("qwen-max"), topics: { requirement: 40, solution: 38 }, users: 5 })!;
+    expect(many.sections.find((s) => s.kind === "difference")!.label).toContain("40 requirement / 38 solution topics");
+    expect(many.notes.join(" ")).not.toContain("smoke run");
+  });
+});
+
+describe("ties in a column (issue 44.6)", () => {
+  it("every row tied for the best is bold, every row tied for the second underlined", () => {
+    const t = memPalTable10({
+      ...memPalInput("deepseek-ai/DeepSeek-V3.1"),
+      summary: [...memPalSummary("vanilla", 40, 20), ...memPalSummary("turn-rag", 40, 20), ...memPalSummary("h2memory", 30, 41)],
+    })!;
+    const ranks = t.sections[0].rows.map((r) => r.cells.map((c) => c.rank));
+    // G-Score: vanilla and turn-rag tie for the best; S-Score: they tie for the second.
+    expect(ranks).toEqual([
+      [1, 2],
+      [1, 2],
+      [2, 1],
+    ]);
   });
 });

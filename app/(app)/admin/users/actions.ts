@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { addUserForm, setDisabledForm, setRoleForm } from "@/lib/users/user-forms";
+import { addUserForm, resetPasswordForm, setDisabledForm, setRoleForm } from "@/lib/users/user-forms";
 
 export type ActionState = ActionResult<{ ok?: string; password?: string }>;
 
@@ -28,4 +28,8 @@ export async function setDisabledAction(_prev: ActionState, form: FormData): Pro
     revalidatePath("/admin/users");
     return r;
   });
+}
+
+export async function resetPasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin"], () => resetPasswordForm(getDb(), form));
 }

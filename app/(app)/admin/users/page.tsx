@@ -5,8 +5,8 @@ import { requireRole } from "@/lib/auth/session";
 import { listUsers } from "@/lib/users/users";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddUserForm } from "@/components/admin/AddUserForm";
-import { DisableForm, RoleForm } from "@/components/admin/UserRowForms";
-import { addUserAction, setDisabledAction, setRoleAction } from "./actions";
+import { DisableForm, ResetPasswordForm, RoleForm } from "@/components/admin/UserRowForms";
+import { addUserAction, resetPasswordAction, setDisabledAction, setRoleAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -55,9 +55,12 @@ export default async function UsersPage() {
                   <td className="px-3 py-2 text-slate-500">{when(u.lastLoginAt)}</td>
                   <td className="px-3 py-2 text-right">
                     {u.id === me.id ? (
-                      <span className="text-xs text-slate-400">you</span>
+                      <span className="text-xs text-slate-500">you</span>
                     ) : (
-                      <DisableForm user={u} action={setDisabledAction} />
+                      <div className="flex flex-col items-end gap-1">
+                        <DisableForm user={u} action={setDisabledAction} />
+                        <ResetPasswordForm user={u} action={resetPasswordAction} />
+                      </div>
                     )}
                   </td>
                 </tr>

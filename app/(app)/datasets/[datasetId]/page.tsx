@@ -43,7 +43,7 @@ export default async function DatasetPage({
             {kind.label}
             {ds.language ? ` · ${ds.language}` : ""} · imported {fmtMinute(ds.createdAt)}
             {ds.source ? (
-              <span className="block max-w-3xl truncate text-xs text-slate-400" title={ds.source}>
+              <span className="block max-w-3xl truncate text-xs text-slate-500" title={ds.source}>
                 from {ds.source}
               </span>
             ) : null}

@@ -19,8 +19,8 @@ import { getTask } from "@/lib/tasks/registry";
 import { ItemsTable } from "@/components/experiments/ItemsTable";
 import { parseExperimentConfig } from "@/lib/experiments/config";
 import { PRESETS } from "@/lib/experiments/presets";
-import { modelsInWords, presetChanges } from "@/lib/experiments/preset-changes";
-import { methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
+import { inWords, modelsInWords, presetChanges } from "@/lib/experiments/preset-changes";
+import { keyDisplayName, methodDisplayName, methodNames } from "@/lib/experiments/method-choices";
 import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
@@ -47,7 +47,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
   const names = methodNames(parsed.methods);
   const imported = importOf(db, id);
   const day = (t: number) => new Date(t).toISOString().slice(0, 16).replace("T", " ");
-  const nameOf = (key: string) => names[key] ?? methodDisplayName({ name: key });
+  const nameOf = (key: string) => keyDisplayName(key, names);
   // Rows in the experiment's order, as the paper lists its methods (not A-Z).
   const order = Object.keys(names);
   const byConfigOrder = (a: string, b: string) =>
@@ -70,7 +70,15 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
             <BundleDownload id={id} initial={exportTaskOf(id, false)} />
-            {exportLink("card-html", "Run card")}
+            {/* Opens as a page (inline), in a tab of its own. */}
+            <a
+              className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
+              href={`/api/experiments/${id}/export?format=card-html&inline=1`}
+              target="_blank"
+              rel="noopener"
+            >
+              Run card
+            </a>
             <Link className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50" href={`/experiments/${id}/case-studies`}>
               Case studies
             </Link>
@@ -136,12 +144,12 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
                 tables={paper.tables}
                 pairs={res.pairwise}
                 tieMargin={res.pairwiseTieMargin}
-                download={(format, label, table) => (
+                download={(format, label, table, runOnly) => (
                   <a
-                    key={format}
+                    key={`${format}${runOnly ? "-run" : ""}`}
                     className="rounded border border-slate-300 px-2 py-0.5 hover:bg-slate-50"
-                    href={`/api/experiments/${id}/paper-table?format=${format}${table ? `&table=${table}` : ""}`}
-                    data-testid={`download-${format}${table ? `-${table}` : ""}`}
+                    href={`/api/experiments/${id}/paper-table?format=${format}${table ? `&table=${table}` : ""}${runOnly ? "&rows=run" : ""}`}
+                    data-testid={`download-${format}${table ? `-${table}` : ""}${runOnly ? "-run-only" : ""}`}
                   >
                     {label}
                   </a>

@@ -122,7 +122,7 @@ export default async function CaseStudiesPage({
                     {caseTitle(c)}
                   </Link>
                 </h2>
-                <span className="shrink-0 font-mono text-xs text-slate-400">
+                <span className="shrink-0 font-mono text-xs text-slate-500">
                   {c.task} · {c.itemKey}
                 </span>
                 <span className="text-xs text-slate-500">{c.methods.map((m) => methodDisplayName({ name: m })).join(", ")}</span>
@@ -142,7 +142,7 @@ export default async function CaseStudiesPage({
               {c.stars.map((s) =>
                 s.note ? (
                   <p key={s.jobId} className="mb-1 text-sm" data-testid="case-note">
-                    {s.note} <span className="text-xs text-slate-400">({methodDisplayName({ name: s.method })})</span>
+                    {s.note} <span className="text-xs text-slate-500">({methodDisplayName({ name: s.method })})</span>
                   </p>
                 ) : null,
               )}
@@ -174,7 +174,7 @@ export default async function CaseStudiesPage({
                   ))}
                 </ul>
               ) : (
-                <p className="text-xs text-slate-400">No highlighted passage yet: open the item and select text to mark it.</p>
+                <p className="text-xs text-slate-500">No highlighted passage yet: open the item and select text to mark it.</p>
               )}
             </article>
           );

@@ -76,6 +76,7 @@ export default async function ComparePage({
                 experimentId={experimentId}
                 jobId={star.id}
                 initial={{ starred: star.starred, note: star.starNote, tags: star.starTags ?? [] }}
+                method={first ? (view.methodNames[first.method] ?? first.method) : undefined}
               />
             ) : null}
           </div>

@@ -6,6 +6,9 @@ import { deleteJudgeRun, estimateLlmJudge, judgeConfigChoices, llmJudgeRuns, sta
 import { judgeRequest, serverJudgeClient } from "@/lib/annotation/llm-judge/request";
 import { startBatchJudge } from "@/lib/annotation/llm-judge/batch-run";
 import { readJsonBody } from "@/lib/http/request";
+import { cancelLlmJudge, resumeLlmJudge } from "@/lib/annotation/llm-judge/control";
+import { InvalidInputError } from "@/lib/errors";
+import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 
@@ -32,6 +35,20 @@ export const POST = withRole<Ctx>(["admin", "researcher"], async (req, { params,
     ? await startBatchJudge(db, serverJudgeClient(db), id, opts, user.id)
     : startLlmJudge(db, serverJudgeClient(db), id, opts, user.id);
   return NextResponse.json({ estimate, ...started }, { status: 202 });
+});
+
+const controlBody = z.object({ run: z.number().int().positive(), action: z.enum(["resume", "cancel"]) }).strict();
+
+/** PATCH {run, action: "resume" | "cancel"} → resumes a paused run with its recorded settings, or stops it (issue 44.3). */
+export const PATCH = withRole<Ctx>(["admin", "researcher"], async (req, { params }) => {
+  const db = getDb();
+  const id = Number((await params).campaignId);
+  getCampaign(db, id);
+  const parsed = controlBody.safeParse(await readJsonBody(req, 1024));
+  if (!parsed.success) throw new InvalidInputError(`${parsed.error.issues[0].path.join(".") || "body"}: ${parsed.error.issues[0].message}`);
+  const { run, action } = parsed.data;
+  const out = action === "resume" ? resumeLlmJudge(db, serverJudgeClient(db), id, run) : cancelLlmJudge(db, id, run);
+  return NextResponse.json(out, { status: action === "resume" ? 202 : 200 });
 });
 
 /** DELETE ?run=<id> → removes that judge run (LLM or imported) with its verdicts; its calls stay in the ledger. */
