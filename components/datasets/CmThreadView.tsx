@@ -35,9 +35,9 @@ export function CmThreadView({ t, href }: { t: CmThreadPage; href: (page: number
                 {q.question}
               </p>
               <p className="text-slate-600">
-                <span className="text-xs uppercase tracking-wide text-slate-400">Reference </span>
+                <span className="text-xs uppercase tracking-wide text-slate-500">Reference </span>
                 {q.category === 5 ? `not answerable (adversarial answer: ${q.adversarialAnswer ?? "?"})` : q.answer}
-                {q.questionDate ? <span className="ml-2 text-xs text-slate-400">asked {q.questionDate}</span> : null}
+                {q.questionDate ? <span className="ml-2 text-xs text-slate-500">asked {q.questionDate}</span> : null}
               </p>
               {q.evidence.length ? (
                 <p className="text-xs text-slate-500">
@@ -106,7 +106,7 @@ export function CmThreadView({ t, href }: { t: CmThreadPage; href: (page: number
         ))}
         <Pager page={t.page} pageSize={t.pageSize} total={t.sessionCount} href={href} />
       </section>
-      <p className="text-xs text-slate-400">
+      <p className="text-xs text-slate-500">
         <Link href="#qa-title">Back to the questions</Link>
       </p>
     </div>

@@ -54,7 +54,7 @@ export function ParticipantsSection({ campaignId, link, perItem, settings: s, ro
             </thead>
             <tbody>
               {rows.map((r) => (
-                <tr key={r.participantId} className={`border-t border-slate-100 ${r.excluded ? "text-slate-400" : ""}`}>
+                <tr key={r.participantId} className={`border-t border-slate-100 ${r.excluded ? "text-slate-500" : ""}`}>
                   <td className="p-1.5 font-mono text-xs">{r.code}</td>
                   <td className="p-1.5 font-mono text-xs">{r.prolificPid}</td>
                   <td className="p-1.5">{r.status}</td>
