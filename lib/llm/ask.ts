@@ -154,7 +154,8 @@ async function settleRound<T>(
     cacheHit: false,
     attempt,
     status,
-    error: checked.error,
+    // A cut-off reply kept as returned that then fails its check is still counted as cut off (ledger sums, caps).
+    error: reply.cutOff && !reask ? `${reply.cutOff}, kept as returned: ${checked.error}` : checked.error,
     rawReply: rawReply ?? reply.answer,
     latencyMs,
     ...usage,
