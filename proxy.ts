@@ -36,12 +36,13 @@ function isApiPath(pathname: string): boolean {
 }
 
 /**
- * Not for static files, and not for the upload routes (data-set import, new campaign, judge verdicts):
+ * Not for static files, and not for the upload routes (data-set import, new campaign, judge verdicts, bundle import):
  * when proxy runs, Next buffers the request body in memory (and cuts it at 10 MB) so that proxy could
  * read it; uploads of hundreds of MB must stream straight to the handler instead. Those paths have no
  * escapes to check (the campaign id is digits only) and their handlers check the origin themselves
  * (withRole). A new upload route must be added here, and tested above 10 MB.
  */
 export const config = {
-  matcher: "/((?!_next/static|_next/image|favicon.ico|api/datasets/import$|api/campaigns$|api/campaigns/[0-9]+/judges$).*)",
+  matcher:
+    "/((?!_next/static|_next/image|favicon.ico|api/datasets/import$|api/campaigns$|api/campaigns/[0-9]+/judges$|api/experiments/bundle$).*)",
 };
