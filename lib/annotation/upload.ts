@@ -3,6 +3,20 @@ import { InvalidInputError } from "@/lib/errors";
 import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import type { CampaignKindDef, ParsedItem } from "./kinds";
 
+/** One JSONL line as an object (depth-bounded before parsing); errors name `where` (file:line). */
+export function jsonObjectLine(line: string, where: string): Record<string, unknown> {
+  const deep = jsonTextTooDeep(line);
+  if (deep) throw new InvalidInputError(tooDeepMessage(where, deep));
+  let obj: unknown;
+  try {
+    obj = JSON.parse(line);
+  } catch {
+    throw new InvalidInputError(`${where}: not valid JSON`);
+  }
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new InvalidInputError(`${where}: expected a JSON object`);
+  return obj as Record<string, unknown>;
+}
+
 export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: string): ParsedItem[] {
   if (!def.parseUpload) throw new InvalidInputError(`${fileName}: ${def.kind} campaigns take no uploaded items`);
   const items: ParsedItem[] = [];
@@ -11,16 +25,7 @@ export function parseItemsJsonl(def: CampaignKindDef, text: string, fileName: st
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
     const where = `${fileName}:${i + 1}`;
-    const deep = jsonTextTooDeep(line);
-    if (deep) throw new InvalidInputError(tooDeepMessage(where, deep));
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      throw new InvalidInputError(`${where}: not valid JSON`);
-    }
-    if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new InvalidInputError(`${where}: expected a JSON object`);
-    const item = def.parseUpload!(obj as Record<string, unknown>, where);
+    const item = def.parseUpload!(jsonObjectLine(line, where), where);
     if (seen.has(item.externalId))
       throw new InvalidInputError(`${where}: id "${item.externalId}" repeats line ${seen.get(item.externalId)}`);
     seen.set(item.externalId, i + 1);

@@ -8,15 +8,19 @@ export class PayloadTooLargeError extends AppError {
 }
 
 /**
- * Reads a request body as text, at most `maxBytes`: a larger declared Content-Length is refused
- * before reading, and a chunked body is cut off as soon as it passes the limit, so an endpoint that
- * only needs a few fields never holds megabytes in memory.
+ * Reads a request body (or a reply's) as text, at most `maxBytes`: a larger declared Content-Length is refused
+ * before reading, and a chunked body is cut off as soon as it passes the limit, so an endpoint that only needs
+ * a few fields never holds megabytes in memory. `tooLarge` makes the error (default: 413 for a request).
  */
-export async function readCappedText(req: Request, maxBytes: number): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new PayloadTooLargeError(`the request body is limited to ${maxBytes} bytes`);
-  if (!req.body) return "";
-  const reader = req.body.getReader();
+export async function readCappedText(
+  msg: Request | Response,
+  maxBytes: number,
+  tooLarge: (why: string) => Error = () => new PayloadTooLargeError(`the request body is limited to ${maxBytes} bytes`),
+): Promise<string> {
+  const declared = Number(msg.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(`${declared} bytes declared`);
+  if (!msg.body) return "";
+  const reader = msg.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -25,7 +29,7 @@ export async function readCappedText(req: Request, maxBytes: number): Promise<st
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new PayloadTooLargeError(`the request body is limited to ${maxBytes} bytes`);
+      throw tooLarge(`more than ${maxBytes} bytes sent`);
     }
     chunks.push(value);
   }

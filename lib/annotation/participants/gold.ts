@@ -5,9 +5,8 @@
  * checked before anything is stored.
  */
 import { InvalidInputError } from "@/lib/errors";
-import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 import type { CampaignKindDef, ParsedItem } from "../kinds";
-import { parseItemsJsonl } from "../upload";
+import { jsonObjectLine, parseItemsJsonl } from "../upload";
 
 export const MAX_GOLD_BYTES = 5 * 1024 * 1024;
 
@@ -17,16 +16,7 @@ export function parseGoldJsonl(def: CampaignKindDef, text: string, fileName: str
   const stripped = text.split(/\r?\n/).map((line, i) => {
     if (line.trim() === "") return line;
     const where = `${fileName}:${i + 1}`;
-    const deep = jsonTextTooDeep(line);
-    if (deep) throw new InvalidInputError(tooDeepMessage(where, deep));
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      throw new InvalidInputError(`${where}: not valid JSON`);
-    }
-    if (typeof obj !== "object" || obj === null || Array.isArray(obj)) throw new InvalidInputError(`${where}: expected a JSON object`);
-    const { gold, ...rest } = obj as Record<string, unknown>;
+    const { gold, ...rest } = jsonObjectLine(line, where);
     if (typeof gold !== "object" || gold === null || Array.isArray(gold))
       throw new InvalidInputError(`${where}: "gold": expected an object of dimension → expected value`);
     const out: Record<string, string> = {};

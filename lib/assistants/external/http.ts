@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import { envValue } from "@/lib/config";
 import { withRetries, type RetryOptions } from "@/lib/llm/retry";
+import { readCappedText } from "@/lib/http/body";
 import type { ExternalMethod } from "./store";
 
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -37,25 +38,13 @@ export function defaultPolicy(): RetryOptions {
 /** A short, one-line excerpt of what a service said. */
 const excerpt = (s: string) => s.replace(/\s+/g, " ").trim().slice(0, 500);
 
-async function readBounded(res: Response): Promise<string> {
-  const len = Number(res.headers.get("content-length") ?? 0);
-  if (len > MAX_REPLY_BYTES) throw new ExternalMethodError(`the reply is ${len} bytes (at most ${MAX_REPLY_BYTES})`, false);
-  const reader = res.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_REPLY_BYTES) {
-      await reader.cancel();
-      throw new ExternalMethodError(`the reply exceeds ${MAX_REPLY_BYTES} bytes`, false);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
+/** The reply's text, at most MAX_REPLY_BYTES (a larger one is the service's failure, not retried). */
+const readBounded = (res: Response) =>
+  readCappedText(
+    res,
+    MAX_REPLY_BYTES,
+    (why) => new ExternalMethodError(`the reply is too large: ${why} (at most ${MAX_REPLY_BYTES})`, false),
+  );
 
 /** One try: the parsed, validated reply, or an ExternalMethodError saying what was wrong. */
 async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
