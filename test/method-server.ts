@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type MethodMode = "ok" | "invent" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice";
+export type MethodMode = "ok" | "invent" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice" | "huge";
 export type MethodRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
 
 type Llm = { baseUrl: string; apiKey: string; models: { assistant: string; embedding: string } };
@@ -57,6 +57,14 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
         if (mode === "hang") return; // never answers
         if (mode === "500") return send(500, { error: "the index is corrupt (test)" });
         if (mode === "badjson") return send(200, "{not json");
+        if (mode === "huge") {
+          // 9 MiB in chunks, no Content-Length: the reader must stop at its limit while reading.
+          res.writeHead(200, { "content-type": "application/json" });
+          const chunk = "x".repeat(1024 * 1024);
+          res.write('{"output": {"answer": "');
+          for (let i = 0; i < 9 && !res.destroyed; i++) res.write(chunk);
+          return res.end('"}}');
+        }
         const llm = body!.llm as Llm;
         if (path === "/sessions") {
           const s = body!.session as { seq: number; logs: Array<{ content: string }>; dialogue?: Array<{ user: string }> };

@@ -209,6 +209,18 @@ describe("external methods: the protocol over HTTP", () => {
   });
 });
 
+describe("external methods: a reply too large", () => {
+  it("is cut off at 8 MB while it arrives and fails the answer without a retry", async () => {
+    const db = await m.palsetDb();
+    register(db);
+    await build(db);
+    svc.setMode("huge");
+    const before = svc.requests.length;
+    await expect(answer(db, INPUTS[0], 1)).rejects.toThrow(/the reply is too large: more than \d+ bytes sent/);
+    expect(svc.requests.length - before).toBe(1);
+  });
+});
+
 describe("external methods: timeouts", () => {
   it("retries a request that timed out once, as the model client does, however many retries are allowed", async () => {
     vi.stubEnv("PAL_LLM_RETRIES", "4");
