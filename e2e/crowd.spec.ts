@@ -79,7 +79,8 @@ async function labelOne(page: Page, key: string, doneBefore: number) {
   await page.keyboard.press("Enter");
   // Stored: the next item is served into the queue (no page load), or the finish page opens.
   const next = page.getByTestId("progress").filter({ hasText: new RegExp(`^${doneBefore + 1} / ${doneBefore + 2} done`) });
-  await expect(next.or(page.getByTestId("finish"))).toBeVisible();
+  // The finish page is a navigation and a render: on a loaded machine (the suite's two workers) it took over 10 s once.
+  await expect(next.or(page.getByTestId("finish"))).toBeVisible({ timeout: 30_000 });
 }
 
 const shots = (name: string) => test.info().outputPath(name);
