@@ -283,6 +283,18 @@ describe("llama-server in the loop", () => {
       [],
     );
     expect(sent.every((x) => x.noBudget === 0)).toBe(true);
+    // And the public code's budgets (issue 40.12): answers 200 tokens, the judge 512, each request as sent (a model
+    // seen thinking gets its reasoning allowance on top: lib/llm/reasoning.ts, so at least these).
+    const budgets = d.db.$client
+      .prepare(
+        `SELECT role, min(max_tokens) AS least, max(max_tokens) AS most FROM llm_calls
+          WHERE endpoint = ? AND cache_hit = 0 AND role IN ('assistant', 'judge') GROUP BY role`,
+      )
+      .all(chat.baseURL) as Array<{ role: string; least: number; most: number }>;
+    console.log(`[real-server] HiCUPID preset, output budgets sent: ${JSON.stringify(budgets)}`);
+    expect(budgets.find((b) => b.role === "assistant")?.least).toBe(200);
+    const judge = budgets.find((b) => b.role === "judge");
+    if (judge) expect(judge.least).toBe(512);
   });
 
   it("judges a campaign with the LLM judge (pairwise dialogues, JSON replies)", async () => {
