@@ -7,19 +7,16 @@
  * ratios, items over-served (labels beyond k or one item twice to a person: must be 0) and the server's
  * CPU per submission.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDb } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { createCampaign } from "@/lib/annotation/campaigns";
-import { freePort, waitForHttp } from "../test/local-server";
-import { ensureBuild } from "./app-build";
+import { startApp, type App } from "../test/reliability/app";
 import { envNumber } from "@/lib/config";
 import { Jar, pct } from "./http-session";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const N = envNumber("PAL_CROWD_PARTICIPANTS", 300);
 const EACH = envNumber("PAL_CROWD_ITEMS", 5);
 const K = 3;
@@ -110,7 +107,7 @@ async function work(base: string, token: string, jar: Jar, pid: string, t: Times
 export default async function bench() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-crowd-"));
   const dbPath = path.join(dir, "bench.db");
-  let server: ChildProcess | null = null;
+  let app: App | null = null;
   try {
     const db = openDb(dbPath);
     const researcher = (await createUser(db, { email: "bench-r@pal.local", role: "researcher", password: "bench-password-1" })).id;
@@ -140,32 +137,16 @@ export default async function bench() {
     const token = c.link!.split("/").pop()!;
     console.log(`campaign: ${c.items} items × k=${K}; ${N} participants × ${EACH} items at one per ${PACE_MS / 1000} s`);
 
-    ensureBuild(ROOT);
-    const port = await freePort();
-    const base = `http://localhost:${port}`;
-    let out = "";
-    server = spawn("npx", ["next", "start", "-p", String(port)], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PAL_DB: dbPath,
-        NEXTAUTH_SECRET: "bench-secret-not-for-production",
-        NEXTAUTH_URL: base,
-        NODE_ENV: "production",
-      },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    server.stdout!.on("data", (d) => (out += d));
-    server.stderr!.on("data", (d) => (out += d));
-    await waitForHttp(`${base}/login`, server, () => out);
+    // The app as the reliability checks start it: built if stale, `next start` as its own process group.
+    app = await startApp(dbPath);
+    const base = app.base;
 
     // One participant alone: the baseline (the first requests also warm the server up).
     const alone: Times = { page: [], next: [], submit: [], failures: 0 };
     await work(base, token, await join(base, token, "ALONE0"), "ALONE0", alone);
 
     const crowd: Times = { page: [], next: [], submit: [], failures: 0 };
-    const cpu0 = groupCpuSeconds(server.pid!);
+    const cpu0 = groupCpuSeconds(app.pid);
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: N }, async (_, i) => {
@@ -175,7 +156,7 @@ export default async function bench() {
       }),
     );
     const wall = (performance.now() - t0) / 1000;
-    const cpu = groupCpuSeconds(server.pid!) - cpu0;
+    const cpu = groupCpuSeconds(app.pid) - cpu0;
 
     const check = openDb(dbPath);
     const over = (
@@ -206,13 +187,7 @@ export default async function bench() {
     console.log(`server CPU per submission (page + submit): ${((cpu / Math.max(1, crowd.submit.length)) * 1000).toFixed(1)} ms`);
     if (over || twice) throw new Error("items were over-served");
   } finally {
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        /* gone */
-      }
-    }
+    await app?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
