@@ -109,7 +109,11 @@ export function registerBundle(program: Command): void {
       else
         console.log(
           `imported as experiment ${r.experimentId} in ${(r.ms / 1000).toFixed(1)} s (${r.rows.jobs ?? 0} jobs, ${r.rows.llm_calls ?? 0} ledger rows${
-            r.datasetFromBundle ? "; its data set's rows came with the bundle" : ""
+            !r.datasetFromBundle
+              ? ""
+              : r.datasetReused
+                ? `; its data set's rows are those an earlier bundle brought, "${r.datasetName}" (identical, not copied again)`
+                : `; its data set's rows came with the bundle as "${r.datasetName}"`
           })`,
         );
     });

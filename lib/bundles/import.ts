@@ -19,7 +19,7 @@
  */
 import path from "node:path";
 import type Database from "better-sqlite3";
-import type { Db } from "@/db/client";
+import { openSqlite, type Db } from "@/db/client";
 import { InvalidInputError } from "@/lib/errors";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { sha256 } from "@/lib/llm/hash";
@@ -52,6 +52,9 @@ export type ImportResult = {
   alreadyImported: boolean;
   datasetId: number;
   datasetFromBundle: boolean;
+  /** The data set's name here; whether its rows were those an earlier bundle brought (nothing copied). */
+  datasetName?: string;
+  datasetReused?: boolean;
   ms: number;
   rows: Record<string, number>;
 };
@@ -76,6 +79,48 @@ export function findDataset(db: Db, meta: Pick<CheckedBundle, "datasetHash" | "d
     .all(meta.datasetKind, meta.datasetName) as Array<{ id: number }>;
   for (const c of candidates) if (datasetHash(db, c.id, meta.datasetKind) === meta.datasetHash) return c.id;
   return null;
+}
+
+/**
+ * The sha256 of the data set's rows a bundle carries (those its run read), as datasetHash computes it over
+ * a data set here (ids left out): the same rows brought by two bundles hash alike.
+ */
+function carriedHash(file: string, meta: Pick<CheckedBundle, "datasetId" | "datasetKind">): string {
+  const b = openSqlite(file, { readonly: true, fileMustExist: true });
+  try {
+    return datasetHash({ $client: b } as unknown as Db, meta.datasetId, meta.datasetKind);
+  } finally {
+    b.close();
+  }
+}
+
+/**
+ * A data set an earlier bundle brought here whose rows are exactly `hash` (carriedHash): a second run of a
+ * colleague's on the same users reads the rows already here rather than a copy of them.
+ */
+function broughtDataset(db: Db, kind: string, hash: string): number | null {
+  const candidates = db.$client
+    .prepare(
+      `SELECT id FROM datasets WHERE kind = ? AND (source LIKE 'bundle %' OR id IN
+         (SELECT x.dataset_id FROM experiments x JOIN experiment_imports i ON i.experiment_id = x.id WHERE i.dataset_from_bundle = 1))
+       ORDER BY id`,
+    )
+    .pluck()
+    .all(kind) as number[];
+  for (const id of candidates) if (datasetHash(db, id, kind) === hash) return id;
+  return null;
+}
+
+/**
+ * The name of a data set a bundle brings: `<name> (bundle <run uid>)`; when that is taken (the same run
+ * exported again with other rows, e.g. more users), `<name> (bundle <run uid>, other rows <rows' hash>)`.
+ */
+function broughtName(conn: Database.Database, meta: Pick<CheckedBundle, "datasetName" | "runUid">, hash: string): string {
+  const taken = conn.prepare("SELECT 1 FROM datasets WHERE name = ?");
+  const base = `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)})`;
+  const other = `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)}, other rows ${hash.slice(0, 8)})`;
+  for (const name of [base, other]) if (!taken.get(name)) return name;
+  for (let n = 2; ; n++) if (!taken.get(`${other} ${n}`)) return `${other} ${n}`;
 }
 
 /** An import of the same content (./content-digest.ts), if any. */
@@ -178,6 +223,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
   // The bundle is data (checkBundle refused any view, trigger or column of the sender's): file names and
   // every value read from it are bound parameters, never SQL text, and no function of its schema runs.
   let raced: number | null = null;
+  let reused = false;
+  let datasetName: string | null = null;
   const trusted = conn.pragma("trusted_schema", { simple: true });
   conn.pragma("trusted_schema = OFF");
   conn.prepare("ATTACH DATABASE ? AS b").run(file);
@@ -205,10 +252,20 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
         const offset = (t: string) => off[t];
         const newE = e + off.experiments;
 
-        // The data set: this database's, or a new one (the bundle's rows, or those of the database verify reads).
+        // The data set: this database's, the same rows an earlier bundle brought, or a new one (the bundle's
+        // rows, or those of the database verify reads).
+        const carried = datasetId === null && !local ? carriedHash(file, meta) : null;
+        if (carried !== null && !o.replay) {
+          datasetId = broughtDataset(db, meta.datasetKind, carried);
+          if (datasetId !== null) {
+            reused = true;
+            datasetName = conn.prepare("SELECT name FROM datasets WHERE id = ?").pluck().get(datasetId) as string;
+          }
+        }
         if (datasetId === null) {
           datasetId = off.datasets + 1;
-          const name = `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)})`;
+          datasetName = carried === null ? `${meta.datasetName} (bundle ${meta.runUid.slice(0, 8)})` : broughtName(conn, meta, carried);
+          const name = datasetName;
           run("b", {
             table: "datasets",
             where: "s.id = @bundleDataset",
@@ -452,5 +509,13 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
     return { experimentId: raced, alreadyImported: true, datasetId: -1, datasetFromBundle: false, ms: Date.now() - started, rows: {} };
   const experimentId = rows.experimentId;
   delete rows.experimentId;
-  return { experimentId, alreadyImported: false, datasetId: datasetId!, datasetFromBundle: fromBundle, ms: Date.now() - started, rows };
+  return {
+    experimentId,
+    alreadyImported: false,
+    datasetId: datasetId!,
+    datasetFromBundle: fromBundle,
+    ...(datasetName !== null ? { datasetName, datasetReused: reused } : {}),
+    ms: Date.now() - started,
+    rows,
+  };
 }
