@@ -31,6 +31,10 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
     sample: "/api/experiments/999999/bundle",
     methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"] },
   },
+  "experiments/[experimentId]/verify": {
+    sample: "/api/experiments/999999/verify",
+    methods: { GET: ["admin", "researcher"], POST: ["admin", "researcher"], DELETE: ["admin", "researcher"] },
+  },
   "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/paper-table": { sample: "/api/experiments/999999/paper-table", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/jobs/[jobId]": {

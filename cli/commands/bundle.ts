@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { exportBundleTo, withPlainBundle } from "@/lib/bundles/gzip";
 import { importBundle } from "@/lib/bundles/import";
 import { verifyBundle, type VerifyReport } from "@/lib/bundles/verify";
+import { recordVerification, verifyExperiment } from "@/lib/bundles/verifications";
 import { runCardOfBundle, runCardOfExperiment } from "@/lib/bundles/run-card";
 import { updateTask } from "@/lib/bundles/tasks";
 import { AppError } from "@/lib/errors";
@@ -121,14 +122,27 @@ export function registerBundle(program: Command): void {
   bundle
     .command("verify")
     .description("re-run every job of a bundle with the network closed, answering from its replies, and compare the results")
-    .argument("<file>", "a file written by `pal bundle export`")
+    .argument("<source>", "a file written by `pal bundle export`, or an experiment id of PAL_DB (an imported run: the result is kept as its badge)")
     .option("--concurrency <n>", "jobs at once", "8")
     .option("--json", "machine-readable output")
-    .action(async (file: string, o: { concurrency: string; json?: boolean }) => {
+    .addOption(statusOption())
+    .addOption(new Option("--verified-by <user>", "the user verifying (the web app)").hideHelp())
+    .action(async (source: string, o: { concurrency: string; json?: boolean; status?: string; verifiedBy?: string }) => {
       if (!/^\d+$/.test(o.concurrency) || Number(o.concurrency) < 1)
         throw new CliError(`--concurrency: "${o.concurrency}" is not a positive whole number`);
-      const r = await withPlainBundle(file, (plain) => verifyBundle(plain, { dataFrom: getDb(), concurrency: Number(o.concurrency) }));
-      r.file = file;
+      const concurrency = Number(o.concurrency);
+      const r = await withStatus(o.status, async (onStep) => {
+        if (!/^\d+$/.test(source))
+          return withPlainBundle(source, (plain) => verifyBundle(plain, { dataFrom: getDb(), concurrency, onStep }));
+        // A run of this database: replayed from the replies it holds, the outcome kept on it.
+        const id = idArg(source);
+        const rep = await verifyExperiment(getDb(), id, { concurrency, onStep });
+        const by = o.verifiedBy && /^\d+$/.test(o.verifiedBy) ? Number(o.verifiedBy) : null;
+        recordVerification(getDb(), id, rep, by);
+        return rep;
+      });
+      r.file = /^\d+$/.test(source) ? "the replies this database holds" : source;
+      if (o.status) updateTask(o.status, { state: "ready", step: "done", done: r.jobs, total: r.jobs });
       if (o.json) console.log(JSON.stringify(r));
       else printReport(r);
       if (!r.ok) process.exitCode = 3;

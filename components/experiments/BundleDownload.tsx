@@ -20,51 +20,71 @@ const age = (t: number) => {
 };
 
 /**
- * The experiment page's bundle: built in the background (POST /api/experiments/ID/bundle), its progress
- * polled, then downloaded as the file the build wrote. A failed build says why and can be started again.
+ * The experiment page's bundle: built in the background (POST /api/experiments/ID/bundle, `?data=1` with the
+ * data set's rows the run read: "include data", as `pal bundle export --with-data`), its progress polled,
+ * then downloaded as the file the build wrote. A failed build says why and can be started again. The two
+ * builds (with and without data) are separate files, each with its own status.
  */
-export function BundleDownload({ id, initial }: { id: number; initial: BundleTaskView | null }) {
-  const [task, setTask] = useState<BundleTaskView | null>(initial);
+export function BundleDownload({ id, initial }: { id: number; initial: { plain: BundleTaskView | null; withData: BundleTaskView | null } }) {
+  const [withData, setWithData] = useState(false);
+  const [tasks, setTasks] = useState(initial);
   const [error, setError] = useState<string | null>(null);
+  const task = withData ? tasks.withData : tasks.plain;
   const running = task?.state === "running";
+  const q = withData ? "?data=1" : "";
 
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(async () => {
-      const res = await fetch(`/api/experiments/${id}/bundle`).catch(() => null);
+      const res = await fetch(`/api/experiments/${id}/bundle${q}`).catch(() => null);
       const body = (await res?.json().catch(() => null)) as { task?: BundleTaskView | null } | null;
-      if (body && "task" in body) setTask(body.task ?? null);
+      if (body && "task" in body) setTasks((t) => ({ ...t, [withData ? "withData" : "plain"]: body.task ?? null }));
     }, 1000);
     return () => clearInterval(timer);
-  }, [id, running]);
+  }, [id, running, q, withData]);
 
   async function build() {
     setError(null);
-    const res = await fetch(`/api/experiments/${id}/bundle`, { method: "POST" }).catch(() => null);
+    const res = await fetch(`/api/experiments/${id}/bundle${q}`, { method: "POST" }).catch(() => null);
     const body = (await res?.json().catch(() => null)) as { task?: BundleTaskView; error?: string } | null;
     if (!res?.ok || !body?.task) setError(body?.error ?? "the build could not start");
-    else setTask(body.task);
+    else setTasks((t) => ({ ...t, [withData ? "withData" : "plain"]: body.task! }));
   }
 
   const button = "rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50";
   return (
-    <span className="inline-flex items-center gap-1 text-xs" data-testid="bundle-download">
+    <span className="inline-flex flex-wrap items-center gap-1 text-xs" data-testid="bundle-download">
+      <label
+        className="inline-flex items-center gap-1 text-slate-700"
+        title="also carry the data set's rows the run read, for a lab that lacks the data set (pal bundle export --with-data)"
+      >
+        <input
+          type="checkbox"
+          checked={withData}
+          disabled={running}
+          onChange={(ev) => {
+            setError(null);
+            setWithData(ev.target.checked);
+          }}
+        />
+        include data
+      </label>
       {task?.state === "ready" ? (
         <>
-          <a className={button} href={`/api/experiments/${id}/export?format=bundle`}>
-            Download bundle ({mb(task.bytes ?? 0)})
+          <a className={button} href={`/api/experiments/${id}/export?format=bundle${withData ? "&data=1" : ""}`}>
+            Download bundle{withData ? " with data" : ""} ({mb(task.bytes ?? 0)})
           </a>
-          <button type="button" className="text-slate-500 hover:underline" onClick={build} title={`built ${age(task.updatedAt)}`}>
+          <button type="button" className="text-slate-600 hover:underline" onClick={build} title={`built ${age(task.updatedAt)}`}>
             rebuild
           </button>
         </>
       ) : running ? (
-        <span className="rounded border border-slate-200 px-2 py-1 text-slate-600" role="status">
-          Building bundle… {task.total ? `${task.done}/${task.total} ${task.step}` : task.step}
+        <span className="rounded border border-slate-200 px-2 py-1 text-slate-700" role="status">
+          Building bundle{withData ? " with data" : ""}… {task.total ? `${task.done}/${task.total} ${task.step}` : task.step}
         </span>
       ) : (
         <button type="button" className={button} onClick={build}>
-          Build bundle
+          Build bundle{withData ? " with data" : ""}
         </button>
       )}
       {task?.state === "failed" || error ? (

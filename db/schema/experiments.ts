@@ -102,6 +102,29 @@ export const experimentImports = sqliteTable(
   (t) => [uniqueIndex("experiment_imports_content_digest").on(t.contentDigest), index("experiment_imports_run_uid").on(t.runUid)],
 );
 
+/**
+ * A replay of an imported run (`pal bundle verify`, the experiment page's Verify): when, and how many of
+ * its jobs came out identical. The page's badge is the latest row; `report` keeps what differed (bounded).
+ */
+export const experimentVerifications = sqliteTable(
+  "experiment_verifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    experimentId: integer("experiment_id")
+      .notNull()
+      .references(() => experiments.id, { onDelete: "cascade" }),
+    verifiedAt: integer("verified_at").notNull(),
+    jobs: integer("jobs").notNull(),
+    identical: integer("identical").notNull(),
+    /** Everything identical: jobs, memory, paper tables, no request without a bundled reply. */
+    ok: integer("ok", { mode: "boolean" }).notNull(),
+    /** The differences (jobs, missing replies, memory, tables), at most a few hundred of each (lib/bundles/verifications.ts). */
+    report: text("report", { mode: "json" }).notNull(),
+    verifiedBy: integer("verified_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("experiment_verifications_experiment").on(t.experimentId, t.verifiedAt)],
+);
+
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled", "skipped"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 

@@ -23,4 +23,6 @@ export const BUNDLE_LIMITS = {
   chunkBytes: 64 * 1024 * 1024,
   /** Web imports running at once (each is a process of its own); one more is refused until one ends. */
   webImports: 2,
+  /** Web verifies running at once (each replays a run with its own workers); one more is refused until one ends. */
+  webVerifies: 2,
 } as const;

@@ -19,6 +19,7 @@ import { auditLines, deviationText, mismatchText, protocolAudit } from "@/lib/ex
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { otherParamsColumn } from "@/lib/experiments/experiment-calls";
 import { checkBundle } from "./check";
+import { badgeText, latestVerification } from "./verifications";
 
 type Table = { head: string[]; rows: Array<Array<string | number | null>> };
 /** `paper`: the paper tables themselves, which the HTML card renders as tables (the Markdown card keeps `pre`). */
@@ -87,6 +88,7 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
       ? `${imported.version} (the version that exported it; the run record names none)`
       : "not recorded (the run has no run record naming it)";
   const iso = (t: number | null) => (t === null ? "-" : new Date(t).toISOString());
+  const verified = latestVerification(db, id);
 
   const run = {
     title: "Run",
@@ -115,6 +117,7 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
               ],
             ]
           : []),
+        ...(verified ? [["Verified", `${badgeText(verified)} (replayed offline from the bundled replies, ${iso(verified.verifiedAt)})`]] : []),
       ] as Table["rows"],
     },
   };

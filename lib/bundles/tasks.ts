@@ -14,7 +14,7 @@ import { databasePath, projectRoot } from "@/db/client";
 export type TaskState = "running" | "ready" | "failed";
 
 export type BundleTask = {
-  kind: "export" | "import";
+  kind: "export" | "import" | "verify";
   state: TaskState;
   pid: number | null;
   startedAt: number;
@@ -54,6 +54,11 @@ export function importFiles(token: string): { upload: string; status: string } {
   if (!/^[0-9a-f]{32}$/.test(token)) throw new Error("not an import token");
   const base = path.join(tasksDir(), `import-${token}`);
   return { upload: `${base}.palbundle`, status: `${base}.json` };
+}
+
+/** The status file of experiment `id`'s verify (one at a time per experiment). */
+export function verifyFiles(id: number): { status: string } {
+  return { status: path.join(tasksDir(), `verify-${id}.json`) };
 }
 
 export const newToken = () => crypto.randomBytes(16).toString("hex");
@@ -189,6 +194,14 @@ export function cancelTask(file: string, why: string): BundleTask | null {
   stop(t.pid);
   updateTask(file, { state: "failed", error: why });
   return readRaw(file);
+}
+
+/** The web verifies running now. */
+export function runningVerifies(): number {
+  return fs
+    .readdirSync(tasksDir())
+    .filter((f) => /^verify-\d+\.json$/.test(f))
+    .filter((f) => readTask(path.join(tasksDir(), f))?.state === "running").length;
 }
 
 /** The web imports running now (their status files under tasksDir()); reading them stops any overdue. */

@@ -194,6 +194,8 @@ export type VerifyOptions = {
   dataFrom?: Db;
   concurrency?: number;
   onProgress?: (done: number) => void;
+  /** The phase and how far along: importing, replaying the jobs (done of total), comparing. */
+  onStep?: (done: number, total: number, step: string) => void;
 };
 
 export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise<VerifyReport> {
@@ -205,18 +207,24 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
   const bundled = openSqlite(bundledCopy, { fileMustExist: true });
   const replay = openDb(path.join(dir, "replay.db"));
   try {
+    o.onStep?.(0, 0, "importing into a temporary database");
     const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom, checked: meta });
     const id = imported.experimentId;
+    const total = replay.$client.prepare("SELECT count(*) FROM jobs WHERE experiment_id = ? AND status = 'queued'").pluck().get(id) as number;
+    o.onStep?.(0, total, "replaying jobs");
     configureRoles(replay, bundled, file);
     const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });
     let finished = 0;
     const status = await runExperiment(replay, id, deps, {
       concurrency: o.concurrency ?? 8,
       onProgress: (ev) => {
-        if (ev.status === "done" || ev.status === "failed") o.onProgress?.(++finished);
+        if (ev.status !== "done" && ev.status !== "failed") return;
+        o.onProgress?.(++finished);
+        o.onStep?.(finished, total, "replaying jobs");
       },
     });
 
+    o.onStep?.(total, total, "comparing with the bundle");
     const before = jobsOf(bundled, meta.experimentId);
     const after = jobsOf(replay.$client, id);
     const different: JobDifference[] = [];

@@ -11,7 +11,19 @@ import { pipeline } from "node:stream/promises";
 import type { Db } from "@/db/client";
 import { AppError, ConflictError, InvalidInputError, NotFoundError, TooManyRequestsError } from "@/lib/errors";
 import { MAX_UPLOAD_BYTES } from "@/lib/datasets/upload-limits";
-import { cancelTask, exportFiles, importFiles, newToken, readTask, runningImports, startTask, type BundleTask } from "./tasks";
+import {
+  cancelTask,
+  exportFiles,
+  importFiles,
+  newToken,
+  readTask,
+  runningImports,
+  runningVerifies,
+  startTask,
+  verifyFiles,
+  type BundleTask,
+} from "./tasks";
+import { latestVerification, verificationView, type VerificationView } from "./verifications";
 import { BUNDLE_LIMITS, importTimeoutMs } from "./limits";
 import { NAME_BAD } from "./shape";
 
@@ -139,4 +151,35 @@ export function cancelImport(token: string, user: { id: number; role: string }):
   const t = cancelTask(f.status, "cancelled; nothing was imported");
   fs.rmSync(f.upload, { force: true });
   return shown(t!, f);
+}
+
+/** Experiment `id`'s verify task (null: none started since the server's files were kept) and its latest verification. */
+export function verifyTaskOf(db: Db, id: number): { task: BundleTask | null; verification: VerificationView | null } {
+  const v = latestVerification(db, id);
+  return { task: readTask(verifyFiles(id).status), verification: v ? verificationView(v) : null };
+}
+
+/**
+ * Starts `pal bundle verify ID` in the background for an imported run (one under way is returned as it
+ * is); its outcome is stored on the run by that process. At most BUNDLE_LIMITS.webVerifies at once.
+ */
+export function startVerify(db: Db, id: number, userId: number): BundleTask {
+  const e = db.$client
+    .prepare("SELECT e.status, i.experiment_id AS imported FROM experiments e LEFT JOIN experiment_imports i ON i.experiment_id = e.id WHERE e.id = ?")
+    .get(id) as { status: string; imported: number | null } | undefined;
+  if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
+  if (e.imported === null)
+    throw new ConflictError(`experiment ${id} was not imported from a bundle: Verify replays an imported run (\`pal bundle verify ${id}\` replays any)`);
+  if (UNFINISHED.includes(e.status)) throw new ConflictError(`experiment ${id} is ${e.status}: a run is verified once it has stopped`);
+  const f = verifyFiles(id);
+  const now = readTask(f.status);
+  if (now?.state === "running") return now;
+  if (runningVerifies() >= BUNDLE_LIMITS.webVerifies)
+    throw new TooManyRequestsError(`${BUNDLE_LIMITS.webVerifies} verifies are running already (the most at once): wait until one ends`, 30);
+  return startTask(f.status, { kind: "verify", userId }, ["verify", String(id), "--verified-by", String(userId), "--json"]);
+}
+
+/** Cancels experiment `id`'s running verify (nothing is recorded: the outcome is stored only when it finishes). */
+export function cancelVerify(id: number): BundleTask | null {
+  return cancelTask(verifyFiles(id).status, "cancelled; nothing was recorded");
 }

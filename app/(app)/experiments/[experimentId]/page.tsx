@@ -25,8 +25,9 @@ import { metricColumns } from "@/lib/experiments/results-columns";
 import { readRunRecord } from "@/lib/experiments/run-record";
 import { RunRecordSummary } from "@/components/experiments/RunRecordSummary";
 import { importOf } from "@/lib/bundles/imported";
-import { exportTaskOf } from "@/lib/bundles/web";
+import { exportTaskOf, verifyTaskOf } from "@/lib/bundles/web";
 import { BundleDownload } from "@/components/experiments/BundleDownload";
+import { VerifyRun } from "@/components/experiments/VerifyRun";
 
 export const metadata: Metadata = { title: "Experiment" };
 
@@ -69,7 +70,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
           <div className="flex gap-2">
             {exportLink("csv", "CSV")}
             {exportLink("json", "JSON")}
-            <BundleDownload id={id} initial={exportTaskOf(id, false)} />
+            <BundleDownload id={id} initial={{ plain: exportTaskOf(id, false), withData: exportTaskOf(id, true) }} />
             {/* Opens as a page (inline), in a tab of its own. */}
             <a
               className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
@@ -88,7 +89,7 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
       <ExperimentControls id={id} initial={prog} />
       <section className="mb-4 rounded border border-slate-200 bg-white p-3 text-xs text-slate-600" data-testid="settings">
         {imported ? (
-          <p className="mb-1 rounded bg-amber-50 px-2 py-1 text-amber-900" data-testid="imported">
+          <div className="mb-1 rounded bg-amber-50 px-2 py-1 text-amber-900" data-testid="imported">
             Imported from <b>{imported.source}</b> (experiment {imported.sourceExperimentId} there, exported {day(imported.exportedAt)} UTC
             by version {imported.exportedVersion}) on {day(imported.importedAt)} UTC
             {imported.datasetFromBundle ? "; its data set's rows came with the bundle" : ""}.
@@ -101,7 +102,8 @@ export default async function ExperimentPage({ params }: { params: Promise<{ exp
                   : "; it arrived paused: an imported run never starts by itself, and resuming it is held to the launch limits."}
               </span>
             ) : null}
-          </p>
+            <VerifyRun id={id} initial={verifyTaskOf(db, id)} />
+          </div>
         ) : null}
         <p className="mb-1" data-testid="preset">
           Protocol: <b>{parsed.preset ? PRESETS[parsed.preset].label : "custom (no preset)"}</b>
