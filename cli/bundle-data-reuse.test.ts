@@ -70,19 +70,26 @@ describe("pal bundle import: a data set two bundles carry", () => {
       const b = await pal(dst.file, ["bundle", "import", second, "--json"]);
       expect(b.code, b.stderr).toBe(0);
       expect(JSON.parse(b.stdout)).toMatchObject({ experiment: { id: 2 }, alreadyImported: false });
-      expect(rows(dst.file, "SELECT id, name FROM datasets")).toEqual([{ id: 1, name: expect.stringMatching(/^en \(bundle [0-9a-f]{8}\)$/) }]);
+      expect(rows(dst.file, "SELECT id, name FROM datasets")).toEqual([
+        { id: 1, name: expect.stringMatching(/^en \(bundle [0-9a-f]{8}\)$/) },
+      ]);
       expect(rows(dst.file, "SELECT id, dataset_id AS d FROM experiments ORDER BY id")).toEqual([
         { id: 1, d: 1 },
         { id: 2, d: 1 },
       ]);
       // Both runs read rows that came with a bundle (never taken for a data set of this lab).
-      expect(rows(dst.file, "SELECT dataset_from_bundle AS b FROM experiment_imports ORDER BY experiment_id")).toEqual([{ b: 1 }, { b: 1 }]);
+      expect(rows(dst.file, "SELECT dataset_from_bundle AS b FROM experiment_imports ORDER BY experiment_id")).toEqual([
+        { b: 1 },
+        { b: 1 },
+      ]);
       const users = rows(dst.file, "SELECT count(*) AS n FROM pal_users")[0];
       expect(users).toEqual({ n: 1 });
       // The tables of both imported runs are the source's.
       const t = await pal(src.file, ["table", "1", "--format", "markdown"]);
       for (const id of ["1", "2"])
-        expect((await pal(dst.file, ["table", id, "--format", "markdown"])).stdout.replace(`Experiment ${id} `, "Experiment 1 ")).toBe(t.stdout);
+        expect((await pal(dst.file, ["table", id, "--format", "markdown"])).stdout.replace(`Experiment ${id} `, "Experiment 1 ")).toBe(
+          t.stdout,
+        );
     } finally {
       dst.cleanup();
     }
