@@ -18,7 +18,7 @@ import { importPalset } from "@/lib/datasets/palset/import";
 import { createUser } from "@/lib/users/users";
 import { createExperiment } from "@/lib/experiments/create";
 import { readTask, verifyFiles } from "@/lib/bundles/tasks";
-import { startVerify, verifyTaskOf } from "@/lib/bundles/web";
+import { cancelVerify, startVerify, verifyTaskOf } from "@/lib/bundles/web";
 
 const CLOSED = "http://127.0.0.1:9/v1";
 
@@ -142,4 +142,24 @@ describe("verify an imported run", () => {
       dst.cleanup();
     }
   }, 150_000);
+
+  it("a verify under way can be cancelled: its process stops and nothing is recorded", async () => {
+    const dst = tempDb();
+    const before = process.env.PAL_DB;
+    process.env.PAL_DB = dst.file;
+    try {
+      await importPalset(dst.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+      expect((await pal(dst.file, ["bundle", "import", withData])).code).toBe(0);
+      const started = startVerify(dst.db, 1, null);
+      expect(started.pid).toBeGreaterThan(0);
+      // At once: the process has not finished starting (a node process loading the CLI).
+      expect(cancelVerify(1)).toMatchObject({ state: "failed", error: "cancelled; nothing was recorded" });
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(() => process.kill(started.pid!, 0)).toThrow();
+      expect(verifyTaskOf(dst.db, 1)).toMatchObject({ task: { state: "failed" }, verification: null });
+    } finally {
+      process.env.PAL_DB = before;
+      dst.cleanup();
+    }
+  }, 120_000);
 });

@@ -122,7 +122,10 @@ export function registerBundle(program: Command): void {
   bundle
     .command("verify")
     .description("re-run every job of a bundle with the network closed, answering from its replies, and compare the results")
-    .argument("<source>", "a file written by `pal bundle export`, or an experiment id of PAL_DB (an imported run: the result is kept as its badge)")
+    .argument(
+      "<source>",
+      "a file written by `pal bundle export`, or an experiment id of PAL_DB (an imported run: the result is kept as its badge)",
+    )
     .option("--concurrency <n>", "jobs at once", "8")
     .option("--json", "machine-readable output")
     .addOption(statusOption())

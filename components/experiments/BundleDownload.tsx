@@ -25,7 +25,13 @@ const age = (t: number) => {
  * then downloaded as the file the build wrote. A failed build says why and can be started again. The two
  * builds (with and without data) are separate files, each with its own status.
  */
-export function BundleDownload({ id, initial }: { id: number; initial: { plain: BundleTaskView | null; withData: BundleTaskView | null } }) {
+export function BundleDownload({
+  id,
+  initial,
+}: {
+  id: number;
+  initial: { plain: BundleTaskView | null; withData: BundleTaskView | null };
+}) {
   const [withData, setWithData] = useState(false);
   const [tasks, setTasks] = useState(initial);
   const [error, setError] = useState<string | null>(null);

@@ -35,7 +35,12 @@ export function VerifyRun({ id, initial }: { id: number; initial: Omit<Answer, "
     const res = await fetch(`/api/experiments/${id}/verify`, { method }).catch(() => null);
     const body = (await res?.json().catch(() => null)) as Answer | null;
     if (!res?.ok || !body || !("task" in body))
-      setError(body?.error ?? (res ? `the verify could not ${method === "POST" ? "start" : "be cancelled"} (HTTP ${res.status})` : "the server did not answer; try again"));
+      setError(
+        body?.error ??
+          (res
+            ? `the verify could not ${method === "POST" ? "start" : "be cancelled"} (HTTP ${res.status})`
+            : "the server did not answer; try again"),
+      );
     else {
       setTask(body.task);
       setVerification(body.verification);
@@ -109,7 +114,9 @@ export function VerifyRun({ id, initial }: { id: number; initial: Omit<Answer, "
               </li>
             ))}
             {verification.differentCount > verification.jobsDiffer.length ? (
-              <li>… and {verification.differentCount - verification.jobsDiffer.length} more (`pal bundle verify {id}` lists them all)</li>
+              <li>
+                … and {verification.differentCount - verification.jobsDiffer.length} more (`pal bundle verify {id}` lists them all)
+              </li>
             ) : null}
           </ul>
         </details>

@@ -117,7 +117,9 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
               ],
             ]
           : []),
-        ...(verified ? [["Verified", `${badgeText(verified)} (replayed offline from the bundled replies, ${iso(verified.verifiedAt)})`]] : []),
+        ...(verified
+          ? [["Verified", `${badgeText(verified)} (replayed offline from the bundled replies, ${iso(verified.verifiedAt)})`]]
+          : []),
       ] as Table["rows"],
     },
   };

@@ -16,7 +16,10 @@ import { verifyBundle, type VerifyReport } from "./verify";
 /** The most of each list a stored report keeps (the badge's "list reachable"; the CLI prints them all). */
 const KEEP = 200;
 
-export type StoredReport = Pick<VerifyReport, "different" | "missingReplies" | "requests" | "memory" | "batches" | "tables" | "status" | "ms"> & {
+export type StoredReport = Pick<
+  VerifyReport,
+  "different" | "missingReplies" | "requests" | "memory" | "batches" | "tables" | "status" | "ms"
+> & {
   /** How many jobs differ in all (`different` keeps the first KEEP). */
   differentCount: number;
 };

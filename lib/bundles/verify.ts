@@ -210,7 +210,10 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     o.onStep?.(0, 0, "importing into a temporary database");
     const imported = importBundle(replay, file, { replay: true, dataFrom: o.dataFrom, checked: meta });
     const id = imported.experimentId;
-    const total = replay.$client.prepare("SELECT count(*) FROM jobs WHERE experiment_id = ? AND status = 'queued'").pluck().get(id) as number;
+    const total = replay.$client
+      .prepare("SELECT count(*) FROM jobs WHERE experiment_id = ? AND status = 'queued'")
+      .pluck()
+      .get(id) as number;
     o.onStep?.(0, total, "replaying jobs");
     configureRoles(replay, bundled, file);
     const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });

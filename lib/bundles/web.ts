@@ -163,20 +163,29 @@ export function verifyTaskOf(db: Db, id: number): { task: BundleTask | null; ver
  * Starts `pal bundle verify ID` in the background for an imported run (one under way is returned as it
  * is); its outcome is stored on the run by that process. At most BUNDLE_LIMITS.webVerifies at once.
  */
-export function startVerify(db: Db, id: number, userId: number): BundleTask {
+export function startVerify(db: Db, id: number, userId: number | null): BundleTask {
   const e = db.$client
-    .prepare("SELECT e.status, i.experiment_id AS imported FROM experiments e LEFT JOIN experiment_imports i ON i.experiment_id = e.id WHERE e.id = ?")
+    .prepare(
+      "SELECT e.status, i.experiment_id AS imported FROM experiments e LEFT JOIN experiment_imports i ON i.experiment_id = e.id WHERE e.id = ?",
+    )
     .get(id) as { status: string; imported: number | null } | undefined;
   if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
   if (e.imported === null)
-    throw new ConflictError(`experiment ${id} was not imported from a bundle: Verify replays an imported run (\`pal bundle verify ${id}\` replays any)`);
+    throw new ConflictError(
+      `experiment ${id} was not imported from a bundle: Verify replays an imported run (\`pal bundle verify ${id}\` replays any)`,
+    );
   if (UNFINISHED.includes(e.status)) throw new ConflictError(`experiment ${id} is ${e.status}: a run is verified once it has stopped`);
   const f = verifyFiles(id);
   const now = readTask(f.status);
   if (now?.state === "running") return now;
   if (runningVerifies() >= BUNDLE_LIMITS.webVerifies)
     throw new TooManyRequestsError(`${BUNDLE_LIMITS.webVerifies} verifies are running already (the most at once): wait until one ends`, 30);
-  return startTask(f.status, { kind: "verify", userId }, ["verify", String(id), "--verified-by", String(userId), "--json"]);
+  return startTask(f.status, { kind: "verify", userId: userId ?? undefined }, [
+    "verify",
+    String(id),
+    ...(userId === null ? [] : ["--verified-by", String(userId)]),
+    "--json",
+  ]);
 }
 
 /** Cancels experiment `id`'s running verify (nothing is recorded: the outcome is stored only when it finishes). */
