@@ -112,6 +112,11 @@ test("Verify on an imported run: progress, then a badge kept on the run; a chang
   await expect(phone.getByTestId("verify-badge")).toBeVisible();
   await phone.getByTestId("verify").scrollIntoViewIfNeeded();
   await phone.screenshot({ path: shots("bundle-verify-badge-390.png") });
+  await phone.getByTestId("verify").getByRole("button", { name: "Verify again" }).click();
+  await expect(phone.getByTestId("verify-progress")).toContainText("Verifying…");
+  await phone.screenshot({ path: shots("bundle-verify-progress-390.png") });
+  await expect(phone.getByTestId("verify-badge")).toHaveText(/1 of \d+ differ$/, { timeout: 90_000 });
+  await expect(phone.getByTestId("verify-progress")).toHaveCount(0);
 });
 
 test("Build bundle with 'include data': the downloaded bundle carries the data set's rows", async ({ browser }) => {
