@@ -254,8 +254,8 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
 
         // The data set: this database's, the same rows an earlier bundle brought, or a new one (the bundle's
         // rows, or those of the database verify reads).
-        const carried = datasetId === null && !local ? carriedHash(file, meta) : null;
-        if (carried !== null && !o.replay) {
+        const carried = datasetId === null && !local && !o.replay ? carriedHash(file, meta) : null;
+        if (carried !== null) {
           datasetId = broughtDataset(db, meta.datasetKind, carried);
           if (datasetId !== null) {
             reused = true;
