@@ -184,3 +184,28 @@ export function acrossTableFile(
     return { body: paperTablesMarkdown(tables, source), contentType: "text/markdown; charset=utf-8", filename: `${base}.md` };
   return { body: paperTablesCsv(tables), contentType: "text/csv; charset=utf-8", filename: `${base}.csv` };
 }
+
+/** The experiments a researcher can pick, grouped by the tasks they ran (a table across experiments needs the same task). */
+export function acrossChoices(
+  db: Db,
+): Array<{ tasks: string; experiments: Array<{ id: number; name: string; dataset: string; status: string }> }> {
+  const rows = db.$client
+    .prepare(
+      "SELECT e.id, e.name, e.status, e.config, d.name AS dataset FROM experiments e JOIN datasets d ON d.id = e.dataset_id ORDER BY e.id DESC",
+    )
+    .all() as Array<{ id: number; name: string; status: string; config: string; dataset: string }>;
+  const groups = new Map<string, Array<{ id: number; name: string; dataset: string; status: string }>>();
+  for (const r of rows) {
+    let tasks = "unknown tasks";
+    try {
+      const t = (JSON.parse(r.config) as { tasks?: unknown }).tasks;
+      if (Array.isArray(t)) tasks = t.map(String).join(", ");
+    } catch {
+      // A config that does not parse still lists the experiment; its tables will say what is wrong.
+    }
+    const g = groups.get(tasks) ?? [];
+    g.push({ id: r.id, name: r.name, dataset: r.dataset, status: r.status });
+    groups.set(tasks, g);
+  }
+  return [...groups].map(([tasks, experiments]) => ({ tasks, experiments }));
+}
