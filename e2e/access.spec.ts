@@ -149,6 +149,8 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public" | "participant"; sam
   login: { roles: "public", sample: () => "/login" },
   join: { roles: "public", sample: () => "/join" },
   "join/[token]": { roles: "public", sample: () => "/join/no-such-token-000000", status: 404 },
+  // A one-time sign-in link (issue 44.7): public; an unknown token is a page saying the link is not valid.
+  "signin-link/[token]": { roles: "public", sample: () => "/signin-link/no-such-token" },
   "join/[token]/work": { roles: "participant", sample: () => "/join/no-such-token-000000/work" },
   "join/[token]/done": { roles: "participant", sample: () => "/join/no-such-token-000000/done" },
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
