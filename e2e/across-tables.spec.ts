@@ -49,7 +49,7 @@ test("a researcher sets two experiments (two assistant models) in one table and 
   await page.getByTestId(`across-pick-${a}`).check();
   await page.getByTestId(`across-pick-${b}`).check();
   await page.getByTestId("across-show").click();
-  await expect(page).toHaveURL(new RegExp(`ids=${a}&ids=${b}`));
+  await expect(page).toHaveURL(new RegExp(`ids=${b}&ids=${a}`)); // the list's order, newest first; the table's is oldest first
 
   const t10 = page.getByTestId("paper-table-mem-pal-table10");
   await expect(t10).toBeVisible();

@@ -25,7 +25,8 @@ export default async function AcrossTablesPage({ searchParams }: { searchParams:
   if (ids) {
     // A refusal (fewer than 2, different tasks, no such experiment) is said on the page, beside the picker.
     try {
-      chosen = parseExperimentIds(ids);
+      // Oldest first, whatever order the boxes were ticked in (the list shows the newest first).
+      chosen = parseExperimentIds(ids).sort((x, y) => x - y);
       result = acrossExperimentTables(db, chosen, { runOnly });
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
