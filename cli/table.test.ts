@@ -76,3 +76,47 @@ describe("pal table", () => {
     );
   });
 });
+
+describe("pal table --experiments", () => {
+  let t: ReturnType<typeof tempDb>;
+  const pal = (env: Record<string, string>, ...args: string[]) =>
+    spawnSync("node", ["bin/pal.mjs", "table", ...args], {
+      env: { ...process.env, PAL_DB: t.file, ...env },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+  beforeAll(() => {
+    t = tempDb();
+  });
+  afterAll(() => t.cleanup());
+
+  it("one table across two experiments, each block labelled by its run's model (not today's settings); --run-only; errors in one line", () => {
+    const a = seedKnownExperiment(t.db.$client as never, { name: "Qwen" });
+    const b = seedKnownExperiment(t.db.$client as never, { name: "DeepSeek" });
+    t.db.$client
+      .prepare("UPDATE experiments SET config = ? WHERE id = ?")
+      .run(JSON.stringify({ ...KNOWN_EXPERIMENT_CONFIG, models: { assistant: { model: "deepseek-v3.1" } } }), b);
+    // Today's setting names a third model: the labels still say what each run used.
+    const md = pal({ PAL_MODEL_ASSISTANT: "gpt-4o" }, "--experiments", `${a},${b}`, "--format", "markdown", "--table", "mem-pal-table10");
+    expect(md.stderr).toBe("");
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain(`<!-- Experiments ${a}, ${b}, written by PAL Studio -->`);
+    expect(md.stdout).toMatch(new RegExp(`\\| \\*Experiment ${a}: qwen-max-0428[^|]*\\* \\|`));
+    expect(md.stdout).toMatch(new RegExp(`\\| \\*Experiment ${b}: deepseek-v3\\.1[^|]*\\* \\|`));
+    expect(md.stdout).toContain("| *Reported in Mem-PAL, Table 10");
+    expect(md.stdout).not.toContain("gpt-4o");
+    const tex = pal({}, "--experiments", `${a},${b}`, "--run-only");
+    expect(tex.status).toBe(0);
+    expect(tex.stdout).toContain("\\begin{table*}");
+    expect(tex.stdout).toContain(`across experiments ${a}, ${b}}`);
+    expect(tex.stdout).not.toMatch(/Reported in|Difference/);
+    const csv = pal({}, "--experiments", `${a},${b}`, "--format", "csv", "--table", "mem-pal-table2");
+    expect(csv.stdout.split("\n")[0]).toBe("table,section,model,method,paper_name,runs,group,column,value,sd,significant,rank");
+    expect(csv.stdout).toContain(`mem-pal-table2,Experiment ${b}: deepseek-v3.1`);
+    const one = pal({}, "--experiments", String(a));
+    expect(one.status).toBe(1);
+    expect(one.stderr).toBe("pal: experiments: give 2 to 8 distinct experiment ids (got 1)\n");
+    const both = pal({}, String(a), "--experiments", `${a},${b}`);
+    expect(both.stderr).toBe("pal: give either an experiment id or --experiments, not both\n");
+  });
+});

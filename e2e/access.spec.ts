@@ -37,6 +37,7 @@ const API_TABLE: Record<string, { sample: string; methods: Partial<Record<"GET" 
   },
   "experiments/[experimentId]/export": { sample: "/api/experiments/999999/export", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/paper-table": { sample: "/api/experiments/999999/paper-table", methods: { GET: ["admin", "researcher"] } },
+  "experiments/tables": { sample: "/api/experiments/tables?ids=999998,999999", methods: { GET: ["admin", "researcher"] } },
   "experiments/[experimentId]/jobs/[jobId]": {
     sample: "/api/experiments/999999/jobs/1",
     methods: { GET: ["admin", "researcher"], PATCH: ["admin", "researcher"] },
@@ -152,6 +153,8 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public" | "participant"; sam
   login: { roles: "public", sample: () => "/login" },
   join: { roles: "public", sample: () => "/join" },
   "join/[token]": { roles: "public", sample: () => "/join/no-such-token-000000", status: 404 },
+  // A one-time sign-in link (issue 44.7): public; an unknown token is a page saying the link is not valid.
+  "signin-link/[token]": { roles: "public", sample: () => "/signin-link/no-such-token" },
   "join/[token]/work": { roles: "participant", sample: () => "/join/no-such-token-000000/work" },
   "join/[token]/done": { roles: "participant", sample: () => "/join/no-such-token-000000/done" },
   "(app)": { roles: ALL, sample: () => "/", status: 307 },
@@ -163,6 +166,7 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public" | "participant"; sam
   "(app)/campaigns/[campaignId]/items/[itemId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/items/1", status: 404 },
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
   "(app)/experiments/protocol": { roles: ["admin", "researcher"], sample: () => "/experiments/protocol" },
+  "(app)/experiments/tables": { roles: ["admin", "researcher"], sample: () => "/experiments/tables" },
   // No experiment exists in the e2e database: the allowed roles get the 404 page, the others 403.
   "(app)/experiments/[experimentId]": { roles: ["admin", "researcher"], sample: () => "/experiments/999999", status: 404 },
   "(app)/experiments/[experimentId]/jobs/[jobId]": {

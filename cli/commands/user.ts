@@ -5,6 +5,9 @@ import { ACCOUNT_ROLES, type Role } from "@/db/schema";
 import { createUser, findUserWithHash, listUsers, setPassword } from "@/lib/users/users";
 import { NotFoundError } from "@/lib/errors";
 import { generatePassword } from "@/lib/users/password";
+import { envValue } from "@/lib/config";
+import { issueSignInLink, LINK_DEFAULT_HOURS, LINK_MAX_HOURS, revokeOpenLinks } from "@/lib/users/sign-in-links";
+import { CliError } from "../errors";
 
 export function registerUser(program: Command): void {
   const user = program.command("user").description(SUMMARIES.user);
@@ -47,5 +50,33 @@ export function registerUser(program: Command): void {
       const password = opts.password ?? generatePassword();
       await setPassword(db, u.id, password);
       console.log(`password changed for ${u.email}${opts.password ? "" : `\npassword: ${password}`}`);
+    });
+
+  user
+    .command("link")
+    .description("issue a one-time sign-in link for an account (printed once; it signs in once and replaces earlier links)")
+    .requiredOption("--email <email>", "login email")
+    .option("--hours <n>", `how long the link lasts, at most ${LINK_MAX_HOURS}`, String(LINK_DEFAULT_HOURS))
+    .action((opts: { email: string; hours: string }) => {
+      const db = getDb();
+      const u = findUserWithHash(db, opts.email);
+      if (!u) throw new NotFoundError(`no user with email ${opts.email}`);
+      if (!/^\d+(\.\d+)?$/.test(opts.hours)) throw new CliError(`--hours: "${opts.hours}" is not a number of hours`);
+      const l = issueSignInLink(db, u.id, null, Number(opts.hours));
+      // The app's address as the server is told it (NEXTAUTH_URL), else the default port's.
+      const base = (envValue("NEXTAUTH_URL") ?? `http://localhost:${envValue("PORT") ?? "3000"}`).replace(/\/+$/, "");
+      console.log(`sign-in link for ${u.email} (signs in once, until ${new Date(l.expiresAt).toISOString()}):\n${base}${l.path}`);
+    });
+
+  user
+    .command("revoke-link")
+    .description("revoke an account's open sign-in links")
+    .requiredOption("--email <email>", "login email")
+    .action((opts: { email: string }) => {
+      const db = getDb();
+      const u = findUserWithHash(db, opts.email);
+      if (!u) throw new NotFoundError(`no user with email ${opts.email}`);
+      const n = revokeOpenLinks(db, u.id);
+      console.log(`revoked ${n} open sign-in link${n === 1 ? "" : "s"} of ${u.email}`);
     });
 }

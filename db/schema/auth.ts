@@ -45,3 +45,24 @@ export const revokedSessions = sqliteTable("revoked_sessions", {
   expiresAt: integer("expires_at").notNull(),
   revokedAt: integer("revoked_at").notNull(),
 });
+
+/**
+ * One-time sign-in links an admin issues from Admin → Users (issue 44.7): only the token's sha256 is kept
+ * (the link is shown once); a link signs its user in once, before `expiresAt`, unless revoked.
+ */
+export const signInLinks = sqliteTable(
+  "sign_in_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("sign_in_links_user").on(t.userId)],
+);

@@ -81,6 +81,23 @@ export const authOptions: NextAuthOptions = {
         }
       },
     }),
+    // A one-time sign-in link an admin issued (lib/users/sign-in-links.ts): the token signs its account in
+    // once; a refusal (used, expired, revoked) travels as the error message, which the link's page shows.
+    Credentials({
+      id: "link",
+      name: "Sign-in link",
+      credentials: { token: {} },
+      async authorize(credentials) {
+        const token = String((credentials as Record<string, unknown> | undefined)?.token ?? "");
+        const { spendSignInLink } = await import("@/lib/users/sign-in-links");
+        try {
+          const u = spendSignInLink(getDb(), token.slice(0, 100));
+          return { id: String(u.id), email: u.email, name: u.name ?? u.email, role: u.role };
+        } catch (e) {
+          throw new Error(isAppError(e) ? e.message : "could not sign in with this link");
+        }
+      },
+    }),
   ],
   callbacks: {
     async jwt({ token, user }) {

@@ -6,6 +6,7 @@ import { generatePassword } from "@/lib/users/password";
 import { formBool, formId, formText, parseForm } from "@/lib/http/form";
 import { NotFoundError } from "@/lib/errors";
 import { createUser, getUser, setPassword, updateUser } from "./users";
+import { issueSignInLink, revokeSignInLink } from "./sign-in-links";
 
 const role = z.enum(ACCOUNT_ROLES, { error: `expected one of ${ACCOUNT_ROLES.join(", ")}` });
 
@@ -42,4 +43,24 @@ export async function resetPasswordForm(db: Db, form: FormData): Promise<{ ok: s
   const password = generatePassword();
   await setPassword(db, u.id, password);
   return { ok: `New password for ${u.email} (shown once; hand it over, they can sign in with it now):`, password };
+}
+
+/**
+ * A one-time sign-in link for an account (issue 44.7): its path is returned once, to copy; the page makes
+ * the full address. It lasts `hours` (default 24) and signs in once.
+ */
+export function issueLinkForm(db: Db, form: FormData, actorId: number): { ok: string; link: string } {
+  const f = parseForm(z.object({ id: formId("user") }), form);
+  const l = issueSignInLink(db, f.id, actorId);
+  const until = new Date(l.expiresAt).toISOString().slice(0, 16).replace("T", " ");
+  return {
+    ok: `Sign-in link for ${l.user.email} (shown once; it signs in once, until ${until} UTC, and replaces any earlier link):`,
+    link: l.path,
+  };
+}
+
+export function revokeLinkForm(db: Db, form: FormData): { ok: string } {
+  const f = parseForm(z.object({ link: formId("link") }), form);
+  const r = revokeSignInLink(db, f.link);
+  return { ok: `Revoked the sign-in link of ${r.email}.` };
 }

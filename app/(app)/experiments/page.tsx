@@ -27,7 +27,19 @@ export default async function ExperimentsPage() {
   const tasks = TASKS.map((t) => ({ name: t.name, label: t.label, datasetKind: t.datasetKind }));
   return (
     <>
-      <PageHeader title="Experiments" subtitle="Assistants × PAL-Bench and HiCUPID tasks, run as resumable jobs (here or with pal run)." />
+      <PageHeader
+        title="Experiments"
+        subtitle="Assistants × PAL-Bench and HiCUPID tasks, run as resumable jobs (here or with pal run)."
+        actions={
+          <Link
+            className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-50"
+            href="/experiments/tables"
+            data-testid="across-link"
+          >
+            Table across experiments
+          </Link>
+        }
+      />
       {dsList.length ? (
         <NewExperimentForm
           datasets={dsList}

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { addUserForm, resetPasswordForm, setDisabledForm, setRoleForm } from "@/lib/users/user-forms";
+import { addUserForm, issueLinkForm, resetPasswordForm, revokeLinkForm, setDisabledForm, setRoleForm } from "@/lib/users/user-forms";
 
 export type ActionState = ActionResult<{ ok?: string; password?: string }>;
 
@@ -32,4 +32,23 @@ export async function setDisabledAction(_prev: ActionState, form: FormData): Pro
 
 export async function resetPasswordAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAction(["admin"], () => resetPasswordForm(getDb(), form));
+}
+
+export async function issueLinkAction(
+  _prev: ActionResult<{ ok?: string; link?: string }>,
+  form: FormData,
+): Promise<ActionResult<{ ok?: string; link?: string }>> {
+  return runAction(["admin"], (me) => {
+    const r = issueLinkForm(getDb(), form, me.id);
+    revalidatePath("/admin/users");
+    return r;
+  });
+}
+
+export async function revokeLinkAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin"], () => {
+    const r = revokeLinkForm(getDb(), form);
+    revalidatePath("/admin/users");
+    return r;
+  });
 }

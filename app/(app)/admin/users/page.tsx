@@ -5,8 +5,9 @@ import { requireRole } from "@/lib/auth/session";
 import { listUsers } from "@/lib/users/users";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { AddUserForm } from "@/components/admin/AddUserForm";
-import { DisableForm, ResetPasswordForm, RoleForm } from "@/components/admin/UserRowForms";
-import { addUserAction, resetPasswordAction, setDisabledAction, setRoleAction } from "./actions";
+import { DisableForm, ResetPasswordForm, RoleForm, SignInLinkForm } from "@/components/admin/UserRowForms";
+import { openSignInLinks } from "@/lib/users/sign-in-links";
+import { addUserAction, issueLinkAction, resetPasswordAction, revokeLinkAction, setDisabledAction, setRoleAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -16,7 +17,9 @@ function when(ms: number | null) {
 
 export default async function UsersPage() {
   const me = await requireRole("admin");
-  const users = listUsers(getDb());
+  const db = getDb();
+  const users = listUsers(db);
+  const links = openSignInLinks(db);
   return (
     <>
       <PageHeader
@@ -60,6 +63,12 @@ export default async function UsersPage() {
                       <div className="flex flex-col items-end gap-1">
                         <DisableForm user={u} action={setDisabledAction} />
                         <ResetPasswordForm user={u} action={resetPasswordAction} />
+                        <SignInLinkForm
+                          user={u}
+                          open={links.filter((l) => l.userId === u.id)}
+                          issue={issueLinkAction}
+                          revoke={revokeLinkAction}
+                        />
                       </div>
                     )}
                   </td>
