@@ -153,7 +153,8 @@ test("a rating item on a phone: context first, the 1–3 bar fixed at the bottom
   // The desktop keeps its layout: the bar above the content (sticky, not fixed), with its key hints.
   const d = await open(browser, DESKTOP, id);
   await expect(d.page.getByTestId("completion")).toBeVisible();
-  await d.page.getByTestId("completion").getByRole("button").first().click();
+  await d.page.keyboard.press("ArrowLeft"); // the desktop's keys: ← opens the last item again
+  await expect(d.page.getByTestId("item-headline")).not.toHaveText("All items are through");
   const dg = (await d.page.getByRole("group", { name: "Your judgment" }).boundingBox())!;
   const situationD = (await d.page.getByRole("region", { name: /^Situation/ }).boundingBox())!;
   const logsD = (await d.page.getByRole("region", { name: /^Logs \(\d+\)/ }).boundingBox())!;
@@ -246,8 +247,9 @@ test("a pairwise item on a phone: the user's card, then both dialogues whole, Wi
 
   // The desktop: the dialogues side by side beside the user's card, the bar above them with its key caps.
   const d = await open(browser, DESKTOP, id);
-  await d.page.getByTestId("completion").getByRole("button").first().click();
-  await expect(d.page.getByTestId("item-headline")).not.toHaveText("Loading…");
+  await expect(d.page.getByTestId("completion")).toBeVisible();
+  await d.page.keyboard.press("ArrowLeft");
+  await expect(d.page.getByTestId("item-headline")).toHaveText(/spring trip/);
   const dd1 = (await d.page.getByRole("region", { name: "Dialogue 1 (first)" }).boundingBox())!;
   const dd2 = (await d.page.getByRole("region", { name: "Dialogue 2 (second)" }).boundingBox())!;
   const dinfo = (await d.page.getByRole("region", { name: "User information" }).boundingBox())!;
