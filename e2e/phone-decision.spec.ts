@@ -19,9 +19,10 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
 
-async function shot(page: Page, name: string, fullPage = false) {
+// What the screen shows (no full-page captures: they resize the page and drop the touch emulation).
+async function shot(page: Page, name: string) {
   const file = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage });
+  await page.screenshot({ path: file });
   if (process.env.PAL_SHOTS) fs.copyFileSync(file, path.join(process.env.PAL_SHOTS, `decision-${name}.png`));
 }
 
@@ -107,7 +108,6 @@ test("a rating item on a phone: context first, the 1–3 bar fixed at the bottom
   const decision = ann.getByRole("group", { name: "Your judgment" });
   const last = ann.getByRole("region", { name: /^Dialogue \(\d+ utterances\)/ });
   await shot(ann, "rating-390");
-  await shot(ann, "rating-390-full", true);
 
   const { distance, end } = await scrollBack(ann, last, decision);
   console.log(`rating at 390×844: scroll back from the end of the dialogue to the decision ${Math.round(distance)} px`);
@@ -203,7 +203,6 @@ test("a pairwise item on a phone: the user's card, then both dialogues whole, Wi
   const decision = ann.getByRole("group", { name: "Your judgment" });
   const d2 = ann.getByRole("region", { name: "Dialogue 2 (second)" });
   await shot(ann, "pairwise-390");
-  await shot(ann, "pairwise-390-full", true);
 
   const { distance, end } = await scrollBack(ann, d2, decision);
   console.log(`pairwise at 390×844: scroll back from the end of dialogue 2 to the decision ${Math.round(distance)} px`);
