@@ -236,8 +236,11 @@ test("a pairwise item on a phone: the user's card, then both dialogues whole, Wi
   await ann.getByTestId("dimension-preference").getByRole("button", { name: /tie/i }).tap();
   await ann.getByRole("button", { name: "Submit", exact: true }).tap();
   await expect(ann.getByTestId("progress")).toHaveText(/^1 \/ 2 done/);
-  // A keyboard on the touch device still works: W, T, Enter.
-  await expect(ann.getByTestId("item-headline")).toHaveText(/spring trip/);
+  // A keyboard on the touch device still works: PageDown scrolls the page (the panes do not scroll), W, T, Enter.
+  await expect(ann.getByTestId("item-headline")).toHaveText(/spring trip 2/);
+  await ann.evaluate(() => window.scrollTo(0, 0));
+  await ann.keyboard.press("PageDown");
+  await expect.poll(() => ann.evaluate(() => window.scrollY)).toBeGreaterThan(300);
   await ann.keyboard.press("w");
   await ann.keyboard.press("t");
   await ann.keyboard.press("Enter");
