@@ -9,6 +9,8 @@
  * dimension's comment box, focused; Enter there goes on, and a submit with such a choice and no comment
  * asks once before it goes through. After the last item a completion screen says what is left. What each key
  * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
+ * On a phone (below md) the item is one column read top to bottom and the decision (choices, Submit) is a bar
+ * fixed at the bottom of the screen; a touch screen shows no keyboard hints (issue 44.2).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
@@ -19,6 +21,7 @@ import { useAnnotateKeys, useScrollPanes } from "./useAnnotateKeys";
 import { ItemBoundary, Unrenderable } from "./ItemBoundary";
 import { QueueCompletion } from "./QueueCompletion";
 import { TAP } from "@/components/shell/touch";
+import { useTouch } from "@/components/shell/useTouch";
 
 /**
  * `guidelines` arrives rendered by the server (Markdown is rendered there, so its parser never ships to
@@ -82,6 +85,9 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const dirty = useRef(false);
   const nudged = useRef(false);
   const commentRef = useRef<HTMLTextAreaElement>(null);
+  const barRef = useRef<HTMLDivElement>(null);
+  const [barHeight, setBarHeight] = useState(0);
+  const touch = useTouch();
   // Keys can arrive faster than React re-renders: choices and submit read these refs, which are
   // updated synchronously, never a render's possibly stale copy.
   const valuesRef = useRef(values);
@@ -242,7 +248,11 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
     if (missing >= 0 && !nudged.current) {
       nudged.current = true;
       putActive(missing);
-      setNudge(`The guidelines ask for a comment on ${dims[missing].title}: press C to write one, or Enter again to submit without it.`);
+      setNudge(
+        touch
+          ? `The guidelines ask for a comment on ${dims[missing].title}: write one in its box, or tap Submit again to send it without one.`
+          : `The guidelines ask for a comment on ${dims[missing].title}: press C to write one, or Enter again to submit without it.`,
+      );
       return;
     }
     busyRef.current = true;
@@ -311,6 +321,15 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
 
   const keyMap = useMemo(() => new Map((dims[0]?.choices ?? []).map((c) => [c.key, c.value])), [dims]);
 
+  // The fixed bar of a phone covers the page's end: the page gets as much room below it as the bar is tall.
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar || typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(() => setBarHeight(getComputedStyle(bar).position === "fixed" ? bar.offsetHeight : 0));
+    ro.observe(bar);
+    return () => ro.disconnect();
+  }, [finished]);
+
   const { nextPane, scrollPane } = useScrollPanes(contentRef);
   useAnnotateKeys(
     { skipping, finished, item, hasEntry: !!entry, choiceKeys: keyMap },
@@ -336,7 +355,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   );
 
   const guidesPane = (
-    <ScrollPane title="Guidelines — G to hide" maxHeight="max-h-[40vh]">
+    <ScrollPane title={touch ? "Guidelines" : "Guidelines — G to hide"} maxHeight="max-h-[40vh] overflow-y-auto">
       {guidelines ?? <p className="text-slate-500">This campaign has no guidelines.</p>}
     </ScrollPane>
   );
@@ -344,9 +363,9 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
   const sideLayout = !!item && item.kind !== "session-quality" && item.kind !== "output-rating" && item.kind !== "answer-correctness";
   const pct = entries.length ? Math.round(((done + skipped) / entries.length) * 100) : 0;
   return (
-    <div className="space-y-3" data-testid="annotate-queue">
-      {/* Sticky from md up; on a phone the bar is taller than a third of the screen, so it scrolls away with the page. */}
-      <div className="-mx-4 -mt-4 border-b border-slate-200 bg-white/95 px-4 py-3 backdrop-blur md:sticky md:top-12 md:z-10 md:-mx-6 md:-mt-6 md:px-6">
+    <div className="space-y-3" data-testid="annotate-queue" style={barHeight ? { paddingBottom: barHeight } : undefined}>
+      {/* Sticky from md up; on a phone the header scrolls away with the page and the decision below is fixed at the bottom. */}
+      <div className="-mx-4 -mt-4 border-b border-slate-200 bg-white/95 px-4 py-3 md:sticky md:backdrop-blur md:top-12 md:z-10 md:-mx-6 md:-mt-6 md:px-6">
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
           <div className="min-w-0 basis-full sm:flex-1 sm:basis-auto">
             <p className="truncate text-xs text-slate-500">{campaignName}</p>
@@ -374,14 +393,14 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
               type="button"
               onClick={() => setGuidesOpen((g) => !g)}
               aria-pressed={guidesOpen}
-              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
+              className={`inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
             >
-              Guidelines <kbd className="font-mono">G</kbd>
+              Guidelines <kbd className="font-mono touch:hidden">G</kbd>
             </button>
             <button
               type="button"
               onClick={() => setHelp((h) => !h)}
-              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs ${TAP}`}
+              className={`shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-0.5 text-xs touch:hidden ${TAP}`}
               aria-label="Keyboard shortcuts"
             >
               ?
@@ -391,132 +410,147 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
         <div className="mt-2 h-1 w-full rounded bg-slate-100">
           <div className="h-1 rounded bg-indigo-500" style={{ width: `${pct}%` }} />
         </div>
-        {item && !finished && !item.unrenderable ? (
-          <div className="mt-3 grid gap-2 md:grid-cols-2" role="group" aria-label="Your judgment">
-            {dims.map((d, i) => {
-              const asks = d.choices.some((c) => c.value === values[d.key] && c.asksComment);
-              const wanting = asks && !comments[d.key]?.trim();
-              return (
-                <fieldset
-                  key={d.key}
-                  onClick={() => putActive(i)}
-                  className={`min-w-0 rounded-md border px-3 py-2 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
-                  data-testid={`dimension-${d.key}`}
-                >
-                  <legend className="px-1 text-xs font-semibold text-slate-700">{d.title}</legend>
-                  <p className="mb-1.5 text-xs text-slate-500">{d.question}</p>
-                  <div className="flex flex-wrap gap-1.5">
-                    {d.choices.map((c) => (
-                      <button
-                        key={c.value}
-                        type="button"
-                        aria-pressed={values[d.key] === c.value}
-                        onClick={() => choose(i, c.value)}
-                        className={`rounded border px-2 py-1 text-xs ${TAP} ${values[d.key] === c.value ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
-                      >
-                        <kbd className="mr-1 font-mono font-semibold uppercase">{c.key}</kbd>
-                        {c.label}
-                      </button>
-                    ))}
-                  </div>
-                  {i === active ? (
-                    <textarea
-                      ref={commentRef}
-                      data-comment
-                      aria-label={`Comment on ${d.title}`}
-                      value={comments[d.key] ?? ""}
-                      onChange={(e) => {
-                        dirty.current = true;
-                        submissionId.current = newId();
-                        putComments({ ...commentsRef.current, [d.key]: e.target.value });
-                      }}
-                      placeholder={
-                        asks
-                          ? "Why this rating? The guidelines ask for a comment. Enter to go on"
-                          : "Comment (optional) — press C, Enter to go on"
-                      }
-                      rows={asks ? 2 : 1}
-                      className={`mt-2 w-full resize-y rounded border px-2 py-1 text-base md:text-xs ${wanting ? "border-amber-400 bg-amber-50" : "border-slate-200"}`}
-                    />
-                  ) : comments[d.key] ? (
-                    <p className="mt-1 truncate text-xs text-slate-500">“{comments[d.key]}”</p>
-                  ) : wanting ? (
-                    <p className="mt-1 text-xs text-amber-700">No comment yet: the guidelines ask for one on this rating.</p>
-                  ) : null}
-                </fieldset>
-              );
-            })}
-          </div>
-        ) : null}
-        {nudge && !finished ? (
-          <p role="alert" className="mt-2 text-xs text-amber-800" data-testid="comment-nudge">
-            {nudge}
-          </p>
-        ) : null}
-        <div className={`mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500 ${finished ? "hidden" : ""}`}>
-          <button
-            type="button"
-            disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
-            onClick={() => void submit()}
-            className={`rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40 ${TAP}`}
-          >
-            {nudge ? "Submit without comment" : "Submit"} <kbd className="font-mono">↵</kbd>
-          </button>
-          <button
-            type="button"
-            onClick={() => go(index - 1)}
-            disabled={index === 0}
-            className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
-          >
-            ← prev
-          </button>
-          <button
-            type="button"
-            onClick={() => go(index + 1)}
-            disabled={index >= entries.length - 1}
-            className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
-          >
-            next →
-          </button>
-          <button type="button" onClick={() => setSkipping(true)} className={`rounded border border-slate-300 px-2 py-1 ${TAP}`}>
-            Skip (S)
-          </button>
-          {item?.status === "done" ? (
-            <span className="text-emerald-700" data-testid="item-status">
-              submitted — change and press Enter to edit
-            </span>
+        {/* The decision: in the sticky header from md up; on a phone a bar fixed at the bottom of the screen. */}
+        <div
+          ref={barRef}
+          data-testid="decision-bar"
+          className={`max-md:fixed max-md:inset-x-0 max-md:bottom-0 max-md:z-20 max-md:max-h-[70vh] max-md:overflow-y-auto max-md:border-t max-md:border-slate-200 max-md:bg-white/95 max-md:px-4 max-md:pb-2 max-md:shadow-[0_-2px_8px_rgba(15,23,42,0.08)] max-md:backdrop-blur ${finished ? "hidden" : ""}`}
+        >
+          {item && !finished && !item.unrenderable ? (
+            <div className="mt-3 grid gap-2 max-md:mt-2 max-md:gap-1.5 md:grid-cols-2" role="group" aria-label="Your judgment">
+              {dims.map((d, i) => {
+                const asks = d.choices.some((c) => c.value === values[d.key] && c.asksComment);
+                const wanting = asks && !comments[d.key]?.trim();
+                return (
+                  <fieldset
+                    key={d.key}
+                    onClick={() => putActive(i)}
+                    className={`min-w-0 rounded-md border px-3 py-2 max-md:px-2 max-md:py-1 ${i === active ? "border-indigo-500 ring-2 ring-indigo-200" : "border-slate-200"}`}
+                    data-testid={`dimension-${d.key}`}
+                  >
+                    <legend className="px-1 text-xs font-semibold text-slate-700">{d.title}</legend>
+                    {/* The question is in the guidelines; on a phone the bar keeps to the choices. */}
+                    <p className="mb-1.5 text-xs text-slate-500 max-md:hidden">{d.question}</p>
+                    <div className="flex flex-wrap gap-1.5 max-md:grid max-md:grid-cols-3">
+                      {d.choices.map((c) => (
+                        <button
+                          key={c.value}
+                          type="button"
+                          aria-pressed={values[d.key] === c.value}
+                          onClick={() => choose(i, c.value)}
+                          className={`rounded border px-2 py-1 text-xs max-md:px-1 max-md:leading-tight ${TAP} ${values[d.key] === c.value ? "border-indigo-600 bg-indigo-600 text-white" : "border-slate-300 bg-white text-slate-700 hover:border-indigo-400"}`}
+                        >
+                          {c.key === c.value ? (
+                            // A rating's key is its value (1–3): shown on every screen, as the value.
+                            <span className="mr-1 font-mono font-semibold">{c.value}</span>
+                          ) : (
+                            <kbd className="mr-1 font-mono font-semibold uppercase touch:hidden">{c.key}</kbd>
+                          )}
+                          {c.label}
+                        </button>
+                      ))}
+                    </div>
+                    {i === active ? (
+                      <textarea
+                        ref={commentRef}
+                        data-comment
+                        aria-label={`Comment on ${d.title}`}
+                        value={comments[d.key] ?? ""}
+                        onChange={(e) => {
+                          dirty.current = true;
+                          submissionId.current = newId();
+                          putComments({ ...commentsRef.current, [d.key]: e.target.value });
+                        }}
+                        placeholder={
+                          asks
+                            ? `Why this rating? The guidelines ask for a comment.${touch ? "" : " Enter to go on"}`
+                            : touch
+                              ? "Comment (optional)"
+                              : "Comment (optional) — press C, Enter to go on"
+                        }
+                        rows={asks ? 2 : 1}
+                        className={`mt-2 w-full resize-y rounded border px-2 py-1 text-base max-md:mt-1.5 md:text-xs ${wanting ? "border-amber-400 bg-amber-50" : "border-slate-200"}`}
+                      />
+                    ) : comments[d.key] ? (
+                      <p className="mt-1 truncate text-xs text-slate-500">“{comments[d.key]}”</p>
+                    ) : wanting ? (
+                      <p className="mt-1 text-xs text-amber-700">No comment yet: the guidelines ask for one on this rating.</p>
+                    ) : null}
+                  </fieldset>
+                );
+              })}
+            </div>
           ) : null}
-          {item?.status === "skipped" ? (
-            <span className="text-amber-700" data-testid="item-status">
-              skipped: {item.skipReason}
-            </span>
+          {nudge && !finished ? (
+            <p role="alert" className="mt-2 text-xs text-amber-800" data-testid="comment-nudge">
+              {nudge}
+            </p>
           ) : null}
-          {!item?.campaignOpen && item ? <span className="text-rose-700">this campaign is closed</span> : null}
-          {error ? (
-            <span role="alert" className="text-rose-700">
-              {error}
-            </span>
-          ) : null}
-        </div>
-        {skipping ? (
-          <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-            <input
-              autoFocus
-              value={skipReason}
-              onChange={(e) => setSkipReason(e.target.value)}
-              placeholder="Why skip this item? (Enter to confirm, Esc to cancel)"
-              className="min-h-11 min-w-0 flex-1 basis-56 rounded border border-slate-300 px-2 py-1 text-base md:min-h-0 md:text-sm"
-              aria-label="Skip reason"
-            />
+          <div className={`mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500 ${finished ? "hidden" : ""}`}>
             <button
               type="button"
-              onClick={() => void skip()}
-              className={`rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs ${TAP}`}
+              disabled={!complete || busy || !item?.campaignOpen || !!item?.unrenderable}
+              onClick={() => void submit()}
+              className={`rounded bg-indigo-600 px-3 py-1 font-medium text-white disabled:opacity-40 ${TAP}`}
             >
-              Skip item
+              {nudge ? "Submit without comment" : "Submit"} <kbd className="font-mono touch:hidden">↵</kbd>
             </button>
+            <button
+              type="button"
+              onClick={() => go(index - 1)}
+              disabled={index === 0}
+              className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
+            >
+              ← prev
+            </button>
+            <button
+              type="button"
+              onClick={() => go(index + 1)}
+              disabled={index >= entries.length - 1}
+              className={`rounded border border-slate-300 px-2 py-1 disabled:opacity-40 ${TAP}`}
+            >
+              next →
+            </button>
+            <button type="button" onClick={() => setSkipping(true)} className={`rounded border border-slate-300 px-2 py-1 ${TAP}`}>
+              Skip<span className="touch:hidden"> (S)</span>
+            </button>
+            {item?.status === "done" ? (
+              <span className="text-emerald-700" data-testid="item-status">
+                submitted — change and {touch ? "Submit" : "press Enter"} to edit
+              </span>
+            ) : null}
+            {item?.status === "skipped" ? (
+              <span className="text-amber-700" data-testid="item-status">
+                skipped: {item.skipReason}
+              </span>
+            ) : null}
+            {!item?.campaignOpen && item ? <span className="text-rose-700">this campaign is closed</span> : null}
+            {error ? (
+              <span role="alert" className="text-rose-700">
+                {error}
+              </span>
+            ) : null}
           </div>
-        ) : null}
+          {skipping ? (
+            <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+              <input
+                autoFocus
+                value={skipReason}
+                onChange={(e) => setSkipReason(e.target.value)}
+                placeholder={touch ? "Why skip this item?" : "Why skip this item? (Enter to confirm, Esc to cancel)"}
+                className="min-h-11 min-w-0 flex-1 basis-56 rounded border border-slate-300 px-2 py-1 text-base md:min-h-0 md:text-sm"
+                aria-label="Skip reason"
+              />
+              <button
+                type="button"
+                onClick={() => void skip()}
+                className={`rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs ${TAP}`}
+              >
+                Skip item
+              </button>
+            </div>
+          ) : null}
+        </div>
       </div>
       {help ? (
         <div role="dialog" aria-label="Keyboard shortcuts" className="rounded-lg border border-indigo-200 bg-indigo-50 p-3 text-sm">

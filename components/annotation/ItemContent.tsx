@@ -21,14 +21,15 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
     const dialogue = (content.dialogue as Array<{ role: string; content: string; action?: string }>) ?? [];
     // Each rating sits beside what it is judged against: the situation beside the logs (row one), the
     // profile, requirement types and preferences beside the dialogue (row two). Scrolling to the logs
-    // always shows the situation with them.
-    const bounded = "max-h-[calc(100vh-16rem)] min-h-40";
+    // always shows the situation with them. Below lg one column, read top to bottom: what the user is
+    // (situation, profile) before what happened (logs, dialogue); on a phone no pane scrolls on its own.
+    const bounded = "md:max-h-[calc(100vh-16rem)] md:min-h-40";
     return (
       <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]" data-testid="session-context">
-        <ScrollPane title={`Situation · ${String(content.timestamp ?? "")}`} maxHeight={bounded}>
+        <ScrollPane title={`Situation · ${String(content.timestamp ?? "")}`} maxHeight={bounded} className="order-1 lg:order-none">
           <Value value={content.situation} />
         </ScrollPane>
-        <ScrollPane title={`Logs (${logs.length})`} maxHeight={bounded}>
+        <ScrollPane title={`Logs (${logs.length})`} maxHeight={bounded} className="order-3 lg:order-none">
           <ol className="space-y-1">
             {logs.map((l, i) => (
               <li key={i} className="grid gap-x-2 border-b border-slate-100 pb-1 sm:grid-cols-[9rem_minmax(0,1fr)]">
@@ -38,7 +39,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
             ))}
           </ol>
         </ScrollPane>
-        <ScrollPane title="Profile, requirement types and preferences" maxHeight={bounded}>
+        <ScrollPane title="Profile, requirement types and preferences" maxHeight={bounded} className="order-2 lg:order-none">
           <UserInfoCard info={content.profile} />
           <h4 className="mb-1 mt-3 text-[11px] font-semibold uppercase tracking-wide text-slate-500">Requirement types and preferences</h4>
           <ul className="space-y-2">
@@ -55,7 +56,7 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
             ))}
           </ul>
         </ScrollPane>
-        <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight={bounded}>
+        <ScrollPane title={`Dialogue (${dialogue.length} utterances)`} maxHeight={bounded} className="order-4 lg:order-none">
           <Dialogue turns={dialogue} />
         </ScrollPane>
       </div>
@@ -91,17 +92,18 @@ export function ItemContent({ kind, content, left, right, sideNames, aside }: Pr
   }
   const [l, r] = sideNames ?? (kind === "hicupid-ab" ? ["Answer A", "Answer B"] : ["Dialogue 1 (first)", "Dialogue 2 (second)"]);
   // The two outputs come first; what the annotator judges them against sits in a side panel beside them.
+  // On a phone one column read top to bottom: the user's card first, then each dialogue whole.
   return (
     <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="grid gap-3 md:grid-cols-2">
-        <ScrollPane title={l} className="min-h-40">
+        <ScrollPane title={l} className="md:min-h-40">
           <Value value={left} />
         </ScrollPane>
-        <ScrollPane title={r} className="min-h-40">
+        <ScrollPane title={r} className="md:min-h-40">
           <Value value={right} />
         </ScrollPane>
       </div>
-      <aside className="space-y-3 lg:sticky lg:top-4">
+      <aside className="space-y-3 max-md:order-first lg:sticky lg:top-4">
         {aside}
         <ScrollPane title={kind === "hicupid-ab" ? "User's personal information" : "User information"}>
           <UserInfoCard info={kind === "hicupid-ab" ? content.metadata : content.userInfo} />

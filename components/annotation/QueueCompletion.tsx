@@ -2,9 +2,11 @@
 import Link from "next/link";
 import type { QueueEntry } from "@/lib/annotation/queue";
 import { TAP } from "@/components/shell/touch";
+import { useTouch } from "@/components/shell/useTouch";
 
 /** After the last item: how the queue ended, and the items still worth a look (skipped, commented). */
 export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry[]; open: (i: number) => void; guides: React.ReactNode }) {
+  const touch = useTouch();
   const done = entries.filter((e) => e.status === "done").length;
   const skipped = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "skipped");
   const commented = entries.map((e, i) => ({ ...e, i })).filter((e) => e.status === "done" && e.comments > 0);
@@ -51,7 +53,9 @@ export function QueueCompletion({ entries, open, guides }: { entries: QueueEntry
           </div>
         ) : null}
         <p className="mt-4 text-xs text-slate-500">
-          While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter.
+          {touch
+            ? "While the campaign is open you can still change a label: open the item, choose again and tap Submit."
+            : "While the campaign is open you can still change a label: open the item (or press ←), choose again and press Enter."}
         </p>
         <Link
           href="/annotate"

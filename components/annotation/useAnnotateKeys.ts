@@ -141,8 +141,11 @@ export function useScrollPanes(contentRef: RefObject<HTMLElement | null>) {
     scrollPane: (key: "j" | "k" | "pagedown" | "pageup") => {
       const body = panes()[pane]?.querySelector<HTMLElement>("[data-scroll-body]");
       if (!body) return false;
-      const step = key === "j" || key === "k" ? LINE_STEP : Math.max(LINE_STEP, body.clientHeight * 0.9);
-      body.scrollBy({ top: key === "j" || key === "pagedown" ? step : -step });
+      // On a phone the panes are as long as their content (issue 44.2): the page is what scrolls.
+      const scrolls = body.scrollHeight > body.clientHeight + 1;
+      const height = scrolls ? body.clientHeight : window.innerHeight;
+      const step = key === "j" || key === "k" ? LINE_STEP : Math.max(LINE_STEP, height * 0.9);
+      (scrolls ? body : window).scrollBy({ top: key === "j" || key === "pagedown" ? step : -step });
       return true;
     },
   };

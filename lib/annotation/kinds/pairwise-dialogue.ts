@@ -34,9 +34,10 @@ export const pairwiseDialogue: CampaignKindDef = {
     },
   ],
   keys: [
-    { key: "w", shown: "Win", label: "first (left) is better" },
+    // Named by number, never by side: on a phone the dialogues are stacked, on a desktop side by side (issue 44.2).
+    { key: "w", shown: "Win", label: "Dialogue 1 is better" },
     { key: "t", shown: "Tie", label: "tie" },
-    { key: "l", shown: "Lose", label: "second (right) is better" },
+    { key: "l", shown: "Lose", label: "Dialogue 2 is better" },
   ],
   sideNames: { A: "A", B: "B" },
   uploadExample:
@@ -59,7 +60,7 @@ export const pairwiseDialogue: CampaignKindDef = {
     "## What you judge",
     "",
     "You see the user's information and two dialogues between that user and two assistants on the same topic.",
-    "For each dimension, press **W** if the dialogue on the left is better, **L** if the one on the right is better, **T** for a tie.",
+    "For each dimension, choose **Dialogue 1 is better** (W), **Dialogue 2 is better** (L) or **tie** (T).",
     "",
     "- **Requirement understanding**: does the assistant find out what the user actually needs?",
     "- **Preference understanding**: do its proposals fit the user's stated preferences?",
