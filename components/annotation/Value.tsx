@@ -67,7 +67,7 @@ export function Panel({ title, children, className = "" }: { title: string; chil
 /**
  * A titled box whose body scrolls on its own (dialogues, logs, the user's information). Marked with
  * data-scroll-pane so the annotation queue can move between panes and scroll the chosen one from the
- * keyboard (F, J/K, PageUp/PageDown); focusable so the browser's own keys work in it too. Bounded from md
+ * keyboard (F, J/K, PageUp/PageDown); its body is focusable so the browser's own keys work in it too. Bounded from md
  * up only: on a phone a box scrolling inside the scrolling page hides most of what it holds (issue 44.2).
  */
 export function ScrollPane({
@@ -85,11 +85,16 @@ export function ScrollPane({
     <section
       data-scroll-pane={title}
       aria-label={title}
-      tabIndex={0}
       className={`group min-w-0 rounded-lg border border-slate-200 bg-white focus:outline-none data-[focused=true]:border-indigo-400 data-[focused=true]:ring-2 data-[focused=true]:ring-indigo-100 ${className}`}
     >
       <h3 className="border-b border-slate-100 px-3 py-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
-      <div data-scroll-body className={`md:overflow-y-auto px-3 py-2 text-sm wrap-break-word text-slate-800 ${maxHeight}`}>
+      {/* The box that scrolls takes the focus (not the section): axe's scrollable-region-focusable, and the
+          browser's own arrow keys then scroll this box rather than the page. */}
+      <div
+        data-scroll-body
+        tabIndex={0}
+        className={`md:overflow-y-auto rounded-b-lg focus-visible:outline-2 focus-visible:outline-indigo-400 px-3 py-2 text-sm wrap-break-word text-slate-800 ${maxHeight}`}
+      >
         {children}
       </div>
     </section>
