@@ -349,6 +349,15 @@ function CrowdFields() {
         {num("goldRate", "Share of gold items (0–1)", "0.1", "0.01")}
         {num("minGoldAccuracy", "Screen out below gold accuracy", "0.5", "0.01")}
         {num("minSeconds", "Flag answers faster than (s)", "3", "0.1")}
+        {num("attentionRate", "Share of attention checks (0–0.5)", "0 (none)", "0.01")}
+        {num("maxAttentionFails", "Screen out above failed checks", "1")}
+        <label className="block text-xs text-slate-600">
+          Serve next
+          <select name="order" defaultValue="least-labelled" className={input}>
+            <option value="least-labelled">least-labelled item first</option>
+            <option value="most-disagreement">most-disagreement item first</option>
+          </select>
+        </label>
         <label className="block text-xs text-slate-600">
           Completion code
           <input name="completionCode" placeholder="from Prolific" className={input} />
