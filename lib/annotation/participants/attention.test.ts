@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
+import type { Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { createCampaign, presentAssignment, submitLabels } from "@/lib/annotation";
 import { kindDef } from "../kinds";
@@ -51,9 +52,9 @@ async function setup(kind: string, text: string, crowd: Record<string, unknown>,
 }
 
 type Row = { id: number; attention: string | null; gold: string | null; external_id: string; content: string };
-const items = (db: { $client: { prepare: (s: string) => { all: () => unknown[] } } }) =>
+const items = (db: Db) =>
   db.$client.prepare("select id, attention, gold, external_id, content from campaign_items order by position").all() as Row[];
-const outputs = (db: { $client: { prepare: (s: string) => { all: (...a: unknown[]) => unknown[] } } }, itemId: number) =>
+const outputs = (db: Db, itemId: number) =>
   Object.fromEntries(
     (
       db.$client

@@ -75,7 +75,7 @@ export function qualitySnapshot(db: Db, campaignId: number): QualitySnapshot {
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
 
 /** Computes a campaign's table now, a page of labels at a time, and stores it (the refresher; tests call it). */
-export async function computeQuality(db: Db, campaignId: number): Promise<ParticipantQuality[] | null> {
+export async function computeQuality(db: Db, campaignId: number, pageRows = PAGE_ROWS): Promise<ParticipantQuality[] | null> {
   const key = qualityKey(db, campaignId);
   const c = db.select({ crowd: campaigns.crowd }).from(campaigns).where(eq(campaigns.id, campaignId)).get();
   if (key === null || !c) return null;
@@ -85,13 +85,13 @@ export async function computeQuality(db: Db, campaignId: number): Promise<Partic
   const people = db.select().from(participants).where(eq(participants.campaignId, campaignId)).all();
   const tallies = new Map<number, Tally>();
   for (let after = 0; ; ) {
-    const page = doneLabels(db, campaignId, undefined, { afterLabelId: after, limit: PAGE_ROWS });
+    const page = doneLabels(db, campaignId, undefined, { afterLabelId: after, limit: pageRows });
     for (const r of page) {
       let t = tallies.get(r.annotatorId);
       if (!t) tallies.set(r.annotatorId, (t = newTally()));
       addToTally(t, r);
     }
-    if (page.length < PAGE_ROWS) break;
+    if (page.length < pageRows) break;
     after = page[page.length - 1].labelId;
     await yieldNow();
   }
