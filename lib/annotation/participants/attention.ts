@@ -33,7 +33,9 @@ export function makeAttentionItems(
   const n = attentionCount(items.length, rate);
   if (n === 0) return [];
   if (!def.attentionCheck)
-    throw new InvalidInputError(`crowd.attentionRate: ${def.kind} campaigns have no automatic attention checks; set it to 0 or use gold items`);
+    throw new InvalidInputError(
+      `crowd.attentionRate: ${def.kind} campaigns have no automatic attention checks; set it to 0 or use gold items`,
+    );
   const rng = mulberry32(seed + 7919);
   const order = seededShuffle(items, seed + 104729);
   const out: AttentionItem[] = [];

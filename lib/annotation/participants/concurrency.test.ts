@@ -101,7 +101,9 @@ describe("serving items under concurrency", () => {
       .get() as { n: number };
     expect(split.n).toBeGreaterThan(0);
     const checks = t.db.$client
-      .prepare("select count(*) n from assignments a join campaign_items i on i.id = a.item_id where i.attention is not null and a.status = 'done'")
+      .prepare(
+        "select count(*) n from assignments a join campaign_items i on i.id = a.item_id where i.attention is not null and a.status = 'done'",
+      )
       .get() as { n: number };
     expect(checks.n).toBeGreaterThan(0);
   }, 90_000);

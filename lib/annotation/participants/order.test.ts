@@ -50,12 +50,12 @@ async function setup(order: "least-labelled" | "most-disagreement") {
   for (const [itemId, values] of given)
     values.forEach((v, i) => {
       const a = db.$client
-        .prepare("insert into assignments (campaign_id, item_id, annotator_id, position, status, submitted_at) values (?, ?, ?, 0, 'done', 1)")
+        .prepare(
+          "insert into assignments (campaign_id, item_id, annotator_id, position, status, submitted_at) values (?, ?, ?, 0, 'done', 1)",
+        )
         .run(c.id, itemId, earlier[i]).lastInsertRowid;
       for (const dim of ["requirement", "preference"])
-        db.$client
-          .prepare("insert into labels (assignment_id, dimension, value, shown_value) values (?, ?, ?, ?)")
-          .run(a, dim, v, v);
+        db.$client.prepare("insert into labels (assignment_id, dimension, value, shown_value) values (?, ?, ?, ?)").run(a, dim, v, v);
     });
   const itemOf = (assignmentId: number) =>
     (db.$client.prepare("select item_id from assignments where id = ?").get(assignmentId) as { item_id: number }).item_id;
@@ -91,7 +91,11 @@ describe("most-disagreement first", () => {
     const got: number[] = [];
     for (let w = nextWork(db, z); w.state === "item"; w = nextWork(db, z)) {
       got.push(itemOf(w.assignmentId));
-      submitLabels(db, z, w.assignmentId, { submissionId: `s-${w.assignmentId}-xxxxxxxx`, values: { requirement: "Lose", preference: "Lose" }, ms: 3000 });
+      submitLabels(db, z, w.assignmentId, {
+        submissionId: `s-${w.assignmentId}-xxxxxxxx`,
+        values: { requirement: "Lose", preference: "Lose" },
+        ms: 3000,
+      });
     }
     // The split item first; then (all unanimous so far) fewest labels first, the campaign's order among equals;
     // the full item 2 never.

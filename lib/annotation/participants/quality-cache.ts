@@ -84,7 +84,7 @@ export async function computeQuality(db: Db, campaignId: number, pageRows = PAGE
   // Participants first, with the key: someone joining meanwhile bumps the key, so the stored table is stale, not wrong.
   const people = db.select().from(participants).where(eq(participants.campaignId, campaignId)).all();
   const tallies = new Map<number, Tally>();
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = doneLabels(db, campaignId, undefined, { afterLabelId: after, limit: pageRows });
     for (const r of page) {
       let t = tallies.get(r.annotatorId);
