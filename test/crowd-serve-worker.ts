@@ -20,7 +20,9 @@ while (active.length) {
     if (w.state !== "item") continue;
     submitLabels(db, u, w.assignmentId, {
       submissionId: `crowd-sub-${u}-${w.assignmentId}`,
-      values: process.env.CROWD_VARY ? { requirement: ["Win", "Tie", "Lose"][u % 3], preference: "Tie" } : { requirement: "Win", preference: "Tie" },
+      values: process.env.CROWD_VARY
+        ? { requirement: ["Win", "Tie", "Lose"][u % 3], preference: "Tie" }
+        : { requirement: "Win", preference: "Tie" },
       ms: 10,
     });
     labelled++;

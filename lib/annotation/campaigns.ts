@@ -145,7 +145,9 @@ export function createCampaign(
       if (parsed.some((p) => p.externalId === g.externalId))
         throw new InvalidInputError(`${input.gold!.fileName}: id "${g.externalId}" is also the id of an item`);
     // Attention checks are made from the real items only (a check made from a gold item would carry two answers).
-    const attention = crowd ? makeAttentionItems(def, parsed, crowd.attentionRate, seed, new Set([...parsed, ...gold].map((p) => p.externalId))) : [];
+    const attention = crowd
+      ? makeAttentionItems(def, parsed, crowd.attentionRate, seed, new Set([...parsed, ...gold].map((p) => p.externalId)))
+      : [];
     parsed = [...parsed, ...gold, ...attention];
     assertStorableDepth(parsed);
     const guidelines = input.guidelines?.trim() || def.defaultGuidelines;

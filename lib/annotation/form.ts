@@ -42,7 +42,16 @@ function crowdFromForm(form: Form): Pick<NewCampaign, "link" | "crowd" | "gold">
   if (String(form.get("assignment") ?? "fixed") !== "link") return {};
   const text = (f: string) => String(form.get(f) ?? "").trim() || null;
   const crowd: Record<string, unknown> = {};
-  for (const f of ["holdSeconds", "quota", "maxParticipants", "goldRate", "minGoldAccuracy", "minSeconds", "attentionRate", "maxAttentionFails"]) {
+  for (const f of [
+    "holdSeconds",
+    "quota",
+    "maxParticipants",
+    "goldRate",
+    "minGoldAccuracy",
+    "minSeconds",
+    "attentionRate",
+    "maxAttentionFails",
+  ]) {
     const n = optNumber(form, f);
     if (n !== undefined) crowd[f] = n;
   }

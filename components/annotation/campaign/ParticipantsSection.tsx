@@ -43,11 +43,12 @@ export function ParticipantsSection({ campaignId, link, perItem, settings: s, sn
         </code>
       </p>
       <p className="mt-1 text-xs text-slate-500">
-        k = {perItem} labels per item, served {s.order === "most-disagreement" ? "most-disagreement" : "least-labelled"} first · hold {s.holdSeconds} s ·{" "}
-        {s.quota ? `${s.quota} items each` : "no quota"} · {s.maxParticipants ? `at most ${s.maxParticipants} participants` : "no cap"} ·
-        gold {Math.round(s.goldRate * 100)}%, screen-out below {pct(s.minGoldAccuracy)} · attention checks{" "}
-        {s.attentionRate > 0 ? `${Math.round(s.attentionRate * 100)}%, screen-out above ${s.maxAttentionFails} failed` : "off"} · too fast under {s.minSeconds} s · completion code{" "}
-        {s.completionCode ?? "—"}, screen-out code {s.screenoutCode ?? "—"}
+        k = {perItem} labels per item, served {s.order === "most-disagreement" ? "most-disagreement" : "least-labelled"} first · hold{" "}
+        {s.holdSeconds} s · {s.quota ? `${s.quota} items each` : "no quota"} ·{" "}
+        {s.maxParticipants ? `at most ${s.maxParticipants} participants` : "no cap"} · gold {Math.round(s.goldRate * 100)}%, screen-out
+        below {pct(s.minGoldAccuracy)} · attention checks{" "}
+        {s.attentionRate > 0 ? `${Math.round(s.attentionRate * 100)}%, screen-out above ${s.maxAttentionFails} failed` : "off"} · too fast
+        under {s.minSeconds} s · completion code {s.completionCode ?? "—"}, screen-out code {s.screenoutCode ?? "—"}
       </p>
       {snapshot.rows === null ? (
         <p className="mt-3 text-sm text-slate-500">Reading the participants…</p>
