@@ -155,7 +155,10 @@ function pickItem(
       ),
     )
     .orderBy(
-      ...(pool === "real" && order === "most-disagreement" ? [sql`${dissent(campaignItems.id)} desc`] : []),
+      // Only an item with two done labels can disagree: the dissent subquery runs for those alone (cheap index counts for the rest).
+      ...(pool === "real" && order === "most-disagreement"
+        ? [sql`case when ${doneCount(campaignItems.id)} >= 2 then ${dissent(campaignItems.id)} else 0 end desc`]
+        : []),
       doneCount(campaignItems.id),
       campaignItems.position,
     )
