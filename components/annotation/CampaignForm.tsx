@@ -339,8 +339,9 @@ function CrowdFields() {
     <fieldset className="grid gap-3 rounded border border-indigo-200 bg-indigo-50/40 p-3" data-testid="crowd-fields">
       <legend className="px-1 text-xs font-semibold">Participant link</legend>
       <p className="text-xs text-slate-600">
-        Items are served as people work: the least-labelled first, k labels per item, never one item twice to a person. The link is shown on
-        the campaign page once it is created.
+        Items are served as people work: the least-labelled first (or the most-disagreement first, below), k labels per item, never one item
+        twice to a person. Attention checks are made from your items (an identical pair, a broken reply) and look like any item. The link is
+        shown on the campaign page once it is created.
       </p>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {num("holdSeconds", "Hold on a served item (s)", "600")}
