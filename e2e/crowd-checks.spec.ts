@@ -186,7 +186,11 @@ test("a lapsing hold: A is served the only item and leaves; B finds no work, the
   };
   // B's first screen came while A's hold still ran (checked against the stored hold, not a guess of timing):
   // then it is the honest "no work left", not A's item. On a slow machine the hold may be over already.
-  if (Date.now() < aRow().held_until) await expect(b.page.getByTestId("no-work")).toBeVisible();
+  const duringHold = Date.now() < aRow().held_until;
+  if (duringHold) await expect(b.page.getByTestId("no-work")).toBeVisible();
+  test
+    .info()
+    .annotations.push({ type: "hold", description: duringHold ? "B came during A's hold: no work" : "A's hold had lapsed already" });
   // After the hold lapses, B asking again is served the very item A had.
   await expect(async () => {
     await b.page.goto(`${e2eState().baseURL}/join/${c.token}/work`);
