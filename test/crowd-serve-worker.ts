@@ -1,7 +1,8 @@
 /**
  * A separate process of crowd participants (used by lib/annotation/participants/concurrency.test.ts):
  * argv = the link token and participant ids; they join and take turns asking for work and labelling it
- * until none is left, racing the other processes for the same items.
+ * until none is left, racing the other processes for the same items. CROWD_VARY=1: each participant
+ * answers differently (so labels disagree and most-disagreement serving has splits to chase).
  */
 import { openDb } from "@/db/client";
 import { submitLabels } from "@/lib/annotation/queue";
@@ -19,7 +20,9 @@ while (active.length) {
     if (w.state !== "item") continue;
     submitLabels(db, u, w.assignmentId, {
       submissionId: `crowd-sub-${u}-${w.assignmentId}`,
-      values: { requirement: "Win", preference: "Tie" },
+      values: process.env.CROWD_VARY
+        ? { requirement: ["Win", "Tie", "Lose"][u % 3], preference: "Tie" }
+        : { requirement: "Win", preference: "Tie" },
       ms: 10,
     });
     labelled++;

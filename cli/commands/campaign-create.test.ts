@@ -174,7 +174,7 @@ describe("pal campaign create", () => {
       PAIRWISE,
       "--link",
       "--hold-seconds",
-      "2",
+      "0",
     );
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/crowd\.holdSeconds/);
@@ -195,6 +195,29 @@ describe("pal campaign create", () => {
     const missing = await pal("campaign", "create", "--name", "X", "--kind", "pairwise-dialogue", "--items", "nope.jsonl", "--link");
     expect(missing.stderr).toMatch(/--items: cannot read nope.jsonl/);
     expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual(before);
+  }, 60_000);
+
+  it("--attention-rate makes attention checks, --order sets the serving order; a bad one is named and nothing stored", async () => {
+    const args = ["campaign", "create", "--name", "Checks", "--kind", "pairwise-dialogue", "--items", PAIRWISE, "--link", "--json"];
+    const before = db.$client.prepare("select count(*) n from campaigns").get();
+    const bad = await pal(...args, "--order", "random");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/crowd\.order/);
+    const tooMany = await pal(...args, "--attention-rate", "0.8");
+    expect(tooMany.stderr).toMatch(/crowd\.attentionRate/);
+    expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual(before);
+    const ok = await pal(...args, "--attention-rate", "0.25", "--max-attention-fails", "0", "--order", "most-disagreement");
+    expect(ok.code).toBe(0);
+    const id = JSON.parse(ok.stdout).campaign.id;
+    const c = db.$client.prepare("select crowd from campaigns where id = ?").get(id) as { crowd: string };
+    expect(JSON.parse(c.crowd)).toMatchObject({ attentionRate: 0.25, maxAttentionFails: 0, order: "most-disagreement" });
+    const checks = db.$client
+      .prepare("select attention, count(*) n from campaign_items where campaign_id = ? and attention is not null group by 1 order by 1")
+      .all(id);
+    expect(checks).toEqual([
+      { attention: "broken-reply", n: 1 },
+      { attention: "identical-pair", n: 2 },
+    ]);
   }, 60_000);
 
   it("--title naming a compared system is refused unless --show-system-names, which is then recorded (issue 40.15)", async () => {

@@ -145,6 +145,9 @@ export function registerCampaign(program: Command): void {
     .option("--gold <file>", 'link: gold items / attention checks, JSONL with a "gold" object per line')
     .option("--gold-rate <r>", "link: share of served items that are gold (0 to 1)", "0.1")
     .option("--min-gold-accuracy <r>", "link: below this gold accuracy a participant is screened out", "0.5")
+    .option("--attention-rate <r>", "link: share of served items that are generated attention checks (0 to 0.5)", "0")
+    .option("--max-attention-fails <n>", "link: a participant failing more attention checks than this is screened out", "1")
+    .option("--order <order>", "link: serve least-labelled or most-disagreement items first", "least-labelled")
     .option("--min-seconds <s>", "link: answers faster than this are flagged", "3")
     .option("--consent <file>", "link: a consent statement (Markdown) to accept before the first item")
     .option("--guidelines <file>", "guidelines (Markdown); default: the kind's")
@@ -215,6 +218,9 @@ export function registerCampaign(program: Command): void {
                   screenoutCode: typeof o.screenoutCode === "string" ? o.screenoutCode : null,
                   goldRate: num("--gold-rate", o.goldRate),
                   minGoldAccuracy: num("--min-gold-accuracy", o.minGoldAccuracy),
+                  attentionRate: num("--attention-rate", o.attentionRate),
+                  maxAttentionFails: num("--max-attention-fails", o.maxAttentionFails),
+                  order: String(o.order),
                   minSeconds: num("--min-seconds", o.minSeconds),
                   consent: read("--consent", o.consent) ?? null,
                 },

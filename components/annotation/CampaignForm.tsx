@@ -339,8 +339,9 @@ function CrowdFields() {
     <fieldset className="grid gap-3 rounded border border-indigo-200 bg-indigo-50/40 p-3" data-testid="crowd-fields">
       <legend className="px-1 text-xs font-semibold">Participant link</legend>
       <p className="text-xs text-slate-600">
-        Items are served as people work: the least-labelled first, k labels per item, never one item twice to a person. The link is shown on
-        the campaign page once it is created.
+        Items are served as people work: the least-labelled first (or the most-disagreement first, below), k labels per item, never one item
+        twice to a person. Attention checks are made from your items (an identical pair, a broken reply) and look like any item. The link is
+        shown on the campaign page once it is created.
       </p>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {num("holdSeconds", "Hold on a served item (s)", "600")}
@@ -349,6 +350,15 @@ function CrowdFields() {
         {num("goldRate", "Share of gold items (0–1)", "0.1", "0.01")}
         {num("minGoldAccuracy", "Screen out below gold accuracy", "0.5", "0.01")}
         {num("minSeconds", "Flag answers faster than (s)", "3", "0.1")}
+        {num("attentionRate", "Share of attention checks (0–0.5)", "0 (none)", "0.01")}
+        {num("maxAttentionFails", "Screen out above failed checks", "1")}
+        <label className="block text-xs text-slate-600">
+          Serve next
+          <select name="order" defaultValue="least-labelled" className={input}>
+            <option value="least-labelled">least-labelled item first</option>
+            <option value="most-disagreement">most-disagreement item first</option>
+          </select>
+        </label>
         <label className="block text-xs text-slate-600">
           Completion code
           <input name="completionCode" placeholder="from Prolific" className={input} />

@@ -23,7 +23,10 @@ export function ReportAge({
   error,
   testId = "agreement-age",
   pollMs,
+  what = "the agreement report",
 }: {
+  /** What is computed, for the line shown before the first one exists. */
+  what?: string;
   /** Null: no report yet. */
   ageMs: number | null;
   current: boolean;
@@ -42,8 +45,8 @@ export function ReportAge({
   const text =
     ageMs === null
       ? error
-        ? "the agreement report could not be computed"
-        : "the agreement report is being computed…"
+        ? `${what} could not be computed`
+        : `${what} is being computed…`
       : `computed ${formatAge(ageMs)}${current ? "" : error ? "" : ", refreshing…"}`;
   return (
     <span

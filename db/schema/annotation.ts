@@ -68,6 +68,11 @@ export const campaigns = sqliteTable("campaigns", {
   joinToken: text("join_token").unique(),
   /** Crowd settings (lib/annotation/participants/settings.ts): hold, quota, cap, codes, consent, gold rate, minimum time. */
   crowd: text("crowd", { mode: "json" }).$type<Record<string, unknown>>(),
+  /**
+   * Bumped when a participant joins or finishes (labels and exclusions bump agreementVersion): the cached
+   * participants table (participant_quality_reports) names both versions it saw.
+   */
+  participantsVersion: integer("participants_version").notNull().default(0),
 });
 
 /**
@@ -181,6 +186,12 @@ export const campaignItems = sqliteTable(
      * gold rate to every participant (not counted in k), never marked as such to them.
      */
     gold: text("gold", { mode: "json" }).$type<Record<string, string>>(),
+    /**
+     * Set on an attention check generated at creation (lib/annotation/participants/attention.ts): which check
+     * it is. Such an item also has `gold` (its expected answer), so it is served like gold and never enters
+     * agreement or tables; it looks like any item to the participant.
+     */
+    attention: text("attention", { enum: ["identical-pair", "broken-reply"] }),
   },
   (t) => [
     index("campaign_items_campaign").on(t.campaignId, t.position),
@@ -392,6 +403,17 @@ export const judgeFailures = sqliteTable(
  * version, tie rule and k, and the report's format); a page showing an older key shows its age and asks
  * for a fresh one.
  */
+/** The last participants table of a crowd campaign, computed in the background (participants/quality-cache.ts). */
+export const participantQualityReports = sqliteTable("participant_quality_reports", {
+  campaignId: integer("campaign_id")
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: "cascade" }),
+  key: text("key").notNull(),
+  computedAt: integer("computed_at").notNull(),
+  ms: integer("ms").notNull(),
+  report: text("report").notNull(),
+});
+
 export const agreementReports = sqliteTable("agreement_reports", {
   campaignId: integer("campaign_id")
     .primaryKey()

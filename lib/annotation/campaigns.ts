@@ -25,6 +25,7 @@ import { sessionItemContent } from "./session-item";
 import { parseItemsJsonl } from "./upload";
 import { parseCrowdSettings } from "./participants/settings";
 import { parseGoldJsonl } from "./participants/gold";
+import { makeAttentionItems } from "./participants/attention";
 import { newJoinToken } from "./participants/join";
 import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
@@ -62,7 +63,7 @@ export interface NewCampaign {
   link?: boolean;
   /** Crowd settings (hold, quota, cap, codes, consent, gold rate, minimum seconds): participants/settings.ts. */
   crowd?: unknown;
-  /** Gold items / attention checks, JSONL (participants/gold.ts). */
+  /** Gold items / hand-made attention checks, JSONL (participants/gold.ts); generated checks: crowd.attentionRate. */
   gold?: { fileName: string; text: string };
 }
 
@@ -143,7 +144,11 @@ export function createCampaign(
     for (const g of gold)
       if (parsed.some((p) => p.externalId === g.externalId))
         throw new InvalidInputError(`${input.gold!.fileName}: id "${g.externalId}" is also the id of an item`);
-    parsed = [...parsed, ...gold];
+    // Attention checks are made from the real items only (a check made from a gold item would carry two answers).
+    const attention = crowd
+      ? makeAttentionItems(def, parsed, crowd.attentionRate, seed, new Set([...parsed, ...gold].map((p) => p.externalId)))
+      : [];
+    parsed = [...parsed, ...gold, ...attention];
     assertStorableDepth(parsed);
     const guidelines = input.guidelines?.trim() || def.defaultGuidelines;
     const blindingOverride = checkBlinding(def, parsed, experimentSystems, annotatorTitle ?? def.annotatorTitle, guidelines, {
@@ -209,6 +214,7 @@ export function createCampaign(
           palSampleId: p.palSampleId ?? null,
           content: p.content,
           gold: "gold" in p ? (p.gold as Record<string, string>) : null,
+          attention: "attention" in p ? (p.attention as "identical-pair" | "broken-reply") : null,
         })
         .returning({ id: campaignItems.id })
         .get();

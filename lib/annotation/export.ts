@@ -46,7 +46,8 @@ export function judgeRunsExport(db: Db, campaignId: number) {
 
 /**
  * Every label with its item, annotator (a participant's pseudonymous code, never their Prolific id),
- * seconds on task (measured by the page), gold result (null: not a gold item), whether the answer was
+ * seconds on task (measured by the page), gold result (null: not a gold item), the attention check it
+ * answered (null: none; such labels are marked, never real labels), whether the answer was
  * faster than the campaign's minimum, and whether its participant is excluded (kept, marked).
  */
 export function labelRows(db: Db, campaignId: number) {
@@ -69,6 +70,8 @@ function labelRowsRaw(db: Db, campaignId: number) {
       annotator: sql<string>`coalesce(${participants.code}, ${users.email})`,
       participant: participants.id,
       gold: campaignItems.gold,
+      // An attention check generated at creation (its name), never a real label: kept, marked.
+      attention: campaignItems.attention,
       excluded: participants.excluded,
       excludedReason: participants.excludedReason,
       dimension: labels.dimension,
@@ -173,6 +176,7 @@ export function exportCampaign(
       "submittedAt",
       "seconds",
       "gold",
+      "attention",
       "tooFast",
       "excluded",
       "excludedReason",

@@ -33,4 +33,16 @@ describe("campaign form: who labels", () => {
     expect(c.crowd).not.toHaveProperty("quota");
     expect(() => read({ assignment: "link", goldRate: "lots" })).toThrow('goldRate: expected a number, got "lots"');
   });
+
+  it("attention checks and the serving order reach the campaign's settings; a bad order is named", async () => {
+    const read = (f: Record<string, string>) => newCampaignFromForm(form({ ...base, ...f }) as never);
+    const c = read({ assignment: "link", attentionRate: "0.2", maxAttentionFails: "0", order: "most-disagreement" });
+    expect(c.crowd).toMatchObject({ attentionRate: 0.2, maxAttentionFails: 0, order: "most-disagreement" });
+    expect(read({ assignment: "link" }).crowd).not.toHaveProperty("order");
+    const { parseCrowdSettings } = await import("./participants/settings");
+    expect(parseCrowdSettings(c.crowd)).toMatchObject({ attentionRate: 0.2, order: "most-disagreement" });
+    expect(parseCrowdSettings({})).toMatchObject({ attentionRate: 0, maxAttentionFails: 1, order: "least-labelled" });
+    expect(() => parseCrowdSettings(read({ assignment: "link", order: "random" }).crowd)).toThrow(/^crowd\.order: /);
+    expect(() => parseCrowdSettings(read({ assignment: "link", attentionRate: "0.9" }).crowd)).toThrow(/^crowd\.attentionRate: /);
+  });
 });

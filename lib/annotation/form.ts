@@ -42,11 +42,22 @@ function crowdFromForm(form: Form): Pick<NewCampaign, "link" | "crowd" | "gold">
   if (String(form.get("assignment") ?? "fixed") !== "link") return {};
   const text = (f: string) => String(form.get(f) ?? "").trim() || null;
   const crowd: Record<string, unknown> = {};
-  for (const f of ["holdSeconds", "quota", "maxParticipants", "goldRate", "minGoldAccuracy", "minSeconds"]) {
+  for (const f of [
+    "holdSeconds",
+    "quota",
+    "maxParticipants",
+    "goldRate",
+    "minGoldAccuracy",
+    "minSeconds",
+    "attentionRate",
+    "maxAttentionFails",
+  ]) {
     const n = optNumber(form, f);
     if (n !== undefined) crowd[f] = n;
   }
   for (const f of ["completionCode", "screenoutCode", "consent"]) crowd[f] = text(f);
+  const order = text("order");
+  if (order) crowd.order = order;
   const gold = text("gold");
   return { link: true, crowd, ...(gold ? { gold: { fileName: "gold items", text: gold } } : {}) };
 }

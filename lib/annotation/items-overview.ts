@@ -75,12 +75,18 @@ export function itemsOverview(
   opts: { onlyDisagreements?: boolean; page?: number } = {},
 ): { rows: ItemOverview[]; total: number; page: number; size: number } {
   const page = Math.max(1, Math.floor(opts.page ?? 1));
-  const select = "SELECT id, external_id AS externalId, title FROM campaign_items WHERE campaign_id = ? ORDER BY position";
+  // Generated attention checks are no items of the study: left out of its table (participants/attention.ts).
+  const select =
+    "SELECT id, external_id AS externalId, title FROM campaign_items WHERE campaign_id = ? AND attention IS NULL ORDER BY position";
   if (opts.onlyDisagreements) {
     const all = rowsFor(db, campaignId, db.$client.prepare(select).all(campaignId) as Item[]).filter((r) => r.disagree);
     return { rows: all.slice((page - 1) * OVERVIEW_PAGE, page * OVERVIEW_PAGE), total: all.length, page, size: OVERVIEW_PAGE };
   }
-  const total = (db.$client.prepare("SELECT count(*) AS n FROM campaign_items WHERE campaign_id = ?").get(campaignId) as { n: number }).n;
+  const total = (
+    db.$client.prepare("SELECT count(*) AS n FROM campaign_items WHERE campaign_id = ? AND attention IS NULL").get(campaignId) as {
+      n: number;
+    }
+  ).n;
   const items = db.$client.prepare(`${select} LIMIT ? OFFSET ?`).all(campaignId, OVERVIEW_PAGE, (page - 1) * OVERVIEW_PAGE) as Item[];
   return { rows: rowsFor(db, campaignId, items), total, page, size: OVERVIEW_PAGE };
 }

@@ -32,6 +32,7 @@ export async function campaignParquet(db: Db, campaignId: number): Promise<{ par
     col("seconds", "DOUBLE", (r) => r.seconds),
     col("guideline_version", "INT32", (r) => r.version),
     col("gold", "BOOLEAN", (r) => r.gold),
+    col("attention_check", "STRING", (r) => r.attention),
     col("too_fast", "BOOLEAN", (r) => r.tooFast),
     col("excluded", "BOOLEAN", (r) => r.excluded),
   ];
@@ -56,7 +57,7 @@ export async function campaignParquet(db: Db, campaignId: number): Promise<{ par
     "- `annotator` is pseudonymous (a crowd participant's code or a lab annotator's account); no Prolific id is included.",
     "- `value` is in canonical order (pairwise: for side A); `shown_value` is what the annotator pressed in the order shown.",
     "- `seconds` is the time on the item measured by the page; `too_fast` marks answers under the campaign's minimum.",
-    "- `gold` is the result on a gold item / attention check (null: not one); `excluded` marks labels the researchers excluded (kept, left out of agreement).",
+    "- `gold` is the result on a gold item / attention check (null: not one); `attention_check` names a generated attention check (`identical-pair`, `broken-reply`; null: a real item), whose labels are no real labels; `excluded` marks labels the researchers excluded (kept, left out of agreement).",
     "",
     'Load it with `datasets.load_dataset("<this folder>")`.',
     "",

@@ -1,6 +1,7 @@
 import type { CampaignKindDef } from "./types";
 import { output, str } from "./fields";
 import { InvalidInputError } from "@/lib/errors";
+import { brokenText } from "./attention";
 
 /**
  * Human judgments of benchmark answers (LoCoMo, LongMemEval, any QA): each answer read beside its question
@@ -45,6 +46,15 @@ export const answerCorrectness: CampaignKindDef = {
     if (typeof obj.output !== "string") throw new InvalidInputError(`${where}: field "output" must be the answer text`);
     // Only what the annotator needs: no method, task or scores (they would unblind the judgment).
     return { externalId: id, content: { context: { question, reference }, output: output(obj.output, "output", where) } };
+  },
+  // The answer replaced by word salad of the question, none of the reference's words in it: "wrong".
+  attentionCheck: (item, _n, rng) => {
+    const ctx = item.content.context as { question: string; reference: string };
+    return {
+      check: "broken-reply",
+      content: { ...item.content, output: brokenText(ctx.question, rng, ctx.reference) },
+      gold: { correctness: "wrong" },
+    };
   },
   defaultTieRule: "adjudicate",
   defaultGuidelines:

@@ -1,5 +1,6 @@
 import type { CampaignKindDef } from "./types";
 import { info, str } from "./fields";
+import { pairwiseAttention } from "./attention";
 
 /** Win/Tie/Lose for canonical slot A (the model's answer) against B (the reference), on either dimension. */
 const MODEL_VS_REFERENCE = [
@@ -50,6 +51,8 @@ export const hicupidAb: CampaignKindDef = {
       },
     };
   },
+  // Two identical answers (Tie), or one answer broken (the other is better on both dimensions).
+  attentionCheck: pairwiseAttention(["personalization", "logical-validity"]),
   defaultTieRule: "tie",
   defaultGuidelines: [
     "## What you judge",

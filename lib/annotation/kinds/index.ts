@@ -8,7 +8,7 @@ import { hicupidAb } from "./hicupid-ab";
 import { outputRating } from "./output-rating";
 import { answerCorrectness } from "./answer-correctness";
 
-export type { CampaignKindDef, DimensionSpec, KeyChoice, ParsedItem } from "./types";
+export type { AttentionCheck, CampaignKindDef, DimensionSpec, KeyChoice, ParsedItem } from "./types";
 
 export const CAMPAIGN_KIND_DEFS: readonly CampaignKindDef[] = [
   sessionQuality,

@@ -2,6 +2,7 @@ import type { CampaignKindDef } from "./types";
 import { info, output, str } from "./fields";
 import { RATING, RATING_KEYS } from "./session-quality";
 import { InvalidInputError } from "@/lib/errors";
+import { brokenOutput } from "./attention";
 
 /** Single outputs produced anywhere, each rated 1–3 (the same scale as the session check). */
 export const outputRating: CampaignKindDef = {
@@ -32,6 +33,12 @@ export const outputRating: CampaignKindDef = {
       content: { context: info(obj, "context", where, { optional: true }) ?? null, output: output(obj.output, "output", where) },
     };
   },
+  // A rating has no pair to make identical: the check is the output broken into word salad, rated 1.
+  attentionCheck: (item, _n, rng) => ({
+    check: "broken-reply",
+    content: { ...item.content, output: brokenOutput(item.content.output, rng) },
+    gold: { quality: "1" },
+  }),
   defaultTieRule: "adjudicate",
   defaultGuidelines:
     "Rate each output **1 to 3**: 1 = does not match the user, 2 = basically matches, 3 = completely matches. Add a comment when you give a 1.",

@@ -1,6 +1,7 @@
 import type { CampaignKindDef } from "./types";
 import { info, side, str } from "./fields";
 import { InvalidInputError } from "@/lib/errors";
+import { pairwiseAttention } from "./attention";
 
 export const WTL = [
   { value: "Win", label: "Win" },
@@ -55,6 +56,8 @@ export const pairwiseDialogue: CampaignKindDef = {
       outputs: { A: a, B: b },
     };
   },
+  // An identical pair (Tie) or one dialogue's assistant turns broken (the other wins), on both dimensions.
+  attentionCheck: pairwiseAttention(["requirement", "preference"]),
   defaultTieRule: "tie",
   defaultGuidelines: [
     "## What you judge",

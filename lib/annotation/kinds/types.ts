@@ -26,6 +26,16 @@ export interface ParsedItem {
   outputs?: { A: { system: string; output: unknown }; B: { system: string; output: unknown } };
 }
 
+/** An attention check made from one of the campaign's items: what is shown, and the answer an attentive person gives. */
+export interface AttentionCheck {
+  check: "identical-pair" | "broken-reply";
+  content: Record<string, unknown>;
+  /** Pairwise kinds: both sides (the systems of the source item, so the sides look like any item's). */
+  outputs?: ParsedItem["outputs"];
+  /** Expected canonical value per dimension (for pairwise kinds, for side A). */
+  gold: Record<string, string>;
+}
+
 export interface CampaignKindDef {
   kind: CampaignKind;
   label: string;
@@ -46,6 +56,12 @@ export interface CampaignKindDef {
   defaultGuidelines: string;
   /** How split human votes are resolved unless the campaign says otherwise ("tie" needs a Tie category). */
   defaultTieRule: "tie" | "first" | "adjudicate" | "none";
+  /**
+   * Automatic attention checks (issue 43.3): the `n`-th check made from `item` (variants alternate with n),
+   * or null when this item cannot carry one. Absent: the kind has no automatic checks (the campaign form
+   * and CLI then refuse an attention rate).
+   */
+  attentionCheck?: (item: ParsedItem, n: number, rng: () => number) => AttentionCheck | null;
   /** Names of the two sides in reports (canonical A, B). */
   sideNames?: { A: string; B: string };
 }

@@ -4,3 +4,5 @@ export * from "./join";
 export * from "./serve";
 export * from "./quality";
 export * from "./screen";
+export * from "./quality-cache";
+export * from "./attention";

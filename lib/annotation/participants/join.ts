@@ -12,6 +12,7 @@ import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from 
 import { crowdSettingsOf, type CrowdSettings } from "./settings";
 import { annotatorTitleOf } from "../blinding";
 import { kindDef } from "../kinds";
+import { bumpParticipantsVersion } from "./quality";
 
 export interface JoinRequest {
   token: string;
@@ -112,6 +113,7 @@ export function joinCampaign(db: Db, req: JoinRequest): { userId: number; partic
         })
         .returning()
         .get();
+      bumpParticipantsVersion(tx as unknown as Db, c.id);
       return { userId: user.id, participant };
     },
     { behavior: "immediate" },

@@ -1,33 +1,38 @@
 /**
  * Quality per participant: gold accuracy (their labels on gold items against the known answers),
+ * attention checks passed and failed (a check passes when every dimension gets its expected answer),
  * median seconds on an item (time measured by the page), answers faster than the campaign's minimum.
- * Read from the campaign's done assignments in one pass; a page shows it, the finish step and the
- * export use it.
+ * Read from the campaign's done assignments in one pass; the background table (quality-cache.ts), the
+ * finish step and the export use it.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assignments, campaignItems, campaigns, labels, participants } from "@/db/schema";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { crowdSettingsOf } from "./settings";
 
 export interface DoneLabelRow {
+  labelId: number;
   assignmentId: number;
   annotatorId: number;
   itemId: number;
   msSpent: number;
   gold: Record<string, string> | null;
+  attention: "identical-pair" | "broken-reply" | null;
   dimension: string;
   value: string;
 }
 
-function doneLabels(db: Db, campaignId: number, userId?: number): DoneLabelRow[] {
+export function doneLabels(db: Db, campaignId: number, userId?: number, page?: { afterLabelId: number; limit: number }): DoneLabelRow[] {
   return db
     .select({
+      labelId: labels.id,
       assignmentId: assignments.id,
       annotatorId: assignments.annotatorId,
       itemId: assignments.itemId,
       msSpent: assignments.msSpent,
       gold: campaignItems.gold,
+      attention: campaignItems.attention,
       dimension: labels.dimension,
       value: labels.value,
     })
@@ -39,8 +44,11 @@ function doneLabels(db: Db, campaignId: number, userId?: number): DoneLabelRow[]
         eq(assignments.campaignId, campaignId),
         eq(assignments.status, "done"),
         userId === undefined ? undefined : eq(assignments.annotatorId, userId),
+        page ? gt(labels.id, page.afterLabelId) : undefined,
       ),
     )
+    .orderBy(labels.id)
+    .limit(page?.limit ?? -1)
     .all();
 }
 
@@ -64,6 +72,9 @@ export interface ParticipantQuality {
   /** Share of gold answers right (null: no gold item answered yet). */
   goldAccuracy: number | null;
   medianSeconds: number | null;
+  /** Attention checks answered, and how many of them got a wrong answer on some dimension. */
+  attentionChecked: number;
+  attentionFailed: number;
   /** Items answered faster than the campaign's minimum seconds. */
   tooFast: number;
   joinedAt: number;
@@ -76,43 +87,66 @@ function median(xs: number[]): number | null {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** What one participant's labels add up to (filled label by label, so the table can be read in slices). */
+export interface Tally {
+  ms: Map<number, number>;
+  goldChecked: number;
+  goldCorrect: number;
+  /** Attention assignment → whether every answered dimension matched so far. */
+  attention: Map<number, boolean>;
+}
+
+export const newTally = (): Tally => ({ ms: new Map(), goldChecked: 0, goldCorrect: 0, attention: new Map() });
+
+export function addToTally(t: Tally, r: DoneLabelRow): void {
+  t.ms.set(r.assignmentId, r.msSpent);
+  const g = goldResult(r.gold, r.dimension, r.value);
+  if (g === null) return;
+  if (r.attention) t.attention.set(r.assignmentId, (t.attention.get(r.assignmentId) ?? true) && g);
+  else {
+    t.goldChecked++;
+    if (g) t.goldCorrect++;
+  }
+}
+
+type ParticipantRowLite = typeof participants.$inferSelect;
+
+export function qualityOf(p: ParticipantRowLite, t: Tally, minMs: number): ParticipantQuality {
+  const ms = [...t.ms.values()];
+  const att = [...t.attention.values()];
+  return {
+    participantId: p.id,
+    userId: p.userId,
+    code: p.code,
+    prolificPid: p.prolificPid,
+    status: p.status,
+    excluded: p.excluded,
+    excludedReason: p.excludedReason,
+    items: t.ms.size,
+    goldChecked: t.goldChecked,
+    goldCorrect: t.goldCorrect,
+    goldAccuracy: t.goldChecked ? t.goldCorrect / t.goldChecked : null,
+    attentionChecked: att.length,
+    attentionFailed: att.filter((ok) => !ok).length,
+    medianSeconds: ms.length ? median(ms)! / 1000 : null,
+    tooFast: ms.filter((x) => x < minMs).length,
+    joinedAt: p.createdAt,
+  };
+}
+
+/** The whole table in one pass (the CLI, tests; pages read the background copy: quality-cache.ts). */
 export function participantQuality(db: Db, campaignId: number): ParticipantQuality[] {
   const c = db.select({ crowd: campaigns.crowd }).from(campaigns).where(eq(campaigns.id, campaignId)).get();
   if (!c) throw new NotFoundError(`no campaign with id ${campaignId}`);
   const minMs = crowdSettingsOf(c.crowd).minSeconds * 1000;
-  const rows = doneLabels(db, campaignId);
+  const tallies = new Map<number, Tally>();
+  for (const r of doneLabels(db, campaignId)) {
+    let t = tallies.get(r.annotatorId);
+    if (!t) tallies.set(r.annotatorId, (t = newTally()));
+    addToTally(t, r);
+  }
   const people = db.select().from(participants).where(eq(participants.campaignId, campaignId)).all();
-  return people.map((p) => {
-    const mine = rows.filter((r) => r.annotatorId === p.userId);
-    const perItem = new Map<number, number>();
-    let checked = 0;
-    let correct = 0;
-    for (const r of mine) {
-      perItem.set(r.assignmentId, r.msSpent);
-      const g = goldResult(r.gold, r.dimension, r.value);
-      if (g !== null) {
-        checked++;
-        if (g) correct++;
-      }
-    }
-    const ms = [...perItem.values()];
-    return {
-      participantId: p.id,
-      userId: p.userId,
-      code: p.code,
-      prolificPid: p.prolificPid,
-      status: p.status,
-      excluded: p.excluded,
-      excludedReason: p.excludedReason,
-      items: perItem.size,
-      goldChecked: checked,
-      goldCorrect: correct,
-      goldAccuracy: checked ? correct / checked : null,
-      medianSeconds: ms.length ? median(ms)! / 1000 : null,
-      tooFast: ms.filter((x) => x < minMs).length,
-      joinedAt: p.createdAt,
-    };
-  });
+  return people.map((p) => qualityOf(p, tallies.get(p.userId) ?? newTally(), minMs));
 }
 
 /**
@@ -153,13 +187,25 @@ export function finishParticipant(db: Db, userId: number): { status: "completed"
       if (status === "active") {
         const mine = doneLabels(t, p.campaignId, userId);
         if (mine.length === 0) throw new ConflictError("nothing labelled yet");
-        const results = mine.map((r) => goldResult(r.gold, r.dimension, r.value)).filter((g): g is boolean => g !== null);
-        const accuracy = results.length ? results.filter(Boolean).length / results.length : null;
-        status = accuracy !== null && accuracy < s.minGoldAccuracy ? "screened-out" : "completed";
+        const tally = newTally();
+        for (const r of mine) addToTally(tally, r);
+        const q = qualityOf(p, tally, 0);
+        // The checks of issue 43.3: gold accuracy below the minimum, or more failed attention checks than allowed.
+        const failsGold = q.goldAccuracy !== null && q.goldAccuracy < s.minGoldAccuracy;
+        status = failsGold || q.attentionFailed > s.maxAttentionFails ? "screened-out" : "completed";
         t.update(participants).set({ status, finishedAt: Date.now() }).where(eq(participants.id, p.id)).run();
+        bumpParticipantsVersion(t, p.campaignId);
       }
       return { status, code: status === "completed" ? s.completionCode : s.screenoutCode };
     },
     { behavior: "immediate" },
   );
+}
+
+/** A participant joined or finished: the cached participants table is stale (quality-cache.ts). */
+export function bumpParticipantsVersion(db: Db, campaignId: number): void {
+  db.update(campaigns)
+    .set({ participantsVersion: sql`${campaigns.participantsVersion} + 1` })
+    .where(eq(campaigns.id, campaignId))
+    .run();
 }

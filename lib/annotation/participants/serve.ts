@@ -1,8 +1,9 @@
 /**
  * Items handed out as people work (campaigns with assignment "dynamic"). Whoever asks next gets the
- * least-labelled item they have not seen, held for them for `holdSeconds`; an item counts toward its
- * k while it is done or held, so a held item abandoned by someone who left goes back when the hold
- * lapses. Gold items are mixed in at the campaign's rate and never count toward k. Every claim runs in
+ * least-labelled item they have not seen (or, with order "most-disagreement", the one whose labels so far
+ * disagree most), held for them for `holdSeconds`; an item counts toward its k while it is done or held,
+ * so a held item abandoned by someone who left goes back when the hold lapses. Gold items and attention
+ * checks are mixed in at the campaign's rates and never count toward k. Every claim runs in
  * one IMMEDIATE transaction (the write lock taken before reading), so two processes serving at once
  * cannot both give out the last slot of an item: k is never exceeded, and the unique index on
  * (item, annotator) means nobody gets one item twice.
@@ -10,7 +11,8 @@
 import crypto from "node:crypto";
 import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { assignments, campaignItems, campaigns, participants } from "@/db/schema";
+import { assignments, campaignItems, campaigns, labels, participants } from "@/db/schema";
+import { hashSeed } from "@/lib/random";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { kindDef } from "../kinds";
 import { crowdSettingsOf } from "./settings";
@@ -48,6 +50,7 @@ export function nextWork(db: Db, userId: number, now = Date.now()): NextWork {
           status: assignments.status,
           heldUntil: assignments.heldUntil,
           gold: campaignItems.gold,
+          attention: campaignItems.attention,
         })
         .from(assignments)
         .innerJoin(campaignItems, eq(campaignItems.id, assignments.itemId))
@@ -64,11 +67,18 @@ export function nextWork(db: Db, userId: number, now = Date.now()): NextWork {
       }
       const finishedCount = own.filter((x) => x.status !== "pending").length;
       if (s.quota !== null && finishedCount >= s.quota) return { state: "quota" };
-      const goldSeen = own.filter((x) => x.gold).length;
+      const goldSeen = own.filter((x) => x.gold && !x.attention).length;
+      const attentionSeen = own.filter((x) => x.attention).length;
+      const pick = (what: Pool) => pickItem(t, c.id, userId, now, c.perItem, what, s.order);
       let itemId: number | undefined;
       // Gold at the set rate: the next item is gold when that keeps the share of gold at most the rate.
-      if (s.goldRate > 0 && goldSeen + 1 <= (own.length + 1) * s.goldRate) itemId = pickItem(t, c.id, userId, now, c.perItem, true);
-      itemId ??= pickItem(t, c.id, userId, now, c.perItem, false);
+      if (s.goldRate > 0 && goldSeen + 1 <= (own.length + 1) * s.goldRate) itemId = pick("gold");
+      // Attention checks at theirs, at a phase drawn per participant: no fixed "every tenth item" to learn.
+      if (itemId === undefined && s.attentionRate > 0) {
+        const phase = hashSeed(`${userId}|attention`) / 2 ** 32;
+        if (attentionSeen < Math.floor((own.length + 1) * s.attentionRate + phase)) itemId = pick("attention");
+      }
+      itemId ??= pick("real");
       if (itemId === undefined) return { state: "no-work" };
       const position = own.length;
       const pairwise = kindDef(c.kind).pairwise;
@@ -104,21 +114,52 @@ function slotsTaken(db: Db, itemId: number, now: number, exceptUser: number): nu
     .get()!.n;
 }
 
-/** Least-labelled first (then the campaign's order); never an item this participant already had. */
-function pickItem(db: Db, campaignId: number, userId: number, now: number, k: number, gold: boolean): number | undefined {
+type Pool = "real" | "gold" | "attention";
+
+const doneCount = (itemCol: unknown) =>
+  sql<number>`(select count(*) from ${assignments} a3 where a3.item_id = ${itemCol} and a3.status = 'done')`;
+
+/**
+ * How much an item's done labels disagree: per dimension, the labels that differ from its most common
+ * value, summed (0 while unanimous or unlabelled). Bounded by the item's labels (at most k per dimension).
+ */
+const dissent = (itemCol: unknown) =>
+  sql<number>`(select coalesce(sum(d.n - d.top), 0) from (select sum(v.c) as n, max(v.c) as top from (select l4.dimension as dim, l4.value as value, count(*) as c from ${labels} l4 join ${assignments} a4 on a4.id = l4.assignment_id where a4.item_id = ${itemCol} and a4.status = 'done' group by l4.dimension, l4.value) v group by v.dim) d)`;
+
+/**
+ * The next item of a pool this participant never had: real items while below k, least-labelled first or
+ * most-disagreement first (then fewest labels), then the campaign's order.
+ */
+function pickItem(
+  db: Db,
+  campaignId: number,
+  userId: number,
+  now: number,
+  k: number,
+  pool: Pool,
+  order: "least-labelled" | "most-disagreement",
+): number | undefined {
   const row = db
     .select({ id: campaignItems.id })
     .from(campaignItems)
     .where(
       and(
         eq(campaignItems.campaignId, campaignId),
-        gold ? isNotNull(campaignItems.gold) : sql`${campaignItems.gold} is null`,
+        pool === "real"
+          ? sql`${campaignItems.gold} is null`
+          : pool === "gold"
+            ? and(isNotNull(campaignItems.gold), sql`${campaignItems.attention} is null`)
+            : isNotNull(campaignItems.attention),
         sql`not exists (select 1 from ${assignments} a1 where a1.item_id = ${campaignItems.id} and a1.annotator_id = ${userId})`,
-        gold ? undefined : sql`${liveCount(campaignItems.id, now)} < ${k}`,
+        pool === "real" ? sql`${liveCount(campaignItems.id, now)} < ${k}` : undefined,
       ),
     )
     .orderBy(
-      sql`(select count(*) from ${assignments} a3 where a3.item_id = ${campaignItems.id} and a3.status = 'done')`,
+      // Only an item with two done labels can disagree: the dissent subquery runs for those alone (cheap index counts for the rest).
+      ...(pool === "real" && order === "most-disagreement"
+        ? [sql`case when ${doneCount(campaignItems.id)} >= 2 then ${dissent(campaignItems.id)} else 0 end desc`]
+        : []),
+      doneCount(campaignItems.id),
       campaignItems.position,
     )
     .limit(1)

@@ -10,7 +10,8 @@ const code = z
 export const crowdSettingsSchema = z
   .object({
     /** Seconds a served item stays held for its participant; after that it goes back to the pool. */
-    holdSeconds: z.number().int().min(10).max(86_400).default(600),
+    // As short as 1 s (a test of a lapsing hold); a real study keeps minutes.
+    holdSeconds: z.number().int().min(1).max(86_400).default(600),
     /** Most items one participant labels (gold items included); null: no limit. */
     quota: z.number().int().min(1).max(100_000).nullable().default(null),
     /** Most participants who may join; null: no cap. */
@@ -21,6 +22,18 @@ export const crowdSettingsSchema = z
     consent: z.string().max(20_000).nullable().default(null),
     /** Share of served items that are gold items / attention checks (0 to 1). */
     goldRate: z.number().min(0).max(1).default(0.1),
+    /**
+     * Share of served items that are attention checks generated from the campaign's own items (an identical
+     * pair, a broken reply: the kind's `attentionCheck`). 0: none.
+     */
+    attentionRate: z.number().min(0).max(0.5).default(0),
+    /** A participant who fails more attention checks than this is screened out (default: at the second fail, not on one lapse). */
+    maxAttentionFails: z.number().int().min(0).max(1000).default(1),
+    /**
+     * Which item a participant is served next among those still needing labels: the least-labelled, or the
+     * one whose current labels disagree most (ties broken by fewest labels, then the campaign's order).
+     */
+    order: z.enum(["least-labelled", "most-disagreement"]).default("least-labelled"),
     /** A participant whose gold accuracy is below this (once they met gold items) is screened out. */
     minGoldAccuracy: z.number().min(0).max(1).default(0.5),
     /** An answer faster than this many seconds is flagged "too fast". */

@@ -19,7 +19,7 @@ import { CampaignGuidelines } from "@/components/annotation/campaign/CampaignGui
 import type { CampaignSearch } from "@/components/annotation/campaign/query";
 import { envValue } from "@/lib/config";
 import { ParticipantsSection } from "@/components/annotation/campaign/ParticipantsSection";
-import { crowdSettingsOf, participantQuality } from "@/lib/annotation/participants";
+import { crowdSettingsOf, qualitySnapshot } from "@/lib/annotation/participants";
 import { applyTieMarginAction, excludeParticipantAction, setStatusAction } from "../actions";
 
 export const metadata: Metadata = { title: "Campaign" };
@@ -77,7 +77,8 @@ export default async function CampaignPage({
           link={`${envValue("NEXTAUTH_URL") ?? ""}/join/${c.joinToken}`}
           perItem={c.perItem}
           settings={crowdSettingsOf(c.crowd)}
-          rows={participantQuality(db, id)}
+          // The cached table (computed in the background, never here), shown with its age.
+          snapshot={qualitySnapshot(db, id)}
           exclude={excludeParticipantAction}
         />
       ) : null}
