@@ -123,6 +123,36 @@ describe("the pairwise dialogue judge on a campaign", () => {
     expect(llmJudgeRuns(db, c.id)[0]).toMatchObject({ runId: r.runId, judged: 12, failed: 0, requests: 72, running: false });
   });
 
+  it("a crowd campaign's attention checks are left to people: the judge reads and charges only its real items", async () => {
+    fake.setResponder(dialogueResponder);
+    const c = createCampaign(
+      db,
+      {
+        name: "crowd",
+        kind: "pairwise-dialogue",
+        perItem: 2,
+        annotatorIds: [],
+        link: true,
+        crowd: { completionCode: "DONE1", screenoutCode: "OUT1", goldRate: 0, attentionRate: 0.5 },
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      researcher,
+    );
+    const checks = db.$client
+      .prepare("select count(*) as n from campaign_items where campaign_id = ? and attention is not null")
+      .get(c.id) as { n: number };
+    expect(checks.n).toBeGreaterThan(0);
+    expect(estimateLlmJudge(db, c.id)).toMatchObject({ items: 6, pending: 12, calls: 72 });
+    const r = await runLlmJudge(db, client(), c.id, {}, researcher);
+    expect(r).toMatchObject({ total: 12, judged: 12, failed: 0, requests: 72 });
+    const judged = db.$client
+      .prepare(
+        "select count(*) as n from judge_labels l join campaign_items i on i.id = l.item_id where l.run_id = ? and i.attention is not null",
+      )
+      .get(r.runId) as { n: number };
+    expect(judged.n).toBe(0);
+  });
+
   it("every call of a judge run carries the run's temperature, and the ledger says so", async () => {
     fake.setResponder(dialogueResponder);
     const c = pairwiseCampaign();

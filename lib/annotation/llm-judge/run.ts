@@ -68,6 +68,9 @@ const sameConfig = (a: Record<string, unknown> | null, b: RunConfig) =>
 /** The campaign's LLM judge runs (imported ones are the campaign's other runs), oldest first. */
 const llmRunsOf = (db: Db, campaignId: number) => judgeRunsOf(db, campaignId).filter((r) => r.origin === "llm");
 
+/** The items a judge reads: a campaign's attention checks are made for people, not worth a model call. */
+const judgedItems = (campaignId: number) => and(eq(campaignItems.campaignId, campaignId), isNull(campaignItems.attention));
+
 function existingRun(db: Db, campaignId: number, config: RunConfig) {
   return llmRunsOf(db, campaignId).find((r) => sameConfig(r.config, config));
 }
@@ -77,7 +80,7 @@ function pending(db: Db, campaignId: number, dims: string[], runId: number | nul
   const items = db
     .select({ id: campaignItems.id })
     .from(campaignItems)
-    .where(eq(campaignItems.campaignId, campaignId))
+    .where(judgedItems(campaignId))
     .orderBy(asc(campaignItems.position))
     .all();
   const done = new Set(
@@ -139,7 +142,7 @@ export function estimateLlmJudge(db: Db, campaignId: number, o: LlmJudgeOptions 
 
 /** The campaign's items as a judge reads them, in campaign order. */
 function loadItems(db: Db, campaignId: number): JudgeItem[] {
-  const rows = db.select().from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).orderBy(asc(campaignItems.position)).all();
+  const rows = db.select().from(campaignItems).where(judgedItems(campaignId)).orderBy(asc(campaignItems.position)).all();
   const outputs = db
     .select({ itemId: campaignOutputs.itemId, slot: campaignSystems.slot, output: campaignOutputs.output })
     .from(campaignOutputs)
@@ -345,7 +348,7 @@ export async function collectLlmJudgeCalls(
 }
 
 function runProgress(db: Db, runId: number, campaignId: number, dims: number): LlmJudgeProgress {
-  const items = db.select({ n: count() }).from(campaignItems).where(eq(campaignItems.campaignId, campaignId)).get()?.n ?? 0;
+  const items = db.select({ n: count() }).from(campaignItems).where(judgedItems(campaignId)).get()?.n ?? 0;
   const judged = db.select({ n: count() }).from(judgeLabels).where(eq(judgeLabels.runId, runId)).get()?.n ?? 0;
   const failed = db.select({ n: count() }).from(judgeFailures).where(eq(judgeFailures.runId, runId)).get()?.n ?? 0;
   return { runId, total: items * dims, judged, failed };
