@@ -148,7 +148,7 @@ describe("external methods: the protocol over HTTP", () => {
     expect(everything).not.toMatch(/MK_QA_|MK_DLG_META/);
   });
 
-  it("refuses the run-scoped key once the request it was made for is answered", async () => {
+  it("refuses the run-scoped key once the run it was made for (the memory build) returned", async () => {
     const db = await m.palsetDb();
     register(db);
     await build(db);

@@ -44,7 +44,7 @@ export function externalAssistant(
   policy?: RetryOptions,
 ): Assistant<Record<string, unknown>> {
   async function withLlm<T>(ctx: Ctx, send: (llm: unknown, stop: () => Error | null) => Promise<T>) {
-    const g = await openGrant(ctx.llm, m.name);
+    const g = await openGrant(ctx.llm, m.name, ctx.userKey);
     try {
       const value = await send(g.access, () => g.grant.fatal);
       // The run paused while the method was calling the model: whatever it answered, it answered without them.

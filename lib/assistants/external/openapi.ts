@@ -78,7 +78,7 @@ export function openApiDocument(): Record<string, unknown> {
         Llm: obj(
           {
             baseUrl: { ...str, description: "OpenAI-compatible base URL (…/v1): POST /chat/completions, POST /embeddings, GET /models" },
-            apiKey: { ...str, description: "Bearer key valid only until this request is answered" },
+            apiKey: { ...str, description: "Bearer key for this run only: valid while the run runs, refused (401) once it stops" },
             models: obj({ assistant: str, embedding: str }, ["assistant", "embedding"]),
           },
           ["baseUrl", "apiKey", "models"],
