@@ -48,6 +48,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
   const requests: MethodRequest[] = [];
   const stateful = new Map<string, string[]>();
   const late: Array<Promise<LateCall>> = [];
+  let outsideModels: string[] = [];
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -66,6 +67,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
             version: "1",
             tasks: Object.keys(OUT),
             memory: mode === "stateful" ? "service" : "returned",
+            outsideModels,
           });
         if (mode === "hang") return; // never answers
         if (mode === "500") return send(500, { error: "the index is corrupt (test)" });
@@ -121,6 +123,8 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
     /** The calls made after answering (mode "late"), once each has its reply. */
     lateCalls: () => Promise.all(late),
     setMode: (m: MethodMode) => void (mode = m),
+    /** The models GET / says the method calls outside the run. */
+    setOutsideModels: (models: string[]) => void (outsideModels = models),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

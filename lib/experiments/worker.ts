@@ -28,6 +28,7 @@ import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { jobRunner, type WorkerDeps } from "./run-job";
 import { withExternalRun } from "@/lib/assistants/external/run-scope";
+import { recordExternalServices } from "./external-services";
 
 export type { BoundModel, WorkerDeps } from "./run-job";
 
@@ -122,6 +123,8 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const runModel = deps.runModel(experimentId, config);
   const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
+  // What each external method's service says it calls outside the run: for the run card.
+  await recordExternalServices(db, experimentId, config);
   const stopWatch = watchRun(db, experimentId, worker, runModel);
   // External methods' keys are valid while this run runs here (a call made after its request was answered
   // goes through the run's handle, under its spend guard), refused once it stops or returns.
