@@ -49,6 +49,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
   const stateful = new Map<string, string[]>();
   const late: Array<Promise<LateCall>> = [];
   let outsideModels: string[] = [];
+  let resetSupported = true;
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -69,6 +70,11 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
             memory: mode === "stateful" ? "service" : "returned",
             outsideModels,
           });
+        if (path === "/reset") {
+          if (!resetSupported) return send(404, { error: "no such path" });
+          stateful.delete(String(body!.namespace));
+          return send(200, {});
+        }
         if (mode === "hang") return; // never answers
         if (mode === "500") return send(500, { error: "the index is corrupt (test)" });
         if (mode === "badjson") return send(200, "{not json");
@@ -123,6 +129,10 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
     /** The calls made after answering (mode "late"), once each has its reply. */
     lateCalls: () => Promise.all(late),
     setMode: (m: MethodMode) => void (mode = m),
+    /** Whether POST /reset is served (else 404, as a service without the optional path). */
+    setResetSupported: (yes: boolean) => void (resetSupported = yes),
+    /** The namespaces a stateful method holds memory under, with what each holds. */
+    namespaces: () => new Map(stateful),
     /** The models GET / says the method calls outside the run. */
     setOutsideModels: (models: string[]) => void (outsideModels = models),
     close: () =>

@@ -280,7 +280,7 @@ describe("external methods: pal methods check and the OpenAPI document", () => {
   it("publishes the protocol as OpenAPI 3.1, the copy in docs/ equal to it", () => {
     const doc = openApiDocument();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond"]);
+    expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond", "/reset"]);
     expect(JSON.parse(fs.readFileSync("docs/external-methods.openapi.json", "utf8"))).toEqual(doc);
   });
 });

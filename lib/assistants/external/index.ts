@@ -17,6 +17,7 @@ import { callService } from "./http";
 import { openGrant } from "./endpoint";
 import { currentView, inputView, logsView, respondReply, sessionView, sessionsReply, toTaskOutput } from "./protocol";
 import type { ExternalMethod } from "./store";
+import { namespaceOf } from "./reset";
 
 /** Options a config gives the method are passed to it as they are (and are part of its memory's settings). */
 const options = z.record(z.string(), z.unknown()).default({});
@@ -27,7 +28,7 @@ type Ctx = BuildContext<Record<string, unknown>> | RespondContext<Record<string,
 function common(ctx: Ctx) {
   return {
     user: ctx.userKey,
-    namespace: `v${ctx.memory.versionId}`,
+    namespace: namespaceOf(ctx.memory.versionId),
     language: ctx.language,
     datasetKind: ctx.datasetKind,
     options: ctx.options,
