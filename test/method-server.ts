@@ -50,6 +50,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
   const late: Array<Promise<LateCall>> = [];
   let outsideModels: string[] = [];
   let resetSupported = true;
+  let answerPrefix = "";
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -112,7 +113,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
           const text = mode === "invent" ? await chat(llm, prompt).catch(() => "a made-up answer") : await chat(llm, prompt);
           if (mode === "llm-twice") await chat(llm, prompt);
           return send(200, {
-            output: OUT[input.type](text),
+            output: OUT[input.type](answerPrefix + text),
             retrieved: memory.slice(0, 2).map((t, i) => ({ kind: "note", key: String(i), text: t })),
           });
         }
@@ -129,6 +130,8 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
     /** The calls made after answering (mode "late"), once each has its reply. */
     lateCalls: () => Promise.all(late),
     setMode: (m: MethodMode) => void (mode = m),
+    /** Put before every answer's text (to tell the method's answers from another method's). */
+    setAnswerPrefix: (p: string) => void (answerPrefix = p),
     /** Whether POST /reset is served (else 404, as a service without the optional path). */
     setResetSupported: (yes: boolean) => void (resetSupported = yes),
     /** The namespaces a stateful method holds memory under, with what each holds. */
