@@ -188,9 +188,10 @@ export function endpointUrl(): Promise<string> {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  // Headers as a flat list (no object walk), the body as one buffer: one write per reply.
+  res.writeHead(status, ["content-type", "application/json", "content-length", String(bytes.length)]);
+  res.end(bytes);
 }
 
 const fail = (res: http.ServerResponse, status: number, message: string, type: string) => send(res, status, { error: { message, type } });
@@ -206,7 +207,7 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
         req.destroy();
       } else chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }
@@ -222,7 +223,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
         "unknown or expired key: a run-scoped key is valid only while its run runs (outside a run, while PAL Studio waits for the method's reply)",
         "invalid_api_key",
       );
-    const path = (req.url ?? "").split("?")[0].replace(/\/+$/, "");
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, "");
     if (req.method === "GET" && path === "/v1/models")
       return send(res, 200, {
         object: "list",
