@@ -18,24 +18,12 @@ import type { ModelClient } from "@/lib/llm/client";
 import { RunPausedError } from "@/lib/llm/spend-guard";
 import { envValue } from "@/lib/config";
 import { InvalidInputError } from "@/lib/errors";
-import type { Usage } from "@/lib/llm/client-types";
-import type { ChatMessage } from "@/lib/llm/types";
-import type { LlmAccess } from "./protocol";
+import type { GrantModel, LlmAccess } from "./protocol";
 import { currentRun, type ExternalRun } from "./run-scope";
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
-/** What a grant's calls go through: the job's model handle (a ModelClient), or the check's placeholder model. */
-export type GrantModel = {
-  chat(o: {
-    messages: ChatMessage[];
-    purpose: string;
-    params?: Record<string, unknown>;
-    maxTokens?: number;
-    schema?: z.ZodType<unknown>;
-  }): Promise<{ text: string; cacheKey: string; usage: Usage }>;
-  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
-};
+export type { GrantModel } from "./protocol";
 
 /** What one key may do, and what its calls did. */
 export type Grant = {

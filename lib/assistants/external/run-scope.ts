@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ModelClient } from "@/lib/llm/client";
-import type { GrantModel } from "./endpoint";
+import type { GrantModel } from "./protocol";
 
 export type ExternalRun = {
   /** Names the run in errors, e.g. "experiment 12". */
