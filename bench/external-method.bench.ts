@@ -18,17 +18,19 @@ import { openGrant } from "@/lib/assistants/external/endpoint";
 import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 
 const N = 400;
+/** Calls made on each side before measuring, so that neither side's measure pays for compiling its code. */
+const WARM = 50;
 const CONCURRENCY = 4;
 
 /** A stand-in for the method's process: N chat calls to the run's endpoint, 4 at a time. */
 const METHOD = `
-const [baseUrl, key, n, c] = process.argv.slice(1);
+const [baseUrl, key, n, c, tag] = process.argv.slice(1);
 let i = 0;
 async function lane() {
   while (i < Number(n)) {
     const k = i++;
     const r = await fetch(baseUrl + "/chat/completions", { method: "POST", headers: { authorization: "Bearer " + key, "content-type": "application/json" },
-      body: JSON.stringify({ messages: [{ role: "user", content: "external request " + k + " " + "x".repeat(200 + k) }] }) });
+      body: JSON.stringify({ messages: [{ role: "user", content: tag + " request " + k + " " + "x".repeat(200 + k) }] }) });
     if (!r.ok) throw new Error("HTTP " + r.status + " " + (await r.text()));
     await r.json();
   }
@@ -51,7 +53,9 @@ async function bareHopCpu(): Promise<number> {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const method = await startMethod(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, "none");
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  await (await startMethod(url, "none", WARM, "warm-up")).go();
+  const method = await startMethod(url, "none");
   const u0 = process.cpuUsage();
   await method.go();
   const u = process.cpuUsage(u0);
@@ -60,9 +64,9 @@ async function bareHopCpu(): Promise<number> {
 }
 
 /** Starts the method's process and waits until it is ready; `go()` sends its calls and resolves once all are answered. */
-function startMethod(baseUrl: string, key: string): Promise<{ go: () => Promise<void> }> {
+function startMethod(baseUrl: string, key: string, n = N, tag = "external"): Promise<{ go: () => Promise<void> }> {
   return new Promise((ready, reject) => {
-    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(N), String(CONCURRENCY)], {
+    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(n), String(CONCURRENCY), tag], {
       stdio: ["pipe", "pipe", "inherit"],
     });
     const done = new Promise<void>((resolve, fail) =>
@@ -93,8 +97,9 @@ export default async function bench() {
   };
   try {
     const client = ModelClient.create(db, { concurrency: { assistant: CONCURRENCY } });
-    // Warm-up (module loading, the first statements): not measured.
-    await client.chat({ messages: [{ role: "user", content: "warm-up" }], purpose: "bench.warm" });
+    // Warm-up (module loading, the first statements, compiling the client's code): not measured.
+    for (let k = 0; k < WARM; k++)
+      await client.chat({ messages: [{ role: "user", content: `warm-up ${k} ${"x".repeat(200 + k)}` }], purpose: "bench.warm" });
     let c0 = await cpu();
     let t = performance.now();
     // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
@@ -112,13 +117,16 @@ export default async function bench() {
     const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
 
     const g = await openGrant(client, "bench");
+    // The endpoint's warm-up (its first requests compile the HTTP server's and its own code): not measured.
+    await (await startMethod(g.access.baseUrl, g.access.apiKey, WARM, "warm-up")).go();
+    const callsBefore = g.grant.calls;
     const method = await startMethod(g.access.baseUrl, g.access.apiKey);
     c0 = await cpu();
     t = performance.now();
     await method.go();
     const external = { cpu: (await cpu()) - c0, ms: performance.now() - t };
     g.close();
-    if (g.grant.calls !== N) throw new Error(`the endpoint served ${g.grant.calls} of ${N} calls`);
+    if (g.grant.calls - callsBefore !== N) throw new Error(`the endpoint served ${g.grant.calls - callsBefore} of ${N} calls`);
 
     const hop = await bareHopCpu();
     const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
