@@ -15,8 +15,20 @@ import { patchRunRecord, type ExternalServiceRecord } from "./run-record";
 
 /** How long a service may take to describe itself before a run starts. */
 const DESCRIBE_MS = 10_000;
+/**
+ * A run the server's worker comes back to (its judge batch polled) starts again and again: its services
+ * are asked again only after this long.
+ */
+const AGAIN_AFTER_MS = 10 * 60_000;
+const askedAt = new Map<string, number>();
 
-export async function recordExternalServices(db: Db, experimentId: number, config: ExperimentConfig): Promise<ExternalServiceRecord[]> {
+/** `again`: ask even when this process asked lately (as a new process resuming the run would). */
+export async function recordExternalServices(
+  db: Db,
+  experimentId: number,
+  config: ExperimentConfig,
+  o: { again?: boolean } = {},
+): Promise<ExternalServiceRecord[]> {
   const builtIn = new Set(ASSISTANTS.map((a) => a.id));
   const methods = config.methods
     .filter((m) => !builtIn.has(m.name))
@@ -25,6 +37,9 @@ export async function recordExternalServices(db: Db, experimentId: number, confi
     .filter((x) => x.m !== null);
   if (!methods.length) return [];
   const now = Date.now();
+  const memo = `${db.$client.name}\u0000${experimentId}`;
+  if (!o.again && now - (askedAt.get(memo) ?? -Infinity) < AGAIN_AFTER_MS) return [];
+  askedAt.set(memo, now);
   const described: ExternalServiceRecord[] = await Promise.all(
     methods.map(async ({ key, m }) => {
       const base = { method: m!.name, key, url: m!.url, describedAt: now };
