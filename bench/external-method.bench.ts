@@ -18,6 +18,8 @@ import { openGrant } from "@/lib/assistants/external/endpoint";
 import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 
 const N = 400;
+/** The fake model's latency per call. */
+const LATENCY_MS = 20;
 /** Calls made on each side before measuring, so that neither side's measure pays for compiling its code. */
 const WARM = 50;
 const CONCURRENCY = 4;
@@ -40,16 +42,24 @@ process.stdout.write("ready\\n");
 process.stdin.once("data", () => Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); }));
 `;
 
-/** The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body. */
-async function bareHopCpu(): Promise<number> {
+/**
+ * The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body, at
+ * once or after `delayMs` (the model's latency, which the endpoint's replies wait for: a connection that
+ * waits costs the process more wake-ups than one answered in the same turn).
+ */
+async function bareHopCpu(delayMs = 0): Promise<number> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const j = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: unknown[] };
       const text = JSON.stringify({ choices: [{ message: { content: String(j.messages.length) } }] });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      res.end(text);
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      };
+      if (delayMs) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -85,7 +95,7 @@ function startMethod(baseUrl: string, key: string, n = N, tag = "external"): Pro
 }
 
 export default async function bench() {
-  const fake = await startFakeOpenAIThread({ latencyMs: 20, responder: "ok" });
+  const fake = await startFakeOpenAIThread({ latencyMs: LATENCY_MS, responder: "ok" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-ext-"));
   process.env.OPENAI_BASE_URL = fake.baseURL;
   process.env.OPENAI_API_KEY = "bench";
@@ -129,6 +139,7 @@ export default async function bench() {
     if (g.grant.calls - callsBefore !== N) throw new Error(`the endpoint served ${g.grant.calls - callsBefore} of ${N} calls`);
 
     const hop = await bareHopCpu();
+    const waitingHop = await bareHopCpu(LATENCY_MS);
     const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
     console.log(`built-in method (ctx.llm.chat), ${N} calls, ${CONCURRENCY} in flight: ${per(builtin)}, ${Math.round(builtin.ms)} ms wall`);
     console.log(
@@ -136,6 +147,9 @@ export default async function bench() {
     );
     console.log(
       `a bare Node HTTP server, same requests:             ${((hop / N) * 1000).toFixed(0)} µs CPU/request (the hop's floor: ${(hop / builtin.cpu).toFixed(2)}x of a built-in call)`,
+    );
+    console.log(
+      `a bare Node HTTP server answering after ${LATENCY_MS} ms:       ${((waitingHop / N) * 1000).toFixed(0)} µs CPU/request (the floor of a hop that waits for the model: ${((builtin.cpu + waitingHop) / builtin.cpu).toFixed(2)}x; the endpoint's own cost over it: ${(((external.cpu - builtin.cpu - waitingHop) / N) * 1000).toFixed(0)} µs/call)`,
     );
   } finally {
     db.$client.close();
