@@ -3,7 +3,8 @@
  * endpoint (lib/assistants/external/endpoint.ts: HTTP in, the model handle, HTTP out), beside the same
  * call made by a built-in method (ctx.llm.chat). The method is a separate process (as a lab's service
  * is); the fake model server (TEST DOUBLE) runs on its own thread and its CPU is subtracted. Both sides
- * send N distinct prompts from 4 callers (each waits for its reply) on an empty cache. Target: within 1.2x.
+ * send N distinct prompts from 4 callers (each waits for its reply) on an empty cache. The method's process
+ * is started before the measure (its start-up is not a call's cost). Target: within 1.2x.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -17,55 +18,84 @@ import { openGrant } from "@/lib/assistants/external/endpoint";
 import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 
 const N = 400;
+/** The fake model's latency per call. */
+const LATENCY_MS = 20;
+/** Calls made on each side before measuring, so that neither side's measure pays for compiling its code. */
+const WARM = 50;
 const CONCURRENCY = 4;
 
 /** A stand-in for the method's process: N chat calls to the run's endpoint, 4 at a time. */
 const METHOD = `
-const [baseUrl, key, n, c] = process.argv.slice(1);
+const [baseUrl, key, n, c, tag] = process.argv.slice(1);
 let i = 0;
 async function lane() {
   while (i < Number(n)) {
     const k = i++;
     const r = await fetch(baseUrl + "/chat/completions", { method: "POST", headers: { authorization: "Bearer " + key, "content-type": "application/json" },
-      body: JSON.stringify({ messages: [{ role: "user", content: "external request " + k + " " + "x".repeat(200 + k) }] }) });
+      body: JSON.stringify({ messages: [{ role: "user", content: tag + " request " + k + " " + "x".repeat(200 + k) }] }) });
     if (!r.ok) throw new Error("HTTP " + r.status + " " + (await r.text()));
     await r.json();
   }
 }
-Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+// Started ahead and told to go on stdin: its start-up (a spawn in this process) is not a call's cost.
+process.stdout.write("ready\\n");
+process.stdin.once("data", () => Promise.all(Array.from({ length: Number(c) }, lane)).then(() => process.exit(0), (e) => { console.error(e); process.exit(1); }));
 `;
 
-/** The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body. */
-async function bareHopCpu(): Promise<number> {
+/**
+ * The floor of any HTTP hop: a bare Node server answering the same requests with a small JSON body, at
+ * once or after `delayMs` (the model's latency, which the endpoint's replies wait for: a connection that
+ * waits costs the process more wake-ups than one answered in the same turn).
+ */
+async function bareHopCpu(delayMs = 0): Promise<number> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const j = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: unknown[] };
       const text = JSON.stringify({ choices: [{ message: { content: String(j.messages.length) } }] });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      res.end(text);
+      const answer = () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+      };
+      if (delayMs) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  await (await startMethod(url, "none", WARM, "warm-up")).go();
+  const method = await startMethod(url, "none");
   const u0 = process.cpuUsage();
-  await runMethod(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, "none");
+  await method.go();
   const u = process.cpuUsage(u0);
   await new Promise((r) => server.close(r));
   return (u.user + u.system) / 1000;
 }
 
-function runMethod(baseUrl: string, key: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(N), String(CONCURRENCY)], {
-      stdio: ["ignore", "inherit", "inherit"],
+/** Starts the method's process and waits until it is ready; `go()` sends its calls and resolves once all are answered. */
+function startMethod(baseUrl: string, key: string, n = N, tag = "external"): Promise<{ go: () => Promise<void> }> {
+  return new Promise((ready, reject) => {
+    const child = spawn(process.execPath, ["-e", METHOD, baseUrl, key, String(n), String(CONCURRENCY), tag], {
+      stdio: ["pipe", "pipe", "inherit"],
     });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the method process exited with ${code}`))));
+    const done = new Promise<void>((resolve, fail) =>
+      child.on("exit", (code) => (code === 0 ? resolve() : fail(new Error(`the method process exited with ${code}`)))),
+    );
+    child.on("error", reject);
+    child.stdout.once("data", () =>
+      ready({
+        go: () => {
+          child.stdin.write("go\n");
+          return done;
+        },
+      }),
+    );
   });
 }
 
 export default async function bench() {
-  const fake = await startFakeOpenAIThread({ latencyMs: 20, responder: "ok" });
+  const fake = await startFakeOpenAIThread({ latencyMs: LATENCY_MS, responder: "ok" });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-ext-"));
   process.env.OPENAI_BASE_URL = fake.baseURL;
   process.env.OPENAI_API_KEY = "bench";
@@ -77,8 +107,9 @@ export default async function bench() {
   };
   try {
     const client = ModelClient.create(db, { concurrency: { assistant: CONCURRENCY } });
-    // Warm-up (module loading, the first statements): not measured.
-    await client.chat({ messages: [{ role: "user", content: "warm-up" }], purpose: "bench.warm" });
+    // Warm-up (module loading, the first statements, compiling the client's code): not measured.
+    for (let k = 0; k < WARM; k++)
+      await client.chat({ messages: [{ role: "user", content: `warm-up ${k} ${"x".repeat(200 + k)}` }], purpose: "bench.warm" });
     let c0 = await cpu();
     let t = performance.now();
     // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
@@ -96,14 +127,19 @@ export default async function bench() {
     const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
 
     const g = await openGrant(client, "bench");
+    // The endpoint's warm-up (its first requests compile the HTTP server's and its own code): not measured.
+    await (await startMethod(g.access.baseUrl, g.access.apiKey, WARM, "warm-up")).go();
+    const callsBefore = g.grant.calls;
+    const method = await startMethod(g.access.baseUrl, g.access.apiKey);
     c0 = await cpu();
     t = performance.now();
-    await runMethod(g.access.baseUrl, g.access.apiKey);
+    await method.go();
     const external = { cpu: (await cpu()) - c0, ms: performance.now() - t };
     g.close();
-    if (g.grant.calls !== N) throw new Error(`the endpoint served ${g.grant.calls} of ${N} calls`);
+    if (g.grant.calls - callsBefore !== N) throw new Error(`the endpoint served ${g.grant.calls - callsBefore} of ${N} calls`);
 
     const hop = await bareHopCpu();
+    const waitingHop = await bareHopCpu(LATENCY_MS);
     const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
     console.log(`built-in method (ctx.llm.chat), ${N} calls, ${CONCURRENCY} in flight: ${per(builtin)}, ${Math.round(builtin.ms)} ms wall`);
     console.log(
@@ -111,6 +147,9 @@ export default async function bench() {
     );
     console.log(
       `a bare Node HTTP server, same requests:             ${((hop / N) * 1000).toFixed(0)} µs CPU/request (the hop's floor: ${(hop / builtin.cpu).toFixed(2)}x of a built-in call)`,
+    );
+    console.log(
+      `a bare Node HTTP server answering after ${LATENCY_MS} ms:       ${((waitingHop / N) * 1000).toFixed(0)} µs CPU/request (the floor of a hop that waits for the model: ${((builtin.cpu + waitingHop) / builtin.cpu).toFixed(2)}x; the endpoint's own cost over it: ${(((external.cpu - builtin.cpu - waitingHop) / N) * 1000).toFixed(0)} µs/call)`,
     );
   } finally {
     db.$client.close();

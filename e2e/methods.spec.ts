@@ -6,7 +6,7 @@ import { apiAs } from "./api-client";
 /**
  * Issue 41, Admin → Methods through the real server: the admin registers an external method (a real HTTP
  * method server started here), checks it (it conforms), sees a bad registration refused with its reason,
- * finds the method among the experiment form's choices, and removes it.
+ * finds the method among the experiment form's choices, resets its memory of one user, and removes it.
  */
 test("the admin registers, checks and removes an external method; an experiment runs it in the app's worker", async ({ page }) => {
   test.setTimeout(150_000);
@@ -78,6 +78,14 @@ test("the admin registers, checks and removes an external method; an experiment 
     }
 
     await page.goto(`${e2eState().baseURL}/admin/methods`);
+    // Reset the method's memory of user 0000 (built by that run): the service forgets its namespace.
+    const reset = page.getByRole("form", { name: "Reset a method's memory" });
+    await reset.getByLabel("Method to reset").selectOption("labrag");
+    await reset.getByLabel("User to reset").fill("0000");
+    await reset.getByRole("button", { name: "Reset memory" }).click();
+    await expect(reset.getByTestId("reset-result")).toContainText(/reset\s+user 0000, memory version \d+ \(v\d+\)/);
+    expect(svc.requests.some((r) => r.path === "/reset" && r.body?.user === "0000")).toBe(true);
+    await page.screenshot({ path: test.info().outputPath("admin-methods-reset.png"), fullPage: true });
     await page.getByRole("button", { name: "Remove labrag" }).click();
     await expect(page.getByRole("region", { name: "Registered methods" })).toContainText("No external method yet");
   } finally {

@@ -7,10 +7,22 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type MethodMode = "ok" | "invent" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice" | "huge";
+export type MethodMode = "ok" | "invent" | "stateful" | "hang" | "500" | "badjson" | "wrongkeys" | "llm-twice" | "huge" | "late";
+/** A call the method made after it had answered (mode "late"): the key it used and the endpoint's HTTP status. */
+export type LateCall = { apiKey: string; status: number; message: string };
 export type MethodRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: Record<string, unknown> | null };
 
 type Llm = { baseUrl: string; apiKey: string; models: { assistant: string; embedding: string } };
+
+async function chatStatus(llm: Llm, content: string): Promise<{ status: number; message: string }> {
+  const r = await fetch(`${llm.baseUrl}/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${llm.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: llm.models.assistant, messages: [{ role: "user", content }] }),
+  });
+  const j = (await r.json()) as { error?: { message: string } };
+  return { status: r.status, message: j.error?.message ?? "" };
+}
 
 async function chat(llm: Llm, content: string): Promise<string> {
   const r = await fetch(`${llm.baseUrl}/chat/completions`, {
@@ -35,6 +47,10 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
   let mode: MethodMode = o.mode ?? "ok";
   const requests: MethodRequest[] = [];
   const stateful = new Map<string, string[]>();
+  const late: Array<Promise<LateCall>> = [];
+  let outsideModels: string[] = [];
+  let resetSupported = true;
+  let answerPrefix = "";
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
@@ -53,7 +69,13 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
             version: "1",
             tasks: Object.keys(OUT),
             memory: mode === "stateful" ? "service" : "returned",
+            outsideModels,
           });
+        if (path === "/reset") {
+          if (!resetSupported) return send(404, { error: "no such path" });
+          stateful.delete(String(body!.namespace));
+          return send(200, {});
+        }
         if (mode === "hang") return; // never answers
         if (mode === "500") return send(500, { error: "the index is corrupt (test)" });
         if (mode === "badjson") return send(200, "{not json");
@@ -75,7 +97,10 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
             stateful.set(ns, [...(stateful.get(ns) ?? []), note]);
             return send(200, {});
           }
-          return send(200, { entries: [{ kind: "note", key: `${s.seq}:${body!.phase}`, content: { text: note } }] });
+          send(200, { entries: [{ kind: "note", key: `${s.seq}:${body!.phase}`, content: { text: note } }] });
+          // As a memory service's writes in the background: a model call after the answer was sent.
+          if (mode === "late") late.push(chatStatus(llm, `Background write: ${text}`).then((r) => ({ apiKey: llm.apiKey, ...r })));
+          return;
         }
         if (path === "/respond") {
           const input = body!.input as { type: string };
@@ -88,7 +113,7 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
           const text = mode === "invent" ? await chat(llm, prompt).catch(() => "a made-up answer") : await chat(llm, prompt);
           if (mode === "llm-twice") await chat(llm, prompt);
           return send(200, {
-            output: OUT[input.type](text),
+            output: OUT[input.type](answerPrefix + text),
             retrieved: memory.slice(0, 2).map((t, i) => ({ kind: "note", key: String(i), text: t })),
           });
         }
@@ -102,7 +127,17 @@ export async function startMethodServer(o: { mode?: MethodMode } = {}) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    /** The calls made after answering (mode "late"), once each has its reply. */
+    lateCalls: () => Promise.all(late),
     setMode: (m: MethodMode) => void (mode = m),
+    /** Put before every answer's text (to tell the method's answers from another method's). */
+    setAnswerPrefix: (p: string) => void (answerPrefix = p),
+    /** Whether POST /reset is served (else 404, as a service without the optional path). */
+    setResetSupported: (yes: boolean) => void (resetSupported = yes),
+    /** The namespaces a stateful method holds memory under, with what each holds. */
+    namespaces: () => new Map(stateful),
+    /** The models GET / says the method calls outside the run. */
+    setOutsideModels: (models: string[]) => void (outsideModels = models),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -61,9 +61,17 @@ function printReport(r: VerifyReport): void {
       }`,
     );
   say(`paper tables: ${r.tables.identical ? "identical" : "different"}`);
+  // External methods' jobs need their service: not replayed, so not counted as verified (nor as failed).
+  for (const n of r.notReplayed)
+    say(
+      `needs the external service ${n.method} (not replayed): ${n.jobs} jobs of ${n.label}${n.failed ? ` (${n.failed} failed in the run)` : ""}, their results taken from the bundle as they are`,
+    );
+  const apart = r.notReplayed.reduce((s, n) => s + n.jobs, 0);
   say(
     r.ok
-      ? `verified: every number replayed identically (${(r.ms / 1000).toFixed(1)} s)`
+      ? apart
+        ? `verified: every replayable number replayed identically (${(r.ms / 1000).toFixed(1)} s); ${apart} jobs of external methods not replayed (above)`
+        : `verified: every number replayed identically (${(r.ms / 1000).toFixed(1)} s)`
       : "NOT verified: the replay differs from the bundle",
   );
 }

@@ -95,6 +95,23 @@ export function registerMethods(program: Command): void {
       if (!r.conforms) process.exitCode = 1;
     });
   methods
+    .command("reset <name>")
+    .description(
+      "forget a stateful method's memory: the service clears each memory version's namespace (POST /reset), then the version is rebuilt by the next run",
+    )
+    .option("--user <key>", "only this user's memory (default: every user's)")
+    .option("--json", "print the report as JSON")
+    .action(async (name: string, o: { user?: string; json?: boolean }) => {
+      const { resetExternalMethod } = await import("@/lib/assistants/external/reset");
+      const r = await resetExternalMethod(getDb(), name, o.user);
+      if (o.json) console.log(JSON.stringify(r));
+      else if (!r.versions.length) console.log(`${r.method}: no memory${o.user ? ` of user ${o.user}` : ""} to reset`);
+      else
+        for (const v of r.versions)
+          console.log(`${r.method}, user ${v.user}, memory version ${v.version} (namespace ${v.namespace}): ${v.outcome}: ${v.message}`);
+      if (!r.ok) process.exitCode = 1;
+    });
+  methods
     .command("openapi")
     .description("the protocol as an OpenAPI 3.1 document (JSON on stdout; also docs/external-methods.openapi.json)")
     .action(async () => {

@@ -14,6 +14,12 @@ type Report = {
   violations: string[];
 };
 
+type ResetReport = {
+  method: string;
+  ok: boolean;
+  versions: Array<{ version: number; user: string; namespace: string; outcome: string; message: string }>;
+};
+
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
 /** The registered external methods, each with its check and removal, and the form that registers one. */
@@ -22,15 +28,18 @@ export function MethodsPanel({
   add,
   remove,
   check,
+  reset,
 }: {
   methods: Method[];
   add: FormAction<{ ok?: string }>;
   remove: FormAction<{ ok?: string }>;
   check: FormAction<{ report?: Report }>;
+  reset: FormAction<{ reset?: ResetReport }>;
 }) {
   const [added, addAction, adding] = useActionState<ActionResult<{ ok?: string }>, FormData>(add, {});
   const [removed, removeAction] = useActionState<ActionResult<{ ok?: string }>, FormData>(remove, {});
   const [checked, checkAction, checking] = useActionState<ActionResult<{ report?: Report }>, FormData>(check, {});
+  const [resetDone, resetAction, resetting] = useActionState<ActionResult<{ reset?: ResetReport }>, FormData>(reset, {});
   return (
     <div className="space-y-6">
       <section className="rounded-lg border border-slate-200 bg-white" aria-label="Registered methods">
@@ -93,6 +102,43 @@ export function MethodsPanel({
           </p>
         ) : null}
       </section>
+      {methods.length ? (
+        <form
+          action={resetAction}
+          className="max-w-2xl space-y-2 rounded-lg border border-slate-200 bg-white p-4"
+          aria-label="Reset a method's memory"
+        >
+          <h2 className="text-sm font-semibold">Reset a stateful method&apos;s memory</h2>
+          <p className="text-xs text-slate-500">
+            The service forgets each memory version&apos;s namespace (POST /reset); PAL Studio then clears the version, and the next run
+            sends every session again. Nothing changes where the service does not confirm, or while a build runs.
+          </p>
+          <div className="flex items-end gap-3">
+            <label className="block text-sm text-slate-700">
+              <span className="font-medium">Method</span>
+              <select name="name" className={input} aria-label="Method to reset">
+                {methods.map((m) => (
+                  <option key={m.name} value={m.name}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="block text-sm text-slate-700">
+              <span className="font-medium">User</span>
+              <input name="user" className={input} placeholder="every user" aria-label="User to reset" />
+            </label>
+            <button
+              disabled={resetting}
+              className="rounded border border-amber-300 px-3 py-1.5 text-sm text-amber-800 hover:bg-amber-50 disabled:opacity-60"
+            >
+              Reset memory
+            </button>
+          </div>
+          <ActionError error={resetDone.error} className="rounded bg-rose-50 px-2 py-1" />
+          {resetDone.reset ? <ResetResult report={resetDone.reset} /> : null}
+        </form>
+      ) : null}
       {checking ? <p className="text-sm text-slate-600">Checking: walking the protocol against a synthetic user…</p> : null}
       {checked.report ? <CheckResult report={checked.report} /> : null}
       <form
@@ -173,5 +219,26 @@ function CheckResult({ report }: { report: Report }) {
         </ul>
       ) : null}
     </section>
+  );
+}
+
+function ResetResult({ report }: { report: ResetReport }) {
+  if (!report.versions.length)
+    return (
+      <p role="status" className="text-xs text-slate-600">
+        {report.method}: no memory to reset.
+      </p>
+    );
+  return (
+    <ul role="status" className="space-y-1 text-xs" data-testid="reset-result">
+      {report.versions.map((v) => (
+        <li key={v.version}>
+          <span className={v.outcome === "reset" ? "text-emerald-700" : "text-rose-700"}>{v.outcome}</span>{" "}
+          <span className="text-slate-700">
+            user {v.user}, memory version {v.version} ({v.namespace}): {v.message}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }

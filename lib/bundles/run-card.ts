@@ -16,7 +16,7 @@ import { parseExperimentConfig } from "@/lib/experiments/config";
 import { experimentPaperTables, paperTableFile, type PaperTable } from "@/lib/experiments/paper-table";
 import { cellParts } from "@/lib/experiments/paper-table/cell-text";
 import { auditLines, deviationText, mismatchText, protocolAudit } from "@/lib/experiments/protocol-audit";
-import { readRunRecord } from "@/lib/experiments/run-record";
+import { readRunRecord, type ExternalServiceRecord } from "@/lib/experiments/run-record";
 import { otherParamsColumn } from "@/lib/experiments/experiment-calls";
 import { checkBundle } from "./check";
 import { badgeText, latestVerification } from "./verifications";
@@ -42,6 +42,29 @@ export function protocolAuditSection(db: Db, experimentId: number): Section {
       ...(audit.checked.length ? [`Checked: ${audit.checked.join("; ")}.`] : []),
     ],
   };
+}
+
+/**
+ * External methods (issue 41): each service as it described itself when the run started, and plainly
+ * the models it calls outside the run, whose calls are outside the ledger, the costs and the audit.
+ */
+function externalSection(external: ExternalServiceRecord[] | undefined): Section[] {
+  if (!external?.length) return [];
+  const lines = ["Methods served over HTTP by a lab's own service; their model calls through the run's endpoint are in the ledger below."];
+  for (const x of external) {
+    const said = x.service ? `service ${x.service}` : `its service did not describe itself (${x.error ?? "no answer"})`;
+    lines.push(
+      `${x.key}${x.key !== x.method ? ` (${x.method})` : ""} at ${x.url}: ${said}${x.memory ? `, memory ${x.memory === "service" ? "kept by the service" : "handed back to PAL Studio"}` : ""}.`,
+    );
+    lines.push(
+      x.outsideModels.length
+        ? `- It calls models outside the run: ${x.outsideModels.join(", ")}. Those calls are outside the ledger, the costs and the protocol audit of this card.`
+        : x.service
+          ? "- It calls no model outside the run (as it says)."
+          : "- Whether it calls models outside the run is not known.",
+    );
+  }
+  return [{ title: "External methods", lines }];
 }
 
 /** The ledger rows of the run: its jobs', its memory builds' (the versions it answered from) and those carrying the experiment. */
@@ -70,7 +93,8 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
   if (!e) throw new NotFoundError(`experiment ${id} does not exist`);
   const config = parseExperimentConfig(JSON.parse(e.config));
   // The project's version as the run record states it (lib/experiments/run-record.ts).
-  const project = readRunRecord(db, id)?.project ?? null;
+  const record = readRunRecord(db, id);
+  const project = record?.project ?? null;
   // All columns by name: a bundle written before source_status existed has none.
   const importRow = conn.prepare("SELECT * FROM experiment_imports WHERE experiment_id = ?").get(id) as Record<string, unknown> | undefined;
   const imported = importRow
@@ -186,6 +210,7 @@ function cardSections(db: Db, id: number): { title: string; sections: Section[] 
         },
       },
       protocolAuditSection(db, id),
+      ...externalSection(record?.external),
       {
         title: "Costs",
         lines: [

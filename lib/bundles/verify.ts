@@ -5,7 +5,8 @@
  * request hashes to the cache key the run used, lib/llm/client.ts), and the jobs run with an offline
  * client: a request the bundle has no reply for fails at once ("no bundled reply") and is counted. Then
  * every job's status, output and scores, the memory the replay built and the paper tables are compared
- * with the bundled ones.
+ * with the bundled ones. Jobs of external methods (a service outside PAL Studio) are not replayed: their
+ * results are carried over from the bundle and reported apart (./external-jobs.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -22,6 +23,7 @@ import { paperTableFile } from "@/lib/experiments/paper-table";
 import { checkBundle } from "./check";
 import { importBundle } from "./import";
 import { readCacheChunks } from "./cache-chunks";
+import { carryOverExternalJobs, type NotReplayed } from "./external-jobs";
 
 export type JobDifference = { job: number; method: string; task: string; item: string; replicate: number; what: string };
 export type MissingReply = { where: string; purpose: string; requests: number };
@@ -43,6 +45,11 @@ export type VerifyReport = {
    */
   batches: { batches: number; lines: number; replayed: number; notAsked: string[] };
   tables: { identical: boolean; note?: string };
+  /**
+   * Jobs of external methods: they need the method's service, so the replay did not run them; their
+   * results come from the bundle (the jobs built on them and the tables replay over them).
+   */
+  notReplayed: NotReplayed[];
   status: string;
   ms: number;
   ok: boolean;
@@ -131,7 +138,7 @@ function configureRoles(replay: Db, bundle: Database.Database, file: string): vo
 }
 
 /** Entries of each memory version by (user, method), as one comparable string. */
-function memoryOf(conn: Database.Database, experimentId: number): Map<string, string> {
+function memoryOf(conn: Database.Database, experimentId: number, skip: ReadonlySet<string>): Map<string, string> {
   const out = new Map<string, string>();
   const versions = conn
     .prepare(
@@ -142,7 +149,7 @@ function memoryOf(conn: Database.Database, experimentId: number): Map<string, st
   const entries = conn.prepare(
     "SELECT kind, key, content, valid_from_seq AS f, valid_to_seq AS t FROM memory_entries WHERE version_id = ? ORDER BY kind, key, valid_from_seq, id",
   );
-  for (const v of versions)
+  for (const v of versions.filter((x) => !skip.has(x.method)))
     out.set(
       `${v.user} / ${v.method}`,
       (entries.all(v.id) as Array<{ kind: string; key: string; content: string; f: number; t: number | null }>)
@@ -216,6 +223,9 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
       .get(id) as number;
     o.onStep?.(0, total, "replaying jobs");
     configureRoles(replay, bundled, file);
+    const notReplayed = carryOverExternalJobs(replay, id, bundled, meta.experimentId);
+    const external = new Set(notReplayed.map((n) => n.label));
+    const externalNames = new Set(notReplayed.map((n) => n.method));
     const deps = bindDeps(replay, { clientOptions: { offline: true, retries: 0 } });
     let finished = 0;
     const status = await runExperiment(replay, id, deps, {
@@ -234,6 +244,7 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     let identical = 0;
     let replayed = 0;
     for (const [k, b] of before) {
+      if (external.has(b.method)) continue;
       const a = after.get(k);
       const diff = (what: string) =>
         different.push({ job: b.id, method: b.method, task: b.task, item: b.item, replicate: b.replicate, what });
@@ -259,8 +270,8 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
       .all() as MissingReply[];
     const requests = missing.reduce((s, m) => s + m.requests, 0);
 
-    const memBefore = memoryOf(bundled, meta.experimentId);
-    const memAfter = memoryOf(replay.$client, id);
+    const memBefore = memoryOf(bundled, meta.experimentId, externalNames);
+    const memAfter = memoryOf(replay.$client, id, externalNames);
     const memDifferent = [...memBefore].filter(([k, v]) => memAfter.get(k) !== v).map(([k]) => k);
 
     const batches = batchesReplayed(bundled, replay.$client);
@@ -272,7 +283,7 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
     const report: VerifyReport = {
       file,
       experiment: { id: meta.experimentId, name: meta.experimentName },
-      jobs: before.size,
+      jobs: [...before.values()].filter((b) => !external.has(b.method)).length,
       replayed,
       identical,
       different,
@@ -281,6 +292,7 @@ export async function verifyBundle(file: string, o: VerifyOptions = {}): Promise
       memory: { versions: memBefore.size, identical: memBefore.size - memDifferent.length, different: memDifferent },
       batches,
       tables: tablesSame ? { identical: true } : { identical: false, note: "the paper tables of the replay differ from the bundled ones" },
+      notReplayed,
       status,
       ms: Date.now() - started,
       ok: false,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
 import { listExternalMethods, findExternalMethod } from "@/lib/assistants/external/store";
-import { addMethodForm, checkMethodForm, removeMethodForm } from "./method-forms";
+import { addMethodForm, checkMethodForm, removeMethodForm, resetMethodForm } from "./method-forms";
 import { knownMethod, methodChoices, withRegisteredLabels, withRegisteredLabelsIn } from "./method-choices";
 
 const form = (o: Record<string, string>) => {
@@ -54,5 +54,16 @@ describe("Admin → Methods forms, and registered methods among the choices", ()
     await expect(checkMethodForm(db, form({ name: "nosuch" }))).rejects.toThrow(/no external method/);
     expect(removeMethodForm(db, form({ name: "labrag" }))).toEqual({ ok: "Removed labrag." });
     expect(() => removeMethodForm(db, form({ name: "labrag" }))).toThrow(/no external method/);
+  });
+
+  it("Reset memory: one user's or every user's; an unknown method is refused naming it", async () => {
+    t = tempDb();
+    const db = t.db;
+    addMethodForm(db, form({ name: "labrag", url: "http://127.0.0.1:9" }));
+    // No memory version yet: nothing to reset, nothing sent.
+    expect(await resetMethodForm(db, form({ name: "labrag", user: " 0000 " }))).toEqual({
+      reset: { method: "labrag", versions: [], ok: true },
+    });
+    await expect(resetMethodForm(db, form({ name: "nosuch", user: "" }))).rejects.toThrow(/no external method named "nosuch"/);
   });
 });

@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { ASSISTANTS } from "@/lib/assistants/registry";
 import { checkMethod, type CheckReport } from "@/lib/assistants/external/check";
 import { addExternalMethod, findExternalMethod, parseHeader, removeExternalMethod } from "@/lib/assistants/external/store";
+import { resetExternalMethod, type ResetReport } from "@/lib/assistants/external/reset";
 import { NotFoundError } from "@/lib/errors";
 import { formText, parseForm } from "@/lib/http/form";
 import { CONTEXT_SETTINGS } from "@/lib/tasks/hicupid/settings";
@@ -59,4 +60,15 @@ export async function checkMethodForm(db: Db, form: FormData): Promise<{ report:
   const m = findExternalMethod(db, name);
   if (!m) throw new NotFoundError(`no external method named "${name}"`);
   return { report: await checkMethod(m) };
+}
+
+const resetForm = z.object({
+  name: z.string({ error: "expected the method's name" }).max(40),
+  user: formText(200),
+});
+
+/** Admin → Methods "Reset memory": one user's memory (the field given) or every user's. */
+export async function resetMethodForm(db: Db, form: FormData): Promise<{ reset: ResetReport }> {
+  const f = parseForm(resetForm, form);
+  return { reset: await resetExternalMethod(db, f.name, f.user.trim() || undefined) };
 }

@@ -76,6 +76,24 @@ export type RunRecord = {
   warnings?: string[];
   /** The protocol audit as of `ledgerAt` (absent until the record is first read from the ledger). */
   audit?: ProtocolAudit;
+  /** External methods as their services described themselves when the run started here (./external-services.ts). */
+  external?: ExternalServiceRecord[];
+};
+
+/**
+ * An external method's service as it said it was (GET /): its name and version, and the models it calls
+ * outside the run's endpoint (those calls are outside the ledger, the cost and the audit), as the union
+ * of what it said at each start of the run; `error`: it did not answer.
+ */
+export type ExternalServiceRecord = {
+  method: string;
+  key: string;
+  url: string;
+  service: string | null;
+  memory: string | null;
+  outsideModels: string[];
+  describedAt: number;
+  error?: string;
 };
 
 const PENDING_HASH = "pending";
@@ -225,6 +243,13 @@ function store(db: Db, record: RunRecord): void {
        ON CONFLICT(experiment_id) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at`,
     )
     .run(record.experimentId, JSON.stringify(record), Date.now());
+}
+
+/** The stored record with `patch` over it (made from the launch settings when there is none yet). */
+export function patchRunRecord(db: Db, experimentId: number, patch: (r: RunRecord) => RunRecord): RunRecord {
+  const r = patch(readRunRecord(db, experimentId) ?? launchRecord(db, experimentId));
+  store(db, r);
+  return r;
 }
 
 /** At launch: the record from the settings the run starts with. */

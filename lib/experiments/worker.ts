@@ -27,6 +27,8 @@ import { batchesOfExperiment, judgeBatching, settleCancelledBatches } from "./ju
 import { paidSoFar } from "./results";
 import { getExperimentRow } from "./control";
 import { jobRunner, type WorkerDeps } from "./run-job";
+import { withExternalRun } from "@/lib/assistants/external/run-scope";
+import { recordExternalServices } from "./external-services";
 
 export type { BoundModel, WorkerDeps } from "./run-job";
 
@@ -121,25 +123,38 @@ export async function runExperiment(db: Db, experimentId: number, deps: WorkerDe
   const runModel = deps.runModel(experimentId, config);
   const runOne = jobRunner({ db, experimentId, datasetId: exp.datasetId, config, lang, deps, guard, worker, leaseMs, batching });
 
+  // What each external method's service says it calls outside the run: for the run card.
+  await recordExternalServices(db, experimentId, config);
   const stopWatch = watchRun(db, experimentId, worker, runModel);
+  // External methods' keys are valid while this run runs here (a call made after its request was answered
+  // goes through the run's handle, under its spend guard), refused once it stops or returns.
+  const external = {
+    id: `experiment ${experimentId}`,
+    model: runModel.withGuard(guard),
+    stopped: () => experimentStopped(db, experimentId),
+  };
   try {
-    for (;;) {
-      await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
-      if (!batching) break;
-      if (experimentStopped(db, experimentId)) {
-        // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
-        if (getExperimentRow(db, experimentId).status === "cancelled") await settleBatchesOfCancelled(db, experimentId, runModel, opts);
-        break;
+    const early = await withExternalRun(external, async (): Promise<ExperimentStatus | null> => {
+      for (;;) {
+        await runLanes(db, experimentId, { worker, leaseMs, concurrency, runOne, onProgress: opts.onProgress });
+        if (!batching) break;
+        if (experimentStopped(db, experimentId)) {
+          // Cancelled with a batch out: it is cancelled at the endpoint, and what it answered anyway is read into the ledger.
+          if (getExperimentRow(db, experimentId).status === "cancelled") await settleBatchesOfCancelled(db, experimentId, runModel, opts);
+          break;
+        }
+        // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
+        const step = await batching.step(runModel, guard);
+        if (step === "none" || step === "paused") break;
+        if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
+        if (step === "waiting") {
+          if (!opts.waitForBatch) return "running";
+          await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
+        }
       }
-      // The lanes ran out of work: parked jobs wait for their judge calls' batch, sent as far as the spend cap allows.
-      const step = await batching.step(runModel, guard);
-      if (step === "none" || step === "paused") break;
-      if (opts.onBatch) for (const b of batchesOfExperiment(db, experimentId).filter((x) => x.updatedAt !== null)) opts.onBatch(b);
-      if (step === "waiting") {
-        if (!opts.waitForBatch) return "running";
-        await new Promise((r) => setTimeout(r, opts.batchPollMs ?? batchPollMs()));
-      }
-    }
+      return null;
+    });
+    if (early) return early;
   } finally {
     stopWatch();
   }

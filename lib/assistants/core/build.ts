@@ -6,6 +6,7 @@ import { beginStep, finishStep, getMemoryVersion, listSteps, openMemoryVersion, 
 import { acquireVersion, builderId, claimVersionNow, type LeaseOptions, type VersionLease } from "@/lib/memory/lease";
 import { MemoryWriter } from "@/lib/memory/store";
 import { findAssistant } from "../registry";
+import { withExternalRun } from "../external/run-scope";
 import { loadSessions, type DatasetRef } from "./sessions";
 import { checkRetrieverKind, memorySettings, parseOptions, retrieverFactory, type MethodSetup } from "./context";
 import type { BuildContext, Session } from "./types";
@@ -70,7 +71,10 @@ export async function buildMemory(db: Db, o: BuildOptions): Promise<UserBuildRes
   const language = o.dataset.language;
   const settings = memorySettings(a, options, retrieverKind, language, o.llm, o.roleParams);
   const limit = pLimit(o.parallelUsers ?? 8);
-  return Promise.all(o.users.map((userKey) => buildUser(db, o, limit, userKey, options, retrieverKind, settings)));
+  // An external method's keys are the build's (or, inside an experiment, the experiment's): refused once it returns.
+  return withExternalRun({ id: `the ${o.method} memory build`, model: o.llm }, () =>
+    Promise.all(o.users.map((userKey) => buildUser(db, o, limit, userKey, options, retrieverKind, settings))),
+  );
 }
 
 /**

@@ -160,6 +160,19 @@ export async function checkMethod(m: ExternalMethod): Promise<CheckReport> {
   return { method: m.name, url: m.url, conforms: violations.length === 0, service, steps, violations };
 }
 
+/** What the service says of itself (GET /, no retry, at most `timeoutMs`). */
+export function describeService(m: ExternalMethod, timeoutMs = m.timeoutMs): Promise<ServiceDescription> {
+  return callService(
+    { ...m, timeoutMs: Math.min(m.timeoutMs, timeoutMs) },
+    { method: "GET", path: "/", schema: describeReply },
+    {
+      retries: 0,
+      baseMs: 1,
+      maxMs: 1,
+    },
+  );
+}
+
 /**
  * Before a run: what each external method's service says of itself (GET /, no retry), as lines to show:
  * a service that does not answer, does not claim a task the run asks, or calls models outside the run.
@@ -168,7 +181,7 @@ export async function preflight(methods: readonly ExternalMethod[], tasks: reado
   const lines: string[] = [];
   for (const m of methods) {
     try {
-      const d = await callService(m, { method: "GET", path: "/", schema: describeReply }, { retries: 0, baseMs: 1, maxMs: 1 });
+      const d = await describeService(m);
       const missing = tasks.filter((t) => !d.tasks.includes(t));
       lines.push(`external method ${m.name}: ${d.name}${d.version ? ` ${d.version}` : ""} at ${m.url}`);
       if (missing.length) lines.push(`  it does not claim ${missing.join(", ")}: those jobs will likely fail`);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { openGrant, type GrantModel } from "./endpoint";
+import { withExternalRun } from "./run-scope";
 
 const usage = { promptTokens: 3, completionTokens: 2, cachedTokens: 0, reasoningTokens: 0 };
 
@@ -34,5 +35,47 @@ describe("the run's model endpoint for external methods", () => {
     expect((await post("/chat/completions", { messages: [{ role: "user", content: "x" }] })).status).toBe(401);
     expect(seen).toHaveLength(1);
     vi.unstubAllEnvs();
+  });
+
+  it("inside a run: a key outlives its request until the run stops; a late call goes to the one request of that user in flight, else the run", async () => {
+    const seen: string[] = [];
+    const model = (who: string): GrantModel => ({
+      chat: async () => (seen.push(who), { text: who, cacheKey: `k-${who}`, usage }),
+      embed: async (texts) => (seen.push(who), texts.map(() => [1])),
+    });
+    const call = (g: { access: { baseUrl: string; apiKey: string } }) =>
+      fetch(g.access.baseUrl + "/chat/completions", {
+        method: "POST",
+        headers: { authorization: `Bearer ${g.access.apiKey}` },
+        body: JSON.stringify({ messages: [{ role: "user", content: "late" }] }),
+      }).then((r) => r.status);
+    let stopped = false;
+    let kept: Awaited<ReturnType<typeof openGrant>> | null = null;
+    await withExternalRun({ id: "run 1", model: model("run"), stopped: () => stopped }, async () => {
+      const a = await openGrant(model("job-a"), "mine", "u1");
+      expect(await call(a)).toBe(200);
+      a.close();
+      // Answered, nothing of u1 in flight: the run's own handle.
+      expect(await call(a)).toBe(200);
+      const b = await openGrant(model("job-b"), "mine", "u1");
+      const other = await openGrant(model("job-c"), "mine", "u2");
+      // Answered, one request of u1 in flight: that job's handle (not u2's), without counting in its entries' calls.
+      expect(await call(a)).toBe(200);
+      expect(b.grant.calls).toBe(0);
+      const b2 = await openGrant(model("job-b2"), "mine", "u1");
+      // Two of u1 in flight: which one caused it is not known, so the run.
+      expect(await call(a)).toBe(200);
+      for (const g of [b, other, b2]) g.close();
+      kept = a;
+      // Paused or cancelled from outside: refused (the answer is read at most every 200 ms).
+      stopped = true;
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await call(a)).toBe(401);
+      stopped = false;
+    });
+    expect(seen).toEqual(["job-a", "run", "job-b", "run"]);
+    // The run returned: refused.
+    expect(await call(kept!)).toBe(401);
+    expect(seen).toHaveLength(4);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * The run's OpenAI-compatible endpoint for external methods: POST /v1/chat/completions, POST
  * /v1/embeddings and GET /v1/models on loopback, served by the process that runs the method (`pal run`,
- * the app's worker). Each key is a grant for one request PAL Studio makes to the method (a session's
- * phase, an answer): its calls go through that job's (or memory version's) model handle, so the cache,
- * retries, limits, spend cap, ledger (origin and purpose "<method>.llm"), the role's parameters and the
- * protocol audit cover them. The key is refused as soon as that request is answered; the endpoints' real
- * keys never leave this process.
+ * the app's worker). A key is made for each request PAL Studio sends the method (a session's phase, an
+ * answer). While that request is in flight its calls go through that job's (or memory version's) model
+ * handle, so the cache, retries, limits, spend cap, ledger (origin and purpose "<method>.llm"), the
+ * role's parameters and the protocol audit cover them. Inside a run (./run-scope.ts) the key stays valid
+ * until the run stops: a call made after its request was answered (a service's writes in the background)
+ * is credited to the one request of that method and user then in flight, else to the run itself, still
+ * under its spend cap; once the run stops, pauses, finishes or is cancelled, the key is refused (401).
+ * Outside a run a key lives for its one request. The endpoints' real keys never leave this process.
  */
 import http from "node:http";
 import crypto from "node:crypto";
@@ -15,23 +18,12 @@ import type { ModelClient } from "@/lib/llm/client";
 import { RunPausedError } from "@/lib/llm/spend-guard";
 import { envValue } from "@/lib/config";
 import { InvalidInputError } from "@/lib/errors";
-import type { Usage } from "@/lib/llm/client-types";
-import type { ChatMessage } from "@/lib/llm/types";
-import type { LlmAccess } from "./protocol";
+import type { GrantModel, LlmAccess } from "./protocol";
+import { currentRun, type ExternalRun } from "./run-scope";
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
-/** What a grant's calls go through: the job's model handle (a ModelClient), or the check's placeholder model. */
-export type GrantModel = {
-  chat(o: {
-    messages: ChatMessage[];
-    purpose: string;
-    params?: Record<string, unknown>;
-    maxTokens?: number;
-    schema?: z.ZodType<unknown>;
-  }): Promise<{ text: string; cacheKey: string; usage: Usage }>;
-  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
-};
+export type { GrantModel } from "./protocol";
 
 /** What one key may do, and what its calls did. */
 export type Grant = {
@@ -45,7 +37,53 @@ export type Grant = {
   fatal: Error | null;
 };
 
-const grants = new Map<string, Grant>();
+/** A key: the request it was made for (null once answered), and the run it belongs to (null: none). */
+type KeyRecord = { grant: Grant | null; run: ExternalRun | null; method: string; who: string };
+const keys = new Map<string, KeyRecord>();
+
+/** Per run: its keys, its requests in flight by method and user, and its own grant per method. */
+type RunKeys = { keys: string[]; inFlight: Map<string, Set<Grant>>; own: Map<string, Grant> };
+const runs = new WeakMap<ExternalRun, RunKeys>();
+
+function runKeys(run: ExternalRun): RunKeys {
+  let r = runs.get(run);
+  if (!r) {
+    const made: RunKeys = { keys: [], inFlight: new Map(), own: new Map() };
+    runs.set(run, (r = made));
+    run.onClose.push(() => {
+      for (const k of made.keys) keys.delete(k);
+      made.keys.length = 0;
+      made.inFlight.clear();
+    });
+  }
+  return r;
+}
+
+const newGrant = (llm: GrantModel, method: string): Grant => ({ llm, method, calls: 0, callKeys: [], fatal: null });
+
+/**
+ * What a key's call goes through, or null (refused). The request in flight: its own grant (a pause then
+ * reaches it through the spend guard and ends the request). Answered: the run's stop refuses it; else the
+ * one request of the same method and user in flight (its model handle, its job in the ledger), else the run.
+ */
+function grantOf(token: string): Grant | null {
+  const rec = keys.get(token);
+  if (!rec) return null;
+  if (rec.grant) return rec.grant;
+  const run = rec.run;
+  if (!run || run.stopped()) return null;
+  const state = runKeys(run);
+  const flying = state.inFlight.get(rec.who);
+  if (flying?.size === 1) {
+    const [g] = flying;
+    // Its job's handle, not its counts: the entries that request hands back were not made by this call.
+    return newGrant(g.llm, rec.method);
+  }
+  let own = state.own.get(rec.method);
+  if (!own) state.own.set(rec.method, (own = newGrant(run.model, rec.method)));
+  return own;
+}
+
 let listening: Promise<string> | null = null;
 
 const content = z.union([z.string(), z.array(z.object({ type: z.literal("text"), text: z.string() })).max(100)]);
@@ -69,19 +107,41 @@ const embedBody = z.object({
   input: z.union([z.string().max(100_000), z.array(z.string().max(100_000)).min(1).max(2048)]),
 });
 
-/** Opens a grant for one request to the method; `close` revokes its key. */
+/**
+ * Opens a grant for one request to the method (for `user`'s memory or answer); `close` says the request
+ * was answered: outside a run its key is revoked then, inside one it stays valid until the run stops.
+ */
 export async function openGrant(
   llm: GrantModel | ModelClient,
   method: string,
+  user = "",
 ): Promise<{ access: LlmAccess; grant: Grant; close: () => void }> {
   const baseUrl = await endpointUrl();
   const key = `pal-run-${crypto.randomBytes(24).toString("base64url")}`;
-  const grant: Grant = { llm: llm as GrantModel, method, calls: 0, callKeys: [], fatal: null };
-  grants.set(key, grant);
+  const grant = newGrant(llm as GrantModel, method);
+  const run = currentRun() ?? null;
+  const rec: KeyRecord = { grant, run, method, who: `${method}\u0000${user}` };
+  keys.set(key, rec);
+  if (run) {
+    const state = runKeys(run);
+    if (run.closed) keys.delete(key);
+    else state.keys.push(key);
+    let flying = state.inFlight.get(rec.who);
+    if (!flying) state.inFlight.set(rec.who, (flying = new Set()));
+    flying.add(grant);
+  }
   return {
     access: { baseUrl, apiKey: key, models: { assistant: "assistant", embedding: "embedding" } },
     grant,
-    close: () => void grants.delete(key),
+    close: () => {
+      rec.grant = null;
+      if (!run) keys.delete(key);
+      else {
+        const flying = runKeys(run).inFlight.get(rec.who);
+        flying?.delete(grant);
+        if (flying && !flying.size) runKeys(run).inFlight.delete(rec.who);
+      }
+    },
   };
 }
 
@@ -116,9 +176,10 @@ export function endpointUrl(): Promise<string> {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  // Headers as a flat list (no object walk), the body as one buffer: one write per reply.
+  res.writeHead(status, ["content-type", "application/json", "content-length", String(bytes.length)]);
+  res.end(bytes);
 }
 
 const fail = (res: http.ServerResponse, status: number, message: string, type: string) => send(res, status, { error: { message, type } });
@@ -134,7 +195,7 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
         req.destroy();
       } else chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }
@@ -142,15 +203,17 @@ function readBody(req: http.IncomingMessage): Promise<string | null> {
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   try {
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-    const grant = token ? grants.get(token) : undefined;
+    const grant = token ? grantOf(token) : null;
     if (!grant)
       return fail(
         res,
         401,
-        "unknown or expired key: a run-scoped key is valid only while PAL Studio waits for the method's reply",
+        "unknown or expired key: a run-scoped key is valid only while its run runs (outside a run, while PAL Studio waits for the method's reply)",
         "invalid_api_key",
       );
-    const path = (req.url ?? "").split("?")[0].replace(/\/+$/, "");
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, "");
     if (req.method === "GET" && path === "/v1/models")
       return send(res, 200, {
         object: "list",

@@ -148,7 +148,7 @@ describe("external methods: the protocol over HTTP", () => {
     expect(everything).not.toMatch(/MK_QA_|MK_DLG_META/);
   });
 
-  it("refuses the run-scoped key once the request it was made for is answered", async () => {
+  it("refuses the run-scoped key once the run it was made for (the memory build) returned", async () => {
     const db = await m.palsetDb();
     register(db);
     await build(db);
@@ -280,7 +280,7 @@ describe("external methods: pal methods check and the OpenAPI document", () => {
   it("publishes the protocol as OpenAPI 3.1, the copy in docs/ equal to it", () => {
     const doc = openApiDocument();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond"]);
+    expect(Object.keys(doc.paths as object)).toEqual(["/", "/sessions", "/respond", "/reset"]);
     expect(JSON.parse(fs.readFileSync("docs/external-methods.openapi.json", "utf8"))).toEqual(doc);
   });
 });

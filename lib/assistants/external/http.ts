@@ -79,7 +79,8 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
     const s = res.status;
     throw new ExternalMethodError(
       `${where} answered HTTP ${s}: ${excerpt(raw) || res.statusText}`,
-      s === 408 || s === 409 || s === 429 || s >= 500,
+      // 501: the service does not implement the path (an optional one, /reset): asking again will not help.
+      s === 408 || s === 409 || s === 429 || (s >= 500 && s !== 501),
     );
   }
   let json: unknown;

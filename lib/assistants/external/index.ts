@@ -17,6 +17,7 @@ import { callService } from "./http";
 import { openGrant } from "./endpoint";
 import { currentView, inputView, logsView, respondReply, sessionView, sessionsReply, toTaskOutput } from "./protocol";
 import type { ExternalMethod } from "./store";
+import { namespaceOf } from "./reset";
 
 /** Options a config gives the method are passed to it as they are (and are part of its memory's settings). */
 const options = z.record(z.string(), z.unknown()).default({});
@@ -27,7 +28,7 @@ type Ctx = BuildContext<Record<string, unknown>> | RespondContext<Record<string,
 function common(ctx: Ctx) {
   return {
     user: ctx.userKey,
-    namespace: `v${ctx.memory.versionId}`,
+    namespace: namespaceOf(ctx.memory.versionId),
     language: ctx.language,
     datasetKind: ctx.datasetKind,
     options: ctx.options,
@@ -44,7 +45,7 @@ export function externalAssistant(
   policy?: RetryOptions,
 ): Assistant<Record<string, unknown>> {
   async function withLlm<T>(ctx: Ctx, send: (llm: unknown, stop: () => Error | null) => Promise<T>) {
-    const g = await openGrant(ctx.llm, m.name);
+    const g = await openGrant(ctx.llm, m.name, ctx.userKey);
     try {
       const value = await send(g.access, () => g.grant.fatal);
       // The run paused while the method was calling the model: whatever it answered, it answered without them.

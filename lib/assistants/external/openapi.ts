@@ -72,13 +72,26 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      "/reset": {
+        post: {
+          summary: "Optional: forget the memory kept under a namespace (`pal methods reset`, Admin → Methods)",
+          description:
+            "Only a service that keeps its memory itself needs it. Once it answers 2xx, PAL Studio clears that memory version and the next run sends every session again into the namespace. 404, 405 or 501: no reset (PAL Studio then changes nothing).",
+          requestBody: { required: true, ...json(ref("ResetRequest")) },
+          responses: {
+            "200": { description: "The namespace is empty", ...json(obj({}, [])) },
+            "404": { description: "This service has no reset (nothing is changed)" },
+            default: { description: "Failed: nothing is changed; the body's text is shown" },
+          },
+        },
+      },
     },
     components: {
       schemas: {
         Llm: obj(
           {
             baseUrl: { ...str, description: "OpenAI-compatible base URL (…/v1): POST /chat/completions, POST /embeddings, GET /models" },
-            apiKey: { ...str, description: "Bearer key valid only until this request is answered" },
+            apiKey: { ...str, description: "Bearer key for this run only: valid while the run runs, refused (401) once it stops" },
             models: obj({ assistant: str, embedding: str }, ["assistant", "embedding"]),
           },
           ["baseUrl", "apiKey", "models"],
@@ -161,6 +174,14 @@ export function openApiDocument(): Record<string, unknown> {
             },
           },
           ["user", "namespace", "language", "input", "session", "memory", "llm"],
+        ),
+        ResetRequest: obj(
+          {
+            user: common.user,
+            namespace: common.namespace,
+            method: { ...str, description: "The method's registered name." },
+          },
+          ["user", "namespace", "method"],
         ),
         RespondReply: obj(
           {

@@ -5,6 +5,20 @@
  */
 import { z } from "zod";
 import type { CurrentSession, Session, SessionLogs, TaskInput, TaskOutput, TaskType } from "../core/types";
+import type { Usage } from "@/lib/llm/client-types";
+import type { ChatMessage } from "@/lib/llm/types";
+
+/** What a grant's calls go through: the job's model handle (a ModelClient), or the check's placeholder model. */
+export type GrantModel = {
+  chat(o: {
+    messages: ChatMessage[];
+    purpose: string;
+    params?: Record<string, unknown>;
+    maxTokens?: number;
+    schema?: z.ZodType<unknown>;
+  }): Promise<{ text: string; cacheKey: string; usage: Usage }>;
+  embed(texts: string[], o: { purpose: string }): Promise<number[][]>;
+};
 
 /** The run's OpenAI-compatible endpoint as the method receives it. */
 export type LlmAccess = { baseUrl: string; apiKey: string; models: { assistant: string; embedding: string } };
