@@ -51,7 +51,15 @@ function locomoQuestion(it: ConvItem, seed: number, replicate: number): { questi
 
 async function answerOf(ctx: JobContext, it: ConvItem, benchmark: "locomo" | "longmemeval", question: string, askedAt: string | null) {
   const assistant = await ctx.assistant(it.threadKey, it.sessions);
-  const r = await assistant.respond({ type: "question", question, style: "memory", askedAt, benchmark });
+  const maxTokens = ctx.config.answerTokens;
+  const r = await assistant.respond({
+    type: "question",
+    question,
+    style: "memory",
+    askedAt,
+    benchmark,
+    ...(maxTokens ? { maxTokens } : {}),
+  });
   return { answer: outputOf(r, "question").answer, retrieved: r.retrieved };
 }
 
