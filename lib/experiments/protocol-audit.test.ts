@@ -250,7 +250,7 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
     const audit = protocolAudit(t.db, asPreset.id);
     expect(audit.mismatches).toEqual([]);
     // Only the subset of methods differs from the preset.
-    expect(audit.deviations.map((d) => d.subject)).toEqual(["methods"]);
+    expect((audit.deviations ?? []).map((d) => d.subject)).toEqual(["methods"]);
     expect(audit.checked).toContain("assistant output budget the project's budget per step, answers 800");
 
     // A method not run above (the cache key leaves the budget out: the same prompt would be a hit).
@@ -259,7 +259,7 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
     for (const q of answers(shorter.sent)) expect(q.max_tokens ?? q.max_completion_tokens).toBe(500);
     const a2 = protocolAudit(t.db, shorter.id);
     expect(a2.mismatches).toEqual([]);
-    expect(a2.deviations.filter((d) => d.check !== "setting")).toEqual([
+    expect((a2.deviations ?? []).filter((d) => d.check !== "setting")).toEqual([
       expect.objectContaining({
         check: "output budget",
         subject: "assistant",

@@ -11,7 +11,7 @@
  * option. Scores: lib/metrics/locomo.ts and the LongMemEval judge (lib/judges/longmemeval.ts).
  */
 import { hashSeed, mulberry32 } from "@/lib/random";
-import { locomoEvidenceRecall, locomoQaScore } from "@/lib/metrics/locomo";
+import { LOCOMO_F1_VERSION, locomoEvidenceRecall, locomoQaScore } from "@/lib/metrics/locomo";
 import { JUDGES } from "@/lib/judges/registry";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { LME_TYPES } from "@/lib/datasets/longmemeval/read";
@@ -117,7 +117,7 @@ export const locomoTask: TaskDef = {
     const scores: ScoreRow[] = [
       {
         scorer: "locomo",
-        version: CONVQA_SCORE_VERSION,
+        version: LOCOMO_F1_VERSION,
         values: { f1: locomoQaScore(it.category, output, it.answer), category: it.category },
       },
     ];
