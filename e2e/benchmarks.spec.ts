@@ -104,7 +104,7 @@ test("an answer-correctness campaign from `pal export --items` lines: the annota
       .join("\n"),
   );
   const annotator = account("annotator");
-  const id = await createCampaign(page, { name: `E2E answers ${Date.now()}`, kind: "Answer correctness (uploaded)", file, k: "1" }, [
+  const id = await createCampaign(page, { name: `E2E answers ${Date.now()}`, kind: "Answer correctness", file, k: "1" }, [
     annotator,
   ]);
   const s = await annotatorPage(browser, annotator);
