@@ -85,7 +85,8 @@ describe("the evidence beside two methods' answers", () => {
         const context = new Set((JSON.parse(detail.detail) as { context: string[] }).context);
         for (const u of turns) {
           expect(u.retrievedBy.includes(m), `${key} ${u.diaId} ${m}`).toBe(u.diaId !== null && context.has(u.diaId));
-          if (u.evidence) u.retrievedBy.includes(m) ? tagged++ : missed++;
+          if (u.evidence && u.retrievedBy.includes(m)) tagged++;
+          else if (u.evidence) missed++;
         }
       }
       expect(turns.some((u) => u.retrievedBy.includes("vanilla"))).toBe(false);
