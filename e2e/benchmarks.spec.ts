@@ -138,9 +138,9 @@ function seedLocomoExperiment(name: string): number {
   try {
     const exp = db
       .prepare(
-        "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values (?, ?, 'h', '{}', 'c', 'done') returning id",
+        "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values (?, ?, 'h', ?, 'c', 'done') returning id",
       )
-      .get(name, loc) as { id: number };
+      .get(name, loc, JSON.stringify({ methods: [{ name: "turn-rag" }, { name: "session-rag" }], tasks: ["locomo"] })) as { id: number };
     const job = db.prepare(
       "insert into jobs (experiment_id, method, task, item_key, user_key, status, output, retrieved) values (?, ?, 'locomo', ?, 'conv-demo-1', 'done', ?, ?)",
     );
