@@ -20,6 +20,7 @@ import { runExperiment } from "@/lib/experiments/worker";
 import { applyPreset } from "@/lib/experiments/presets";
 import { itemView } from "@/lib/experiments/item-view";
 import { itemEvidence } from "@/lib/experiments/item-evidence";
+import { exportFigure } from "@/lib/experiments/figure4";
 import { loadConvItem } from "./items";
 
 describe("the evidence beside two methods' answers", () => {
@@ -124,6 +125,35 @@ describe("the evidence beside two methods' answers", () => {
       seen += ev.sessions.length;
     }
     expect(seen).toBeGreaterThan(0);
+  });
+
+  it("the Figure 4 export of two methods' answers lists the evidence turns and who retrieved each (HTML and SVG)", () => {
+    // An item whose evidence spans two sessions.
+    const key = items("locomo").find((k) => loadConvItem(t.db, exp.locomo.datasetId, k).evidence.length > 1)!;
+    const sp = new URLSearchParams([
+      ["task", "locomo"],
+      ["item", key],
+      ["m", "turn-rag"],
+      ["m", "session-rag"],
+    ]);
+    const view = itemView(t.db, exp.locomo.id, "locomo", key, { methods: ["turn-rag", "session-rag"] });
+    const turns = itemEvidence(t.db, view)!.sessions.flatMap((s) => s.turns.filter((u) => u.evidence));
+    expect(turns.length).toBe(loadConvItem(t.db, exp.locomo.datasetId, key).evidence.length);
+    const html = String(exportFigure(t.db, exp.locomo.id, "figure-html", sp).body);
+    const svg = String(exportFigure(t.db, exp.locomo.id, "figure-svg", sp).body);
+    const names: Record<string, string> = { "turn-rag": "Turn-level RAG", "session-rag": "Session-level RAG" };
+    for (const u of turns) {
+      const by = u.retrievedBy.length
+        ? `retrieved by ${u.retrievedBy.map((m) => names[m]).join(", ")}`
+        : "retrieved by none of these methods";
+      expect(html).toContain(`<b>${u.diaId}</b> ${u.speaker}:`);
+      expect(html).toMatch(new RegExp(`<b>${u.diaId}</b>[^<]*<span class="by">${by}</span>`));
+      expect(svg).toContain(`${u.diaId} ${u.speaker}:`);
+    }
+    expect(svg).toContain(">Evidence<");
+    // Without the field, no evidence; and none for a task without evidence.
+    sp.set("fields", "memory,scores");
+    expect(String(exportFigure(t.db, exp.locomo.id, "figure-html", sp).body)).not.toContain('class="ev"');
   });
 
   it("is null for the other tasks", () => {
