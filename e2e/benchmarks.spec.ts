@@ -231,4 +231,15 @@ test("two methods' LoCoMo answers side by side with the evidence turns highlight
   await expect(evidence.filter({ hasText: "D2:1" })).toContainText("retrieved by Session-level RAG");
   await panel.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath("compare-evidence.png"), fullPage: true });
+
+  // The Figure 4 export of the two columns carries the evidence block; its preview is the SVG itself.
+  await page.getByTestId("figure-link").click();
+  await page.waitForURL(/\/figure\?/);
+  const preview = page.getByTestId("figure-preview");
+  await expect(preview).toBeVisible();
+  const svg = await (await page.request.get(new URL((await preview.getAttribute("src"))!, page.url()).toString())).text();
+  expect(svg).toContain(">Evidence<");
+  expect(svg).toContain("D1:2 Tomas: That's great news! I have been busy with my pottery class on Tuesdays. (retrieved by Turn-level RAG)");
+  await expect(page.getByRole("checkbox", { name: "Evidence turns (LoCoMo, LongMemEval)" })).toBeChecked();
+  await page.screenshot({ path: test.info().outputPath("figure-evidence.png") });
 });
