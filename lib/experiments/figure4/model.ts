@@ -289,6 +289,7 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   const situation = pick("Situation");
   if (has("situation") && situation) infoLine(situation.card, situation.f, "Situation", 240);
   const query = pick("User query");
+  const question = o.task === "locomo" || o.task === "longmemeval" ? pick("Question") : undefined;
   if (has("query") && query) infoLine(query.card, query.f, "User query", 2000);
 
   const allTurns = [...new Set(view.outputs.flatMap((x) => (x.turns ?? []).map((t) => t.turn)))].sort((a, b) => a - b);
@@ -337,7 +338,8 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   const notes = [...drawn.values()].map((m) => ({ colour: m.colour, quote: clip(m.quote, 120), note: m.note ?? null }));
   const caption = has("caption") ? [...new Set(stars.map((x) => x.note?.trim()).filter((x): x is string => !!x))].join(" ") || null : null;
   return {
-    title: query ? `“${clip(query.f.text, 100)}”` : `${o.task} · ${o.itemKey}`,
+    // PAL-Set: the user's query; LoCoMo / LongMemEval: the question.
+    title: query ? `“${clip(query.f.text, 100)}”` : question ? `“${clip(question.f.text, 100)}”` : `${o.task} · ${o.itemKey}`,
     width: o.width,
     fields: o.fields,
     info,

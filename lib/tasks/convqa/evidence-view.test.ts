@@ -151,6 +151,8 @@ describe("the evidence beside two methods' answers", () => {
       expect(svg).toContain(`${u.diaId} ${u.speaker}:`);
     }
     expect(svg).toContain(">Evidence<");
+    // The figure is titled by the question.
+    expect(html).toContain(`<h1>“${loadConvItem(t.db, exp.locomo.datasetId, key).question.replace(/'/g, "&#39;")}”</h1>`);
     // Without the field, no evidence; and none for a task without evidence.
     sp.set("fields", "memory,scores");
     expect(String(exportFigure(t.db, exp.locomo.id, "figure-html", sp).body)).not.toContain('class="ev"');
