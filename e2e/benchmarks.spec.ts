@@ -104,9 +104,7 @@ test("an answer-correctness campaign from `pal export --items` lines: the annota
       .join("\n"),
   );
   const annotator = account("annotator");
-  const id = await createCampaign(page, { name: `E2E answers ${Date.now()}`, kind: "Answer correctness (uploaded)", file, k: "1" }, [
-    annotator,
-  ]);
+  const id = await createCampaign(page, { name: `E2E answers ${Date.now()}`, kind: "Answer correctness", file, k: "1" }, [annotator]);
   const s = await annotatorPage(browser, annotator);
   for (const size of [
     { width: 1440, height: 900 },
@@ -131,4 +129,119 @@ test("an answer-correctness campaign from `pal export --items` lines: the annota
   await s.page.keyboard.press("Enter");
   await expect(progress).toHaveText(/^1 \/ 2 done/);
   await s.ctx.close();
+});
+
+/** A finished LoCoMo experiment on the e2e data set, its jobs as the engine stores them (answers and retrieved context). */
+function seedLocomoExperiment(name: string): number {
+  const { loc } = ensureImported();
+  const db = new Database(e2eState().dbPath);
+  try {
+    const exp = db
+      .prepare(
+        "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values (?, ?, 'h', ?, 'c', 'done') returning id",
+      )
+      .get(name, loc, JSON.stringify({ methods: [{ name: "turn-rag" }, { name: "session-rag" }], tasks: ["locomo"] })) as { id: number };
+    const job = db.prepare(
+      "insert into jobs (experiment_id, method, task, item_key, user_key, status, output, retrieved) values (?, ?, 'locomo', ?, 'conv-demo-1', 'done', ?, ?)",
+    );
+    // Item 2 asks for Tomas's hobbies (evidence D1:2 and D2:1): turn-rag held D1:2 (turn 1's reply), session-rag session 2.
+    const answers: Record<string, string[]> = {
+      "turn-rag": ["Pepper", "Last weekend", "pottery"],
+      "session-rag": ["Pepper", "In March", "running"],
+    };
+    const retrieved: Record<string, unknown[]> = {
+      "turn-rag": [
+        {
+          kind: "utterance",
+          key: "0:turn_1:assistant",
+          text: "That's great news! I have been busy with my pottery class on Tuesdays.",
+          score: 0.9,
+        },
+      ],
+      "session-rag": [{ kind: "session", key: "session_2", text: "(session 2)", score: 0.8 }],
+    };
+    for (const m of ["turn-rag", "session-rag"])
+      answers[m].forEach((a, i) => job.run(exp.id, m, `conv-demo-1#${i}`, JSON.stringify({ answer: a }), JSON.stringify(retrieved[m])));
+    return exp.id;
+  } finally {
+    db.close();
+  }
+}
+
+test("an answer-correctness campaign straight from a LoCoMo experiment: one method's answers, the method never shown (1440 and 390 px)", async ({
+  page,
+  browser,
+}) => {
+  const exp = seedLocomoExperiment("E2E LoCoMo experiment");
+  const annotator = account("annotator");
+  await login(page, account("researcher"));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(url("/campaigns/new"));
+  await page.getByLabel("Name").fill(`E2E LoCoMo answers ${Date.now()}`);
+  await page.getByLabel("Kind").selectOption({ label: "Answer correctness" });
+  await page.getByLabel("PAL Studio experiment").check();
+  await page.getByLabel(/^Experiment/).selectOption({ label: `#${exp} E2E LoCoMo experiment` });
+  await page.getByLabel("Method (side A)").selectOption("turn-rag");
+  await expect(page.getByLabel("Method (side B)")).toHaveCount(0);
+  await expect(page.getByText("A method's answers to the benchmark's questions, each beside its reference")).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath("answer-campaign-from-experiment.png") });
+  for (const box of await page.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("checkbox", { name: annotator.email }).check();
+  await page.getByLabel("Annotations per item (k)").fill("1");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await page.waitForURL(/\/campaigns\/\d+$/);
+  const id = Number(page.url().split("/").pop());
+
+  const s = await annotatorPage(browser, annotator);
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await s.page.setViewportSize(size);
+    await s.page.goto(url(`/annotate/${id}`));
+    await expect(s.page.getByText("Reference answer", { exact: true })).toBeVisible();
+    await expect(s.page.getByText("The assistant's answer", { exact: true })).toBeVisible();
+    await s.page.screenshot({ path: test.info().outputPath(`answer-campaign-annotator-${size.width}.png`) });
+  }
+  await s.page.setViewportSize({ width: 1440, height: 900 });
+  const progress = s.page.getByTestId("progress");
+  await expect(progress).toHaveText(/^0 \/ 3 done/);
+  await s.page.keyboard.press("3");
+  await s.page.keyboard.press("Enter");
+  await expect(progress).toHaveText(/^1 \/ 3 done/);
+  // Nothing the annotator's browser received names the method or the experiment.
+  for (const b of await Promise.all(s.bodies)) expect(b).not.toMatch(/turn-rag|session-rag|E2E LoCoMo experiment/);
+  await s.ctx.close();
+});
+
+test("two methods' LoCoMo answers side by side with the evidence turns highlighted and who retrieved them", async ({ page }) => {
+  const exp = seedLocomoExperiment("E2E LoCoMo compare");
+  await login(page, account("researcher"));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(url(`/experiments/${exp}/compare?task=locomo&item=${encodeURIComponent("conv-demo-1#2")}&m=turn-rag&m=session-rag`));
+  await expect(page.getByTestId("compare-columns")).toContainText("pottery");
+  await expect(page.getByTestId("compare-columns")).toContainText("running");
+  const panel = page.getByTestId("evidence-panel");
+  await expect(panel).toContainText("The item's evidence: D1:2, D2:1.");
+  await expect(panel.getByTestId("evidence-session")).toHaveCount(2);
+  const evidence = panel.getByTestId("evidence-turn");
+  await expect(evidence).toHaveCount(2);
+  await expect(evidence.filter({ hasText: "D1:2" })).toContainText("retrieved by Turn-level RAG");
+  await expect(evidence.filter({ hasText: "D1:2" })).not.toContainText("Session-level RAG");
+  await expect(evidence.filter({ hasText: "D2:1" })).toContainText("retrieved by Session-level RAG");
+  await panel.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath("compare-evidence.png"), fullPage: true });
+
+  // The Figure 4 export of the two columns carries the evidence block; its preview is the SVG itself.
+  await page.getByTestId("figure-link").click();
+  await page.waitForURL(/\/figure\?/);
+  const preview = page.getByTestId("figure-preview");
+  await expect(preview).toBeVisible();
+  const svg = await (await page.request.get(new URL((await preview.getAttribute("src"))!, page.url()).toString())).text();
+  expect(svg).toContain(">Evidence<");
+  // (a line of the SVG wraps: its start is one run of text)
+  expect(svg).toContain("D1:2 Tomas:");
+  expect(svg).toContain("D2:1 Tomas:");
+  await expect(page.getByRole("checkbox", { name: "Evidence turns (LoCoMo, LongMemEval)" })).toBeChecked();
+  await page.screenshot({ path: test.info().outputPath("figure-evidence.png") });
 });

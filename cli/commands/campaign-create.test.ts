@@ -8,6 +8,9 @@ import { openDb, type Db } from "@/db/client";
 import { createUser } from "@/lib/users/users";
 import { submitLabels } from "@/lib/annotation/queue";
 import { joinCampaign, nextWork, participantQuality, setParticipantExcluded } from "@/lib/annotation/participants";
+import { importLocomo } from "@/lib/datasets/locomo/import";
+import { listConvItems } from "@/lib/tasks/convqa/items";
+import { LOCOMO_DEMO } from "@/test/fixtures";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "..", "..");
@@ -218,6 +221,74 @@ describe("pal campaign create", () => {
       { attention: "broken-reply", n: 1 },
       { attention: "identical-pair", n: 2 },
     ]);
+  }, 60_000);
+
+  it("--experiment: an answer-correctness campaign from a LoCoMo experiment's answers of one --method (issue 42)", async () => {
+    const ds = await importLocomo(db, { paths: [LOCOMO_DEMO], name: "loc" });
+    const items = listConvItems(db, ds.datasetId, "all");
+    const exp = db.$client
+      .prepare(
+        "insert into experiments (name, dataset_id, dataset_hash, config, config_hash, status) values ('loc run', ?, 'h', '{}', 'c', 'done') returning id",
+      )
+      .get(ds.datasetId) as { id: number };
+    const job = db.$client.prepare(
+      "insert into jobs (experiment_id, method, task, item_key, status, output) values (?, ?, 'locomo', ?, 'done', ?)",
+    );
+    for (const it of items) job.run(exp.id, "turn-rag", it.itemKey, JSON.stringify({ answer: `answer to ${it.itemKey}` }));
+    const before = db.$client.prepare("select count(*) n from campaigns").get();
+    const neither = await pal("campaign", "create", "--name", "X", "--kind", "answer-correctness", "--annotators", String(annotator));
+    expect(neither.stderr).toMatch(/--items or --experiment: give one of them/);
+    const noMethod = await pal(
+      "campaign",
+      "create",
+      "--name",
+      "X",
+      "--kind",
+      "answer-correctness",
+      "--experiment",
+      String(exp.id),
+      "--annotators",
+      String(annotator),
+    );
+    expect(noMethod.stderr).toMatch(/--method: name the method on side A/);
+    const wrong = await pal(
+      "campaign",
+      "create",
+      "--name",
+      "X",
+      "--kind",
+      "answer-correctness",
+      "--experiment",
+      String(exp.id),
+      "--method",
+      "vanilla",
+      "--annotators",
+      String(annotator),
+    );
+    expect(wrong.stderr).toContain(`source: experiment ${exp.id} has no finished LoCoMo or LongMemEval answer of vanilla (run 1)`);
+    expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual(before);
+    const r = await pal(
+      "campaign",
+      "create",
+      "--name",
+      "turn-rag answers",
+      "--kind",
+      "answer-correctness",
+      "--experiment",
+      String(exp.id),
+      "--method",
+      "turn-rag",
+      "--k",
+      "1",
+      "--annotators",
+      String(annotator),
+      "--json",
+    );
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({ campaign: { id: expect.any(Number), items: items.length, assignments: items.length } });
+    const id = JSON.parse(r.stdout).campaign.id as number;
+    const contents = db.$client.prepare("select content from campaign_items where campaign_id = ?").all(id) as Array<{ content: string }>;
+    for (const c of contents) expect(c.content).not.toMatch(/turn-rag|locomo/);
   }, 60_000);
 
   it("--title naming a compared system is refused unless --show-system-names, which is then recorded (issue 40.15)", async () => {

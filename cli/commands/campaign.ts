@@ -128,12 +128,21 @@ export function registerCampaign(program: Command): void {
     );
   campaign
     .command("create")
-    .description("create a campaign from a JSONL file of items: dealt out to --annotators, or served to participants from a --link")
+    .description(
+      "create a campaign from a JSONL file of items or from an experiment's outputs: dealt out to --annotators, or served to participants from a --link",
+    )
     .requiredOption("--name <name>", "campaign name (researchers only: annotators and participants never see it)")
-    .requiredOption("--kind <kind>", "pairwise-dialogue, hicupid-ab or output-rating")
+    .requiredOption("--kind <kind>", "pairwise-dialogue, hicupid-ab, output-rating, answer-correctness, ...")
     .option("--title <title>", "the title annotators and participants see (default: the kind's neutral title)")
     .option("--show-system-names", "create it although the title or guidelines name a compared system (reported as not blind)")
-    .requiredOption("--items <file>", "items, one JSON object a line (the kind's upload format)")
+    .option("--items <file>", "items, one JSON object a line (the kind's upload format)")
+    .option(
+      "--experiment <id>",
+      "instead of --items: the outputs of this experiment (pairwise-dialogue: two methods' dialogues; hicupid-ab and answer-correctness: one method's answers)",
+    )
+    .option("--method <key>", "with --experiment: the method on side A")
+    .option("--method-b <key>", "with --experiment, pairwise-dialogue: the method on side B")
+    .option("--run <n>", "with --experiment: which run (from 1)", "1")
     .option("--k <k>", "labels per item", "3")
     .option("--annotators <ids>", "user ids, comma-separated (fixed assignment)")
     .option("--link", "open the campaign to a participant link /join/<token>; items are served as people work")
@@ -193,7 +202,18 @@ export function registerCampaign(program: Command): void {
         throw new CliError(
           typeof o.owner === "string" ? `--owner: no user ${o.owner}` : "no admin account: create one first (pal user create)",
         );
-      const items = read("--items", o.items)!;
+      if ((o.items === undefined) === (o.experiment === undefined)) throw new CliError("--items or --experiment: give one of them");
+      if (o.experiment !== undefined && typeof o.method !== "string") throw new CliError("--method: name the method on side A");
+      const source =
+        o.experiment !== undefined
+          ? {
+              kind: "experiment" as const,
+              experimentId: num("--experiment", o.experiment)!,
+              methodA: String(o.method),
+              methodB: typeof o.methodB === "string" ? o.methodB : undefined,
+              replicate: num("--run", o.run)! - 1,
+            }
+          : { kind: "upload" as const, fileName: String(o.items), text: read("--items", o.items)! };
       const gold = read("--gold", o.gold);
       const link = o.link === true;
       const r = createCampaign(
@@ -206,7 +226,7 @@ export function registerCampaign(program: Command): void {
           perItem: num("--k", o.k)!,
           annotatorIds,
           guidelines: read("--guidelines", o.guidelines),
-          source: { kind: "upload", fileName: String(o.items), text: items },
+          source,
           link,
           ...(link
             ? {

@@ -21,14 +21,26 @@ type Props = {
   datasets: Array<{ id: number; name: string }>;
   users: Array<{ id: number; email: string; name: string | null; role: string }>;
   paperSample: { users: number; sessionsPerUser: number; seed: number };
-  /** Experiments with finished dialogue / hicupid jobs, and the methods that finished them. */
+  /** Experiments with finished dialogue / hicupid / locomo / longmemeval jobs, and the methods that finished them. */
   experiments: Array<{ id: number; name: string; tasks: Record<string, string[]> }>;
   /** Display names of the registry's methods by id (a labelled method's key is its own name). */
   methodLabels?: Record<string, string>;
 };
 
-/** The experiment task whose outputs a kind's items are made from. */
-const EXPERIMENT_TASK: Record<string, string> = { "pairwise-dialogue": "dialogue", "hicupid-ab": "hicupid" };
+/** The experiment tasks whose outputs a kind's items are made from. */
+const EXPERIMENT_TASKS: Record<string, string[]> = {
+  "pairwise-dialogue": ["dialogue"],
+  "hicupid-ab": ["hicupid"],
+  "answer-correctness": ["locomo", "longmemeval"],
+};
+
+const LEGENDS: Record<string, string> = {
+  dialogue: "Dialogues of two methods on the same topics",
+  hicupid: "A method's answers against the personalized reference",
+};
+
+/** The methods that finished any of the tasks in an experiment. */
+const methodsOf = (e: { tasks: Record<string, string[]> }, tasks: string[]) => [...new Set(tasks.flatMap((t) => e.tasks[t] ?? []))];
 
 const input = "mt-1 w-full rounded border border-slate-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none";
 
@@ -50,15 +62,16 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
   const [link, setLink] = useState(false);
   const kExceeds = !link && chosen.length > 0 && k > chosen.length;
   const def = kinds.find((k) => k.kind === kind)!;
-  const task = EXPERIMENT_TASK[kind];
-  const usable = task ? experiments.filter((e) => (e.tasks[task]?.length ?? 0) >= (task === "dialogue" ? 2 : 1)) : [];
+  const tasks = EXPERIMENT_TASKS[kind] ?? [];
+  const task = tasks[0];
+  const usable = experiments.filter((e) => methodsOf(e, tasks).length >= (task === "dialogue" ? 2 : 1));
   // Offered only when an experiment has outputs this kind can use.
   const canUseExperiment = def.sources.includes("experiment") && usable.length > 0;
   const [fromExperiment, setFromExperiment] = useState(false);
   const source = fromExperiment && canUseExperiment ? "experiment" : def.sources[0];
   const [experimentId, setExperimentId] = useState<number | null>(null);
   const exp = usable.find((e) => e.id === experimentId) ?? usable[0];
-  const methods = exp && task ? exp.tasks[task] : [];
+  const methods = exp ? methodsOf(exp, tasks) : [];
   const [methodA, setMethodA] = useState<string | null>(null);
   const [methodB, setMethodB] = useState<string | null>(null);
   const [fileSystems, setFileSystems] = useState<string[]>([]);
@@ -136,7 +149,7 @@ export function CampaignForm({ kinds, datasets, users, paperSample, experiments,
       {source === "experiment" && exp ? (
         <fieldset className="grid grid-cols-4 gap-3 rounded border border-slate-200 p-3">
           <legend className="px-1 text-xs font-semibold">
-            {task === "dialogue" ? "Dialogues of two methods on the same topics" : "A method's answers against the personalized reference"}
+            {LEGENDS[task] ?? "A method's answers to the benchmark's questions, each beside its reference"}
           </legend>
           <label className="col-span-2 block text-xs text-slate-600">
             Experiment

@@ -27,7 +27,7 @@ import { parseCrowdSettings } from "./participants/settings";
 import { parseGoldJsonl } from "./participants/gold";
 import { makeAttentionItems } from "./participants/attention";
 import { newJoinToken } from "./participants/join";
-import { experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
+import { experimentAnswerItems, experimentDialogueItems, experimentHicupidItems, type ExperimentSourceSpec } from "./experiment-items";
 
 /** In a query grouped over assignments: how many of the group have this status. */
 export const assignmentsWithStatus = (status: "done" | "skipped") =>
@@ -130,12 +130,17 @@ export function createCampaign(
     } else if (src.kind === "experiment") {
       const spec = { experimentId: src.experimentId, methodA: src.methodA, methodB: src.methodB, replicate: src.replicate ?? 0 };
       const got =
-        def.kind === "hicupid-ab" ? experimentHicupidItems(tx as unknown as Db, spec) : experimentDialogueItems(tx as unknown as Db, spec);
+        def.kind === "answer-correctness"
+          ? experimentAnswerItems(tx as unknown as Db, spec)
+          : def.kind === "hicupid-ab"
+            ? experimentHicupidItems(tx as unknown as Db, spec)
+            : experimentDialogueItems(tx as unknown as Db, spec);
       parsed = got.items;
       experimentSystems = got.systems;
       experimentId = spec.experimentId;
       datasetId = got.datasetId;
-      config = { ...spec };
+      // The task the answers came from (answer correctness: locomo or longmemeval), for the item's source link.
+      config = { ...spec, ...("task" in got ? { task: got.task } : {}) };
     } else {
       parsed = parseItemsJsonl(def, src.text, src.fileName);
       config = { file: src.fileName };

@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { FIXTURE_JSONL, PALSET_EN } from "@/test/fixtures";
+import { FIXTURE_JSONL, LOCOMO_DEMO, LONGMEMEVAL_DEMO, PALSET_EN } from "@/test/fixtures";
 import type { Db } from "@/db/client";
 import { experiments, jobs } from "@/db/schema";
 import { createUser } from "@/lib/users/users";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { importLocomo } from "@/lib/datasets/locomo/import";
+import { importLongMemEval } from "@/lib/datasets/longmemeval/import";
+import { listConvItems, loadConvItem, referenceText } from "@/lib/tasks/convqa/items";
 import { listQueryTopics } from "@/lib/tasks/palset-items";
 import { listHcItems, loadHcItem } from "@/lib/tasks/hicupid/items";
-import { createCampaign, itemView, myQueue, presentAssignment } from "@/lib/annotation";
+import { createCampaign, itemView, myQueue, presentAssignment, submitLabels } from "@/lib/annotation";
 import { experimentSourceChoices } from "./experiment-items";
 
 let t: ReturnType<typeof tempDb>;
@@ -129,6 +132,116 @@ describe("campaign items from an experiment", () => {
       expect(shown).toContain("Reply by the first assistant.");
       expect(shown).toContain("Reply by the second assistant.");
     }
+  });
+
+  it("issue 42: answer correctness from a LoCoMo or LongMemEval experiment, one method's answers beside the reference, blinded", async () => {
+    const loc = await importLocomo(db, { paths: [LOCOMO_DEMO], name: "loc" });
+    const items = listConvItems(db, loc.datasetId, "all");
+    const exp = experiment(loc.datasetId, [
+      ...items.flatMap((it, i) =>
+        ["turn-rag", "h2memory"].map((m) => ({
+          method: m,
+          task: "locomo",
+          itemKey: it.itemKey,
+          output: { answer: `${m === "turn-rag" ? "first" : "second"} answer ${i}` },
+        })),
+      ),
+      { method: "turn-rag", task: "locomo", itemKey: "conv-demo-1#99", output: { answer: "x" }, status: "failed" as const },
+    ]);
+    expect(experimentSourceChoices(db)).toEqual([{ id: exp, name: "exp", tasks: { locomo: ["h2memory", "turn-rag"] } }]);
+    const c = createCampaign(
+      db,
+      {
+        name: "turn-rag answers",
+        kind: "answer-correctness",
+        perItem: 1,
+        annotatorIds: [ann[0]],
+        source: { kind: "experiment", experimentId: exp, methodA: "turn-rag" },
+      },
+      researcher,
+    );
+    expect(c.items).toBe(items.length);
+    const cfg = JSON.parse((db.$client.prepare("select config from campaigns where id = ?").get(c.id) as { config: string }).config);
+    expect(cfg).toMatchObject({ experimentId: exp, methodA: "turn-rag", task: "locomo", replicate: 0 });
+    const rows = db.$client
+      .prepare("select id, external_id e, title, content from campaign_items where campaign_id = ? order by position")
+      .all(c.id) as Array<{ id: number; e: string; title: string; content: string }>;
+    for (const r of rows) {
+      const it = loadConvItem(db, loc.datasetId, r.e);
+      // Only what the upload path stores: the question, the reference and the answer; the method's, never the other's.
+      expect(JSON.parse(r.content)).toEqual({
+        context: { question: it.question, reference: referenceText(it) },
+        output: expect.stringMatching(/^first answer \d+$/),
+      });
+    }
+    // The researcher's item page links to the job and the compare view of the locomo task.
+    const src = itemView(db, c.id, rows[0].id).source!;
+    expect(src.compareHref).toBe(`/experiments/${exp}/compare?task=locomo&item=${encodeURIComponent(rows[0].e)}&m=turn-rag&run=0`);
+    expect(src.jobHref).toMatch(new RegExp(`^/experiments/${exp}/jobs/\\d+$`));
+    // What the annotator receives names no method, task or score, and they label it with the kind's scale.
+    const q = myQueue(db, ann[0], c.id);
+    expect(q.entries.length).toBe(items.length);
+    for (const a of q.entries) {
+      const shown = JSON.stringify(presentAssignment(db, ann[0], a.assignmentId));
+      expect(shown).not.toMatch(/turn-rag|h2memory|locomo|f1/i);
+      expect(shown).toMatch(/first answer/);
+    }
+    submitLabels(db, ann[0], q.entries[0].assignmentId, { submissionId: "submission-1", values: { correctness: "correct" } });
+    expect(db.$client.prepare("select value from labels").all()).toEqual([{ value: "correct" }]);
+
+    // Side B has no meaning here: refused, and nothing stored.
+    const before = db.$client.prepare("select count(*) n from campaigns").get();
+    expect(() =>
+      createCampaign(
+        db,
+        {
+          name: "x",
+          kind: "answer-correctness",
+          perItem: 1,
+          annotatorIds: [ann[0]],
+          source: { kind: "experiment", experimentId: exp, methodA: "turn-rag", methodB: "h2memory" },
+        },
+        researcher,
+      ),
+    ).toThrow(/source.methodB: answer-correctness items show one method's answers/);
+    expect(() =>
+      createCampaign(
+        db,
+        {
+          name: "x",
+          kind: "answer-correctness",
+          perItem: 1,
+          annotatorIds: [ann[0]],
+          source: { kind: "experiment", experimentId: exp, methodA: "vanilla" },
+        },
+        researcher,
+      ),
+    ).toThrow(`source: experiment ${exp} has no finished LoCoMo or LongMemEval answer of vanilla (run 1)`);
+    expect(db.$client.prepare("select count(*) n from campaigns").get()).toEqual(before);
+
+    // LongMemEval: the same path, its reference the answer (abstention questions too).
+    const lme = await importLongMemEval(db, { paths: [LONGMEMEVAL_DEMO], name: "lme" });
+    const qs = listConvItems(db, lme.datasetId, "all");
+    const exp2 = experiment(
+      lme.datasetId,
+      qs.map((it) => ({ method: "vanilla", task: "longmemeval", itemKey: it.itemKey, output: { answer: "I do not know." } })),
+    );
+    const c2 = createCampaign(
+      db,
+      {
+        name: "lme",
+        kind: "answer-correctness",
+        perItem: 1,
+        annotatorIds: [ann[1]],
+        source: { kind: "experiment", experimentId: exp2, methodA: "vanilla" },
+      },
+      researcher,
+    );
+    expect(c2.items).toBe(qs.length);
+    const one = db.$client
+      .prepare("select external_id e, content from campaign_items where campaign_id = ? order by position")
+      .get(c2.id) as { e: string; content: string };
+    expect(JSON.parse(one.content).context.reference).toBe(loadConvItem(db, lme.datasetId, one.e).answer);
   });
 
   it("takes a method's HiCUPID answers against the personalized reference, leaving schedule questions out", async () => {

@@ -1,7 +1,8 @@
 /**
  * Campaign items from a PAL Studio experiment: the finished dialogues of its `dialogue` task (two methods
  * on the same query topic → one pairwise item) or the answers of its `hicupid` task (a method's answer vs
- * the personalized reference; schedule questions, judged YES/NO, are left out). The method names go to
+ * the personalized reference; schedule questions, judged YES/NO, are left out) or the answers of its `locomo` /
+ * `longmemeval` task (answer correctness: a method's answer beside the question and the reference). The method names go to
  * `campaign_systems` with the experiment as a foreign key; an item's content is only what annotators may
  * see (the user information the judges get, the question and metadata), never a method name.
  */
@@ -11,6 +12,7 @@ import { experiments, jobs } from "@/db/schema";
 import { InvalidInputError, NotFoundError } from "@/lib/errors";
 import { loadPalItem } from "@/lib/tasks/palset-items";
 import { loadHcItem } from "@/lib/tasks/hicupid/items";
+import { loadConvItem, referenceText } from "@/lib/tasks/convqa/items";
 import type { ParsedItem } from "./kinds";
 
 export interface ExperimentSourceSpec {
@@ -123,6 +125,39 @@ export function experimentHicupidItems(db: Db, spec: ExperimentSourceSpec): Expe
   };
 }
 
+/** The benchmark tasks whose answers an answer-correctness campaign judges. */
+export const ANSWER_TASKS = ["locomo", "longmemeval"] as const;
+
+/**
+ * Answer-correctness items: the method's answers to the experiment's LoCoMo or LongMemEval questions, each with
+ * the question and the reference (as the upload path stores them: `context` and `output`). The method is kept in
+ * the campaign's config for researchers; the item holds no method, score or task name (annotators stay blind).
+ */
+export function experimentAnswerItems(db: Db, spec: ExperimentSourceSpec): ExperimentItems & { task: string } {
+  const e = experimentRow(db, spec.experimentId);
+  const r = spec.replicate ?? 0;
+  if (spec.methodB) throw new InvalidInputError("source.methodB: answer-correctness items show one method's answers; leave side B empty");
+  for (const task of ANSWER_TASKS) {
+    const done = doneJobs(db, e.id, task, spec.methodA, r);
+    if (!done.length) continue;
+    const items: ParsedItem[] = [];
+    for (const j of done) {
+      const answer = (j.output as { answer?: unknown } | null)?.answer;
+      if (typeof answer !== "string") continue;
+      const it = loadConvItem(db, e.datasetId, j.itemKey);
+      items.push({ externalId: j.itemKey, content: { context: { question: it.question, reference: referenceText(it) }, output: answer } });
+    }
+    if (items.length)
+      return {
+        task,
+        datasetId: e.datasetId,
+        items,
+        systems: { A: { name: spec.methodA, method: spec.methodA }, B: { name: "reference", method: null } },
+      };
+  }
+  throw new InvalidInputError(`source: experiment ${e.id} has no finished LoCoMo or LongMemEval answer of ${spec.methodA} (run ${r + 1})`);
+}
+
 /** The experiments a campaign can take items from, with the methods that finished each task. */
 export function experimentSourceChoices(db: Db): Array<{ id: number; name: string; tasks: Record<string, string[]> }> {
   const rows = db
@@ -135,7 +170,7 @@ export function experimentSourceChoices(db: Db): Array<{ id: number; name: strin
     .all();
   const out = new Map<number, { id: number; name: string; tasks: Record<string, string[]> }>();
   for (const r of rows) {
-    if (r.task !== "dialogue" && r.task !== "hicupid") continue;
+    if (r.task !== "dialogue" && r.task !== "hicupid" && !(ANSWER_TASKS as readonly string[]).includes(r.task)) continue;
     if (r.method.includes("~")) continue; // pairwise judging jobs, not a method's output
     const e = out.get(r.id) ?? { id: r.id, name: r.name, tasks: {} };
     (e.tasks[r.task] ??= []).push(r.method);

@@ -38,11 +38,17 @@ function campaignItem(db: Db, campaignId: number, itemId: number) {
 export type ItemSource = { experimentId: number; experimentName: string; compareHref: string; jobHref: string | null };
 
 function itemSource(db: Db, campaign: { kind: string; config: unknown }, itemKey: string): ItemSource | null {
-  const cfg = (campaign.config ?? {}) as { experimentId?: unknown; methodA?: unknown; methodB?: unknown; replicate?: unknown };
+  const cfg = (campaign.config ?? {}) as {
+    experimentId?: unknown;
+    methodA?: unknown;
+    methodB?: unknown;
+    replicate?: unknown;
+    task?: unknown;
+  };
   if (typeof cfg.experimentId !== "number" || typeof cfg.methodA !== "string") return null;
   const e = db.select({ id: experiments.id, name: experiments.name }).from(experiments).where(eq(experiments.id, cfg.experimentId)).get();
   if (!e) return null;
-  const task = campaign.kind === "hicupid-ab" ? "hicupid" : "dialogue";
+  const task = typeof cfg.task === "string" ? cfg.task : campaign.kind === "hicupid-ab" ? "hicupid" : "dialogue";
   const replicate = typeof cfg.replicate === "number" ? cfg.replicate : 0;
   const methods = [cfg.methodA, ...(typeof cfg.methodB === "string" ? [cfg.methodB] : [])];
   const q = new URLSearchParams([["task", task], ["item", itemKey], ...methods.map((m) => ["m", m]), ["run", String(replicate)]]);

@@ -3,7 +3,6 @@
  * steps: into a bundle (`--with-data`, ids kept) and out of one (ids moved past the target's own).
  */
 import type { CopyStep } from "./copy";
-import { InvalidInputError } from "@/lib/errors";
 
 /** Where the rows go in the target: the data set's id there and each table's id offset. */
 export type DataRemap = { datasetId: number; offset: (table: string) => number };
@@ -11,14 +10,18 @@ export type DataRemap = { datasetId: number; offset: (table: string) => number }
 export const PALSET_TABLES = ["pal_users", "pal_requirement_types", "pal_samples", "pal_logs", "pal_turns", "pal_topics", "pal_candidates"];
 export const HICUPID_TABLES = ["hc_users", "hc_dialogues", "hc_turns", "hc_qa"];
 
-export const dataTables = (kind: string) => (noBundleData(kind), kind === "hicupid" ? HICUPID_TABLES : PALSET_TABLES);
+/** LoCoMo and LongMemEval (the cm_ tables): threads, the sessions of their timelines, turns, timeline, QA. */
+export const CONVMEM_TABLES = ["cm_threads", "cm_sessions", "cm_timeline", "cm_turns", "cm_qa"];
 
-/** LoCoMo and LongMemEval rows (cm_ tables) are not copied into bundles yet: refused rather than copied empty. */
-function noBundleData(kind: string): void {
-  if (kind === "locomo" || kind === "longmemeval")
-    throw new InvalidInputError(
-      `a bundle --with-data of a ${kind} data set is not available yet; bundle without --with-data and import the data set on the other side`,
-    );
+const isConvmem = (kind: string) => kind === "locomo" || kind === "longmemeval";
+
+export const dataTables = (kind: string) => (kind === "hicupid" ? HICUPID_TABLES : isConvmem(kind) ? CONVMEM_TABLES : PALSET_TABLES);
+
+/** The "users" a data set's rows are chosen by in a bundle `b`: its users' keys, or (cm_ tables) its threads' keys. */
+export function bundleUsersSql(kind: string, from: string): string {
+  return isConvmem(kind)
+    ? `SELECT thread_key FROM "${from}".cm_threads`
+    : `SELECT user_key FROM "${from}".pal_users UNION SELECT user_key FROM "${from}".hc_users`;
 }
 
 /**
@@ -27,7 +30,6 @@ function noBundleData(kind: string): void {
  * set's id may come from a bundle: it is bound as @dataset, never part of the SQL text.
  */
 export function dataSteps(kind: string, from: string, datasetId: number, usersSql: string, remap: DataRemap | null): CopyStep[] {
-  noBundleData(kind);
   return stepsOf(kind, from, usersSql, remap).map((s) => ({ ...s, params: { ...s.params, dataset: datasetId } }));
 }
 
@@ -35,6 +37,35 @@ function stepsOf(kind: string, from: string, usersSql: string, remap: DataRemap 
   const mv = (col: string, table: string) => (remap ? `s.${col} + ${remap.offset(table)}` : `s.${col}`);
   const ds = remap ? String(remap.datasetId) : "s.dataset_id";
   const set = (o: Record<string, string>) => (remap ? o : undefined);
+  if (isConvmem(kind)) {
+    // A thread is a run's "user" (its key is the jobs' user_key); a session is copied once, however many of the
+    // copied threads' timelines hold it (LongMemEval's haystacks share sessions).
+    const threads = `SELECT id FROM "${from}".cm_threads WHERE dataset_id = @dataset AND thread_key IN (${usersSql})`;
+    const sessions = `SELECT session_id FROM "${from}".cm_timeline WHERE thread_id IN (${threads})`;
+    return [
+      { table: "cm_threads", where: `s.id IN (${threads})`, set: set({ id: mv("id", "cm_threads"), dataset_id: ds }) },
+      {
+        table: "cm_sessions",
+        where: `s.dataset_id = @dataset AND s.id IN (${sessions})`,
+        set: set({ id: mv("id", "cm_sessions"), dataset_id: ds }),
+      },
+      {
+        table: "cm_timeline",
+        where: `s.thread_id IN (${threads})`,
+        set: set({ id: mv("id", "cm_timeline"), thread_id: mv("thread_id", "cm_threads"), session_id: mv("session_id", "cm_sessions") }),
+      },
+      {
+        table: "cm_turns",
+        where: `s.session_id IN (${sessions})`,
+        set: set({ id: mv("id", "cm_turns"), session_id: mv("session_id", "cm_sessions") }),
+      },
+      {
+        table: "cm_qa",
+        where: `s.thread_id IN (${threads})`,
+        set: set({ id: mv("id", "cm_qa"), dataset_id: ds, thread_id: mv("thread_id", "cm_threads") }),
+      },
+    ];
+  }
   if (kind === "hicupid") {
     const users = `SELECT id FROM "${from}".hc_users WHERE dataset_id = @dataset AND user_key IN (${usersSql})`;
     const dialogues = `SELECT id FROM "${from}".hc_dialogues WHERE user_id IN (${users})`;

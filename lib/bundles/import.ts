@@ -24,7 +24,7 @@ import { InvalidInputError } from "@/lib/errors";
 import { datasetHash } from "@/lib/experiments/dataset-hash";
 import { sha256 } from "@/lib/llm/hash";
 import { copyRows, idOffset, type CopyStep } from "./copy";
-import { dataSteps, dataTables } from "./data-steps";
+import { bundleUsersSql, dataSteps, dataTables } from "./data-steps";
 import { checkBundle, type CheckedBundle } from "./check";
 import { registerFunctions, runUidOf } from "./format";
 import { importCacheChunks } from "./cache-chunks";
@@ -286,13 +286,7 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
                 "SELECT user_key FROM b.jobs WHERE user_key IS NOT NULL UNION SELECT user_key FROM b.memory_versions",
                 remap,
               )
-            : dataSteps(
-                meta.datasetKind,
-                "b",
-                meta.datasetId,
-                "SELECT user_key FROM b.pal_users UNION SELECT user_key FROM b.hc_users",
-                remap,
-              );
+            : dataSteps(meta.datasetKind, "b", meta.datasetId, bundleUsersSql(meta.datasetKind, "b"), remap);
           for (const step of steps) run(local ? "l" : "b", step);
         }
 

@@ -56,6 +56,11 @@ export const experimentConfigSchema = z
       .strict()
       .default({}),
     retriever: z.enum(["bm25", "dense"]).default("bm25"),
+    /**
+     * The output budget (max_tokens) of a method's answer to a benchmark question (LoCoMo, LongMemEval), the
+     * public code's answer budget; absent: the step's budget (lib/llm/max-tokens.ts). A role's maxTokens wins.
+     */
+    answerTokens: z.number().int().min(1).max(32_768).optional(),
     /** What a reply cut off at its budget becomes (CUT_OFF_RULES); absent: "re-ask", the project's rule. */
     cutOffs: z.enum(CUT_OFF_RULES).optional(),
     /** Prices per role in USD per million tokens, for the cost column (none: no cost shown). */

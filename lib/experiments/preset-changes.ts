@@ -23,6 +23,7 @@ const SETTING_NAMES: Record<string, string> = {
   "models.assistant.maxTokens": "assistant output budget",
   "models.user-simulator.maxTokens": "simulator output budget",
   "models.judge.maxTokens": "judge output budget",
+  answerTokens: "answer output budget",
   cutOffs: "cut-off replies",
   "hicupid.splits": "HiCUPID splits",
   "hicupid.perSplit": "HiCUPID items per split",

@@ -205,6 +205,7 @@ const LOCOMO: PresetDef = {
     tasks: ["locomo"],
     retriever: "dense",
     models: { assistant: { temperature: 0 }, judge: { temperature: 0 } },
+    answerTokens: 32,
     repeats: 1,
     seed: 0,
     reference: "vanilla",
@@ -218,6 +219,8 @@ const LOCOMO: PresetDef = {
     "models.assistant.temperature":
       "public code (LoCoMo task_eval/evaluate_gpts.py): answers are generated at temperature 0 (32 output tokens per single question, 50 per question in batches)",
     "models.judge.temperature": "our choice: LoCoMo's F1 needs no judge; 0 for any judge run on its answers",
+    answerTokens:
+      "public code (LoCoMo task_eval/evaluate_gpts.py, commit 9228632): 32 output tokens for the answer to a single question (memory builds keep the project's budget per step)",
     repeats: "LoCoMo reports one run per model",
     seed: "our choice (orders category 5's two options, which the public code draws at random)",
     reference: "our choice (vanilla, the full-context answer, as the comparison baseline)",
@@ -227,6 +230,7 @@ const LOCOMO: PresetDef = {
 
 const LME_K =
   "our choice among the k the public code reports (LongMemEval src/retrieval/run_retrieval.py, commit 6a92d1a: recall/NDCG at 1, 3, 5, 10, 30, 50): 10";
+const LME_GEN = "public code (LongMemEval src/generation/run_generation.py, commit 283612f)";
 const LONGMEMEVAL: PresetDef = {
   id: "longmemeval",
   label: "LongMemEval QA",
@@ -239,6 +243,8 @@ const LONGMEMEVAL: PresetDef = {
     tasks: ["longmemeval"],
     retriever: "dense",
     models: { assistant: { temperature: 0 }, judge: { temperature: 0 } },
+    answerTokens: 800,
+    cutOffs: "as-returned",
     repeats: 1,
     seed: 0,
     reference: "vanilla",
@@ -246,11 +252,12 @@ const LONGMEMEVAL: PresetDef = {
   sources: {
     users: "LongMemEval: every question of the file (500 in S, M and oracle), each with its own haystack",
     methods: BENCH_METHODS,
-    tasks:
-      "LongMemEval README, Testing Your System: answer each question after its timestamped history, scored by src/evaluation/evaluate_qa.py",
+    tasks: `LongMemEval README, Testing Your System: answer each question after its timestamped history, scored by src/evaluation/evaluate_qa.py; the prompt as ${LME_GEN} shapes it: one user message, the history (there the sessions by date, each with its date, as JSON turns of both roles, has_answer removed; here the method's memory) then the current date and the question, extract-then-reason reading`,
     retriever:
       "LongMemEval §5 retrieves with dense retrievers (Stella, Contriever, GTE) — here the embedding role's model; needs the embedding role",
-    "models.assistant.temperature": "our choice (greedy answers, as LoCoMo's public code)",
+    "models.assistant.temperature": `${LME_GEN}: the reader answers at temperature 0 (n = 1)`,
+    answerTokens: `${LME_GEN}: max_tokens = gen_length, 800 for the chain-of-note reading the README recommends (run_generation.sh READING_METHOD con = --cot true; 500 for direct reading); memory builds keep the project's budget per step`,
+    cutOffs: `${LME_GEN}: the answer is choices[0].message.content, the finish reason never read; the project's re-ask with a larger budget is an option (cutOffs: re-ask), a deviation`,
     "models.judge.temperature":
       'public code (LongMemEval src/evaluation/evaluate_qa.py, commit b11ff72): the judge (gpt-4o-2024-08-06 there; the judge role\'s model here) at temperature 0, max_tokens 10, correct when the reply contains "yes"',
     repeats: "LongMemEval reports one run per system",

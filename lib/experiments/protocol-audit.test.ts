@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { tempDb } from "@/test/db";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
 import { protocolResponder } from "@/test/protocol-responder";
-import { FIXTURE_JSONL, PALSET_MINI_EN } from "@/test/fixtures";
+import { FIXTURE_JSONL, LONGMEMEVAL_DEMO, PALSET_MINI_EN } from "@/test/fixtures";
 import { importPalset } from "@/lib/datasets/palset/import";
 import { importHicupid } from "@/lib/datasets/hicupid/import";
+import { importLongMemEval } from "@/lib/datasets/longmemeval/import";
 import { ModelClient } from "@/lib/llm/client";
 import { saveModelSetting } from "@/lib/llm/config";
 import { runCardOfExperiment } from "@/lib/bundles/run-card";
@@ -37,6 +38,7 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
   let full: number;
   let bare: number;
   let hicupid: number;
+  let lme: number;
   /** Answers asked with 200 tokens are cut off at their budget (finish_reason "length") while set. */
   let cutAnswers = false;
 
@@ -82,6 +84,7 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
     // The same users without the per-user profile files (background, situation, requirement framework).
     bare = (await importPalset(t.db, { paths: [path.join(PALSET_MINI_EN, "input.json")], name: "mini-bare", lang: "en" })).datasetId;
     hicupid = (await importHicupid(t.db, { paths: [FIXTURE_JSONL], name: "hc" })).datasetId;
+    lme = (await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme" })).datasetId;
   }, 120_000);
   afterAll(async () => {
     vi.unstubAllEnvs();
@@ -229,6 +232,42 @@ describe("the protocol audit compares with the paper (issue 40)", () => {
     const ok = await run("full-dialogue", full, memPal({ methods: [{ name: "vanilla" }], tasks: ["dialogue"] }));
     expect(protocolAudit(t.db, ok.id).warnings).toEqual([]);
     expect(ok.sent.filter((r) => r.model === "sim-model").map(chat)[0]).toContain("# Your background");
+  }, 300_000);
+
+  it("issue 42: LongMemEval answers carry run_generation.py's budget (800) in its prompt shape; another answerTokens is a deviation", async () => {
+    const answers = (sent: ChatRequest[]) => sent.filter((q) => chat(q).includes("# Current date"));
+    const asPreset = await run("lme-preset", lme, applyPreset("longmemeval", { methods: [{ name: "vanilla" }, { name: "turn-rag" }] }));
+    const a = answers(asPreset.sent);
+    expect(a.length).toBeGreaterThan(0);
+    for (const q of a) {
+      expect([q.max_tokens ?? q.max_completion_tokens, q.temperature, q.messages.length, q.messages[0].role]).toEqual([800, 0, 1, "user"]);
+      // The history first, then the question's date, then the question (run_generation.py's order).
+      const body = chat(q);
+      expect(body.indexOf("# What you know about the user")).toBeGreaterThan(0);
+      expect(body.indexOf("# Current date")).toBeGreaterThan(body.indexOf("# What you know about the user"));
+      expect(body.indexOf("# Question")).toBeGreaterThan(body.indexOf("# Current date"));
+    }
+    const audit = protocolAudit(t.db, asPreset.id);
+    expect(audit.mismatches).toEqual([]);
+    // Only the subset of methods differs from the preset.
+    expect((audit.deviations ?? []).map((d) => d.subject)).toEqual(["methods"]);
+    expect(audit.checked).toContain("assistant output budget the project's budget per step, answers 800");
+
+    // A method not run above (the cache key leaves the budget out: the same prompt would be a hit).
+    const shorter = await run("lme-500", lme, applyPreset("longmemeval", { methods: [{ name: "session-rag" }], answerTokens: 500 }));
+    expect(answers(shorter.sent).length).toBeGreaterThan(0);
+    for (const q of answers(shorter.sent)) expect(q.max_tokens ?? q.max_completion_tokens).toBe(500);
+    const a2 = protocolAudit(t.db, shorter.id);
+    expect(a2.mismatches).toEqual([]);
+    expect((a2.deviations ?? []).filter((d) => d.check !== "setting")).toEqual([
+      expect.objectContaining({
+        check: "output budget",
+        subject: "assistant",
+        preset: "800",
+        declared: "500",
+        count: answers(shorter.sent).length,
+      }),
+    ]);
   }, 300_000);
 
   it("item 14: the simulator prompt leaves out what the data set cannot fill", () => {

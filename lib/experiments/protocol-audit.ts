@@ -12,7 +12,7 @@
 import type { Db } from "@/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
-import { budgetFor, KEPT_AS_RETURNED } from "@/lib/llm/max-tokens";
+import { BENCHMARK_ANSWER, budgetFor, KEPT_AS_RETURNED } from "@/lib/llm/max-tokens";
 import { parseExperimentConfig, type ExperimentConfig } from "./config";
 import { EXPERIMENT_CALLS, otherParamsColumn, parseOtherParams } from "./experiment-calls";
 import { presetChanges, settingName } from "./preset-changes";
@@ -37,8 +37,18 @@ const shown = (v: number | null | undefined) => (v === null || v === undefined ?
 const cutOffRule = (c: ExperimentConfig | null) => c?.cutOffs ?? "re-ask";
 const budgetWords = (c: ExperimentConfig, role: ChatRole) => {
   const b = c.models[role]?.maxTokens;
-  return b !== undefined ? String(b) : "the project's budget per step";
+  if (b !== undefined) return String(b);
+  const answers = role === "assistant" && c.answerTokens !== undefined ? `, answers ${c.answerTokens}` : "";
+  return `the project's budget per step${answers}`;
 };
+
+/** The budget a config declares for a call: the role's, else (a benchmark answer) its answerTokens, else the step's. */
+export function declaredBudget(c: ExperimentConfig, role: ChatRole, purpose: string): number {
+  const roleBudget = c.models[role]?.maxTokens;
+  if (roleBudget !== undefined) return roleBudget;
+  if (role === "assistant" && c.answerTokens !== undefined && BENCHMARK_ANSWER.test(purpose)) return c.answerTokens;
+  return budgetFor(purpose);
+}
 
 /** The preset a run is compared with: its own, else its data set kind's (a custom run on PAL-Set is compared with Mem-PAL). */
 function referenceOf(config: ExperimentConfig, kind: string): { id: string; config: ExperimentConfig } | null {
@@ -81,10 +91,11 @@ function auditRoles(db: Db, id: number, config: ExperimentConfig, ref: Experimen
     const of = rows.reduce((s, r) => s + r.n, 0);
     if (!of) continue;
     log.covered(settingName(`models.${role}.maxTokens`));
+    if (role === "assistant" && rows.some((r) => BENCHMARK_ANSWER.test(r.purpose))) log.covered(settingName("answerTokens"));
     log.checked(`${role} output budget ${budgetWords(config, role)}`);
     for (const r of rows) {
-      const want = config.models[role]?.maxTokens ?? budgetFor(r.purpose);
-      const paper = ref ? (ref.models[role]?.maxTokens ?? budgetFor(r.purpose)) : want;
+      const want = declaredBudget(config, role, r.purpose);
+      const paper = ref ? declaredBudget(ref, role, r.purpose) : want;
       // A larger budget is the re-ask of a cut-off reply when the run re-asks; else nothing asked for it.
       if (r.m !== null && r.m > want && reask) log.regrown += r.n;
       else if (r.m === null || r.m !== want) log.mismatch("output budget", role, String(want), shown(r.m), r.n, of);

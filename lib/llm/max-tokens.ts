@@ -11,6 +11,12 @@ export const TOKEN_BUDGETS: ReadonlyArray<{ match: RegExp; tokens: number; label
   // LongMemEval's evaluate_qa.py calls its judge with max_tokens 10.
   { match: /^longmemeval\.judge/, tokens: 10, label: "LongMemEval's yes/no judge (10 tokens, as its public code)" },
   // LoCoMo's evaluate_gpts.py answers a single question with 32 tokens.
+  // LongMemEval's run_generation.py: max_tokens = gen_length, 800 for its recommended chain-of-note reading (500 direct).
+  {
+    match: /\.respond\.question\.longmemeval$/,
+    tokens: 800,
+    label: "a method's answer to a LongMemEval question (800 tokens, as its public code reads)",
+  },
   { match: /\.respond\.question\.locomo$/, tokens: 32, label: "a method's answer to a LoCoMo question (32 tokens, as its public code)" },
   { match: /decision|\.check$/, tokens: 256, label: "a yes/no decision" },
   { match: /judge|gscore|rating|verdict|\.ab(\.|$)/, tokens: 1024, label: "a judge's verdict with its analysis" },
@@ -20,6 +26,9 @@ export const TOKEN_BUDGETS: ReadonlyArray<{ match: RegExp; tokens: number; label
   { match: /summary|portrait|persona|event|reflection|record|features/, tokens: 2048, label: "a memory note or summary" },
   { match: /^(requirement|solution|dialogue|hicupid)\./, tokens: 1024, label: "an assistant's answer in a task" },
 ];
+
+/** A method's answer to a benchmark question: its budget is the run's answerTokens when it declares one. */
+export const BENCHMARK_ANSWER = /\.respond\.question\.(locomo|longmemeval)$/;
 
 /** Any other step. */
 export const DEFAULT_BUDGET = 2048;

@@ -3,6 +3,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { stemmer } from "stemmer";
+import { nltkPython } from "@/test/nltk";
+import { porterNltk } from "./porter-nltk";
 import { locomoEvidenceRecall, locomoF1, locomoMultiF1, locomoQaScore, normalizeLocomoAnswer } from "./locomo";
 
 const CASES = [
@@ -20,7 +22,20 @@ const CASES = [
   { category: 5, output: "No information available.", answer: "" },
   { category: 5, output: "a blue vase", answer: "" },
   { category: 1, output: "Porto and Lisbon, Madrid", answer: "Lisbon, Porto" },
+  // Words NLTK's mode stems apart from Porter's own (dying, skies, died, birthday).
+  { category: 4, output: "dying skies on her birthday", answer: "She died on her birthday under the sky" },
 ];
+
+/** The Python reference's scores of CASES: with the given stems, or (null) NLTK's own. */
+function reference(stems: Record<string, string> | null, python = "python3"): number[] {
+  const r = spawnSync(python, [path.join(import.meta.dirname, "locomo_reference.py")], {
+    input: JSON.stringify({ stems, cases: CASES }),
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(r.stderr).toBe("");
+  return JSON.parse(r.stdout) as number[];
+}
 
 describe("LoCoMo QA scoring (task_eval/evaluation.py)", () => {
   it("normalises as the public code: commas, case, punctuation, articles and 'and', whitespace", () => {
@@ -29,8 +44,8 @@ describe("LoCoMo QA scoring (task_eval/evaluation.py)", () => {
     expect(normalizeLocomoAnswer("Andrew's band")).toBe("andrews band");
   });
 
-  it("pins the Porter stems the F1 relies on", () => {
-    expect(["running", "adopted", "studies", "pottery", "dogs", "walks", "happily"].map(stemmer)).toEqual([
+  it("pins the Porter stems the F1 relies on (NLTK's mode)", () => {
+    expect(["running", "adopted", "studies", "pottery", "dogs", "walks", "happily", "dying", "skies", "birthday"].map(porterNltk)).toEqual([
       "run",
       "adopt",
       "studi",
@@ -38,7 +53,17 @@ describe("LoCoMo QA scoring (task_eval/evaluation.py)", () => {
       "dog",
       "walk",
       "happili",
+      "die",
+      "sky",
+      "birthday",
     ]);
+  });
+
+  it("F1 version 2: NLTK's stems change a score the `stemmer` package scored lower", () => {
+    // output [die sky on her birthday], reference [she die on her birthday under sky]: 5 shared, p = 1, r = 5/7.
+    expect(locomoF1("dying skies on her birthday", "She died on her birthday under the sky")).toBeCloseTo(10 / 12, 12);
+    // With Porter's own stems ("dy", "ski", "di", "birthdai") only 3 are shared: p = 3/5, r = 3/7, F1 = 0.5.
+    expect(["dying", "skies", "died"].map(stemmer)).toEqual(["dy", "ski", "di"]);
   });
 
   it("hand-computed values", () => {
@@ -62,19 +87,18 @@ describe("LoCoMo QA scoring (task_eval/evaluation.py)", () => {
     const stems: Record<string, string> = {};
     for (const c of CASES)
       for (const s of [c.output, c.answer, c.answer.split(";")[0], ...c.output.split(","), ...c.answer.split(",")])
-        for (const w of normalizeLocomoAnswer(s).split(" ").filter(Boolean)) stems[w] = stemmer(w);
-    const r = spawnSync("python3", [path.join(import.meta.dirname, "locomo_reference.py")], {
-      input: JSON.stringify({ stems, cases: CASES }),
-      encoding: "utf8",
-      timeout: 30_000,
-    });
-    expect(r.stderr).toBe("");
-    const expected = JSON.parse(r.stdout) as number[];
+        for (const w of normalizeLocomoAnswer(s).split(" ").filter(Boolean)) stems[w] = porterNltk(w);
+    const expected = reference(stems);
     const got = CASES.map((c) => locomoQaScore(c.category, c.output, c.answer));
     expect(got.length).toBe(expected.length);
     got.forEach((g, i) => expect(g).toBeCloseTo(expected[i], 12));
     // The cases cover every category and both outcomes.
     expect(new Set(CASES.map((c) => c.category))).toEqual(new Set([1, 2, 3, 4, 5]));
     expect(got.some((g) => g === 0) && got.some((g) => g === 1) && got.some((g) => g > 0 && g < 1)).toBe(true);
+  });
+
+  it.skipIf(!nltkPython())("equals the reference stemming with NLTK's PorterStemmer itself, as the public code runs", () => {
+    const expected = reference(null, nltkPython()!);
+    CASES.forEach((c, i) => expect(locomoQaScore(c.category, c.output, c.answer), JSON.stringify(c)).toBeCloseTo(expected[i], 12));
   });
 });

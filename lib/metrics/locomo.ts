@@ -6,10 +6,14 @@
  * category 3's reference cut at the first ';'; category 5 (adversarial) 1 when the output says "no
  * information available" or "not mentioned"; evidence recall of the retrieved dialogue ids.
  *
- * Stemming: the `stemmer` package, Porter's original algorithm. The public code uses NLTK's PorterStemmer in
- * its default NLTK_EXTENSIONS mode, which differs on a few words (docs/metrics.md lists them).
+ * Stemming: Porter's algorithm in NLTK's default NLTK_EXTENSIONS mode (porter-nltk.ts), the stemmer the public
+ * code calls (nltk PorterStemmer). Until F1 version 2 the `stemmer` package (Porter's own), which differs
+ * on words such as "dying", "birthday", "age" (docs/metrics.md).
  */
-import { stemmer } from "stemmer";
+import { porterNltk } from "./porter-nltk";
+
+/** The F1 recipe's version, stored with every LoCoMo score (2: NLTK-mode stems). */
+export const LOCOMO_F1_VERSION = 2;
 
 /** Python's string.punctuation. */
 const PUNCT = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
@@ -23,7 +27,7 @@ export function normalizeLocomoAnswer(s: string): string {
   return t.split(/\s+/u).filter(Boolean).join(" ");
 }
 
-const stemmedTokens = (s: string) => normalizeLocomoAnswer(s).split(" ").filter(Boolean).map(stemmer);
+const stemmedTokens = (s: string) => normalizeLocomoAnswer(s).split(" ").filter(Boolean).map(porterNltk);
 
 /** Token F1 over stemmed, normalised tokens (evaluation.py f1_score). */
 export function locomoF1(prediction: string, reference: string): number {

@@ -2,10 +2,10 @@
 
 It restates, from the published recipe (snap-research/locomo task_eval/evaluation.py, commit 9228632),
 the normalisation, token F1, multi-answer F1 and per-category rules in plain Python, so the TypeScript
-scores are checked against an independent computation. The Porter stems come in with the cases (the
-machine has no NLTK); the test pins the stemmer separately.
+scores are checked against an independent computation. The Porter stems come in with the cases, or, with
+"stems": null, from NLTK's PorterStemmer itself (as the public code stems), where NLTK is installed.
 
-stdin: {"stems": {token: stem}, "cases": [{"category": int, "output": str, "answer": str}]}
+stdin: {"stems": {token: stem} | null, "cases": [{"category": int, "output": str, "answer": str}]}
 stdout: [score, ...]
 """
 import json
@@ -53,5 +53,18 @@ def score(case, stems):
     raise ValueError(cat)
 
 
+class NltkStems:
+    """token -> NLTK's PorterStemmer stem (its default mode), looked up like the dict of given stems."""
+
+    def __init__(self):
+        from nltk.stem import PorterStemmer
+
+        self.ps = PorterStemmer()
+
+    def __getitem__(self, w):
+        return self.ps.stem(w)
+
+
 data = json.load(sys.stdin)
-print(json.dumps([score(c, data["stems"]) for c in data["cases"]]))
+stems = data["stems"] if data["stems"] is not None else NltkStems()
+print(json.dumps([score(c, stems) for c in data["cases"]]))

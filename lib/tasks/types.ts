@@ -24,6 +24,8 @@ export type TaskConfig = {
   seed: number;
   tieMargin?: number;
   hicupid: { splits: string[]; perSplit?: number; judges: string[]; verdicts?: "public" | "retry" };
+  /** The output budget of a method's answer to a LoCoMo / LongMemEval question (the presets: the public code's). */
+  answerTokens?: number;
 };
 
 export type JobContext = {

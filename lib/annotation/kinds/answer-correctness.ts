@@ -7,17 +7,18 @@ import { brokenText } from "./attention";
  * Human judgments of benchmark answers (LoCoMo, LongMemEval, any QA): each answer read beside its question
  * and reference, judged correct, partly correct or wrong. The upload takes the lines of
  * `pal export experiment ID --items` as they are: `item` (or `id`), `question`, `reference`, `output`; the
- * method, task and scores on those lines are dropped, never stored or shown (annotators stay blind).
+ * method, task and scores on those lines are dropped, never stored or shown (annotators stay blind). Or straight
+ * from an experiment's LoCoMo / LongMemEval answers of one method (lib/annotation/experiment-items.ts).
  */
 export const answerCorrectness: CampaignKindDef = {
   kind: "answer-correctness",
-  label: "Answer correctness (uploaded)",
+  label: "Answer correctness",
   annotatorTitle: "Check answers against a reference",
   description: "Answers to benchmark questions, each judged correct, partly correct or wrong against the reference.",
   pairwise: false,
   // LongMemEval's yes/no judge (plain template): yes → correct, no → wrong.
   llmJudge: "longmemeval",
-  sources: ["upload"],
+  sources: ["upload", "experiment"],
   dimensions: [
     {
       key: "correctness",

@@ -21,6 +21,7 @@ export async function answerWithMemory(
     schema: p.schema,
     language: ctx.language,
     purpose: `${method}.respond.${input.type}${input.type === "question" && input.benchmark ? `.${input.benchmark}` : ""}`,
+    ...(input.type === "question" && input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
   });
   return { output: p.toOutput(r.value), retrieved, calls: ctx.llm.callsMade };
 }

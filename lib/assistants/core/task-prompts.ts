@@ -135,6 +135,16 @@ export function taskPrompt(input: TaskInput, memoryText: string, lang: Language)
       };
     }
     case "question":
+      if (input.style === "memory" && input.benchmark === "longmemeval")
+        return {
+          // LongMemEval's run_generation.py (283612f): one user message, the history first, then the current
+          // date and the question; its recommended reading ("con") asks to extract the relevant information
+          // first and reason over it, with 800 output tokens. Our wording; the whole reply goes to the judge.
+          messages: user(
+            `You are a chat assistant with a memory of earlier conversations with a user. Answer the question below from what that memory holds. Work in two steps: first pick out everything in the memory that bears on the question, then reason over it to the answer; if the memory does not hold the answer, say so.\n\n${memory}\n\n# Current date\n${input.askedAt ?? "(not given)"}\n\n# Question\n${fence(input.question)}`,
+          ),
+          toOutput: (v) => ({ type: "question", answer: String(v).trim() }),
+        };
       if (input.style === "memory")
         return {
           // LoCoMo and LongMemEval ask about what was said in earlier conversations: a short answer from

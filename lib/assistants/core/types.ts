@@ -79,6 +79,8 @@ export type TaskInput =
        * ("<method>.respond.question.locomo"), which sets its output budget (lib/llm/max-tokens.ts).
        */
       benchmark?: "locomo" | "longmemeval";
+      /** The answer's output budget when the run declares one (config answerTokens); else the purpose's. */
+      maxTokens?: number;
     };
 
 export type TaskType = TaskInput["type"];

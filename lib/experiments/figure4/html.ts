@@ -26,6 +26,7 @@ h1{font-size:11px;margin:0 0 6px}.info{border:1px solid #cbd5e1;border-radius:4p
 .mem{border-left:2px solid #a5b4fc;padding-left:4px;margin:2px 0 0;font-size:8.5px;color:#334155}.mem b{color:#4338ca;font-weight:600}
 .scores{font-size:8.5px;color:#64748b;margin-top:2px}.err{color:#b91c1c}
 mark.need{background:${MARK_FILL.need}}mark.preference{background:${MARK_FILL.preference}}mark.contradicts{background:${MARK_FILL.contradicts}}
+.ev{border:1px solid #fcd34d;border-radius:4px;padding:4px 6px;margin-top:6px;background:#fffbeb}.ev h3{font-size:9.5px;margin:0 0 2px}.ev div{margin:0 0 2px}.ev .by{color:#4338ca;font-size:8.5px}
 .legend{font-size:8.5px;margin-top:6px}figcaption{font-size:9.5px;margin-top:6px}.legend mark{padding:0 4px;margin-right:3px}.notes{margin:2px 0 0;padding-left:14px;font-size:8.5px}
 @page{size:auto;margin:12mm}@media print{.fig{padding:0}.col,.info{break-inside:avoid}}`;
 }
@@ -64,9 +65,18 @@ export function figureBodyHtml(m: FigureModel): string {
           : ""
       }</div>`
     : "";
+  // LoCoMo / LongMemEval: the evidence turns, each with the shown methods whose retrieved context held it.
+  const evidence = m.evidence.length
+    ? `<section class="ev"><h3>Evidence</h3>${m.evidence
+        .map(
+          (e) =>
+            `<div><b>${esc(e.id)}</b> ${esc(e.speaker)}: ${esc(e.text)} <span class="by">${esc(e.by.length ? `retrieved by ${e.by.join(", ")}` : "retrieved by none of these methods")}</span></div>`,
+        )
+        .join("")}</section>`
+    : "";
   const n = Math.max(1, m.columns.length);
   const caption = m.caption ? `<figcaption>${esc(m.caption)}</figcaption>` : "";
-  return `<figure class="fig" data-width="${m.width}"><h1>${esc(m.title)}</h1>${info}${refs}<div class="cols" style="grid-template-columns:${full ? `repeat(${n},minmax(0,1fr))` : "1fr"}">${cols}</div>${legend}${caption}</figure>`;
+  return `<figure class="fig" data-width="${m.width}"><h1>${esc(m.title)}</h1>${info}${refs}<div class="cols" style="grid-template-columns:${full ? `repeat(${n},minmax(0,1fr))` : "1fr"}">${cols}</div>${evidence}${legend}${caption}</figure>`;
 }
 
 export function figureHtml(m: FigureModel): string {

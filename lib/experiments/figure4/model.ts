@@ -16,6 +16,7 @@ import { metricLabel } from "../metric-label";
 import { methodDisplayName } from "../method-choices";
 import { getExperimentRow } from "../control";
 import { listCaseStudies } from "../case-studies";
+import { itemEvidence } from "../item-evidence";
 import { defaultMethods, defaultTurns } from "./defaults";
 
 export const FIGURE_FIELDS = [
@@ -28,6 +29,7 @@ export const FIGURE_FIELDS = [
   "scores",
   "highlights",
   "references",
+  "evidence",
   "caption",
 ] as const;
 export type FigureField = (typeof FIGURE_FIELDS)[number];
@@ -41,10 +43,21 @@ export const FIELD_LABELS: Record<FigureField, string> = {
   scores: "Scores",
   highlights: "Highlights and notes",
   references: "References",
+  evidence: "Evidence turns (LoCoMo, LongMemEval)",
   caption: "Caption (the star note)",
 };
 /** What a new figure shows: Figure 4's columns, without the references and scores a reader does not need. */
-export const DEFAULT_FIELDS: FigureField[] = ["profile", "personality", "situation", "query", "memory", "actions", "highlights", "caption"];
+export const DEFAULT_FIELDS: FigureField[] = [
+  "profile",
+  "personality",
+  "situation",
+  "query",
+  "memory",
+  "actions",
+  "highlights",
+  "evidence",
+  "caption",
+];
 
 /** One column of a two-column paper (about 3.3 in) or the text width (about 7 in), at 96 px an inch. */
 export const WIDTHS = { column: 320, full: 672 } as const;
@@ -144,6 +157,8 @@ export type FigureColumn = {
   answer: Array<{ label: string; text: Span[] }>;
   scores: string[];
 };
+/** A benchmark item's evidence turn and the shown methods whose retrieved context held it. */
+export type FigureEvidence = { id: string; speaker: string; text: string; by: string[] };
 export type FigureModel = {
   title: string;
   width: FigureWidth;
@@ -154,6 +169,8 @@ export type FigureModel = {
   caption: string | null;
   references: Field[];
   columns: FigureColumn[];
+  /** LoCoMo / LongMemEval: the evidence turns (empty for the other tasks or without the field). */
+  evidence: FigureEvidence[];
   notes: Array<{ colour: MarkColour; quote: string; note: string | null }>;
   /** The methods shown (their ids, for the picker). */
   columnIds: string[];
@@ -272,6 +289,7 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   const situation = pick("Situation");
   if (has("situation") && situation) infoLine(situation.card, situation.f, "Situation", 240);
   const query = pick("User query");
+  const question = o.task === "locomo" || o.task === "longmemeval" ? pick("Question") : undefined;
   if (has("query") && query) infoLine(query.card, query.f, "User query", 2000);
 
   const allTurns = [...new Set(view.outputs.flatMap((x) => (x.turns ?? []).map((t) => t.turn)))].sort((a, b) => a - b);
@@ -306,16 +324,29 @@ export function figureModel(db: Db, experimentId: number, o: FigureOptions): Fig
   }));
   if (!columns.length)
     throw new InvalidInputError(`m: none of ${o.methods.join(", ")} answered this topic (methods: ${view.methods.join(", ")})`);
+  const ev = has("evidence") ? itemEvidence(db, view) : null;
+  const evidence: FigureEvidence[] = (ev?.sessions ?? []).flatMap((s) =>
+    s.turns
+      .filter((u) => u.evidence)
+      .map((u) => ({
+        id: u.diaId ?? `${s.label} #${u.position + 1}`,
+        speaker: u.speaker,
+        text: clip(u.text, 240),
+        by: u.retrievedBy.map((m) => view.methodNames[m] ?? methodDisplayName({ name: m })),
+      })),
+  );
   const notes = [...drawn.values()].map((m) => ({ colour: m.colour, quote: clip(m.quote, 120), note: m.note ?? null }));
   const caption = has("caption") ? [...new Set(stars.map((x) => x.note?.trim()).filter((x): x is string => !!x))].join(" ") || null : null;
   return {
-    title: query ? `“${clip(query.f.text, 100)}”` : `${o.task} · ${o.itemKey}`,
+    // PAL-Set: the user's query; LoCoMo / LongMemEval: the question.
+    title: query ? `“${clip(query.f.text, 100)}”` : question ? `“${clip(question.f.text, 100)}”` : `${o.task} · ${o.itemKey}`,
     width: o.width,
     fields: o.fields,
     info,
     caption,
     references: has("references") ? view.reference : [],
     columns,
+    evidence,
     notes,
     columnIds: view.outputs.map((x) => x.method),
     allTurns,

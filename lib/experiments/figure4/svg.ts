@@ -189,6 +189,21 @@ export function figureSvg(m: FigureModel): string {
     bottom = Math.max(bottom, col.height);
   });
   const foot = Block.at(pad, bottom + gap, W - 2 * pad);
+  if (m.evidence.length)
+    foot
+      .box("#fffbeb", "#fcd34d", 5, (b) => {
+        b.lines(plain("Evidence"), { size: 9, bold: true });
+        for (const e of m.evidence)
+          b.lines(
+            plain(
+              `${e.id} ${e.speaker}: ${e.text} (${e.by.length ? `retrieved by ${e.by.join(", ")}` : "retrieved by none of these methods"})`,
+            ),
+            {
+              size: 8.5,
+            },
+          );
+      })
+      .gap(gap);
   const used = [...new Set(m.notes.map((x) => x.colour))];
   for (const c of used)
     foot.lines(

@@ -11,7 +11,7 @@
  * option. Scores: lib/metrics/locomo.ts and the LongMemEval judge (lib/judges/longmemeval.ts).
  */
 import { hashSeed, mulberry32 } from "@/lib/random";
-import { locomoEvidenceRecall, locomoQaScore } from "@/lib/metrics/locomo";
+import { LOCOMO_F1_VERSION, locomoEvidenceRecall, locomoQaScore } from "@/lib/metrics/locomo";
 import { JUDGES } from "@/lib/judges/registry";
 import { JUDGE_TEMPERATURE } from "@/lib/judges/judge";
 import { LME_TYPES } from "@/lib/datasets/longmemeval/read";
@@ -51,7 +51,15 @@ function locomoQuestion(it: ConvItem, seed: number, replicate: number): { questi
 
 async function answerOf(ctx: JobContext, it: ConvItem, benchmark: "locomo" | "longmemeval", question: string, askedAt: string | null) {
   const assistant = await ctx.assistant(it.threadKey, it.sessions);
-  const r = await assistant.respond({ type: "question", question, style: "memory", askedAt, benchmark });
+  const maxTokens = ctx.config.answerTokens;
+  const r = await assistant.respond({
+    type: "question",
+    question,
+    style: "memory",
+    askedAt,
+    benchmark,
+    ...(maxTokens ? { maxTokens } : {}),
+  });
   return { answer: outputOf(r, "question").answer, retrieved: r.retrieved };
 }
 
@@ -109,7 +117,7 @@ export const locomoTask: TaskDef = {
     const scores: ScoreRow[] = [
       {
         scorer: "locomo",
-        version: CONVQA_SCORE_VERSION,
+        version: LOCOMO_F1_VERSION,
         values: { f1: locomoQaScore(it.category, output, it.answer), category: it.category },
       },
     ];

@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { requireRole } from "@/lib/auth/session";
 import { orNotFound } from "@/app/(app)/or-not-found";
 import { itemView } from "@/lib/experiments/item-view";
+import { itemEvidence } from "@/lib/experiments/item-evidence";
 import { listMarks } from "@/lib/experiments/marks";
 import { itemHeading } from "@/lib/experiments/item-titles";
 import { getJob } from "@/lib/experiments/items";
@@ -13,6 +14,7 @@ import { Cards, Fields, MethodOutputView, PairVerdicts } from "@/components/expe
 import { MarkProvider } from "@/components/experiments/case/Marks";
 import { RawToggle } from "@/components/experiments/case/RawToggle";
 import { StarEditor } from "@/components/experiments/case/StarEditor";
+import { EvidencePanel } from "@/components/experiments/case/EvidencePanel";
 
 export const metadata: Metadata = { title: "Compare methods" };
 
@@ -20,7 +22,8 @@ type Search = { task?: string; item?: string; m?: string | string[]; run?: strin
 
 /**
  * The same topic answered by any number of the experiment's methods, side by side (Mem-PAL Figure 4):
- * the user's cards on top, one column per method, the pairwise verdicts between the shown methods below.
+ * the user's cards on top, one column per method, the pairwise verdicts between the shown methods below;
+ * for a LoCoMo / LongMemEval item, the evidence turns highlighted with the methods that retrieved them.
  */
 export default async function ComparePage({
   params,
@@ -39,6 +42,8 @@ export default async function ComparePage({
   const db = getDb();
   const view = orNotFound(() => itemView(db, experimentId, task, itemKey, { methods: picked, replicate: run }));
   const marks = listMarks(db, experimentId, { task, itemKey });
+  // LoCoMo / LongMemEval: the evidence turns, marked with the shown methods that retrieved them (bounded: evidence sessions only).
+  const evidence = itemEvidence(db, view);
   const first = view.outputs[0];
   const star = first ? getJob(db, experimentId, first.jobId).job : null;
   const shown = new Set(view.outputs.map((o) => o.method));
@@ -127,6 +132,11 @@ export default async function ComparePage({
             ))}
           </div>
         </div>
+        {evidence ? (
+          <div className="mt-4">
+            <EvidencePanel view={evidence} names={view.methodNames} />
+          </div>
+        ) : null}
         <div className="mt-4">
           <h2 className="mb-2 font-semibold">Pairwise verdicts</h2>
           {view.pairs.length ? (
