@@ -2,6 +2,7 @@
 import { useActionState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
+import { ADJUDICATION_REASONS } from "@/lib/annotation/adjudication-reasons";
 
 type State = ActionResult<{ ok?: string }>;
 export type AdjudicateAction = FormAction<{ ok?: string }>;
@@ -12,6 +13,8 @@ export function AdjudicateForm({
   dimension,
   categories,
   current,
+  currentReason = null,
+  currentNote = null,
   action: adjudicate,
 }: {
   campaignId: number;
@@ -19,6 +22,8 @@ export function AdjudicateForm({
   dimension: string;
   categories: Array<{ value: string; label: string }>;
   current: string | null;
+  currentReason?: string | null;
+  currentNote?: string | null;
   action: AdjudicateAction;
 }) {
   const [state, action, pending] = useActionState<State, FormData>(adjudicate, {});
@@ -44,7 +49,29 @@ export function AdjudicateForm({
           </option>
         ))}
       </select>
-      <input name="note" placeholder="note" className="rounded border border-slate-300 px-1 py-0.5" />
+      <select
+        name="reason"
+        defaultValue={currentReason ?? ""}
+        required
+        aria-label={`Reason for ${dimension}`}
+        className="rounded border border-slate-300 px-1 py-0.5"
+      >
+        <option value="" disabled>
+          reason…
+        </option>
+        {ADJUDICATION_REASONS.map((r) => (
+          <option key={r.key} value={r.key}>
+            {r.key === "other" ? "other (say why in the note)" : r.label}
+          </option>
+        ))}
+      </select>
+      <input
+        name="note"
+        defaultValue={currentNote ?? ""}
+        placeholder="note (required for other)"
+        aria-label={`Note for ${dimension}`}
+        className="min-w-48 flex-1 rounded border border-slate-300 px-1 py-0.5"
+      />
       <button disabled={pending} className="rounded border border-slate-300 px-2 py-0.5">
         Record adjudication
       </button>
