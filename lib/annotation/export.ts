@@ -194,11 +194,12 @@ export function exportCampaign(
       "msSpent",
       "submittedAt",
       "seconds",
-      "version",
       "gold",
       "tooFast",
       "excluded",
       "excludedReason",
+      // The guidelines' version the label was given under; last, so earlier columns keep their places.
+      "version",
     ]);
   }
   return (
