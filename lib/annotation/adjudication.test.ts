@@ -38,7 +38,9 @@ const flip = (v: string) => (v === "Win" ? "Lose" : v === "Lose" ? "Win" : v);
 let sub = 0;
 function label(user: number, externalId: string, requirement: string, preference = "Tie", ms = 4000) {
   const a = db.$client
-    .prepare("select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ? and a.annotator_id = ?")
+    .prepare(
+      "select a.id, a.swapped from assignments a join campaign_items i on i.id = a.item_id where i.external_id = ? and a.annotator_id = ?",
+    )
     .get(externalId, user) as { id: number; swapped: number };
   const shown = (v: string) => (a.swapped ? flip(v) : v);
   submitLabels(db, user, a.id, {
@@ -59,7 +61,13 @@ describe("the adjudication queue", () => {
   it("orders items by disagreement from the cached report, with each label's annotator, seconds and version", async () => {
     const c = createCampaign(
       db,
-      { name: "p", kind: "pairwise-dialogue", perItem: 2, annotatorIds: ann, source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE } },
+      {
+        name: "p",
+        kind: "pairwise-dialogue",
+        perItem: 2,
+        annotatorIds: ann,
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
       pi,
     );
     // topic-1 splits on both dimensions, topic-2 on one, topic-3 agrees.
@@ -82,7 +90,9 @@ describe("the adjudication queue", () => {
     const first = q.items[0];
     expect(first.title).toBe("Plan a weekend trip");
     expect(first.outputs.map((o) => o.system)).toEqual(["h2memory", "vanilla-log"]);
-    expect(first.labels.requirement.map((l) => [l.annotator, l.value, l.seconds, l.guidelineVersion, l.tooFast, l.excluded, l.gold])).toEqual([
+    expect(
+      first.labels.requirement.map((l) => [l.annotator, l.value, l.seconds, l.guidelineVersion, l.tooFast, l.excluded, l.gold]),
+    ).toEqual([
       ["a1@x.io", "Win", 1.5, 1, false, false, null],
       ["a2@x.io", "Lose", 9, 1, false, false, null],
     ]);
@@ -139,7 +149,9 @@ describe("the adjudication queue", () => {
 
     adjudicateForm(db, form({ ...base, reason: "guideline-gap", note: "the guidelines say nothing about follow-up questions" }), pi);
     const json = JSON.parse(exportCampaign(db, c.id, "json"));
-    expect(json.itemOutcomes.find((o: { item: string; dimension: string }) => o.item === "topic-1" && o.dimension === "requirement")).toMatchObject({
+    expect(
+      json.itemOutcomes.find((o: { item: string; dimension: string }) => o.item === "topic-1" && o.dimension === "requirement"),
+    ).toMatchObject({
       outcome: "adjudicated",
       value: "Win",
     });

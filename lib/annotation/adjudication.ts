@@ -53,6 +53,8 @@ export interface AdjudicationQueue {
   pageSize: number;
   /** When the order was computed, and whether labels came in since (the page says so; a new order is on its way). */
   computedAt: number | null;
+  /** Milliseconds since then, at this read. */
+  ageMs: number | null;
   current: boolean;
   /** No report with a queue yet: it is being computed. */
   pending: boolean;
@@ -73,6 +75,7 @@ export function adjudicationQueue(db: Db, campaignId: number, page?: number): Ad
     page: w.page,
     pageSize: QUEUE_PAGE,
     computedAt: snap.computedAt,
+    ageMs: snap.ageMs,
     current: snap.current,
     pending: order === undefined,
   };

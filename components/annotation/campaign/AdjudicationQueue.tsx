@@ -161,9 +161,9 @@ export function AdjudicationQueue({
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" data-testid="queue-age">
-        {queue.computedAt === null
+        {queue.ageMs === null
           ? "The order is computed in the background with the agreement report."
-          : `Ordered by disagreement as of ${formatAge(Date.now() - queue.computedAt)}${queue.current ? "" : "; newer labels are being counted, reload for the latest order"}.`}{" "}
+          : `Ordered by disagreement as of ${formatAge(queue.ageMs)}${queue.current ? "" : "; newer labels are being counted, reload for the latest order"}.`}{" "}
         A decision is the item&apos;s final label: the agreement report, Table 11 by adjudication and the export read it.
       </p>
       {queue.items.length === 0 ? (
