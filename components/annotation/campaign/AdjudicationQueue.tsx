@@ -86,7 +86,7 @@ function ItemCard({
         const decision = item.decisions[d.key];
         const word = (v: string) => d.categories.find((c) => c.value === v)?.label ?? v;
         return (
-          <section key={d.key} className="mt-3 border-t border-slate-100 pt-2">
+          <section key={d.key} className="mt-3 border-t border-slate-100 pt-2" data-testid={`labels-${item.externalId}-${d.key}`}>
             <h3 className="text-sm font-medium">{d.title}</h3>
             <table className="mt-1 w-full text-sm">
               <thead className="text-left text-xs text-slate-500">
