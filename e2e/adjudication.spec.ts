@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { test, expect, type Page } from "./fixtures";
+import { test, expect, allowConsoleErrors, pageStatus, type Page } from "./fixtures";
 import { account, e2eState, login, pal, type Account } from "./state";
 import { annotatorPage } from "./annotate";
 
@@ -92,6 +92,7 @@ test("the PI decides a split item with a reason; the export, the agreement repor
   await submitAs(s1.page, a1, id, "topic-3", "Win", "Tie");
   await submitAs(s2.page, a2, id, "topic-3", "Tie", "Tie");
   // An annotator may not open the queue.
+  allowConsoleErrors(pageStatus(403));
   expect((await s1.page.goto(`${e2eState().baseURL}/campaigns/${id}/adjudicate`))?.status()).toBe(403);
   await s1.ctx.close();
   await s2.ctx.close();

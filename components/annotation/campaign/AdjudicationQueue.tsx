@@ -10,7 +10,7 @@ import type { DimensionSpec } from "@/lib/annotation/kinds";
 import { ItemContent } from "@/components/annotation/ItemContent";
 import { AdjudicateForm, type AdjudicateAction } from "@/components/annotation/AdjudicateForm";
 import { Pager } from "@/components/datasets/Pager";
-import { formatAge } from "@/components/annotation/ReportAge";
+import { formatAge } from "@/components/annotation/format-age";
 
 function Flags({ l }: { l: QueueLabel }) {
   const flags: Array<{ text: string; tone: string }> = [];
@@ -161,7 +161,7 @@ export function AdjudicationQueue({
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" data-testid="queue-age">
-        {queue.ageMs === null
+        {queue.ageMs === null || queue.computedAt === null
           ? "The order is computed in the background with the agreement report."
           : `Ordered by disagreement as of ${formatAge(queue.ageMs)}${queue.current ? "" : "; newer labels are being counted, reload for the latest order"}.`}{" "}
         A decision is the item&apos;s final label: the agreement report, Table 11 by adjudication and the export read it.
