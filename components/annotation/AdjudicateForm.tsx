@@ -1,5 +1,5 @@
 "use client";
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
 import { ADJUDICATION_REASONS } from "@/lib/annotation/adjudication-reasons";
@@ -27,6 +27,11 @@ export function AdjudicateForm({
   action: AdjudicateAction;
 }) {
   const [state, action, pending] = useActionState<State, FormData>(adjudicate, {});
+  // Controlled: React resets a form's uncontrolled fields after its action, so a refused decision
+  // ("other" without a note) would lose the label chosen.
+  const [value, setValue] = useState(current ?? "");
+  const [reason, setReason] = useState(currentReason ?? "");
+  const [note, setNote] = useState(currentNote ?? "");
   return (
     <form action={action} className="flex flex-wrap items-center gap-2 text-xs" aria-label={`Adjudicate ${dimension}`}>
       <input type="hidden" name="campaignId" value={campaignId} />
@@ -35,7 +40,8 @@ export function AdjudicateForm({
       {/* No label is pre-chosen: a default (the scale's first value, "1 · does not match") gets recorded by a careless click. */}
       <select
         name="value"
-        defaultValue={current ?? ""}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
         required
         aria-label={`Adjudicated label for ${dimension}`}
         className="rounded border border-slate-300 px-1 py-0.5"
@@ -51,7 +57,8 @@ export function AdjudicateForm({
       </select>
       <select
         name="reason"
-        defaultValue={currentReason ?? ""}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
         required
         aria-label={`Reason for ${dimension}`}
         className="rounded border border-slate-300 px-1 py-0.5"
@@ -67,7 +74,8 @@ export function AdjudicateForm({
       </select>
       <input
         name="note"
-        defaultValue={currentNote ?? ""}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
         placeholder="note (required for other)"
         aria-label={`Note for ${dimension}`}
         className="min-w-48 flex-1 rounded border border-slate-300 px-1 py-0.5"
