@@ -154,9 +154,21 @@ test("the PI decides a split item with a reason; the export, the agreement repor
   // The agreement page, by adjudication: Table 11's humans count the decision (Win) where the vote has a tie.
   await page.goto(`${base}/campaigns/${id}?humans=adjudication`);
   await expect(page.getByTestId("agreement-age")).toHaveAttribute("data-state", "current", { timeout: 30_000 });
-  await expect(page.getByTestId("table11").getByRole("row", { name: /Human \(adjudication\)/ })).toContainText("2 / 1 / 0");
+  await expect(
+    page
+      .getByTestId("table11")
+      .first()
+      .getByRole("row", { name: /Human \(adjudication\)/ })
+      .first(),
+  ).toContainText("2 / 1 / 0");
   await page.goto(`${base}/campaigns/${id}?humans=vote`);
-  await expect(page.getByTestId("table11").getByRole("row", { name: /Human \(vote\)/ })).toContainText("1 / 2 / 0");
+  await expect(
+    page
+      .getByTestId("table11")
+      .first()
+      .getByRole("row", { name: /Human \(vote\)/ })
+      .first(),
+  ).toContainText("1 / 2 / 0");
   // The report's majority takes the decision as the item's label.
   const after = await (await page.request.get(`${base}/api/campaigns/${id}/export?format=json`)).json();
   expect(after.agreement.current).toBe(true);
