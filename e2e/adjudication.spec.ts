@@ -134,11 +134,17 @@ test("the PI decides a split item with a reason; the export, the agreement repor
   await decide.getByLabel("Reason for requirement").selectOption("other");
   await decide.getByRole("button", { name: "Record adjudication" }).click();
   await expect(decide.getByRole("alert")).toContainText('note: say why when the reason is "other"');
+  // The refused form keeps what was chosen.
+  await expect(decide.getByLabel("Adjudicated label for requirement")).toHaveValue("Win");
+  await expect(decide.getByLabel("Reason for requirement")).toHaveValue("other");
   await decide.getByLabel("Reason for requirement").selectOption("guideline-gap");
   await decide.getByLabel("Note for requirement").fill("the guidelines say nothing about asking back");
   await decide.getByRole("button", { name: "Record adjudication" }).click();
   await expect(card.getByTestId("decision-topic-1-requirement")).toContainText("guideline gap");
   await expect(card.getByTestId("decision-topic-1-requirement")).toContainText("the guidelines say nothing about asking back");
+  // The form shows the decision as stored (not a reset select's first option).
+  await expect(decide.getByLabel("Reason for requirement")).toHaveValue("guideline-gap");
+  await expect(decide.getByLabel("Adjudicated label for requirement")).toHaveValue("Win");
   await page.screenshot({ path: testInfo.outputPath("adjudication-1440.png") });
   await page.screenshot({ path: testInfo.outputPath("adjudication-1440-full.png"), fullPage: true });
 

@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { ActionError } from "@/components/shell/ActionError";
 import { ADJUDICATION_REASONS } from "@/lib/annotation/adjudication-reasons";
@@ -27,13 +27,20 @@ export function AdjudicateForm({
   action: AdjudicateAction;
 }) {
   const [state, action, pending] = useActionState<State, FormData>(adjudicate, {});
-  // Controlled: React resets a form's uncontrolled fields after its action, so a refused decision
-  // ("other" without a note) would lose the label chosen.
+  // Submitted by hand, not as <form action>: React resets a form after its action (a select back to its
+  // first option, whatever the state says), so a refused decision would lose its label and a recorded one
+  // would show another reason than the one stored.
   const [value, setValue] = useState(current ?? "");
   const [reason, setReason] = useState(currentReason ?? "");
   const [note, setNote] = useState(currentNote ?? "");
+  // Not <form action>: React would reset the fields after the action, showing other values than the state's.
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    startTransition(() => action(form));
+  };
   return (
-    <form action={action} className="flex flex-wrap items-center gap-2 text-xs" aria-label={`Adjudicate ${dimension}`}>
+    <form onSubmit={submit} className="flex flex-wrap items-center gap-2 text-xs" aria-label={`Adjudicate ${dimension}`}>
       <input type="hidden" name="campaignId" value={campaignId} />
       <input type="hidden" name="itemId" value={itemId} />
       <input type="hidden" name="dimension" value={dimension} />

@@ -4,7 +4,7 @@
  * from their next page. Like the creation form, it warns while the text names a compared system and the
  * server refuses it unless the override is ticked.
  */
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState } from "react";
 import type { ActionResult, FormAction } from "@/lib/http/action-result";
 import { systemsNamedIn } from "@/lib/annotation/blinding";
 import { ActionError } from "@/components/shell/ActionError";
@@ -31,8 +31,14 @@ export function GuidelinesEditForm({
   const [showNames, setShowNames] = useState(false);
   const named = systemsNamedIn(systems, ["", text]);
   const unchanged = text.trim() === current.trim();
+  // Not <form action>: React would reset the fields after the action, showing other values than the state's.
+  const submit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    startTransition(() => action(form));
+  };
   return (
-    <form action={action} className="space-y-2" aria-label="Edit guidelines">
+    <form onSubmit={submit} className="space-y-2" aria-label="Edit guidelines">
       <input type="hidden" name="campaignId" value={campaignId} />
       <label className="block text-sm font-medium">
         Guidelines (Markdown) · now version {version}
