@@ -14,6 +14,8 @@ import type { Db } from "@/db/client";
 import { agreementIdle, agreementSnapshot, computeAgreement } from "./agreement-cache";
 import { adjudicationQueue, QUEUE_PAGE } from "./adjudication";
 import { adjudicateForm } from "./forms";
+import { joinCampaign, setParticipantExcluded } from "./participants";
+import { assignments } from "@/db/schema";
 
 const PAIRWISE = fs.readFileSync(path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl"), "utf8");
 
@@ -178,5 +180,68 @@ describe("the adjudication queue", () => {
     // The queue shows the decision with its reason.
     const q = adjudicationQueue(db, c.id);
     expect(q.items[0].decisions.requirement).toMatchObject({ value: "Win", reason: "guideline-gap", by: "pi@x.io" });
+  });
+
+  it("crowd labels carry the participant's code and flags: too fast, excluded, their gold answers", async () => {
+    const first = PAIRWISE.split("\n")[0];
+    const gold = JSON.stringify({ ...JSON.parse(first), id: "gold-0", gold: { requirement: "Win" } });
+    const c = createCampaign(
+      db,
+      {
+        name: "crowd",
+        kind: "pairwise-dialogue",
+        perItem: 3,
+        annotatorIds: [],
+        link: true,
+        crowd: { completionCode: "DONE1", screenoutCode: "OUT1", goldRate: 0, minSeconds: 3 },
+        gold: { fileName: "gold.jsonl", text: gold },
+        source: { kind: "upload", fileName: "p.jsonl", text: PAIRWISE },
+      },
+      pi,
+    );
+    const token = c.link!.split("/").pop()!;
+    const people = ["PID1", "PID2", "PID3"].map((pid, n) => joinCampaign(db, { token, pid, browserKey: `browser-key-0000000${n}` }));
+    // Each gets the gold item and topic-1, shown unswapped (set up directly: the serving order is not what is tested here).
+    const give = (userId: number, externalId: string, position: number) =>
+      db
+        .insert(assignments)
+        .values({ campaignId: c.id, itemId: itemId(externalId), annotatorId: userId, position })
+        .returning()
+        .get().id;
+    const answer = (userId: number, externalId: string, position: number, requirement: string, ms: number) =>
+      submitLabels(db, userId, give(userId, externalId, position), {
+        submissionId: `crowd-${userId}-${externalId}`,
+        values: { requirement, preference: "Tie" },
+        ms,
+      });
+    const [p1, p2, p3] = people;
+    answer(p1.userId, "gold-0", 0, "Win", 5000);
+    answer(p1.userId, "topic-1", 1, "Win", 1200); // faster than the 3 s minimum
+    answer(p2.userId, "gold-0", 0, "Lose", 5000); // the gold answer missed
+    answer(p2.userId, "topic-1", 1, "Lose", 8000);
+    answer(p3.userId, "topic-1", 0, "Lose", 8000);
+    setParticipantExcluded(db, c.id, p3.participant.id, true, "clicked through");
+    await computeAgreement(db, c.id);
+    const q = adjudicationQueue(db, c.id);
+    // The gold item is never in the queue (not part of agreement); topic-1 is, split between P1 and P2.
+    expect(q.items.map((i) => i.externalId)).toEqual(["topic-1"]);
+    const rows = Object.fromEntries(q.items[0].labels.requirement.map((l) => [l.annotator, l]));
+    expect(rows[p1.participant.code]).toMatchObject({
+      value: "Win",
+      seconds: 1.2,
+      tooFast: true,
+      excluded: false,
+      gold: { correct: 1, checked: 1 },
+    });
+    expect(rows[p2.participant.code]).toMatchObject({
+      value: "Lose",
+      seconds: 8,
+      tooFast: false,
+      excluded: false,
+      gold: { correct: 0, checked: 1 },
+    });
+    expect(rows[p3.participant.code]).toMatchObject({ value: "Lose", tooFast: false, excluded: true, gold: null });
+    // Pseudonymous: no Prolific id anywhere in what the page gets.
+    expect(JSON.stringify(q)).not.toMatch(/PID\d/);
   });
 });
