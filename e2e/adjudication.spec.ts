@@ -3,7 +3,7 @@
  * adjudication queue with a reason, and the export, the agreement report and Table 11 (by adjudication)
  * read the decision; the PI edits the guidelines of a running campaign, a label submitted from a page
  * opened before records version 1, one after records version 2, and the agreement page splits by version.
- * Screenshots of the queue and of the guidelines editor at 1440x900.
+ * A crowd participant is refused both pages. Screenshots of the queue and of the guidelines editor at 1440x900.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -271,4 +271,38 @@ test("the PI edits the guidelines: a label from a page opened before records ver
   await page.screenshot({ path: testInfo.outputPath("agreement-by-version-1440.png") });
   await s1.ctx.close();
   await s2.ctx.close();
+});
+
+test("a crowd participant is refused the adjudication queue and the guidelines editor", async ({ browser }) => {
+  const dir = e2eState().dir;
+  fs.writeFileSync(path.join(dir, "adjudication-consent.md"), "Your answers are stored under a pseudonym.");
+  const out = JSON.parse(
+    pal(
+      "campaign",
+      "create",
+      "--name",
+      "Adjudication crowd (e2e)",
+      "--kind",
+      "pairwise-dialogue",
+      "--items",
+      PAIRWISE,
+      "--k",
+      "2",
+      "--link",
+      "--consent",
+      path.join(dir, "adjudication-consent.md"),
+      "--json",
+    ),
+  );
+  const id = out.campaign.id as number;
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${e2eState().baseURL}${out.link}?PROLIFIC_PID=PIDadj0001&STUDY_ID=s&SESSION_ID=s1`);
+  await page.getByLabel("I have read this and agree to take part.").check();
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page).toHaveURL(/\/work$/);
+  allowConsoleErrors(pageStatus(403));
+  for (const p of [`/campaigns/${id}/adjudicate`, `/campaigns/${id}/guidelines`])
+    expect((await page.goto(`${e2eState().baseURL}${p}`))?.status(), p).toBe(403);
+  await ctx.close();
 });
