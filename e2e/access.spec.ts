@@ -164,6 +164,9 @@ const PAGE_TABLE: Record<string, { roles: Role[] | "public" | "participant"; sam
   "(app)/campaigns/new": { roles: ["admin", "researcher"], sample: () => "/campaigns/new" },
   "(app)/campaigns/[campaignId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999", status: 404 },
   "(app)/campaigns/[campaignId]/items/[itemId]": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/items/1", status: 404 },
+  // The PI's adjudication queue and guideline versions (issue 43.4, 43.5): annotators and participants are refused.
+  "(app)/campaigns/[campaignId]/adjudicate": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/adjudicate", status: 404 },
+  "(app)/campaigns/[campaignId]/guidelines": { roles: ["admin", "researcher"], sample: () => "/campaigns/999999/guidelines", status: 404 },
   "(app)/experiments": { roles: ["admin", "researcher"], sample: () => "/experiments" },
   "(app)/experiments/protocol": { roles: ["admin", "researcher"], sample: () => "/experiments/protocol" },
   "(app)/experiments/tables": { roles: ["admin", "researcher"], sample: () => "/experiments/tables" },

@@ -37,6 +37,8 @@ type Props = {
    * page goes here (the server serves the next item, or the finish screen) instead of the completion screen.
    */
   nextUrl?: string;
+  /** The version of the guidelines this page shows: each label records it (a page open across an edit sends the old one). */
+  guidelinesVersion?: number;
   /** With `nextUrl`: a POST here answers the next item ({assignmentId}) or where to go ({url}), without a page load. */
   nextApi?: string;
 };
@@ -57,7 +59,7 @@ async function api(url: string, init?: RequestInit, tries = 3): Promise<Response
   }
 }
 
-export function AnnotateQueue({ campaignName, guidelines, entries: initial, resumeAt, nextUrl, nextApi }: Props) {
+export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, entries: initial, resumeAt, nextUrl, nextApi }: Props) {
   const [entries, setEntries] = useState(initial);
   const [index, setIndex] = useState(resumeAt);
   const [item, setItem] = useState<PresentedItem | null>(null);
@@ -266,6 +268,7 @@ export function AnnotateQueue({ campaignName, guidelines, entries: initial, resu
           values: current,
           comments: commentsRef.current,
           ms: takeMs(),
+          guidelineVersion: guidelinesVersion,
         }),
       });
       if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error ?? `HTTP ${r.status}`);

@@ -73,7 +73,30 @@ export const campaigns = sqliteTable("campaigns", {
    * participants table (participant_quality_reports) names both versions it saw.
    */
   participantsVersion: integer("participants_version").notNull().default(0),
+  /**
+   * The guidelines' current version (campaign_guideline_versions keeps every one): written with
+   * `guidelines` in one update, so a page that reads both shows the text of the version it sends back.
+   */
+  guidelinesVersion: integer("guidelines_version").notNull().default(1),
 });
+
+/** Every version of a campaign's guidelines, with its author and time (lib/annotation/guideline-versions.ts). */
+export const campaignGuidelineVersions = sqliteTable(
+  "campaign_guideline_versions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    guidelines: text("guidelines").notNull(),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("campaign_guideline_versions_identity").on(t.campaignId, t.version)],
+);
 
 /**
  * A crowd participant of one campaign, joined from its link. Their user row (role "participant", no
@@ -286,6 +309,8 @@ export const labels = sqliteTable(
     shownValue: text("shown_value").notNull(),
     swapped: integer("swapped", { mode: "boolean" }).notNull().default(false),
     comment: text("comment"),
+    /** The guidelines' version the annotator's page showed when this label was submitted (last submission). */
+    guidelineVersion: integer("guideline_version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },
@@ -320,6 +345,8 @@ export const adjudications = sqliteTable(
       .references(() => campaignItems.id, { onDelete: "cascade" }),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
+    /** Why the item needed a decision (lib/annotation/adjudication.ts ADJUDICATION_REASONS); null before reasons were asked. */
+    reason: text("reason"),
     note: text("note"),
     adjudicatorId: integer("adjudicator_id")
       .notNull()

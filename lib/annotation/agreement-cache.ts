@@ -15,7 +15,7 @@ import { runStepsAsync } from "@/lib/agreement";
 import { campaignAgreementSteps, type CampaignAgreement } from "./agreement";
 
 /** Bumped when the report's shape or its statistics change: older stored reports then count as stale. */
-export const REPORT_FORMAT = 4;
+export const REPORT_FORMAT = 5;
 /** Bootstrap resamples of the served report. */
 export const REPORT_ITERATIONS = 1000;
 

@@ -22,6 +22,7 @@ import { campaignDimensionsOf, getCampaign } from "./campaigns";
 import { describeNamed } from "./blinding";
 import { campaignLabels, judgeLabelsOf, judgeRunsOf } from "./human-labels";
 import { judgeViewsSteps, type JudgedRun, type JudgeViews } from "./judge-views";
+import { agreementByVersionSteps, type VersionAgreement } from "./agreement-versions";
 import { kindDef, type DimensionSpec } from "./kinds";
 
 export interface DimensionAgreement {
@@ -58,6 +59,13 @@ export interface CampaignAgreement {
   warnings: AgreementWarning[];
   /** The campaign page's judge tables (Table 11, rating comparison, tie-margin curves, Figure 2): ./judge-views.ts. */
   judgeViews: JudgeViews;
+  /**
+   * Every item with dissenting labels, most disagreement first (the adjudication queue reads it a page at a
+   * time: ./adjudication.ts). Absent in reports cached before it.
+   */
+  disagreementQueue?: Array<{ itemId: number; score: number }>;
+  /** Agreement among the labels of each guideline version (./agreement-versions.ts). Absent in older reports. */
+  byVersion?: VersionAgreement[];
 }
 
 export interface AgreementOptions {
@@ -135,8 +143,10 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
     const confusion = new Map<string, number[][]>();
     const majorityItems = labelled.map((it) => {
       const ratings = Object.values(it.human[d.key]);
-      const m = majorityVote(ratings, { tieRule, order: categories, adjudicated: it.adjudicated[d.key] ?? null });
-      const label = m.label === null ? null : String(m.label);
+      const adjudicated = it.adjudicated[d.key];
+      const m = majorityVote(ratings, { tieRule, order: categories, adjudicated: adjudicated ?? null });
+      // A researcher's decision is the item's final label, whatever the votes and the tie rule (issue 43.4).
+      const label = adjudicated !== undefined ? adjudicated : m.label === null ? null : String(m.label);
       if (ratings.length > 1) {
         const top = Math.max(...Object.values(m.counts));
         disagreement.set(it.itemId, (disagreement.get(it.itemId) ?? 0) + (1 - top / ratings.length));
@@ -148,7 +158,13 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
           mat[index.get(v)!][index.get(label)!]++;
         }
       }
-      return { itemId: it.itemId, externalId: it.externalId, label, tied: m.tied, rule: m.rule };
+      return {
+        itemId: it.itemId,
+        externalId: it.externalId,
+        label,
+        tied: m.tied,
+        rule: adjudicated !== undefined ? "adjudicated" : m.rule,
+      };
     });
     const paired = labelled.filter((it) => Object.keys(it.human[d.key]).length >= 2).length;
     warnings.push(...reportWarnings(d.key, report, { paired, distribution, perRater }));
@@ -172,17 +188,16 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
   }
   const judged = yield* judges;
   warnings.push(...judged.warnings);
+  const byVersion = yield* agreementByVersionSteps(items, dims, c.perItem);
   const byId = new Map(items.map((i) => [i.itemId, i]));
-  const mostDisagreement = [...disagreement]
-    .filter(([, s]) => s > 0)
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, 20)
-    .map(([itemId, score]) => ({
-      itemId,
-      externalId: byId.get(itemId)!.externalId,
-      title: byId.get(itemId)!.title,
-      score: Math.round(score * 1e6) / 1e6,
-    }));
+  const ranked = [...disagreement].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const disagreementQueue = ranked.map(([itemId, score]) => ({ itemId, score: Math.round(score * 1e6) / 1e6 }));
+  const mostDisagreement = ranked.slice(0, 20).map(([itemId, score]) => ({
+    itemId,
+    externalId: byId.get(itemId)!.externalId,
+    title: byId.get(itemId)!.title,
+    score: Math.round(score * 1e6) / 1e6,
+  }));
   return {
     campaignId,
     kind: c.kind,
@@ -194,5 +209,7 @@ export function* campaignAgreementSteps(db: Db, campaignId: number, opts: Agreem
     judges: judged.judges,
     warnings,
     judgeViews,
+    disagreementQueue,
+    byVersion,
   };
 }

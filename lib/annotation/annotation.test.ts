@@ -291,7 +291,7 @@ describe("agreement and the human vs judge comparison (worked by hand)", () => {
     expect(agreementCsv.find((l) => l.startsWith("requirement,cohen.kappa,"))).toContain(String(d.report.cohen[0].kappa));
     const labelsCsv = exportCampaign(db, c.id, "csv").split("\n");
     expect(labelsCsv[0]).toBe(
-      "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt,seconds,gold,attention,tooFast,excluded,excludedReason",
+      "item,itemId,annotator,dimension,value,shownValue,swapped,comment,msSpent,submittedAt,seconds,gold,attention,tooFast,excluded,excludedReason,version",
     );
     // submittedAt in ISO 8601, not epoch milliseconds (issue 44.8).
     expect(labelsCsv[1]).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,/);

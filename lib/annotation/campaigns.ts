@@ -4,6 +4,7 @@ import { itemTitle } from "./item-title";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
+  campaignGuidelineVersions,
   assignments,
   campaignAnnotators,
   campaignDimensions,
@@ -183,6 +184,8 @@ export function createCampaign(
       })
       .returning({ id: campaigns.id, joinToken: campaigns.joinToken })
       .get();
+    // Version 1 of the guidelines, kept beside the later ones an edit adds (./guideline-versions.ts).
+    tx.insert(campaignGuidelineVersions).values({ campaignId: campaign.id, version: 1, guidelines, authorId: createdBy }).run();
     tx.insert(campaignDimensions)
       .values(def.dimensions.map((d: DimensionSpec, i) => ({ campaignId: campaign.id, position: i, ...d })))
       .run();

@@ -1,7 +1,7 @@
 /** Campaign export: every label (CSV or JSON) and, in JSON, the agreement report the dashboard shows. */
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { assignments, campaignItems, judgeFailures, judgeLabels, labels, participants, users } from "@/db/schema";
+import { adjudications, assignments, campaignItems, judgeFailures, judgeLabels, labels, participants, users } from "@/db/schema";
 import { crowdSettingsOf } from "./participants/settings";
 import { goldResult } from "./participants/quality";
 import { itemOutcomes } from "./item-outcomes";
@@ -12,6 +12,28 @@ import { judgeRunsOf } from "./human-labels";
 import { annotatorTitleOf } from "./blinding";
 import { kindDef } from "./kinds";
 import { toCsv } from "@/lib/csv";
+import { guidelineVersionsOf } from "./guideline-versions";
+
+/** A campaign's decisions, item by item. */
+export function adjudicationRows(db: Db, campaignId: number) {
+  return db
+    .select({
+      item: campaignItems.externalId,
+      dimension: adjudications.dimension,
+      value: adjudications.value,
+      reason: adjudications.reason,
+      note: adjudications.note,
+      adjudicator: users.email,
+      at: adjudications.createdAt,
+    })
+    .from(adjudications)
+    .innerJoin(campaignItems, eq(campaignItems.id, adjudications.itemId))
+    .innerJoin(users, eq(users.id, adjudications.adjudicatorId))
+    .where(eq(campaignItems.campaignId, campaignId))
+    .orderBy(asc(campaignItems.position), asc(adjudications.dimension))
+    .all()
+    .map((a) => ({ ...a, at: new Date(a.at).toISOString() }));
+}
 
 /** Every judge run of a campaign (imported or LLM) with its verdicts and, for LLM runs, the items it could not judge. */
 export function judgeRunsExport(db: Db, campaignId: number) {
@@ -55,8 +77,6 @@ export function labelRows(db: Db, campaignId: number) {
   return labelRowsRaw(db, campaignId).map(({ gold, excluded, participant, ...r }) => ({
     ...r,
     seconds: r.msSpent / 1000,
-    // Guidelines cannot be edited after creation yet: every label was given under the first version.
-    version: 1,
     gold: goldResult(gold, r.dimension, r.value),
     ...(participant ? { tooFast: r.msSpent < minMs, excluded: Boolean(excluded) } : { tooFast: null, excluded: false }),
   }));
@@ -79,6 +99,8 @@ function labelRowsRaw(db: Db, campaignId: number) {
       shownValue: labels.shownValue,
       swapped: labels.swapped,
       comment: labels.comment,
+      // The guidelines' version the annotator's page showed (./guideline-versions.ts).
+      version: labels.guidelineVersion,
       msSpent: assignments.msSpent,
       submittedAt: assignments.submittedAt,
     })
@@ -180,6 +202,8 @@ export function exportCampaign(
       "tooFast",
       "excluded",
       "excludedReason",
+      // The guidelines' version the label was given under; last, so earlier columns keep their places.
+      "version",
     ]);
   }
   return (
@@ -206,6 +230,10 @@ export function exportCampaign(
           campaignId,
           campaignDimensionsOf(db, campaignId).map((d) => d.key),
         ),
+        // Each researcher's decision: the item's final label, with why it was needed (./adjudication.ts).
+        adjudications: adjudicationRows(db, campaignId),
+        // Every version of the guidelines; each label's `version` names the one its page showed.
+        guidelineVersions: guidelineVersionsOf(db, campaignId),
         agreement: (() => {
           const a = served(db, campaignId, given);
           // When it was computed, and false when labels have come in since (the server's cached report).

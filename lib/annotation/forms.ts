@@ -4,9 +4,11 @@
  */
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { formId, formText, parseForm } from "@/lib/http/form";
+import { formBool, formId, formText, parseForm } from "@/lib/http/form";
 import { setCampaignStatus } from "./campaigns";
 import { adjudicate } from "./item-view";
+import { checkReason, REASON_KEYS } from "./adjudication-reasons";
+import { editGuidelines, MAX_GUIDELINES_CHARS } from "./guideline-versions";
 import { applyPairwiseTieMargin } from "./calibration";
 import { setParticipantExcluded } from "./participants/quality";
 
@@ -27,12 +29,15 @@ const adjudicateFields = z.object({
   itemId: formId("item"),
   dimension: z.string({ error: "expected a dimension" }).min(1, "expected a dimension").max(200),
   value: z.string({ error: "expected a value" }).min(1, "expected a value").max(200),
+  reason: z.enum(REASON_KEYS, { error: `expected one of ${REASON_KEYS.join(", ")}` }),
   note: formText(2000),
 });
 
+/** A decision needs a reason; "other" needs the note to give it (./adjudication.ts). */
 export function adjudicateForm(db: Db, form: FormData, userId: number): { campaignId: number; itemId: number; ok: string } {
   const f = parseForm(adjudicateFields, form);
-  adjudicate(db, f.campaignId, f.itemId, f.dimension, f.value, f.note, userId);
+  const note = checkReason(f.reason, f.note);
+  adjudicate(db, f.campaignId, f.itemId, f.dimension, f.value, note, userId, f.reason);
   return { campaignId: f.campaignId, itemId: f.itemId, ok: "Adjudication recorded." };
 }
 
@@ -78,4 +83,17 @@ export function excludeParticipantForm(db: Db, form: FormData): { campaignId: nu
   const f = parseForm(excludeFields, form);
   setParticipantExcluded(db, f.campaignId, f.participantId, f.excluded === "true", f.reason);
   return { campaignId: f.campaignId, ok: f.excluded === "true" ? "Participant excluded." : "Participant included again." };
+}
+
+const guidelinesFields = z.object({
+  campaignId: formId("campaign"),
+  guidelines: formText(MAX_GUIDELINES_CHARS),
+  showSystemNames: formBool.optional(),
+});
+
+/** Saves edited guidelines as a new version (./guideline-versions.ts): naming a compared system is a 400 unless overridden. */
+export function editGuidelinesForm(db: Db, form: FormData, userId: number): { campaignId: number; version: number; ok: string } {
+  const f = parseForm(guidelinesFields, form);
+  const { version } = editGuidelines(db, f.campaignId, f.guidelines, userId, { showSystemNames: f.showSystemNames === true });
+  return { campaignId: f.campaignId, version, ok: `Saved as version ${version}; annotators see it from their next page.` };
 }

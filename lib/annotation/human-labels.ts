@@ -12,6 +12,8 @@ export interface ItemLabels {
   /** dimension → rater email → canonical value */
   human: Record<string, Record<string, string>>;
   adjudicated: Record<string, string>;
+  /** dimension → rater email → the guidelines' version the label was given under. */
+  versions: Record<string, Record<string, number>>;
 }
 
 export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[]; raters: string[] } {
@@ -25,11 +27,25 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
   const byId = new Map<number, ItemLabels>(
     items.map((i) => [
       i.id,
-      { itemId: i.id, externalId: i.externalId, title: i.title ?? i.externalId, position: i.position, human: {}, adjudicated: {} },
+      {
+        itemId: i.id,
+        externalId: i.externalId,
+        title: i.title ?? i.externalId,
+        position: i.position,
+        human: {},
+        adjudicated: {},
+        versions: {},
+      },
     ]),
   );
   const rows = db
-    .select({ itemId: assignments.itemId, email: users.email, dimension: labels.dimension, value: labels.value })
+    .select({
+      itemId: assignments.itemId,
+      email: users.email,
+      dimension: labels.dimension,
+      value: labels.value,
+      version: labels.guidelineVersion,
+    })
     .from(labels)
     .innerJoin(assignments, eq(assignments.id, labels.assignmentId))
     .innerJoin(users, eq(users.id, assignments.annotatorId))
@@ -49,6 +65,7 @@ export function campaignLabels(db: Db, campaignId: number): { items: ItemLabels[
   for (const r of rows) {
     const it = byId.get(r.itemId)!;
     (it.human[r.dimension] ??= {})[r.email] = r.value;
+    (it.versions[r.dimension] ??= {})[r.email] = r.version;
     raters.add(r.email);
   }
   const adj = db

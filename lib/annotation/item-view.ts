@@ -154,6 +154,8 @@ export function adjudicate(
   value: string,
   note: string | null,
   userId: number,
+  /** Why a decision was needed (./adjudication.ts ADJUDICATION_REASONS); null: not given. */
+  reason: string | null = null,
 ): void {
   campaignItem(db, campaignId, itemId);
   const dim = campaignDimensionsOf(db, campaignId).find((d) => d.key === dimension);
@@ -161,10 +163,11 @@ export function adjudicate(
   if (!dim.categories.some((c) => c.value === value))
     throw new InvalidInputError(`value: expected one of ${dim.categories.map((c) => c.value).join(", ")}`);
   db.insert(adjudications)
-    .values({ itemId, dimension, value, note: note?.trim() || null, adjudicatorId: userId })
+    .values({ itemId, dimension, value, reason, note: note?.trim() || null, adjudicatorId: userId })
     .onConflictDoUpdate({
       target: [adjudications.itemId, adjudications.dimension],
-      set: { value, note: note?.trim() || null, adjudicatorId: userId },
+      // A changed decision is a new one: its time too.
+      set: { value, reason, note: note?.trim() || null, adjudicatorId: userId, createdAt: Date.now() },
     })
     .run();
 }

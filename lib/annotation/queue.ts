@@ -21,6 +21,7 @@ import { canonicalValue, kindDef } from "./kinds";
 import { assignmentsWithStatus, campaignDimensionsOf } from "./campaigns";
 import { annotatorTitleOf } from "./blinding";
 import { assertSlotForSubmit } from "./participants/serve";
+import { submittedGuidelineVersion } from "./guideline-versions";
 
 export interface MyCampaign {
   id: number;
@@ -66,7 +67,7 @@ export interface QueueEntry {
 }
 
 export interface MyQueue {
-  campaign: { id: number; name: string; kind: string; status: "open" | "closed"; guidelines: string };
+  campaign: { id: number; name: string; kind: string; status: "open" | "closed"; guidelines: string; guidelinesVersion: number };
   entries: QueueEntry[];
   /** Where to resume: the first item not done or skipped (else the last). */
   resumeAt: number;
@@ -96,6 +97,8 @@ export function myQueue(db: Db, userId: number, campaignId: number): MyQueue {
       kind: c.kind,
       status: c.status,
       guidelines: c.guidelines ?? "",
+      // Read with the text from the same row: the page sends it back with each label (guideline-versions.ts).
+      guidelinesVersion: c.guidelinesVersion,
     },
     entries,
     resumeAt: firstOpen >= 0 ? firstOpen : entries.length - 1,
@@ -264,6 +267,8 @@ export interface Submission {
   values: Record<string, string>;
   comments?: Record<string, string>;
   ms?: number;
+  /** The guidelines' version the page showed (absent: the current one). */
+  guidelineVersion?: unknown;
 }
 
 /**
@@ -295,7 +300,12 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
       assertOpen(tx as unknown as Db, a.campaignId);
       // A served item whose hold lapsed: refused once others filled its k (participants/serve.ts).
       assertSlotForSubmit(tx as unknown as Db, a);
-      const c = tx.select({ kind: campaigns.kind }).from(campaigns).where(eq(campaigns.id, a.campaignId)).get()!;
+      const c = tx
+        .select({ kind: campaigns.kind, guidelinesVersion: campaigns.guidelinesVersion })
+        .from(campaigns)
+        .where(eq(campaigns.id, a.campaignId))
+        .get()!;
+      const guidelineVersion = submittedGuidelineVersion(c.guidelinesVersion, body.guidelineVersion);
       const def = kindDef(c.kind);
       const dims = campaignDimensionsOf(tx as unknown as Db, a.campaignId);
       const allowed = new Set(def.keys.map((k) => k.shown));
@@ -315,8 +325,10 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
           .where(and(eq(labels.assignmentId, a.id), eq(labels.dimension, d.key)))
           .get();
         if (!old) {
-          tx.insert(labels).values({ assignmentId: a.id, dimension: d.key, value, shownValue: v, swapped: a.swapped, comment }).run();
-        } else if (old.value !== value || old.comment !== comment) {
+          tx.insert(labels)
+            .values({ assignmentId: a.id, dimension: d.key, value, shownValue: v, swapped: a.swapped, comment, guidelineVersion })
+            .run();
+        } else if (old.value !== value || old.comment !== comment || old.guidelineVersion !== guidelineVersion) {
           tx.insert(labelHistory)
             .values({
               labelId: old.id,
@@ -326,7 +338,10 @@ export function submitLabels(db: Db, userId: number, assignmentId: number, body:
               writtenAt: old.updatedAt ?? old.createdAt,
             })
             .run();
-          tx.update(labels).set({ value, shownValue: v, comment, updatedAt: Date.now() }).where(eq(labels.id, old.id)).run();
+          tx.update(labels)
+            .set({ value, shownValue: v, comment, guidelineVersion, updatedAt: Date.now() })
+            .where(eq(labels.id, old.id))
+            .run();
         }
       }
       tx.update(assignments)

@@ -74,7 +74,7 @@ describe("server-action forms answer 400/404 with the reason", () => {
   });
 
   it("adjudication: unknown campaign 404, bad item id 400", async () => {
-    const base = { dimension: "need", value: "Win", note: "" };
+    const base = { dimension: "need", value: "Win", reason: "ambiguous-item", note: "" };
     expect(await actionResult(() => adjudicateForm(db, form({ ...base, campaignId: "424242", itemId: "1" }), me))).toMatchObject({
       status: 404,
     });

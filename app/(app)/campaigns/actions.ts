@@ -2,7 +2,13 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/db/client";
 import { runAction, type ActionResult } from "@/lib/auth/action";
-import { adjudicateForm, applyTieMarginForm, excludeParticipantForm, setCampaignStatusForm } from "@/lib/annotation/forms";
+import {
+  adjudicateForm,
+  applyTieMarginForm,
+  editGuidelinesForm,
+  excludeParticipantForm,
+  setCampaignStatusForm,
+} from "@/lib/annotation/forms";
 
 export type ActionState = ActionResult<{ ok?: string }>;
 
@@ -18,6 +24,7 @@ export async function adjudicateAction(_prev: ActionState, form: FormData): Prom
   return runAction(["admin", "researcher"], (user) => {
     const r = adjudicateForm(getDb(), form, user.id);
     revalidatePath(`/campaigns/${r.campaignId}/items/${r.itemId}`);
+    revalidatePath(`/campaigns/${r.campaignId}/adjudicate`);
     return { ok: r.ok };
   });
 }
@@ -36,6 +43,16 @@ export async function applyTieMarginAction(_prev: ActionState, form: FormData): 
 export async function excludeParticipantAction(_prev: ActionState, form: FormData): Promise<ActionState> {
   return runAction(["admin", "researcher"], () => {
     const r = excludeParticipantForm(getDb(), form);
+    revalidatePath(`/campaigns/${r.campaignId}`);
+    return { ok: r.ok };
+  });
+}
+
+/** Edited guidelines become a new version; labels given from then on record it. */
+export async function editGuidelinesAction(_prev: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(["admin", "researcher"], (user) => {
+    const r = editGuidelinesForm(getDb(), form, user.id);
+    revalidatePath(`/campaigns/${r.campaignId}/guidelines`);
     revalidatePath(`/campaigns/${r.campaignId}`);
     return { ok: r.ok };
   });

@@ -10,6 +10,7 @@ import { DimensionAgreementView, fmt } from "@/components/annotation/AgreementVi
 import { AgreementWarnings } from "@/components/annotation/AgreementWarnings";
 import { AnnotatorsTable } from "@/components/annotation/AnnotatorsTable";
 import { ReportAge } from "@/components/annotation/ReportAge";
+import { AgreementByVersion } from "./AgreementByVersion";
 
 export function AnnotatorAgreement({
   campaignId: id,
@@ -41,6 +42,8 @@ export function AnnotatorAgreement({
           {agreement.dimensions.map((d) => (
             <DimensionAgreementView key={d.dimension.key} d={d} />
           ))}
+          {/* Split by guideline version once labels were given under more than one (issue 43.5). */}
+          {(agreement.byVersion?.length ?? 0) > 1 ? <AgreementByVersion versions={agreement.byVersion!} /> : null}
           <section className="rounded-lg border border-slate-200 bg-white p-4">
             <h2 className="mb-2 font-semibold">Annotators</h2>
             <AnnotatorsTable annotators={agreement.annotators ?? []} dims={dims} />

@@ -1,4 +1,5 @@
-/** The campaign page's header: name, kind, k, status and the two systems; the exports and Close / Reopen. */
+/** The campaign page's header: name, kind, k, status and the two systems; the adjudication queue, guidelines, exports and Close / Reopen. */
+import Link from "next/link";
 import { PageHeader } from "@/components/shell/PageHeader";
 import { methodDisplayName } from "@/lib/experiments/method-choices";
 import { CampaignStatusForm, type CampaignStatusAction } from "@/components/annotation/CampaignStatusForm";
@@ -32,6 +33,12 @@ export function CampaignHeader({
       }
       actions={
         <div className="flex gap-2 text-sm">
+          <Link className="rounded border border-slate-300 px-2 py-1" href={`/campaigns/${c.id}/adjudicate`}>
+            Adjudicate
+          </Link>
+          <Link className="rounded border border-slate-300 px-2 py-1" href={`/campaigns/${c.id}/guidelines`}>
+            Guidelines
+          </Link>
           <a className="rounded border border-slate-300 px-2 py-1" href={`/api/campaigns/${c.id}/export?format=csv`}>
             Labels CSV
           </a>

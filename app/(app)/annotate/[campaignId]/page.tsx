@@ -16,6 +16,7 @@ export default async function QueuePage({ params }: { params: Promise<{ campaign
   return (
     <AnnotateQueue
       campaignName={queue.campaign.name}
+      guidelinesVersion={queue.campaign.guidelinesVersion}
       guidelines={queue.campaign.guidelines.trim() ? <Guidelines text={queue.campaign.guidelines} /> : null}
       entries={queue.entries}
       resumeAt={queue.resumeAt}

@@ -37,7 +37,7 @@ export const PATCH = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   return NextResponse.json({ ok: true });
 });
 
-/** POST {action: "submit", submissionId, values, comments, ms} or {action: "skip", reason, ms}. */
+/** POST {action: "submit", submissionId, values, comments, ms, guidelineVersion} or {action: "skip", reason, ms}. */
 export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
   const b = await body(req);
   const id = Number((await params).assignmentId);
@@ -54,6 +54,7 @@ export const POST = withRole<Ctx>([...ALL], async (req, { params, user }) => {
       values: b.values as Record<string, string>,
       comments: b.comments as Record<string, string> | undefined,
       ms: b.ms as number | undefined,
+      guidelineVersion: b.guidelineVersion,
     }),
   );
   return NextResponse.json({ ok: true, duplicate: r.duplicate });

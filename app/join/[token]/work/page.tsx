@@ -40,6 +40,7 @@ export default async function WorkPage({ params }: { params: Promise<{ token: st
       <div className="p-4 md:p-6">
         <AnnotateQueue
           campaignName={q.campaign.name}
+          guidelinesVersion={q.campaign.guidelinesVersion}
           guidelines={q.campaign.guidelines.trim() ? <Guidelines text={q.campaign.guidelines} /> : null}
           entries={q.entries}
           resumeAt={q.resumeAt}

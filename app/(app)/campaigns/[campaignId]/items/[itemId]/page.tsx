@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/shell/PageHeader";
 import { ItemContent } from "@/components/annotation/ItemContent";
 import { JudgmentsTable } from "@/components/annotation/JudgmentsTable";
 import { AdjudicateForm } from "@/components/annotation/AdjudicateForm";
+import { reasonLabel } from "@/lib/annotation/adjudication-reasons";
 import { adjudicateAction } from "../../../actions";
 
 export const metadata: Metadata = { title: "Item" };
@@ -133,7 +134,7 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
                     <td className="p-1.5">adjudicated</td>
                     <td className="p-1.5">{label(adj.value)}</td>
                     <td />
-                    <td className="p-1.5 text-xs">{adj.note}</td>
+                    <td className="p-1.5 text-xs">{[reasonLabel(adj.reason), adj.note].filter(Boolean).join(" · ")}</td>
                   </tr>
                 ) : null}
               </tbody>
@@ -145,6 +146,8 @@ export default async function ItemPage({ params }: { params: Promise<{ campaignI
                 dimension={d.key}
                 categories={d.categories}
                 current={adj?.value ?? null}
+                currentReason={adj?.reason ?? null}
+                currentNote={adj?.note ?? null}
                 action={adjudicateAction}
               />
             </div>
