@@ -44,7 +44,7 @@ function textOf(rand: () => number, chars: number): string {
   return s.trim();
 }
 
-function writeLocomo(file: string): number {
+export function writeLocomo(file: string): number {
   const rand = mulberry32(1);
   const convs = Array.from({ length: 10 }, (_, c) => {
     const conversation: Record<string, unknown> = { speaker_a: `A${c}`, speaker_b: `B${c}` };
@@ -69,7 +69,7 @@ function writeLocomo(file: string): number {
 const qa = (convs: Array<{ qa: unknown[] }>) => convs.reduce((n, c) => n + c.qa.length, 0);
 
 /** A LongMemEval-shaped file streamed to disk (one question at a time), sessions drawn from a shared pool. */
-function writeLongMemEval(file: string, questions: number, perQuestion: number, pool: number, turnChars: number): { distinct: number } {
+export function writeLongMemEval(file: string, questions: number, perQuestion: number, pool: number, turnChars: number): { distinct: number } {
   const rand = mulberry32(2);
   const session = (id: string, answer: boolean) =>
     Array.from({ length: 10 }, (_, i) => ({
