@@ -69,12 +69,30 @@ export function writeLocomo(file: string): number {
       const base = { question: textOf(rand, 60) + "?", evidence: [`D${1 + (i % 27)}:${1 + (i % 22)}`], category };
       return category === 5 ? { ...base, adversarial_answer: textOf(rand, 20) } : { ...base, answer: textOf(rand, 20) };
     });
-    return { sample_id: `conv-${c}`, conversation, qa, session_summary: { session_1_summary: textOf(rand, 300) } };
+    // The release's per-sample extras (kept in the thread's extra): observations per speaker with their
+    // dialogue ids, event summaries and session summaries, sized so the ten come to ~2.6 MB as the release's do.
+    const observation: Record<string, unknown> = {};
+    const eventSummary: Record<string, unknown> = {};
+    const sessionSummary: Record<string, string> = {};
+    for (let n = 1; n <= 27; n++) {
+      const facts = (who: string) => Array.from({ length: 8 }, (_, k) => [`${who} ${textOf(rand, 170)}`, `D${n}:${1 + 2 * k}`]);
+      observation[`session_${n}_observation`] = { [`A${c}`]: facts(`A${c}`), [`B${c}`]: facts(`B${c}`) };
+      eventSummary[`events_session_${n}`] = {
+        [`A${c}`]: [textOf(rand, 250)],
+        [`B${c}`]: [textOf(rand, 250)],
+        date: `${1 + (n % 28)} May, 2023`,
+      };
+      sessionSummary[`session_${n}_summary`] = textOf(rand, 1200);
+    }
+    return { sample_id: `conv-${c}`, conversation, qa, observation, event_summary: eventSummary, session_summary: sessionSummary };
   });
   fs.writeFileSync(file, JSON.stringify(convs));
   return qa(convs);
 }
 const qa = (convs: Array<{ qa: unknown[] }>) => convs.reduce((n, c) => n + c.qa.length, 0);
+
+/** A turn of about `chars` characters (half to one and a half times: real turns vary, and so does how they fill pages). */
+const turnText = (rand: () => number, chars: number) => textOf(rand, Math.round(chars * (0.5 + rand())));
 
 /** A LongMemEval-shaped file streamed to disk (one question at a time), sessions drawn from a shared pool. */
 export function writeLongMemEval(
@@ -88,7 +106,7 @@ export function writeLongMemEval(
   const session = (id: string, answer: boolean) =>
     Array.from({ length: 10 }, (_, i) => ({
       role: i % 2 ? "assistant" : "user",
-      content: textOf(mulberry32(id.length * 7919 + id.charCodeAt(id.length - 1) * 31 + i), turnChars),
+      content: turnText(mulberry32(id.length * 7919 + id.charCodeAt(id.length - 1) * 31 + i), turnChars),
       ...(answer && i % 2 === 0 ? { has_answer: i === 0 } : {}),
     }));
   const poolSessions = new Map<number, ReturnType<typeof session>>();
@@ -233,7 +251,7 @@ export default async function bench(): Promise<void> {
 
     const sQ = Math.max(1, Math.round(500 * scale));
     const s = path.join(dir, "longmemeval_s.json");
-    const sd = writeLongMemEval(s, sQ, 50, 4000, 1000);
+    const sd = writeLongMemEval(s, sQ, 50, 4000, 1060);
     measure(
       `LongMemEval S shape (${sQ} questions × 50 sessions)`,
       "longmemeval",
