@@ -4,11 +4,13 @@
  * peak RSS and database size. Target: within 4x of parse-only; LongMemEval's haystack sessions stored once.
  *
  * Shapes (generated text, nothing of the data sets): LoCoMo's ten conversations (~27 sessions of ~22 turns,
- * ~200 QA each, 1,986 QA in all); LongMemEval S (500 questions, ~50 haystack sessions each of ~10 turns,
+ * ~200 QA each, 1,986 QA in all; ~2.6 MB with observations and summaries, as the ten files of snap-research/locomo
+ * data/locomo10.zip at e76cdff come to); LongMemEval S (500 questions, ~50 haystack sessions each of ~10 turns,
  * ~265 MB: fillers drawn from a shared pool, as the real haystacks share sessions) and an M-shaped file
  * (~500 sessions per question; 200 questions at scale 1, about 1 GB: the importer streams the file).
  * PAL_BENCH_SCALE (default 0.2) scales the LongMemEval question counts: 1 is the real size (needs ~3 GB of
- * memory free); PAL_BENCH_RUNS (default 1) repeats each measurement, the median counts.
+ * memory free; 2.5 gives M the real file's 500 questions, ~2.5 GB); PAL_BENCH_RUNS (default 1) repeats each
+ * measurement, the median counts; PAL_BENCH_SHAPES (default "locomo,s,m") picks the shapes.
  *
  * Baselines, both measured in the same run: "whole file" reads the file into one string and JSON.parses it
  * (impossible over V8's ~512 MB string limit, so skipped for an M file at scale 1), "streamed" reads it in
@@ -235,56 +237,63 @@ function measure(label: string, kind: string, file: string, dir: string, runs: n
 export default async function bench(): Promise<void> {
   const scale = envNumber("PAL_BENCH_SCALE", 0.2);
   const runs = envNumber("PAL_BENCH_RUNS", 1);
+  const shapes = new Set((process.env.PAL_BENCH_SHAPES ?? "locomo,s,m").split(",").map((x) => x.trim().toLowerCase()));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-bench-cm-"));
   console.log(
-    `scale ${scale}, ${runs} run(s), load average ${os
+    `scale ${scale}, ${runs} run(s), shapes ${[...shapes].join(",")}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
   try {
     const stream = streamBaseline(dir);
-    const loc = path.join(dir, "locomo10.json");
-    const n = writeLocomo(loc);
-    measure("LoCoMo (10 conversations × 27 sessions × 22 turns)", "locomo", loc, dir, runs, { qa: n, conversations: 10 }, stream);
-    fs.rmSync(loc);
+    if (shapes.has("locomo")) {
+      const loc = path.join(dir, "locomo10.json");
+      const n = writeLocomo(loc);
+      measure("LoCoMo (10 conversations × 27 sessions × 22 turns)", "locomo", loc, dir, runs, { qa: n, conversations: 10 }, stream);
+      fs.rmSync(loc);
+    }
 
-    const sQ = Math.max(1, Math.round(500 * scale));
-    const s = path.join(dir, "longmemeval_s.json");
-    const sd = writeLongMemEval(s, sQ, 50, 4000, 1060);
-    measure(
-      `LongMemEval S shape (${sQ} questions × 50 sessions)`,
-      "longmemeval",
-      s,
-      dir,
-      runs,
-      {
-        questions: sQ,
-        sessions: sd.distinct,
-        sessionRefs: sQ * 50,
-      },
-      stream,
-    );
-    fs.rmSync(s);
+    if (shapes.has("s")) {
+      const sQ = Math.max(1, Math.round(500 * scale));
+      const s = path.join(dir, "longmemeval_s.json");
+      const sd = writeLongMemEval(s, sQ, 50, 4000, 1060);
+      measure(
+        `LongMemEval S shape (${sQ} questions × 50 sessions)`,
+        "longmemeval",
+        s,
+        dir,
+        runs,
+        {
+          questions: sQ,
+          sessions: sd.distinct,
+          sessionRefs: sQ * 50,
+        },
+        stream,
+      );
+      fs.rmSync(s);
+    }
 
-    // M: ~500 sessions per question (the real file, 500 questions, is ~2.7 GB); the sessions stored once is what M tests.
-    const mQ = Math.max(1, Math.round(200 * scale));
-    const m = path.join(dir, "longmemeval_m.json");
-    const md = writeLongMemEval(m, mQ, 500, 20000, 1000);
-    measure(
-      `LongMemEval M shape (${mQ} questions × 500 sessions)`,
-      "longmemeval",
-      m,
-      dir,
-      runs,
-      {
-        questions: mQ,
-        sessions: md.distinct,
-        sessionRefs: mQ * 500,
-      },
-      stream,
-    );
-    fs.rmSync(m);
+    if (shapes.has("m")) {
+      // M: ~500 sessions per question (the real file, 500 questions, is ~2.7 GB); the sessions stored once is what M tests.
+      const mQ = Math.max(1, Math.round(200 * scale));
+      const m = path.join(dir, "longmemeval_m.json");
+      const md = writeLongMemEval(m, mQ, 500, 20000, 1000);
+      measure(
+        `LongMemEval M shape (${mQ} questions × 500 sessions)`,
+        "longmemeval",
+        m,
+        dir,
+        runs,
+        {
+          questions: mQ,
+          sessions: md.distinct,
+          sessionRefs: mQ * 500,
+        },
+        stream,
+      );
+      fs.rmSync(m);
+    }
     console.log(
       `load average at the end ${os
         .loadavg()
