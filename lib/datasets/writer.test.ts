@@ -31,7 +31,7 @@ describe("TableWriter", () => {
 
     t = tempDb();
     const ids = t.db.transaction((tx) => {
-      const w = new TableWriter(tx, datasets, ["name", "kind", "stats", "source"], 3);
+      const w = new TableWriter(tx, datasets, ["name", "kind", "report", "source"], 3);
       const first = w.insertReturningId(sets[0]);
       sets.slice(1, 6).forEach((s) => w.add(s));
       const last = w.insertReturningId(sets[6]); // flushes the two buffered rows first
@@ -40,8 +40,8 @@ describe("TableWriter", () => {
       return [first, last];
     });
     expect(rowsOf("datasets")).toEqual(expected);
-    expect(expected[1].stats).toBe('{"qa":1,"quote \\" and \\\\":[1]}');
-    expect(expected[0].stats).toBeNull(); // SQL NULL, not the text "null"
+    expect(expected[1].report).toBe('{"qa":1,"quote \\" and \\\\":[1]}');
+    expect(expected[0].report).toBeNull(); // SQL NULL, not the text "null"
     const names = t.db.$client.prepare("SELECT id, name FROM datasets WHERE id IN (?, ?) ORDER BY id").all(...ids);
     expect(names).toEqual([
       { id: ids[0], name: "set 0" },
