@@ -10,7 +10,7 @@ import { TableWriter } from "./writer";
 let t: ReturnType<typeof tempDb> | undefined;
 afterEach(() => t?.cleanup());
 
-const rowsOf = (table: string) =>
+const rowsOf = (table: string): Array<Record<string, unknown>> =>
   (t!.db.$client.prepare(`SELECT * FROM ${table} ORDER BY id`).all() as Array<Record<string, unknown>>).map(
     ({ id: _i, created_at, ...r }) => ({ ...r, created: typeof created_at === "number" && created_at > 0 }),
   );
@@ -21,7 +21,7 @@ describe("TableWriter", () => {
     const sets = Array.from({ length: 7 }, (_, i) => ({
       name: `set ${i}`,
       kind: "locomo",
-      stats: i % 2 ? { qa: i, 'quote " and \\': [i] } : null,
+      report: i % 2 ? { qa: i, 'quote " and \\': [i] } : null,
       source: i === 3 ? undefined : `file ${i}.json`,
     }));
     // Reference: drizzle's own inserts, in a first database.
