@@ -30,6 +30,16 @@ describe("jsonArrayElements", () => {
     expect([...jsonArrayElements(file("empty.json", "[ ]"), "empty.json")]).toEqual([]);
   });
 
+  it("finds string ends past runs of backslashes, escaped quotes and chunk edges (strings skipped by indexOf)", () => {
+    const texts = ["\\", '\\"', '\\\\\\"]', "\\\\", '"', "],[{", "x\\", '\\\\"\\\\', "é\\中"];
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      t: texts[i % texts.length].repeat(1 + (i % 3)) + "]".repeat(i % 4),
+      n: [i, { s: texts[(i * 7) % texts.length] }],
+    }));
+    const f = file("escapes.json", JSON.stringify(many));
+    for (const chunk of [1, 2, 3, 5, 8, 13, 64, 1 << 20]) expect([...jsonArrayElements(f, "escapes.json", undefined, chunk)]).toEqual(many);
+  });
+
   it("names what is wrong and where", () => {
     const bad = (t: string) => () => [...jsonArrayElements(file("bad.json", t), "bad.json", undefined, 5)];
     expect(bad('{"a": 1}')).toThrow("bad.json: expected a list of questions ([...]) at the start of the file");

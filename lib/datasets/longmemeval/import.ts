@@ -4,7 +4,6 @@
  * Each distinct haystack session (its id and turns, hashed) is written once; the timelines refer to it.
  */
 import path from "node:path";
-import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cmQa, cmSessions, cmThreads, cmTimeline, cmTurns, datasets } from "@/db/schema";
@@ -15,15 +14,18 @@ import { TableWriter } from "../writer";
 import { Checker } from "../convmem/check";
 import { kindCounts } from "../convmem/stats";
 import { jsonArrayElements } from "../convmem/json-array-stream";
+import { rowsJson, sessionHash } from "../convmem/dedupe";
 import type { TurnIn } from "../convmem/types";
 import { checkQuestion, REORDERED_WARNING } from "./read";
 
+/** sha256 of JSON.stringify(turns.map((t) => [speaker, text, hasAnswer ?? null, extra ?? null])). */
 const hashTurns = (turns: TurnIn[]) =>
-  crypto
-    .createHash("sha256")
-    .update(JSON.stringify(turns.map((t) => [t.speaker, t.text, t.hasAnswer ?? null, t.extra ?? null])))
-    .digest("hex")
-    .slice(0, 32);
+  sessionHash(
+    rowsJson(turns.length, 4, (r, i) => {
+      const t = turns[r];
+      return i === 0 ? t.speaker : i === 1 ? t.text : i === 2 ? (t.hasAnswer ?? null) : (t.extra ?? null);
+    }),
+  );
 
 export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<ImportResult> {
   if (opts.paths.length !== 1)

@@ -63,18 +63,19 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
       const role = c.string(o.role, `${w}[${k}].role`);
       if (role !== "user" && role !== "assistant") c.fail(`${w}[${k}].role`, `expected "user" or "assistant", got "${role}"`);
       if (o.has_answer !== undefined && typeof o.has_answer !== "boolean") c.fail(`${w}[${k}].has_answer`, "expected true or false");
-      const { role: _r, content, has_answer, ...rest } = o;
       return {
         speaker: role,
-        text: c.string(content, `${w}[${k}].content`),
-        hasAnswer: has_answer === undefined ? null : (has_answer as boolean),
-        extra: Object.keys(rest).length ? rest : null,
+        text: c.string(o.content, `${w}[${k}].content`),
+        hasAnswer: o.has_answer === undefined ? null : (o.has_answer as boolean),
+        // Most turns have only these fields: their other fields are copied only when there are some.
+        extra: hasOtherKeys(o) ? otherFields(o) : null,
       };
     });
     return { label: ids[j], date: dates[j], turns };
   });
   // In haystack_dates order (stable: sessions of the same time keep the file's order).
-  const order = timeline.map((_, j) => j).sort((x, y) => cmp(dateSortKey(dates[x]), dateSortKey(dates[y])) || x - y);
+  const keys = dates.map(dateSortKey);
+  const order = timeline.map((_, j) => j).sort((x, y) => cmp(keys[x], keys[y]) || x - y);
   const rest = Object.fromEntries(Object.entries(q).filter(([k]) => !KNOWN.has(k)));
   return {
     id,
@@ -96,5 +97,15 @@ export const REORDERED_WARNING = {
   code: "haystack-reordered",
   message: "haystacks not in date order in the file (the oracle file's are not sorted): stored in haystack_dates order",
 };
+
+function hasOtherKeys(o: Record<string, unknown>): boolean {
+  for (const k in o) if (k !== "role" && k !== "content" && k !== "has_answer") return true;
+  return false;
+}
+
+function otherFields(o: Record<string, unknown>): Record<string, unknown> | null {
+  const { role: _r, content: _c, has_answer: _h, ...rest } = o;
+  return Object.keys(rest).length ? rest : null;
+}
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
