@@ -75,6 +75,28 @@ describe("verify an imported run", () => {
     }
   }, 120_000);
 
+  it("an imported run under another id than in its lab: verify works, and no other run's record is touched", async () => {
+    const dst = tempDb();
+    try {
+      await importPalset(dst.db, { paths: [PALSET_EN], name: "en", lang: "en" });
+      const local = await pal(dst.file, oneRun("vanilla", "requirement", "--users", "0000", "--json"), fake.baseURL);
+      expect(local.code, local.stderr).toBe(0);
+      const localRecord = () =>
+        one<{ record: string }>(dst.file, "SELECT record FROM experiment_run_records WHERE experiment_id = 1").record;
+      const before = localRecord();
+      expect((await pal(dst.file, ["bundle", "import", withData])).code).toBe(0);
+      // The bundle's run was experiment 1 in its lab; here it is 2. Its record is rewritten under 2 only.
+      const r = await pal(dst.file, ["bundle", "verify", "2", "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, requests: 0, different: [] });
+      expect(localRecord()).toBe(before);
+      const imported = one<{ record: string }>(dst.file, "SELECT record FROM experiment_run_records WHERE experiment_id = 2");
+      expect(JSON.parse(imported.record).experimentId).toBe(2);
+    } finally {
+      dst.cleanup();
+    }
+  }, 120_000);
+
   it("a run whose stored output is not what its replies give: M of N differ, the jobs listed; exit 3", async () => {
     const dst = tempDb();
     try {

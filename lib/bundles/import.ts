@@ -314,7 +314,12 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               config: "json_remove(s.config, '$.judgeBatch')",
             },
           });
-          run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: String(newE) } });
+          // The record names its run: under this database's id (readRunRecord reads the row's id either way).
+          run("b", {
+            table: "experiment_run_records",
+            where: "1",
+            set: { experiment_id: String(newE), record: `json_set(s.record, '$.experimentId', ${String(newE)})` },
+          });
           run("b", {
             table: "jobs",
             where: "1",
@@ -377,7 +382,11 @@ export function importBundle(db: Db, file: string, o: ImportOptions = {}): Impor
               status: `CASE WHEN s.status IN (${STOPPED.map((x) => `'${x}'`).join(", ")}) THEN s.status ELSE 'paused' END`,
             },
           });
-          run("b", { table: "experiment_run_records", where: "1", set: { experiment_id: exp } });
+          run("b", {
+            table: "experiment_run_records",
+            where: "1",
+            set: { experiment_id: exp, record: `json_set(s.record, '$.experimentId', ${exp})` },
+          });
           run("b", {
             table: "memory_versions",
             where: `s.id IN (${freshVersions})`,

@@ -292,7 +292,9 @@ export function readRunRecord(db: Db, experimentId: number): RunRecord | null {
     throw new InvalidInputError(
       `experiment ${experimentId}: run record version ${String(r.version)} is not one this version reads (${RUN_RECORD_VERSION})`,
     );
-  return r;
+  // The row's id, not the one inside the JSON: a record a bundle brought names the run's id in its lab, and
+  // writing it back under that id would touch another run's record here.
+  return { ...r, experimentId };
 }
 
 /**
