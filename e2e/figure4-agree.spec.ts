@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
@@ -23,34 +24,48 @@ const MEANING = {
 } as const;
 type Colour = keyof typeof FILL;
 
-/** A small finished dialogue experiment (two methods, one user) run by `pal run` against a fake endpoint. */
+/**
+ * A small finished dialogue experiment (two methods, one user), run by `pal run` against a fake endpoint in a
+ * lab database of its own and brought here as a bundle: the app's database has model settings that other
+ * specs point at their own (closed) fakes, and those settings rank above this process's environment.
+ */
 async function dialogueExperiment(): Promise<number> {
   const fake = await startFakeOpenAI();
   fake.setResponder(experimentReplies());
-  const env = {
-    ...process.env,
-    PAL_DB: e2eState().dbPath,
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_API_KEY: "e2e-fake-key",
-    PAL_MODEL_ASSISTANT: "e2e-fig-assistant",
-    PAL_MODEL_USER_SIMULATOR: "e2e-fig-simulator",
-    PAL_MODEL_JUDGE: "e2e-fig-judge",
-  };
-  const args = ["run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla,vanilla-log", "--repeats", "1"];
-  args.push("--task", "dialogue", "--users", "0000", "--name", "Figure 4 agreement", "--json");
-  try {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-fig4-"));
+  const lab = path.join(dir, "lab.db");
+  const bundle = path.join(dir, "fig4.palbundle");
+  const pal = (db: string, args: string[]) =>
     // Not spawnSync: the test double answers from this process.
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn("node", ["bin/pal.mjs", ...args], { env });
+    new Promise<string>((resolve, reject) => {
+      const child = spawn("node", ["bin/pal.mjs", ...args], {
+        env: {
+          ...process.env,
+          PAL_DB: db,
+          OPENAI_BASE_URL: fake.baseURL,
+          OPENAI_API_KEY: "e2e-fake-key",
+          PAL_MODEL_ASSISTANT: "e2e-fig-assistant",
+          PAL_MODEL_USER_SIMULATOR: "e2e-fig-simulator",
+          PAL_MODEL_JUDGE: "e2e-fig-judge",
+        },
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c) => (stdout += c));
       child.stderr.on("data", (c) => (stderr += c));
-      child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`pal run failed: ${stderr}`))));
+      child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`pal ${args[0]} failed: ${stderr}`))));
     });
-    return (JSON.parse(out) as { experiment: number }).experiment;
+  try {
+    await pal(lab, ["demo"]);
+    const run = ["run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla,vanilla-log", "--repeats", "1"];
+    run.push("--task", "dialogue", "--users", "0000", "--name", "Figure 4 agreement", "--json");
+    const { experiment } = JSON.parse(await pal(lab, run)) as { experiment: number };
+    await pal(lab, ["bundle", "export", String(experiment), "--out", bundle]);
+    const imported = await pal(e2eState().dbPath, ["bundle", "import", bundle, "--json"]);
+    return (JSON.parse(imported) as { experiment: { id: number } }).experiment.id;
   } finally {
     await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
