@@ -13,6 +13,7 @@ import type { Db } from "@/db/client";
 import { agreementReports, campaigns } from "@/db/schema";
 import { runStepsAsync } from "@/lib/agreement";
 import { campaignAgreementSteps, type CampaignAgreement } from "./agreement";
+import { campaignRefresher } from "./campaign-refresher";
 
 /** Bumped when the report's shape or its statistics change: older stored reports then count as stale. */
 export const REPORT_FORMAT = 5;
@@ -34,22 +35,14 @@ export interface AgreementSnapshot {
   error: string | null;
 }
 
-type State = {
-  queue: Set<number>;
-  running: number | null;
-  /** campaign → when its last computation finished and how long it took. */
-  last: Map<number, { at: number; ms: number }>;
-  failed: Map<number, { key: string; error: string }>;
-  parsed: Map<number, { computedAt: number; report: CampaignAgreement }>;
-  timer: ReturnType<typeof setTimeout> | null;
-};
-// One per database and process, on globalThis so Next's module reloading in dev does not start a second one.
-const g = globalThis as unknown as { __palAgreement?: WeakMap<Db, State> };
-function state(db: Db): State {
-  const all = (g.__palAgreement ??= new WeakMap());
-  let s = all.get(db);
-  if (!s) all.set(db, (s = { queue: new Set(), running: null, last: new Map(), failed: new Map(), parsed: new Map(), timer: null }));
-  return s;
+// Parsed once per computation and kept, per database and process (on globalThis: Next's dev reloading).
+type Parsed = Map<number, { computedAt: number; report: CampaignAgreement }>;
+const g = globalThis as unknown as { __palAgreementParsed?: WeakMap<Db, Parsed> };
+function parsedOf(db: Db): Parsed {
+  const all = (g.__palAgreementParsed ??= new WeakMap());
+  let p = all.get(db);
+  if (!p) all.set(db, (p = new Map()));
+  return p;
 }
 
 /** What the report is computed from; O(1) (the campaign's row by primary key). */
@@ -70,8 +63,8 @@ function stored(db: Db, campaignId: number): { key: string; computedAt: number; 
     .where(eq(agreementReports.campaignId, campaignId))
     .get();
   if (!row) return null;
-  const s = state(db);
-  let p = s.parsed.get(campaignId);
+  const parsed = parsedOf(db);
+  let p = parsed.get(campaignId);
   if (!p || p.computedAt !== row.computedAt) {
     const text = db
       .select({ report: agreementReports.report })
@@ -80,7 +73,7 @@ function stored(db: Db, campaignId: number): { key: string; computedAt: number; 
       .get();
     if (!text) return null;
     p = { computedAt: row.computedAt, report: JSON.parse(text.report) as CampaignAgreement };
-    s.parsed.set(campaignId, p);
+    parsed.set(campaignId, p);
   }
   return { ...row, report: p.report };
 }
@@ -93,9 +86,7 @@ export function agreementSnapshot(db: Db, campaignId: number): AgreementSnapshot
   const key = agreementKey(db, campaignId);
   const row = stored(db, campaignId);
   const current = row !== null && row.key === key;
-  const s = state(db);
-  const failed = s.failed.get(campaignId);
-  const error = failed && failed.key === key ? failed.error : null;
+  const error = refresher.failure(db, campaignId, key);
   if (!current && key !== null && !error) requestAgreement(db, campaignId);
   return {
     report: row?.report ?? null,
@@ -103,7 +94,7 @@ export function agreementSnapshot(db: Db, campaignId: number): AgreementSnapshot
     ageMs: row ? Date.now() - row.computedAt : null,
     ms: row?.ms ?? null,
     current,
-    refreshing: s.queue.has(campaignId) || s.running === campaignId,
+    refreshing: refresher.busy(db, campaignId),
     error,
   };
 }
@@ -134,62 +125,13 @@ export function storeAgreement(db: Db, campaignId: number, key: string, report: 
     if (agreementKey(db, campaignId) !== null) throw e;
     return;
   }
-  state(db).parsed.set(campaignId, { computedAt, report });
+  parsedOf(db).set(campaignId, { computedAt, report });
 }
+
+const refresher = campaignRefresher({ slot: "__palAgreement", what: "agreement report", keyOf: agreementKey, compute: computeAgreement });
 
 /** Queues a campaign for the refresher of this process. */
-export function requestAgreement(db: Db, campaignId: number): void {
-  state(db).queue.add(campaignId);
-  schedule(db, 0);
-}
-
-/** Rest after a campaign's computation before computing it again: twice its duration, at least 250 ms. */
-function restOf(s: State, campaignId: number): number {
-  const last = s.last.get(campaignId);
-  return last ? Math.max(0, last.at + Math.max(250, 2 * last.ms) - Date.now()) : 0;
-}
-
-function schedule(db: Db, ms: number) {
-  const s = state(db);
-  if (s.running !== null || s.timer) return;
-  s.timer = setTimeout(() => {
-    s.timer = null;
-    void drain(db);
-  }, ms);
-  // A waiting refresh must not keep a CLI or test process alive.
-  s.timer.unref?.();
-}
-
-async function drain(db: Db): Promise<void> {
-  const s = state(db);
-  if (s.running !== null) return;
-  const ready = [...s.queue].map((id) => ({ id, wait: restOf(s, id) })).sort((a, b) => a.wait - b.wait)[0];
-  if (!ready) return;
-  if (ready.wait > 0) return schedule(db, ready.wait);
-  s.queue.delete(ready.id);
-  s.running = ready.id;
-  const key = agreementKey(db, ready.id);
-  const t0 = Date.now();
-  try {
-    if (key !== null) await computeAgreement(db, ready.id);
-    s.failed.delete(ready.id);
-  } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
-    console.error(`agreement report of campaign ${ready.id} failed:`, e);
-    if (key !== null) s.failed.set(ready.id, { key, error });
-  } finally {
-    s.last.set(ready.id, { at: Date.now(), ms: Date.now() - t0 });
-    s.running = null;
-  }
-  if (s.queue.size) schedule(db, 0);
-}
+export const requestAgreement = (db: Db, campaignId: number): void => refresher.request(db, campaignId);
 
 /** Waits until the refresher is idle (tests). */
-export async function agreementIdle(db: Db, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  const s = state(db);
-  while (s.queue.size || s.running !== null) {
-    if (Date.now() > until) throw new Error("the agreement refresher did not go idle");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export const agreementIdle = (db: Db, timeoutMs?: number): Promise<void> => refresher.idle(db, timeoutMs);

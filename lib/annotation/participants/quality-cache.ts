@@ -11,6 +11,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { campaigns, participantQualityReports, participants } from "@/db/schema";
+import { campaignRefresher } from "../campaign-refresher";
 import { crowdSettingsOf } from "./settings";
 import { addToTally, doneLabels, newTally, qualityOf, type ParticipantQuality, type Tally } from "./quality";
 
@@ -25,22 +26,6 @@ export interface QualitySnapshot {
   current: boolean;
   refreshing: boolean;
   error: string | null;
-}
-
-type State = {
-  queue: Set<number>;
-  running: number | null;
-  last: Map<number, { at: number; ms: number }>;
-  failed: Map<number, { key: string; error: string }>;
-  timer: ReturnType<typeof setTimeout> | null;
-};
-// One per database and process, on globalThis so Next's module reloading in dev does not start a second one.
-const g = globalThis as unknown as { __palQuality?: WeakMap<Db, State> };
-function state(db: Db): State {
-  const all = (g.__palQuality ??= new WeakMap());
-  let s = all.get(db);
-  if (!s) all.set(db, (s = { queue: new Set(), running: null, last: new Map(), failed: new Map(), timer: null }));
-  return s;
 }
 
 /** What the table is computed from; O(1) (the campaign's row by primary key). */
@@ -58,16 +43,14 @@ export function qualitySnapshot(db: Db, campaignId: number): QualitySnapshot {
   const key = qualityKey(db, campaignId);
   const row = db.select().from(participantQualityReports).where(eq(participantQualityReports.campaignId, campaignId)).get();
   const current = row !== undefined && row.key === key;
-  const s = state(db);
-  const failed = s.failed.get(campaignId);
-  const error = failed && failed.key === key ? failed.error : null;
+  const error = refresher.failure(db, campaignId, key);
   if (!current && key !== null && !error) requestQuality(db, campaignId);
   return {
     rows: row ? (JSON.parse(row.report) as ParticipantQuality[]) : null,
     computedAt: row?.computedAt ?? null,
     ageMs: row ? Date.now() - row.computedAt : null,
     current,
-    refreshing: s.queue.has(campaignId) || s.running === campaignId,
+    refreshing: refresher.busy(db, campaignId),
     error,
   };
 }
@@ -111,57 +94,9 @@ export async function computeQuality(db: Db, campaignId: number, pageRows = PAGE
   return rows;
 }
 
-export function requestQuality(db: Db, campaignId: number): void {
-  state(db).queue.add(campaignId);
-  schedule(db, 0);
-}
+const refresher = campaignRefresher({ slot: "__palQuality", what: "participants table", keyOf: qualityKey, compute: computeQuality });
 
-/** Rest after a campaign's computation before computing it again: twice its duration, at least 250 ms. */
-function restOf(s: State, campaignId: number): number {
-  const last = s.last.get(campaignId);
-  return last ? Math.max(0, last.at + Math.max(250, 2 * last.ms) - Date.now()) : 0;
-}
-
-function schedule(db: Db, ms: number) {
-  const s = state(db);
-  if (s.running !== null || s.timer) return;
-  s.timer = setTimeout(() => {
-    s.timer = null;
-    void drain(db);
-  }, ms);
-  s.timer.unref?.();
-}
-
-async function drain(db: Db): Promise<void> {
-  const s = state(db);
-  if (s.running !== null) return;
-  const ready = [...s.queue].map((id) => ({ id, wait: restOf(s, id) })).sort((a, b) => a.wait - b.wait)[0];
-  if (!ready) return;
-  if (ready.wait > 0) return schedule(db, ready.wait);
-  s.queue.delete(ready.id);
-  s.running = ready.id;
-  const key = qualityKey(db, ready.id);
-  const t0 = Date.now();
-  try {
-    if (key !== null) await computeQuality(db, ready.id);
-    s.failed.delete(ready.id);
-  } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
-    console.error(`participants table of campaign ${ready.id} failed:`, e);
-    if (key !== null) s.failed.set(ready.id, { key, error });
-  } finally {
-    s.last.set(ready.id, { at: Date.now(), ms: Date.now() - t0 });
-    s.running = null;
-  }
-  if (s.queue.size) schedule(db, 0);
-}
+export const requestQuality = (db: Db, campaignId: number): void => refresher.request(db, campaignId);
 
 /** Waits until the refresher is idle (tests). */
-export async function qualityIdle(db: Db, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  const s = state(db);
-  while (s.queue.size || s.running !== null) {
-    if (Date.now() > until) throw new Error("the participants table refresher did not go idle");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export const qualityIdle = (db: Db, timeoutMs?: number): Promise<void> => refresher.idle(db, timeoutMs);
