@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import Database from "better-sqlite3";
 import { test, expect } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { demoRunArgs } from "./pal-run-args";
 import { startFakeOpenAI, type FakeOpenAI } from "../test/fake-openai";
+import { labPal } from "./lab-pal";
 import { experimentReplies } from "../test/experiment-replies";
 
 /**
@@ -19,27 +19,7 @@ let fake: FakeOpenAI;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-bundle-"));
 const bundle = path.join(dir, "other-lab.palbundle");
 
-function palIn(db: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("node", ["bin/pal.mjs", ...args], {
-      cwd: path.resolve(import.meta.dirname, ".."),
-      env: {
-        ...process.env,
-        PAL_DB: db,
-        OPENAI_BASE_URL: fake.baseURL,
-        OPENAI_API_KEY: "sk-e2e",
-        PAL_MODEL_ASSISTANT: "lab-assistant",
-        PAL_MODEL_JUDGE: "lab-judge",
-        PAL_MODEL_USER_SIMULATOR: "lab-sim",
-      },
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.stderr.on("data", (c) => (err += c));
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`pal ${args.join(" ")}: ${err}`))));
-  });
-}
+const palIn = (db: string, args: string[]) => labPal(db, fake.baseURL, args);
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);

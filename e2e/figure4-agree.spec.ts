@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test, expect, type Page } from "./fixtures";
 import { e2eState, login, account } from "./state";
 import { startFakeOpenAI } from "../test/fake-openai";
+import { labPal } from "./lab-pal";
 import { experimentReplies } from "../test/experiment-replies";
 
 /**
@@ -35,26 +35,7 @@ async function dialogueExperiment(): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pal-e2e-fig4-"));
   const lab = path.join(dir, "lab.db");
   const bundle = path.join(dir, "fig4.palbundle");
-  const pal = (db: string, args: string[]) =>
-    // Not spawnSync: the test double answers from this process.
-    new Promise<string>((resolve, reject) => {
-      const child = spawn("node", ["bin/pal.mjs", ...args], {
-        env: {
-          ...process.env,
-          PAL_DB: db,
-          OPENAI_BASE_URL: fake.baseURL,
-          OPENAI_API_KEY: "e2e-fake-key",
-          PAL_MODEL_ASSISTANT: "e2e-fig-assistant",
-          PAL_MODEL_USER_SIMULATOR: "e2e-fig-simulator",
-          PAL_MODEL_JUDGE: "e2e-fig-judge",
-        },
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c) => (stdout += c));
-      child.stderr.on("data", (c) => (stderr += c));
-      child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`pal ${args[0]} failed: ${stderr}`))));
-    });
+  const pal = (db: string, args: string[]) => labPal(db, fake.baseURL, args);
   try {
     await pal(lab, ["demo"]);
     const run = ["run", "--dataset", "PAL-Set demo (en)", "--method", "vanilla,vanilla-log", "--repeats", "1"];
