@@ -147,6 +147,11 @@ export const ENV_VARS = [
     default: "1",
     description: "Share of the Mem-PAL preset's 5-user size the bundle benchmark seeds (0.2: one user's).",
   },
+  {
+    name: "PAL_BENCH_SHAPES",
+    default: "locomo,s,m",
+    description: "Which generated shapes the benchmarks-import benchmark runs (comma-separated).",
+  },
 ] as const satisfies readonly EnvVar[];
 
 type Listed = (typeof ENV_VARS)[number]["name"];

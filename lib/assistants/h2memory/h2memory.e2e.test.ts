@@ -61,7 +61,9 @@ async function h2Db(): Promise<Db> {
   return t.db;
 }
 
-const client = (db: Db) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500 });
+// Three retries may follow a timeout (the default allows one): on a loaded machine an honest reply can
+// outlive 1.5 s right after a "hang" fault, and this file tests the memory, not the timeout policy.
+const client = (db: Db) => ModelClient.create(db, { retryBaseMs: 5, timeoutMs: 1500, timeoutRetries: 3 });
 const dataset = (db: Db) => datasetByName(db, NAME);
 const build = async (db: Db, users = ["0000"], method = "h2memory") => {
   const llm = client(db);
