@@ -14,7 +14,8 @@ export const SUMMARIES = {
   methods: "external memory methods served over HTTP (list, add, remove, check, openapi)",
   campaign: "human-evaluation campaigns",
   run: "run an experiment (methods x tasks) to the end; progress on stderr, results on stdout",
-  table: "an experiment's paper tables (Mem-PAL Tables 2-3, HiCUPID Table 3) as LaTeX, Markdown or CSV, beside the published rows; --experiments 3,5,7 for one table across several",
+  table:
+    "an experiment's paper tables (Mem-PAL Tables 2-3, HiCUPID Table 3) as LaTeX, Markdown or CSV, beside the published rows; --experiments 3,5,7 for one table across several",
   bundle: "an experiment as one file another lab imports and replays offline (export, import, verify, card)",
   backup: "copy the database to a file with SQLite's online backup (safe while the server runs)",
   restore: "replace the database (PAL_DB) with a backup; refused while a process has it open",
