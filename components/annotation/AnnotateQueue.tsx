@@ -12,7 +12,7 @@
  * On a phone (below md) the item is one column read top to bottom and the decision (choices, Submit) is a bar
  * fixed at the bottom of the screen; a touch screen shows no keyboard hints (issue 44.2).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import { ItemContent, itemHeadline } from "./ItemContent";
@@ -123,12 +123,19 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
   }, []);
 
   const entry = entries[index];
+  // The entry on screen, set at commit. A passive effect's cleanup (its `live` below) runs after the commit
+  // that moved on, so an item loading for the previous entry could still land in that gap and be shown, and
+  // then labelled, under the new entry (a crowd participant's answer stored as an edit of the item before).
+  const shownEntry = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    shownEntry.current = entry?.assignmentId ?? null;
+  });
   useEffect(() => {
     if (!entry) return;
     let live = true;
     load(entry.assignmentId).then(
       (it) => {
-        if (!live) return;
+        if (!live || shownEntry.current !== entry.assignmentId) return;
         setItem(it);
         putValues(it.values);
         putComments(it.comments);
@@ -244,6 +251,8 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
   const submit = async () => {
     const current = valuesRef.current;
     if (!item || busyRef.current || !dims.length || !dims.every((d) => current[d.key])) return;
+    // Only the item of the entry on screen is submitted, never one left over from the entry before.
+    if (item.assignmentId !== shownEntry.current) return;
     // Strongly prompted, not required (docs/annotation.md): the first submit without the comment stops
     // on it; a second goes through.
     const missing = uncommented(current, commentsRef.current);
