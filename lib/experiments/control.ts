@@ -22,22 +22,30 @@ export function pauseExperiment(db: Db, id: number): void {
   transition(db, id, ["preparing", "queued", "running"], "paused", "paused");
 }
 
-/** Cancels: queued jobs become cancelled; a job being worked on finishes or is dropped by its worker. */
+/**
+ * Cancels: queued jobs become cancelled; a job being worked on finishes or is dropped by its worker.
+ * Immediate, as interruptRun: a deferred transaction that read the status, then lost the race for the write
+ * lock to a running `pal run`'s commit, failed at once with "database is locked" (busy_timeout cannot wait
+ * out a stale snapshot; the real-server test's cancel from another process hit it).
+ */
 export function cancelExperiment(db: Db, id: number): void {
-  db.transaction(() => {
-    transition(db, id, ["preparing", "queued", "running", "paused", "draft"], "cancelled", "cancelled");
-    db.update(jobs)
-      .set({ status: "cancelled", updatedAt: Date.now() })
-      .where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued")))
-      .run();
-    // Jobs parked for a judge batch (./judge-batch.ts) are no worker's: they are cancelled here too.
-    db.update(jobs)
-      .set({ status: "cancelled", worker: null, leaseUntil: null, updatedAt: Date.now() })
-      .where(and(eq(jobs.experimentId, id), eq(jobs.status, "running"), eq(jobs.worker, PARKED)))
-      .run();
-    // A pause's reason ("paused by its spend guard: …") no longer describes a cancelled run.
-    db.update(experiments).set({ finishedAt: Date.now(), error: null }).where(eq(experiments.id, id)).run();
-  });
+  db.transaction(
+    () => {
+      transition(db, id, ["preparing", "queued", "running", "paused", "draft"], "cancelled", "cancelled");
+      db.update(jobs)
+        .set({ status: "cancelled", updatedAt: Date.now() })
+        .where(and(eq(jobs.experimentId, id), eq(jobs.status, "queued")))
+        .run();
+      // Jobs parked for a judge batch (./judge-batch.ts) are no worker's: they are cancelled here too.
+      db.update(jobs)
+        .set({ status: "cancelled", worker: null, leaseUntil: null, updatedAt: Date.now() })
+        .where(and(eq(jobs.experimentId, id), eq(jobs.status, "running"), eq(jobs.worker, PARKED)))
+        .run();
+      // A pause's reason ("paused by its spend guard: …") no longer describes a cancelled run.
+      db.update(experiments).set({ finishedAt: Date.now(), error: null }).where(eq(experiments.id, id)).run();
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /**
@@ -75,17 +83,21 @@ export function interruptRun(db: Db, id: number, worker: string): { status: Expe
 export function resumeExperiment(db: Db, id: number, opts: { retryFailed?: boolean; limits?: "enforce" | "override" } = {}): void {
   // As a launch: within the limits, unless `pal run --over-limit` (whoever runs pal owns the database).
   if (opts.limits !== "override") checkResumeLimits(db, id);
-  db.transaction(() => {
-    transition(db, id, ["paused", "failed", "cancelled", "running", "queued", "done"], "queued", "resumed");
-    const again: Array<"cancelled" | "failed"> = opts.retryFailed ? ["cancelled", "failed"] : ["cancelled"];
-    db.update(jobs)
-      .set({ status: "queued", attempts: 0, error: null, updatedAt: Date.now() })
-      .where(and(eq(jobs.experimentId, id), inArray(jobs.status, again)))
-      .run();
-    db.update(experiments).set({ finishedAt: null, error: null }).where(eq(experiments.id, id)).run();
-    const e = getExperimentRow(db, id);
-    const have = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id}`)!.n;
-    if (e.plannedJobs !== null && have < e.plannedJobs)
-      db.update(experiments).set({ status: "preparing" }).where(eq(experiments.id, id)).run();
-  });
+  // Immediate, for the reason cancelExperiment gives: it reads the status, then writes.
+  db.transaction(
+    () => {
+      transition(db, id, ["paused", "failed", "cancelled", "running", "queued", "done"], "queued", "resumed");
+      const again: Array<"cancelled" | "failed"> = opts.retryFailed ? ["cancelled", "failed"] : ["cancelled"];
+      db.update(jobs)
+        .set({ status: "queued", attempts: 0, error: null, updatedAt: Date.now() })
+        .where(and(eq(jobs.experimentId, id), inArray(jobs.status, again)))
+        .run();
+      db.update(experiments).set({ finishedAt: null, error: null }).where(eq(experiments.id, id)).run();
+      const e = getExperimentRow(db, id);
+      const have = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM jobs WHERE experiment_id = ${id}`)!.n;
+      if (e.plannedJobs !== null && have < e.plannedJobs)
+        db.update(experiments).set({ status: "preparing" }).where(eq(experiments.id, id)).run();
+    },
+    { behavior: "immediate" },
+  );
 }
