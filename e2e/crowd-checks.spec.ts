@@ -10,6 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { test, expect, type Browser, type Page } from "./fixtures";
 import { account, e2eState, login, pal } from "./state";
+import { labelOne } from "./crowd-steps";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PAIRWISE = path.join(ROOT, "fixtures/annotation/pairwise-demo.jsonl");
@@ -72,17 +73,6 @@ function attentiveKey(s: OnScreen): string {
   return { Win: "w", Tie: "t", Lose: "l" }[shown]!;
 }
 
-async function answer(page: Page, key: string, doneBefore: number) {
-  await expect(page.getByTestId("progress")).toHaveText(new RegExp(`^${doneBefore} / ${doneBefore + 1} done`));
-  await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
-  await page.keyboard.press(key);
-  await page.keyboard.press(key);
-  await expect(page.getByRole("group", { name: "Your judgment" }).locator('[aria-pressed="true"]')).toHaveCount(2);
-  await page.keyboard.press("Enter");
-  const next = page.getByTestId("progress").filter({ hasText: new RegExp(`^${doneBefore + 1} / ${doneBefore + 2} done`) });
-  await expect(next.or(page.getByTestId("finish"))).toBeVisible({ timeout: 30_000 });
-}
-
 /** The visible text and the markup of the item: nothing may name a check or carry an item's id. */
 async function assertNoTell(page: Page) {
   const html = await page.content();
@@ -129,7 +119,7 @@ test("attention checks look like any item; passing completes, failing screens ou
       }
       const right = attentiveKey(s);
       const wrong = right === "t" ? "w" : "t";
-      await answer(page, s.attention && !attentive ? wrong : right, i);
+      await labelOne(page, s.attention && !attentive ? wrong : right, i);
     }
     expect(checks).toBe(1);
     outcomes[pid] = (await page.getByTestId("finish-code").textContent()) ?? "";
@@ -209,7 +199,7 @@ test("a lapsing hold: A is served the only item and leaves; B finds no work, the
   expect(held).toMatchObject({ status: "pending" });
   expect(held.held_until).toBeLessThan(Date.now());
   // B labels it: k = 1 is met by B alone.
-  await answer(b.page, "t", 0);
+  await labelOne(b.page, "t", 0);
   await expect(b.page.getByTestId("finish")).toBeVisible({ timeout: 30_000 });
   await b.ctx.close();
 });
