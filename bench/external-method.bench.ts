@@ -1,10 +1,13 @@
 /**
  * Issue 41: the CPU this process spends per model call an external method makes through the run's
  * endpoint (lib/assistants/external/endpoint.ts: HTTP in, the model handle, HTTP out), beside the same
- * call made by a built-in method (ctx.llm.chat). The method is a separate process (as a lab's service
- * is); the fake model server (TEST DOUBLE) runs on its own thread and its CPU is subtracted. Both sides
- * send N distinct prompts from 4 callers (each waits for its reply) on an empty cache. The method's process
- * is started before the measure (its start-up is not a call's cost). Target: within 1.2x.
+ * call made by a built-in method (ctx.llm.chat) in the same run: one experiment, both sides inside its
+ * run scope (as lib/experiments/worker.ts opens it), each through its own job's handle as a method gets
+ * it (the run's role parameters, the job as ledger origin, the run's spend guard with its stop check).
+ * The method is a separate process (as a lab's service is); the fake model server (TEST DOUBLE) runs on
+ * its own thread and its CPU is subtracted. Both sides send N distinct prompts from 4 callers (each waits
+ * for its reply) on an empty cache. The method's process is started before the measure (its start-up is
+ * not a call's cost). Target: within 1.2x.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +18,15 @@ import type { AddressInfo } from "node:net";
 import { openDb } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
 import { openGrant } from "@/lib/assistants/external/endpoint";
+import { withExternalRun } from "@/lib/assistants/external/run-scope";
+import { createExperiment } from "@/lib/experiments/create";
+import { parseExperimentConfig } from "@/lib/experiments/config";
+import { runHandle } from "@/lib/experiments/job-model";
+import { experimentStopped } from "@/lib/experiments/lanes";
+import { SpendGuard } from "@/lib/llm/spend-guard";
+import { experiments, jobs } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { importDemoPalsetEn } from "@/test/demo-palset";
 import { startFakeOpenAIThread } from "@/test/fake-openai-thread";
 
 const N = 400;
@@ -107,36 +119,61 @@ export default async function bench() {
   };
   try {
     const client = ModelClient.create(db, { concurrency: { assistant: CONCURRENCY } });
-    // Warm-up (module loading, the first statements, compiling the client's code): not measured.
-    for (let k = 0; k < WARM; k++)
-      await client.chat({ messages: [{ role: "user", content: `warm-up ${k} ${"x".repeat(200 + k)}` }], purpose: "bench.warm" });
-    let c0 = await cpu();
-    let t = performance.now();
-    // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
-    let next = 0;
-    const lane = async () => {
-      while (next < N) {
-        const k = next++;
-        await client.chat({
-          messages: [{ role: "user", content: `built-in request ${k} ${"x".repeat(200 + k)}` }],
-          purpose: "bench.builtin",
-        });
-      }
+    // One run: an experiment with two jobs, one for each side, "running" as the worker marks it.
+    const datasetId = await importDemoPalsetEn(db);
+    const exp = createExperiment(db, { name: "bench", datasetId, config: { methods: [{ name: "vanilla" }], tasks: ["requirement"] } });
+    db.update(experiments).set({ status: "running", startedAt: Date.now() }).where(eq(experiments.id, exp.id)).run();
+    const [jobA, jobB] = db.select({ id: jobs.id }).from(jobs).where(eq(jobs.experimentId, exp.id)).limit(2).all();
+    if (!jobB) throw new Error("the bench's experiment has fewer than two jobs");
+    const config = parseExperimentConfig(db.select().from(experiments).where(eq(experiments.id, exp.id)).get()!.config);
+    const guard = new SpendGuard({
+      maxCalls: null,
+      maxUsd: null,
+      onTrip: () => {},
+      stopped: () => (experimentStopped(db, exp.id) ? "stopped" : null),
+    });
+    // What a method's respond() is given as ctx.llm (lib/experiments/deps.ts).
+    const jobHandle = (jobId: number) => runHandle(client, config, { origin: { jobId }, guard }).deferringHits();
+    const run = {
+      id: `experiment ${exp.id}`,
+      model: runHandle(client, config, { origin: { experimentId: exp.id } }).withGuard(guard),
+      stopped: () => experimentStopped(db, exp.id),
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-    const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
+    const { builtin, external, served } = await withExternalRun(run, async () => {
+      const llm = jobHandle(jobA.id);
+      // Warm-up (module loading, the first statements, compiling the client's code): not measured.
+      for (let k = 0; k < WARM; k++)
+        await llm.chat({ messages: [{ role: "user", content: `warm-up ${k} ${"x".repeat(200 + k)}` }], purpose: "bench.warm" });
+      let c0 = await cpu();
+      let t = performance.now();
+      // Four callers, each waiting for its reply before the next call, as the method's four lanes do.
+      let next = 0;
+      const lane = async () => {
+        while (next < N) {
+          const k = next++;
+          await llm.chat({
+            messages: [{ role: "user", content: `built-in request ${k} ${"x".repeat(200 + k)}` }],
+            purpose: "bench.builtin",
+          });
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+      const builtin = { cpu: (await cpu()) - c0, ms: performance.now() - t };
 
-    const g = await openGrant(client, "bench");
-    // The endpoint's warm-up (its first requests compile the HTTP server's and its own code): not measured.
-    await (await startMethod(g.access.baseUrl, g.access.apiKey, WARM, "warm-up")).go();
-    const callsBefore = g.grant.calls;
-    const method = await startMethod(g.access.baseUrl, g.access.apiKey);
-    c0 = await cpu();
-    t = performance.now();
-    await method.go();
-    const external = { cpu: (await cpu()) - c0, ms: performance.now() - t };
-    g.close();
-    if (g.grant.calls - callsBefore !== N) throw new Error(`the endpoint served ${g.grant.calls - callsBefore} of ${N} calls`);
+      // The grant an external method's request gets (lib/assistants/external/index.ts), over the other job's handle.
+      const g = await openGrant(jobHandle(jobB.id), "bench", "0000");
+      // The endpoint's warm-up (its first requests compile the HTTP server's and its own code): not measured.
+      await (await startMethod(g.access.baseUrl, g.access.apiKey, WARM, "warm-up")).go();
+      const callsBefore = g.grant.calls;
+      const method = await startMethod(g.access.baseUrl, g.access.apiKey);
+      c0 = await cpu();
+      t = performance.now();
+      await method.go();
+      const external = { cpu: (await cpu()) - c0, ms: performance.now() - t };
+      g.close();
+      return { builtin, external, served: g.grant.calls - callsBefore };
+    });
+    if (served !== N) throw new Error(`the endpoint served ${served} of ${N} calls`);
 
     const hop = await bareHopCpu();
     const waitingHop = await bareHopCpu(LATENCY_MS);
