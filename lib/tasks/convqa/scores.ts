@@ -10,6 +10,8 @@ import { LME_TYPES } from "@/lib/datasets/longmemeval/read";
 import { mean } from "../types";
 
 export const CONVQA_SCORE_VERSION = 1;
+/** 2: LongMemEval questions without a user-side has_answer turn left out, "noans" answer sessions not correct (cf920ec). */
+export const LME_RETRIEVAL_VERSION = 2;
 
 type JobValues = Record<string, Record<string, number | null>>;
 
