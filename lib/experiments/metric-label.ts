@@ -62,6 +62,11 @@ function convqaInfo(key: string): { label: string; legend: string } | null {
         : "Share of the item's evidence dialogue ids in what the method retrieved (LoCoMo), mean (0-1).";
     return { label: m[2] ? `${what} cat. ${m[2]}` : what, legend };
   }
+  if (key === "accuracy.taskAveraged")
+    return {
+      label: "Task-avg. accuracy",
+      legend: "LongMemEval's task-averaged accuracy: the mean of the question types' accuracies (0-1).",
+    };
   m = /^accuracy(?:\.(.+))?$/.exec(key);
   if (m)
     return {

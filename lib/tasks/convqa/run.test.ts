@@ -194,6 +194,7 @@ describe("pal run --preset locomo / longmemeval", () => {
     });
     expect(tbl.code, tbl.stderr).toBe(0);
     expect(tbl.stdout).toContain("Knowledge upd.");
+    expect(tbl.stdout).toContain("Task-avg.");
     expect(tbl.stdout).toContain("\\begin{tabular}");
     const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
     const ku = ex.stdout
@@ -227,5 +228,7 @@ describe("pal run --preset locomo / longmemeval", () => {
     expect(g.metrics["accuracy.abstention"]).toBe(1);
     expect(g.metrics["accuracy.single-session-assistant"]).toBe(0);
     expect(g.metrics["accuracy"]).toBe(0.5);
+    // Task-averaged (print_qa_metrics.py): single-session-user 1, single-session-assistant 0, multi-session 0.
+    expect(g.metrics["accuracy.taskAveraged"]).toBeCloseTo(1 / 3, 12);
   }, 300_000);
 });

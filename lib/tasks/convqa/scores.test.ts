@@ -204,7 +204,21 @@ describe("LoCoMo category 5 and the metrics", () => {
       { judge: { correct: 1, type: 0, abstention: 1 } },
       { judge: { correct: 0, type: 0, abstention: 0 }, retrieval: { k: 10, sessionRecallAny: 1 } },
     ]);
-    expect(l).toEqual({ accuracy: 0.5, "accuracy.single-session-user": 0.5, "accuracy.abstention": 1, "retrieval.sessionRecallAny": 1 });
+    expect(l).toEqual({
+      accuracy: 0.5,
+      "accuracy.single-session-user": 0.5,
+      "accuracy.abstention": 1,
+      "accuracy.taskAveraged": 0.5,
+      "retrieval.sessionRecallAny": 1,
+    });
+    // Task-averaged (print_qa_metrics.py): the mean of the types' accuracies, not of the questions.
+    const ta = convMetrics([
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 0, type: 4, abstention: 0 } },
+    ]);
+    expect([ta.accuracy, ta["accuracy.taskAveraged"]]).toEqual([0.75, 0.5]);
   });
 });
 
