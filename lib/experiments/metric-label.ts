@@ -77,7 +77,8 @@ function convqaInfo(key: string): { label: string; legend: string } | null {
   if (m)
     return {
       label: `${m[1] === "session" ? "Session" : "Turn"} ${m[2] === "Ndcg" ? "NDCG" : m[2] === "RecallAny" ? "recall (any)" : "recall (all)"}`,
-      legend: "LongMemEval's retrieval scores at k = the units the method retrieved, abstention questions excluded (0-1).",
+      legend:
+        "LongMemEval's retrieval scores at k = the units the method retrieved, abstention questions and those without user-side evidence excluded (0-1).",
     };
   return null;
 }

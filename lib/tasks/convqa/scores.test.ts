@@ -123,6 +123,8 @@ describe("LongMemEval retrieval (eval_utils.py)", () => {
           position,
           speaker,
           text: "",
+          diaId: null,
+          extra: null,
           hasAnswer: has === undefined ? null : has ? 1 : 0,
         })),
       }));
