@@ -7,7 +7,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cmQa, cmSessions, cmThreads, cmTimeline, cmTurns, datasets } from "@/db/schema";
-import { DatasetError, type ImportOptions, type ImportResult, type QualityReport } from "../types";
+import { DatasetError, type ImportOptions, type ImportResult, type QualityReport, type QualityWarning } from "../types";
 import { describeSource } from "../source";
 import { checkName, claimDataset } from "../replace";
 import { TableWriter } from "../writer";
@@ -16,7 +16,7 @@ import { kindCounts } from "../convmem/stats";
 import { jsonArrayElements } from "../convmem/json-array-stream";
 import { rowsJson, sessionHash } from "../convmem/dedupe";
 import type { TurnIn } from "../convmem/types";
-import { checkQuestion, REORDERED_WARNING } from "./read";
+import { checkQuestion, MISSING_EVIDENCE_WARNING, REORDERED_WARNING, REPEATED_WARNING } from "./read";
 
 /** sha256 of JSON.stringify(turns.map((t) => [speaker, text, hasAnswer ?? null, extra ?? null])). */
 const hashTurns = (turns: TurnIn[]) =>
@@ -29,7 +29,9 @@ const hashTurns = (turns: TurnIn[]) =>
 
 export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<ImportResult> {
   if (opts.paths.length !== 1)
-    throw new DatasetError(`a LongMemEval import takes one file (longmemeval_s.json, _m or _oracle), got ${opts.paths.length}`);
+    throw new DatasetError(
+      `a LongMemEval import takes one file (longmemeval_s_cleaned.json, _m_cleaned, longmemeval_oracle.json, or the older longmemeval_s.json, _m), got ${opts.paths.length}`,
+    );
   const file = opts.paths[0];
   const label = path.basename(file);
   const name = opts.name?.trim() || label.replace(/\.json$/i, "") || "longmemeval";
@@ -38,6 +40,13 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
   const c = new Checker(label);
   const raw = { threads: 0, sessions: 0, sessionRefs: 0, turns: 0, qa: 0 };
   let reordered = 0;
+  // Questions that list a session twice / name an answer session not in their haystack, with a few examples.
+  const repeated = { count: 0, examples: [] as string[] };
+  const missing = { count: 0, examples: [] as string[] };
+  const note = (w: { count: number; examples: string[] }, example: string) => {
+    w.count++;
+    if (w.examples.length < 5) w.examples.push(example);
+  };
   const datasetId = db.transaction((tx) => {
     const id = claimDataset(
       tx,
@@ -72,6 +81,8 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
       if (seen.has(q.id)) c.fail(`[${i}].question_id`, `"${q.id}" appears twice`);
       seen.add(q.id);
       if (q.reordered) reordered++;
+      if (q.repeated.length) note(repeated, `[${i}] ${q.id}: ${q.repeated.join(", ")}`);
+      if (q.missingEvidence.length) note(missing, `[${i}] ${q.id}: ${q.missingEvidence.join(", ")}`);
       const ids = q.timeline.map((e) => {
         const hash = hashTurns(e.turns);
         const k = `${e.label}\u0000${hash}`;
@@ -115,13 +126,17 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
     timeline.flush();
     qa.flush();
     const stats = kindCounts("longmemeval", raw);
-    const report: QualityReport = {
-      counts: stats,
-      warnings: reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : [],
-    };
+    const report: QualityReport = { counts: stats, warnings: warnings() };
     tx.update(datasets).set({ stats, report }).where(eq(datasets.id, id)).run();
     return id;
   });
+  function warnings(): QualityWarning[] {
+    const out: QualityWarning[] = [];
+    if (reordered) out.push({ ...REORDERED_WARNING, count: reordered, examples: [] });
+    if (repeated.count) out.push({ ...REPEATED_WARNING, ...repeated });
+    if (missing.count) out.push({ ...MISSING_EVIDENCE_WARNING, ...missing });
+    return out;
+  }
   const stats = kindCounts("longmemeval", raw);
   progress({ phase: "done", done: 1, total: 1 });
   return {
@@ -130,6 +145,6 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
     kind: "longmemeval",
     language: "en",
     stats,
-    report: { counts: stats, warnings: reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : [] },
+    report: { counts: stats, warnings: warnings() },
   };
 }
