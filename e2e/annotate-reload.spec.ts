@@ -5,7 +5,8 @@
  * its fresh fetch of the submitted item could land after the next item was served but before React drew it,
  * and was applied over the new entry; the new item's own load then wiped the first key. The orderings are
  * forced here with held responses (page.route) and, for the race, a main thread kept busy while both
- * answers arrive, so their callbacks run back to back as they did on the loaded machine.
+ * answers arrive, so their callbacks run back to back as they did on the loaded machine. Also: a second
+ * answer from /next naming the item on screen, and a look at the item before and back, keep the keys pressed.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -150,7 +151,7 @@ test("a fresh load of the submitted item never shows under the next one served; 
   const firstHeadline = (await headline.textContent())!;
   await page.keyboard.press("w");
   await page.keyboard.press("l");
-  expect(await pressed(page)).toEqual({ requirement: LABEL.w, preference: LABEL.l });
+  await expect.poll(() => pressed(page)).toEqual({ requirement: LABEL.w, preference: LABEL.l });
   await page.keyboard.press("Enter");
   await nextSeen.opened;
   // A load of the submitted item, if the queue makes one, is under way before the answers arrive.
@@ -163,7 +164,7 @@ test("a fresh load of the submitted item never shows under the next one served; 
   // The next item is in the queue and still loading: nothing from the item before is on screen.
   await expect(progress).toHaveText(/^1 \/ 2 done/);
   await expect(headline).toHaveText("Loading…");
-  expect(await pressed(page)).toEqual({});
+  await expect.poll(() => pressed(page)).toEqual({});
   served.open();
   await expect(headline).not.toHaveText("Loading…");
   await expect(headline).not.toHaveText(firstHeadline);
@@ -171,7 +172,7 @@ test("a fresh load of the submitted item never shows under the next one served; 
   await page.keyboard.press("t");
   await page.keyboard.press("w");
   await expect(page.getByRole("group", { name: "Your judgment" }).locator('[aria-pressed="true"]')).toHaveCount(2);
-  expect(await pressed(page)).toEqual({ requirement: LABEL.t, preference: LABEL.w });
+  await expect.poll(() => pressed(page)).toEqual({ requirement: LABEL.t, preference: LABEL.w });
   await page.keyboard.press("Enter");
   await expect(progress).toHaveText(/^2 \/ 3 done/);
   expect(stored(secondId)).toEqual({ values: { requirement: "Tie", preference: "Win" }, edits: 0 });
@@ -229,7 +230,39 @@ test("Enter pressed twice while the next item is slow: the item served once is n
   await expect(progress).toHaveText(/^1 \/ 2 done/);
   await page.keyboard.press("t");
   await expect(page.getByRole("group", { name: "Your judgment" }).locator('[aria-pressed="true"]')).toHaveCount(2);
-  expect(await pressed(page)).toEqual({ requirement: LABEL.l, preference: LABEL.t });
+  await expect.poll(() => pressed(page)).toEqual({ requirement: LABEL.l, preference: LABEL.t });
+  await page.keyboard.press("Enter");
+  await expect(progress).toHaveText(/^2 \/ 3 done/);
+  await ctx.close();
+});
+
+test("a choice made and not yet submitted is kept when the participant looks at the item before and comes back", async ({ browser }) => {
+  const token = study();
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await ctx.newPage();
+  await join(page, token);
+  const progress = page.getByTestId("progress");
+  const headline = page.getByTestId("item-headline");
+  await expect(progress).toHaveText(/^0 \/ 1 done/);
+  await expect(headline).not.toHaveText("Loading…");
+  const firstHeadline = (await headline.textContent())!;
+  await page.keyboard.press("w");
+  await page.keyboard.press("w");
+  await page.keyboard.press("Enter");
+  await expect(progress).toHaveText(/^1 \/ 2 done/);
+  await expect(headline).not.toHaveText("Loading…");
+  const secondHeadline = (await headline.textContent())!;
+  expect(secondHeadline).not.toBe(firstHeadline);
+  await page.keyboard.press("l");
+  await expect(page.getByTestId("dimension-requirement").locator('[aria-pressed="true"]')).toHaveText(new RegExp(LABEL.l));
+  // At once (before the draft's autosave): back to the item before, and on again.
+  await page.keyboard.press("ArrowLeft");
+  await expect(headline).toHaveText(firstHeadline);
+  await page.keyboard.press("ArrowRight");
+  await expect(headline).toHaveText(secondHeadline);
+  await expect.poll(() => pressed(page)).toEqual({ requirement: LABEL.l });
+  await page.keyboard.press("t");
+  await expect.poll(() => pressed(page)).toEqual({ requirement: LABEL.l, preference: LABEL.t });
   await page.keyboard.press("Enter");
   await expect(progress).toHaveText(/^2 \/ 3 done/);
   await ctx.close();
