@@ -5,14 +5,16 @@
  * S skips with a reason; C comments; G shows the guidelines; F moves between the scrolling panes (dialogues,
  * logs, the user's information) and J/K, PageUp/PageDown scroll the chosen one; ? lists the keys. Drafts
  * autosave; the next item is prefetched so it shows at once; a submission carries a client-generated id,
- * so a retry is stored once. A choice the guidelines want explained (a "1" on the 1–3 scale) opens that
- * dimension's comment box, focused; Enter there goes on, and a submit with such a choice and no comment
- * asks once before it goes through. After the last item a completion screen says what is left. What each key
+ * so a retry is stored once. An item is applied to the screen once per move to it: a later load of the same
+ * item (a refetch, a second answer naming it) never resets what the person has started, and choices not yet
+ * submitted are kept per item, so moving away and back keeps them too. A choice the guidelines want
+ * explained (a "1" on the 1–3 scale) opens that dimension's comment box, focused; Enter there goes on, and a
+ * submit with such a choice and no comment asks once before it goes through. After the last item a completion screen says what is left. What each key
  * does is decided in useAnnotateKeys.ts; this component owns the state the keys change.
  * On a phone (below md) the item is one column read top to bottom and the decision (choices, Submit) is a bar
  * fixed at the bottom of the screen; a touch screen shows no keyboard hints (issue 44.2).
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { PresentedItem, QueueEntry } from "@/lib/annotation/queue";
 import { ItemContent, itemHeadline } from "./ItemContent";
@@ -123,44 +125,58 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
   }, []);
 
   const entry = entries[index];
-  // The entry on screen, set at commit. A passive effect's cleanup (its `live` below) runs after the commit
-  // that moved on, so an item loading for the previous entry could still land in that gap and be shown, and
-  // then labelled, under the new entry (a crowd participant's answer stored as an edit of the item before).
-  const shownEntry = useRef<number | null>(null);
-  useLayoutEffect(() => {
-    shownEntry.current = entry?.assignmentId ?? null;
-  });
+  const entryId = entry?.assignmentId;
+  // The assignment whose item may be shown, changed in the same event as the move to it (`show`), not at the
+  // commit that draws it: a load for another entry that lands before that commit (or before the old effect's
+  // cleanup) is dropped, never shown or labelled under the new entry. Null on the completion screen.
+  const wanted = useRef<number | null>(initial[resumeAt]?.assignmentId ?? null);
+  // The assignment whose item has been applied since the last move: a second load of it changes nothing.
+  const applied = useRef<number | null>(null);
+  // What was chosen and written per item and not yet submitted: an item shown again starts from it.
+  const drafts = useRef(new Map<number, { values: Record<string, string>; comments: Record<string, string> }>());
+
+  // Loads and applies the entry's item, once per move (`visit`): keyed by the assignment id, not the entry
+  // object, so a status change of an entry (a submit) does not load and apply anything again.
   useEffect(() => {
-    if (!entry) return;
+    if (entryId === undefined) return;
     let live = true;
-    load(entry.assignmentId).then(
+    load(entryId).then(
       (it) => {
-        if (!live || shownEntry.current !== entry.assignmentId) return;
+        if (!live || wanted.current !== entryId || applied.current === entryId) return;
+        applied.current = entryId;
+        const draft = drafts.current.get(entryId);
+        const values = draft?.values ?? it.values;
         setItem(it);
-        putValues(it.values);
-        putComments(it.comments);
+        putValues(values);
+        putComments(draft?.comments ?? it.comments);
         putActive(
           Math.max(
             0,
-            it.dimensions.findIndex((d) => !it.values[d.key]),
+            it.dimensions.findIndex((d) => !values[d.key]),
           ),
         );
         since.current = Date.now();
         submissionId.current = newId();
-        dirty.current = false;
+        // A draft kept here may not have reached the server (its autosave was cancelled by the move): save it.
+        dirty.current = !!draft;
         nudged.current = false;
         setNudge(null);
         setSaved(null);
         setError(null);
       },
-      (e) => live && setError(String(e.message ?? e)),
+      (e) => live && wanted.current === entryId && setError(String(e.message ?? e)),
     );
-    // Prefetch the neighbours so moving on is instant.
-    for (const j of [index + 1, index - 1]) if (entries[j]) load(entries[j].assignmentId).catch(() => {});
     return () => {
       live = false;
     };
-  }, [entry, index, entries, load, visit]);
+  }, [entryId, visit, load]);
+
+  // Prefetch the neighbours so moving on is instant.
+  const prevId = entries[index - 1]?.assignmentId;
+  const nextId = entries[index + 1]?.assignmentId;
+  useEffect(() => {
+    for (const id of [nextId, prevId]) if (id !== undefined) load(id).catch(() => {});
+  }, [prevId, nextId, load]);
 
   const takeMs = () => {
     const now = Date.now();
@@ -186,17 +202,21 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
   const done = entries.filter((e) => e.status === "done").length;
   const skipped = entries.filter((e) => e.status === "skipped").length;
 
-  const go = useCallback(
-    (to: number) => {
-      if (to < 0 || to >= entries.length) return;
-      setFinished(false);
-      setSkipping(false); // a skip begun on the item left behind is not this item's
-      setItem(null);
-      setIndex(to);
-      setVisit((v) => v + 1);
-    },
-    [entries.length],
-  );
+  /** Moves to `list[to]`: the one place the entry on screen changes, so `wanted` changes with it. */
+  const show = (list: QueueEntry[], to: number) => {
+    wanted.current = list[to]?.assignmentId ?? null;
+    applied.current = null;
+    setFinished(false);
+    setSkipping(false); // a skip begun on the item left behind is not this item's
+    setItem(null);
+    setIndex(to);
+    setVisit((v) => v + 1);
+  };
+
+  const go = (to: number) => {
+    if (to < 0 || to >= entries.length) return;
+    show(entries, to);
+  };
 
   const markAndAdvance = (status: QueueEntry["status"], change: Partial<QueueEntry> = {}) => {
     if (!entry) return;
@@ -204,16 +224,18 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
     dirty.current = false;
     setSaved(null);
     cache.current.delete(assignmentId);
+    drafts.current.delete(assignmentId); // stored: shown again, it starts from what the server has
     const next = entries.map((e, i) => (i === index ? { ...e, status, ...change } : e));
     setEntries(next);
     const after = next.findIndex((e, i) => i > index && e.status === "pending");
     const before = next.findIndex((e) => e.status === "pending");
     const to = after >= 0 ? after : before;
-    if (to >= 0) go(to);
+    if (to >= 0) show(next, to);
     else if (nextUrl) void serveNext(next, nextUrl);
     else {
       // Nothing pending: the completion screen. Only the cache is refreshed here; an item opened from the
-      // screen is loaded by the effect, whose `live` guard drops any answer that arrives too late.
+      // screen is loaded by the effect when it is opened (nothing is wanted until then).
+      wanted.current = null;
       setFinished(true);
       setItem(null);
       load(assignmentId, true).catch(() => {});
@@ -227,14 +249,13 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
         const r = await api(nextApi, { method: "POST", body: "{}" });
         const b = (await r.json().catch(() => ({}))) as { assignmentId?: number };
         if (r.ok && typeof b.assignmentId === "number") {
+          // Already on screen (a second submit asked again and was served the same item): stay on it as it is.
+          if (b.assignmentId === wanted.current) return;
           const at = list.findIndex((e) => e.assignmentId === b.assignmentId);
           const grown =
             at >= 0 ? list : [...list, { assignmentId: b.assignmentId, status: "pending" as const, skipReason: null, comments: 0 }];
           setEntries(grown);
-          setFinished(false);
-          setItem(null);
-          setIndex(at >= 0 ? at : list.length);
-          setVisit((v) => v + 1);
+          show(grown, at >= 0 ? at : list.length);
           return;
         }
       }
@@ -252,7 +273,7 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
     const current = valuesRef.current;
     if (!item || busyRef.current || !dims.length || !dims.every((d) => current[d.key])) return;
     // Only the item of the entry on screen is submitted, never one left over from the entry before.
-    if (item.assignmentId !== shownEntry.current) return;
+    if (item.assignmentId !== wanted.current) return;
     // Strongly prompted, not required (docs/annotation.md): the first submit without the comment stops
     // on it; a second goes through.
     const missing = uncommented(current, commentsRef.current);
@@ -312,13 +333,20 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
     return nextOpen >= 0 ? nextOpen : Math.min(dimIndex + 1, dims.length - 1);
   };
 
+  /** Keeps the item's unsubmitted choices and comments (see `drafts`). */
+  const keepDraft = (values: Record<string, string>, comments: Record<string, string>) => {
+    if (item) drafts.current.set(item.assignmentId, { values, comments });
+  };
+
   const choose = (dimIndex: number, value: string) => {
     const d = dims[dimIndex];
-    if (!d) return;
+    // A key pressed after a move, before the next item is drawn, is not for the item still on screen.
+    if (!d || item?.assignmentId !== wanted.current) return;
     dirty.current = true;
     submissionId.current = newId();
     const nextValues = { ...valuesRef.current, [d.key]: value };
     putValues(nextValues);
+    keepDraft(nextValues, commentsRef.current);
     if (d.choices.some((c) => c.value === value && c.asksComment) && !commentsRef.current[d.key]?.trim()) {
       // Stay on this dimension and open its comment box now (rendered before focusing it), so the reason
       // is written while it is fresh. Other choices keep the keyboard moving.
@@ -471,7 +499,9 @@ export function AnnotateQueue({ campaignName, guidelines, guidelinesVersion, ent
                         onChange={(e) => {
                           dirty.current = true;
                           submissionId.current = newId();
-                          putComments({ ...commentsRef.current, [d.key]: e.target.value });
+                          const next = { ...commentsRef.current, [d.key]: e.target.value };
+                          putComments(next);
+                          keepDraft(valuesRef.current, next);
                         }}
                         placeholder={
                           asks
