@@ -93,7 +93,7 @@ async function bareHopCpu(delayMs = 0): Promise<number> {
  */
 async function socketHopCpu(delayMs: number): Promise<number> {
   const server = net.createServer((sock) => {
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     sock.on("data", (d: Buffer) => {
       buf = buf.length ? Buffer.concat([buf, d]) : d;
       for (;;) {
