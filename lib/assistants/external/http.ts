@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { envValue } from "@/lib/config";
 import { withRetries, type RetryOptions } from "@/lib/llm/retry";
 import { readCappedText } from "@/lib/http/body";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "@/lib/json-depth";
 import type { ExternalMethod } from "./store";
 
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -56,7 +57,9 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
       headers: { ...m.headers, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(m.timeoutMs),
-      redirect: "error",
+      // Never followed (the headers carry the lab's key; a 3xx could send them to another host), and
+      // "manual" rather than "error" so the answer is a plain HTTP failure, not retried: it would not change.
+      redirect: "manual",
     });
   } catch (e) {
     const err = e as Error;
@@ -77,12 +80,20 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
   }
   if (!res.ok) {
     const s = res.status;
+    const to =
+      s >= 300 && s < 400
+        ? ` (a redirect to ${excerpt(res.headers.get("location") ?? "nowhere").slice(0, 200)}, not followed: register the final URL)`
+        : "";
     throw new ExternalMethodError(
-      `${where} answered HTTP ${s}: ${excerpt(raw) || res.statusText}`,
+      `${where} answered HTTP ${s}${to}: ${excerpt(raw) || res.statusText}`,
       // 501: the service does not implement the path (an optional one, /reset): asking again will not help.
       s === 408 || s === 409 || s === 429 || (s >= 500 && s !== 501),
     );
   }
+  // Checked before parsing: 8 MB of brackets costs JSON.parse a second of the event loop per try, and a
+  // value that deep breaks whatever walks it later (JSON.stringify of the entries handed back).
+  const deep = jsonTextTooDeep(raw);
+  if (deep) throw new ExternalMethodError(`${where}: the reply's ${deep.field} is nested deeper than ${MAX_JSON_DEPTH} levels`, false);
   let json: unknown;
   try {
     json = JSON.parse(raw);
