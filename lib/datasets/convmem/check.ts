@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DatasetError } from "../types";
 import { findJsonError } from "../palset/json-error";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 
 /**
  * V8 cannot hold a string much over 500 MB, and a parsed file costs several times its size in memory:
@@ -27,6 +28,9 @@ export function readJsonFile(file: string, maxBytes = MAX_JSON_BYTES): unknown {
       `${label}: ${(size / 1e6).toFixed(0)} MB is over the ${(maxBytes / 1e6).toFixed(0)} MB this importer parses in one piece`,
     );
   const text = fs.readFileSync(file, "utf8");
+  // Before parsing: a field nested thousands deep parses, then breaks the write (JSON.stringify's stack).
+  const deep = jsonTextTooDeep(text);
+  if (deep) throw new DatasetError(tooDeepMessage(`${label}: line ${deep.line}`, deep));
   try {
     return JSON.parse(text);
   } catch {

@@ -96,6 +96,13 @@ describe("LoCoMo import", () => {
       'bad.json: [0].conversation.session_2[1].speaker: "Someone" is neither speaker_a ("Ines") nor speaker_b ("Tomas")',
     );
     await expect(importLocomo(t.db, { paths: [tmpFile("broken.json", "[{")], name: "x" })).rejects.toThrow(/^broken\.json: not valid JSON/);
+    // A turn's extra field nested 100,000 deep: named before parsing (it broke the write with a RangeError).
+    data[0].conversation.session_2[1].speaker = "Ines";
+    const n = 100_000;
+    const deep = JSON.stringify(data).replace('"dia_id"', `"img_url": ${"[".repeat(n)}${"]".repeat(n)}, "dia_id"`);
+    await expect(importLocomo(t.db, { paths: [tmpFile("deep.json", deep)], name: "x" })).rejects.toThrow(
+      /^deep\.json: line 1: field "\[0\]\.conversation\.session_1\[0\]….*": nested deeper than 64 levels/,
+    );
     expect(count("datasets")).toBe(0);
     expect(count("cm_turns")).toBe(0);
   });
@@ -136,7 +143,18 @@ describe("LongMemEval import", () => {
     await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
       "s.json: [3].haystack_dates: has 1 dates for 2 haystack_session_ids",
     );
+    data[3].haystack_dates.push("2023/05/20 (Sat) 02:21");
+    // An extra field nested 100,000 deep in the third question (it broke the write with a RangeError).
+    const n = 100_000;
+    const deep = JSON.stringify(data.slice(0, 3)).replace(
+      /"question_type"(?![\s\S]*"question_type")/,
+      `"notes": ${"[".repeat(n)}${"]".repeat(n)}, "question_type"`,
+    );
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", deep)], name: "x" })).rejects.toThrow(
+      /^s\.json: \[2\]: field "notes\[0\]\[0\]\[0\]….*": nested deeper than 64 levels/,
+    );
     expect(count("datasets")).toBe(0);
+    expect(count("cm_sessions")).toBe(0);
   });
 
   it("a replace keeps the data set's id and leaves no old rows", async () => {
