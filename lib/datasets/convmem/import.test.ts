@@ -83,6 +83,19 @@ describe("LoCoMo import", () => {
     );
   });
 
+  it("evidence naming no turn of its conversation is kept and reported, each place named", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    data[1].qa[0].evidence = ["D9:99", data[1].qa[0].evidence[0] ?? "D1:1"];
+    data[0].qa[3].evidence = ["D1:2; D2:1"];
+    const r = await importLocomo(t.db, { paths: [tmpFile("ev.json", data)], name: "ev" });
+    const w = r.report.warnings.find((x) => x.code === "evidence-missing-turn");
+    expect(w).toMatchObject({
+      count: 2,
+      examples: ['ev.json: [0].qa[3].evidence[0]: "D1:2; D2:1"', 'ev.json: [1].qa[0].evidence[0]: "D9:99"'],
+    });
+  });
+
   it("bad input names file, record and field, and writes nothing", async () => {
     t = tempDb();
     const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
@@ -155,6 +168,18 @@ describe("LongMemEval import", () => {
     );
     expect(count("datasets")).toBe(0);
     expect(count("cm_sessions")).toBe(0);
+  });
+
+  it("answer_session_ids outside the question's haystack are kept and reported, each place named", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LONGMEMEVAL_DEMO, "utf8"));
+    data[1].answer_session_ids = [...(data[1].answer_session_ids ?? []), "not_in_haystack"];
+    const r = await importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" });
+    const w = r.report.warnings.find((x) => x.code === "evidence-missing-session");
+    expect(w).toMatchObject({
+      count: 1,
+      examples: [expect.stringMatching(/^s\.json: \[1\]\.answer_session_ids\[\d+\]: "not_in_haystack"$/)],
+    });
   });
 
   it("a replace keeps the data set's id and leaves no old rows", async () => {

@@ -24,6 +24,8 @@ export function readLocomo(files: string[]): LocomoRead {
   const qa: QaIn[] = [];
   const seen = new Set<string>();
   const empty: string[] = [];
+  /** Evidence ids that name no turn of their conversation (the public file has a few): kept, and reported. */
+  const dangling: string[] = [];
   for (const file of files) {
     const label = path.basename(file);
     const c = new Checker(label);
@@ -44,6 +46,7 @@ export function readLocomo(files: string[]): LocomoRead {
         .map((m) => Number(m[1]))
         .sort((x, y) => x - y);
       const thread: ThreadIn = { key: id, speakerA: a, speakerB: b, timeline: [] };
+      const diaIds = new Set<string>();
       for (const n of numbers) {
         const where = `${at}.conversation.session_${n}`;
         const turns = c.array(conv[`session_${n}`], where);
@@ -65,6 +68,7 @@ export function readLocomo(files: string[]): LocomoRead {
             extra: Object.keys(rest).length ? rest : null,
           };
         });
+        for (const t of parsed) if (t.diaId) diaIds.add(t.diaId);
         thread.timeline.push({ session: pool.add(`${id}/session_${n}`, parsed), label: `session_${n}`, date });
       }
       if (!thread.timeline.length) c.fail(`${at}.conversation`, "has no session with turns");
@@ -82,13 +86,15 @@ export function readLocomo(files: string[]): LocomoRead {
         // Category 5 items carry adversarial_answer and usually no answer: the public scoring reads only the output.
         const answer = o.answer === undefined && category === 5 ? "" : c.text(o.answer, `${w}.answer`);
         const { question, answer: _a, evidence, category: _c, adversarial_answer: _d, ...rest } = o;
+        const evidenceIds = evidence === undefined ? [] : c.strings(evidence, `${w}.evidence`);
+        evidenceIds.forEach((e, k) => diaIds.has(e) || dangling.push(`${label}: ${w}.evidence[${k}]: ${JSON.stringify(e.slice(0, 40))}`));
         qa.push({
           thread: threadIndex,
           itemKey: `${id}#${j}`,
           question: c.string(question, `${w}.question`),
           answer,
           category,
-          evidence: evidence === undefined ? [] : c.strings(evidence, `${w}.evidence`),
+          evidence: evidenceIds,
           adversarialAnswer: adversarial,
           extra: Object.keys(rest).length ? rest : null,
         });
@@ -97,15 +103,20 @@ export function readLocomo(files: string[]): LocomoRead {
   }
   if (!threads.length)
     throw new Checker(files.map((f) => path.basename(f)).join(", ") || "(no files)").fail("(root)", "no conversation found");
-  const warnings: QualityWarning[] = empty.length
-    ? [
-        {
-          code: "empty-session",
-          message: "sessions without turns (skipped, as the public evaluation skips them)",
-          count: empty.length,
-          examples: empty.slice(0, 5),
-        },
-      ]
-    : [];
+  const warnings: QualityWarning[] = [];
+  if (empty.length)
+    warnings.push({
+      code: "empty-session",
+      message: "sessions without turns (skipped, as the public evaluation skips them)",
+      count: empty.length,
+      examples: empty.slice(0, 5),
+    });
+  if (dangling.length)
+    warnings.push({
+      code: "evidence-missing-turn",
+      message: "QA evidence ids that name no turn of the conversation (kept as written; no retrieval can find them)",
+      count: dangling.length,
+      examples: dangling.slice(0, 5),
+    });
   return { threads, sessions: pool.sessions, qa, warnings };
 }

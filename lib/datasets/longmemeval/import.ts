@@ -7,7 +7,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { cmQa, cmSessions, cmThreads, cmTimeline, cmTurns, datasets } from "@/db/schema";
-import { DatasetError, type ImportOptions, type ImportResult, type QualityReport } from "../types";
+import { DatasetError, type ImportOptions, type ImportResult, type QualityReport, type QualityWarning } from "../types";
 import { describeSource } from "../source";
 import { checkName, claimDataset } from "../replace";
 import { TableWriter } from "../writer";
@@ -16,7 +16,7 @@ import { kindCounts } from "../convmem/stats";
 import { jsonArrayElements } from "../convmem/json-array-stream";
 import { rowsJson, sessionHash } from "../convmem/dedupe";
 import type { TurnIn } from "../convmem/types";
-import { checkQuestion, REORDERED_WARNING } from "./read";
+import { checkQuestion, MISSING_EVIDENCE_WARNING, REORDERED_WARNING } from "./read";
 
 /** sha256 of JSON.stringify(turns.map((t) => [speaker, text, hasAnswer ?? null, extra ?? null])). */
 const hashTurns = (turns: TurnIn[]) =>
@@ -36,8 +36,13 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
   const progress = opts.onProgress ?? (() => {});
   checkName(db, name, "longmemeval", opts.replace);
   const c = new Checker(label);
+  const warnings = (): QualityWarning[] => [
+    ...(reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : []),
+    ...(missing.count ? [{ ...MISSING_EVIDENCE_WARNING, ...missing }] : []),
+  ];
   const raw = { threads: 0, sessions: 0, sessionRefs: 0, turns: 0, qa: 0 };
   let reordered = 0;
+  const missing = { count: 0, examples: [] as string[] };
   const datasetId = db.transaction((tx) => {
     const id = claimDataset(
       tx,
@@ -72,6 +77,8 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
       if (seen.has(q.id)) c.fail(`[${i}].question_id`, `"${q.id}" appears twice`);
       seen.add(q.id);
       if (q.reordered) reordered++;
+      missing.count += q.missingEvidence.length;
+      for (const e of q.missingEvidence) if (missing.examples.length < 5) missing.examples.push(e);
       const ids = q.timeline.map((e) => {
         const hash = hashTurns(e.turns);
         const k = `${e.label}\u0000${hash}`;
@@ -115,10 +122,7 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
     timeline.flush();
     qa.flush();
     const stats = kindCounts("longmemeval", raw);
-    const report: QualityReport = {
-      counts: stats,
-      warnings: reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : [],
-    };
+    const report: QualityReport = { counts: stats, warnings: warnings() };
     tx.update(datasets).set({ stats, report }).where(eq(datasets.id, id)).run();
     return id;
   });
@@ -130,6 +134,6 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
     kind: "longmemeval",
     language: "en",
     stats,
-    report: { counts: stats, warnings: reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : [] },
+    report: { counts: stats, warnings: warnings() },
   };
 }

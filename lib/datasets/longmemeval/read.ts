@@ -41,6 +41,8 @@ export type CheckedQuestion = {
   qa: Omit<QaIn, "thread">;
   /** The file's haystack was not in date order. */
   reordered: boolean;
+  /** answer_session_ids not in the question's haystack (kept as written), each named by its place. */
+  missingEvidence: string[];
 };
 
 export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuestion {
@@ -77,7 +79,13 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
   const keys = dates.map(dateSortKey);
   const order = timeline.map((_, j) => j).sort((x, y) => cmp(keys[x], keys[y]) || x - y);
   const rest = Object.fromEntries(Object.entries(q).filter(([k]) => !KNOWN.has(k)));
+  const evidence = c.strings(q.answer_session_ids ?? [], `${at}.answer_session_ids`);
+  const inHaystack = new Set(ids);
+  const missingEvidence = evidence.flatMap((e, k) =>
+    inHaystack.has(e) ? [] : [`${c.file}: ${at}.answer_session_ids[${k}]: ${JSON.stringify(e.slice(0, 60))}`],
+  );
   return {
+    missingEvidence,
     id,
     timeline: order.map((j) => timeline[j]),
     reordered: order.some((j, k) => j !== k),
@@ -86,12 +94,17 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
       question: c.string(q.question, `${at}.question`),
       answer: c.text(q.answer, `${at}.answer`),
       questionType: type,
-      evidence: c.strings(q.answer_session_ids ?? [], `${at}.answer_session_ids`),
+      evidence,
       questionDate: c.string(q.question_date, `${at}.question_date`),
       extra: Object.keys(rest).length ? rest : null,
     },
   };
 }
+
+export const MISSING_EVIDENCE_WARNING = {
+  code: "evidence-missing-session",
+  message: "answer_session_ids that name no session of the question's haystack (kept as written; no retrieval can find them)",
+};
 
 export const REORDERED_WARNING = {
   code: "haystack-reordered",
