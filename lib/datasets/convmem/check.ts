@@ -39,6 +39,13 @@ export function readJsonFile(file: string, maxBytes = MAX_JSON_BYTES): unknown {
   }
 }
 
+/**
+ * Ids, speakers' names and dates are short, and copied into other rows: an item key into every job of
+ * every run, a speaker's name before each of their turns as methods read them (a 1 MB name over 600
+ * turns would be 600 MB). The public files' longest are a few dozen characters.
+ */
+export const MAX_KEY_CHARS = 200;
+
 /** Field checks that throw a DatasetError naming `where`. */
 export class Checker {
   constructor(readonly file: string) {}
@@ -70,6 +77,17 @@ export class Checker {
 
   strings(v: unknown, where: string): string[] {
     return this.array(v, where).map((x, i) => this.string(x, `${where}[${i}]`));
+  }
+
+  /** An id, a speaker's name or a date: a string (a number too, for ids) of at most MAX_KEY_CHARS. */
+  key(v: unknown, where: string, numberOk = false): string {
+    const s = numberOk ? this.text(v, where) : this.string(v, where);
+    if (s.length > MAX_KEY_CHARS) this.fail(where, `at most ${MAX_KEY_CHARS} characters, got ${s.length}`);
+    return s;
+  }
+
+  keys(v: unknown, where: string): string[] {
+    return this.array(v, where).map((x, i) => this.key(x, `${where}[${i}]`));
   }
 }
 

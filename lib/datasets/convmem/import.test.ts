@@ -8,6 +8,7 @@ import { tempDb } from "@/test/db";
 import { LOCOMO_CONV2, LOCOMO_DEMO, LONGMEMEVAL_DEMO, ROOT } from "@/test/fixtures";
 import { datasetKind } from "../kinds";
 import { importLocomo } from "../locomo/import";
+import { readLocomo } from "../locomo/read";
 import { importLongMemEval } from "../longmemeval/import";
 import { datasetByName, listUserKeys, loadSessions } from "@/lib/assistants/core/sessions";
 
@@ -96,6 +97,33 @@ describe("LoCoMo import", () => {
     });
   });
 
+  it("bounds: ids, speakers and dates over 200 characters, and files over the import's total, are refused naming them", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    // A speaker's name goes before each of their turns as methods read them: 1 MB of name would repeat per turn.
+    const long = JSON.parse(JSON.stringify(data));
+    const name = "N".repeat(1_000_000);
+    long[1].conversation.speaker_a = name;
+    for (const k of Object.keys(long[1].conversation))
+      if (Array.isArray(long[1].conversation[k]))
+        for (const turn of long[1].conversation[k]) if (turn.speaker === data[1].conversation.speaker_a) turn.speaker = name;
+    await expect(importLocomo(t.db, { paths: [tmpFile("long.json", long)], name: "x" })).rejects.toThrow(
+      "long.json: [1].conversation.speaker_a: at most 200 characters, got 1000000",
+    );
+    const id = JSON.parse(JSON.stringify(data));
+    id[0].qa[1].evidence = ["D1:" + "9".repeat(300)];
+    await expect(importLocomo(t.db, { paths: [tmpFile("id.json", id)], name: "x" })).rejects.toThrow(
+      "id.json: [0].qa[1].evidence[0]: at most 200 characters, got 303",
+    );
+    // Parsed whole and held until written (~8x the file for tiny records): a total is refused before any parse.
+    const f = tmpFile("a.json", data);
+    expect(() => readLocomo([f, tmpFile("b.json", data)], fs.statSync(f).size * 1.5)).toThrow(
+      /^a\.json, b\.json: \d+ MB in all, over the \d+ MB a LoCoMo import reads/,
+    );
+    expect(readLocomo([f], fs.statSync(f).size).threads).toHaveLength(2);
+    expect(count("datasets")).toBe(0);
+  });
+
   it("bad input names file, record and field, and writes nothing", async () => {
     t = tempDb();
     const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
@@ -180,6 +208,22 @@ describe("LongMemEval import", () => {
       count: 1,
       examples: [expect.stringMatching(/^s\.json: \[1\]\.answer_session_ids\[\d+\]: "not_in_haystack"$/)],
     });
+  });
+
+  it("bounds: a question_id or haystack session id over 200 characters is refused naming it, nothing written", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LONGMEMEVAL_DEMO, "utf8"));
+    data[3].haystack_session_ids[1] = "s".repeat(5000);
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
+      "s.json: [3].haystack_session_ids[1]: at most 200 characters, got 5000",
+    );
+    data[3].haystack_session_ids[1] = "ok";
+    data[4].question_id = "q".repeat(201);
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
+      "s.json: [4].question_id: at most 200 characters, got 201",
+    );
+    expect(count("datasets")).toBe(0);
+    expect(count("cm_sessions")).toBe(0);
   });
 
   it("a replace keeps the data set's id and leaves no old rows", async () => {

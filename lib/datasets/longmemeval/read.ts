@@ -48,12 +48,12 @@ export type CheckedQuestion = {
 export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuestion {
   const at = `[${i}]`;
   const q = c.object(raw, at);
-  const id = c.text(q.question_id, `${at}.question_id`);
+  const id = c.key(q.question_id, `${at}.question_id`, true);
   const type = c.string(q.question_type, `${at}.question_type`);
   if (!(LME_TYPES as readonly string[]).includes(type))
     c.fail(`${at}.question_type`, `expected one of ${LME_TYPES.join(", ")}, got "${type}"`);
-  const ids = c.strings(q.haystack_session_ids, `${at}.haystack_session_ids`);
-  const dates = c.strings(q.haystack_dates, `${at}.haystack_dates`);
+  const ids = c.keys(q.haystack_session_ids, `${at}.haystack_session_ids`);
+  const dates = c.keys(q.haystack_dates, `${at}.haystack_dates`);
   const sessions = c.array(q.haystack_sessions, `${at}.haystack_sessions`);
   if (dates.length !== ids.length) c.fail(`${at}.haystack_dates`, `has ${dates.length} dates for ${ids.length} haystack_session_ids`);
   if (sessions.length !== ids.length)
@@ -79,7 +79,7 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
   const keys = dates.map(dateSortKey);
   const order = timeline.map((_, j) => j).sort((x, y) => cmp(keys[x], keys[y]) || x - y);
   const rest = Object.fromEntries(Object.entries(q).filter(([k]) => !KNOWN.has(k)));
-  const evidence = c.strings(q.answer_session_ids ?? [], `${at}.answer_session_ids`);
+  const evidence = c.keys(q.answer_session_ids ?? [], `${at}.answer_session_ids`);
   const inHaystack = new Set(ids);
   const missingEvidence = evidence.flatMap((e, k) =>
     inHaystack.has(e) ? [] : [`${c.file}: ${at}.answer_session_ids[${k}]: ${JSON.stringify(e.slice(0, 60))}`],
@@ -95,7 +95,7 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
       answer: c.text(q.answer, `${at}.answer`),
       questionType: type,
       evidence,
-      questionDate: c.string(q.question_date, `${at}.question_date`),
+      questionDate: c.key(q.question_date, `${at}.question_date`),
       extra: Object.keys(rest).length ? rest : null,
     },
   };
