@@ -14,7 +14,7 @@ import { ENDPOINT_LIMITS, MAX_REQUEST_BYTES, openGrant, type GrantModel } from "
 import { methodInput } from "./store";
 
 // Lowered before the endpoint's first use in this file (each test file has its own module state).
-Object.assign(ENDPOINT_LIMITS, { headersMs: 600, requestMs: 800, checkMs: 100 });
+Object.assign(ENDPOINT_LIMITS, { headersMs: 600, requestMs: 800, checkMs: 100, maxConnections: 20 });
 
 const servers: http.Server[] = [];
 afterEach(() => {
@@ -98,6 +98,17 @@ describe("registering a method: headers that could never be sent are refused up 
     expect(`${i.path.join(".")}: ${i.message}`).toMatch(why);
   });
 
+  it("names and labels with control characters or bidi overrides are refused", () => {
+    const parse = (o: Record<string, string>) => methodInput.safeParse({ name: "mine", url: "http://127.0.0.1:1", ...o }).success;
+    expect(parse({ label: "My-method\u202egnp.exe" })).toBe(false);
+    expect(parse({ label: "a\u0000b" })).toBe(false);
+    expect(parse({ name: "mine\u200b" })).toBe(false);
+    expect(parse({ url: "javascript:alert(1)" })).toBe(false);
+    expect(parse({ url: "file:///etc/passwd" })).toBe(false);
+    expect(parse({ url: "http://user:pw@127.0.0.1:1" })).toBe(false);
+    expect(parse({ label: "My-method" })).toBe(true);
+  });
+
   it("an ordinary key, with spaces, tabs and Latin-1, is kept", () => {
     expect(parse({ Authorization: "Bearer abc.DEF-123", "X-Note": "caf\u00e9\tok" }).success).toBe(true);
   });
@@ -159,6 +170,25 @@ describe("the run's model endpoint under attack", () => {
       setTimeout(() => s.destroy(), 8000);
     });
   }
+
+  it("connections past the cap are closed at once (30 idle sockets against a cap of 20)", async () => {
+    const g = await openGrant(model, "mine");
+    const port = Number(new URL(g.access.baseUrl).port);
+    const closedEarly: number[] = [];
+    const sockets = Array.from({ length: 30 }, (_, i) => {
+      const s = net.connect(port, "127.0.0.1");
+      s.on("close", () => closedEarly.push(i));
+      s.on("error", () => {});
+      return s;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const early = closedEarly.length;
+    for (const s of sockets) s.destroy();
+    // Below the headers timeout (600 ms here): only the cap closes them this soon.
+    expect(early).toBeGreaterThanOrEqual(10);
+    expect(early).toBeLessThan(30);
+    g.close();
+  });
 
   it("a client that never finishes its headers or its body is cut off at the endpoint's timeouts", async () => {
     const g = await openGrant(model, "mine");
