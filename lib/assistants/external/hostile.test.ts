@@ -18,7 +18,10 @@ Object.assign(ENDPOINT_LIMITS, { headersMs: 600, requestMs: 800, checkMs: 100, m
 
 const servers: http.Server[] = [];
 afterEach(() => {
-  for (const s of servers.splice(0)) (s.closeAllConnections(), s.close());
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
 });
 
 /** A service whose every request is answered by `handler`; counts its requests. */
