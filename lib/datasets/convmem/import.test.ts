@@ -121,6 +121,13 @@ describe("LoCoMo import", () => {
       /^a\.json, b\.json: \d+ MB in all, over the \d+ MB a LoCoMo import reads/,
     );
     expect(readLocomo([f], fs.statSync(f).size).threads).toHaveLength(2);
+    // "session_01" beside "session_1" read session_1 twice (its turns doubled) and never session_01.
+    const twice = JSON.parse(JSON.stringify(data));
+    twice[0].conversation.session_01 = twice[0].conversation.session_1;
+    twice[0].conversation.session_01_date_time = twice[0].conversation.session_1_date_time;
+    await expect(importLocomo(t.db, { paths: [tmpFile("twice.json", twice)], name: "x" })).rejects.toThrow(
+      "twice.json: [0].conversation.session_01: expected session_<N>, N from 1 without leading zeros",
+    );
     expect(count("datasets")).toBe(0);
   });
 

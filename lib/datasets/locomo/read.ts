@@ -59,7 +59,12 @@ export function readLocomo(files: string[], maxBytes = MAX_LOCOMO_BYTES): Locomo
       const numbers = Object.keys(conv)
         .map((k) => /^session_(\d+)$/.exec(k))
         .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => Number(m[1]))
+        .map((m) => {
+          // "session_01" beside "session_1" would read session_1 twice (and never session_01).
+          if (!/^[1-9]\d{0,5}$/.test(m[1]))
+            c.fail(`${at}.conversation.${m[0].slice(0, 40)}`, "expected session_<N>, N from 1 without leading zeros");
+          return Number(m[1]);
+        })
         .sort((x, y) => x - y);
       const thread: ThreadIn = { key: id, speakerA: a, speakerB: b, timeline: [] };
       const diaIds = new Set<string>();
