@@ -96,5 +96,5 @@ function kindOf(v: unknown): string {
   if (v === undefined) return "nothing (missing)";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  return `a ${typeof v}`;
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }

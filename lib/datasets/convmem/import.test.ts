@@ -156,6 +156,64 @@ describe("LoCoMo import", () => {
   });
 });
 
+describe("a wrong type in any field", () => {
+  type Edit = [string, (d: any) => void, string]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const LOCOMO_EDITS: Edit[] = [
+    ["sample_id", (d) => (d[1].sample_id = null), "[1].sample_id: expected a string, got null"],
+    ["conversation", (d) => (d[0].conversation = []), "[0].conversation: expected an object, got a list"],
+    ["speaker_b", (d) => (d[0].conversation.speaker_b = 3), "[0].conversation.speaker_b: expected a string, got a number"],
+    ["a session", (d) => (d[0].conversation.session_2 = {}), "[0].conversation.session_2: expected a list, got an object"],
+    [
+      "a turn's text",
+      (d) => (d[0].conversation.session_1[1].text = 5),
+      "[0].conversation.session_1[1].text: expected a string, got a number",
+    ],
+    [
+      "a dia_id",
+      (d) => delete d[1].conversation.session_1[0].dia_id,
+      "[1].conversation.session_1[0].dia_id: expected a string, got nothing (missing)",
+    ],
+    ["qa", (d) => (d[0].qa = {}), "[0].qa: expected a list, got an object"],
+    ["a question", (d) => (d[0].qa[0].question = ["?"]), "[0].qa[0].question: expected a string, got a list"],
+    ["evidence", (d) => (d[0].qa[0].evidence = "D1:1"), '[0].qa[0].evidence: expected a list, got the string "D1:1"'],
+    ["an answer", (d) => (d[0].qa[0].answer = { a: 1 }), "[0].qa[0].answer: expected a string, got an object"],
+  ];
+  it.each(LOCOMO_EDITS)("LoCoMo: %s is named with its file and record, nothing written", async (_f, edit, message) => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    edit(data);
+    await expect(importLocomo(t.db, { paths: [tmpFile("w.json", data)], name: "x" })).rejects.toThrow(`w.json: ${message}`);
+    expect(count("datasets") + count("cm_turns") + count("cm_qa")).toBe(0);
+  });
+
+  const LME_EDITS: Edit[] = [
+    ["question_id", (d) => (d[1].question_id = {}), "[1].question_id: expected a string, got an object"],
+    ["question_type", (d) => (d[0].question_type = 5), "[0].question_type: expected a string, got a number"],
+    ["haystack_session_ids", (d) => (d[2].haystack_session_ids = "s"), '[2].haystack_session_ids: expected a list, got the string "s"'],
+    ["a turn", (d) => (d[0].haystack_sessions[0][1] = "hi"), '[0].haystack_sessions[0][1]: expected an object, got the string "hi"'],
+    [
+      "a turn's content",
+      (d) => (d[0].haystack_sessions[0][0].content = 5),
+      "[0].haystack_sessions[0][0].content: expected a string, got a number",
+    ],
+    [
+      "has_answer",
+      (d) => (d[0].haystack_sessions[0][0].has_answer = "yes"),
+      "[0].haystack_sessions[0][0].has_answer: expected true or false",
+    ],
+    ["answer", (d) => (d[3].answer = null), "[3].answer: expected a string, got null"],
+    ["question_date", (d) => (d[4].question_date = []), "[4].question_date: expected a string, got a list"],
+    ["answer_session_ids", (d) => (d[0].answer_session_ids = [1]), "[0].answer_session_ids[0]: expected a string, got a number"],
+  ];
+  it.each(LME_EDITS)("LongMemEval: %s is named with its file and record, nothing written", async (_f, edit, message) => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LONGMEMEVAL_DEMO, "utf8"));
+    edit(data);
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("w.json", data)], name: "x" })).rejects.toThrow(`w.json: ${message}`);
+    expect(count("datasets") + count("cm_sessions") + count("cm_qa")).toBe(0);
+  });
+});
+
 describe("LongMemEval import", () => {
   it("stores each distinct haystack session once, timelines in haystack_dates order", async () => {
     t = tempDb();
