@@ -9,7 +9,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { callService, ExternalMethodError } from "./http";
+import { callService, ExternalMethodError, SEND_LIMITS } from "./http";
 import { ENDPOINT_LIMITS, MAX_REQUEST_BYTES, openGrant, type GrantModel } from "./endpoint";
 import { methodInput } from "./store";
 
@@ -70,6 +70,24 @@ describe("a hostile method service", () => {
     // One try and the one retry allowed after a timeout, each cut at its timeout.
     expect(svc.hits()).toBe(2);
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it("a request over the send limit (the memory a method handed back, sent with each answer) fails at once, nothing sent", async () => {
+    const svc = await service((_req, res) => res.end('{"name": "x"}'));
+    const before = SEND_LIMITS.maxBytes;
+    SEND_LIMITS.maxBytes = 1024 * 1024;
+    try {
+      const memory = Array.from({ length: 300 }, (_, i) => ({ kind: "note", key: String(i), content: "m".repeat(4000) }));
+      const e = await callService(
+        method(svc.url),
+        { method: "POST", path: "/respond", body: { memory }, schema: z.object({ name: z.string() }) },
+        policy,
+      ).catch((x: unknown) => x);
+      expect((e as Error).message).toMatch(/POST \/respond: the request would be 1 MB, over the 1 MB sent to a method/);
+      expect(svc.hits()).toBe(0);
+    } finally {
+      SEND_LIMITS.maxBytes = before;
+    }
   });
 
   it("prototype keys and extra keys in a reply change nothing outside it", async () => {

@@ -14,6 +14,13 @@ import type { ExternalMethod } from "./store";
 
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The most one request to a method may carry. A /respond carries the memory the method handed back, which
+ * the method sizes (8 MB per reply, over every session): past half of V8's longest string it would fail
+ * as "Invalid string length" on each try after a 512 MB stringify. Tests lower it.
+ */
+export const SEND_LIMITS = { maxBytes: 256 * 1024 * 1024 };
+
 export class ExternalMethodError extends Error {
   constructor(
     message: string,
@@ -48,14 +55,20 @@ const readBounded = (res: Response) =>
   );
 
 /** One try: the parsed, validated reply, or an ExternalMethodError saying what was wrong. */
-async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+async function once<T>(
+  m: ExternalMethod,
+  method: "GET" | "POST",
+  path: string,
+  body: string | undefined,
+  schema: z.ZodType<T>,
+): Promise<T> {
   const where = `${method} ${path}`;
   let res: Response;
   try {
     res = await fetch(m.url + path, {
       method,
       headers: { ...m.headers, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body,
       signal: AbortSignal.timeout(m.timeoutMs),
       // Never followed (the headers carry the lab's key; a 3xx could send them to another host), and
       // "manual" rather than "error" so the answer is a plain HTTP failure, not retried: it would not change.
@@ -123,12 +136,27 @@ export async function callService<T>(
   policy: RetryOptions = defaultPolicy(),
   stop: () => Error | null = () => null,
 ): Promise<T> {
+  // Made once for every try, and bounded: the memory a method handed back travels with each answer.
+  let body: string | undefined;
+  try {
+    body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  } catch (e) {
+    throw new ExternalMethodError(
+      `external method "${m.name}": ${request.method} ${request.path}: the request cannot be made: ${(e as Error).message}`,
+      false,
+    );
+  }
+  if (body !== undefined && body.length > SEND_LIMITS.maxBytes)
+    throw new ExternalMethodError(
+      `external method "${m.name}": ${request.method} ${request.path}: the request would be ${(body.length / 2 ** 20).toFixed(0)} MB, over the ${(SEND_LIMITS.maxBytes / 2 ** 20).toFixed(0)} MB sent to a method (the memory it handed back travels with each answer: hand back less, or keep it in the service)`,
+      false,
+    );
   // withRetries retries every non-HTTP error: a failure no retry can help leaves it as a value.
   let timeouts = 0;
   const r = await withRetries<T | Final>(
     async () => {
       try {
-        return await once(m, request.method, request.path, request.body, request.schema);
+        return await once(m, request.method, request.path, body, request.schema);
       } catch (e) {
         const fatal = stop();
         if (fatal) return new Final(fatal);
