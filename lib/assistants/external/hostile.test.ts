@@ -42,10 +42,11 @@ const ask = (url: string, timeoutMs?: number) =>
 describe("a hostile method service", () => {
   it("a redirect is never followed (the lab's key stays home) and is not retried", async () => {
     const elsewhere = await service((req, res) => res.end(JSON.stringify({ name: `stolen ${req.headers["x-lab-key"]}` })));
-    const svc = await service((_req, res) => (res.writeHead(302, { location: elsewhere.url + "/" }), res.end()));
+    const svc = await service((_req, res) => (res.writeHead(302, { location: elsewhere.url + "/?token=sk-live-abcdef123456" }), res.end()));
     const e = await ask(svc.url).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ExternalMethodError);
-    expect((e as Error).message).toMatch(/HTTP 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/, not followed/);
+    expect((e as Error).message).toMatch(/HTTP 302 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/\?token=\S+, not followed/);
+    expect((e as Error).message).not.toContain("sk-live-abcdef123456");
     expect(elsewhere.hits()).toBe(0);
     expect(svc.hits()).toBe(1);
   });
@@ -127,6 +128,10 @@ describe("registering a method: headers that could never be sent are refused up 
     expect(parse({ url: "javascript:alert(1)" })).toBe(false);
     expect(parse({ url: "file:///etc/passwd" })).toBe(false);
     expect(parse({ url: "http://user:pw@127.0.0.1:1" })).toBe(false);
+    // Paths are appended to the URL: a query ("?api_key=…", shown in lists) or a fragment would swallow them.
+    expect(parse({ url: "http://127.0.0.1:1/m?api_key=sk-secret" })).toBe(false);
+    expect(parse({ url: "http://127.0.0.1:1/m#x" })).toBe(false);
+    expect(parse({ url: "http://127.0.0.1:1/m/" })).toBe(true);
     expect(parse({ label: "My-method" })).toBe(true);
   });
 

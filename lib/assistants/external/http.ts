@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { envValue } from "@/lib/config";
 import { withRetries, type RetryOptions } from "@/lib/llm/retry";
 import { readCappedText } from "@/lib/http/body";
+import { maskUrl } from "@/lib/llm/base-url";
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from "@/lib/json-depth";
 import type { ExternalMethod } from "./store";
 
@@ -95,7 +96,7 @@ async function once<T>(
     const s = res.status;
     const to =
       s >= 300 && s < 400
-        ? ` (a redirect to ${excerpt(res.headers.get("location") ?? "nowhere").slice(0, 200)}, not followed: register the final URL)`
+        ? ` (a redirect to ${excerpt(maskUrl(res.headers.get("location") ?? "nowhere")).slice(0, 200)}, not followed: register the final URL)`
         : "";
     throw new ExternalMethodError(
       `${where} answered HTTP ${s}${to}: ${excerpt(raw) || res.statusText}`,

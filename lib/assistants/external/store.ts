@@ -52,7 +52,12 @@ export const methodInput = z.object({
     .url()
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL")
     // URLs are shown in lists: a credential goes in a header (stored encrypted), never in the URL.
-    .refine((u) => !new URL(u).username && !new URL(u).password, "no user:password@ in the URL: send a credential as a --header"),
+    .refine((u) => !new URL(u).username && !new URL(u).password, "no user:password@ in the URL: send a credential as a --header")
+    // The protocol's paths are appended to it ("?k=v" + "/respond" is no path), and URLs are shown in lists.
+    .refine(
+      (u) => !/[?#]/.test(u),
+      "a base URL without ?query or #fragment (the paths are appended to it; a credential goes in a --header)",
+    ),
   headers: z
     .record(
       z.string(),
