@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { openDb } from "@/db/client";
 import { ModelClient } from "@/lib/llm/client";
@@ -72,6 +73,43 @@ async function bareHopCpu(delayMs = 0): Promise<number> {
       };
       if (delayMs) setTimeout(answer, delayMs);
       else answer();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  await (await startMethod(url, "none", WARM, "warm-up")).go();
+  const method = await startMethod(url, "none");
+  const u0 = process.cpuUsage();
+  await method.go();
+  const u = process.cpuUsage(u0);
+  await new Promise((r) => server.close(r));
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * Below Node's HTTP layer: a socket that answers each request with canned HTTP/1.1 bytes after `delayMs`,
+ * found by its Content-Length alone (no header parsing to speak of: not a server one could offer, only
+ * the floor of a loopback hop that waits, to show what Node's HTTP layer adds).
+ */
+async function socketHopCpu(delayMs: number): Promise<number> {
+  const server = net.createServer((sock) => {
+    let buf = Buffer.alloc(0);
+    sock.on("data", (d: Buffer) => {
+      buf = buf.length ? Buffer.concat([buf, d]) : d;
+      for (;;) {
+        const end = buf.indexOf("\r\n\r\n");
+        if (end < 0) return;
+        const len = Number(/content-length: *(\d+)/i.exec(buf.subarray(0, end).toString("latin1"))?.[1] ?? 0);
+        if (buf.length < end + 4 + len) return;
+        const j = JSON.parse(buf.subarray(end + 4, end + 4 + len).toString("utf8")) as { messages: unknown[] };
+        buf = buf.subarray(end + 4 + len);
+        const text = JSON.stringify({ choices: [{ message: { content: String(j.messages.length) } }] });
+        setTimeout(
+          () =>
+            sock.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`),
+          delayMs,
+        );
+      }
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -177,6 +215,7 @@ export default async function bench() {
 
     const hop = await bareHopCpu();
     const waitingHop = await bareHopCpu(LATENCY_MS);
+    const socketHop = await socketHopCpu(LATENCY_MS);
     const per = (x: { cpu: number }) => `${((x.cpu / N) * 1000).toFixed(0)} µs CPU/call`;
     console.log(`built-in method (ctx.llm.chat), ${N} calls, ${CONCURRENCY} in flight: ${per(builtin)}, ${Math.round(builtin.ms)} ms wall`);
     console.log(
@@ -187,6 +226,9 @@ export default async function bench() {
     );
     console.log(
       `a bare Node HTTP server answering after ${LATENCY_MS} ms:       ${((waitingHop / N) * 1000).toFixed(0)} µs CPU/request (the floor of a hop that waits for the model: ${((builtin.cpu + waitingHop) / builtin.cpu).toFixed(2)}x; the endpoint's own cost over it: ${(((external.cpu - builtin.cpu - waitingHop) / N) * 1000).toFixed(0)} µs/call)`,
+    );
+    console.log(
+      `a socket answering after ${LATENCY_MS} ms, no HTTP layer:    ${((socketHop / N) * 1000).toFixed(0)} µs CPU/request (${((builtin.cpu + socketHop) / builtin.cpu).toFixed(2)}x: Node's HTTP layer adds ${(((waitingHop - socketHop) / N) * 1000).toFixed(0)} µs/request)`,
     );
   } finally {
     db.$client.close();

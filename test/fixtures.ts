@@ -26,3 +26,5 @@ export const LOCOMO_DEMO = path.join(FIXTURES_DIR, "locomo/locomo-demo.json");
 export const LOCOMO_CONV2 = path.join(FIXTURES_DIR, "locomo/conv-demo-2.json");
 /** A LongMemEval-format demo file (five questions, sessions shared across haystacks). */
 export const LONGMEMEVAL_DEMO = path.join(FIXTURES_DIR, "longmemeval/longmemeval-demo.json");
+/** Four questions in the shape of the cleaned release (longmemeval_s_cleaned.json), our own text. */
+export const LONGMEMEVAL_CLEANED_DEMO = path.join(FIXTURES_DIR, "longmemeval/cleaned-demo.json");

@@ -62,6 +62,11 @@ function convqaInfo(key: string): { label: string; legend: string } | null {
         : "Share of the item's evidence dialogue ids in what the method retrieved (LoCoMo), mean (0-1).";
     return { label: m[2] ? `${what} cat. ${m[2]}` : what, legend };
   }
+  if (key === "accuracy.taskAveraged")
+    return {
+      label: "Task-avg. accuracy",
+      legend: "LongMemEval's task-averaged accuracy: the mean of the question types' accuracies (0-1).",
+    };
   m = /^accuracy(?:\.(.+))?$/.exec(key);
   if (m)
     return {
@@ -72,7 +77,8 @@ function convqaInfo(key: string): { label: string; legend: string } | null {
   if (m)
     return {
       label: `${m[1] === "session" ? "Session" : "Turn"} ${m[2] === "Ndcg" ? "NDCG" : m[2] === "RecallAny" ? "recall (any)" : "recall (all)"}`,
-      legend: "LongMemEval's retrieval scores at k = the units the method retrieved, abstention questions excluded (0-1).",
+      legend:
+        "LongMemEval's retrieval scores at k = the units the method retrieved, abstention questions and those without user-side evidence excluded (0-1).",
     };
   return null;
 }

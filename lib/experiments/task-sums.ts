@@ -7,7 +7,7 @@
  */
 import { abScore, hfBleuFromStats, hicupidTotal, scheduleScore } from "@/lib/metrics";
 import { cohenKappa } from "@/lib/agreement/cohen";
-import { convValues } from "@/lib/tasks/convqa/scores";
+import { convValues, withTaskAverage } from "@/lib/tasks/convqa/scores";
 import { DIMENSIONS } from "@/lib/judges/dialogue-pair";
 import { pairOutcome } from "@/lib/metrics/faireval";
 import { bleuStats, hitMetrics, judgeLabel, NO_HITS, judgeScorer, SLOTS, VERDICTS } from "@/lib/tasks/hicupid/scores";
@@ -194,7 +194,7 @@ const convqa: TaskSums = {
       .filter((k) => k.startsWith("n:cv."))
       .map((k) => k.slice(5))
       .sort();
-    return Object.fromEntries(keys.map((k) => [k, meanOf(s, `cv.${k}`)]));
+    return withTaskAverage(Object.fromEntries(keys.map((k) => [k, meanOf(s, `cv.${k}`)])));
   },
 };
 

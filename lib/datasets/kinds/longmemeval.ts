@@ -6,13 +6,15 @@ import { KIND_ROWS } from "./rows";
 /** LongMemEval (xiaowu0162/LongMemEval): 500 questions, each after its own haystack of timestamped sessions. */
 export const longmemevalKind: DatasetKindDef = {
   ...KIND_ROWS.longmemeval,
-  cliDescription: "import LongMemEval: longmemeval_s.json, longmemeval_m.json or longmemeval_oracle.json",
+  cliDescription:
+    "import LongMemEval: longmemeval_s_cleaned.json, longmemeval_m_cleaned.json or longmemeval_oracle.json (or the older _s / _m)",
   badgeClass: "bg-rose-50 text-rose-800",
   upload: {
     extensions: [".json"],
     maxBytes: MAX_UPLOAD_BYTES,
     languageChoice: false,
-    filesHint: "one of longmemeval_s.json, longmemeval_m.json, longmemeval_oracle.json",
+    filesHint:
+      "one of longmemeval_s_cleaned.json, longmemeval_m_cleaned.json, longmemeval_oracle.json (or the older longmemeval_s.json, longmemeval_m.json)",
   },
   counts: [
     ["questions", "Questions"],

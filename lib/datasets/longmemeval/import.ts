@@ -16,7 +16,7 @@ import { kindCounts } from "../convmem/stats";
 import { jsonArrayElements } from "../convmem/json-array-stream";
 import { rowsJson, sessionHash } from "../convmem/dedupe";
 import type { TurnIn } from "../convmem/types";
-import { checkQuestion, MISSING_EVIDENCE_WARNING, REORDERED_WARNING } from "./read";
+import { checkQuestion, MISSING_EVIDENCE_WARNING, REORDERED_WARNING, REPEATED_WARNING } from "./read";
 
 /** sha256 of JSON.stringify(turns.map((t) => [speaker, text, hasAnswer ?? null, extra ?? null])). */
 const hashTurns = (turns: TurnIn[]) =>
@@ -29,20 +29,24 @@ const hashTurns = (turns: TurnIn[]) =>
 
 export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<ImportResult> {
   if (opts.paths.length !== 1)
-    throw new DatasetError(`a LongMemEval import takes one file (longmemeval_s.json, _m or _oracle), got ${opts.paths.length}`);
+    throw new DatasetError(
+      `a LongMemEval import takes one file (longmemeval_s_cleaned.json, _m_cleaned, longmemeval_oracle.json, or the older longmemeval_s.json, _m), got ${opts.paths.length}`,
+    );
   const file = opts.paths[0];
   const label = path.basename(file);
   const name = opts.name?.trim() || label.replace(/\.json$/i, "") || "longmemeval";
   const progress = opts.onProgress ?? (() => {});
   checkName(db, name, "longmemeval", opts.replace);
   const c = new Checker(label);
-  const warnings = (): QualityWarning[] => [
-    ...(reordered ? [{ ...REORDERED_WARNING, count: reordered, examples: [] }] : []),
-    ...(missing.count ? [{ ...MISSING_EVIDENCE_WARNING, ...missing }] : []),
-  ];
   const raw = { threads: 0, sessions: 0, sessionRefs: 0, turns: 0, qa: 0 };
   let reordered = 0;
+  // Questions that list a session twice / name an answer session not in their haystack, with a few examples.
+  const repeated = { count: 0, examples: [] as string[] };
   const missing = { count: 0, examples: [] as string[] };
+  const note = (w: { count: number; examples: string[] }, example: string) => {
+    w.count++;
+    if (w.examples.length < 5) w.examples.push(example);
+  };
   const datasetId = db.transaction((tx) => {
     const id = claimDataset(
       tx,
@@ -77,8 +81,8 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
       if (seen.has(q.id)) c.fail(`[${i}].question_id`, `"${q.id}" appears twice`);
       seen.add(q.id);
       if (q.reordered) reordered++;
-      missing.count += q.missingEvidence.length;
-      for (const e of q.missingEvidence) if (missing.examples.length < 5) missing.examples.push(e);
+      if (q.repeated.length) note(repeated, `[${i}] ${q.id}: ${q.repeated.join(", ")}`);
+      if (q.missingEvidence.length) note(missing, `[${i}] ${q.id}: ${q.missingEvidence.join(", ")}`);
       const ids = q.timeline.map((e) => {
         const hash = hashTurns(e.turns);
         const k = `${e.label}\u0000${hash}`;
@@ -126,6 +130,13 @@ export async function importLongMemEval(db: Db, opts: ImportOptions): Promise<Im
     tx.update(datasets).set({ stats, report }).where(eq(datasets.id, id)).run();
     return id;
   });
+  function warnings(): QualityWarning[] {
+    const out: QualityWarning[] = [];
+    if (reordered) out.push({ ...REORDERED_WARNING, count: reordered, examples: [] });
+    if (repeated.count) out.push({ ...REPEATED_WARNING, ...repeated });
+    if (missing.count) out.push({ ...MISSING_EVIDENCE_WARNING, ...missing });
+    return out;
+  }
   const stats = kindCounts("longmemeval", raw);
   progress({ phase: "done", done: 1, total: 1 });
   return {

@@ -75,21 +75,30 @@ export function retrievalAt(ranked: string[], correct: Set<string>, corpusCorrec
   const idcg = dcg(ideal, k);
   return {
     recallAny: list.some((d) => top.has(d)) ? 1 : 0,
-    recallAll: list.length && list.every((d) => top.has(d)) ? 1 : 0,
+    // Python's all() of nothing is true: no correct id gives recall_all 1, as eval_utils.py computes it.
+    recallAll: list.every((d) => top.has(d)) ? 1 : 0,
     ndcg: idcg === 0 ? 0 : dcg(rel, k) / idcg,
   };
 }
 
 /**
- * LongMemEval's retrieval scores of one question at k = the number of units the method retrieved. Session
- * level: the correct sessions are the answer sessions (run_retrieval.py marks them by "answer" in the id;
- * here answer_session_ids). Turn level (utterance retrievers): the correct turns are the user turns with
- * has_answer, numbered `<session>_<n>`.
+ * LongMemEval's retrieval scores of one question at k = the number of units the method retrieved, or null
+ * when the public code leaves the question out of its averages. Since xiaowu0162/LongMemEval cf920ec
+ * (2025-04-26; run_retrieval.py, kept through the cleaned data of 2025-09) a question whose haystack has no
+ * user turn with has_answer is skipped beside the abstention ones (on the cleaned S file: 30 abstention and
+ * 51 such questions, issue #16): its evidence is on the assistant's side, which the retrievers do not index.
+ * Session level: the correct sessions are the answer sessions (run_retrieval.py marks them by "answer" in
+ * the id; here answer_session_ids) that hold a user turn with has_answer: process_item_flat_index renames
+ * an answer session without one to "noans", so it does not count. Turn level (utterance retrievers): the
+ * correct turns are the user turns with has_answer of the answer sessions, numbered `<session>_<n>`.
  */
-export function lmeRetrieval({ units, timeline }: Retrieved, answerSessions: string[]): Record<string, number> {
+export function lmeRetrieval({ units, timeline }: Retrieved, answerSessions: string[]): Record<string, number> | null {
+  const answers = new Set(answerSessions);
+  const userTarget = (x: TimelineSession) => x.turns.some((t) => t.hasAnswer === 1 && t.speaker === "user");
+  if (!timeline.some(userTarget)) return null;
+  const correct = new Set(timeline.filter((x) => answers.has(x.label) && userTarget(x)).map((x) => x.label));
   const sessionRanked: string[] = [];
   for (const u of units) if (!sessionRanked.includes(u.session.label)) sessionRanked.push(u.session.label);
-  const correct = new Set(answerSessions);
   const k = sessionRanked.length;
   const s = retrievalAt(sessionRanked, correct, correct.size, k);
   const out: Record<string, number> = { k, sessionRecallAny: s.recallAny, sessionRecallAll: s.recallAll, sessionNdcg: s.ndcg };

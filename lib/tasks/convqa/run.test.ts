@@ -7,7 +7,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb } from "@/test/db";
-import { LOCOMO_DEMO, LONGMEMEVAL_DEMO } from "@/test/fixtures";
+import { LOCOMO_DEMO, LONGMEMEVAL_CLEANED_DEMO, LONGMEMEVAL_DEMO } from "@/test/fixtures";
 import { startFakeOpenAI, type ChatRequest, type FakeOpenAI } from "@/test/fake-openai";
 import { palResponder } from "@/test/h2memory-responder";
 import { runPal } from "@/test/pal-cli";
@@ -28,11 +28,12 @@ function responder(req: ChatRequest) {
     if (t.includes("Choose one: (a)")) return t.includes("(a) Not mentioned") ? "(a)" : "b";
     if (t.includes("car do I drive now")) return "You drive a Mazda 3 hatchback now.";
     if (t.includes("motorbike")) return "You never mentioned a motorbike.";
+    if (t.includes("How many bikes")) return "You own 3 bikes.";
     return "I am not sure.";
   }
   if (t.includes(JUDGE_CLOSE)) {
     const response = /Response: ([\s\S]*?)\n\n/.exec(t)?.[1] ?? "";
-    return /Mazda|never mentioned/.test(response) ? "Yes." : "No";
+    return /Mazda|never mentioned|3 bikes/.test(response) ? "Yes." : "No";
   }
   return palResponder(req);
 }
@@ -46,6 +47,7 @@ describe("pal run --preset locomo / longmemeval", () => {
     fake.setResponder(responder);
     await importLocomo(t.db, { paths: [LOCOMO_DEMO], name: "loc" });
     await importLongMemEval(t.db, { paths: [LONGMEMEVAL_DEMO], name: "lme" });
+    await importLongMemEval(t.db, { paths: [LONGMEMEVAL_CLEANED_DEMO], name: "lmec" });
   });
   afterAll(async () => {
     await fake.close();
@@ -192,6 +194,7 @@ describe("pal run --preset locomo / longmemeval", () => {
     });
     expect(tbl.code, tbl.stderr).toBe(0);
     expect(tbl.stdout).toContain("Knowledge upd.");
+    expect(tbl.stdout).toContain("Task-avg.");
     expect(tbl.stdout).toContain("\\begin{tabular}");
     const ex = await runPal(t.file, fake.baseURL, ["export", "experiment", String(out.experiment), "--items"], { env });
     const ku = ex.stdout
@@ -201,5 +204,31 @@ describe("pal run --preset locomo / longmemeval", () => {
       .find((l) => l.method === "vanilla" && l.item === "q-demo-ku");
     expect(ku).toMatchObject({ task: "longmemeval", question_type: "knowledge-update", reference: "A Mazda 3 hatchback" });
     expect(ku.scores["judge.correct"]).toBe(1);
+  }, 300_000);
+
+  it("LongMemEval cleaned shape: abstention counted in its type and apart; no retrieval score without user-side evidence", async () => {
+    const r = await runPal(
+      t.file,
+      fake.baseURL,
+      ["run", "--preset", "longmemeval", "--dataset", "lmec", "--method", "vanilla,turn-rag,session-rag", "--json"],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const rows = jobsOf(out.experiment);
+    expect(rows.filter((x) => x.scorer === "judge").length).toBe(3 * 4);
+    // Retrieval: c-ssu and c-ms only; not the abstention question, not c-ssa (its has_answer turn is the assistant's).
+    const retrieval = rows.filter((x) => x.scorer === "retrieval");
+    expect(new Set(retrieval.map((x) => `${x.method}|${x.itemKey}`))).toEqual(
+      new Set(["turn-rag|c-ssu", "turn-rag|c-ms", "session-rag|c-ssu", "session-rag|c-ms"]),
+    );
+    const g = out.results.find((x: { method: string; task: string }) => x.method === "vanilla" && x.task === "longmemeval");
+    // c-ssu right (3 bikes), c-ssu_abs right (never mentioned), the other two wrong: as print_qa_metrics.py counts.
+    expect(g.metrics["accuracy.single-session-user"]).toBe(1);
+    expect(g.metrics["accuracy.abstention"]).toBe(1);
+    expect(g.metrics["accuracy.single-session-assistant"]).toBe(0);
+    expect(g.metrics["accuracy"]).toBe(0.5);
+    // Task-averaged (print_qa_metrics.py): single-session-user 1, single-session-assistant 0, multi-session 0.
+    expect(g.metrics["accuracy.taskAveraged"]).toBeCloseTo(1 / 3, 12);
   }, 300_000);
 });

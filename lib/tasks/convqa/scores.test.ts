@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lmeJudgeMessages, lmeYes } from "@/lib/judges/longmemeval";
-import { retrievalAt } from "./retrieval";
+import { lmeRetrieval, retrievalAt, type RetrievedUnit } from "./retrieval";
+import type { TimelineSession } from "@/lib/datasets/convmem/thread";
 import { convMetrics } from "./scores";
 import { cat5Options, readCat5 } from "./task";
 
@@ -36,6 +37,123 @@ describe("LongMemEval retrieval (eval_utils.py)", () => {
       expect(got.ndcg).toBeCloseTo(want[i][2], 12);
     });
     expect(want.some((w) => w[2] > 0 && w[2] < 1)).toBe(true);
+  });
+
+  // A haystack session as the JSON has it: its id and turns [role, has_answer].
+  type Hay = { id: string; turns: Array<[string, boolean?]> };
+  const reference = (cases: unknown[]) => {
+    const r = spawnSync("python3", [path.join(import.meta.dirname, "retrieval_reference.py")], {
+      input: JSON.stringify(cases),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.stderr).toBe("");
+    return JSON.parse(r.stdout) as Array<{ session: number[]; turn: number[] | null } | null>;
+  };
+
+  it("which questions and sessions count, as run_retrieval.py decides (cf920ec): no user has_answer, no score; a 'noans' session is not correct", () => {
+    const chat = (a: boolean | undefined, b?: boolean): Array<[string, boolean?]> => [
+      ["user", a],
+      ["assistant", b],
+      ["user", a === undefined ? undefined : false],
+      ["assistant", b === undefined ? undefined : false],
+    ];
+    const f = (id: string): Hay => ({ id, turns: chat(undefined) });
+    const questions: Array<{ hay: Hay[]; answers: string[]; sessions: string[]; turns: string[] | null }> = [
+      // single-session-user: the evidence on the user's side.
+      {
+        hay: [f("f1"), { id: "answer_x_1", turns: chat(true) }, f("f2")],
+        answers: ["answer_x_1"],
+        sessions: ["f2", "answer_x_1"],
+        turns: null,
+      },
+      {
+        hay: [f("f1"), { id: "answer_x_1", turns: chat(true) }, f("f2")],
+        answers: ["answer_x_1"],
+        sessions: ["answer_x_1"],
+        turns: ["answer_x_1_3", "f2_1", "answer_x_1_1"],
+      },
+      // single-session-assistant: the evidence only on the assistant's side: left out of the averages.
+      {
+        hay: [f("f1"), { id: "answer_y_1", turns: chat(false, true) }],
+        answers: ["answer_y_1"],
+        sessions: ["answer_y_1"],
+        turns: ["answer_y_1_1"],
+      },
+      // Two answer sessions, one of them with no user-side evidence ("noans"): only the other is correct.
+      {
+        hay: [{ id: "answer_a_1", turns: chat(false, true) }, f("f1"), { id: "answer_b_1", turns: chat(true) }, f("f2")],
+        answers: ["answer_a_1", "answer_b_1"],
+        sessions: ["answer_a_1", "f1"],
+        turns: ["answer_a_1_1", "f1_3"],
+      },
+      {
+        hay: [{ id: "answer_a_1", turns: chat(false, true) }, f("f1"), { id: "answer_b_1", turns: chat(true) }, f("f2")],
+        answers: ["answer_a_1", "answer_b_1"],
+        sessions: ["f1", "answer_b_1", "f2"],
+        turns: ["f1_1", "answer_b_1_1"],
+      },
+      // A filler session twice in one haystack (the cleaned S file has 13 such, issue #54).
+      {
+        hay: [f("f1"), { id: "answer_z_1", turns: chat(true) }, f("f1"), f("f2")],
+        answers: ["answer_z_1"],
+        sessions: ["f1", "f2", "answer_z_1"],
+        turns: null,
+      },
+    ];
+    const want = reference(
+      questions.map((q) => ({
+        question: {
+          haystack: q.hay.map((h) => ({
+            id: h.id,
+            turns: h.turns.map(([role, has]) => (has === undefined ? { role } : { role, has_answer: has })),
+          })),
+          sessions: q.sessions,
+          turns: q.turns,
+        },
+      })),
+    );
+    const got = questions.map((q) => {
+      const timeline: TimelineSession[] = q.hay.map((h, seq) => ({
+        seq,
+        label: h.id,
+        sessionKey: h.id,
+        date: null,
+        turns: h.turns.map(([speaker, has], position) => ({
+          position,
+          speaker,
+          text: "",
+          diaId: null,
+          extra: null,
+          hasAnswer: has === undefined ? null : has ? 1 : 0,
+        })),
+      }));
+      const byLabel = new Map(timeline.map((x) => [x.label, x]));
+      const units: RetrievedUnit[] = q.turns
+        ? q.turns.map((id) => {
+            const m = /^(.*)_(\d+)$/.exec(id)!;
+            return { session: byLabel.get(m[1])!, positions: [Number(m[2]) - 1] };
+          })
+        : q.sessions.map((id) => ({ session: byLabel.get(id)!, positions: null }));
+      return lmeRetrieval({ units, timeline }, q.answers);
+    });
+    questions.forEach((q, i) => {
+      const w = want[i];
+      if (w === null) return expect(got[i]).toBeNull();
+      const g = got[i]!;
+      // The turn runs' session level is the sessions of the retrieved turns, in rank order (as turn2session).
+      if (!q.turns) {
+        expect([g.sessionRecallAny, g.sessionRecallAll]).toEqual([w.session[0], w.session[1]]);
+        expect(g.sessionNdcg).toBeCloseTo(w.session[2], 12);
+      } else {
+        expect([g.turnRecallAny, g.turnRecallAll]).toEqual([w.turn![0], w.turn![1]]);
+        expect(g.turnNdcg).toBeCloseTo(w.turn![2], 12);
+      }
+    });
+    expect(got[2]).toBeNull();
+    // The noans session retrieved first does not count: recall 0 where answer_session_ids alone would say 1.
+    expect(got[3]).toMatchObject({ sessionRecallAny: 0, turnRecallAny: 0 });
+    expect(want.filter((w) => w && w.session[2] > 0 && w.session[2] < 1).length).toBeGreaterThan(0);
   });
 });
 
@@ -88,7 +206,21 @@ describe("LoCoMo category 5 and the metrics", () => {
       { judge: { correct: 1, type: 0, abstention: 1 } },
       { judge: { correct: 0, type: 0, abstention: 0 }, retrieval: { k: 10, sessionRecallAny: 1 } },
     ]);
-    expect(l).toEqual({ accuracy: 0.5, "accuracy.single-session-user": 0.5, "accuracy.abstention": 1, "retrieval.sessionRecallAny": 1 });
+    expect(l).toEqual({
+      accuracy: 0.5,
+      "accuracy.single-session-user": 0.5,
+      "accuracy.abstention": 1,
+      "accuracy.taskAveraged": 0.5,
+      "retrieval.sessionRecallAny": 1,
+    });
+    // Task-averaged (print_qa_metrics.py): the mean of the types' accuracies, not of the questions.
+    const ta = convMetrics([
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 1, type: 0, abstention: 0 } },
+      { judge: { correct: 0, type: 4, abstention: 0 } },
+    ]);
+    expect([ta.accuracy, ta["accuracy.taskAveraged"]]).toEqual([0.75, 0.5]);
   });
 });
 

@@ -4,12 +4,15 @@
  * the task's metrics() and the results' running sums (lib/experiments/task-sums.ts).
  * LoCoMo: F1 overall and per category (1-5), evidence recall where the method retrieves dialogue.
  * LongMemEval: judge accuracy overall and per question type (abstention questions counted in their type,
- * as evaluate_qa.py counts them, and apart as `accuracy.abstention`); retrieval recall/NDCG without them.
+ * as evaluate_qa.py counts them, and apart as `accuracy.abstention`), the task-averaged accuracy;
+ * retrieval recall/NDCG without them.
  */
 import { LME_TYPES } from "@/lib/datasets/longmemeval/read";
 import { mean } from "../types";
 
 export const CONVQA_SCORE_VERSION = 1;
+/** 2: LongMemEval questions without a user-side has_answer turn left out, "noans" answer sessions not correct (cf920ec). */
+export const LME_RETRIEVAL_VERSION = 2;
 
 type JobValues = Record<string, Record<string, number | null>>;
 
@@ -45,5 +48,15 @@ export function convMetrics(items: JobValues[]): Record<string, number | null> {
       list.push(x);
       by.set(k, list);
     }
-  return Object.fromEntries([...by.keys()].sort().map((k) => [k, mean(by.get(k)!)]));
+  return withTaskAverage(Object.fromEntries([...by.keys()].sort().map((k) => [k, mean(by.get(k)!)])));
+}
+
+/**
+ * LongMemEval's "Task-averaged Accuracy" (print_qa_metrics.py, commit b11ff72): the mean of the question
+ * types' accuracies, beside the overall one (the mean over questions). Over the types the run has (the
+ * public script, over all six, has every type in the full file). Added to a group's metrics, from its means.
+ */
+export function withTaskAverage(m: Record<string, number | null>): Record<string, number | null> {
+  const types = LME_TYPES.map((t) => m[`accuracy.${t}`]).filter((x): x is number => typeof x === "number");
+  return types.length ? { ...m, "accuracy.taskAveraged": mean(types) } : m;
 }

@@ -20,7 +20,7 @@ import { taskJudgeModel } from "../judge-model";
 import type { JobContext, ScoreRow, TaskDef, TaskItem } from "../types";
 import { isAbstention, listConvItems, loadConvItem, referenceText, type ConvItem } from "./items";
 import { diaIdsOf, lmeRetrieval, retrievedUnits } from "./retrieval";
-import { convMetrics, CONVQA_SCORE_VERSION } from "./scores";
+import { convMetrics, CONVQA_SCORE_VERSION, LME_RETRIEVAL_VERSION } from "./scores";
 
 export const NOT_MENTIONED = "Not mentioned in the conversation";
 
@@ -173,9 +173,11 @@ export const longmemevalTask: TaskDef = {
         detail: { reply: v.reply },
       },
     ];
-    // Retrieval is scored without the abstention questions (their evidence does not exist), as the public code reports it.
+    // Retrieval is scored without the abstention questions (their evidence does not exist) and those without a user-side
+    // has_answer turn, as the public code reports it (lmeRetrieval).
     const got = abstention ? null : retrievedUnits(ctx.db, ctx.datasetId, it.threadKey, a.retrieved);
-    if (got) scores.push({ scorer: "retrieval", version: CONVQA_SCORE_VERSION, values: lmeRetrieval(got, it.evidence) });
+    const r = got && lmeRetrieval(got, it.evidence);
+    if (r) scores.push({ scorer: "retrieval", version: LME_RETRIEVAL_VERSION, values: r });
     return { input: { question: it.question, askedAt: it.questionDate }, output: { answer: a.answer }, retrieved: a.retrieved, scores };
   },
   metrics: (rows) => convMetrics(rows),
