@@ -168,15 +168,17 @@ function pickItem(
 }
 
 /**
- * Inside a submission's transaction: a participant whose hold lapsed may still submit while the item
- * has a free slot; once others filled it, the label would exceed k and is refused.
+ * Inside a submission's transaction: a participant whose hold lapsed, or who skipped the item (a skip
+ * gives its slot back: it goes to the next participant), may still submit while the item has a free
+ * slot; once others filled it, the label would exceed k and is refused. A done item is already counted.
  */
 export function assertSlotForSubmit(
   db: Db,
   a: { id: number; itemId: number; annotatorId: number; status: string; heldUntil: number | null; campaignId: number },
   now = Date.now(),
 ): void {
-  if (a.status !== "pending" || a.heldUntil === null || a.heldUntil > now) return;
+  if (a.status === "done") return;
+  if (a.status === "pending" && (a.heldUntil === null || a.heldUntil > now)) return;
   const c = db
     .select({ perItem: campaigns.perItem, assignment: campaigns.assignment })
     .from(campaigns)

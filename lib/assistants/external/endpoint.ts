@@ -18,10 +18,20 @@ import type { ModelClient } from "@/lib/llm/client";
 import { RunPausedError } from "@/lib/llm/spend-guard";
 import { envValue } from "@/lib/config";
 import { InvalidInputError } from "@/lib/errors";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "@/lib/json-depth";
 import type { GrantModel, LlmAccess } from "./protocol";
 import { currentRun, type ExternalRun } from "./run-scope";
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Bounds of the endpoint's server, for a client that is slow or never finishes (a slowloris; the endpoint
+ * may listen beyond loopback, PAL_METHOD_ENDPOINT): the headers within 10 s, the whole request within
+ * 30 s (not the reply, which waits for the model), at most 256 connections open (each holds at most
+ * MAX_REQUEST_BYTES while read). Node checks the two timeouts every `checkMs`. Tests lower them before
+ * the endpoint's first use.
+ */
+export const ENDPOINT_LIMITS = { headersMs: 10_000, requestMs: 30_000, checkMs: 1_000, maxConnections: 256 };
 
 export type { GrantModel } from "./protocol";
 
@@ -161,7 +171,12 @@ export function endpointUrl(): Promise<string> {
       host = u.hostname.replace(/^\[|\]$/g, "");
       port = Number(u.port);
     }
-    const server = http.createServer((req, res) => void handle(req, res));
+    const L = ENDPOINT_LIMITS;
+    const server = http.createServer(
+      { headersTimeout: L.headersMs, requestTimeout: L.requestMs, connectionsCheckingInterval: L.checkMs },
+      (req, res) => void handle(req, res),
+    );
+    server.maxConnections = L.maxConnections;
     server.on("error", (e) => {
       listening = null;
       reject(new Error(`the external methods' model endpoint cannot listen on ${host}:${port}: ${e.message}`));
@@ -184,15 +199,20 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 
 const fail = (res: http.ServerResponse, status: number, message: string, type: string) => send(res, status, { error: { message, type } });
 
+/** The body, or null past MAX_REQUEST_BYTES (declared or sent): the rest is then not read. */
 function readBody(req: http.IncomingMessage): Promise<string | null> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_REQUEST_BYTES) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
       if (size > MAX_REQUEST_BYTES) {
+        // Not destroyed here: the 413 must still reach the method (tooLarge closes the connection after it).
+        req.removeAllListeners("data");
+        req.pause();
+        chunks.length = 0;
         resolve(null);
-        req.destroy();
       } else chunks.push(c);
     });
     req.on("end", () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")));
@@ -227,7 +247,15 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
         "not_found",
       );
     const raw = await readBody(req);
-    if (raw === null) return fail(res, 413, `request body over ${MAX_REQUEST_BYTES} bytes`, "invalid_request_error");
+    if (raw === null) {
+      // The rest of the body is never read: the connection closes once the refusal is out.
+      res.shouldKeepAlive = false;
+      res.on("finish", () => req.destroy());
+      return fail(res, 413, `request body over ${MAX_REQUEST_BYTES} bytes`, "invalid_request_error");
+    }
+    // Before parsing: 4 MB of brackets would hold the event loop (the run's other jobs) for half a second.
+    const deep = jsonTextTooDeep(raw);
+    if (deep) return fail(res, 400, `${deep.field}: nested deeper than ${MAX_JSON_DEPTH} levels`, "invalid_request_error");
     let json: unknown;
     try {
       json = JSON.parse(raw);

@@ -9,9 +9,18 @@ import type { z } from "zod";
 import { envValue } from "@/lib/config";
 import { withRetries, type RetryOptions } from "@/lib/llm/retry";
 import { readCappedText } from "@/lib/http/body";
+import { maskUrl } from "@/lib/llm/base-url";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "@/lib/json-depth";
 import type { ExternalMethod } from "./store";
 
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The most one request to a method may carry. A /respond carries the memory the method handed back, which
+ * the method sizes (8 MB per reply, over every session): past half of V8's longest string it would fail
+ * as "Invalid string length" on each try after a 512 MB stringify. Tests lower it.
+ */
+export const SEND_LIMITS = { maxBytes: 256 * 1024 * 1024 };
 
 export class ExternalMethodError extends Error {
   constructor(
@@ -47,16 +56,24 @@ const readBounded = (res: Response) =>
   );
 
 /** One try: the parsed, validated reply, or an ExternalMethodError saying what was wrong. */
-async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+async function once<T>(
+  m: ExternalMethod,
+  method: "GET" | "POST",
+  path: string,
+  body: string | undefined,
+  schema: z.ZodType<T>,
+): Promise<T> {
   const where = `${method} ${path}`;
   let res: Response;
   try {
     res = await fetch(m.url + path, {
       method,
       headers: { ...m.headers, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body,
       signal: AbortSignal.timeout(m.timeoutMs),
-      redirect: "error",
+      // Never followed (the headers carry the lab's key; a 3xx could send them to another host), and
+      // "manual" rather than "error" so the answer is a plain HTTP failure, not retried: it would not change.
+      redirect: "manual",
     });
   } catch (e) {
     const err = e as Error;
@@ -77,12 +94,20 @@ async function once<T>(m: ExternalMethod, method: "GET" | "POST", path: string, 
   }
   if (!res.ok) {
     const s = res.status;
+    const to =
+      s >= 300 && s < 400
+        ? ` (a redirect to ${excerpt(maskUrl(res.headers.get("location") ?? "nowhere")).slice(0, 200)}, not followed: register the final URL)`
+        : "";
     throw new ExternalMethodError(
-      `${where} answered HTTP ${s}: ${excerpt(raw) || res.statusText}`,
+      `${where} answered HTTP ${s}${to}: ${excerpt(raw) || res.statusText}`,
       // 501: the service does not implement the path (an optional one, /reset): asking again will not help.
       s === 408 || s === 409 || s === 429 || (s >= 500 && s !== 501),
     );
   }
+  // Checked before parsing: 8 MB of brackets costs JSON.parse a second of the event loop per try, and a
+  // value that deep breaks whatever walks it later (JSON.stringify of the entries handed back).
+  const deep = jsonTextTooDeep(raw);
+  if (deep) throw new ExternalMethodError(`${where}: the reply's ${deep.field} is nested deeper than ${MAX_JSON_DEPTH} levels`, false);
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -112,12 +137,27 @@ export async function callService<T>(
   policy: RetryOptions = defaultPolicy(),
   stop: () => Error | null = () => null,
 ): Promise<T> {
+  // Made once for every try, and bounded: the memory a method handed back travels with each answer.
+  let body: string | undefined;
+  try {
+    body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  } catch (e) {
+    throw new ExternalMethodError(
+      `external method "${m.name}": ${request.method} ${request.path}: the request cannot be made: ${(e as Error).message}`,
+      false,
+    );
+  }
+  if (body !== undefined && body.length > SEND_LIMITS.maxBytes)
+    throw new ExternalMethodError(
+      `external method "${m.name}": ${request.method} ${request.path}: the request would be ${(body.length / 2 ** 20).toFixed(0)} MB, over the ${(SEND_LIMITS.maxBytes / 2 ** 20).toFixed(0)} MB sent to a method (the memory it handed back travels with each answer: hand back less, or keep it in the service)`,
+      false,
+    );
   // withRetries retries every non-HTTP error: a failure no retry can help leaves it as a value.
   let timeouts = 0;
   const r = await withRetries<T | Final>(
     async () => {
       try {
-        return await once(m, request.method, request.path, request.body, request.schema);
+        return await once(m, request.method, request.path, body, request.schema);
       } catch (e) {
         const fatal = stop();
         if (fatal) return new Final(fatal);

@@ -20,6 +20,22 @@ type Row = { name: string; label: string; url: string; headers_enc: string | nul
 /** Lower-case names that read well in `--method a,b` lists and ledger purposes (no comma, no colon). */
 export const METHOD_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+/** RFC 9110 field values: visible ASCII, space, tab, Latin-1 (what fetch sends); no control character, no CR/LF. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Headers fetch itself sets or refuses (framing, the host, the body's type): a method's would break every request. */
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "expect",
+  "te",
+  "trailer",
+  "content-type",
+  "accept",
+]);
 
 export const methodInput = z.object({
   name: z.string().regex(METHOD_NAME, "a lower-case name of letters, digits, - and _ (at most 40), starting with a letter"),
@@ -36,16 +52,29 @@ export const methodInput = z.object({
     .url()
     .refine((u) => /^https?:$/.test(new URL(u).protocol), "an http:// or https:// URL")
     // URLs are shown in lists: a credential goes in a header (stored encrypted), never in the URL.
-    .refine((u) => !new URL(u).username && !new URL(u).password, "no user:password@ in the URL: send a credential as a --header"),
+    .refine((u) => !new URL(u).username && !new URL(u).password, "no user:password@ in the URL: send a credential as a --header")
+    // The protocol's paths are appended to it ("?k=v" + "/respond" is no path), and URLs are shown in lists.
+    .refine(
+      (u) => !/[?#]/.test(u),
+      "a base URL without ?query or #fragment (the paths are appended to it; a credential goes in a --header)",
+    ),
   headers: z
     .record(
-      z.string().regex(HEADER_NAME, "a header name"),
-      z
-        .string()
-        .max(4000)
-        .regex(/^[^\r\n]*$/, "a header value on one line"),
+      z.string(),
+      z.string().max(4000).regex(HEADER_VALUE, "a header value of visible characters on one line (no control characters; Latin-1 at most)"),
     )
     .refine((h) => Object.keys(h).length <= 20, "at most 20 headers")
+    // Names checked here rather than as the record's key schema, whose failure says only "Invalid key in record".
+    .superRefine((h, ctx) => {
+      for (const k of Object.keys(h)) {
+        const why = !HEADER_NAME.test(k)
+          ? "a header name: letters, digits and !#$%&'*+.^_`|~- (at most 100)"
+          : RESERVED_HEADERS.has(k.toLowerCase())
+            ? "a header set by PAL Studio (or by HTTP itself), not by a method"
+            : null;
+        if (why) ctx.addIssue({ code: "custom", path: [k.slice(0, 100)], message: why });
+      }
+    })
     .default({}),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(120_000),
 });

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DatasetError } from "../types";
 import { findJsonError } from "../palset/json-error";
+import { jsonTextTooDeep, tooDeepMessage } from "@/lib/json-depth";
 
 /**
  * V8 cannot hold a string much over 500 MB, and a parsed file costs several times its size in memory:
@@ -27,6 +28,9 @@ export function readJsonFile(file: string, maxBytes = MAX_JSON_BYTES): unknown {
       `${label}: ${(size / 1e6).toFixed(0)} MB is over the ${(maxBytes / 1e6).toFixed(0)} MB this importer parses in one piece`,
     );
   const text = fs.readFileSync(file, "utf8");
+  // Before parsing: a field nested thousands deep parses, then breaks the write (JSON.stringify's stack).
+  const deep = jsonTextTooDeep(text);
+  if (deep) throw new DatasetError(tooDeepMessage(`${label}: line ${deep.line}`, deep));
   try {
     return JSON.parse(text);
   } catch {
@@ -34,6 +38,13 @@ export function readJsonFile(file: string, maxBytes = MAX_JSON_BYTES): unknown {
     throw new DatasetError(`${label}: not valid JSON${e ? ` (line ${e.line}, column ${e.column}: ${e.reason})` : ""}`);
   }
 }
+
+/**
+ * Ids, speakers' names and dates are short, and copied into other rows: an item key into every job of
+ * every run, a speaker's name before each of their turns as methods read them (a 1 MB name over 600
+ * turns would be 600 MB). The public files' longest are a few dozen characters.
+ */
+export const MAX_KEY_CHARS = 200;
 
 /** Field checks that throw a DatasetError naming `where`. */
 export class Checker {
@@ -67,6 +78,17 @@ export class Checker {
   strings(v: unknown, where: string): string[] {
     return this.array(v, where).map((x, i) => this.string(x, `${where}[${i}]`));
   }
+
+  /** An id, a speaker's name or a date: a string (a number too, for ids) of at most MAX_KEY_CHARS. */
+  key(v: unknown, where: string, numberOk = false): string {
+    const s = numberOk ? this.text(v, where) : this.string(v, where);
+    if (s.length > MAX_KEY_CHARS) this.fail(where, `at most ${MAX_KEY_CHARS} characters, got ${s.length}`);
+    return s;
+  }
+
+  keys(v: unknown, where: string): string[] {
+    return this.array(v, where).map((x, i) => this.key(x, `${where}[${i}]`));
+  }
 }
 
 function kindOf(v: unknown): string {
@@ -74,5 +96,5 @@ function kindOf(v: unknown): string {
   if (v === undefined) return "nothing (missing)";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  return `a ${typeof v}`;
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }

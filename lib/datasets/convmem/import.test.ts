@@ -8,6 +8,7 @@ import { tempDb } from "@/test/db";
 import { LOCOMO_CONV2, LOCOMO_DEMO, LONGMEMEVAL_DEMO, ROOT } from "@/test/fixtures";
 import { datasetKind } from "../kinds";
 import { importLocomo } from "../locomo/import";
+import { readLocomo } from "../locomo/read";
 import { importLongMemEval } from "../longmemeval/import";
 import { datasetByName, listUserKeys, loadSessions } from "@/lib/assistants/core/sessions";
 
@@ -83,6 +84,53 @@ describe("LoCoMo import", () => {
     );
   });
 
+  it("evidence naming no turn of its conversation is kept and reported, each place named", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    data[1].qa[0].evidence = ["D9:99", data[1].qa[0].evidence[0] ?? "D1:1"];
+    data[0].qa[3].evidence = ["D1:2; D2:1"];
+    const r = await importLocomo(t.db, { paths: [tmpFile("ev.json", data)], name: "ev" });
+    const w = r.report.warnings.find((x) => x.code === "evidence-missing-turn");
+    expect(w).toMatchObject({
+      count: 2,
+      examples: ['ev.json: [0].qa[3].evidence[0]: "D1:2; D2:1"', 'ev.json: [1].qa[0].evidence[0]: "D9:99"'],
+    });
+  });
+
+  it("bounds: ids, speakers and dates over 200 characters, and files over the import's total, are refused naming them", async () => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    // A speaker's name goes before each of their turns as methods read them: 1 MB of name would repeat per turn.
+    const long = JSON.parse(JSON.stringify(data));
+    const name = "N".repeat(1_000_000);
+    long[1].conversation.speaker_a = name;
+    for (const k of Object.keys(long[1].conversation))
+      if (Array.isArray(long[1].conversation[k]))
+        for (const turn of long[1].conversation[k]) if (turn.speaker === data[1].conversation.speaker_a) turn.speaker = name;
+    await expect(importLocomo(t.db, { paths: [tmpFile("long.json", long)], name: "x" })).rejects.toThrow(
+      "long.json: [1].conversation.speaker_a: at most 200 characters, got 1000000",
+    );
+    const id = JSON.parse(JSON.stringify(data));
+    id[0].qa[1].evidence = ["D1:" + "9".repeat(300)];
+    await expect(importLocomo(t.db, { paths: [tmpFile("id.json", id)], name: "x" })).rejects.toThrow(
+      "id.json: [0].qa[1].evidence[0]: at most 200 characters, got 303",
+    );
+    // Parsed whole and held until written (~8x the file for tiny records): a total is refused before any parse.
+    const f = tmpFile("a.json", data);
+    expect(() => readLocomo([f, tmpFile("b.json", data)], fs.statSync(f).size * 1.5)).toThrow(
+      /^a\.json, b\.json: \d+ MB in all, over the \d+ MB a LoCoMo import reads/,
+    );
+    expect(readLocomo([f], fs.statSync(f).size).threads).toHaveLength(2);
+    // "session_01" beside "session_1" read session_1 twice (its turns doubled) and never session_01.
+    const twice = JSON.parse(JSON.stringify(data));
+    twice[0].conversation.session_01 = twice[0].conversation.session_1;
+    twice[0].conversation.session_01_date_time = twice[0].conversation.session_1_date_time;
+    await expect(importLocomo(t.db, { paths: [tmpFile("twice.json", twice)], name: "x" })).rejects.toThrow(
+      "twice.json: [0].conversation.session_01: expected session_<N>, N from 1 without leading zeros",
+    );
+    expect(count("datasets")).toBe(0);
+  });
+
   it("bad input names file, record and field, and writes nothing", async () => {
     t = tempDb();
     const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
@@ -96,8 +144,73 @@ describe("LoCoMo import", () => {
       'bad.json: [0].conversation.session_2[1].speaker: "Someone" is neither speaker_a ("Ines") nor speaker_b ("Tomas")',
     );
     await expect(importLocomo(t.db, { paths: [tmpFile("broken.json", "[{")], name: "x" })).rejects.toThrow(/^broken\.json: not valid JSON/);
+    // A turn's extra field nested 100,000 deep: named before parsing (it broke the write with a RangeError).
+    data[0].conversation.session_2[1].speaker = "Ines";
+    const n = 100_000;
+    const deep = JSON.stringify(data).replace('"dia_id"', `"img_url": ${"[".repeat(n)}${"]".repeat(n)}, "dia_id"`);
+    await expect(importLocomo(t.db, { paths: [tmpFile("deep.json", deep)], name: "x" })).rejects.toThrow(
+      /^deep\.json: line 1: field "\[0\]\.conversation\.session_1\[0\]….*": nested deeper than 64 levels/,
+    );
     expect(count("datasets")).toBe(0);
     expect(count("cm_turns")).toBe(0);
+  });
+});
+
+describe("a wrong type in any field", () => {
+  type Edit = [string, (d: any) => void, string]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const LOCOMO_EDITS: Edit[] = [
+    ["sample_id", (d) => (d[1].sample_id = null), "[1].sample_id: expected a string, got null"],
+    ["conversation", (d) => (d[0].conversation = []), "[0].conversation: expected an object, got a list"],
+    ["speaker_b", (d) => (d[0].conversation.speaker_b = 3), "[0].conversation.speaker_b: expected a string, got a number"],
+    ["a session", (d) => (d[0].conversation.session_2 = {}), "[0].conversation.session_2: expected a list, got an object"],
+    [
+      "a turn's text",
+      (d) => (d[0].conversation.session_1[1].text = 5),
+      "[0].conversation.session_1[1].text: expected a string, got a number",
+    ],
+    [
+      "a dia_id",
+      (d) => delete d[1].conversation.session_1[0].dia_id,
+      "[1].conversation.session_1[0].dia_id: expected a string, got nothing (missing)",
+    ],
+    ["qa", (d) => (d[0].qa = {}), "[0].qa: expected a list, got an object"],
+    ["a question", (d) => (d[0].qa[0].question = ["?"]), "[0].qa[0].question: expected a string, got a list"],
+    ["evidence", (d) => (d[0].qa[0].evidence = "D1:1"), '[0].qa[0].evidence: expected a list, got the string "D1:1"'],
+    ["an answer", (d) => (d[0].qa[0].answer = { a: 1 }), "[0].qa[0].answer: expected a string, got an object"],
+  ];
+  it.each(LOCOMO_EDITS)("LoCoMo: %s is named with its file and record, nothing written", async (_f, edit, message) => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LOCOMO_DEMO, "utf8"));
+    edit(data);
+    await expect(importLocomo(t.db, { paths: [tmpFile("w.json", data)], name: "x" })).rejects.toThrow(`w.json: ${message}`);
+    expect(count("datasets") + count("cm_turns") + count("cm_qa")).toBe(0);
+  });
+
+  const LME_EDITS: Edit[] = [
+    ["question_id", (d) => (d[1].question_id = {}), "[1].question_id: expected a string, got an object"],
+    ["question_type", (d) => (d[0].question_type = 5), "[0].question_type: expected a string, got a number"],
+    ["haystack_session_ids", (d) => (d[2].haystack_session_ids = "s"), '[2].haystack_session_ids: expected a list, got the string "s"'],
+    ["a turn", (d) => (d[0].haystack_sessions[0][1] = "hi"), '[0].haystack_sessions[0][1]: expected an object, got the string "hi"'],
+    [
+      "a turn's content",
+      (d) => (d[0].haystack_sessions[0][0].content = 5),
+      "[0].haystack_sessions[0][0].content: expected a string, got a number",
+    ],
+    [
+      "has_answer",
+      (d) => (d[0].haystack_sessions[0][0].has_answer = "yes"),
+      "[0].haystack_sessions[0][0].has_answer: expected true or false",
+    ],
+    ["answer", (d) => (d[3].answer = null), "[3].answer: expected a string, got null"],
+    ["question_date", (d) => (d[4].question_date = []), "[4].question_date: expected a string, got a list"],
+    ["answer_session_ids", (d) => (d[0].answer_session_ids = [1]), "[0].answer_session_ids[0]: expected a string, got a number"],
+  ];
+  it.each(LME_EDITS)("LongMemEval: %s is named with its file and record, nothing written", async (_f, edit, message) => {
+    t = tempDb();
+    const data = JSON.parse(fs.readFileSync(LONGMEMEVAL_DEMO, "utf8"));
+    edit(data);
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("w.json", data)], name: "x" })).rejects.toThrow(`w.json: ${message}`);
+    expect(count("datasets") + count("cm_sessions") + count("cm_qa")).toBe(0);
   });
 });
 
@@ -136,7 +249,18 @@ describe("LongMemEval import", () => {
     await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", data)], name: "x" })).rejects.toThrow(
       "s.json: [3].haystack_dates: has 1 dates for 2 haystack_session_ids",
     );
+    data[3].haystack_dates.push("2023/05/20 (Sat) 02:21");
+    // An extra field nested 100,000 deep in the third question (it broke the write with a RangeError).
+    const n = 100_000;
+    const deep = JSON.stringify(data.slice(0, 3)).replace(
+      /"question_type"(?![\s\S]*"question_type")/,
+      `"notes": ${"[".repeat(n)}${"]".repeat(n)}, "question_type"`,
+    );
+    await expect(importLongMemEval(t.db, { paths: [tmpFile("s.json", deep)], name: "x" })).rejects.toThrow(
+      /^s\.json: \[2\]: field "notes\[0\]\[0\]\[0\]….*": nested deeper than 64 levels/,
+    );
     expect(count("datasets")).toBe(0);
+    expect(count("cm_sessions")).toBe(0);
   });
 
   it("a replace keeps the data set's id and leaves no old rows", async () => {

@@ -49,4 +49,22 @@ describe("jsonArrayElements", () => {
     expect(bad('[{"a": 1},, {"a": 2}]')).toThrow("bad.json: [1]: an empty element (two commas in a row?)");
     expect(bad("")).toThrow("bad.json: the file is empty (expected a list of questions)");
   });
+
+  it("refuses an element nested deeper than 64 levels while splitting, naming its record and field", () => {
+    const deep = (n: number) => `[{"ok": 1}, {"question_id": "q", "x": {"y": ${"[".repeat(n)}${"]".repeat(n)}}}]`;
+    const f = file("deep.json", deep(200_000));
+    for (const chunk of [7, 1 << 20])
+      expect(() => [...jsonArrayElements(f, "deep.json", undefined, chunk)]).toThrow(
+        /^deep\.json: \[1\]: field "x\.y\[0\]\[0\]…\[0\]\[0\]\[0\]": nested deeper than 64 levels/,
+      );
+    // 64 levels in all is still read.
+    expect([...jsonArrayElements(file("ok64.json", deep(62)), "ok64.json")]).toHaveLength(2);
+  });
+
+  it("refuses one element over the size limit while reading it, before it is held whole", () => {
+    const big = `[{"a": 1}, {"turns": "${"x".repeat(5000)}"}]`;
+    const f = file("big.json", big);
+    expect(() => [...jsonArrayElements(f, "big.json", undefined, 64, 1000)]).toThrow(/^big\.json: \[1\]: one element is over/);
+    expect([...jsonArrayElements(f, "big.json", undefined, 64, 10_000)]).toHaveLength(2);
+  });
 });

@@ -7,14 +7,22 @@
 import fs from "node:fs";
 import { DatasetError } from "../types";
 import { findJsonError } from "../palset/json-error";
+import { jsonTextTooDeep, MAX_JSON_DEPTH, tooDeepMessage } from "@/lib/json-depth";
 
 const CHUNK = 8 << 20;
+
+/**
+ * The largest one element may be: a LongMemEval M question is ~6 MB. Past it the file is refused rather
+ * than held in memory chunk by chunk until the process dies (a list that is one 3 GB element).
+ */
+export const MAX_ELEMENT_BYTES = 128 << 20;
 
 export function* jsonArrayElements(
   file: string,
   label: string,
   onBytes?: (done: number, total: number) => void,
   chunkBytes = CHUNK,
+  maxElementBytes = MAX_ELEMENT_BYTES,
 ): Generator<unknown> {
   const fd = fs.openSync(file, "r");
   try {
@@ -31,9 +39,18 @@ export function* jsonArrayElements(
     let parts: Buffer[] = [];
     let index = 0;
     let read = 0;
+    /** Bytes of the unfinished element held in `parts`. */
+    let partBytes = 0;
+    /** Nesting past MAX_JSON_DEPTH: named from the element's text so far (only on this error path). */
+    const tooDeep = (buf: Buffer, from: number, i: number): never => {
+      const text = Buffer.concat([...parts, buf.subarray(from, i + 1)]).toString("utf8");
+      const t = jsonTextTooDeep(text);
+      throw new DatasetError(tooDeepMessage(`${label}: [${index}]`, t ?? { line: 0, column: 0, field: "(somewhere)" }));
+    };
     const emit = function* (): Generator<unknown> {
       const text = (parts.length === 1 ? parts[0] : Buffer.concat(parts)).toString("utf8").trim();
       parts = [];
+      partBytes = 0;
       for (const b of held) if (spare.length < 4) spare.push(b);
       held = [];
       if (!text) {
@@ -96,8 +113,10 @@ export function* jsonArrayElements(
         } else if (ended) {
           if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) throw new DatasetError(`${label}: text after the list's closing ]`);
         } else if (c === 0x22) inString = true;
-        else if (c === 0x7b || c === 0x5b) depth++;
-        else if (c === 0x7d || c === 0x5d) {
+        else if (c === 0x7b || c === 0x5b) {
+          // depth counts inside one element (the list's own bracket is not counted).
+          if (++depth > MAX_JSON_DEPTH) tooDeep(buf, from, i);
+        } else if (c === 0x7d || c === 0x5d) {
           if (depth === 0 && c === 0x5d) {
             parts.push(buf.subarray(from, i));
             yield* emit();
@@ -112,6 +131,11 @@ export function* jsonArrayElements(
       }
       if (!ended && started) {
         parts.push(buf.subarray(from, n));
+        partBytes += n - from;
+        if (partBytes > maxElementBytes)
+          throw new DatasetError(
+            `${label}: [${index}]: one element is over ${Math.round(maxElementBytes / 2 ** 20)} MB (a question is a few MB): not a file this importer reads`,
+          );
         held.push(chunk);
       } else if (spare.length < 4) spare.push(chunk);
       onBytes?.(read, total);

@@ -1,5 +1,5 @@
 import { convmemStats, kindCounts } from "../convmem/stats";
-import { MAX_UPLOAD_BYTES } from "../upload-limits";
+import { MAX_LOCOMO_BYTES } from "../locomo/read";
 import type { DatasetKindDef } from "./types";
 import { KIND_ROWS } from "./rows";
 
@@ -10,7 +10,8 @@ export const locomoKind: DatasetKindDef = {
   badgeClass: "bg-amber-50 text-amber-800",
   upload: {
     extensions: [".json"],
-    maxBytes: MAX_UPLOAD_BYTES,
+    // Refused before the upload: the importer reads no more (../locomo/read.ts).
+    maxBytes: MAX_LOCOMO_BYTES,
     languageChoice: false,
     filesHint: "locomo10.json (from data/locomo10.zip) or per-conversation files",
   },

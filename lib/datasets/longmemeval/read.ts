@@ -52,12 +52,12 @@ export type CheckedQuestion = {
 export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuestion {
   const at = `[${i}]`;
   const q = c.object(raw, at);
-  const id = c.text(q.question_id, `${at}.question_id`);
+  const id = c.key(q.question_id, `${at}.question_id`, true);
   const type = c.string(q.question_type, `${at}.question_type`);
   if (!(LME_TYPES as readonly string[]).includes(type))
     c.fail(`${at}.question_type`, `expected one of ${LME_TYPES.join(", ")}, got "${type}"`);
-  const ids = c.strings(q.haystack_session_ids, `${at}.haystack_session_ids`);
-  const dates = c.strings(q.haystack_dates, `${at}.haystack_dates`);
+  const ids = c.keys(q.haystack_session_ids, `${at}.haystack_session_ids`);
+  const dates = c.keys(q.haystack_dates, `${at}.haystack_dates`);
   const sessions = c.array(q.haystack_sessions, `${at}.haystack_sessions`);
   if (dates.length !== ids.length) c.fail(`${at}.haystack_dates`, `has ${dates.length} dates for ${ids.length} haystack_session_ids`);
   if (sessions.length !== ids.length)
@@ -83,7 +83,7 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
   const keys = dates.map(dateSortKey);
   const order = timeline.map((_, j) => j).sort((x, y) => cmp(keys[x], keys[y]) || x - y);
   const rest = Object.fromEntries(Object.entries(q).filter(([k]) => !KNOWN.has(k)));
-  const evidence = c.strings(q.answer_session_ids ?? [], `${at}.answer_session_ids`);
+  const evidence = c.keys(q.answer_session_ids ?? [], `${at}.answer_session_ids`);
   const listed = new Set(ids);
   return {
     id,
@@ -97,7 +97,7 @@ export function checkQuestion(c: Checker, raw: unknown, i: number): CheckedQuest
       answer: c.text(q.answer, `${at}.answer`),
       questionType: type,
       evidence,
-      questionDate: c.string(q.question_date, `${at}.question_date`),
+      questionDate: c.key(q.question_date, `${at}.question_date`),
       extra: Object.keys(rest).length ? rest : null,
     },
   };
