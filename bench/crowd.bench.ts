@@ -38,7 +38,8 @@ function groupCpuSeconds(pgid: number): number {
   return ticks / 100;
 }
 
-async function join(base: string, token: string, pid: string): Promise<Jar> {
+/** A participant joins from the link (next-auth's participant sign-in); the jar then carries the session. */
+export async function join(base: string, token: string, pid: string): Promise<Jar> {
   const jar = new Jar();
   const csrf = await fetch(`${base}/api/auth/csrf`);
   jar.take(csrf);

@@ -15,6 +15,7 @@ import {
   labelHistory,
   labels,
 } from "@/db/schema";
+import { stmt } from "@/db/statements";
 import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { MAX_JSON_DEPTH, valueTooDeep } from "@/lib/json-depth";
 import { canonicalValue, kindDef } from "./kinds";
@@ -73,20 +74,21 @@ export interface MyQueue {
   resumeAt: number;
 }
 
+type QueueCampaignRow = Omit<MyQueue["campaign"], "name" | "guidelines"> & { guidelines: string | null; annotatorTitle: string | null };
+
+/** The queue page's two reads (every annotate and crowd work page makes them): prepared once, not built per request. */
 export function myQueue(db: Db, userId: number, campaignId: number): MyQueue {
-  const c = Number.isInteger(campaignId) ? db.select().from(campaigns).where(eq(campaigns.id, campaignId)).get() : undefined;
+  const c = Number.isInteger(campaignId)
+    ? (stmt(
+        db,
+        "select id, kind, status, guidelines, guidelines_version as guidelinesVersion, annotator_title as annotatorTitle from campaigns where id = ?",
+      ).get(campaignId) as QueueCampaignRow | undefined)
+    : undefined;
   const entries = c
-    ? db
-        .select({
-          assignmentId: assignments.id,
-          status: assignments.status,
-          skipReason: assignments.skipReason,
-          comments: sql<number>`(select count(*) from ${labels} where ${labels.assignmentId} = ${assignments.id} and ${labels.comment} is not null)`,
-        })
-        .from(assignments)
-        .where(and(eq(assignments.campaignId, campaignId), eq(assignments.annotatorId, userId)))
-        .orderBy(asc(assignments.position))
-        .all()
+    ? (stmt(
+        db,
+        "select a.id as assignmentId, a.status as status, a.skip_reason as skipReason, (select count(*) from labels l where l.assignment_id = a.id and l.comment is not null) as comments from assignments a where a.campaign_id = ? and a.annotator_id = ? order by a.position",
+      ).all(campaignId, userId) as QueueEntry[])
     : [];
   if (!c || entries.length === 0) throw new NotFoundError(`no campaign ${campaignId} in your queue`);
   const firstOpen = entries.findIndex((e) => e.status === "pending");

@@ -1,5 +1,6 @@
 import "server-only";
-import { getServerSession } from "next-auth";
+import { cache } from "react";
+import { cookies, headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
 import { getDb } from "@/db/client";
@@ -8,14 +9,24 @@ import { getUser, type PublicUser } from "@/lib/users/users";
 import { authOptions } from "./options";
 import { isAppError, storageError } from "@/lib/errors";
 import { SAFE_METHODS, checkSameOrigin, hasBody, mediaType } from "./origin";
+import { sessionUserId } from "./session-token";
+
+/**
+ * The session's user id: decoded once per request (a layout and its page both ask), by ./session-token
+ * rather than getServerSession, which would also make a CSRF token and encrypt a refreshed cookie that
+ * nothing here can set (a page or route handler's own getServerSession discards it).
+ */
+const requestUserId = cache(async (): Promise<number | null> => {
+  const [c, h] = await Promise.all([cookies(), headers()]);
+  return sessionUserId(authOptions, c, (name) => h.get(name));
+});
 
 /**
  * The signed-in user, read fresh from the database on every request: a disabled account or a
  * changed role takes effect at once, whatever the session token still says.
  */
 export async function currentUser(): Promise<PublicUser | null> {
-  const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: number } | undefined)?.id;
+  const id = await requestUserId();
   if (!id) return null;
   const user = getUser(getDb(), id);
   return user && !user.disabled ? user : null;

@@ -6,7 +6,7 @@ import { and, count, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assignments } from "@/db/schema";
 import { myQueue, type MyQueue } from "../queue";
-import { participantForToken } from "./join";
+import { participantForToken, type ParticipantRow } from "./join";
 import { nextWork } from "./serve";
 import { finishParticipant } from "./quality";
 
@@ -16,8 +16,9 @@ export type ParticipantScreen =
   | { screen: "no-work" }
   | { screen: "closed" };
 
-export function participantScreen(db: Db, userId: number, token: string): ParticipantScreen {
-  const p = participantForToken(db, userId, token);
+export function participantScreen(db: Db, userId: number, token: string, checked?: ParticipantRow): ParticipantScreen {
+  // `checked`: the caller already has the participant for this token (requireParticipant), no second read.
+  const p = checked?.userId === userId ? checked : participantForToken(db, userId, token);
   const w = nextWork(db, userId);
   if (w.state === "item") return { screen: "work", queue: myQueue(db, userId, p.campaignId) };
   if (w.state === "closed") return { screen: "closed" };

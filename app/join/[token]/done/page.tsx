@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 /** The finish screen: the completion (or screen-out) code, then Prolific's completion URL. */
 export default async function DonePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const { user } = await requireParticipant(token);
-  const s = participantScreen(getDb(), user.id, token);
+  const { user, participant } = await requireParticipant(token);
+  const s = participantScreen(getDb(), user.id, token, participant);
   if (s.screen !== "finished") redirect(`/join/${token}/work`);
   const completed = s.status === "completed";
   return (

@@ -15,8 +15,8 @@ export const dynamic = "force-dynamic";
  */
 export default async function WorkPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const { user } = await requireParticipant(token);
-  const s = participantScreen(getDb(), user.id, token);
+  const { user, participant } = await requireParticipant(token);
+  const s = participantScreen(getDb(), user.id, token, participant);
   if (s.screen === "finished") redirect(`/join/${token}/done`);
   if (s.screen !== "work")
     return (
