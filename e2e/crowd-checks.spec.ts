@@ -54,14 +54,14 @@ async function join(page: Page, token: string, pid: string) {
 
 type OnScreen = { attention: string | null; gold: Record<string, string> | null; swapped: boolean };
 /** What the participant's pending item is, read from the database (the page must not tell). */
-function onScreen(pid: string): OnScreen {
+function onScreen(campaignId: number, pid: string): OnScreen {
   const db = new Database(e2eState().dbPath, { readonly: true });
   const r = db
     .prepare(
       `select i.attention, i.gold, a.swapped from assignments a join participants p on p.user_id = a.annotator_id
-       join campaign_items i on i.id = a.item_id where p.prolific_pid = ? and a.status = 'pending'`,
+       join campaign_items i on i.id = a.item_id where p.campaign_id = ? and p.prolific_pid = ? and a.status = 'pending'`,
     )
-    .get(pid) as { attention: string | null; gold: string | null; swapped: number };
+    .get(campaignId, pid) as { attention: string | null; gold: string | null; swapped: number };
   db.close();
   return { attention: r.attention, gold: r.gold ? JSON.parse(r.gold) : null, swapped: r.swapped === 1 };
 }
@@ -108,7 +108,7 @@ test("attention checks look like any item; passing completes, failing screens ou
     let checks = 0;
     for (let i = 0; i < 2; i++) {
       await expect(page.getByTestId("item-headline")).not.toHaveText("Loading…");
-      const s = onScreen(pid);
+      const s = onScreen(c.id, pid);
       await assertNoTell(page);
       if (s.attention) {
         checks++;
@@ -168,9 +168,9 @@ test("a lapsing hold: A is served the only item and leaves; B finds no work, the
     const db = new Database(e2eState().dbPath, { readonly: true });
     const r = db
       .prepare(
-        `select a.item_id, a.held_until, a.status from assignments a join participants p on p.user_id = a.annotator_id where p.prolific_pid = 'PIDholdA001'`,
+        `select a.item_id, a.held_until, a.status from assignments a join participants p on p.user_id = a.annotator_id where p.campaign_id = ? and p.prolific_pid = 'PIDholdA001'`,
       )
-      .get() as { item_id: number; held_until: number; status: string };
+      .get(c.id) as { item_id: number; held_until: number; status: string };
     db.close();
     return r;
   };
@@ -190,9 +190,9 @@ test("a lapsing hold: A is served the only item and leaves; B finds no work, the
   const db = new Database(e2eState().dbPath, { readonly: true });
   const byB = db
     .prepare(
-      `select a.item_id, a.status, a.created_at from assignments a join participants p on p.user_id = a.annotator_id where p.prolific_pid = 'PIDholdB002'`,
+      `select a.item_id, a.status, a.created_at from assignments a join participants p on p.user_id = a.annotator_id where p.campaign_id = ? and p.prolific_pid = 'PIDholdB002'`,
     )
-    .get() as { item_id: number; status: string };
+    .get(c.id) as { item_id: number; status: string };
   db.close();
   const held = aRow();
   expect(byB).toMatchObject({ status: "pending", item_id: held.item_id });
