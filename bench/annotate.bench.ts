@@ -18,6 +18,7 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { freePort, waitForHttp } from "../test/local-server";
 import { ensureBuild } from "./app-build";
 import { pct, signIn, type Jar } from "./http-session";
+import { pairwiseItemLines } from "./pairwise-items";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const ANNOTATORS = 20;
@@ -37,14 +38,7 @@ export default async function bench() {
       const email = `bench-a${i}@pal.local`;
       annotators.push({ id: (await createUser(db, { email, role: "annotator", password: PASSWORD })).id, email });
     }
-    const lines = Array.from({ length: ITEMS }, (_, i) =>
-      JSON.stringify({
-        id: `t${i}`,
-        user_info: `user ${i}`,
-        a: { system: "sys-a", output: `answer a ${i}` },
-        b: { system: "sys-b", output: `answer b ${i}` },
-      }),
-    );
+    const lines = pairwiseItemLines(ITEMS);
     const c = createCampaign(
       db,
       {

@@ -16,6 +16,7 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { startApp, type App } from "../test/reliability/app";
 import { envNumber } from "@/lib/config";
 import { Jar, pct } from "./http-session";
+import { pairwiseItemLines } from "./pairwise-items";
 
 const N = envNumber("PAL_CROWD_PARTICIPANTS", 300);
 const EACH = envNumber("PAL_CROWD_ITEMS", 5);
@@ -113,14 +114,7 @@ export default async function bench() {
     const db = openDb(dbPath);
     const researcher = (await createUser(db, { email: "bench-r@pal.local", role: "researcher", password: "bench-password-1" })).id;
     const items = Math.ceil(((N + 1) * EACH) / K) + 10;
-    const lines = Array.from({ length: items }, (_, i) =>
-      JSON.stringify({
-        id: `t${i}`,
-        user_info: `user ${i}`,
-        a: { system: "sys-a", output: `answer a ${i}` },
-        b: { system: "sys-b", output: `answer b ${i}` },
-      }),
-    );
+    const lines = pairwiseItemLines(items);
     const c = createCampaign(
       db,
       {

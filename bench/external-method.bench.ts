@@ -75,15 +75,7 @@ async function bareHopCpu(delayMs = 0): Promise<number> {
       else answer();
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  await (await startMethod(url, "none", WARM, "warm-up")).go();
-  const method = await startMethod(url, "none");
-  const u0 = process.cpuUsage();
-  await method.go();
-  const u = process.cpuUsage(u0);
-  await new Promise((r) => server.close(r));
-  return (u.user + u.system) / 1000;
+  return hopCpu(server);
 }
 
 /**
@@ -112,6 +104,11 @@ async function socketHopCpu(delayMs: number): Promise<number> {
       }
     });
   });
+  return hopCpu(server);
+}
+
+/** This process's CPU (ms) while the method's N calls go to `server` (after its warm-up calls); closes it. */
+async function hopCpu(server: http.Server | net.Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   await (await startMethod(url, "none", WARM, "warm-up")).go();

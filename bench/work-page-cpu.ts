@@ -17,6 +17,7 @@ import { createCampaign } from "@/lib/annotation/campaigns";
 import { freePort, waitForHttp } from "@/test/local-server";
 import type { Jar } from "@/bench/http-session";
 import { join } from "@/bench/crowd.bench";
+import { pairwiseItemLines } from "./pairwise-items";
 
 const PORT = process.env.PORT ? Number(process.env.PORT) : await freePort();
 const N = Number(process.env.N ?? 150);
@@ -45,14 +46,7 @@ async function main() {
   const dbPath = path.join(dir, "m.db");
   const db = openDb(dbPath);
   const researcher = (await createUser(db, { email: "m-r@pal.local", role: "researcher", password: "measure-pass-1" })).id;
-  const lines = Array.from({ length: (N + 40) * 2 }, (_, i) =>
-    JSON.stringify({
-      id: `t${i}`,
-      user_info: `user ${i}`,
-      a: { system: "sys-a", output: `answer a ${i}` },
-      b: { system: "sys-b", output: `answer b ${i}` },
-    }),
-  );
+  const lines = pairwiseItemLines((N + 40) * 2);
   const c = createCampaign(
     db,
     {
