@@ -17,27 +17,12 @@ import { startApp, type App } from "../test/reliability/app";
 import { envNumber } from "@/lib/config";
 import { Jar, pct } from "./http-session";
 import { pairwiseItemLines } from "./pairwise-items";
+import { groupCpuMs } from "./group-cpu";
 
 const N = envNumber("PAL_CROWD_PARTICIPANTS", 300);
 const EACH = envNumber("PAL_CROWD_ITEMS", 5);
 const K = 3;
 const PACE_MS = 3000;
-
-/** CPU seconds used so far by every process of the server's group (next start and its workers). */
-function groupCpuSeconds(pgid: number): number {
-  let ticks = 0;
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
-      if (Number(rest[2]) === pgid) ticks += Number(rest[11]) + Number(rest[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks / 100;
-}
 
 /** A participant joins from the link (next-auth's participant sign-in); the jar then carries the session. */
 export async function join(base: string, token: string, pid: string): Promise<Jar> {
@@ -141,7 +126,7 @@ export default async function bench() {
     await work(base, token, await join(base, token, "ALONE0"), "ALONE0", alone);
 
     const crowd: Times = { page: [], next: [], submit: [], failures: 0 };
-    const cpu0 = groupCpuSeconds(app.pid);
+    const cpu0 = groupCpuMs(app.pid) / 1000;
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: N }, async (_, i) => {
@@ -151,7 +136,7 @@ export default async function bench() {
       }),
     );
     const wall = (performance.now() - t0) / 1000;
-    const cpu = groupCpuSeconds(app.pid) - cpu0;
+    const cpu = groupCpuMs(app.pid) / 1000 - cpu0;
 
     const check = openDb(dbPath);
     const over = (

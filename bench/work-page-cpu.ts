@@ -18,26 +18,12 @@ import { freePort, waitForHttp } from "@/test/local-server";
 import type { Jar } from "@/bench/http-session";
 import { join } from "@/bench/crowd.bench";
 import { pairwiseItemLines } from "./pairwise-items";
+import { groupCpuMs } from "./group-cpu";
 
 const PORT = process.env.PORT ? Number(process.env.PORT) : await freePort();
 const N = Number(process.env.N ?? 150);
 const REPEAT = Number(process.env.REPEAT ?? 150);
 const ROOT = process.cwd();
-
-function groupCpu(pgid: number): number {
-  let ticks = 0;
-  for (const d of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
-      if (Number(rest[2]) === pgid) ticks += Number(rest[11]) + Number(rest[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks * 10; // ms
-}
 
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -86,9 +72,9 @@ async function main() {
     await waitForHttp(`${base}/login`, child, () => out);
     const jars: Jar[] = [];
     for (let i = 0; i < 20; i++) jars.push(await join(base, token, `W${i}`));
-    const j0 = groupCpu(child.pid!);
+    const j0 = groupCpuMs(child.pid!);
     for (let i = 0; i < N; i++) jars.push(await join(base, token, `M${i}`));
-    console.log(`join (csrf + sign-in): CPU ${((groupCpu(child.pid!) - j0) / N).toFixed(1)} ms/participant`);
+    console.log(`join (csrf + sign-in): CPU ${((groupCpuMs(child.pid!) - j0) / N).toFixed(1)} ms/participant`);
     jars.push(...jars.splice(0, 20));
     const page = async (jar: Jar) => {
       const t0 = performance.now();
@@ -104,7 +90,7 @@ async function main() {
     };
     for (let i = 0; i < 20; i++) await page(jars[N + i]); // warm-up
     // First visits (claims an item), as the bench's first page.
-    let cpu0 = groupCpu(child.pid!);
+    let cpu0 = groupCpuMs(child.pid!);
     const first: number[] = [];
     const ids: string[] = [];
     let bytes = 0;
@@ -114,14 +100,14 @@ async function main() {
       bytes = r.bytes;
       ids.push(r.id!);
     }
-    const firstCpu = (groupCpu(child.pid!) - cpu0) / N;
+    const firstCpu = (groupCpuMs(child.pid!) - cpu0) / N;
     // Return visits of one participant (hold renewed).
-    cpu0 = groupCpu(child.pid!);
+    cpu0 = groupCpuMs(child.pid!);
     const again: number[] = [];
     for (let i = 0; i < REPEAT; i++) again.push((await page(jars[0])).ms);
-    const againCpu = (groupCpu(child.pid!) - cpu0) / REPEAT;
+    const againCpu = (groupCpuMs(child.pid!) - cpu0) / REPEAT;
     // Submits (the bench's measured request), one per participant.
-    cpu0 = groupCpu(child.pid!);
+    cpu0 = groupCpuMs(child.pid!);
     const subs: number[] = [];
     for (let i = 1; i < N; i++) {
       const t0 = performance.now();
@@ -139,13 +125,13 @@ async function main() {
       if (!r.ok) throw new Error(`submit ${r.status}`);
       subs.push(performance.now() - t0);
     }
-    const subCpu = (groupCpu(child.pid!) - cpu0) / (N - 1);
+    const subCpu = (groupCpuMs(child.pid!) - cpu0) / (N - 1);
     console.log(`submit: CPU ${subCpu.toFixed(1)} ms/request, median ${med(subs).toFixed(1)} ms (N=${N - 1})`);
     console.log(`first visit: CPU ${firstCpu.toFixed(1)} ms/request, median ${med(first).toFixed(1)} ms (N=${N}); html ${bytes} bytes`);
     console.log(`return visit: CPU ${againCpu.toFixed(1)} ms/request, median ${med(again).toFixed(1)} ms (N=${REPEAT})`);
     for (const u of (process.env.PATHS ?? "").split(",").filter(Boolean)) {
       const url = u.replace("TOKEN", token);
-      const c0 = groupCpu(child.pid!);
+      const c0 = groupCpuMs(child.pid!);
       const ts: number[] = [];
       for (let i = 0; i < REPEAT; i++) {
         const t0 = performance.now();
@@ -154,7 +140,7 @@ async function main() {
         ts.push(performance.now() - t0);
         if (i === 0) console.log(`${url}: status ${r.status}`);
       }
-      console.log(`${url}: CPU ${((groupCpu(child.pid!) - c0) / REPEAT).toFixed(1)} ms/request, median ${med(ts).toFixed(1)} ms`);
+      console.log(`${url}: CPU ${((groupCpuMs(child.pid!) - c0) / REPEAT).toFixed(1)} ms/request, median ${med(ts).toFixed(1)} ms`);
     }
     console.log(
       `load: ${os
