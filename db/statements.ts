@@ -29,3 +29,18 @@ export function transact<T>(db: Db, fn: () => T, behavior: "deferred" | "immedia
   if (!r) runners.set(db.$client, (r = db.$client.transaction((f: () => unknown) => f()) as unknown as Runner));
   return (behavior === "immediate" ? r.immediate(fn) : r(fn)) as T;
 }
+
+const built = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * A query built with drizzle's builder (placeholders for its values) and prepared once per connection
+ * under `key`, for the same reason as `stmt`, where the query is easier to read built than hand-written
+ * or its rows want the schema's mapping (booleans, JSON columns).
+ */
+export function prepared<Q>(db: Db, key: string, build: () => Q): Q {
+  let m = built.get(db.$client);
+  if (!m) built.set(db.$client, (m = new Map()));
+  let q = m.get(key) as Q | undefined;
+  if (q === undefined) m.set(key, (q = build()));
+  return q;
+}

@@ -5,10 +5,10 @@
  * resumes from the same browser and nobody else can take over their work by typing their PID.
  */
 import crypto from "node:crypto";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { campaigns, participants, users } from "@/db/schema";
-import { stmt } from "@/db/statements";
+import { prepared } from "@/db/statements";
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors";
 import { crowdSettingsOf, type CrowdSettings } from "./settings";
 import { annotatorTitleOf } from "../blinding";
@@ -123,12 +123,16 @@ export function joinCampaign(db: Db, req: JoinRequest): { userId: number; partic
 
 /** The participant row of a signed-in participant user (their one campaign), or null. */
 export function participantOf(db: Db, userId: number): (ParticipantRow & { joinToken: string | null }) | null {
-  // Every page and request of a participant starts here: a prepared statement, not a query built each time.
-  const r = stmt(
-    db,
-    "select p.id as id, p.campaign_id as campaignId, p.user_id as userId, p.code as code, p.prolific_pid as prolificPid, p.study_id as studyId, p.session_id as sessionId, p.browser_key as browserKey, p.consented_at as consentedAt, p.status as status, p.finished_at as finishedAt, p.excluded as excluded, p.excluded_reason as excludedReason, p.created_at as createdAt, c.join_token as joinToken from participants p join campaigns c on c.id = p.campaign_id where p.user_id = ?",
-  ).get(userId) as (Omit<ParticipantRow, "excluded"> & { excluded: number; joinToken: string | null }) | undefined;
-  return r ? { ...r, excluded: Boolean(r.excluded) } : null;
+  // Every page and request of a participant starts here: built and prepared once, not per request.
+  const r = prepared(db, "participants.of", () =>
+    db
+      .select({ p: participants, joinToken: campaigns.joinToken })
+      .from(participants)
+      .innerJoin(campaigns, eq(campaigns.id, participants.campaignId))
+      .where(eq(participants.userId, sql.placeholder("userId")))
+      .prepare(),
+  ).get({ userId });
+  return r ? { ...r.p, joinToken: r.joinToken } : null;
 }
 
 /** A participant's own record, checked against the link they are on: another campaign's link is forbidden. */

@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import { and, count, eq, gt, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { assignments, campaignItems, campaigns, labels, participants } from "@/db/schema";
-import { stmt, transact } from "@/db/statements";
+import { prepared, stmt, transact } from "@/db/statements";
 import { hashSeed } from "@/lib/random";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { kindDef } from "../kinds";
@@ -58,7 +58,6 @@ export function nextWork(db: Db, userId: number, now = Date.now()): NextWork {
   return transact(
     db,
     (): NextWork => {
-      const t = db;
       const p = stmt(
         db,
         "select p.status as status, p.campaign_id as campaignId, c.status = 'open' as open, c.crowd as crowd, c.per_item as perItem, c.kind as kind from participants p join campaigns c on c.id = p.campaign_id where p.user_id = ?",
@@ -77,18 +76,18 @@ export function nextWork(db: Db, userId: number, now = Date.now()): NextWork {
       ).map((a) => ({ ...a, gold: a.gold === null ? null : (JSON.parse(a.gold) as Record<string, string> | null) }));
       // An item already in hand: kept (its hold renewed) while its slot is still free for this participant.
       for (const a of own.filter((x) => x.status === "pending")) {
-        if (a.gold || (a.heldUntil ?? 0) > now || slotsTaken(t, a.itemId, now, userId) < c.perItem) {
+        if (a.gold || (a.heldUntil ?? 0) > now || slotsTaken(db, a.itemId, now, userId) < c.perItem) {
           stmt(db, "update assignments set held_until = ? where id = ?").run(holdUntil, a.id);
           return { state: "item", assignmentId: a.id };
         }
         // Lapsed, and others filled the item meanwhile: it is no longer this participant's.
-        t.delete(assignments).where(eq(assignments.id, a.id)).run();
+        db.delete(assignments).where(eq(assignments.id, a.id)).run();
       }
       const finishedCount = own.filter((x) => x.status !== "pending").length;
       if (s.quota !== null && finishedCount >= s.quota) return { state: "quota" };
       const goldSeen = own.filter((x) => x.gold && !x.attention).length;
       const attentionSeen = own.filter((x) => x.attention).length;
-      const pick = (what: Pool) => pickItem(t, c.id, userId, now, c.perItem, what, s.order);
+      const pick = (what: Pool) => pickItem(db, c.id, userId, now, c.perItem, what, s.order);
       let itemId: number | undefined;
       // Gold at the set rate: the next item is gold when that keeps the share of gold at most the rate.
       if (s.goldRate > 0 && goldSeen + 1 <= (own.length + 1) * s.goldRate) itemId = pick("gold");
@@ -151,18 +150,10 @@ function pickItem(
   order: "least-labelled" | "most-disagreement",
 ): number | undefined {
   // Built and prepared once per connection and variant (drizzle's builder cost more than the claim's SQL), then run with this claim's values.
-  let byVariant = pickQueries.get(db.$client);
-  if (!byVariant) pickQueries.set(db.$client, (byVariant = new Map()));
-  const variant = `${pool}|${order}`;
-  let q = byVariant.get(variant);
-  if (!q) byVariant.set(variant, (q = pickQuery(db, pool, order)));
-  return q.get({ campaignId, userId, now, k })?.id;
+  return prepared(db, `participants.pick|${pool}|${order}`, () => pickQuery(db, pool, order)).get({ campaignId, userId, now, k })?.id;
 }
 
-type PickQuery = { get(values: { campaignId: number; userId: number; now: number; k: number }): { id: number } | undefined };
-const pickQueries = new WeakMap<object, Map<string, PickQuery>>();
-
-function pickQuery(db: Db, pool: Pool, order: "least-labelled" | "most-disagreement"): PickQuery {
+function pickQuery(db: Db, pool: Pool, order: "least-labelled" | "most-disagreement") {
   const [campaignId, userId, now, k] = (["campaignId", "userId", "now", "k"] as const).map((n) => sql.placeholder(n));
   return db
     .select({ id: campaignItems.id })
