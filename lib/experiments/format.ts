@@ -84,7 +84,9 @@ export function resultsTable(res: ExperimentResults): string {
   const tasks = [...new Set(res.summary.map((s) => s.task))];
   for (const task of tasks) {
     const rows = res.summary.filter((s) => s.task === task);
-    const metrics = Object.keys(rows[0]?.metrics ?? {});
+    // Every method's metrics, in order of first appearance: not all methods have all (retrieval scores
+    // are for methods that retrieve; a LongMemEval run's types are those its questions have).
+    const metrics = [...new Set(rows.flatMap((r) => Object.keys(r.metrics)))];
     if (!metrics.length) continue;
     out.push(`# ${task} (mean ± sd over runs; p: paired t-test vs ${res.reference})`);
     out.push(["method", "runs", ...metrics].join("\t"));
@@ -95,6 +97,7 @@ export function resultsTable(res: ExperimentResults): string {
           r.runs,
           ...metrics.map((m) => {
             const x = r.metrics[m];
+            if (!x) return "—";
             return `${fmt(x.mean)}${x.sd !== null ? ` ± ${fmt(x.sd)}` : ""}${x.p !== null ? ` (p=${fmt(x.p, 3)})` : ""}`;
           }),
         ].join("\t"),

@@ -41,3 +41,20 @@ describe("W/T/L per run in the exports", () => {
     expect(resultsTable(results([[7, 1, 2]]))).toContain("h2memory\tvanilla\trequirement\t7\t1\t2\t10\t1\t0.180\t7/1/2");
   });
 });
+
+describe("pal run's results table", () => {
+  it("has a column for every method's metric, a dash where a method has none (vanilla retrieves nothing)", () => {
+    const m = (mean: number) => ({ mean, sd: null, p: null });
+    const r: ExperimentResults = {
+      ...results([]),
+      summary: [
+        { method: "vanilla", task: "longmemeval", runs: 1, metrics: { accuracy: m(0.5) } },
+        { method: "turn-rag", task: "longmemeval", runs: 1, metrics: { accuracy: m(0.75), "retrieval.recallAny": m(1) } },
+      ] as ExperimentResults["summary"],
+    };
+    const table = resultsTable(r);
+    expect(table).toContain("method\truns\taccuracy\tretrieval.recallAny");
+    expect(table).toContain("vanilla\t1\t0.50\t—");
+    expect(table).toContain("turn-rag\t1\t0.75\t1.00");
+  });
+});
