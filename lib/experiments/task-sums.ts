@@ -246,6 +246,9 @@ const PRIMARY: Array<[scorer: string, metric: string]> = [
   ["gscore", "gscore"],
   ["selection", "selection"],
   ["rouge", "rougeL"],
+  // LoCoMo's QA score (F1, or 0/1 for adversarial questions) and LongMemEval's judge verdict (1 correct, 0 not).
+  ["locomo", "f1"],
+  ["judge", "correct"],
 ];
 
 export function leadingScore(v: JobValues): number | null {
@@ -264,7 +267,14 @@ export function leadingScore(v: JobValues): number | null {
 export function leadingScoreLabel(task: string, pair: boolean): string | null {
   if (pair) return "W/T/L sum";
   return (
-    ({ requirement: "G-Score points (0-2)", solution: "S-Score points (−2..2)", hicupid: "ROUGE-L" } as Record<string, string>)[task] ??
-    null
+    (
+      {
+        requirement: "G-Score points (0-2)",
+        solution: "S-Score points (−2..2)",
+        hicupid: "ROUGE-L",
+        locomo: "LoCoMo QA score (F1; 0/1 for unanswerable)",
+        longmemeval: "judge: 1 correct, 0 not",
+      } as Record<string, string>
+    )[task] ?? null
   );
 }

@@ -59,12 +59,13 @@ describe("pal run --preset locomo / longmemeval", () => {
     try {
       return d
         .prepare(
-          `SELECT j.method, j.item_key AS itemKey, j.status, j.output, s.scorer, s."values" AS v FROM jobs j
+          `SELECT j.method, j.item_key AS itemKey, j.status, j.output, j.score, s.scorer, s."values" AS v FROM jobs j
            LEFT JOIN job_scores s ON s.job_id = j.id WHERE j.experiment_id = ? ORDER BY j.id`,
         )
         .all(experimentId) as Array<{
         method: string;
         itemKey: string;
+        score: number | null;
         status: string;
         output: string;
         scorer: string | null;
@@ -103,6 +104,8 @@ describe("pal run --preset locomo / longmemeval", () => {
       const it = byKey.get(x.itemKey)!;
       const answer = (JSON.parse(x.output) as { answer: string }).answer;
       expect(JSON.parse(x.v!).f1).toBeCloseTo(locomoQaScore(it.c, answer, it.a), 12);
+      // The Items table's score (its sort and range filter): the item's QA score.
+      expect(x.score).toBe(JSON.parse(x.v!).f1);
     }
     // Some right, some not: the scores are not all one value.
     const values = f1.map((x) => JSON.parse(x.v!).f1 as number);
@@ -181,6 +184,8 @@ describe("pal run --preset locomo / longmemeval", () => {
     for (const x of judge) {
       const answer = (JSON.parse(x.output) as { answer: string }).answer;
       expect(JSON.parse(x.v!).correct).toBe(/Mazda|never mentioned/.test(answer) ? 1 : 0);
+      // The Items table's score (its sort and range filter): the judge's verdict.
+      expect(x.score).toBe(JSON.parse(x.v!).correct);
     }
     const retrieval = rows.filter((x) => x.scorer === "retrieval");
     expect(new Set(retrieval.map((x) => x.method))).toEqual(new Set(["turn-rag", "session-rag"]));
