@@ -36,8 +36,11 @@ def embed(llm, texts):
     return [d["embedding"] for d in sorted(out["data"], key=lambda d: d["index"])]
 
 
-def chat(llm, messages):
-    out = call_llm(llm, "/chat/completions", {"model": llm["models"]["assistant"], "messages": messages})
+def chat(llm, messages, json_object=False):
+    body = {"model": llm["models"]["assistant"], "messages": messages}
+    if json_object:  # the run's endpoint then asks its model for a JSON object (its JSON mode), not prose
+        body["response_format"] = {"type": "json_object"}
+    out = call_llm(llm, "/chat/completions", body)
     return out["choices"][0]["message"]["content"]
 
 
@@ -117,7 +120,7 @@ def respond(body):
     user = "You are this user's personal assistant; write in %s.\n\nWhat you remember of them:\n%s\n\nTheir recent activity:\n%s\n\n%s" % (
         "Chinese" if zh else "English", memory, logs or "(none)", task_prompt(task, zh))
     messages = [{"role": "user", "content": user}]
-    reply = chat(llm, messages)
+    reply = chat(llm, messages, json_object=task["type"] != "question")
     if task["type"] == "question":
         output = {"answer": reply.strip()}
     else:
@@ -126,7 +129,7 @@ def respond(body):
             ids = list(dict.fromkeys(str(i) for i in output.get("selected_solutions", [])))
             if len(ids) != 2:  # ask once more, saying what was wrong
                 messages += [{"role": "assistant", "content": reply}, {"role": "user", "content": "Pick exactly two different ids."}]
-                output = parse_json(chat(llm, messages))
+                output = parse_json(chat(llm, messages, json_object=True))
         keys = {"query": ["requirement"], "requirement": ["solution"], "selection": ["analysis", "selected_solutions"], "dialogue": ["content"]}
         output = {k: output[k] for k in keys[task["type"]]}
     retrieved = [{"kind": e["kind"], "key": e["key"], "text": e["content"]["text"], "score": round(s, 4)} for s, e in hits]

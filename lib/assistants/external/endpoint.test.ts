@@ -28,6 +28,15 @@ describe("the run's model endpoint for external methods", () => {
     expect((await emb.json()).data.map((d: { index: number }) => d.index)).toEqual([0, 1]);
     expect(g.grant.calls).toBe(2);
     expect(g.grant.callKeys).toEqual(["k1"]);
+    // json_object asks the model for a JSON object: the handle gets a schema that takes an object, not any JSON.
+    await post("/chat/completions", { messages: [{ role: "user", content: "json" }], response_format: { type: "json_object" } });
+    const schema = (seen[1] as { schema?: { safeParse(v: unknown): { success: boolean } } }).schema!;
+    expect([schema.safeParse({ a: 1 }).success, schema.safeParse([1]).success, schema.safeParse("x").success]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    seen.pop();
     expect((await post("/chat/completions", { messages: [] })).status).toBe(400);
     expect((await post("/chat/completions", { messages: [{ role: "user", content: "x" }], stream: true })).status).toBe(400);
     expect((await post("/chat/completions", { messages: [{ role: "user", content: "x" }] }, "pal-run-guess")).status).toBe(401);

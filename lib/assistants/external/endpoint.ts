@@ -112,6 +112,13 @@ const chatBody = z.object({
   stream: z.literal(false).optional(),
   n: z.literal(1).optional(),
 });
+/**
+ * What `response_format: json_object` asks for: a JSON object (the endpoint's JSON mode makes the model
+ * write one; a reply that is not is asked again, then the call fails). One constant: its JSON Schema is
+ * converted once.
+ */
+const JSON_OBJECT = z.record(z.string(), z.unknown());
+
 const embedBody = z.object({
   model: z.string().max(200).optional(),
   input: z.union([z.string().max(100_000), z.array(z.string().max(100_000)).min(1).max(2048)]),
@@ -301,7 +308,7 @@ async function chat(grant: Grant, json: unknown, res: http.ServerResponse): Prom
       purpose: `${grant.method}.llm`,
       params: Object.keys(params).length ? params : undefined,
       maxTokens: b.max_completion_tokens ?? b.max_tokens,
-      ...(b.response_format?.type === "json_object" ? { schema: z.unknown() } : {}),
+      ...(b.response_format?.type === "json_object" ? { schema: JSON_OBJECT } : {}),
     });
     grant.callKeys.push(out.cacheKey);
     const u = out.usage;
