@@ -201,5 +201,8 @@ test("a lapsing hold: A is served the only item and leaves; B finds no work, the
   // B labels it: k = 1 is met by B alone.
   await labelOne(b.page, "t", 0);
   await expect(b.page.getByTestId("finish")).toBeVisible({ timeout: 30_000 });
+  // This study has no completion code: nothing sends B anywhere, and the page does not say it will.
+  await expect(b.page.getByTestId("finish")).toContainText("You can close this page.");
+  await expect(b.page.getByTestId("finish")).not.toContainText("Prolific");
   await b.ctx.close();
 });

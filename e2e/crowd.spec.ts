@@ -141,6 +141,7 @@ test("a participant joins from a Prolific link, labels, leaves, returns, finishe
   await labelOne(back, "t", 1);
   await labelOne(back, "t", 2);
   await expect(back.getByTestId("finish-code")).toHaveText("C0MPL3TE");
+  await expect(back.getByTestId("finish")).toContainText("taken back to Prolific");
   await back.screenshot({ path: shots("done-1440.png"), fullPage: true });
   await expect(back).toHaveURL(/app\.prolific\.com\/submissions\/complete\?cc=C0MPL3TE$/, { timeout: 15_000 });
   // Finished: Alice's answers are final.

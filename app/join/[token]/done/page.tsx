@@ -15,13 +15,13 @@ export default async function DonePage({ params }: { params: Promise<{ token: st
   const s = participantScreen(getDb(), user.id, token, participant);
   if (s.screen !== "finished") redirect(`/join/${token}/work`);
   const completed = s.status === "completed";
+  // Only a study with a code sends the participant back to Prolific: without one, the page says so.
+  const back = s.code ? " You will now be taken back to Prolific to record it." : " You can close this page.";
   return (
     <FinishScreen
       title={completed ? "Thank you, you are done" : "Thank you for your time"}
       message={
-        completed
-          ? "Your answers are saved. You will now be taken back to Prolific to record your completion."
-          : "Your answers did not pass this study's checks, so the study ends here. You will be taken back to Prolific."
+        completed ? `Your answers are saved.${back}` : `Your answers did not pass this study's checks, so the study ends here.${back}`
       }
       code={s.code}
       url={s.code ? prolificCompletionUrl(s.code) : null}
